@@ -1,0 +1,53 @@
+"""The Takenoko rules engine: seeded, rules-complete, fast, with honest player views.
+
+Typical use::
+
+    from arena.engine import new_game, action_text
+    game = new_game(players=2, seed=7)
+    while not game.is_terminal():
+        action = game.legal_actions()[0]
+        game.apply(action)
+    print(game.result())
+
+``arena.engine`` imports nothing else of the project and does no I/O.
+"""
+
+from . import actions, components, grid
+from .actions import action_text, parse_action
+from .components import CARDS, CATEGORIES, COLOURS, FACES, IMPROVEMENTS, Card
+from .errors import ArenaError, IllegalActionError, NotationError, OptionError, PositionError
+from .options import DEFAULTS, OPTION_NAMES, RuleOptions
+from .position import from_position, positions_equal, to_position
+from .state import STEP_NAMES, GameResult, GameState, event_text, new_game
+from .view import PlayerView
+
+__all__ = [
+    "CARDS",
+    "CATEGORIES",
+    "COLOURS",
+    "DEFAULTS",
+    "FACES",
+    "IMPROVEMENTS",
+    "OPTION_NAMES",
+    "STEP_NAMES",
+    "ArenaError",
+    "Card",
+    "GameResult",
+    "GameState",
+    "IllegalActionError",
+    "NotationError",
+    "OptionError",
+    "PlayerView",
+    "PositionError",
+    "RuleOptions",
+    "action_text",
+    "actions",
+    "components",
+    "event_text",
+    "from_position",
+    "grid",
+    "new_game",
+    "parse_action",
+    "positions_equal",
+    "to_position",
+]

@@ -1,0 +1,218 @@
+"""Actions as ints, with the text form of NOTATION.md.
+
+An action is a plain int: hashable, ordered, free to copy and to store in a search tree, and
+decoded with a couple of shifts in ``apply``.  ``action_text`` and ``parse_action`` give the
+notation and round-trip exactly, like python-chess's ``Move.uci()`` / ``Move.from_uci()``.
+
+Layout: ``kind | a << 5 | b << 17``; ``a`` is a cell or an edge, ``b`` a small argument
+(a drawn plot's number with its improvement and ``swap`` flag, a category, a card, a face,
+an improvement, or a second cell).
+"""
+
+from __future__ import annotations
+
+from . import grid
+from .components import CARDS, CATEGORIES, FACES, IMPROVEMENTS, parse_card
+from .errors import NotationError
+
+# Action kinds.
+END = 0
+PLOT = 1
+PLACE = 2
+IRRIGATE = 3
+IRRIGATE_KEEP = 4
+GARDENER = 5
+PANDA = 6
+OBJECTIVE = 7
+CHANNEL = 8
+IMPROVE = 9
+COMPLETE = 10
+WEATHER = 11
+RAIN = 12
+STORM = 13
+CLOUDS = 14
+CLOUDS_KEEP = 15
+CLOUDS_MOVE = 16
+SKIP = 17
+
+KIND_MASK = 31
+A_SHIFT = 5
+B_SHIFT = 17
+A_MASK = (1 << 12) - 1
+
+#: The five actions of R3.5 (the ones a turn counts), by action kind.
+ACTION_NAMES: tuple[str, ...] = ("plot", "irrigation", "gardener", "panda", "objective")
+TURN_PLOT, TURN_IRRIGATION, TURN_GARDENER, TURN_PANDA, TURN_OBJECTIVE = range(5)
+#: TURN_ACTION[kind]: which of the five actions an action kind spends, or -1 (free or weather).
+TURN_ACTION: tuple[int, ...] = (
+    -1, TURN_PLOT, -1, TURN_IRRIGATION, TURN_IRRIGATION, TURN_GARDENER, TURN_PANDA,
+    TURN_OBJECTIVE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+)  # fmt: skip
+
+
+def make(kind: int, a: int = 0, b: int = 0) -> int:
+    """Action of a kind with its arguments."""
+    return kind | a << A_SHIFT | b << B_SHIFT
+
+
+def place(k: int, cell: int, improvement: int = 0, swap: bool = False) -> int:
+    """``place K Q,R [+IMPROVEMENT] [swap]``."""
+    return PLACE | cell << A_SHIFT | (k | improvement << 2 | swap << 4) << B_SHIFT
+
+
+END_ACTION = END
+PLOT_ACTION = PLOT
+SKIP_ACTION = SKIP
+IRRIGATE_KEEP_ACTION = IRRIGATE_KEEP
+
+
+def kind_of(action: int) -> int:
+    """The kind of an action (``END``, ``PLOT``, ...)."""
+    return action & KIND_MASK
+
+
+def action_text(action: int) -> str:
+    """The notation of an action (NOTATION.md)."""
+    kind = action & KIND_MASK
+    a = action >> A_SHIFT & A_MASK
+    b = action >> B_SHIFT
+    if kind == END:
+        return "end"
+    if kind == PLOT:
+        return "plot"
+    if kind == PLACE:
+        k, improvement, swap = b & 3, b >> 2 & 3, b >> 4 & 1
+        text = f"place {k} {grid.cell_text(a)}"
+        if improvement:
+            text += f" +{IMPROVEMENTS[improvement]}"
+        if swap:
+            text += " swap"
+        return text
+    if kind == IRRIGATE:
+        return f"irrigation {grid.edge_text(a)}"
+    if kind == IRRIGATE_KEEP:
+        return "irrigation keep"
+    if kind == GARDENER:
+        return f"gardener {grid.cell_text(a)}"
+    if kind == PANDA:
+        return f"panda {grid.cell_text(a)}"
+    if kind == OBJECTIVE:
+        return f"objective {CATEGORIES[b]}"
+    if kind == CHANNEL:
+        return f"channel {grid.edge_text(a)}"
+    if kind == IMPROVE:
+        return f"improve {IMPROVEMENTS[b]} {grid.cell_text(a)}"
+    if kind == COMPLETE:
+        return f"complete {CARDS[b].id}"
+    if kind == WEATHER:
+        return f"weather {FACES[b]}"
+    if kind == RAIN:
+        return f"rain {grid.cell_text(a)}"
+    if kind == STORM:
+        return f"storm {grid.cell_text(a)}"
+    if kind == CLOUDS:
+        return f"clouds {IMPROVEMENTS[b]} {grid.cell_text(a)}"
+    if kind == CLOUDS_KEEP:
+        return f"clouds {IMPROVEMENTS[b]} keep"
+    if kind == CLOUDS_MOVE:
+        return f"clouds move {grid.cell_text(a)} {grid.cell_text(b)}"
+    if kind == SKIP:
+        return "skip"
+    raise ValueError(f"not an action: {action}")
+
+
+def _cell(text: str, action: str) -> int:
+    try:
+        return grid.parse_cell(text)
+    except ValueError as exc:
+        raise NotationError(f"in action {action!r}: {exc}") from None
+
+
+def _edge(text: str, action: str) -> int:
+    try:
+        return grid.parse_edge(text)
+    except ValueError as exc:
+        raise NotationError(f"in action {action!r}: {exc}") from None
+
+
+def _improvement(text: str, action: str) -> int:
+    if text in IMPROVEMENTS[1:]:
+        return IMPROVEMENTS.index(text)
+    raise NotationError(
+        f"in action {action!r}: {text!r} is not an improvement "
+        f"(watershed, enclosure or fertilizer)"
+    )
+
+
+_FORMS = (
+    "end, plot, place K Q,R [+IMPROVEMENT] [swap], irrigation EDGE|keep, gardener Q,R, "
+    "panda Q,R, objective CATEGORY, channel EDGE, improve IMPROVEMENT Q,R, complete CARD, "
+    "weather FACE, rain Q,R, storm Q,R, clouds IMPROVEMENT Q,R|keep, clouds move Q,R Q,R, skip"
+)
+
+
+def parse_action(text: str) -> int:
+    """The action of a notation text; raises NotationError with one sentence when malformed."""
+    words = text.strip().split(" ")
+    verb, args = words[0], words[1:]
+    n = len(args)
+    if verb == "end" and n == 0:
+        return END
+    if verb == "skip" and n == 0:
+        return SKIP
+    if verb == "plot" and n == 0:
+        return PLOT
+    if verb == "place" and 2 <= n <= 4:
+        if args[0] not in ("0", "1", "2"):
+            raise NotationError(f"in action {text!r}: the plot number must be 0, 1 or 2")
+        k = int(args[0])
+        cell = _cell(args[1], text)
+        improvement, swap = 0, False
+        rest = args[2:]
+        if rest and rest[0].startswith("+"):
+            improvement = _improvement(rest[0][1:], text)
+            rest = rest[1:]
+        if rest == ["swap"]:
+            swap, rest = True, []
+        if rest:
+            raise NotationError(
+                f"in action {text!r}: expected 'place K Q,R [+IMPROVEMENT] [swap]'"
+            )
+        return place(k, cell, improvement, swap)
+    if verb == "irrigation" and n == 1:
+        if args[0] == "keep":
+            return IRRIGATE_KEEP
+        return make(IRRIGATE, _edge(args[0], text))
+    if verb in ("gardener", "panda", "rain", "storm") and n == 1:
+        kind = {"gardener": GARDENER, "panda": PANDA, "rain": RAIN, "storm": STORM}[verb]
+        return make(kind, _cell(args[0], text))
+    if verb == "objective" and n == 1:
+        if args[0] not in CATEGORIES:
+            raise NotationError(
+                f"in action {text!r}: {args[0]!r} is not a category (plot, gardener or panda)"
+            )
+        return make(OBJECTIVE, 0, CATEGORIES.index(args[0]))
+    if verb == "channel" and n == 1:
+        return make(CHANNEL, _edge(args[0], text))
+    if verb == "improve" and n == 2:
+        return make(IMPROVE, _cell(args[1], text), _improvement(args[0], text))
+    if verb == "complete" and n == 1:
+        try:
+            return make(COMPLETE, 0, parse_card(args[0]))
+        except ValueError as exc:
+            raise NotationError(f"in action {text!r}: {exc}") from None
+    if verb == "weather" and n == 1:
+        if args[0] not in FACES[:5]:
+            raise NotationError(
+                f"in action {text!r}: {args[0]!r} is not a weather to choose "
+                "(sun, rain, wind, storm or clouds)"
+            )
+        return make(WEATHER, 0, FACES.index(args[0]))
+    if verb == "clouds" and n == 3 and args[0] == "move":
+        return make(CLOUDS_MOVE, _cell(args[1], text), _cell(args[2], text))
+    if verb == "clouds" and n == 2:
+        improvement = _improvement(args[0], text)
+        if args[1] == "keep":
+            return make(CLOUDS_KEEP, 0, improvement)
+        return make(CLOUDS, _cell(args[1], text), improvement)
+    raise NotationError(f"{text!r} is not an action (the forms are: {_FORMS})")

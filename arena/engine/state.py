@@ -1,0 +1,1038 @@
+"""The game state and its forward model: legal actions, apply, copy, result.
+
+One ``GameState`` is the whole truth of a game at a decision point.  Its layout is chosen for
+search: everything is ints, tuples, small dicts and frozensets; structures that rarely change
+(tiles, improvements, channels, irrigation) are replaced rather than mutated, so ``copy()``
+shares them and only copies the few containers that change every turn.  Derived sets that are
+costly to build (placement spaces, channel spots, plot objectives found) are cached and
+dropped when what they depend on changes.
+
+Chance (the die, deck orders) comes only from the state's SplitMix64 generator, so a seed, the
+options and the players' choices determine the game bit for bit (R2.5).
+
+Forced steps are taken by the engine: a turn with nothing left to do but ``end`` ends, and a
+weather effect with no possible target is skipped.  They carry no choice, so they are not
+decisions, and the history records only real choices and chance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import grid, rng
+from .actions import (
+    A_MASK,
+    A_SHIFT,
+    B_SHIFT,
+    CHANNEL,
+    CLOUDS,
+    CLOUDS_KEEP,
+    CLOUDS_MOVE,
+    COMPLETE,
+    END,
+    GARDENER,
+    IMPROVE,
+    IRRIGATE,
+    IRRIGATE_KEEP,
+    KIND_MASK,
+    OBJECTIVE,
+    PANDA,
+    PLACE,
+    PLOT,
+    RAIN,
+    SKIP,
+    STORM,
+    TURN_ACTION,
+    TURN_GARDENER,
+    TURN_IRRIGATION,
+    TURN_OBJECTIVE,
+    TURN_PANDA,
+    TURN_PLOT,
+    WEATHER,
+    action_text,
+    place,
+)
+from .components import (
+    ALL_PLOTS,
+    BAMBOO_SECTIONS,
+    CARD_CATEGORY,
+    CARD_POINTS,
+    CARDS,
+    CATEGORY_CARDS,
+    CHANNELS,
+    ENCLOSURE,
+    FACES,
+    FERTILIZER,
+    GARDENER_CARD,
+    IMPROVEMENT_TOKENS,
+    PANDA_CARD,
+    PLOT_CARD,
+    POND_TILE,
+    WATERSHED,
+    tile_name,
+)
+from .components import CHOICE as FACE_CHOICE
+from .components import CLOUDS as FACE_CLOUDS
+from .components import RAIN as FACE_RAIN
+from .components import STORM as FACE_STORM
+from .components import SUN as FACE_SUN
+from .components import WIND as FACE_WIND
+from .errors import IllegalActionError
+from .objectives import gardener_found, panda_found, plot_pattern_found, shoot_slot
+from .options import DEFAULTS, RuleOptions
+
+# Decision steps of a turn (NOTATION.md ``turn.step``).
+ROLL, CHOOSE_WEATHER, RAIN_STEP, STORM_STEP, CLOUDS_STEP, ACTIONS, PLACE_STEP = range(7)
+STEP_NAMES: tuple[str, ...] = (
+    "roll", "choose_weather", "rain", "storm", "clouds", "actions", "place",
+)  # fmt: skip
+
+# History entries: (tag, round, ...).  Moves are (MOVE, round, seat, action).
+MOVE, ROLLED, DREW_PLOTS, DREW, RETURNED, DEALT, EMPEROR, GAME_OVER = range(8)
+
+NO_SEAT = -1
+POND = grid.POND
+_RAYS = grid.RAYS
+_NEIGHBOURS = grid.NEIGHBOURS
+_POND_RING = grid.POND_RING
+_POND_EDGES = grid.POND_EDGES
+_CORNER_EDGES = grid.CORNER_EDGES
+_EDGE_CELLS = grid.EDGE_CELLS
+_EDGE_ENDS = grid.EDGE_ENDS
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The outcome of a game (R13): what a game record keeps per player (R13.5)."""
+
+    scores: tuple[int, ...]
+    panda_points: tuple[int, ...]
+    winners: tuple[int, ...]
+    #: ``none`` (one top score), ``panda`` (decided by panda points) or ``shared``.
+    tiebreak: str
+    emperor: int | None
+    capped: bool
+    rounds: int
+    completed: tuple[tuple[str, ...], ...]
+    #: Seats left out of the winners because their bot failed (tournament faults).
+    excluded: tuple[int, ...] = ()
+
+    def won_by_tiebreak(self, seat: int) -> bool:
+        """Whether this seat won through the panda tie-break (R13.5)."""
+        return self.tiebreak == "panda" and seat in self.winners
+
+    def shared(self, seat: int) -> bool:
+        """Whether this seat shares the victory (R13.5)."""
+        return self.tiebreak == "shared" and seat in self.winners
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "panda_points": list(self.panda_points),
+            "winners": list(self.winners),
+            "tiebreak": self.tiebreak,
+            "emperor": self.emperor,
+            "capped": self.capped,
+            "rounds": self.rounds,
+            "completed": [list(c) for c in self.completed],
+        }
+
+
+class Board:
+    """Queries on the public board, shared by ``GameState`` and ``PlayerView``.
+
+    Both classes hold the board in the same attributes, so bots can ask a view the same
+    questions the rules ask the state, and nothing is computed in two ways.
+    """
+
+    __slots__ = ()
+    tiles: dict[int, int]
+    bamboo: dict[int, int]
+    improvement: dict[int, int]
+    irrigated: frozenset[int]
+    irrigated_by_colour: tuple[int, int, int]
+    channels: frozenset[int]
+    network: frozenset[int]
+    shoots: list[int]
+    gardener: int
+    panda: int
+    options: RuleOptions
+    eaten: list[tuple[int, int, int]]
+    _spaces: tuple[int, ...] | None
+    _edges: tuple[int, ...] | None
+    _plot_ok: dict[int, bool] | None
+
+    def colour(self, cell: int) -> int:
+        """Colour of the plot at a cell (the pond and empty spaces have none: -1)."""
+        code = self.tiles.get(cell, POND_TILE)
+        return -1 if code == POND_TILE else code >> 2
+
+    def plots(self) -> list[int]:
+        """Cells of the plots in play, in the order they were placed."""
+        return list(self.bamboo)
+
+    def placement_spaces(self) -> tuple[int, ...]:
+        """Empty spaces where a plot may go (R5.2), in cell order."""
+        spaces = self._spaces
+        if spaces is None:
+            tiles = self.tiles
+            candidates = {n for c in tiles for n in _NEIGHBOURS[c] if n not in tiles}
+            out = []
+            for n in sorted(candidates):
+                if n in _POND_RING:
+                    out.append(n)
+                    continue
+                touching = 0
+                for m in _NEIGHBOURS[n]:
+                    if m in tiles:
+                        touching += 1
+                if touching >= 2:
+                    out.append(n)
+            spaces = self._spaces = tuple(out)
+        return spaces
+
+    def channel_spots(self) -> tuple[int, ...]:
+        """Edges where a channel may go now (R6.2, R6.3), in edge order."""
+        edges = self._edges
+        if edges is None:
+            tiles, channels = self.tiles, self.channels
+            found = set()
+            for corner in self.network:
+                for e in _CORNER_EDGES[corner]:
+                    if e in channels or e in _POND_EDGES:
+                        continue
+                    a, b = _EDGE_CELLS[e]
+                    if a in tiles and b in tiles:
+                        found.add(e)
+            edges = self._edges = tuple(sorted(found))
+        return edges
+
+    def improvable_plots(self) -> list[int]:
+        """Plots that may take an improvement: none there yet and no bamboo (R11.1)."""
+        improvement = self.improvement
+        return [c for c, h in self.bamboo.items() if not h and c not in improvement]
+
+    def token_improvements(self) -> list[int]:
+        """Plots whose improvement is a token, not printed (what ``clouds move`` may move)."""
+        tiles = self.tiles
+        return [c for c in self.improvement if not tiles[c] & 3]
+
+    def rain_targets(self) -> list[int]:
+        """Plots that rain would grow (R4.2): irrigated and below 4, with supply left."""
+        bamboo, irrigated = self.bamboo, self.irrigated
+        out = [c for c in irrigated if bamboo[c] < 4]
+        if self.options.bamboo_supply == "limited":
+            out = [c for c in out if self.supply_left(self.tiles[c] >> 2) > 0]
+        out.sort()
+        return out
+
+    def supply_left(self, colour: int) -> int:
+        """Sections of a colour still in the reserve (R1.5, option ``bamboo_supply``)."""
+        tiles = self.tiles
+        used = sum(h for c, h in self.bamboo.items() if tiles[c] >> 2 == colour)
+        used += sum(e[colour] for e in self.eaten)
+        return BAMBOO_SECTIONS[colour] - used
+
+    def figure_moves(self, start: int) -> list[int]:
+        """Where the gardener or panda can go from ``start`` (R7.1, R8.1)."""
+        tiles = self.tiles
+        out = []
+        for ray in _RAYS[start]:
+            for c in ray:
+                if c not in tiles:
+                    break
+                out.append(c)
+        return out
+
+    def plot_objective_found(self, card: int) -> bool:
+        """Whether a plot card's pattern is on the board now (R10.3)."""
+        found = self._plot_ok
+        if found is None:
+            found = self._plot_ok = {}
+        ok = found.get(card)
+        if ok is None:
+            ok = found[card] = plot_pattern_found(self.irrigated_by_colour, card)
+        return ok
+
+    def gardener_objective_found(self, card: int) -> bool:
+        """Whether a gardener card's shoots are on the board now (R10.4, R10.5)."""
+        under = None
+        if self.gardener != POND:
+            c = self.gardener
+            under = (self.tiles[c] >> 2, self.bamboo[c], self.improvement.get(c, 0))
+        return gardener_found(card, self.shoots, under, self.options.gardener_on_shoot)
+
+    def objective_found(self, seat: int, card: int) -> bool:
+        """Whether a card's condition holds now for a seat (R10.3-R10.6)."""
+        category = CARD_CATEGORY[card]
+        if category == PANDA_CARD:
+            return panda_found(card, self.eaten[seat])
+        if category == GARDENER_CARD:
+            return self.gardener_objective_found(card)
+        return self.plot_objective_found(card)
+
+
+class GameState(Board):
+    """A Takenoko game at a decision point: the OpenSpiel-style ``State`` of our engine.
+
+    Create one with :func:`new_game` or from a position (``position.py``).  ``legal_actions()``
+    lists what the ``current`` seat may do; ``apply(action)`` does it (trusting the caller,
+    for speed; ``play`` checks).  ``copy()`` is cheap.  Mutating the containers a state hands
+    out (the legal list, dicts, lists) corrupts it: copy them first.
+    """
+
+    __slots__ = (
+        "players", "options", "seed", "rng", "dice", "round", "current", "step", "weather",
+        "taken", "drawn", "tiles", "bamboo", "improvement", "irrigated",
+        "irrigated_by_colour", "channels", "network", "gardener", "panda", "reserve_channels",
+        "reserve_improvements", "plot_deck", "plot_known", "objective_decks",
+        "objective_known", "hands", "completed", "eaten", "stored_channels",
+        "stored_improvements", "emperor", "last_turns", "ended", "capped", "shoots",
+        "history", "_legal", "_spaces", "_edges", "_plot_ok",
+    )  # fmt: skip
+
+    players: int
+    seed: int
+    rng: int
+    dice: tuple[int, ...]
+    round: int
+    current: int
+    step: int
+    weather: int
+    taken: tuple[int, ...]
+    drawn: tuple[int, ...]
+    reserve_channels: int
+    reserve_improvements: tuple[int, int, int, int]
+    plot_deck: tuple[int, ...]
+    plot_known: tuple[int, ...]
+    objective_decks: tuple[tuple[int, ...], ...]
+    objective_known: tuple[tuple[int, ...], ...]
+    hands: list[tuple[int, ...]]
+    completed: list[tuple[int, ...]]
+    stored_channels: list[int]
+    stored_improvements: list[tuple[int, int, int, int]]
+    emperor: int
+    last_turns: int
+    ended: bool
+    capped: bool
+    history: list[tuple] | None
+    _legal: list[int] | None
+
+    # ----------------------------------------------------------------- basic queries
+
+    def legal_actions(self) -> list[int]:
+        """The actions the current seat may choose now (empty once the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (R13.2, or the ``max_rounds`` cap)."""
+        return self.ended
+
+    @property
+    def step_name(self) -> str:
+        """The decision step as in positions: ``actions``, ``place``, ``rain``, ..."""
+        return STEP_NAMES[self.step]
+
+    def actions_left(self) -> int:
+        """Actions the current seat may still take this turn (R3.3, R4.1)."""
+        return (3 if self.weather == FACE_SUN else 2) - len(self.taken)
+
+    def copy(self, *, history: bool = False) -> GameState:
+        """A cheap, independent copy; the history is dropped unless asked for (search)."""
+        s = GameState.__new__(GameState)
+        s.players = self.players
+        s.options = self.options
+        s.seed = self.seed
+        s.rng = self.rng
+        s.dice = self.dice
+        s.round = self.round
+        s.current = self.current
+        s.step = self.step
+        s.weather = self.weather
+        s.taken = self.taken
+        s.drawn = self.drawn
+        s.tiles = self.tiles
+        s.bamboo = self.bamboo.copy()
+        s.improvement = self.improvement
+        s.irrigated = self.irrigated
+        s.irrigated_by_colour = self.irrigated_by_colour
+        s.channels = self.channels
+        s.network = self.network
+        s.gardener = self.gardener
+        s.panda = self.panda
+        s.reserve_channels = self.reserve_channels
+        s.reserve_improvements = self.reserve_improvements
+        s.plot_deck = self.plot_deck
+        s.plot_known = self.plot_known
+        s.objective_decks = self.objective_decks
+        s.objective_known = self.objective_known
+        s.hands = self.hands.copy()
+        s.completed = self.completed.copy()
+        s.eaten = self.eaten.copy()
+        s.stored_channels = self.stored_channels.copy()
+        s.stored_improvements = self.stored_improvements.copy()
+        s.emperor = self.emperor
+        s.last_turns = self.last_turns
+        s.ended = self.ended
+        s.capped = self.capped
+        s.shoots = self.shoots.copy()
+        s.history = list(self.history) if history and self.history is not None else None
+        s._legal = self._legal
+        s._spaces = self._spaces
+        s._edges = self._edges
+        s._plot_ok = self._plot_ok
+        return s
+
+    def __copy__(self) -> GameState:
+        return self.copy()
+
+    # ----------------------------------------------------------------- legal actions
+
+    def _generate(self) -> list[int]:
+        if self.ended:
+            return []
+        step = self.step
+        if step == ACTIONS:
+            return self._legal_turn()
+        if step == PLACE_STEP:
+            return self._legal_place()
+        if step == RAIN_STEP:
+            return [RAIN | c << A_SHIFT for c in self.rain_targets()] + [SKIP]
+        if step == STORM_STEP:
+            return self._legal_storm()
+        if step == CLOUDS_STEP:
+            return self._legal_clouds()
+        if step == CHOOSE_WEATHER:
+            return self._legal_weather()
+        return []  # ROLL: a chance node, resolved by _advance
+
+    def _legal_turn(self) -> list[int]:
+        s = self.current
+        out: list[int] = []
+        hand = self.hands[s]
+        for card in hand:
+            if self.objective_found(s, card):
+                out.append(COMPLETE | card << B_SHIFT)
+        if self.stored_channels[s]:
+            for e in self.channel_spots():
+                out.append(CHANNEL | e << A_SHIFT)
+        stored = self.stored_improvements[s]
+        if stored[1] or stored[2] or stored[3]:
+            spots = self.improvable_plots()
+            for imp in (1, 2, 3):
+                if stored[imp]:
+                    for c in spots:
+                        out.append(IMPROVE | c << A_SHIFT | imp << B_SHIFT)
+        taken = self.taken
+        if len(taken) < (3 if self.weather == FACE_SUN else 2):
+            repeat = self.weather == FACE_WIND
+            if self.plot_deck and (repeat or TURN_PLOT not in taken):
+                out.append(PLOT)
+            if self.reserve_channels and (repeat or TURN_IRRIGATION not in taken):
+                out.append(IRRIGATE_KEEP)
+                for e in self.channel_spots():
+                    out.append(IRRIGATE | e << A_SHIFT)
+            tiles = self.tiles
+            if repeat or TURN_GARDENER not in taken:
+                for ray in _RAYS[self.gardener]:
+                    for c in ray:
+                        if c not in tiles:
+                            break
+                        out.append(GARDENER | c << A_SHIFT)
+            if repeat or TURN_PANDA not in taken:
+                for ray in _RAYS[self.panda]:
+                    for c in ray:
+                        if c not in tiles:
+                            break
+                        out.append(PANDA | c << A_SHIFT)
+            if len(hand) < 5 and (repeat or TURN_OBJECTIVE not in taken):
+                decks = self.objective_decks
+                for k in (0, 1, 2):
+                    if decks[k]:
+                        out.append(OBJECTIVE | k << B_SHIFT)
+        out.append(END)
+        return out
+
+    def _legal_place(self) -> list[int]:
+        drawn = self.drawn
+        spaces = self.placement_spaces()
+        stored = self.stored_improvements[self.current]
+        extras = [imp for imp in (1, 2, 3) if stored[imp]]
+        out = []
+        for k, tile in enumerate(drawn):
+            if tile in drawn[:k]:
+                continue  # the same plot as an earlier one: the same choices
+            others = drawn[:k] + drawn[k + 1 :]
+            swaps = (False, True) if len(others) == 2 and others[0] != others[1] else (False,)
+            improvements = [0] if tile & 3 else [0, *extras]
+            for c in spaces:
+                for imp in improvements:
+                    for swap in swaps:
+                        out.append(place(k, c, imp, swap))
+        return out
+
+    def _legal_storm(self) -> list[int]:
+        panda = self.panda
+        out = [STORM | c << A_SHIFT for c in sorted(self.tiles) if c != panda]
+        out.append(SKIP)
+        return out
+
+    def _legal_clouds(self) -> list[int]:
+        out = []
+        reserve = self.reserve_improvements
+        if reserve[1] or reserve[2] or reserve[3]:
+            spots = sorted(self.improvable_plots())
+            keep = self.options.cloud_keep
+            for imp in (1, 2, 3):
+                if reserve[imp]:
+                    for c in spots:
+                        out.append(CLOUDS | c << A_SHIFT | imp << B_SHIFT)
+                    if keep:
+                        out.append(CLOUDS_KEEP | imp << B_SHIFT)
+        else:  # cloud_when_empty = move_improvement
+            spots = sorted(self.improvable_plots())
+            for src in sorted(self.token_improvements()):
+                for dst in spots:
+                    out.append(CLOUDS_MOVE | src << A_SHIFT | dst << B_SHIFT)
+        out.append(SKIP)
+        return out
+
+    def _clouds_possible(self) -> bool:
+        """Whether the clouds face could do anything now (so choosing it is a real choice)."""
+        reserve = self.reserve_improvements
+        if reserve[1] or reserve[2] or reserve[3]:
+            return self.options.cloud_keep or bool(self.improvable_plots())
+        if self.options.cloud_when_empty == "move_improvement":
+            return bool(self.token_improvements()) and bool(self.improvable_plots())
+        return False
+
+    def _legal_weather(self) -> list[int]:
+        # A face that could have no effect is left out: it is dominated by sun (which
+        # allows everything a plain turn does), so the list holds only real choices.
+        faces = [FACE_SUN]
+        if self.rain_targets():
+            faces.append(FACE_RAIN)
+        faces.append(FACE_WIND)
+        if len(self.tiles) > 1:
+            faces.append(FACE_STORM)
+        if self.weather == FACE_CHOICE and self._clouds_possible():
+            faces.append(FACE_CLOUDS)
+        return [WEATHER | f << B_SHIFT for f in faces]
+
+    # ----------------------------------------------------------------- applying actions
+
+    def play(self, action: int) -> None:
+        """Apply an action after checking it is legal; raises IllegalActionError if not."""
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"action {action_text(action)!r} is not legal at this step "
+                f"(round {self.round}, seat {self.current}, step {self.step_name})"
+            )
+        self.apply(action)
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action of the current seat, then resolve chance and forced steps."""
+        kind = action & KIND_MASK
+        s = self.current
+        if self.history is not None:
+            self.history.append((MOVE, self.round, s, action))
+        turn_action = TURN_ACTION[kind]
+        if turn_action >= 0:
+            self.taken = (*self.taken, turn_action)
+        a = action >> A_SHIFT & A_MASK
+        if kind == GARDENER:
+            self._move_gardener(a)
+        elif kind == PANDA:
+            self.panda = a
+            self._eat(a, s)
+        elif kind == END:
+            self._end_turn()
+        elif kind == PLACE:
+            self._place(a, action >> B_SHIFT)
+        elif kind == PLOT:
+            self._draw_plots()
+        elif kind == IRRIGATE:
+            self.reserve_channels -= 1
+            self._put_channel(a)
+        elif kind == IRRIGATE_KEEP:
+            self.reserve_channels -= 1
+            self.stored_channels[s] += 1
+        elif kind == OBJECTIVE:
+            self._draw_objective(s, action >> B_SHIFT)
+        elif kind == COMPLETE:
+            self._complete(s, action >> B_SHIFT)
+        elif kind == CHANNEL:
+            self.stored_channels[s] -= 1
+            self._put_channel(a)
+        elif kind == IMPROVE:
+            imp = action >> B_SHIFT
+            self.stored_improvements[s] = _minus(self.stored_improvements[s], imp)
+            self._put_improvement(a, imp)
+        elif kind == WEATHER:
+            self._set_weather(action >> B_SHIFT)
+        elif kind == RAIN:
+            self._grow(a)
+            self.step = ACTIONS
+        elif kind == STORM:
+            self.panda = a
+            self._eat(a, s)
+            self.step = ACTIONS
+        elif kind == CLOUDS:
+            imp = action >> B_SHIFT
+            self.reserve_improvements = _minus(self.reserve_improvements, imp)
+            self._put_improvement(a, imp)
+            self.step = ACTIONS
+        elif kind == CLOUDS_KEEP:
+            imp = action >> B_SHIFT
+            self.reserve_improvements = _minus(self.reserve_improvements, imp)
+            self.stored_improvements[s] = _plus(self.stored_improvements[s], imp)
+            self.step = ACTIONS
+        elif kind == CLOUDS_MOVE:
+            self._move_improvement(a, action >> B_SHIFT)
+            self.step = ACTIONS
+        elif kind == SKIP:
+            self.step = ACTIONS
+        else:
+            raise IllegalActionError(f"{action} is not an action")
+        self._advance()
+
+    def _advance(self) -> None:
+        """Resolve chance and forced steps until a real decision (or the end) is reached."""
+        while not self.ended:
+            if self.step == ROLL:
+                self._roll()
+                continue
+            legal = self._generate()
+            if len(legal) == 1:
+                only = legal[0]
+                if only == END:
+                    self._end_turn()
+                    continue
+                if only == SKIP:
+                    self.step = ACTIONS
+                    continue
+            self._legal = legal
+            return
+        self._legal = []
+
+    # ----------------------------------------------------------------- rules
+
+    def _roll(self) -> None:
+        """Weather (R4): roll the die, from the scripted faces first."""
+        if self.dice:
+            face, self.dice = self.dice[0], self.dice[1:]
+        else:
+            self.rng, face = rng.below(self.rng, 6)
+        if self.history is not None:
+            self.history.append((ROLLED, self.round, face))
+        self.weather = face
+        self._weather_step(face)
+
+    def _set_weather(self, face: int) -> None:
+        """A face chosen after "?" or in place of clouds (R4.5, R4.6)."""
+        self.weather = face
+        self._weather_step(face)
+
+    def _weather_step(self, face: int) -> None:
+        if face == FACE_RAIN:
+            self.step = RAIN_STEP
+        elif face == FACE_STORM:
+            self.step = STORM_STEP
+        elif face == FACE_CLOUDS:
+            reserve = self.reserve_improvements
+            if reserve[1] or reserve[2] or reserve[3]:
+                self.step = CLOUDS_STEP
+            elif self.options.cloud_when_empty == "other_weather":
+                self.step = CHOOSE_WEATHER
+            else:
+                self.step = CLOUDS_STEP
+        elif face == FACE_CHOICE:
+            self.step = CHOOSE_WEATHER
+        else:  # sun, wind: they only change what the action step allows
+            self.step = ACTIONS
+
+    def _end_turn(self) -> None:
+        """End of a turn (R3, R13.2): next seat, new round, or the end of the game."""
+        s = self.current
+        if self.emperor >= 0 and s != self.emperor:
+            self.last_turns -= 1
+            if self.last_turns <= 0:
+                self._game_over()
+                return
+        nxt = s + 1
+        if nxt == self.players:
+            nxt = 0
+            if self.round >= self.options.max_rounds:
+                self.capped = True
+                self._game_over()
+                return
+            self.round += 1
+        self.current = nxt
+        self.taken = ()
+        self.weather = -1
+        self.drawn = ()
+        self.step = ROLL if self.round > 1 else ACTIONS
+
+    def _game_over(self) -> None:
+        self.ended = True
+        self.step = ACTIONS
+        if self.history is not None:
+            self.history.append((GAME_OVER, self.round))
+
+    def _draw_plots(self) -> None:
+        """Plot action, first half (R5.1): the top three plots."""
+        n = min(3, len(self.plot_deck))
+        self.drawn = self.plot_deck[:n]
+        self.plot_deck = self.plot_deck[n:]
+        self.plot_known = self.plot_known[n:]
+        self.step = PLACE_STEP
+        if self.history is not None:
+            self.history.append((DREW_PLOTS, self.round, self.drawn))
+
+    def _place(self, cell: int, arg: int) -> None:
+        """Plot action, second half (R5.1-R5.4)."""
+        k, imp, swap = arg & 3, arg >> 2 & 3, arg >> 4 & 1
+        drawn = self.drawn
+        tile = drawn[k]
+        others = drawn[:k] + drawn[k + 1 :]
+        if swap:
+            others = others[::-1]
+        if others:
+            self.plot_deck = self.plot_deck + others
+            self.plot_known = self.plot_known + (1 << self.current,) * len(others)
+        self.drawn = ()
+        self.step = ACTIONS
+        self.tiles = {**self.tiles, cell: tile}
+        self.bamboo[cell] = 0
+        self._spaces = None
+        self._edges = None
+        printed = tile & 3
+        if imp:
+            self.stored_improvements[self.current] = _minus(
+                self.stored_improvements[self.current], imp
+            )
+        else:
+            imp = printed
+        if imp:
+            self.improvement = {**self.improvement, cell: imp}
+        if cell in _POND_RING or imp == WATERSHED:
+            self._irrigate(cell)
+
+    def _put_channel(self, edge: int) -> None:
+        """A channel on an edge (R6.2-R6.4): extends the network, irrigates both plots."""
+        self.channels = self.channels | {edge}
+        ends = [k for k in _EDGE_ENDS[edge] if k >= 0]
+        self.network = self.network.union(ends)
+        self._edges = None
+        a, b = _EDGE_CELLS[edge]
+        self._irrigate(a)
+        self._irrigate(b)
+
+    def _irrigate(self, cell: int) -> None:
+        """R6.4: once irrigated, always; the first time, the plot's first growth."""
+        if cell in self.irrigated:
+            return
+        self.irrigated = self.irrigated | {cell}
+        colour = self.tiles[cell] >> 2
+        bits = list(self.irrigated_by_colour)
+        bits[colour] |= 1 << cell
+        self.irrigated_by_colour = (bits[0], bits[1], bits[2])
+        self._plot_ok = None
+        self._grow(cell)
+
+    def _grow(self, cell: int) -> None:
+        """One growth (R7.2, R7.3, R11.4): +1, +2 with fertilizer, only irrigated, never > 4."""
+        h = self.bamboo[cell]
+        if h >= 4 or cell not in self.irrigated:
+            return
+        new = h + 2 if self.improvement.get(cell) == FERTILIZER else h + 1
+        if new > 4:
+            new = 4
+        if self.options.bamboo_supply == "limited":
+            new = min(new, h + max(0, self.supply_left(self.tiles[cell] >> 2)))
+            if new == h:
+                return
+        self._set_bamboo(cell, h, new)
+
+    def _set_bamboo(self, cell: int, old: int, new: int) -> None:
+        shoots = self.shoots
+        if old >= 3 or new >= 3:
+            colour = self.tiles[cell] >> 2
+            imp = self.improvement.get(cell, 0)
+            if old >= 3:
+                shoots[shoot_slot(colour, old, imp)] -= 1
+            if new >= 3:
+                shoots[shoot_slot(colour, new, imp)] += 1
+        self.bamboo[cell] = new
+
+    def _move_gardener(self, cell: int) -> None:
+        """R7.2: growth where the gardener stops and on the same-colour plots around it."""
+        self.gardener = cell
+        if cell == POND:
+            return
+        tiles = self.tiles
+        colour = tiles[cell] >> 2
+        self._grow(cell)
+        for n in _NEIGHBOURS[cell]:
+            code = tiles.get(n)
+            if code is not None and code != POND_TILE and code >> 2 == colour:
+                self._grow(n)
+
+    def _eat(self, cell: int, seat: int) -> None:
+        """R8.2, R4.4, R11.3: one section to the mover's stock, unless fenced or bare."""
+        if cell == POND:
+            return
+        h = self.bamboo[cell]
+        if h and self.improvement.get(cell) != ENCLOSURE:
+            self._set_bamboo(cell, h, h - 1)
+            self.eaten[seat] = _plus3(self.eaten[seat], self.tiles[cell] >> 2)
+
+    def _put_improvement(self, cell: int, imp: int) -> None:
+        """R11: an improvement on a plot without one and without bamboo."""
+        self.improvement = {**self.improvement, cell: imp}
+        if imp == WATERSHED:
+            self._irrigate(cell)
+
+    def _move_improvement(self, src: int, dst: int) -> None:
+        """``cloud_when_empty=move_improvement``: a token moves to another plot."""
+        imp = self.improvement[src]
+        improvement = dict(self.improvement)
+        del improvement[src]
+        h = self.bamboo[src]
+        if h >= 3:
+            colour = self.tiles[src] >> 2
+            self.shoots[shoot_slot(colour, h, imp)] -= 1
+            self.shoots[shoot_slot(colour, h, 0)] += 1
+        self.improvement = improvement
+        self._put_improvement(dst, imp)
+
+    def _draw_objective(self, seat: int, category: int) -> None:
+        """Objective action (R10.1, option ``redraw_satisfied``)."""
+        deck = self.objective_decks[category]
+        known = self.objective_known[category]
+        card, deck, known = deck[0], deck[1:], known[1:]
+        redraw = self.options.redraw_satisfied
+        if redraw == "all" or (redraw == "plot_gardener" and category != PANDA_CARD):
+            # Put satisfied cards under the deck and draw again; a deck of satisfied cards
+            # only is gone through once, and its last card kept.
+            tries = len(deck)
+            while tries > 0 and self.objective_found(seat, card):
+                if self.history is not None:
+                    self.history.append((RETURNED, self.round, card))
+                deck, known = deck + (card,), known + (1 << seat,)
+                card, deck, known = deck[0], deck[1:], known[1:]
+                tries -= 1
+        decks = list(self.objective_decks)
+        decks[category] = deck
+        self.objective_decks = tuple(decks)
+        knowns = list(self.objective_known)
+        knowns[category] = known
+        self.objective_known = tuple(knowns)
+        self.hands[seat] = (*self.hands[seat], card)
+        if self.history is not None:
+            self.history.append((DREW, self.round, card))
+
+    def _complete(self, seat: int, card: int) -> None:
+        """R9.1, R10.6, R13.1: the card is scored; maybe the Emperor."""
+        hand = list(self.hands[seat])
+        hand.remove(card)
+        self.hands[seat] = tuple(hand)
+        self.completed[seat] = (*self.completed[seat], card)
+        if CARD_CATEGORY[card] == PANDA_CARD:
+            e, need = self.eaten[seat], CARDS[card].eat
+            self.eaten[seat] = (e[0] - need[0], e[1] - need[1], e[2] - need[2])
+        if self.emperor < 0 and len(self.completed[seat]) >= self.options.objectives_needed(
+            self.players
+        ):
+            self.emperor = seat
+            self.last_turns = self.players - 1
+            if self.history is not None:
+                self.history.append((EMPEROR, self.round, seat))
+
+    # ----------------------------------------------------------------- results
+
+    def scores(self) -> list[int]:
+        """Points per seat now (R13.3): completed objectives plus the Emperor."""
+        out = [sum(CARD_POINTS[c] for c in done) for done in self.completed]
+        if self.emperor >= 0:
+            out[self.emperor] += self.options.emperor_points
+        return out
+
+    def panda_points(self) -> list[int]:
+        """Points of completed panda objectives per seat (the tie-break of R13.4)."""
+        return [
+            sum(CARD_POINTS[c] for c in done if CARD_CATEGORY[c] == PANDA_CARD)
+            for done in self.completed
+        ]
+
+    def result(self, excluded: tuple[int, ...] = ()) -> GameResult:
+        """Scores and winners (R13.3-R13.5) as the game stands.
+
+        ``excluded`` seats cannot win (a bot that failed in a tournament); the others are
+        ranked as usual.
+        """
+        scores = self.scores()
+        panda = self.panda_points()
+        seats = [s for s in range(self.players) if s not in excluded]
+        winners: list[int] = []
+        tiebreak = "none"
+        if seats:
+            best = max(scores[s] for s in seats)
+            winners = [s for s in seats if scores[s] == best]
+            if len(winners) > 1:
+                best_panda = max(panda[s] for s in winners)
+                winners = [s for s in winners if panda[s] == best_panda]
+                tiebreak = "panda" if len(winners) == 1 else "shared"
+        return GameResult(
+            scores=tuple(scores),
+            panda_points=tuple(panda),
+            winners=tuple(winners),
+            tiebreak=tiebreak,
+            emperor=self.emperor if self.emperor >= 0 else None,
+            capped=self.capped,
+            rounds=self.round,
+            completed=tuple(tuple(CARDS[c].id for c in done) for done in self.completed),
+            excluded=tuple(excluded),
+        )
+
+    def returns(self) -> list[float]:
+        """Per seat: 1 for a win, 1/k for a victory shared by k, 0 otherwise (for search)."""
+        res = self.result()
+        share = 1.0 / len(res.winners) if res.winners else 0.0
+        return [share if s in res.winners else 0.0 for s in range(self.players)]
+
+    # ----------------------------------------------------------------- history
+
+    def history_text(self) -> list[str]:
+        """The history in notation: ``"S ACTION"`` for choices, ``"* EVENT"`` for chance."""
+        return [event_text(entry) for entry in self.history or ()]
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know (R2.6): see ``PlayerView``."""
+        from .view import PlayerView
+
+        return PlayerView.of(self, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState players={self.players} round={self.round} seat={self.current} "
+            f"step={self.step_name} scores={self.scores()}{' ended' if self.ended else ''}>"
+        )
+
+
+def _minus(counts: tuple[int, int, int, int], index: int) -> tuple[int, int, int, int]:
+    out = list(counts)
+    out[index] -= 1
+    return (out[0], out[1], out[2], out[3])
+
+
+def _plus(counts: tuple[int, int, int, int], index: int) -> tuple[int, int, int, int]:
+    out = list(counts)
+    out[index] += 1
+    return (out[0], out[1], out[2], out[3])
+
+
+def _plus3(counts: tuple[int, int, int], index: int) -> tuple[int, int, int]:
+    if index == 0:
+        return (counts[0] + 1, counts[1], counts[2])
+    if index == 1:
+        return (counts[0], counts[1] + 1, counts[2])
+    return (counts[0], counts[1], counts[2] + 1)
+
+
+def event_text(entry: tuple) -> str:
+    """Notation of a history entry."""
+    tag = entry[0]
+    if tag == MOVE:
+        return f"{entry[2]} {action_text(entry[3])}"
+    if tag == ROLLED:
+        return f"* roll {FACES[entry[2]]}"
+    if tag == DREW_PLOTS:
+        return "* drew plots " + " ".join(tile_name(t) for t in entry[2])
+    if tag == DREW:
+        return f"* drew {CARDS[entry[2]].id}"
+    if tag == RETURNED:
+        return f"* returned {CARDS[entry[2]].id}"
+    if tag == DEALT:
+        return f"* deal {entry[2]} " + " ".join(CARDS[c].id for c in entry[3])
+    if tag == EMPEROR:
+        return f"* emperor {entry[2]}"
+    if tag == GAME_OVER:
+        return "* game over"
+    raise ValueError(f"not a history entry: {entry!r}")
+
+
+def new_game(
+    players: int = 2,
+    seed: int = 0,
+    options: RuleOptions | None = None,
+    *,
+    dice: tuple[int, ...] | list[int] = (),
+    history: bool = True,
+) -> GameState:
+    """A new game (R2): decks shuffled from ``seed``, one objective of each kind dealt.
+
+    ``dice`` scripts the first die faces (tests); ``history=False`` skips the move log, for
+    games that nobody will replay.
+    """
+    if players not in (2, 3, 4):
+        raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    options = options or DEFAULTS
+    s = GameState.__new__(GameState)
+    s.players = players
+    s.options = options
+    s.seed = seed
+    state = rng.seed_state(seed)
+    state, s.plot_deck = rng.shuffled(state, ALL_PLOTS)
+    decks = []
+    for category in range(3):
+        state, deck = rng.shuffled(state, CATEGORY_CARDS[category])
+        decks.append(deck)
+    s.rng = state
+    s.dice = tuple(dice)
+    s.round = 1
+    s.current = 0
+    s.step = ACTIONS
+    s.weather = -1
+    s.taken = ()
+    s.drawn = ()
+    s.tiles = {POND: POND_TILE}
+    s.bamboo = {}
+    s.improvement = {}
+    s.irrigated = frozenset()
+    s.irrigated_by_colour = (0, 0, 0)
+    s.channels = frozenset()
+    s.network = grid.POND_CORNERS
+    s.gardener = POND
+    s.panda = POND
+    s.reserve_channels = CHANNELS
+    s.reserve_improvements = IMPROVEMENT_TOKENS
+    s.plot_known = (0,) * len(s.plot_deck)
+    s.hands = []
+    s.history = [] if history else None
+    for seat in range(players):
+        hand = tuple(decks[k][seat] for k in (PLOT_CARD, GARDENER_CARD, PANDA_CARD))
+        s.hands.append(hand)
+        if s.history is not None:
+            s.history.append((DEALT, 0, seat, hand))
+    s.objective_decks = tuple(deck[players:] for deck in decks)
+    s.objective_known = tuple((0,) * len(deck) for deck in s.objective_decks)
+    s.completed = [() for _ in range(players)]
+    s.eaten = [(0, 0, 0) for _ in range(players)]
+    s.stored_channels = [0] * players
+    s.stored_improvements = [(0, 0, 0, 0)] * players
+    s.emperor = NO_SEAT
+    s.last_turns = -1
+    s.ended = False
+    s.capped = False
+    s.shoots = [0] * 15
+    s._legal = None
+    s._spaces = None
+    s._edges = None
+    s._plot_ok = None
+    s._advance()
+    return s

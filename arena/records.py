@@ -1,0 +1,106 @@
+"""The game record: one line of ``games.jsonl``, and the file ``arena play --record`` writes.
+
+The record is the contract between the runner (which writes it), ``arena replay`` (which
+checks it) and the reports (which read nothing else), so its fields are spelled out here
+once.  ``../shared/spec/CLI.md`` names the required fields; the ones marked *extra* are ours,
+added so that a report over 100,000 games need not re-parse every move history.
+
+Fields
+------
+``game``        str, stable id: ``"{pairing:03d}-{deal:04d}-{rotation}"`` in a tournament,
+                ``"play"`` for a single game.
+``pairing``     int, *extra*: index of the set of participants in the schedule.
+``deal``        int, *extra*: index of the deal within the pairing; the games of one deal share
+                ``seed`` and differ only by the seat rotation (the duplicate format).
+``rotation``    int, *extra*: seat rotation of this game (0 .. players-1).
+``seed``        int, the game seed (deal luck).
+``players``     int, *extra*: seats in the game (2-4).
+``options``     dict, *extra*: rule options that differ from the defaults.
+``seats``       list[str], participant names in seat order.
+``scores``      list[int], points per seat (objectives + Emperor).
+``panda_points``list[int], points of completed panda objectives per seat (the tie-break).
+``winners``     list[int], winning seats (several when the victory is shared).
+``tiebreak``    ``"none"`` (one top score), ``"panda"`` (decided by panda points) or
+                ``"shared"`` (still tied: the winners share).
+``emperor``     int | None, seat that took the Emperor card.
+``capped``      bool, the game hit the ``max_rounds`` safety cap.
+``rounds``      int, rounds played (the round the game ended in).
+``completed``   list[list[str]], card ids completed per seat, in completion order.
+``drawn``       list[list[str]], card ids drawn per seat, in draw order (the set-up deal first).
+``cards``       list[dict], *extra*: one entry per card a seat drew:
+                ``{"card", "seat", "drawn_round", "completed_round"}`` (``drawn_round`` 0 is
+                the set-up deal; ``completed_round`` null when never completed).
+``actions``     list[dict[str, int]], *extra*: per seat, how many times each action kind was
+                taken (``plot``, ``irrigation``, ``gardener``, ``panda``, ``objective``).
+``weather``     dict[str, int], *extra*: how often each die face was rolled.
+``moves``       list[str], the history in notation: ``"S ACTION"`` for a choice by seat S,
+                ``"* EVENT"`` for what chance (or the rules) did: ``"0 gardener 1,0"``,
+                ``"* roll rain"``, ``"* drew panda-03"``.
+``seconds``     list[float], thinking time per seat.
+``error``       None, or ``{"seat": int, "kind": "crash" | "illegal" | "timeout", "message":
+                str}``: the game was stopped there; the faulty seat does not win, the others
+                are scored as the game stood.
+
+The manifest (``manifest.json`` beside ``games.jsonl``)
+------------------------------------------------------
+``file_format``   ``"takenoko-arena-manifest/1"``.
+``arena_version`` str.
+``participants``  list of ``{"name", "spec", "class", "params"}`` (params: the bot's parameters
+                  with defaults filled in).
+``players``       int, seats per game.
+``games``         int, games per pairing asked for; ``scheduled`` the total after rounding up to
+                  whole seat rotations.
+``format``        ``"round-robin"`` or ``"gauntlet"``.
+``seed``          int, the master seed.
+``options``       dict, every rule option (defaults included) the games were played with.
+``move_time``     float | None, the hard limit per decision in seconds.
+``sprt``          None or ``{"elo0", "elo1", "alpha", "beta"}`` (plus ``"result"`` when decided).
+``started``, ``finished``  ISO-8601 times (``finished`` null while running or interrupted).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+ERROR_KINDS = ("crash", "illegal", "timeout")
+TIEBREAKS = ("none", "panda", "shared")
+ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
+
+
+class GameError(TypedDict):
+    seat: int
+    kind: str
+    message: str
+
+
+class CardRecord(TypedDict):
+    card: str
+    seat: int
+    drawn_round: int
+    completed_round: int | None
+
+
+class GameRecord(TypedDict, total=False):
+    game: str
+    pairing: int
+    deal: int
+    rotation: int
+    seed: int
+    players: int
+    options: dict[str, Any]
+    seats: list[str]
+    scores: list[int]
+    panda_points: list[int]
+    winners: list[int]
+    tiebreak: str
+    emperor: int | None
+    capped: bool
+    rounds: int
+    completed: list[list[str]]
+    drawn: list[list[str]]
+    cards: list[CardRecord]
+    actions: list[dict[str, int]]
+    weather: dict[str, int]
+    moves: list[str]
+    seconds: list[float]
+    error: GameError | None
