@@ -104,3 +104,77 @@ class GameRecord(TypedDict, total=False):
     moves: list[str]
     seconds: list[float]
     error: GameError | None
+
+
+def make_record(
+    state: Any,
+    names: list[str],
+    seconds: list[float],
+    error: GameError | None,
+    meta: dict[str, Any],
+) -> GameRecord:
+    """The record of a game from its final state and history (see the module docstring)."""
+    from .engine.actions import ACTION_NAMES, COMPLETE, KIND_MASK, TURN_ACTION
+    from .engine.components import CARDS, FACES
+    from .engine.state import DEALT, DREW, MOVE, ROLLED, event_text
+
+    players = state.players
+    result = state.result(excluded=(error["seat"],) if error else ())
+    drawn: list[list[str]] = [[] for _ in range(players)]
+    cards: list[CardRecord] = []
+    where: dict[tuple[int, str], CardRecord] = {}
+    actions = [dict.fromkeys(ACTION_NAMES, 0) for _ in range(players)]
+    weather = dict.fromkeys(FACES, 0)
+    actor = 0
+
+    def drew(seat: int, card: int, round_: int) -> None:
+        card_id = CARDS[card].id
+        drawn[seat].append(card_id)
+        entry: CardRecord = {"card": card_id, "seat": seat, "drawn_round": round_,
+                             "completed_round": None}
+        cards.append(entry)
+        where[(seat, card_id)] = entry
+
+    for entry in state.history or ():
+        tag = entry[0]
+        if tag == MOVE:
+            actor, action = entry[2], entry[3]
+            kind = action & KIND_MASK
+            if TURN_ACTION[kind] >= 0:
+                actions[actor][ACTION_NAMES[TURN_ACTION[kind]]] += 1
+            elif kind == COMPLETE:
+                done = where.get((actor, CARDS[action >> 17].id))
+                if done is not None:
+                    done["completed_round"] = entry[1]
+        elif tag == DEALT:
+            for card in entry[3]:
+                drew(entry[2], card, 0)
+        elif tag == DREW:
+            drew(actor, entry[2], entry[1])
+        elif tag == ROLLED:
+            weather[FACES[entry[2]]] += 1
+
+    record: GameRecord = {
+        "game": "play",
+        **meta,  # type: ignore[typeddict-item]
+        "seed": state.seed,
+        "players": players,
+        "options": state.options.to_dict(only_changed=True),
+        "seats": list(names),
+        "scores": list(result.scores),
+        "panda_points": list(result.panda_points),
+        "winners": list(result.winners),
+        "tiebreak": result.tiebreak,
+        "emperor": result.emperor,
+        "capped": result.capped,
+        "rounds": result.rounds,
+        "completed": [list(c) for c in result.completed],
+        "drawn": drawn,
+        "cards": cards,
+        "actions": actions,
+        "weather": weather,
+        "moves": [event_text(e) for e in state.history or ()],
+        "seconds": [round(s, 6) for s in seconds],
+        "error": error,
+    }
+    return record

@@ -283,13 +283,47 @@ class GameState(Board):
     """
 
     __slots__ = (
-        "players", "options", "seed", "rng", "dice", "round", "current", "step", "weather",
-        "taken", "drawn", "tiles", "bamboo", "improvement", "irrigated",
-        "irrigated_by_colour", "channels", "network", "gardener", "panda", "reserve_channels",
-        "reserve_improvements", "plot_deck", "plot_known", "objective_decks",
-        "objective_known", "hands", "completed", "eaten", "stored_channels",
-        "stored_improvements", "emperor", "last_turns", "ended", "capped", "shoots",
-        "history", "_legal", "_spaces", "_edges", "_plot_ok",
+        "_edges",
+        "_legal",
+        "_plot_ok",
+        "_spaces",
+        "bamboo",
+        "capped",
+        "channels",
+        "completed",
+        "current",
+        "dice",
+        "drawn",
+        "eaten",
+        "emperor",
+        "ended",
+        "gardener",
+        "hands",
+        "history",
+        "improvement",
+        "irrigated",
+        "irrigated_by_colour",
+        "last_turns",
+        "network",
+        "objective_decks",
+        "objective_known",
+        "options",
+        "panda",
+        "players",
+        "plot_deck",
+        "plot_known",
+        "reserve_channels",
+        "reserve_improvements",
+        "rng",
+        "round",
+        "seed",
+        "shoots",
+        "step",
+        "stored_channels",
+        "stored_improvements",
+        "taken",
+        "tiles",
+        "weather",
     )  # fmt: skip
 
     players: int
@@ -823,7 +857,7 @@ class GameState(Board):
             while tries > 0 and self.objective_found(seat, card):
                 if self.history is not None:
                     self.history.append((RETURNED, self.round, card))
-                deck, known = deck + (card,), known + (1 << seat,)
+                deck, known = (*deck, card), (*known, 1 << seat)
                 card, deck, known = deck[0], deck[1:], known[1:]
                 tries -= 1
         decks = list(self.objective_decks)
@@ -1036,3 +1070,22 @@ def new_game(
     s._plot_ok = None
     s._advance()
     return s
+
+
+def visible_event_text(entry: tuple, viewer: int, actor: int) -> str:
+    """The notation of a history entry as ``viewer`` may see it (R2.6).
+
+    ``actor`` is the seat whose move caused the entry.  Drawn plots and cards are shown to
+    the seat that drew them; the others learn how many plots, or which category of card.
+    """
+    tag = entry[0]
+    if tag == DREW_PLOTS and viewer != actor:
+        return "* drew plots " + " ".join("?" for _ in entry[2])
+    if tag in (DREW, RETURNED) and viewer != actor:
+        verb = "drew" if tag == DREW else "returned"
+        return f"* {verb} {CARDS[entry[2]].category_name} ?"
+    if tag == DEALT and viewer != entry[2]:
+        return f"* deal {entry[2]} " + " ".join(
+            f"{CARDS[c].category_name} ?" for c in entry[3]
+        )
+    return event_text(entry)

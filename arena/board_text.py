@@ -1,0 +1,120 @@
+"""The board drawn in a terminal: a hex map with colours, bamboo, improvements, channels.
+
+Tiles are laid out in doubled-width coordinates (``x = 2q + r``, ``y = r``) so that hexes of
+one row sit side by side and the next row is offset by half a tile, like the real board.
+Every tile is a five-character label; the characters between labels show the channels
+(``|`` between tiles of a row, ``/`` and ``\\`` between rows).  Colours are ANSI escapes and
+can be turned off; the letters alone carry all the information, so a log file or a
+colour-blind reader loses nothing.
+"""
+
+from __future__ import annotations
+
+from .engine import grid
+from .engine.components import CARDS, COLOURS, FACES, IMPROVEMENTS, POND_TILE
+from .engine.state import Board, GameState
+
+CELL_WIDTH = 4  # text columns per unit of x
+_ANSI = {"green": "32", "yellow": "33", "pink": "35", "blue": "34;1", "dim": "2", "bold": "1"}
+_IMPROVEMENT_LETTER = {0: " ", 1: "w", 2: "e", 3: "f"}
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    if not color or not style:
+        return text
+    codes = ";".join(_ANSI[s] for s in style.split("+"))
+    return f"\x1b[{codes}m{text}\x1b[0m"
+
+
+def _label(board: Board, cell: int) -> tuple[str, str]:
+    """Five characters for a tile and the style to paint them with."""
+    figures = ("G" if board.gardener == cell else "") + ("P" if board.panda == cell else "")
+    mark = {"": " ", "G": "G", "P": "P", "GP": "*"}[figures]
+    code = board.tiles.get(cell)
+    if code is None:
+        return "  ·  ", "dim"
+    if code == POND_TILE:
+        return f" ≈{mark}≈ ", "blue"
+    colour = COLOURS[code >> 2]
+    irrigated = cell in board.irrigated
+    letter = colour[0].upper() if irrigated else colour[0]
+    imp = _IMPROVEMENT_LETTER[board.improvement.get(cell, 0)]
+    text = f"{letter}{board.bamboo.get(cell, 0)}{imp}{mark}"
+    return text.ljust(5), colour + ("+bold" if irrigated else "")
+
+
+def render_board(board: Board, *, color: bool = True) -> str:
+    """The hex map of a state or a view, with the open spaces around it."""
+    cells = set(board.tiles) | set(board.placement_spaces())
+    coords = {c: grid.coords_of(c) for c in cells}
+    xs = {c: 2 * q + r for c, (q, r) in coords.items()}
+    ys = {c: r for c, (q, r) in coords.items()}
+    x0, x1 = min(xs.values()) - 1, max(xs.values()) + 1
+    y0, y1 = min(ys.values()), max(ys.values())
+    width = (x1 - x0 + 1) * CELL_WIDTH + 4
+    lines: list[list[str]] = [[" "] * width for _ in range(2 * (y1 - y0) + 1)]
+
+    def put(row: int, col: int, text: str, style: str) -> None:
+        lines[row][col] = _paint(text, style, color)
+        for k in range(1, len(text)):
+            lines[row][col + k] = ""
+
+    for cell in cells:
+        text, style = _label(board, cell)
+        put(2 * (ys[cell] - y0), (xs[cell] - x0) * CELL_WIDTH, text, style)
+    for edge in board.channels:
+        a, b = grid.EDGE_CELLS[edge]
+        (qa, ra), (qb, rb) = grid.coords_of(a), grid.coords_of(b)
+        if ra > rb:
+            (qa, ra), (qb, rb) = (qb, rb), (qa, ra)
+        xa, xb = 2 * qa + ra, 2 * qb + rb
+        if ra == rb:  # same row: the edge stands between the two labels
+            row, col, mark = 2 * (ra - y0), (min(xa, xb) - x0) * CELL_WIDTH + 6, "|"
+        else:
+            row = 2 * (ra - y0) + 1
+            col = (min(xa, xb) - x0) * CELL_WIDTH + 4
+            mark = "/" if xb > xa else "\\"
+        put(row, col, mark, "blue")
+    return "\n".join("".join(line).rstrip() for line in lines)
+
+
+LEGEND = (
+    "G3w* = green plot, upper case if irrigated, 3 bamboo, watershed (w) / enclosure (e) / "
+    "fertilizer (f), gardener (G) / panda (P) / both (*) there; ≈ pond; · open space; "
+    "| / \\ channels"
+)
+
+
+def render_state(
+    state: GameState, names: list[str] | None = None, *, color: bool = True, legend: bool = True
+) -> str:
+    """The board, then one line per seat: score, stock, hand, completed objectives."""
+    out = [render_board(state, color=color)]
+    if legend:
+        out.append(LEGEND)
+    weather = FACES[state.weather] if state.weather >= 0 else "-"
+    out.append(
+        f"round {state.round}, seat {state.current} to play, step {state.step_name}, "
+        f"weather {weather}; reserve: {state.reserve_channels} channels, "
+        + ", ".join(
+            f"{state.reserve_improvements[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3)
+        )
+        + f"; deck: {len(state.plot_deck)} plots"
+    )
+    scores = state.scores()
+    for seat in range(state.players):
+        name = names[seat] if names else f"seat {seat}"
+        eaten = "/".join(str(n) for n in state.eaten[seat])
+        stored = state.stored_improvements[seat]
+        extras = [f"{state.stored_channels[seat]} channels"] + [
+            f"{stored[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3) if stored[i]
+        ]
+        crown = " (Emperor)" if state.emperor == seat else ""
+        out.append(
+            f"  {seat} {name}: {scores[seat]} pts{crown}; eaten g/y/p {eaten}; "
+            f"stock {', '.join(extras)}; hand "
+            + (" ".join(CARDS[c].id for c in state.hands[seat]) or "-")
+            + "; done "
+            + (" ".join(CARDS[c].id for c in state.completed[seat]) or "-")
+        )
+    return "\n".join(out)

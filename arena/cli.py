@@ -1,0 +1,379 @@
+"""The ``arena`` command line: thin click commands over the library.
+
+Every command parses, calls one library function and prints.  Errors from bad input (a rule
+option, a bot spec, an action, a position, a record) are ``ArenaError``-like exceptions that
+carry one sentence; the group turns them into that sentence on stderr and exit status 2, and
+``--debug`` shows the traceback instead.  Anything else is a bug and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bots.base import BotConfigError
+from bots.registry import BotSpec, describe_all
+
+from . import __version__
+from .engine import (
+    ArenaError,
+    GameState,
+    RuleOptions,
+    action_text,
+    from_position,
+    parse_action,
+    to_position,
+)
+
+USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
+
+
+class ArenaGroup(click.Group):
+    """A group whose commands report bad input in one sentence, with exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except USER_ERRORS as exc:
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            raise UserError(str(exc)) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+            raise
+        except BrokenPipeError:
+            # The reader went away (``arena legal ... | head``): not an error of ours.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
+        except Exception as exc:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(
+                f"Error: internal error: {type(exc).__name__}: {exc} "
+                "(run `arena --debug ...` for the traceback, and please report it)",
+                err=True,
+            )
+            sys.exit(1)
+
+
+class UserError(click.ClickException):
+    """Bad input: the message, exit status 2."""
+
+    exit_code = 2
+
+
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="takenoko-arena")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
+    """Bots play Takenoko against each other, by the thousands.
+
+    \b
+    Examples:
+      arena play --bot greedy --bot random --seed 7 --show
+      arena tournament --bot mcts --bot objective --games 200 --out runs/m1
+      arena report runs/m1
+      arena bots
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+# ------------------------------------------------------------------ shared option parsing
+
+
+def rule_options(pairs: Sequence[str]) -> RuleOptions:
+    """``--rule K=V`` options into RuleOptions (OptionError names the bad one)."""
+    return RuleOptions.from_pairs(list(pairs))
+
+
+def read_position(path: str) -> GameState:
+    """A position file (``-`` for stdin) into a state."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as exc:
+        raise UserError(f"cannot read position {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"position {path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    return from_position(data)
+
+
+# ------------------------------------------------------------------ legal / apply
+
+
+@main.command()
+@click.argument("position", metavar="POSITION")
+def legal(position: str) -> None:
+    """Print the legal actions of a position, one per line, sorted.
+
+    POSITION is a position file (NOTATION.md), or - for standard input.
+
+    \b
+    Example:
+      arena legal position.json
+    """
+    state = read_position(position)
+    if state.ended:
+        click.echo("the game is over: no legal actions", err=True)
+        return
+    for text in sorted(action_text(a) for a in state.legal_actions()):
+        click.echo(text)
+
+
+@main.command()
+@click.argument("position", metavar="POSITION")
+@click.argument("actions", nargs=-1, required=True, metavar="ACTION...")
+def apply(position: str, actions: tuple[str, ...]) -> None:
+    """Apply actions in order and print the resulting position JSON.
+
+    Each ACTION is one argument in notation (quote it): an illegal one is an error that
+    names it and the step.
+
+    \b
+    Example:
+      arena apply position.json "gardener 1,0" "objective panda" > next.json
+    """
+    state = read_position(position)
+    for i, text in enumerate(actions, 1):
+        action = parse_action(text)
+        if state.ended:
+            raise UserError(f"action {i} {text!r}: the game is over")
+        if action not in state.legal_actions():
+            raise UserError(
+                f"action {i} {text!r} is not legal for seat {state.current} at step "
+                f"{state.step_name} (round {state.round}); `arena legal` lists the legal ones"
+            )
+        state.apply(action)
+    click.echo(json.dumps(to_position(state), indent=1))
+
+
+# ------------------------------------------------------------------ play
+
+
+def _print_event(line: str, round_: int, names: list[str]) -> None:
+    if line.startswith("*"):
+        click.echo(click.style(f"      {line[2:]}", dim=True))
+        return
+    seat_text, _, text = line.partition(" ")
+    seat = int(seat_text)
+    click.echo(f"r{round_:<2} {seat} {names[seat]:<12.12} {text}")
+
+
+def print_result(record: dict[str, Any]) -> None:
+    """The result table of one game."""
+    names = record["seats"]
+    winners = set(record["winners"])
+    click.echo("")
+    flags = []
+    if record["tiebreak"] != "none":
+        flags.append({"panda": "decided by panda points", "shared": "shared victory"}[
+            record["tiebreak"]])
+    if record["capped"]:
+        flags.append(f"capped at round {record['rounds']}")
+    header = f"Game over after {record['rounds']} rounds" + (f" ({'; '.join(flags)})"
+                                                             if flags else "")
+    click.echo(header)
+    for seat, name in enumerate(names):
+        crown = " Emperor" if record["emperor"] == seat else ""
+        mark = "winner" if seat in winners else ""
+        click.echo(
+            f"  seat {seat}  {name:<24.24} {record['scores'][seat]:>3} pts "
+            f"(panda {record['panda_points'][seat]:>2}, {len(record['completed'][seat])} "
+            f"objectives{',' + crown if crown else ''})  {mark}"
+        )
+    if record.get("error"):
+        err = record["error"]
+        click.echo(
+            f"  stopped: seat {err['seat']} ({names[err['seat']]}) {err['kind']}: "
+            f"{err['message']}"
+        )
+
+
+@main.command()
+@click.option("--bot", "bots", multiple=True, required=True, metavar="SPEC",
+              help="A bot spec, once per seat in seat order (2 to 4).")
+@click.option("--seed", type=int, default=None, help="Game seed (default: random).")
+@click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (R12).")
+@click.option("--show", is_flag=True, help="Draw the board after every turn.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game record (JSON) to this file.")
+@click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Hard limit in seconds per decision.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+@click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: bool,
+         record_path: str | None, move_time: float | None, quiet: bool,
+         color: bool | None) -> None:
+    """Play one game between bots and print the moves and the result.
+
+    \b
+    Example:
+      arena play --bot greedy --bot random --seed 7 --show --record game.json
+      arena play --bot mcts:iterations=500 --bot objective --bot random --rule cloud_keep=false
+    """
+    from .board_text import LEGEND, render_state
+    from .match import play_game
+
+    if not 2 <= len(bots) <= 4:
+        raise UserError(f"a game needs 2 to 4 --bot options, not {len(bots)}")
+    options = rule_options(rules)
+    specs = [BotSpec.parse(text) for text in bots]
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    names = [spec.name for spec in specs]
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
+    players = [spec.create(random.Random(seed * 10 + seat)) for seat, spec in enumerate(specs)]
+    if not quiet:
+        click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
+    if show and not quiet:
+        click.echo(LEGEND)
+
+    def on_event(line: str, round_: int, state: GameState) -> None:
+        if quiet:
+            return
+        _print_event(line, round_, names)
+        # The state is already past the whole move: when the mover is no longer to play,
+        # that move ended the turn, and the board now is the board at the end of the turn.
+        if show and not line.startswith("*") and (
+            state.ended or state.current != int(line.split(" ", 1)[0])
+        ):
+            click.echo(render_state(state, names, color=color, legend=False))
+
+    outcome = play_game(players, seed, options, names=names, move_time=move_time,
+                        on_event=on_event)
+    if show and quiet:
+        click.echo(render_state(outcome.state, names, color=color))
+    print_result(dict(outcome.record))
+    if record_path:
+        Path(record_path).write_text(json.dumps(outcome.record) + "\n")
+        click.echo(f"record written to {record_path}")
+    if outcome.error:
+        sys.exit(1)
+
+
+# ------------------------------------------------------------------ replay
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", "game_id", default=None, help="Game id, for a games.jsonl file.")
+@click.option("--step", type=click.IntRange(min=0), default=None,
+              help="Stop after this many choices and show the board there.")
+@click.option("--show", is_flag=True, help="Draw the board (at --step, or at the end).")
+@click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+def replay(file: str, game_id: str | None, step: int | None, show: bool,
+           color: bool | None) -> None:
+    """Re-play a recorded game: check every move and the result, show any step.
+
+    FILE is a record written by `arena play --record`, or a tournament's games.jsonl
+    (then name the game with --game).
+
+    \b
+    Examples:
+      arena replay game.json
+      arena replay runs/m1/games.jsonl --game 000-0003-1 --step 40 --show
+    """
+    from . import replay as replaying
+    from .board_text import render_state
+
+    record = replaying.find_record(file, game_id)
+    result = replaying.replay(record, until=step)
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
+    names = list(record.get("seats", []))
+    if show or step is not None:
+        click.echo(render_state(result.state, names, color=color))
+    if step is not None:
+        click.echo(f"after {result.moves} choices (round {result.state.round})")
+        if result.problems:
+            for problem in result.problems:
+                click.echo(f"  {problem}", err=True)
+            sys.exit(1)
+        return
+    if result.problems:
+        click.echo(f"game {record.get('game')}: the replay does not match the record:", err=True)
+        for problem in result.problems:
+            click.echo(f"  {problem}", err=True)
+        sys.exit(1)
+    click.echo(
+        f"game {record.get('game')}: {result.moves} choices re-played, every move legal, "
+        "history and result match"
+    )
+    print_result(record)
+
+
+# ------------------------------------------------------------------ bots
+
+
+@main.command("bots")
+def list_bots() -> None:
+    """List the bots, with their parameters and defaults.
+
+    Bots come from the entry-point group takenoko_arena.bots (this package's and any
+    installed package's); any bot class can also be named by a dotted path.
+
+    \b
+    Example:
+      arena bots
+      arena play --bot mcts:iterations=2000,c=0.7 --bot mypkg.bots.Cautious
+    """
+    for name, cls, text in describe_all():
+        if cls is None:
+            click.echo(f"{name:<10} (cannot load: {text})")
+            continue
+        click.echo(f"{name:<10} {text}")
+        for p in cls.PARAMS:
+            click.echo(f"    {p.name}={p.default!s:<8} {p.type_name():<14} {p.help}")
+
+
+# ------------------------------------------------------------------ report
+
+
+@main.command()
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(file_okay=False),
+                metavar="DIR...")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="Where to write the report (default: DIR/report).")
+def report(dirs: tuple[str, ...], out: str | None) -> None:
+    """Statistics, tables and charts from tournament files.
+
+    With several DIRs, compares the tournaments side by side (e.g. two rule sets).
+
+    \b
+    Examples:
+      arena report runs/m1
+      arena report runs/default runs/redraw-all --out runs/compare
+    """
+    import reports
+
+    try:
+        folder = reports.write_report([Path(d) for d in dirs], Path(out) if out else None)
+    except reports.ReportError as exc:
+        raise UserError(str(exc)) from None
+    if len(dirs) == 1:
+        click.echo(reports.summary_text(reports.load(Path(dirs[0]))))
+    click.echo(f"report written to {folder}")
+
+
+def _register_tournament() -> None:
+    try:
+        from .tournament.command import tournament
+    except ImportError:  # the runner is optional while it is being built
+        return
+    main.add_command(tournament)
+
+
+_register_tournament()
+
+
+if __name__ == "__main__":
+    main()

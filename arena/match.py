@@ -1,0 +1,177 @@
+"""One game between bots: the loop every command and the tournament runner share.
+
+The loop treats bots as untrusted: it hands each one a view and a copy of the legal list,
+times it, and turns an exception, an action that is not in the list, or a decision that runs
+past ``move_time`` into a recorded fault that ends the game (the faulty seat cannot win, the
+others are scored as the game stood).  A hard time limit is enforced with ``SIGALRM`` when
+the loop runs in a process's main thread; elsewhere (a Dask worker thread) the limit is
+checked when the bot returns and the runner's watchdog handles a bot that never does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.base import Bot
+
+from .engine import GameState, RuleOptions, action_text, new_game
+from .engine.state import DEALT, MOVE, event_text, visible_event_text
+from .records import GameError, GameRecord, make_record
+
+
+class MoveTimeout(BaseException):
+    """Raised inside a bot that thinks past its hard limit (BaseException: hard to swallow)."""
+
+
+@dataclass
+class GameOutcome:
+    """A finished (or stopped) game: the final state, its record, and the fault if any."""
+
+    state: GameState
+    record: GameRecord
+    error: GameError | None = None
+    seconds: list[float] = field(default_factory=list)
+
+
+@dataclass
+class _Alarm:
+    """A hard per-decision deadline through SIGALRM, where the platform allows it."""
+
+    seconds: float | None
+    active: bool = False
+
+    def __enter__(self) -> _Alarm:
+        if (
+            self.seconds
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        ):
+            self.previous = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.active = True
+        return self
+
+    @staticmethod
+    def _fire(signum: int, frame: Any) -> None:
+        raise MoveTimeout()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+
+def _describe(exc: BaseException) -> str:
+    """One line naming the exception and where in the bot it was raised."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    text = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    return (text + where)[:500]
+
+
+def play_game(
+    bots: Sequence[Bot],
+    seed: int,
+    options: RuleOptions | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    move_time: float | None = None,
+    on_event: Callable[[str, int, GameState], None] | None = None,
+    dice: Sequence[int] = (),
+    meta: dict[str, Any] | None = None,
+    on_decision: Callable[[int], None] | None = None,
+) -> GameOutcome:
+    """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
+
+    ``on_event`` receives every history entry in notation, with its round, as it happens;
+    ``on_decision`` is told which seat is about to think (the tournament's watchdog uses it
+    to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
+    pairing, deal, rotation).
+    """
+    options = options or RuleOptions()
+    players = len(bots)
+    names = list(names) if names is not None else [type(b).__name__ for b in bots]
+    state = new_game(players, seed, options, dice=tuple(dice))
+    seconds = [0.0] * players
+    error: GameError | None = None
+    history = state.history
+    assert history is not None
+    seen = 0
+    actor = 0
+
+    def publish() -> None:
+        nonlocal seen, actor
+        while seen < len(history):
+            entry = history[seen]
+            seen += 1
+            if entry[0] == MOVE or entry[0] == DEALT:
+                actor = entry[2]
+            for seat, bot in enumerate(bots):
+                # A failing hook is not worth the game: the bot only loses what it observes.
+                with contextlib.suppress(Exception):
+                    bot.observe(visible_event_text(entry, seat, actor))
+            if on_event is not None:
+                on_event(event_text(entry), entry[1], state)
+
+    for seat, bot in enumerate(bots):
+        try:
+            bot.start(seat, players, options)
+        except Exception as exc:
+            error = {"seat": seat, "kind": "crash", "message": _describe(exc)}
+            break
+    if error is None:
+        publish()
+    while error is None and not state.ended:
+        seat = state.current
+        legal = state.legal_actions()
+        view = state.view(seat)
+        if on_decision is not None:
+            on_decision(seat)
+        start = time.perf_counter()
+        try:
+            with _Alarm(move_time):
+                action = bots[seat].choose(view, list(legal))
+        except MoveTimeout:
+            error = {"seat": seat, "kind": "timeout",
+                     "message": f"no decision within the {move_time:g} s move time"}
+        except Exception as exc:
+            error = {"seat": seat, "kind": "crash", "message": _describe(exc)}
+        elapsed = time.perf_counter() - start
+        seconds[seat] += elapsed
+        if error is not None:
+            break
+        if move_time and elapsed > move_time:
+            error = {"seat": seat, "kind": "timeout",
+                     "message": f"took {elapsed:.3f} s, over the {move_time:g} s move time"}
+            break
+        if not isinstance(action, int) or isinstance(action, bool) or action not in legal:
+            error = {"seat": seat, "kind": "illegal",
+                     "message": f"returned {_show(action)}, which is not a legal action at "
+                     f"round {state.round}, step {state.step_name}"}
+            break
+        state.apply(action)
+        publish()
+    if error is None:
+        result = state.result()
+        for bot in bots:
+            with contextlib.suppress(Exception):  # the game is already decided
+                bot.finish(result)
+    record = make_record(state, names, seconds, error, meta or {})
+    return GameOutcome(state, record, error, seconds)
+
+
+def _show(action: object) -> str:
+    """An action as text for an error message, whatever the bot returned."""
+    if isinstance(action, int) and not isinstance(action, bool):
+        try:
+            return repr(action_text(action))
+        except (ValueError, IndexError):
+            return repr(action)
+    return repr(action)[:80]

@@ -1,0 +1,173 @@
+"""Re-playing a game record: from its seed and choices, every move checked, every event compared.
+
+A record claims a lot (the moves, the die rolls, the draws, the result); a replay recomputes
+all of it from the seed and the choices alone, so a record that went through a text editor, a
+different engine version or a faulty worker is caught at the first step where it diverges.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import (
+    ArenaError,
+    GameState,
+    NotationError,
+    RuleOptions,
+    action_text,
+    new_game,
+    parse_action,
+)
+from .engine.state import event_text
+
+RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
+                 "completed")
+
+
+class RecordError(ArenaError):
+    """A record file that cannot be read, or a game id that is not in it."""
+
+
+@dataclass
+class Replay:
+    """The outcome of a replay: the state reached, and every disagreement with the record."""
+
+    state: GameState
+    moves: int
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Records of a ``--record`` file (one JSON object) or a ``games.jsonl``."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    stripped = text.strip()
+    if not stripped:
+        raise RecordError(f"{path} is empty")
+    try:
+        yield json.loads(stripped)
+        return
+    except json.JSONDecodeError:
+        pass
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            raise RecordError(f"{path}, line {number}: not a JSON game record") from None
+        if not isinstance(record, dict):
+            raise RecordError(f"{path}, line {number}: not a JSON object")
+        yield record
+
+
+def find_record(path: str | Path, game: str | None) -> dict[str, Any]:
+    """The record with id ``game`` (or the only record of the file)."""
+    records = list(read_records(path))
+    if game is None:
+        if len(records) != 1:
+            ids = ", ".join(str(r.get("game")) for r in records[:5])
+            raise RecordError(
+                f"{path} holds {len(records)} games: choose one with --game ID (e.g. {ids})"
+            )
+        return records[0]
+    for record in records:
+        if str(record.get("game")) == game:
+            return record
+    raise RecordError(f"no game {game!r} in {path}")
+
+
+def _field(record: dict[str, Any], name: str, kind: type) -> Any:
+    if name not in record:
+        raise RecordError(f"the record has no {name!r} field")
+    value = record[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"the record's {name!r} field is not {kind.__name__}")
+    return value
+
+
+def replay(record: dict[str, Any], *, until: int | None = None) -> Replay:
+    """Re-play a record; stop after ``until`` choices when given (to show a step).
+
+    Problems are collected, not raised: the first illegal or unparsable move stops the replay
+    there, while mismatching events and results are all listed.
+    """
+    seats = _field(record, "seats", list)
+    seed = _field(record, "seed", int)
+    moves = _field(record, "moves", list)
+    try:
+        options = RuleOptions.from_dict(record.get("options") or {})
+    except ArenaError as exc:
+        raise RecordError(f"the record's options: {exc}") from None
+    if len(seats) not in (2, 3, 4):
+        raise RecordError(f"the record has {len(seats)} seats; a game has 2 to 4")
+    state = new_game(len(seats), seed, options)
+    problems: list[str] = []
+    done = 0
+    for index, line in enumerate(moves):
+        if until is not None and done >= until:
+            break
+        if not isinstance(line, str):
+            problems.append(f"move {index}: {line!r} is not text")
+            break
+        if line.startswith("*"):
+            continue
+        seat_text, _, text = line.partition(" ")
+        if not seat_text.isdigit() or int(seat_text) != state.current:
+            problems.append(
+                f"move {index} ({line!r}): it is seat {state.current}'s turn to choose"
+                if not state.ended
+                else f"move {index} ({line!r}): the game is already over"
+            )
+            break
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            problems.append(f"move {index}: {exc}")
+            break
+        if action not in state.legal_actions():
+            problems.append(
+                f"move {index}: {action_text(action)!r} is not legal for seat {state.current} "
+                f"(round {state.round}, step {state.step_name})"
+            )
+            break
+        state.apply(action)
+        done += 1
+    if until is None and not problems:
+        problems.extend(_compare(record, state, moves))
+    return Replay(state, done, problems)
+
+
+def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list[str]:
+    """Differences between the recorded history and result and the re-played ones."""
+    problems = []
+    replayed = [event_text(e) for e in state.history or ()]
+    if replayed != moves:
+        for i, (a, b) in enumerate(zip(replayed, moves)):
+            if a != b:
+                problems.append(f"history entry {i}: recorded {b!r}, re-played {a!r}")
+                break
+        else:
+            problems.append(
+                f"the history has {len(moves)} entries; the replay gives {len(replayed)}"
+            )
+    error = record.get("error")
+    excluded = (error["seat"],) if isinstance(error, dict) and "seat" in error else ()
+    if not excluded and not state.ended:
+        problems.append("the recorded moves stop before the end of the game")
+    result = state.result(excluded=excluded).to_dict()
+    for name in RESULT_FIELDS:
+        if name in record and record[name] != result[name]:
+            problems.append(f"{name}: recorded {record[name]!r}, re-played {result[name]!r}")
+    return problems

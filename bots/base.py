@@ -1,0 +1,151 @@
+"""The bot API: what a bot is given, what it returns, and how it declares its parameters.
+
+A bot sees the game only through a ``PlayerView`` (``arena.engine.view``): the board, the
+public stocks, its own hand, and the sizes of what it cannot see.  It never receives the game
+state, so an honest bot needs no discipline to stay honest; a bot that wants to search calls
+``view.determinize(self.rng)`` to get full states consistent with what it knows.
+
+Writing a bot::
+
+    from bots.base import Bot, Param
+
+    class Cautious(Bot):
+        '''Completes objectives first, otherwise plays at random.'''
+
+        PARAMS = (Param("patience", int, 3, "turns to wait before drawing objectives"),)
+
+        def choose(self, view, legal):
+            completing = [a for a in legal if action_text(a).startswith("complete")]
+            return completing[0] if completing else self.rng.choice(legal)
+
+Register it in your package's ``pyproject.toml``::
+
+    [project.entry-points."takenoko_arena.bots"]
+    cautious = "mypkg.mybots:Cautious"
+
+or name it by dotted path: ``arena play --bot mypkg.mybots.Cautious:patience=5 --bot random``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from arena.engine import GameResult, PlayerView, RuleOptions
+
+
+class BotConfigError(ValueError):
+    """A bot spec that names no bot, or parameters the bot does not take."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A bot parameter: declared so specs can be validated and ``arena bots`` can list it."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    #: For text parameters, the values allowed (empty: any).
+    choices: tuple[str, ...] = ()
+    #: For numbers, the smallest value allowed.
+    minimum: float | None = None
+
+    def convert(self, value: Any) -> Any:
+        """The value as this parameter's type; raises BotConfigError on a bad value."""
+        try:
+            if self.type is bool:
+                if isinstance(value, str):
+                    if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                        raise ValueError
+                    value = value.lower() in ("true", "1", "yes")
+                elif not isinstance(value, bool):
+                    raise ValueError
+            elif self.type is int:
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError
+                value = int(value)
+            elif self.type is float:
+                if isinstance(value, bool):
+                    raise ValueError
+                value = float(value)
+            else:
+                value = str(value)
+        except (TypeError, ValueError):
+            raise BotConfigError(
+                f"parameter {self.name} must be {self.type_name()}, not {value!r}"
+            ) from None
+        if self.choices and value not in self.choices:
+            raise BotConfigError(
+                f"parameter {self.name} cannot be {value!r} (valid: {', '.join(self.choices)})"
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise BotConfigError(f"parameter {self.name} must be at least {self.minimum}")
+        return value
+
+    def type_name(self) -> str:
+        if self.choices:
+            return "|".join(self.choices)
+        return {bool: "true|false", int: "an integer", float: "a number"}.get(self.type, "text")
+
+
+class Bot:
+    """Base class of every bot.
+
+    The arena creates a bot with its parameters and a seeded ``random.Random`` (the only
+    randomness a bot should use, so games replay), calls ``start`` once per game, ``choose``
+    at each of its decisions, and the optional hooks ``observe`` (each event its seat may
+    see, in notation) and ``finish``.  One instance plays one game at a time; it may be
+    reused for the next game after ``start``.
+    """
+
+    #: Declared parameters; a spec may set any of them (``mcts:iterations=200``).
+    PARAMS: ClassVar[tuple[Param, ...]] = ()
+
+    def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
+        self.rng = rng if rng is not None else random.Random(0)
+        self.params = self.check_params(params)
+        for name, value in self.params.items():
+            setattr(self, name, value)
+        self.seat = 0
+        self.players = 2
+        self.options = RuleOptions()
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """Every declared parameter with its value (defaults filled in), checked."""
+        declared = {p.name: p for p in cls.PARAMS}
+        for name in params:
+            if name not in declared:
+                valid = ", ".join(declared) if declared else "none"
+                raise BotConfigError(
+                    f"{cls.__name__} has no parameter {name!r} (its parameters: {valid})"
+                )
+        return {
+            name: p.convert(params[name]) if name in params else p.default
+            for name, p in declared.items()
+        }
+
+    def start(self, seat: int, players: int, options: RuleOptions) -> None:
+        """A new game: this bot plays ``seat`` of ``players`` under these rules."""
+        self.seat = seat
+        self.players = players
+        self.options = options
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
+        """One of ``legal`` (the actions of ``arena.engine.actions``), chosen from the view."""
+        raise NotImplementedError
+
+    def observe(self, event: str) -> None:
+        """An event this seat may see (a move of anyone, or chance), in notation."""
+
+    def finish(self, result: GameResult) -> None:
+        """The game is over."""
+
+    @classmethod
+    def describe(cls) -> str:
+        """The first line of the class docstring: what ``arena bots`` prints."""
+        doc = (cls.__doc__ or "").strip()
+        return doc.splitlines()[0] if doc else cls.__name__

@@ -1,0 +1,153 @@
+"""Bot specs (``mcts:iterations=2000,c=0.7``) and where bot classes are found.
+
+Names come from the entry-point group ``takenoko_arena.bots`` (ours and any installed
+package's); anything else with a dot in it is imported as ``package.module.Class``.  A spec is
+parsed and validated once, in the parent process, so that a typo is reported before a
+tournament starts rather than in a thousand worker tracebacks; what crosses to the workers is
+the picklable ``BotSpec`` (target and parameters), never a class object.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+from .base import Bot, BotConfigError
+
+ENTRY_POINT_GROUP = "takenoko_arena.bots"
+
+#: Our own bots, so they are found even when the package is not installed (a source tree).
+BUILTIN: dict[str, str] = {
+    "random": "bots.random_bot:RandomBot",
+    "greedy": "bots.greedy:GreedyBot",
+    "objective": "bots.objective:ObjectiveBot",
+    "mcts": "bots.mcts:MctsBot",
+}
+
+
+def available() -> dict[str, str]:
+    """Registered bot names and their ``module:Class`` targets, built-ins first."""
+    found = dict(BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def load_class(target: str) -> type[Bot]:
+    """The bot class of a registered name, ``module:Class`` or ``module.Class``."""
+    registered = available()
+    path = registered.get(target, target)
+    if ":" in path:
+        module_name, _, attr = path.partition(":")
+    elif "." in path:
+        module_name, _, attr = path.rpartition(".")
+    else:
+        raise BotConfigError(
+            f"unknown bot {target!r} (registered bots: {', '.join(sorted(registered))}; "
+            "or give a dotted path package.module.Class)"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotConfigError(f"cannot import bot module {module_name!r}: {exc}") from None
+    cls = getattr(module, attr, None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise BotConfigError(f"{path!r} is not a bot class (a subclass of bots.base.Bot)")
+    return cls
+
+
+def parse_value(text: str) -> Any:
+    """A spec value as int, float, true/false, or text (CLI.md)."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed, validated bot spec: what a participant is."""
+
+    text: str
+    target: str
+    params: dict[str, Any] = field(default_factory=dict)
+    name: str = ""
+    #: ``module.Class`` of the resolved class (for manifests).
+    class_path: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """Parse ``TARGET[:key=value,...]``; raises BotConfigError with one sentence."""
+        text = text.strip()
+        target, _, rest = text.partition(":")
+        target = target.strip()
+        if not target:
+            raise BotConfigError(f"bot spec {text!r} names no bot")
+        raw: dict[str, Any] = {}
+        name = ""
+        if rest.strip():
+            for pair in rest.split(","):
+                key, sep, value = pair.partition("=")
+                key, value = key.strip(), value.strip()
+                if not sep or not key:
+                    raise BotConfigError(
+                        f"in bot spec {text!r}: {pair.strip()!r} is not key=value"
+                    )
+                if key in raw or (key == "name" and name):
+                    raise BotConfigError(f"in bot spec {text!r}: {key} is given twice")
+                if key == "name":
+                    name = value
+                else:
+                    raw[key] = parse_value(value)
+        bot_cls = load_class(target)
+        try:
+            checked = bot_cls.check_params(raw)
+        except BotConfigError as exc:
+            raise BotConfigError(f"in bot spec {text!r}: {exc}") from None
+        return cls(
+            text=text,
+            target=target,
+            params={k: checked[k] for k in raw},
+            name=name or text,
+            class_path=f"{bot_cls.__module__}.{bot_cls.__qualname__}",
+        )
+
+    def full_params(self) -> dict[str, Any]:
+        """Every parameter of the bot, defaults filled in (what a manifest records)."""
+        return self.bot_class().check_params(self.params)
+
+    def bot_class(self) -> type[Bot]:
+        return load_class(self.class_path if self.class_path else self.target)
+
+    def create(self, rng: random.Random) -> Bot:
+        """A new bot of this spec with its own generator."""
+        return self.bot_class()(rng, **self.params)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "spec": self.text,
+            "class": self.class_path,
+            "params": self.full_params(),
+        }
+
+
+def describe_all() -> list[tuple[str, type[Bot] | None, str]]:
+    """``(name, class or None, description or the import error)`` for ``arena bots``."""
+    out: list[tuple[str, type[Bot] | None, str]] = []
+    for name in sorted(available()):
+        try:
+            bot_cls = load_class(name)
+        except BotConfigError as exc:
+            out.append((name, None, str(exc)))
+            continue
+        out.append((name, bot_cls, bot_cls.describe()))
+    return out
