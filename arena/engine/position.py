@@ -459,16 +459,25 @@ def from_position(data: Any) -> GameState:
     s.objective_known = tuple(masks[1:])
 
     # --- the end of the game
+    s.ended = r.get(d, "ended", "ended", bool, False)
+    s.capped = r.get(d, "capped", "capped", bool, False)
     emperor = d.get("emperor")
+    needed = options.objectives_needed(players)
     if emperor is None:
         s.emperor, s.last_turns = NO_SEAT, -1
         if d.get("last_turns") is not None:
             raise r.fail("last_turns", "is set but nobody has the Emperor")
+        for seat, done in enumerate(s.completed):
+            if len(done) >= needed:
+                raise r.fail(
+                    "emperor",
+                    f"is null, but seat {seat} has completed {len(done)} objectives and the "
+                    f"first to reach {needed} takes the Emperor (R13.1)",
+                )
     else:
         s.emperor = r.get(d, "emperor", "emperor", int)
         if not 0 <= s.emperor < players:
             raise r.fail("emperor", f"seat {s.emperor} is not in a {players}-player game")
-        needed = options.objectives_needed(players)
         if len(s.completed[s.emperor]) < needed:
             raise r.fail(
                 "emperor",
@@ -476,10 +485,9 @@ def from_position(data: Any) -> GameState:
                 f"the Emperor takes {needed} (R13.1)",
             )
         s.last_turns = r.get(d, "last_turns", "last_turns", int)
-        if not 1 <= s.last_turns <= players - 1:
-            raise r.fail("last_turns", f"must be between 1 and {players - 1}")
-    s.ended = r.get(d, "ended", "ended", bool, False)
-    s.capped = r.get(d, "capped", "capped", bool, False)
+        lowest = 0 if s.ended else 1
+        if not lowest <= s.last_turns <= players - 1:
+            raise r.fail("last_turns", f"must be between {lowest} and {players - 1}")
     s.history = []
     s._legal = None
     s._spaces = None
@@ -544,6 +552,8 @@ def _check_turn(r: _Reader, s: GameState) -> None:
         raise r.fail("turn", "step roll is the start of a turn: no weather, no actions yet")
     if step not in (ACTIONS, PLACE_STEP) and taken:
         raise r.fail("turn.actions", "actions come after the weather")
+    if s.round == 1 and step == ROLL:
+        raise r.fail("turn.step", "there is no weather roll in the first round (R3.2)")
     if s.round == 1 and weather >= 0:
         raise r.fail("turn.weather", "there is no weather in the first round (R3.2)")
     limit = 3 if weather == FACES.index("sun") else 2
