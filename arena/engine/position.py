@@ -16,6 +16,7 @@ from . import grid, rng
 from .actions import ACTION_NAMES
 from .components import (
     ALL_PLOTS,
+    BAMBOO_SECTIONS,
     CARD_CATEGORY,
     CARDS,
     CATEGORIES,
@@ -266,6 +267,10 @@ def from_position(data: Any) -> GameState:
     for e in channels:
         irrigated.update(grid.EDGE_CELLS[e])
     for cell, (field, claim) in claimed_irrigated.items():
+        if claim and cell not in irrigated and options.cloud_when_empty == "move_improvement":
+            # A watershed moved away by clouds leaves its plot irrigated (R6.4, R12).
+            irrigated.add(cell)
+            continue
         if claim != (cell in irrigated):
             raise r.fail(
                 field,
@@ -349,6 +354,19 @@ def from_position(data: Any) -> GameState:
         for i, name in enumerate(r.get(h, "improvements", f"{f}.improvements", list, [])):
             imps[r.choice(name, IMPROVEMENTS[1:], f"{f}.improvements[{i}]") + 1] += 1
         s.stored_improvements.append((imps[0], imps[1], imps[2], imps[3]))
+    if options.bamboo_supply == "limited":
+        # Sections are counted components when the supply is limited (R1.5, R12).
+        for colour, name in enumerate(COLOURS):
+            total = sum(h for c, h in bamboo.items() if tiles[c] >> 2 == colour)
+            fields = ["tiles"] + [f"hands[{i}].eaten.{name}" for i in range(players)]
+            for field, count in zip(fields, [0] + [e[colour] for e in s.eaten]):
+                total += count
+                if total > BAMBOO_SECTIONS[colour]:
+                    raise r.fail(
+                        field,
+                        f"{total} {name} sections on the board and in stocks exceed the "
+                        f"game's {BAMBOO_SECTIONS[colour]} (R1.5, bamboo_supply=limited)",
+                    )
 
     # --- reserve and conservation of channels and tokens
     reserve = r.get(d, "reserve", "reserve", dict, {})

@@ -527,7 +527,7 @@ class GameState(Board):
                         out.append(CLOUDS | c << A_SHIFT | imp << B_SHIFT)
                     if keep:
                         out.append(CLOUDS_KEEP | imp << B_SHIFT)
-        else:  # cloud_when_empty = move_improvement
+        elif self.options.cloud_when_empty == "move_improvement":
             spots = sorted(self.improvable_plots())
             for src in sorted(self.token_improvements()):
                 for dst in spots:

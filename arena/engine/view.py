@@ -159,7 +159,9 @@ class PlayerView(Board):
         v.shoots = list(state.shoots)
         v._spaces = state._spaces
         v._edges = state._edges
-        v._plot_ok = state._plot_ok
+        # Not the state's cache of plot objectives: it is keyed by the cards the state was
+        # asked about, other seats' hands included (R2.6).  The view starts its own.
+        v._plot_ok = None
         return v
 
     @property

@@ -1,0 +1,474 @@
+"""R12: every rule option, in each of its values (and R10.7, the redraw option)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.engine import (
+    GameState,
+    OptionError,
+    RuleOptions,
+    from_position,
+    grid,
+    new_game,
+    to_position,
+)
+from arena.engine import components as comp
+from tests.engine.helpers import (
+    assert_legal,
+    finish_turn,
+    hand,
+    hand_ids,
+    height,
+    heights,
+    irrigated,
+    legal,
+    load,
+    objective_decks,
+    play,
+    tile,
+)
+
+BOARD = [
+    tile("1,0", "green", 1),
+    tile("1,-1", "green", 1),
+    tile("0,-1", "pink", 0),
+    tile("2,-1", "yellow", 0),
+]
+ALL_TOKENS_HELD = [
+    hand(improvements=["watershed"] * 3 + ["enclosure"] * 2),
+    hand(improvements=["enclosure"] + ["fertilizer"] * 3),
+]
+
+
+# --------------------------------------------------------------------------- cloud_keep
+
+
+def test_R12_cloud_keep_true_offers_keep() -> None:
+    """R12 cloud_keep=true (default), R4.5: a cloud token may be kept in the stock."""
+    s = load(tiles=BOARD, step="clouds", weather="clouds")
+    assert_legal(s, "clouds watershed keep", "clouds enclosure keep", "clouds fertilizer keep")
+
+
+def test_R12_cloud_keep_false_must_place_at_once() -> None:
+    """R12 cloud_keep=false: no ``keep``; the token must be placed (or the weather skipped)."""
+    s = load(tiles=BOARD, step="clouds", weather="clouds", options={"cloud_keep": False})
+    assert not any(a.endswith(" keep") for a in legal(s))
+    expected = {f"clouds {i} {at}" for i in comp.IMPROVEMENTS[1:] for at in ("0,-1", "2,-1")}
+    assert set(legal(s)) == expected | {"skip"}
+
+
+def test_R12_cloud_keep_false_and_nowhere_to_place_skips_the_clouds() -> None:
+    """R12 cloud_keep=false: with no plot to improve the clouds have no effect."""
+    board = [tile("1,0", "green", 1), tile("1,-1", "green", 1)]
+    s = load(tiles=board, step="roll", dice=["clouds"], options={"cloud_keep": False})
+    assert s.step_name == "actions"
+    t = load(tiles=board, step="roll", dice=["choice"], options={"cloud_keep": False})
+    assert "weather clouds" not in legal(t)
+
+
+# --------------------------------------------------------------------------- cloud_when_empty
+
+
+def test_R12_cloud_when_empty_other_weather() -> None:
+    """R12 cloud_when_empty=other_weather (default): sun, rain, wind or storm instead."""
+    s = load(tiles=BOARD, step="roll", dice=["clouds"], hands=ALL_TOKENS_HELD)
+    assert s.step_name == "choose_weather"
+    assert legal(s) == ["weather sun", "weather rain", "weather wind", "weather storm"]
+    play(s, "weather storm")
+    assert s.step_name == "storm"
+
+
+def moved_board() -> list:
+    return [
+        tile("1,0", "green", 1),
+        tile("1,-1", "green", 1),
+        tile("2,-1", "yellow", 1, improvement="watershed"),
+        tile("2,-2", "pink", 0),
+        tile("0,-1", "pink/watershed", 0),
+        tile("-1,0", "yellow", 0),
+    ]
+
+
+def test_R12_cloud_when_empty_move_improvement() -> None:
+    """R12 cloud_when_empty=move_improvement: move a placed token to another legal plot."""
+    stocks = [
+        hand(improvements=["watershed"] * 2 + ["enclosure"] * 3),
+        hand(improvements=["fertilizer"] * 3),
+    ]
+    s = load(
+        tiles=moved_board(),
+        step="roll",
+        dice=["clouds"],
+        hands=stocks,
+        options={"cloud_when_empty": "move_improvement"},
+    )
+    assert s.step_name == "clouds"
+    # Only the token at 2,-1 may move (0,-1's watershed is printed); to bare plots without
+    # an improvement: 2,-2 and -1,0.
+    assert sorted(legal(s)) == sorted(["clouds move 2,-1 2,-2", "clouds move 2,-1 -1,0", "skip"])
+    play(s, "clouds move 2,-1 2,-2")
+    assert grid.parse_cell("2,-1") not in s.improvement
+    assert s.improvement[grid.parse_cell("2,-2")] == comp.WATERSHED
+    assert irrigated(s, "2,-2") and height(s, "2,-2") == 1
+    assert irrigated(s, "2,-1"), "once irrigated, always irrigated (R6.4)"
+    # The position written now reads back to the same state.
+    assert to_position(from_position(to_position(s))) == to_position(s)
+
+
+def test_R12_cloud_when_empty_move_improvement_with_choice_face() -> None:
+    """R12 cloud_when_empty=move_improvement: "?" may choose clouds to move a token."""
+    stocks = [
+        hand(improvements=["watershed"] * 2 + ["enclosure"] * 3),
+        hand(improvements=["fertilizer"] * 3),
+    ]
+    s = load(
+        tiles=moved_board(),
+        step="roll",
+        dice=["choice"],
+        hands=stocks,
+        options={"cloud_when_empty": "move_improvement"},
+    )
+    assert "weather clouds" in legal(s)
+    t = load(tiles=moved_board(), step="roll", dice=["choice"], hands=stocks)
+    assert "weather clouds" not in legal(t)
+
+
+def test_R12_clouds_move_only_with_move_improvement() -> None:
+    """R12 cloud_when_empty=other_weather: ``clouds move`` is never offered, even in a
+    position left at step ``clouds`` with an empty reserve (NOTATION: only with the option)."""
+    stocks = [
+        hand(improvements=["watershed"] * 2 + ["enclosure"] * 3),
+        hand(improvements=["fertilizer"] * 3),
+    ]
+    s = load(tiles=moved_board(), step="clouds", weather="clouds", hands=stocks, dice=["sun"])
+    assert not any(a.startswith("clouds move") for a in legal(s)), legal(s)
+    t = load(
+        tiles=moved_board(),
+        step="clouds",
+        weather="clouds",
+        hands=stocks,
+        options={"cloud_when_empty": "move_improvement"},
+    )
+    assert "clouds move 2,-1 2,-2" in legal(t)
+
+
+# --------------------------------------------------------------------------- redraw_satisfied
+
+
+def redraw_position(option: str, category: str, top: list[str]) -> GameState:
+    mine = ["plot-02"]
+    return load(
+        tiles=[
+            tile("1,0", "green", 4),
+            tile("1,-1", "green", 1),
+            tile("2,-1", "green/watershed", 1),
+            tile("2,-2", "green/watershed", 1),
+        ],
+        weather="rain",
+        hands=[hand(mine, eaten=(2, 0, 0)), hand()],
+        decks=objective_decks({category: top}, elsewhere=mine),
+        options={"redraw_satisfied": option},
+    )
+
+
+@pytest.mark.parametrize(
+    ("category", "top"),
+    [
+        ("plot", ["plot-07", "plot-04", "plot-03"]),  # triangle, curve hold; line does not
+        ("gardener", ["gardener-04", "gardener-05"]),
+        ("panda", ["panda-01", "panda-06"]),
+    ],
+)
+def test_R12_redraw_satisfied_none_keeps_a_satisfied_card(category: str, top: list[str]) -> None:
+    """R12 redraw_satisfied=none (default), R10.7: a satisfied card is kept."""
+    s = redraw_position("none", category, top)
+    play(s, f"objective {category}")
+    assert hand_ids(s, 0) == ["plot-02", top[0]]
+
+
+def test_R12_redraw_satisfied_plot_gardener_redraws_plot_cards() -> None:
+    """R12 redraw_satisfied=plot_gardener, R10.7: satisfied plot cards go under, repeat."""
+    s = redraw_position("plot_gardener", "plot", ["plot-07", "plot-04", "plot-03"])
+    play(s, "objective plot")
+    assert hand_ids(s, 0) == ["plot-02", "plot-03"]
+    deck = [comp.CARDS[c].id for c in s.objective_decks[0]]
+    assert deck[-2:] == ["plot-07", "plot-04"]
+    assert s.history_text()[-3:] == [
+        "* returned plot-07",
+        "* returned plot-04",
+        "* drew plot-03",
+    ]
+
+
+def test_R12_redraw_satisfied_plot_gardener_redraws_gardener_cards() -> None:
+    """R12 redraw_satisfied=plot_gardener, R10.7: a satisfied gardener card goes under."""
+    s = redraw_position("plot_gardener", "gardener", ["gardener-04", "gardener-05"])
+    play(s, "objective gardener")
+    assert hand_ids(s, 0) == ["plot-02", "gardener-05"]
+    assert comp.CARDS[s.objective_decks[1][-1]].id == "gardener-04"
+
+
+def test_R12_redraw_satisfied_plot_gardener_keeps_panda_cards() -> None:
+    """R12 redraw_satisfied=plot_gardener, R10.7: panda cards are kept even if satisfied."""
+    s = redraw_position("plot_gardener", "panda", ["panda-01", "panda-06"])
+    play(s, "objective panda")
+    assert hand_ids(s, 0) == ["plot-02", "panda-01"]
+
+
+def test_R12_redraw_satisfied_all_redraws_panda_cards_too() -> None:
+    """R12 redraw_satisfied=all, R10.7: a satisfied panda card goes under too."""
+    s = redraw_position("all", "panda", ["panda-01", "panda-02", "panda-06"])
+    play(s, "objective panda")
+    assert hand_ids(s, 0) == ["plot-02", "panda-06"]
+    deck = [comp.CARDS[c].id for c in s.objective_decks[2]]
+    assert deck[-2:] == ["panda-01", "panda-02"]
+    # The player knows where the returned cards are; the others do not.
+    assert s.view(0).known_objectives[2] == (
+        (len(deck) - 2, comp.parse_card("panda-01")),
+        (len(deck) - 1, comp.parse_card("panda-02")),
+    )
+    assert s.view(1).known_objectives[2] == ()
+
+
+def test_R12_redraw_satisfied_all_satisfied_deck_keeps_the_last() -> None:
+    """R12, R10.7: a deck of satisfied cards only is gone through once; the last is kept."""
+    pandas = [f"panda-{i:02d}" for i in range(1, 16)]
+    mine = ["plot-02"]
+    # Seat 1 holds all panda cards but panda-01 and panda-02 (5 in hand, 8 completed).
+    others = pandas[2:7]
+    done = pandas[7:]
+    s = load(
+        tiles=[tile("1,0", "green", 1)],
+        weather="rain",
+        hands=[hand(mine, eaten=(2, 0, 0)), hand(others, completed=done)],
+        options={"redraw_satisfied": "all"},
+    )
+    assert len(s.objective_decks[2]) == 2
+    play(s, "objective panda")
+    assert len(hand_ids(s, 0)) == 2 and hand_ids(s, 0)[1] in ("panda-01", "panda-02")
+    assert len(s.objective_decks[2]) == 1
+
+
+# --------------------------------------------------------------------------- gardener_on_shoot
+
+
+@pytest.mark.parametrize(
+    ("on_shoot", "at", "holds"),
+    [
+        (False, "0,0", True),
+        (False, "1,-1", True),
+        (True, "0,0", False),
+        (True, "1,-1", False),
+        (True, "1,0", True),
+    ],
+)
+def test_R12_gardener_on_shoot(on_shoot: bool, at: str, holds: bool) -> None:
+    """R12 gardener_on_shoot: when true the gardener must stand on a shoot the card uses."""
+    board = [tile("1,0", "green", 4), tile("1,-1", "green", 2)]
+    s = load(
+        tiles=board,
+        gardener=at,
+        weather="rain",
+        hands=[hand(["gardener-04"]), hand()],
+        options={"gardener_on_shoot": on_shoot},
+    )
+    assert ("complete gardener-04" in legal(s)) is holds
+
+
+def test_R12_gardener_on_shoot_several_shoots() -> None:
+    """R12 gardener_on_shoot=true: for several shoots, standing on any one of them holds."""
+    board = [tile("1,0", "pink", 3), tile("1,-1", "pink", 3), tile("0,-1", "pink", 2)]
+    for at, holds in (("1,0", True), ("1,-1", True), ("0,-1", False), ("0,0", False)):
+        s = load(
+            tiles=board,
+            gardener=at,
+            weather="rain",
+            hands=[hand(["gardener-15"]), hand()],
+            options={"gardener_on_shoot": True},
+        )
+        assert ("complete gardener-15" in legal(s)) is holds, at
+
+
+# --------------------------------------------------------------------------- bamboo_supply
+
+
+def test_R12_bamboo_supply_unlimited_default() -> None:
+    """R12 bamboo_supply=unlimited (default): growth goes on past the sections of R1.5."""
+    board = [tile("1,0", "pink", 1), tile("1,-1", "pink", 1)]
+    s = load(tiles=board, weather="rain", hands=[hand(eaten=(0, 0, 22)), hand()])
+    play(s, "gardener 1,0")
+    assert heights(s, "1,0", "1,-1") == {"1,0": 2, "1,-1": 2}
+
+
+def test_R12_bamboo_supply_limited_stops_growth_when_a_colour_runs_out() -> None:
+    """R12 bamboo_supply=limited: pink sections run out (24 = 2 on board + 22 eaten)."""
+    board = [tile("1,0", "pink", 1), tile("1,-1", "pink", 1), tile("0,-1", "green", 1)]
+    s = load(
+        tiles=board,
+        weather="rain",
+        hands=[hand(["panda-10"], eaten=(0, 0, 22)), hand()],
+        options={"bamboo_supply": "limited"},
+    )
+    assert s.supply_left(comp.PINK) == 0
+    play(s, "gardener 1,0")
+    assert heights(s, "1,0", "1,-1") == {"1,0": 1, "1,-1": 1}
+    # Completing a panda objective gives sections back to the reserve: growth resumes.
+    assert grid.parse_cell("1,0") not in s.rain_targets()
+    play(s, "complete panda-10")
+    assert s.supply_left(comp.PINK) == 2
+    assert grid.parse_cell("1,0") in s.rain_targets()
+
+
+def test_R12_bamboo_supply_limited_partial_growth_and_rain() -> None:
+    """R12 bamboo_supply=limited: one section left limits fertilizer and removes rain targets."""
+    board = [tile("1,0", "pink/fertilizer", 1), tile("1,-1", "green", 1)]
+    s = load(
+        tiles=board,
+        step="rain",
+        weather="rain",
+        hands=[hand(eaten=(0, 0, 22)), hand()],
+        options={"bamboo_supply": "limited"},
+    )
+    assert s.supply_left(comp.PINK) == 1
+    assert sorted(legal(s)) == ["rain 1,-1", "rain 1,0", "skip"]
+    play(s, "rain 1,0")
+    assert height(s, "1,0") == 2, "fertilizer would give 2, only 1 section is left"
+    assert s.supply_left(comp.PINK) == 0
+    t = load(
+        tiles=board,
+        step="rain",
+        weather="rain",
+        hands=[hand(eaten=(0, 0, 23)), hand()],
+        options={"bamboo_supply": "limited"},
+    )
+    assert legal(t) == ["rain 1,-1", "skip"]
+
+
+# --------------------------------------------------------------------------- objectives_to_end
+
+
+def test_R12_objectives_to_end() -> None:
+    """R12 objectives_to_end: the count that gives the Emperor, per player count."""
+    done = ["panda-01", "panda-02"]
+    position = dict(
+        tiles=[tile("1,0", "green", 4)],
+        weather="rain",
+        hands=[hand(["gardener-04"], completed=done), hand()],
+    )
+    s = load(**position, options={"objectives_to_end": {"2": 3, "3": 8, "4": 7}})
+    play(s, "complete gardener-04")
+    assert s.emperor == 0 and s.last_turns == 1
+    t = load(**position)
+    play(t, "complete gardener-04")
+    assert t.emperor == -1
+    assert RuleOptions().objectives_needed(2) == 9
+    assert RuleOptions().objectives_needed(3) == 8
+    assert RuleOptions().objectives_needed(4) == 7
+    with pytest.raises(OptionError):
+        RuleOptions.from_dict({"objectives_to_end": {"2": 9}})
+
+
+# --------------------------------------------------------------------------- emperor_points
+
+
+@pytest.mark.parametrize("points", [2, 0, 5])
+def test_R12_emperor_points(points: int) -> None:
+    """R12 emperor_points: what the Emperor card is worth (default 2)."""
+    done = [
+        "panda-01",
+        "panda-02",
+        "panda-03",
+        "panda-04",
+        "panda-05",
+        "panda-06",
+        "panda-07",
+        "panda-08",
+    ]
+    options = {} if points == 2 else {"emperor_points": points}
+    s = load(
+        tiles=[tile("1,0", "green", 4)],
+        weather="rain",
+        hands=[hand(["gardener-04"], completed=done), hand()],
+        options=options,
+    )
+    base = s.scores()[0]
+    play(s, "complete gardener-04")
+    assert s.emperor == 0
+    assert s.scores()[0] == base + 5 + points
+
+
+# --------------------------------------------------------------------------- max_rounds
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R12_max_rounds_caps_the_game(players: int) -> None:
+    """R12 max_rounds: after that many rounds the game ends, is scored and flagged capped."""
+    s = new_game(players, seed=3, options=RuleOptions(max_rounds=2))
+    turns = 0
+    while not s.ended:
+        finish_turn(s)
+        turns += 1
+    assert turns == 2 * players
+    assert s.capped and s.round == 2
+    result = s.result()
+    assert result.capped and result.rounds == 2 and result.emperor is None
+    assert s.history_text()[-1] == "* game over"
+    assert to_position(s)["capped"] is True
+
+
+def test_R12_max_rounds_default_sixty() -> None:
+    """R12 max_rounds: 60 by default; a game that ends normally is not capped."""
+    assert RuleOptions().max_rounds == 60
+    done = [f"panda-{i:02d}" for i in range(1, 9)]
+    s = load(
+        tiles=[tile("1,0", "green", 4)],
+        round=60,
+        weather="rain",
+        hands=[hand(["gardener-04"], completed=done), hand()],
+        dice=["sun"],
+    )
+    play(s, "complete gardener-04")
+    finish_turn(s)  # seat 0 ends; seat 1 has its last turn, in round 60
+    finish_turn(s)
+    assert s.ended and not s.capped
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def test_R12_options_parse_strictly() -> None:
+    """R12: unknown options and values are refused with the name of the option."""
+    with pytest.raises(OptionError, match="cloud_keep"):
+        RuleOptions.from_pairs(["cloud_keep=maybe"])
+    with pytest.raises(OptionError, match="colour_blind"):
+        RuleOptions.from_pairs(["colour_blind=true"])
+    with pytest.raises(OptionError, match="redraw_satisfied"):
+        RuleOptions(redraw_satisfied="some")
+    with pytest.raises(OptionError, match="bamboo_supply"):
+        RuleOptions(bamboo_supply="plenty")
+    with pytest.raises(OptionError, match="max_rounds"):
+        RuleOptions(max_rounds=0)
+    parsed = RuleOptions.from_pairs(
+        [
+            "cloud_keep=false",
+            "cloud_when_empty=move_improvement",
+            "redraw_satisfied=all",
+            "gardener_on_shoot=true",
+            "bamboo_supply=limited",
+            "objectives_to_end=2:5,4:6",
+            "emperor_points=3",
+            "max_rounds=10",
+        ]
+    )
+    assert parsed == RuleOptions(
+        cloud_keep=False,
+        cloud_when_empty="move_improvement",
+        redraw_satisfied="all",
+        gardener_on_shoot=True,
+        bamboo_supply="limited",
+        objectives_to_end=((2, 5), (3, 8), (4, 6)),
+        emperor_points=3,
+        max_rounds=10,
+    )
+    assert RuleOptions.from_dict(parsed.to_dict()) == parsed
