@@ -359,8 +359,9 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
         folder = reports.write_report([Path(d) for d in dirs], Path(out) if out else None)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
-    if len(dirs) == 1:
-        click.echo(reports.summary_text(reports.load(Path(dirs[0]))))
+    summary = folder / "summary.txt"
+    if summary.exists():
+        click.echo(summary.read_text().rstrip())
     click.echo(f"report written to {folder}")
 
 

@@ -1,0 +1,298 @@
+"""The report's charts, drawn with matplotlib's Agg canvas into PNG files.
+
+Figures are built as ``matplotlib.figure.Figure`` objects on an Agg canvas rather than through
+``pyplot``: nothing here touches matplotlib's global backend or figure registry, so the
+reports run on a headless machine, in worker threads, and inside a notebook without
+switching the analyst's own backend.  Every chart has a title and labelled axes, and draws a
+"no data" panel rather than failing when a tournament has no games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+DPI = 110
+CATEGORY_COLOURS = {"plot": "#4c9a2a", "gardener": "#d9a400", "panda": "#c2477d",
+                    "other": "#888888", "emperor": "#555555"}
+RUN_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+
+
+def _figure(width: float, height: float) -> Figure:
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    fig.savefig(path, format="png", dpi=DPI)
+    return path
+
+
+def _empty(path: Path, title: str, message: str = "no games") -> Path:
+    fig = _figure(6, 2.5)
+    ax = fig.add_subplot()
+    ax.set_title(title)
+    ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=14, color="#666666")
+    ax.set_axis_off()
+    return _save(fig, path)
+
+
+def _errors(values: pd.Series, lo: pd.Series, hi: pd.Series) -> np.ndarray:
+    """Error-bar lengths from interval bounds (NaN bounds draw no bar)."""
+    v = values.to_numpy(dtype=float)
+    below = np.nan_to_num(v - lo.to_numpy(dtype=float), nan=0.0)
+    above = np.nan_to_num(hi.to_numpy(dtype=float) - v, nan=0.0)
+    return np.vstack([np.clip(below, 0, None), np.clip(above, 0, None)])
+
+
+def win_rates(standings: pd.DataFrame, players: int, path: Path) -> Path:
+    """Horizontal bars, best at the top, with the 1/players line a coin would reach."""
+    title = "Win rate per participant (95% Wilson interval)"
+    data = standings[standings["games"] > 0]
+    if data.empty:
+        return _empty(path, title)
+    fig = _figure(8, 1.2 + 0.45 * len(data))
+    ax = fig.add_subplot()
+    y = np.arange(len(data))[::-1]
+    ax.barh(y, data["win_rate"], xerr=_errors(data["win_rate"], data["win_rate_lo"],
+                                               data["win_rate_hi"]),
+            color="#4c72b0", capsize=4)
+    ax.axvline(1.0 / players, color="#999999", linestyle="--", label=f"1/{players} (chance)")
+    ax.set_yticks(y, [str(p) for p in data["participant"]])
+    ax.set_xlabel("win rate (shared wins count 1/k)")
+    ax.set_ylabel("participant")
+    ax.set_xlim(0, min(1.0, max(0.05, float(np.nanmax(data["win_rate_hi"])) * 1.15)))
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    return _save(fig, path)
+
+
+def head_to_head(matrix: pd.DataFrame, path: Path) -> Path:
+    """Heat map of how often the row finished ahead of the column, centred on 0.5."""
+    title = "Head to head: share of games the row finished ahead of the column"
+    m = matrix.set_index("participant")
+    if m.empty or np.isnan(m.to_numpy(dtype=float)).all():
+        return _empty(path, title)
+    k = len(m)
+    fig = _figure(max(5.0, 1.5 + 0.8 * k), max(4.0, 1.2 + 0.7 * k))
+    ax = fig.add_subplot()
+    values = m.to_numpy(dtype=float)
+    image = ax.imshow(values, cmap="RdBu", vmin=0.0, vmax=1.0)
+    labels = [str(c) for c in m.columns]
+    ax.set_xticks(range(k), labels, rotation=35, ha="right")
+    ax.set_yticks(range(k), [str(i) for i in m.index])
+    if k <= 15:
+        for i in range(k):
+            for j in range(k):
+                if not math.isnan(values[i, j]):
+                    colour = "white" if abs(values[i, j] - 0.5) > 0.3 else "black"
+                    ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center",
+                            fontsize=9, color=colour)
+    ax.set_xlabel("column participant")
+    ax.set_ylabel("row participant")
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, label="row ahead (level = half)")
+    return _save(fig, path)
+
+
+def scores(seats: pd.DataFrame, order: Sequence[str], path: Path) -> Path:
+    """Box plots of final scores per participant, means marked, in standings order."""
+    title = "Final score per participant"
+    data = [seats.loc[seats["participant"] == p, "score"].to_numpy(dtype=float) for p in order]
+    kept = [(p, d) for p, d in zip(order, data, strict=True) if len(d)]
+    if not kept:
+        return _empty(path, title)
+    fig = _figure(max(6.0, 1.5 + 0.9 * len(kept)), 4.5)
+    ax = fig.add_subplot()
+    ax.boxplot([d for _, d in kept], showmeans=True, showfliers=False, whis=(5, 95))
+    ax.set_xticks(range(1, len(kept) + 1), [str(p) for p, _ in kept], rotation=25, ha="right")
+    ax.set_ylabel("points at the end of the game")
+    ax.set_xlabel("participant (box: quartiles, whiskers: 5-95%, triangle: mean)")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)
+
+
+def seat_advantage(seats: pd.DataFrame, path: Path) -> Path:
+    """Win rate per seat, one panel per player count, with the 1/players line."""
+    title = "Win rate per seat (95% Wilson interval)"
+    if seats.empty:
+        return _empty(path, title)
+    groups = list(seats.groupby("players"))
+    fig = _figure(4.0 * len(groups) + 1.0, 4.0)
+    axes = fig.subplots(1, len(groups), squeeze=False)[0]
+    for ax, (players, frame) in zip(axes, groups, strict=True):
+        ax.bar(frame["seat"].astype(str), frame["win_rate"],
+               yerr=_errors(frame["win_rate"], frame["win_rate_lo"], frame["win_rate_hi"]),
+               color="#55a868", capsize=5)
+        ax.axhline(1.0 / players, color="#999999", linestyle="--", label="no advantage")
+        ax.set_xlabel("seat (0 plays first)")
+        ax.set_ylabel("win rate")
+        ax.set_title(f"{players} players")
+        ax.legend(loc="lower right")
+    fig.suptitle(title)
+    return _save(fig, path)
+
+
+def card_completion(cards: pd.DataFrame, path: Path) -> Path:
+    """Completion rate of every card once drawn, coloured by category."""
+    title = "Objective cards: completion rate once drawn (95% Wilson interval)"
+    data = cards[cards["drawn"] > 0]
+    if data.empty:
+        return _empty(path, title)
+    fig = _figure(max(8.0, 0.28 * len(data) + 2), 4.8)
+    ax = fig.add_subplot()
+    x = np.arange(len(data))
+    colours = [CATEGORY_COLOURS.get(str(c), "#888888") for c in data["category"]]
+    ax.bar(x, data["completion_rate"], color=colours,
+           yerr=_errors(data["completion_rate"], data["completion_rate_lo"],
+                        data["completion_rate_hi"]), capsize=2)
+    ax.set_xticks(x, [f"{c} ({p:g})" for c, p in zip(data["card"], data["points"],
+                                                     strict=True)],
+                  rotation=90, fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("completed / drawn")
+    ax.set_xlabel("card (printed points)")
+    ax.set_title(title)
+    for cat, colour in CATEGORY_COLOURS.items():
+        if cat in set(data["category"].astype(str)):
+            ax.bar([0], [0], color=colour, label=cat)
+    ax.legend(loc="upper right", ncols=3)
+    return _save(fig, path)
+
+
+def card_value(cards: pd.DataFrame, path: Path) -> Path:
+    """Estimated fair value against printed points; cards off the diagonal are flagged."""
+    title = "Objective cards: estimated fair value vs printed points (95% interval)"
+    data = cards[cards["fair_value"].notna()]
+    if data.empty:
+        return _empty(path, title, "not enough completed cards for an estimate")
+    fig = _figure(7.5, 6.0)
+    ax = fig.add_subplot()
+    rng = np.random.default_rng(0)
+    jitter = rng.uniform(-0.18, 0.18, len(data))
+    for cat, frame_idx in data.groupby("category", observed=True).groups.items():
+        frame = data.loc[frame_idx]
+        pos = data.index.get_indexer(frame_idx)
+        ax.errorbar(frame["points"] + jitter[pos], frame["fair_value"],
+                    yerr=_errors(frame["fair_value"], frame["fair_value_lo"],
+                                 frame["fair_value_hi"]),
+                    fmt="o", color=CATEGORY_COLOURS.get(str(cat), "#888888"), label=str(cat),
+                    capsize=2, alpha=0.85)
+    flagged = data[data["flag"] != ""]
+    for _, r in flagged.iterrows():
+        ax.annotate(str(r["card"]), (r["points"], r["fair_value"]), fontsize=7,
+                    xytext=(4, 4), textcoords="offset points")
+    lims = [min(0.0, float(data["fair_value_lo"].min())),
+            max(float(data["points"].max()), float(data["fair_value_hi"].max())) + 0.5]
+    ax.plot(lims, lims, color="#999999", linestyle="--", label="fair = printed")
+    ax.set_xlabel("printed points (jittered)")
+    ax.set_ylabel("fair value (points-equivalent of completing it)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left")
+    ax.grid(alpha=0.3)
+    return _save(fig, path)
+
+
+def game_length(rounds: pd.DataFrame, path: Path) -> Path:
+    """Histogram of rounds per game, per player count, capped games marked."""
+    title = "Game length (games without error)"
+    columns = [c for c in rounds.columns if c.startswith("games_")]
+    if rounds.empty or not columns:
+        return _empty(path, title)
+    fig = _figure(8, 4.2)
+    ax = fig.add_subplot()
+    width = 0.8 / len(columns)
+    for i, col in enumerate(columns):
+        ax.bar(rounds["rounds"] + (i - (len(columns) - 1) / 2) * width, rounds[col],
+               width=width, label=col.replace("games_", "").replace("p", " players"),
+               color=RUN_COLOURS[i % len(RUN_COLOURS)])
+    if rounds["capped"].sum() > 0:
+        capped = rounds[rounds["capped"] > 0]
+        ax.bar(capped["rounds"], capped["capped"], width=0.8, color="none", edgecolor="red",
+               hatch="//", label="capped (max_rounds)")
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    ax.legend()
+    return _save(fig, path)
+
+
+def compare_bars(
+    frame: pd.DataFrame, key: str, labels: Sequence[str], metric: str, path: Path,
+    title: str, xlabel: str, reference: float | None = None,
+) -> Path:
+    """Grouped horizontal bars of ``metric[label]`` per key, one colour per run."""
+    cols = [f"{metric}[{lab}]" for lab in labels]
+    if frame.empty or all(frame[c].isna().all() for c in cols if c in frame):
+        return _empty(path, title)
+    k = len(frame)
+    fig = _figure(8, 1.4 + 0.35 * k * len(labels))
+    ax = fig.add_subplot()
+    height = 0.8 / len(labels)
+    y = np.arange(k)[::-1]
+    for i, lab in enumerate(labels):
+        col = f"{metric}[{lab}]"
+        ax.barh(y + (len(labels) - 1 - 2 * i) * height / 2, frame[col], height=height,
+                xerr=_errors(frame[col], frame[f"{col}_lo"], frame[f"{col}_hi"]),
+                color=RUN_COLOURS[i % len(RUN_COLOURS)], label=lab, capsize=3)
+    if reference is not None:
+        ax.axvline(reference, color="#999999", linestyle="--")
+    ax.set_yticks(y, [str(v) for v in frame[key]])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(key)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="lower right")
+    return _save(fig, path)
+
+
+def compare_diffs(
+    frame: pd.DataFrame, key: str, base: str, labels: Sequence[str], metric: str, path: Path,
+    title: str, ylabel: str,
+) -> Path:
+    """Differences from the first run with their intervals, one marker series per run."""
+    if frame.empty or len(labels) < 1:
+        return _empty(path, title)
+    fig = _figure(max(8.0, 0.28 * len(frame) + 2), 4.8)
+    ax = fig.add_subplot()
+    x = np.arange(len(frame))
+    for i, lab in enumerate(labels):
+        col = f"Δ{metric}[{lab}]"
+        offset = (i - (len(labels) - 1) / 2) * 0.25
+        ax.errorbar(x + offset, frame[col], yerr=_errors(frame[col], frame[f"{col}_lo"],
+                                                         frame[f"{col}_hi"]),
+                    fmt="o", capsize=2, color=RUN_COLOURS[(i + 1) % len(RUN_COLOURS)],
+                    label=f"{lab} − {base}")
+    ax.axhline(0.0, color="#999999", linestyle="--")
+    ax.set_xticks(x, [str(v) for v in frame[key]], rotation=90, fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_xlabel(key)
+    ax.set_title(title, fontsize=10)
+    ax.legend()
+    return _save(fig, path)
+
+
+def compare_lengths(rounds: dict[str, pd.Series], path: Path) -> Path:
+    """Overlaid step histograms of game length, one per run, as shares of its games."""
+    title = "Game length per run (games without error)"
+    if not rounds or all(len(r) == 0 for r in rounds.values()):
+        return _empty(path, title)
+    fig = _figure(8, 4.2)
+    ax = fig.add_subplot()
+    for i, (lab, r) in enumerate(rounds.items()):
+        if len(r):
+            counts = r.value_counts().sort_index()
+            ax.step(counts.index, counts / counts.sum(), where="mid", label=lab,
+                    color=RUN_COLOURS[i % len(RUN_COLOURS)])
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("share of games")
+    ax.set_title(title)
+    ax.legend()
+    return _save(fig, path)

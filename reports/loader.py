@@ -1,0 +1,583 @@
+"""Reading a tournament's files into three flat tables.
+
+A tournament writes one JSON object per game (``games.jsonl``, schema in ``arena/records.py``)
+and a ``manifest.json``.  Every statistic is a group-by over one of three tables built here
+in a single streaming pass, so that 100,000 games (half a gigabyte of JSON with their move
+histories) never sit in memory as Python objects:
+
+- ``games``: one row per game (ids, deal, tie-break, Emperor, cap, rounds, error, weather);
+- ``seats``: one row per (game, seat): participant, score, win share, finishing rank, actions;
+- ``cards``: one row per objective card a seat drew, with the rounds it was drawn and
+  completed in.
+
+Bad input policy.  A missing directory or manifest, or a manifest that is not a JSON object,
+raises :class:`ReportError`.  A missing ``games.jsonl`` is a tournament that has not finished
+a game yet: a warning, and empty tables.  The last line of ``games.jsonl`` is the one a crash or
+a running tournament may have cut short, so a last line that does not parse is skipped with a
+warning.  Any other line that is not a game record means the file is damaged, and numbers
+computed while silently leaving games out would be wrong without anyone knowing: by default it
+raises :class:`ReportError` naming the line; ``strict=False`` skips it with a warning instead.
+Games recorded twice (a resumed run) keep their last record, with a warning; records of single
+games (id ``play``) are all kept.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
+    import orjson
+
+    _loads: Callable[[bytes], Any] = orjson.loads
+    _JSONError: tuple[type[Exception], ...] = (orjson.JSONDecodeError, UnicodeDecodeError)
+except ImportError:  # pragma: no cover - depends on the environment
+    _loads = json.loads
+    _JSONError = (json.JSONDecodeError, UnicodeDecodeError)
+
+log = logging.getLogger("reports")
+
+CATEGORIES = ("plot", "gardener", "panda")
+ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
+WEATHER_FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
+TIEBREAKS = ("none", "panda", "shared")
+MANIFEST_FORMAT = "takenoko-arena-manifest/"
+_GAME_ID = re.compile(r"^(\d+)-(\d+)-(\d+)$")
+
+
+class ReportError(Exception):
+    """Input the reports cannot read; the message is one sentence meant for the user."""
+
+
+@dataclass
+class Tables:
+    """A tournament as DataFrames, ready for the table functions or for a notebook."""
+
+    games: pd.DataFrame
+    seats: pd.DataFrame
+    cards: pd.DataFrame
+    manifest: dict[str, Any]
+    catalog: pd.DataFrame
+    source: Path
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def participants(self) -> list[str]:
+        """Participant names in manifest order (names seen only in the games come last)."""
+        return list(self.seats["participant"].cat.categories)
+
+    @property
+    def players(self) -> int:
+        """Seats per game: the manifest's figure, else the most common one in the games."""
+        value = self.manifest.get("players")
+        if isinstance(value, int) and value > 0:
+            return value
+        if len(self.games):
+            return int(self.games["players"].mode().iloc[0])
+        return 2
+
+    @property
+    def label(self) -> str:
+        """A short name for the run, used as a column header when runs are compared."""
+        return self.source.name or str(self.source)
+
+    @cached_property
+    def ok_games(self) -> pd.DataFrame:
+        """Games that ended by the rules (no error), the ones that describe the game itself."""
+        return _without_errors(self.games)
+
+    @cached_property
+    def ok_seats(self) -> pd.DataFrame:
+        """The seats of :attr:`ok_games`."""
+        return _without_errors(self.seats)
+
+    @cached_property
+    def ok_cards(self) -> pd.DataFrame:
+        """The cards drawn in :attr:`ok_games`."""
+        return _without_errors(self.cards)
+
+
+def _without_errors(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of games without error; the frame itself when there are none (no copy of 3M rows)."""
+    mask = frame["error"].to_numpy()
+    return frame[~mask] if mask.any() else frame
+
+
+def _components_path() -> Path | None:
+    """Where ``arena/engine/data/components.json`` is, found without importing ``arena``."""
+    candidates: list[Path] = []
+    try:
+        spec = importlib.util.find_spec("arena")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        candidates += [Path(p) for p in spec.submodule_search_locations]
+    candidates.append(Path(__file__).resolve().parent.parent / "arena")
+    for base in candidates:
+        path = base / "engine" / "data" / "components.json"
+        if path.is_file():
+            return path
+    return None
+
+
+def card_catalog() -> pd.DataFrame:
+    """The objective cards of the game (id, category, printed points), in deck order.
+
+    Read from the engine's data file rather than the engine, which the reports never import.
+    If the file cannot be found the catalog is empty and cards found in the games get their
+    category from their id and no printed points.
+    """
+    rows: list[tuple[str, str, float]] = []
+    path = _components_path()
+    if path is not None:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for cat in CATEGORIES:
+            for card in data.get("objectives", {}).get(cat, []):
+                rows.append((str(card["id"]), cat, float(card["points"])))
+    return pd.DataFrame(rows, columns=["card", "category", "points"])
+
+
+def emperor_points() -> int:
+    """The Emperor card's printed points (2 unless the data file says otherwise)."""
+    path = _components_path()
+    if path is None:
+        return 2
+    return int(json.loads(path.read_text(encoding="utf-8")).get("emperor_points", 2))
+
+
+def _category_of(card: str) -> str:
+    head = card.split("-", 1)[0]
+    return head if head in CATEGORIES else "other"
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest as a dict; :class:`ReportError` when it is missing or not a manifest."""
+    path = directory / "manifest.json"
+    if not path.is_file():
+        raise ReportError(f"{directory} has no manifest.json, so it is not a tournament directory.")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path} is not valid JSON ({exc}).") from exc
+    if not isinstance(manifest, dict):
+        raise ReportError(f"{path} is not a JSON object, so it is not a tournament manifest.")
+    fmt = manifest.get("file_format")
+    if fmt is not None and not str(fmt).startswith(MANIFEST_FORMAT):
+        raise ReportError(f"{path} has file_format {fmt!r}, not {MANIFEST_FORMAT}1.")
+    participants = manifest.get("participants", [])
+    if not isinstance(participants, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("name"), str) for p in participants
+    ):
+        raise ReportError(f"{path} has a 'participants' entry that is not a list of names.")
+    return manifest
+
+
+def _lines(path: Path, strict: bool, warnings: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Parsed lines with their numbers, applying the bad-line policy of the module docstring."""
+    pending: tuple[int, str] | None = None
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            if pending is not None:
+                _bad_line(path, *pending, strict, warnings)
+                pending = None
+            try:
+                record = _loads(raw)
+            except _JSONError as exc:
+                pending = (number, f"is not JSON ({str(exc).splitlines()[0]})")
+                continue
+            yield number, record
+    if pending is not None:
+        msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
+        warnings.append(msg)
+        log.warning(msg)
+
+
+def _bad_line(path: Path, number: int, why: str, strict: bool, warnings: list[str]) -> None:
+    if strict:
+        raise ReportError(
+            f"Line {number} of {path} {why}; fix or delete that line (from Python, "
+            f"load(..., strict=False) skips bad lines with a warning)."
+        )
+    msg = f"{path.name}: skipped line {number}, which {why}"
+    warnings.append(msg)
+    log.warning(msg)
+
+
+def _check(record: Any) -> str | None:
+    """Why a parsed line is not a usable game record, or None when it is."""
+    if not isinstance(record, dict):
+        return "is not a JSON object"
+    seats = record.get("seats")
+    scores = record.get("scores")
+    winners = record.get("winners")
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        return "has no 'seats' list of participant names"
+    if not isinstance(scores, list) or len(scores) != len(seats):
+        return "has no 'scores' list with one score per seat"
+    if not all(isinstance(s, int | float) for s in scores):
+        return "has a score that is not a number"
+    if not isinstance(winners, list) or not all(
+        isinstance(w, int) and 0 <= w < len(seats) for w in winners
+    ):
+        return "has no 'winners' list of seat numbers"
+    return None
+
+
+class _Builder:
+    """Column lists filled record by record; small ints and shared strings keep them compact."""
+
+    def __init__(self, catalog: pd.DataFrame, participants: list[str]) -> None:
+        self.card_code: dict[str, int] = {c: i for i, c in enumerate(catalog["card"])}
+        self.card_points: list[float] = list(catalog["points"])
+        self.card_cat: list[str] = list(catalog["category"])
+        self.names: dict[str, int] = {p: i for i, p in enumerate(participants)}
+        self.faces: dict[str, int] = {f: i for i, f in enumerate(WEATHER_FACES)}
+        self.g: dict[str, list[Any]] = {k: [] for k in (
+            "game", "line", "pairing", "deal", "rotation", "seed", "players", "tiebreak",
+            "emperor", "capped", "rounds", "n_winners", "error_seat", "error_kind",
+            "error_message", "options", "top_score", "margin")}
+        self.weather: list[list[int]] = [[] for _ in WEATHER_FACES]
+        self.s: dict[str, list[Any]] = {k: [] for k in (
+            "gi", "seat", "participant", "score", "panda_points", "win", "share", "rank",
+            "faulty", "seconds")}
+        self.acts: list[list[int]] = [[] for _ in ACTION_KINDS]
+        self.c: dict[str, list[Any]] = {k: [] for k in (
+            "gi", "seat", "card", "drawn_round", "completed_round")}
+
+    def _card(self, card: str) -> int:
+        code = self.card_code.get(card)
+        if code is None:
+            code = len(self.card_points)
+            self.card_code[card] = code
+            self.card_points.append(math.nan)
+            self.card_cat.append(_category_of(card))
+        return code
+
+    def _name(self, name: str) -> int:
+        code = self.names.get(name)
+        if code is None:
+            code = self.names[name] = len(self.names)
+        return code
+
+    def add(self, number: int, rec: dict[str, Any]) -> None:
+        """Append one checked record; per-seat work is kept to what needs the whole game."""
+        g = self.g
+        gi = len(g["game"])
+        seats: list[str] = rec["seats"]
+        n = len(seats)
+        scores = [float(x) for x in rec["scores"]]
+        winners = set(rec["winners"])
+        panda = rec.get("panda_points")
+        panda = ([float(x) for x in panda] if isinstance(panda, list) and len(panda) == n
+                 else [0.0] * n)
+        error = rec.get("error")
+        faulty = error.get("seat") if isinstance(error, dict) else None
+        game_id = str(rec.get("game", f"line-{number}"))
+        pairing, deal, rotation = rec.get("pairing"), rec.get("deal"), rec.get("rotation")
+        if pairing is None or deal is None or rotation is None:
+            m = _GAME_ID.match(game_id)
+            if m:
+                pairing, deal, rotation = (int(x) for x in m.groups())
+        g["game"].append(game_id)
+        g["line"].append(number)
+        g["pairing"].append(-1 if pairing is None else int(pairing))
+        g["deal"].append(-1 if deal is None else int(deal))
+        g["rotation"].append(-1 if rotation is None else int(rotation))
+        seed = rec.get("seed")
+        g["seed"].append(seed if isinstance(seed, int) and 0 <= seed < 2**63 else -1)
+        players = rec.get("players")
+        g["players"].append(players if isinstance(players, int) and players > 0 else n)
+        tiebreak = rec.get("tiebreak")
+        g["tiebreak"].append(tiebreak if tiebreak in TIEBREAKS else "none")
+        emperor = rec.get("emperor")
+        g["emperor"].append(emperor if isinstance(emperor, int) and 0 <= emperor < n else -1)
+        g["capped"].append(bool(rec.get("capped", False)))
+        rounds = rec.get("rounds")
+        g["rounds"].append(rounds if isinstance(rounds, int) else -1)
+        g["n_winners"].append(len(winners))
+        if isinstance(faulty, int):
+            g["error_seat"].append(faulty)
+        else:  # an error without a seat: the game counts as an error game, no seat at fault
+            g["error_seat"].append(-1 if error is None else n)
+        g["error_kind"].append(str(error.get("kind", "error")) if isinstance(error, dict) else "")
+        g["error_message"].append(
+            str(error.get("message", "")) if isinstance(error, dict) else "")
+        options = rec.get("options")
+        g["options"].append(json.dumps(options, sort_keys=True) if options else "{}")
+        eligible = sorted((scores[s] for s in range(n) if s != faulty), reverse=True)
+        g["top_score"].append(eligible[0] if eligible else math.nan)
+        g["margin"].append(eligible[0] - eligible[1] if len(eligible) > 1 else math.nan)
+        weather = rec.get("weather")
+        if isinstance(weather, dict):
+            for face, idx in self.faces.items():
+                self.weather[idx].append(int(weather.get(face, 0)))
+        else:
+            for column in self.weather:
+                column.append(0)
+
+        # Finishing order: winners first; the others by (not at fault, score, panda points).
+        keys = [(s != faulty, scores[s], panda[s]) for s in range(n)]
+        share = 1.0 / len(winners) if winners else 0.0
+        won = [s in winners for s in range(n)]
+        s_ = self.s
+        s_["gi"].extend([gi] * n)
+        s_["seat"].extend(range(n))
+        s_["participant"].extend([self._name(name) for name in seats])
+        s_["score"].extend(scores)
+        s_["panda_points"].extend(panda)
+        s_["win"].extend(won)
+        s_["share"].extend([share if w else 0.0 for w in won])
+        s_["rank"].extend([1 if won[s] else max(2, 1 + sum(k > keys[s] for k in keys))
+                           for s in range(n)])
+        s_["faulty"].extend([s == faulty for s in range(n)])
+        seconds = rec.get("seconds")
+        if isinstance(seconds, list) and len(seconds) == n:
+            s_["seconds"].extend([float(x) if isinstance(x, int | float) else math.nan
+                                  for x in seconds])
+        else:
+            s_["seconds"].extend([math.nan] * n)
+        actions = rec.get("actions")
+        if isinstance(actions, list) and len(actions) == n:
+            acts = [a if isinstance(a, dict) else {} for a in actions]
+            for idx, kind in enumerate(ACTION_KINDS):
+                self.acts[idx].extend([int(a.get(kind, 0)) for a in acts])
+        else:
+            for column in self.acts:
+                column.extend([0] * n)
+
+        c_ = self.c
+        cards = rec.get("cards")
+        if isinstance(cards, list):
+            if not cards:
+                return
+            code = self.card_code
+            c_["gi"].extend([gi] * len(cards))
+            c_["seat"].extend([int(e["seat"]) for e in cards])
+            c_["card"].extend([code.get(e["card"]) or self._card(str(e["card"]))
+                               for e in cards])
+            c_["drawn_round"].extend([e.get("drawn_round") for e in cards])
+            c_["completed_round"].extend([e.get("completed_round") for e in cards])
+            return
+        completed = rec.get("completed")
+        completed = completed if isinstance(completed, list) and len(completed) == n else None
+        drawn = rec.get("drawn")
+        drawn = drawn if isinstance(drawn, list) and len(drawn) == n else None
+        if drawn is None and completed is None:
+            return
+        # Older records: who drew and completed what, without the rounds.
+        for seat in range(n):
+            done_set = {str(c) for c in completed[seat]} if completed is not None else set()
+            pool = [str(c) for c in drawn[seat]] if drawn is not None else sorted(done_set)
+            for card in pool:
+                c_["gi"].append(gi)
+                c_["seat"].append(seat)
+                c_["card"].append(self._card(card))
+                c_["drawn_round"].append(None)
+                c_["completed_round"].append(0 if card in done_set else None)
+
+    def frames(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        names = sorted(self.names, key=self.names.__getitem__)
+        games = pd.DataFrame({
+            "game": pd.Series(self.g["game"], dtype=object),
+            "line": np.asarray(self.g["line"], dtype=np.int64),
+            "pairing": np.asarray(self.g["pairing"], dtype=np.int32),
+            "deal": np.asarray(self.g["deal"], dtype=np.int32),
+            "rotation": np.asarray(self.g["rotation"], dtype=np.int16),
+            "seed": np.asarray(self.g["seed"], dtype=np.int64),
+            "players": np.asarray(self.g["players"], dtype=np.int16),
+            "tiebreak": pd.Categorical(self.g["tiebreak"], categories=TIEBREAKS),
+            "emperor": np.asarray(self.g["emperor"], dtype=np.int16),
+            "capped": np.asarray(self.g["capped"], dtype=bool),
+            "rounds": np.asarray(self.g["rounds"], dtype=np.int32),
+            "n_winners": np.asarray(self.g["n_winners"], dtype=np.int16),
+            "error_seat": np.asarray(self.g["error_seat"], dtype=np.int16),
+            "error_kind": pd.Series(self.g["error_kind"], dtype=object),
+            "error_message": pd.Series(self.g["error_message"], dtype=object),
+            "options": pd.Series(self.g["options"], dtype=object),
+            "top_score": np.asarray(self.g["top_score"], dtype=float),
+            "margin": np.asarray(self.g["margin"], dtype=float),
+        })
+        games["error"] = games["error_seat"] >= 0
+        for idx, face in enumerate(WEATHER_FACES):
+            games[f"weather_{face}"] = np.asarray(self.weather[idx], dtype=np.int32)
+
+        seats = pd.DataFrame({
+            "gi": np.asarray(self.s["gi"], dtype=np.int32),
+            "seat": np.asarray(self.s["seat"], dtype=np.int16),
+            "participant": pd.Categorical.from_codes(
+                np.asarray(self.s["participant"], dtype=np.int32), categories=names),
+            "score": np.asarray(self.s["score"], dtype=float),
+            "panda_points": np.asarray(self.s["panda_points"], dtype=float),
+            "win": np.asarray(self.s["win"], dtype=bool),
+            "share": np.asarray(self.s["share"], dtype=float),
+            "rank": np.asarray(self.s["rank"], dtype=np.int16),
+            "faulty": np.asarray(self.s["faulty"], dtype=bool),
+            "seconds": np.asarray(self.s["seconds"], dtype=float),
+        })
+        for idx, kind in enumerate(ACTION_KINDS):
+            seats[f"act_{kind}"] = np.asarray(self.acts[idx], dtype=np.int32)
+
+        def rounds(values: list[Any]) -> np.ndarray:
+            # numpy turns None (never completed) into NaN.
+            return np.array(values, dtype=np.float32)
+
+        catalog = pd.DataFrame({
+            "card": sorted(self.card_code, key=self.card_code.__getitem__),
+            "category": self.card_cat,
+            "points": self.card_points,
+        })
+        cards = pd.DataFrame({
+            "gi": np.asarray(self.c["gi"], dtype=np.int32),
+            "seat": np.asarray(self.c["seat"], dtype=np.int16),
+            "card": pd.Categorical.from_codes(
+                np.asarray(self.c["card"], dtype=np.int32), categories=catalog["card"]),
+            "drawn_round": rounds(self.c["drawn_round"]),
+            "completed_round": rounds(self.c["completed_round"]),
+        })
+        return games, seats, cards, catalog
+
+
+def load(directory: str | Path, strict: bool = True) -> Tables:
+    """Read ``DIR/manifest.json`` and ``DIR/games.jsonl`` into :class:`Tables`.
+
+    ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
+    module docstring): raise (the default) or skip it with a warning.
+    """
+    directory = Path(directory)
+    if not directory.exists():
+        raise ReportError(f"{directory} does not exist.")
+    if not directory.is_dir():
+        raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
+    manifest = read_manifest(directory)
+    warnings: list[str] = []
+    catalog = card_catalog()
+    participants = [p["name"] for p in manifest.get("participants", [])]
+    builder = _Builder(catalog, participants)
+    path = directory / "games.jsonl"
+    if path.is_file():
+        for number, record in _lines(path, strict, warnings):
+            why = _check(record)
+            if why is not None:
+                _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
+                continue
+            try:
+                builder.add(number, record)
+            except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
+    else:
+        msg = f"{directory} has no games.jsonl yet: no game has finished"
+        warnings.append(msg)
+        log.warning(msg)
+    try:
+        games, seats, cards, catalog = builder.frames()
+    except (TypeError, ValueError) as exc:
+        raise ReportError(f"{path} has a card entry whose round is not a number ({exc}).") \
+            from exc
+    games, seats, cards = _tidy(games, seats, cards, warnings)
+    _derive(games, seats, cards, catalog)
+    return Tables(games, seats, cards, manifest, catalog, directory, warnings)
+
+
+def _tidy(
+    games: pd.DataFrame, seats: pd.DataFrame, cards: pd.DataFrame, warnings: list[str]
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Drop repeated games (keeping the last record) and sort by game id for determinism.
+
+    Line order depends on how many workers played, game ids do not; sequential ratings
+    (openskill) and the bootstrap's random draws then give the same figures for the same games.
+    """
+    # "play" is the id of every single game (``arena play --record``): never a repeat.
+    dup = (games["game"].duplicated(keep="last") & (games["game"] != "play")).to_numpy()
+    if dup.any():
+        msg = f"{int(dup.sum())} games appear more than once in games.jsonl; kept the last record"
+        warnings.append(msg)
+        log.warning(msg)
+    order = np.argsort(games["game"].to_numpy(dtype=str), kind="stable")
+    order = order[~dup[order]]
+    if len(order) == len(games) and np.array_equal(order, np.arange(len(games))):
+        return games, seats, cards  # already in id order (one worker): nothing to move
+    new_index = np.full(len(games), -1, dtype=np.int32)
+    new_index[order] = np.arange(len(order), dtype=np.int32)
+    games = games.iloc[order].reset_index(drop=True)
+    seats["gi"] = new_index[seats["gi"].to_numpy()]
+    cards["gi"] = new_index[cards["gi"].to_numpy()]
+    if dup.any():
+        seats = seats[seats["gi"].to_numpy() >= 0]
+        cards = cards[cards["gi"].to_numpy() >= 0].reset_index(drop=True)
+    # A stable sort on the game alone keeps each game's seats in seat order.
+    seats = seats.iloc[np.argsort(seats["gi"].to_numpy(), kind="stable")].reset_index(drop=True)
+    return games, seats, cards
+
+
+def _derive(
+    games: pd.DataFrame, seats: pd.DataFrame, cards: pd.DataFrame, catalog: pd.DataFrame
+) -> None:
+    """Columns every table needs, copied from games to seats and from seats to cards once."""
+    # A deal is the group of games sharing a seed and a pairing; with no pairing/deal ids the
+    # seed stands in, and with neither each game is its own deal.
+    pairing = games["pairing"].to_numpy().astype(np.int64)
+    deal = games["deal"].to_numpy().astype(np.int64)
+    seed = games["seed"].to_numpy()
+    has_ids = (pairing >= 0) & (deal >= 0)
+    kind = np.where(has_ids, 0, np.where(seed >= 0, 1, 2))
+    value = np.where(has_ids, (pairing << 32) | deal,
+                     np.where(seed >= 0, seed, np.arange(len(games), dtype=np.int64)))
+    games["deal_key"] = pd.MultiIndex.from_arrays([kind, value]).factorize()[0].astype(np.int32)
+    games["stratum"] = pd.factorize(np.where(has_ids, pairing, -1))[0].astype(np.int32)
+    gi = seats["gi"].to_numpy()
+    for col in ("players", "capped", "rounds", "error", "deal_key", "stratum", "pairing",
+                "rotation"):
+        seats[col] = games[col].to_numpy()[gi]
+    seats["tiebreak"] = games["tiebreak"].to_numpy()[gi]
+    seats["shared"] = seats["win"] & (games["n_winners"].to_numpy()[gi] > 1)
+    seats["emperor"] = games["emperor"].to_numpy()[gi] == seats["seat"].to_numpy()
+    # Seats are sorted by (game, seat) and every game has seats 0..n-1, so a card's seat row
+    # is its game's first row plus its seat: no join needed over millions of cards.
+    per_game = np.bincount(gi, minlength=len(games))
+    first = np.concatenate([[0], np.cumsum(per_game)[:-1]]).astype(np.int64)
+    card_gi = cards["gi"].to_numpy()
+    card_seat = cards["seat"].to_numpy().astype(np.int64)
+    valid = (card_seat >= 0) & (card_seat < per_game[card_gi]) if len(games) else \
+        np.zeros(len(cards), dtype=bool)
+    pos = first[card_gi] + card_seat if len(games) else np.zeros(len(cards), dtype=np.int64)
+    if not valid.all():
+        cards.drop(index=cards.index[~valid], inplace=True)
+        cards.reset_index(drop=True, inplace=True)
+        pos = pos[valid]
+    cards["srow"] = pos.astype(np.int32)
+    cards["participant"] = pd.Categorical.from_codes(
+        seats["participant"].cat.codes.to_numpy()[pos], dtype=seats["participant"].dtype)
+    for col in ("share", "win", "players", "error", "capped"):
+        cards[col] = seats[col].to_numpy()[pos]
+    code = cards["card"].cat.codes.to_numpy()
+    kinds = [*CATEGORIES, "other"]
+    kind_of_card = np.array([kinds.index(c) if c in kinds else len(CATEGORIES)
+                             for c in catalog["category"]], dtype=np.int8)
+    cards["category"] = pd.Categorical.from_codes(kind_of_card[code], categories=kinds)
+    cards["points"] = catalog["points"].to_numpy(dtype=float)[code]
+    cards["completed"] = ~np.isnan(cards["completed_round"].to_numpy())
+    cards["rounds_to_complete"] = cards["completed_round"] - cards["drawn_round"]
+
+    # Per seat, from the cards: how many drawn and completed, points per category.
+    srow = cards["srow"].to_numpy()
+    done = cards["completed"].to_numpy()
+    pts = np.nan_to_num(cards["points"].to_numpy(dtype=float))
+    category = kind_of_card[code]
+    seats["drawn_n"] = np.bincount(srow, minlength=len(seats)).astype(np.int32)
+    seats["completed_n"] = np.bincount(srow, weights=done, minlength=len(seats)).astype(np.int32)
+    for i, column in enumerate(("plot_points", "gardener_points", "panda_card_points")):
+        seats[column] = np.bincount(srow, weights=pts * (done & (category == i)),
+                                    minlength=len(seats))

@@ -1,0 +1,229 @@
+"""Writing a report: CSV per table, Markdown, and an HTML file with its charts embedded.
+
+A report is a list of :class:`Section` objects built by ``report.py`` (one tournament) or
+``compare.py`` (several); this module only turns them into files, so the two kinds of report
+look alike and the statistics never depend on presentation.  CSV files keep every column at
+full precision (an interval is two columns, ``x_lo`` and ``x_hi``); Markdown and HTML show
+``x [lo, hi]`` rounded for reading.  The HTML has no external reference (images are base64
+``data:`` URIs, the style sheet is inline), so it can be mailed or archived as one file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+MAX_ROWS = 60
+
+
+@dataclass
+class Table:
+    """One table of a section: its CSV file stem, a caption, and the data."""
+
+    stem: str
+    caption: str
+    frame: pd.DataFrame
+    max_rows: int = MAX_ROWS
+
+
+@dataclass
+class Section:
+    """A titled part of the report: explanation, tables and charts (PNG files in the output)."""
+
+    title: str
+    text: str = ""
+    tables: list[Table] = field(default_factory=list)
+    charts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def fmt(value: object) -> str:
+    """A number as a reader wants it: integers whole, rates to 3 decimals, NaN as a dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else ""
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        v = float(value)
+        if math.isnan(v):
+            return "–"
+        if math.isinf(v):
+            return "∞" if v > 0 else "−∞"
+        if v == int(v) and abs(v) >= 1000:
+            return str(int(v))
+        a = abs(v)
+        if a >= 100:
+            return f"{v:.1f}"
+        if a >= 10:
+            return f"{v:.2f}"
+        if a == 0 or a >= 0.001:
+            return f"{v:.3f}"
+        return f"{v:.1e}"
+    return str(value)
+
+
+def display(frame: pd.DataFrame) -> pd.DataFrame:
+    """Text version of a table: ``x``, ``x_lo``, ``x_hi`` become one ``x [lo, hi]`` column."""
+    out: dict[str, list[str]] = {}
+    cols = list(frame.columns)
+    skip = set()
+    for col in cols:
+        if col in skip:
+            continue
+        lo, hi = f"{col}_lo", f"{col}_hi"
+        values = frame[col].tolist()
+        if lo in frame.columns and hi in frame.columns:
+            skip.update((lo, hi))
+            text = []
+            for v, a, b in zip(values, frame[lo].tolist(), frame[hi].tolist(), strict=True):
+                if _missing(a) and _missing(b):
+                    text.append(fmt(v))
+                else:
+                    text.append(f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
+            out[f"{col} [95% CI]"] = text
+        elif _whole(frame[col]):
+            out[str(col)] = ["–" if _missing(v) else str(int(v)) for v in values]
+        else:
+            out[str(col)] = [fmt(v) for v in values]
+    return pd.DataFrame(out, index=range(len(frame)))
+
+
+def _whole(column: pd.Series) -> bool:
+    """A float column holding only whole numbers (points, counts) is shown without decimals."""
+    if not pd.api.types.is_float_dtype(column.dtype):
+        return False
+    values = column.to_numpy(dtype=float)
+    values = values[~np.isnan(values)]
+    return len(values) > 0 and bool(np.all(values == np.round(values))) and bool(
+        np.all(np.abs(values) < 1e15)) and bool(np.any(np.abs(values) > 1))
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float | np.floating) and math.isnan(value))
+
+
+def _cell_md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") -> str:
+    """A GitHub-flavoured Markdown table of the display version of ``frame``."""
+    if frame.empty:
+        return "_(no rows)_\n"
+    shown = display(frame.head(max_rows))
+    lines = ["| " + " | ".join(_cell_md(c) for c in shown.columns) + " |",
+             "| " + " | ".join("---" for _ in shown.columns) + " |"]
+    for row in shown.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell_md(str(v)) for v in row) + " |")
+    if len(frame) > max_rows:
+        lines.append(f"\n_{len(frame) - max_rows} more rows in {note}_")
+    return "\n".join(lines) + "\n"
+
+
+def html_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") -> str:
+    """An HTML table of the display version of ``frame`` (numbers right-aligned)."""
+    if frame.empty:
+        return "<p><em>(no rows)</em></p>"
+    shown = display(frame.head(max_rows))
+    numeric = []
+    for name in shown.columns:
+        source = name.removesuffix(" [95% CI]")
+        dtype = frame[source].dtype if source in frame.columns else object
+        numeric.append(pd.api.types.is_numeric_dtype(dtype)
+                       and not pd.api.types.is_bool_dtype(dtype))
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    body = []
+    for row in shown.itertuples(index=False):
+        cells = []
+        for v, is_num in zip(row, numeric, strict=True):
+            cls = ' class="n"' if is_num else ""
+            cells.append(f"<td{cls}>{html.escape(str(v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    more = (f"<p class=\"more\">{len(frame) - max_rows} more rows in "
+            f"{html.escape(note)}</p>" if len(frame) > max_rows else "")
+    return (f"<div class=\"scroll\"><table><thead><tr>{head}</tr></thead><tbody>"
+            + "".join(body) + f"</tbody></table></div>{more}")
+
+
+def text_to_html(text: str) -> str:
+    """The small Markdown subset used in section texts: paragraphs, bullets, code, bold."""
+    def inline(s: str) -> str:
+        s = html.escape(s)
+        s = re.sub(r"`([^`]+)`", r"<code>\1</code>", s)
+        return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", s)
+
+    parts = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = block.strip().splitlines()
+        if not lines:
+            continue
+        if all(line.lstrip().startswith("- ") for line in lines):
+            items = "".join(f"<li>{inline(line.lstrip()[2:])}</li>" for line in lines)
+            parts.append(f"<ul>{items}</ul>")
+        else:
+            parts.append(f"<p>{inline(' '.join(line.strip() for line in lines))}</p>")
+    return "\n".join(parts)
+
+
+CSS = """
+body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;
+max-width:1200px;color:#222;line-height:1.45;padding:0 1em}
+h1{border-bottom:2px solid #ddd}h2{border-bottom:1px solid #eee;margin-top:2em}
+table{border-collapse:collapse;font-size:13px;margin:.5em 0 1em}
+th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}
+th{background:#f4f4f4;position:sticky;top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr:nth-child(even) td{background:#fafafa}.scroll{overflow-x:auto}
+img{max-width:100%;border:1px solid #eee;margin:.5em 0}code{background:#f4f4f4;padding:0 3px}
+.caption{color:#555;font-size:13px;margin:.2em 0}.more{color:#777;font-size:12px}
+"""
+
+
+def write_document(title: str, sections: list[Section], out: Path) -> Path:
+    """Write every table as CSV, then ``report.md`` and a self-contained ``report.html``."""
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    md = [f"# {title}\n", f"_Generated {stamp} by `arena report`._\n"]
+    body = [f"<h1>{html.escape(title)}</h1>",
+            f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
+            "</p>"]
+    toc = []
+    for number, section in enumerate(sections, start=1):
+        anchor = f"s{number}"
+        toc.append(f"<li><a href=\"#{anchor}\">{html.escape(section.title)}</a></li>")
+        md.append(f"## {number}. {section.title}\n")
+        body.append(f"<h2 id=\"{anchor}\">{number}. {html.escape(section.title)}</h2>")
+        if section.text:
+            md.append(section.text.strip() + "\n")
+            body.append(text_to_html(section.text))
+        for table in section.tables:
+            csv = f"{table.stem}.csv"
+            table.frame.to_csv(out / csv, index=False)
+            md.append(f"**{table.caption}** (`{csv}`)\n")
+            md.append(markdown_table(table.frame, table.max_rows, csv))
+            body.append(f"<p><strong>{html.escape(table.caption)}</strong> "
+                        f"<span class=\"caption\">({html.escape(csv)})</span></p>")
+            body.append(html_table(table.frame, table.max_rows, csv))
+        for png, caption in section.charts:
+            md.append(f"![{caption}]({png})\n")
+            data = base64.b64encode((out / png).read_bytes()).decode("ascii")
+            body.append(f"<figure><img alt=\"{html.escape(caption)}\" "
+                        f"src=\"data:image/png;base64,{data}\"><figcaption class=\"caption\">"
+                        f"{html.escape(caption)} ({html.escape(png)})</figcaption></figure>")
+    (out / "report.md").write_text("\n".join(md), encoding="utf-8")
+    page = (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+        + body[0] + body[1] + "<ul>" + "".join(toc) + "</ul>" + "\n".join(body[2:])
+        + "</body></html>\n"
+    )
+    (out / "report.html").write_text(page, encoding="utf-8")
+    return out

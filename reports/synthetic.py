@@ -1,0 +1,304 @@
+"""Synthetic tournament files, for the benchmark and the end-to-end tests.
+
+The reports read nothing but ``games.jsonl`` and ``manifest.json``, so their speed and their
+robustness can be checked long before the engine can play 100,000 real games.  The records
+written here follow ``arena/records.py`` field for field (move histories included, since
+real files carry them and the loader must not choke on them), and the simulated games keep
+the properties the statistics rely on: duplicate deals (the same seed played with the seats
+rotated, the same cards dealt to the same seat position), shared and panda tie-breaks, an
+Emperor, capped games and the occasional error.  The game itself is not Takenoko: cards are
+completed after random delays that depend on a hidden difficulty per card and on the
+participant's strength, which is enough to give the card-balance table something to find.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+CATEGORIES = ("plot", "gardener", "panda")
+ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
+FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
+OBJECTIVES_TO_END = {2: 9, 3: 8, 4: 7}
+EMPEROR_POINTS = 2
+MAX_ROUNDS = 60
+
+# Printed points as in arena/engine/data/components.json: the generator must not import arena
+# (see STYLE.md), and a benchmark should not depend on a data file being found.
+PRINTED: dict[str, list[int]] = {
+    "plot": [2, 3, 4, 2, 3, 4, 2, 3, 4, 3, 4, 5, 3, 4, 5],
+    "gardener": [3, 4, 4, 5, 4, 5, 5, 6, 5, 6, 6, 7, 8, 7, 6],
+    "panda": [3, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6],
+}
+CARDS: dict[str, list[tuple[str, int]]] = {
+    cat: [(f"{cat}-{i + 1:02d}", pts) for i, pts in enumerate(points)]
+    for cat, points in PRINTED.items()
+}
+
+
+def _move_pool(rng: random.Random, size: int = 4096) -> list[str]:
+    """Plausible move strings, so that a record's ``moves`` costs what a real one costs."""
+    pool: list[str] = []
+    for _ in range(size):
+        seat = rng.randrange(4)
+        q, r = rng.randint(-3, 3), rng.randint(-3, 3)
+        kind = rng.randrange(9)
+        if kind == 0:
+            pool.append(f"* roll {rng.choice(FACES)}")
+        elif kind == 1:
+            pool.append(f"{seat} gardener {q},{r}")
+        elif kind == 2:
+            pool.append(f"{seat} panda {q},{r}")
+        elif kind == 3:
+            pool.append(f"{seat} irrigation {q},{r}|{q + 1},{r}")
+        elif kind == 4:
+            pool.append("* drew plots green yellow/watershed pink")
+        elif kind == 5:
+            pool.append(f"{seat} place {rng.randrange(3)} {q},{r}")
+        elif kind == 6:
+            pool.append(f"{seat} objective {rng.choice(CATEGORIES)}")
+        elif kind == 7:
+            pool.append(f"* drew {rng.choice(CATEGORIES)}-{rng.randint(1, 15):02d}")
+        else:
+            pool.append(f"{seat} end")
+    return pool
+
+
+class _Deal:
+    """What one seed fixes for every rotation: per seat position, the cards and some luck."""
+
+    def __init__(self, seed: int, players: int, difficulty: dict[str, float]) -> None:
+        rng = random.Random(seed)
+        self.luck = [rng.gauss(0.0, 0.15) for _ in range(players)]
+        self.decks: list[dict[str, list[tuple[str, int]]]] = [
+            {c: [] for c in CATEGORIES} for _ in range(players)
+        ]
+        for cat in CATEGORIES:
+            deck = CARDS[cat][:]
+            rng.shuffle(deck)
+            for i, card in enumerate(deck):
+                self.decks[i % players][cat].append(card)
+        # Per seat position, how long each card takes (before the player's strength).
+        self.delays = [
+            {card: rng.expovariate(1.0) * difficulty[card] for cat in CATEGORIES
+             for card, _ in self.decks[s][cat]}
+            for s in range(players)
+        ]
+        self.prefs = [rng.random() for _ in range(players)]
+
+
+def _seat_history(
+    deal: _Deal, position: int, strength: float, rng: random.Random
+) -> list[tuple[str, int, int, int]]:
+    """One seat's cards as (card, points, drawn_round, completed_round) until enough are done."""
+    decks = {c: list(v) for c, v in deal.decks[position].items()}
+    speed = max(0.05, strength + deal.luck[position])
+    hand: list[tuple[str, int, int, int]] = []
+    for cat in CATEGORIES:
+        card, pts = decks[cat].pop(0)
+        done = 1 + round(deal.delays[position][card] / speed * rng.uniform(0.7, 1.3))
+        hand.append((card, pts, 0, done))
+    history: list[tuple[str, int, int, int]] = []
+    target = OBJECTIVES_TO_END[len(deal.luck)] + 2
+    while hand and len([h for h in history if h[3] >= 0]) < target:
+        hand.sort(key=lambda h: h[3])
+        card, pts, drawn, done = hand.pop(0)
+        history.append((card, pts, drawn, done))
+        order = sorted(CATEGORIES, key=lambda c: (c != CATEGORIES[int(deal.prefs[position] * 3)],
+                                                  rng.random()))
+        for cat in order:
+            if decks[cat] and len(hand) < 5:
+                new, new_pts = decks[cat].pop(0)
+                delay = deal.delays[position][new] / speed * rng.uniform(0.7, 1.3)
+                hand.append((new, new_pts, done, done + 1 + round(delay)))
+                break
+    history.extend(hand)
+    return history
+
+
+def _game(
+    deal: _Deal,
+    seats: Sequence[str],
+    strengths: dict[str, float],
+    game_id: str,
+    ids: tuple[int, int, int],
+    seed: int,
+    rng: random.Random,
+    pool: list[str],
+    error_rate: float,
+) -> dict[str, Any]:
+    """One record, scored by R13 (Emperor, panda tie-break, shared victory)."""
+    players = len(seats)
+    # Now and then a game stalls (bots that cannot finish) and runs into the round cap.
+    slow = 0.08 if rng.random() < 0.003 else 1.0
+    histories = [
+        _seat_history(deal, s, strengths[name] * slow, rng) for s, name in enumerate(seats)
+    ]
+    need = OBJECTIVES_TO_END[players]
+    reach = []
+    for hist in histories:
+        done = sorted(h[3] for h in hist)
+        reach.append(done[need - 1] if len(done) >= need else 10**6)
+    end = min(reach)
+    emperor: int | None = min(range(players), key=lambda s: (reach[s], s))
+    capped = end >= MAX_ROUNDS
+    if capped:
+        end, emperor = MAX_ROUNDS, None
+    else:
+        end += 1  # the others' last turns
+    error = None
+    if rng.random() < error_rate:
+        seat = rng.randrange(players)
+        end = rng.randint(2, max(2, end))
+        kind = rng.choice(("crash", "illegal", "timeout"))
+        error = {"seat": seat, "kind": kind, "message": f"synthetic {kind} at round {end}"}
+        if emperor is not None and reach[emperor] > end:
+            emperor = None
+    cards: list[dict[str, Any]] = []
+    scores = [0] * players
+    panda = [0] * players
+    completed: list[list[str]] = [[] for _ in range(players)]
+    drawn: list[list[str]] = [[] for _ in range(players)]
+    for s, hist in enumerate(histories):
+        for card, pts, d, c in sorted(hist, key=lambda h: h[2]):
+            if d > end:
+                continue
+            done = c if c <= end else None
+            cards.append({"card": card, "seat": s, "drawn_round": d, "completed_round": done})
+            drawn[s].append(card)
+            if done is not None:
+                completed[s].append(card)
+                scores[s] += pts
+                if card.startswith("panda"):
+                    panda[s] += pts
+    if emperor is not None:
+        scores[emperor] += EMPEROR_POINTS
+    eligible = [s for s in range(players) if error is None or s != error["seat"]]
+    top = max(scores[s] for s in eligible)
+    tied = [s for s in eligible if scores[s] == top]
+    tiebreak = "none"
+    winners = tied
+    if len(tied) > 1:
+        best = max(panda[s] for s in tied)
+        winners = [s for s in tied if panda[s] == best]
+        tiebreak = "panda" if len(winners) == 1 else "shared"
+    rounds = end
+    weather = dict.fromkeys(FACES, 0)
+    for _ in range(max(0, rounds - 1) * players):
+        weather[FACES[rng.randrange(6)]] += 1
+    actions = []
+    for s in range(players):
+        n = 2 * rounds
+        actions.append({
+            "plot": n // 5, "irrigation": n // 6, "gardener": n // 4, "panda": n // 5,
+            "objective": max(0, len(drawn[s]) - 3),
+        })
+    start = rng.randrange(len(pool) - 160)
+    pairing, deal_no, rotation = ids
+    return {
+        "game": game_id, "pairing": pairing, "deal": deal_no, "rotation": rotation,
+        "seed": seed, "players": players, "options": {}, "seats": list(seats),
+        "scores": scores, "panda_points": panda, "winners": winners, "tiebreak": tiebreak,
+        "emperor": emperor, "capped": capped, "rounds": rounds, "completed": completed,
+        "drawn": drawn, "cards": cards, "actions": actions, "weather": weather,
+        "moves": pool[start:start + 150],
+        "seconds": [round(rng.uniform(0.5, 3.0), 3) for _ in range(players)],
+        "error": error,
+    }
+
+
+def records(
+    participants: Sequence[str],
+    players: int,
+    games: int,
+    seed: int = 1,
+    strengths: dict[str, float] | None = None,
+    error_rate: float = 0.001,
+) -> Iterator[dict[str, Any]]:
+    """Round-robin records: ``games`` games in all, spread over the pairings in whole deals."""
+    rng = random.Random(seed)
+    strengths = strengths or {p: 1.0 + 0.1 * i for i, p in enumerate(participants)}
+    # A hidden difficulty per card: some cards are easier than their printed points say.
+    difficulty = {}
+    for cat in CATEGORIES:
+        for card, pts in CARDS[cat]:
+            difficulty[card] = pts * 2.2 * math.exp(rng.gauss(0.0, 0.25))
+    pairings = list(itertools.combinations(participants, players))
+    deals_per_pairing = max(1, math.ceil(games / players / len(pairings)))
+    pool = _move_pool(rng)
+    made = 0
+    for deal_no in range(deals_per_pairing):
+        for p_idx, pairing in enumerate(pairings):
+            deal_seed = rng.getrandbits(32)
+            deal = _Deal(deal_seed, players, difficulty)
+            for rot in range(players):
+                if made >= games:
+                    return
+                seats = [pairing[(s + rot) % players] for s in range(players)]
+                game_id = f"{p_idx:03d}-{deal_no:04d}-{rot}"
+                yield _game(deal, seats, strengths, game_id, (p_idx, deal_no, rot),
+                            deal_seed, rng, pool, error_rate)
+                made += 1
+
+
+def manifest(participants: Sequence[str], players: int, games: int, seed: int = 1,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A manifest matching :func:`records`."""
+    rules = {
+        "cloud_keep": True, "cloud_when_empty": "other_weather", "redraw_satisfied": "none",
+        "gardener_on_shoot": False, "bamboo_supply": "unlimited",
+        "objectives_to_end": {"2": 9, "3": 8, "4": 7}, "emperor_points": 2, "max_rounds": 60,
+    }
+    rules.update(options or {})
+    return {
+        "file_format": "takenoko-arena-manifest/1",
+        "arena_version": "0.1.0",
+        "participants": [
+            {"name": p, "spec": p, "class": "bots.synthetic.Synthetic", "params": {}}
+            for p in participants
+        ],
+        "players": players,
+        "games": games,
+        "scheduled": games,
+        "format": "round-robin",
+        "seed": seed,
+        "options": rules,
+        "move_time": None,
+        "sprt": None,
+        "started": "2025-01-01T00:00:00+00:00",
+        "finished": "2025-01-01T01:00:00+00:00",
+    }
+
+
+def write_tournament(
+    out: Path,
+    participants: Sequence[str] = ("random", "greedy", "objective", "mcts"),
+    players: int = 2,
+    games: int = 1000,
+    seed: int = 1,
+    error_rate: float = 0.001,
+    options: dict[str, Any] | None = None,
+) -> Path:
+    """Write ``manifest.json`` and ``games.jsonl`` into ``out`` and return ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        import orjson
+
+        def dumps(obj: Any) -> bytes:
+            return orjson.dumps(obj)
+    except ImportError:  # pragma: no cover - orjson is optional
+        def dumps(obj: Any) -> bytes:
+            return json.dumps(obj, separators=(",", ":")).encode()
+
+    man = manifest(participants, players, games, seed, options)
+    (out / "manifest.json").write_text(json.dumps(man, indent=2))
+    with (out / "games.jsonl").open("wb") as fh:
+        for rec in records(participants, players, games, seed, error_rate=error_rate):
+            rec["options"] = dict(options or {})
+            fh.write(dumps(rec) + b"\n")
+    return out

@@ -1,0 +1,221 @@
+"""Reading damaged or partial files, and the files write_report produces."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import reports
+from reports import synthetic
+from tests.reports.report_helpers import card, duel, record, write_run
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(reports.ReportError, match="does not exist"):
+        reports.load(tmp_path / "nope")
+
+
+def test_missing_manifest(tmp_path: Path) -> None:
+    (tmp_path / "games.jsonl").write_text("")
+    with pytest.raises(reports.ReportError, match=r"no manifest\.json"):
+        reports.load(tmp_path)
+
+
+@pytest.mark.parametrize(("text", "match"), [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "not a JSON object"),
+    ('{"file_format": "something-else/2"}', "file_format"),
+    ('{"participants": [{"spec": "random"}]}', "participants"),
+])
+def test_invalid_manifest(tmp_path: Path, text: str, match: str) -> None:
+    (tmp_path / "manifest.json").write_text(text)
+    with pytest.raises(reports.ReportError, match=match) as info:
+        reports.load(tmp_path)
+    assert "\n" not in str(info.value)  # one sentence for the console
+
+
+def test_truncated_last_line_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    games = [record(0, 0, 0, ["A", "B"], [10, 5], [0]), record(0, 0, 1, ["B", "A"], [9, 5], [0])]
+    cut = json.dumps(record(0, 1, 0, ["A", "B"], [1, 2], [1]))[:57]
+    t = reports.load(write_run(tmp_path, games, ["A", "B"], tail=cut))
+    assert len(t.games) == 2
+    assert len(t.warnings) == 1 and "line 3" in t.warnings[0] and "cut short" in t.warnings[0]
+
+
+def test_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) -> None:
+    good = [record(0, 0, 0, ["A", "B"], [10, 5], [0]), record(0, 0, 1, ["B", "A"], [9, 5], [0])]
+    directory = write_run(tmp_path, good, ["A", "B"])
+    lines = (directory / "games.jsonl").read_text().splitlines()
+    (directory / "games.jsonl").write_text(lines[0] + "\n{oops\n" + lines[1] + "\n")
+    with pytest.raises(reports.ReportError, match="Line 2 of") as info:
+        reports.load(directory)
+    assert "strict=False" in str(info.value)
+    t = reports.load(directory, strict=False)
+    assert len(t.games) == 2
+    assert any("line 2" in w for w in t.warnings)
+
+
+def test_a_json_line_that_is_not_a_record(tmp_path: Path) -> None:
+    directory = write_run(tmp_path, [record(0, 0, 0, ["A", "B"], [10, 5], [0])], ["A", "B"],
+                          tail='{"game": "x", "seats": ["A", "B"], "scores": [1]}\n'
+                               + json.dumps(record(0, 0, 1, ["B", "A"], [9, 5], [0])) + "\n")
+    with pytest.raises(reports.ReportError, match=r"Line 2 .*one score per seat"):
+        reports.load(directory)
+
+
+def test_empty_and_missing_games_file(tmp_path: Path) -> None:
+    t = reports.load(write_run(tmp_path / "empty", [], ["A", "B"]))
+    assert len(t.games) == 0 and len(t.seats) == 0 and t.warnings == []
+    (tmp_path / "empty" / "games.jsonl").unlink()
+    t = reports.load(tmp_path / "empty")
+    assert len(t.games) == 0 and "no games.jsonl" in t.warnings[0]
+    assert reports.summary_text(t) == "no games"
+
+
+def test_duplicate_games_keep_the_last_record(tmp_path: Path) -> None:
+    first = record(0, 0, 0, ["A", "B"], [10, 5], [0])
+    again = record(0, 0, 0, ["A", "B"], [5, 10], [1])
+    t = reports.load(write_run(tmp_path, [first, again], ["A", "B"]))
+    assert len(t.games) == 1
+    assert t.seats["win"].tolist() == [False, True]
+    assert "more than once" in t.warnings[0]
+
+
+def test_records_without_the_extra_fields(tmp_path: Path) -> None:
+    """Only the fields CLI.md requires: cards come from drawn/completed, deals from the id."""
+    rec = record(2, 5, 1, ["B", "A"], [10, 5], [0],
+                 cards=[card("plot-01", 0, 0, 4), card("panda-02", 1, 0, None)])
+    for extra in ("cards", "actions", "weather", "pairing", "deal", "rotation", "players",
+                  "options"):
+        del rec[extra]
+    t = reports.load(write_run(tmp_path, [rec], ["A", "B"]))
+    g = t.games.iloc[0]
+    assert (g["pairing"], g["deal"], g["rotation"]) == (2, 5, 1)
+    c = t.cards.set_index("card")
+    assert bool(c.loc["plot-01", "completed"]) and not bool(c.loc["panda-02", "completed"])
+    assert pd.isna(c.loc["plot-01", "rounds_to_complete"])
+    assert t.seats["plot_points"].tolist() == [2.0, 0.0]
+
+
+def check_self_contained(html: str) -> None:
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//|file:)""", html)
+    assert "<link" not in html and "<script" not in html and "@import" not in html
+    sources = re.findall(r"""src=["']([^"']*)""", html)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+
+
+def test_write_report_writes_every_file(tmp_path: Path) -> None:
+    directory = duel(tmp_path / "duel")
+    out = reports.write_report([directory], replicates=100)
+    assert out == directory / "report"
+    for name in reports.FILES:
+        assert (out / name).is_file(), name
+        assert (out / name).stat().st_size > 0, name
+    html = (out / "report.html").read_text()
+    check_self_contained(html)
+    assert html.count("<img") == 7
+    md = (out / "report.md").read_text()
+    assert "![Win rate per participant](win_rates.png)" in md
+    assert "0.562 [0.259, 0.826]" in md  # A's win rate with its Wilson interval (0.825501)
+    standings = pd.read_csv(out / "standings.csv")
+    assert standings["win_rate"].tolist() == [0.5625, 0.4375]
+    assert (out / "summary.txt").read_text().splitlines()[1].startswith("A")
+    assert (out / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_write_report_on_no_games(tmp_path: Path) -> None:
+    directory = write_run(tmp_path / "none", [], ["A", "B"])
+    out = reports.write_report([directory], out=tmp_path / "elsewhere")
+    assert out == tmp_path / "elsewhere"
+    for name in reports.FILES:
+        assert (out / name).is_file(), name
+    assert "**No games**" in (out / "report.md").read_text()
+    check_self_contained((out / "report.html").read_text())
+
+
+def test_write_report_with_errors_capped_games_and_four_players(tmp_path: Path) -> None:
+    directory = synthetic.write_tournament(
+        tmp_path / "four", participants=["w", "x", "y", "z", "v"], players=4, games=300,
+        error_rate=0.05)
+    t = reports.load(directory)
+    assert t.games["error"].sum() > 0
+    out = reports.write_report([t], replicates=100)
+    assert {p.name for p in out.iterdir()} >= set(reports.FILES)
+    ratings = pd.read_csv(out / "ratings.csv")
+    assert {"mu", "sigma", "ordinal", "elo"} <= set(ratings.columns)
+    errors = pd.read_csv(out / "errors.csv")
+    assert len(errors) == int(t.games["error"].sum())
+    paired = pd.read_csv(out / "paired.csv")
+    assert {"0", "2", "4"} <= set(paired.columns)  # half-point bins up to 4 rotations
+
+
+def test_compare_two_runs(tmp_path: Path) -> None:
+    """Run 1: A wins 6 of 8; run 2 (another rule option): A wins 2 of 8."""
+    def run(name: str, a_wins: int, options: dict[str, str]) -> Path:
+        games = []
+        for i in range(8):
+            rot = i % 2
+            seats = ["A", "B"] if rot == 0 else ["B", "A"]
+            a_seat = seats.index("A")
+            winner = a_seat if i < a_wins else 1 - a_seat
+            games.append(record(0, i // 2, rot, seats, [10, 10], [winner], tiebreak="panda",
+                                panda=[3, 3], cards=[card("plot-01", winner, 0, 4)]))
+        return write_run(tmp_path / name, games, ["A", "B"], options=options)
+
+    base = run("default", 6, {})
+    other = run("redraw", 2, {"redraw_satisfied": "all"})
+    out = reports.write_report([base, other], replicates=100)
+    assert out == base / "report-compare"
+    standings = pd.read_csv(out / "compare_standings.csv").set_index("participant")
+    a = standings.loc["A"]
+    assert a["win_rate[default]"] == 0.75 and a["win_rate[redraw]"] == 0.25
+    assert a["Δwin_rate[redraw]"] == pytest.approx(-0.5)
+    # Newcombe: Wilson(6/8) = [0.4093, 0.9285], Wilson(2/8) = [0.0715, 0.5907];
+    # lo = -0.5 - sqrt((0.25 - 0.0715)² + (0.9285 - 0.75)²) = -0.7524,
+    # hi = -0.5 + sqrt((0.5907 - 0.25)² + (0.75 - 0.4093)²) = -0.0182.
+    assert a["Δwin_rate[redraw]_lo"] == pytest.approx(-0.7524, abs=1e-3)
+    assert a["Δwin_rate[redraw]_hi"] == pytest.approx(-0.0182, abs=1e-3)
+    options = pd.read_csv(out / "options.csv")
+    assert options["option"].tolist() == ["redraw_satisfied"]
+    md = (out / "report.md").read_text()
+    assert "Significant differences in win rate" in md and "A (redraw: -0.500)" in md
+    check_self_contained((out / "report.html").read_text())
+    for name in ("compare_win_rates.png", "compare_cards.png", "compare_seats.png",
+                 "compare_head_to_head.csv",
+                 "compare_rounds.png", "compare_cards.csv", "compare_game_shape.csv"):
+        assert (out / name).is_file(), name
+    summary = (out / "summary.txt").read_text()
+    assert "default" in summary and "redraw" in summary
+
+
+def test_line_order_does_not_change_any_figure(tmp_path: Path) -> None:
+    """Workers finish games in any order; the tables depend on the games only."""
+    ordered = duel(tmp_path / "ordered")
+    lines = (ordered / "games.jsonl").read_text().splitlines(keepends=True)
+    shuffled = tmp_path / "shuffled"
+    shuffled.mkdir()
+    (shuffled / "manifest.json").write_text((ordered / "manifest.json").read_text())
+    (shuffled / "games.jsonl").write_text("".join(lines[3:] + lines[:3][::-1]))
+    a, b = reports.load(ordered), reports.load(shuffled)
+    assert a.games["game"].tolist() == b.games["game"].tolist() == sorted(a.games["game"])
+    pd.testing.assert_frame_equal(a.seats, b.seats)
+    ra, rb = reports.ratings(a, replicates=200), reports.ratings(b, replicates=200)
+    pd.testing.assert_frame_equal(ra["ratings"], rb["ratings"])
+    pd.testing.assert_frame_equal(reports.paired(a), reports.paired(b))
+    pd.testing.assert_frame_equal(reports.card_balance(a)["cards"],
+                                  reports.card_balance(b)["cards"])
+
+
+def test_single_game_records_are_not_duplicates(tmp_path: Path) -> None:
+    games = [record(0, 0, 0, ["A", "B"], [10, 5], [0]), record(0, 0, 0, ["A", "B"], [5, 9], [1])]
+    for g in games:
+        g["game"] = "play"
+        del g["pairing"], g["deal"], g["rotation"]
+    games[1]["seed"] = 99
+    t = reports.load(write_run(tmp_path, games, ["A", "B"]))
+    assert len(t.games) == 2 and t.warnings == []
+    assert t.games["deal_key"].nunique() == 2  # different seeds, different deals
