@@ -1,0 +1,246 @@
+"""``arena tournament``: the click command over :func:`arena.tournament.runner.run_tournament`.
+
+It only parses, calls and prints (STYLE.md).  Bad input of any kind (an unknown bot or rule,
+a bad ``--sprt``, a directory that holds another tournament) is one sentence on stderr with
+exit status 2; an interrupted run exits with 130 after saying how to resume it.
+
+``--resume`` takes an optional directory: ``arena tournament --resume DIR`` re-reads the
+whole command from ``DIR/manifest.json``; ``--resume`` with ``--out DIR`` and the full
+command checks the command against the manifest.  Either way, any option given on the command
+line that decides the games must match the manifest (the error names the field).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import time
+import traceback
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from arena.engine import ArenaError, RuleOptions
+from bots.base import BotConfigError
+from bots.registry import BotSpec
+
+from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
+from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
+from .store import StoreError, read_manifest
+
+
+class InputError(click.ClickException):
+    """Bad input: ``Error: <sentence>`` on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: the message says how to resume; exit status 130 (the shell's for SIGINT)."""
+
+    exit_code = 130
+
+    def format_message(self) -> str:
+        return self.message
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def build_config(ctx: click.Context, params: dict[str, Any],
+                 base: TournamentConfig | None) -> TournamentConfig:
+    """The configuration from the options; with ``base`` (a manifest's), only the options
+    given on the command line replace its fields."""
+    def pick(name: str) -> bool:
+        return base is None or _given(ctx, name)
+
+    fields: dict[str, Any] = {}
+    if pick("bots"):
+        fields["participants"] = tuple(BotSpec.parse(text) for text in params["bots"])
+    if pick("players"):
+        fields["players"] = params["players"]
+    if pick("games"):
+        fields["games"] = params["games"]
+    if pick("fmt"):
+        fields["format"] = params["fmt"]
+    if pick("seed"):
+        seed = params["seed"]
+        fields["seed"] = seed if seed is not None else secrets.randbelow(2**31)
+    if pick("rules"):
+        fields["options"] = RuleOptions.from_pairs(list(params["rules"]))
+    if pick("move_time"):
+        fields["move_time"] = params["move_time"]
+    if pick("sprt"):
+        fields["sprt"] = SprtParams.parse(params["sprt"]) if params["sprt"] else None
+    if base is not None:
+        return replace(base, **fields)
+    if len(fields["participants"]) < 2:
+        raise InputError("a tournament needs at least two --bot options")
+    return TournamentConfig(**fields)
+
+
+def default_out() -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path("runs") / stamp
+    n = 1
+    while path.exists():
+        n += 1
+        path = Path("runs") / f"{stamp}-{n}"
+    return path
+
+
+EPILOG = """\b
+Examples:
+  arena tournament --bot random --bot random:complete=true --games 200 --workers 2
+  arena tournament --bot mcts:iterations=200 --bot greedy --sprt elo0=0,elo1=20 \\
+      --games 20000 --out runs/sprt-mcts
+  arena tournament --bot random --bot greedy --bot objective --players 3 \\
+      --rule max_rounds=30 --move-time 1 --out runs/rr3
+  arena tournament --resume runs/rr3        # go on after a Ctrl-C or a crash
+"""
+
+
+@click.command(name="tournament", epilog=EPILOG)
+@click.option("--bot", "bots", multiple=True, metavar="SPEC",
+              help="A participant (repeat; at least 2): a bot name or package.module.Class, "
+                   "then :key=value,... (name=... sets the display name).")
+@click.option("--players", type=int, default=2, show_default=True,
+              help="Seats per game (2-4).")
+@click.option("--games", type=int, default=100, show_default=True,
+              help="Games per pairing, rounded up to whole seat rotations.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="round-robin",
+              show_default=True, help="round-robin: every combination of participants; "
+                                      "gauntlet: the first against each other one.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (Dask workers of a local cluster) [default: CPU count].")
+@click.option("--seed", type=int, default=None,
+              help="Master seed: every game seed derives from it [default: random, recorded "
+                   "in the manifest].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Directory for manifest.json, games.jsonl, arena.log "
+                   "[default: runs/<timestamp>].")
+@click.option("--rule", "rules", multiple=True, metavar="K=V",
+              help="A rule option (repeat), e.g. max_rounds=30.")
+@click.option("--move-time", type=float, default=None, metavar="SEC",
+              help="Hard limit per decision; a bot over it forfeits the game.")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+              help="Play only the games missing from DIR (or from --out); with just DIR, the "
+                   "command is read from its manifest.")
+@click.option("--executor", type=click.Choice(("local", "dask")), default="local",
+              show_default=True, help="Local worker processes, or a Dask cluster.")
+@click.option("--scheduler", metavar="ADDR", default=None,
+              help="Dask scheduler address (implies --executor dask; without it a local "
+                   "cluster of --workers processes is started).")
+@click.option("--sprt", metavar="elo0=A,elo1=B[,alpha=..,beta=..]", default=None,
+              help="Stop a 2-participant match as soon as the SPRT on deal pairs decides.")
+@click.option("--chunk", type=click.IntRange(min=1), default=None,
+              help="Games per task sent to a worker [default: automatic].")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+@click.option("--verbose", is_flag=True, help="Log every game start and end (arena.log, "
+                                              "console).")
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+@click.pass_context
+def tournament(ctx: click.Context, **params: Any) -> None:
+    """Play a tournament between bots, in parallel, with a progress bar; prints the standings.
+
+    The schedule and every game seed follow from --seed, so the same command gives the same
+    games with 1 worker, 8 workers or a Dask cluster.  Each deal is played once per seat
+    rotation.  games.jsonl gets one line per finished game; Ctrl-C keeps them and --resume
+    plays the rest.
+    """
+    try:
+        _run(ctx, params)
+    except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
+        if params["debug"]:
+            traceback.print_exc()
+        raise InputError(str(exc)) from None
+
+
+def _run(ctx: click.Context, params: dict[str, Any]) -> None:
+    resume = params["resume"]
+    out: Path | None = params["out"]
+    if resume is not None:
+        if resume == "" and out is None:
+            raise InputError("--resume needs a directory: --resume DIR, or --out DIR")
+        directory = Path(resume) if resume else out
+        assert directory is not None
+        if resume and out is not None and Path(resume).resolve() != out.resolve():
+            raise InputError(f"--resume {resume} and --out {out} name different directories")
+        base = config_from_manifest(read_manifest(directory))
+        config = build_config(ctx, params, base)
+    else:
+        if len(params["bots"]) < 2:
+            raise InputError("a tournament needs at least two --bot options")
+        config = build_config(ctx, params, None)
+        directory = out if out is not None else default_out()
+    executor = "dask" if params["scheduler"] else params["executor"]
+    if executor == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise InputError("--executor dask needs dask.distributed: "
+                             "pip install 'takenoko-arena[dask]'") from None
+    settings = RunSettings(
+        workers=params["workers"] or default_workers(),
+        executor=executor,
+        scheduler=params["scheduler"],
+        chunk=params["chunk"],
+        progress="none" if params["quiet"] else "auto",
+        verbose=params["verbose"],
+    )
+    if not params["quiet"]:
+        what = "Resuming" if resume is not None else "Tournament"
+        click.echo(f"{what}: {', '.join(config.names)}; {config.players} players, "
+                   f"{config.format}, seed {config.seed}, {settings.workers} "
+                   f"{settings.executor} worker(s); files in {directory}", err=True)
+    try:
+        result = run_tournament(config, directory, resume=resume is not None,
+                                settings=settings)
+    except (ScheduleError, StoreError, ArenaError, BotConfigError):
+        raise
+    except Exception as exc:
+        if params["debug"]:
+            raise
+        raise click.ClickException(f"{type(exc).__name__}: {exc} (run with --debug for the "
+                                   "traceback)") from None
+    report(result)
+    if result.interrupted:
+        raise Interrupted(
+            f"Interrupted: the {result.done} finished games (of {result.total}) are kept in "
+            f"{directory}/games.jsonl.\nResume with: arena tournament --resume {directory}"
+        )
+
+
+def report(result: RunResult) -> None:
+    """The standings, the SPRT decision and a summary line, on stdout."""
+    if result.sprt is not None and result.sprt.decision:
+        state = "stopped by the SPRT"
+    else:
+        state = "complete" if result.finished else "so far"
+    click.echo(f"Standings after {result.done} of {result.total} games ({state}), "
+               f"{result.directory}:")
+    click.echo(result.standings.table())
+    if result.sprt is not None:
+        click.echo(result.sprt.describe())
+    if result.played:
+        rate = result.played / result.elapsed if result.elapsed > 0 else 0.0
+        click.echo(f"{result.played} games played in {result.elapsed:.1f} s "
+                   f"({rate:.1f} games/s), {result.errors} game(s) with a bot fault in all.")
+    elif result.finished:
+        click.echo("Nothing left to play: the tournament is finished.")
+
+
+def main() -> None:
+    tournament(prog_name="arena tournament")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,337 @@
+"""Running a tournament: the parent's loop over an executor, writing as games finish.
+
+Everything the ``arena tournament`` command does is here as library calls::
+
+    from arena.tournament import TournamentConfig, RunSettings, run_tournament
+    from bots.registry import BotSpec
+    config = TournamentConfig((BotSpec.parse("random"), BotSpec.parse("random:complete=true")),
+                              games=100, seed=1)
+    result = run_tournament(config, Path("runs/demo"), settings=RunSettings(workers=2))
+    print(result.standings.table())
+
+The parent stays light, because on a small machine it shares the cores with the workers: it
+writes each finished game's line (already encoded by the worker), adds its summary to the
+standings and the SPRT, and draws the progress.  Ctrl-C sets a flag the loop reads between
+games: the workers are stopped, the games in flight dropped, every finished game is already
+on disk, and the result says the run was interrupted (a second Ctrl-C stops at once).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from arena.engine import ArenaError, RuleOptions
+from bots.base import BotConfigError
+from bots.registry import BotSpec
+
+from .logs import run_logging
+from .progress import Progress
+from .schedule import Schedule, SprtParams, TournamentConfig, make_schedule
+from .sprt import SprtState, game_score
+from .standings import Standings
+from .store import (
+    FILE_FORMAT,
+    GAMES,
+    LOG,
+    MANIFEST,
+    GamesWriter,
+    StoreError,
+    arena_version,
+    now_iso,
+    read_games,
+    read_manifest,
+    write_manifest,
+)
+from .worker import Finished, summarize
+
+log = logging.getLogger("arena.tournament")
+
+#: The manifest fields a resumed run must match, in the order they are checked.
+CHECKED_FIELDS = ("participants", "players", "games", "format", "seed", "options",
+                  "move_time", "sprt")
+
+
+def default_workers() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class RunSettings:
+    """How to run (never what is played: none of this changes a record)."""
+
+    workers: int = field(default_factory=default_workers)
+    executor: str = "local"
+    scheduler: str | None = None
+    chunk: int | None = None
+    #: ``auto`` (a bar on a terminal, lines otherwise), ``bar``, ``lines`` or ``none``.
+    progress: str = "auto"
+    verbose: bool = False
+
+
+@dataclass
+class RunResult:
+    """What a run did; ``standings`` and ``sprt`` cover every game in the file."""
+
+    directory: Path
+    schedule: Schedule
+    done: int
+    played: int
+    elapsed: float
+    interrupted: bool
+    finished: bool
+    standings: Standings
+    sprt: SprtState | None
+    manifest: dict[str, Any]
+
+    @property
+    def total(self) -> int:
+        return self.schedule.total
+
+    @property
+    def errors(self) -> int:
+        return self.standings.errors
+
+
+class Executor(Protocol):
+    def play(self, indices: list[int]) -> Iterator[Finished | None]: ...
+
+
+def config_from_manifest(manifest: dict[str, Any]) -> TournamentConfig:
+    """The configuration a manifest was written for (``arena tournament --resume DIR``)."""
+    try:
+        participants = tuple(BotSpec.parse(p["spec"]) for p in manifest["participants"])
+        for spec, entry in zip(participants, manifest["participants"]):
+            if spec.name != entry["name"]:
+                raise StoreError(f"the manifest names participant {entry['spec']!r} "
+                                 f"{entry['name']!r}, but its spec says {spec.name!r}")
+        sprt = manifest.get("sprt")
+        return TournamentConfig(
+            participants=participants,
+            players=int(manifest["players"]),
+            games=int(manifest["games"]),
+            format=str(manifest["format"]),
+            seed=int(manifest["seed"]),
+            options=RuleOptions.from_dict(manifest.get("options") or {}),
+            move_time=manifest.get("move_time"),
+            sprt=SprtParams(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta")})
+            if sprt else None,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, (ArenaError, BotConfigError)):
+            raise
+        raise StoreError(f"the manifest is incomplete or damaged ({exc!r})") from None
+
+
+def check_manifest(config: TournamentConfig, manifest: dict[str, Any], directory: Path) -> None:
+    """Refuse to resume ``directory`` with a configuration its manifest was not written for."""
+    expected = config.manifest_fields()
+    for name in CHECKED_FIELDS:
+        have = manifest.get(name)
+        want = expected[name]
+        if name == "sprt" and isinstance(have, dict):
+            have = {k: have.get(k) for k in ("elo0", "elo1", "alpha", "beta")}
+        if name == "participants" and isinstance(have, list):
+            have = [{k: p.get(k) for k in ("name", "spec", "class", "params")} for p in have]
+        if have != want:
+            raise StoreError(
+                f"{directory} was played with a different {name} ({_short(have)}, not "
+                f"{_short(want)}); resume it with the same command, or just "
+                f"`arena tournament --resume {directory}`"
+            )
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "name" in value[0]:
+        value = [p["name"] for p in value]
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]:
+    fields = config.manifest_fields()
+    return {
+        "file_format": FILE_FORMAT,
+        "arena_version": arena_version(),
+        "participants": fields["participants"],
+        "players": fields["players"],
+        "games": fields["games"],
+        "scheduled": schedule.total,
+        "format": fields["format"],
+        "seed": fields["seed"],
+        "options": fields["options"],
+        "move_time": fields["move_time"],
+        "sprt": fields["sprt"],
+        "started": now_iso(),
+        "finished": None,
+    }
+
+
+def prepare(config: TournamentConfig, directory: Path, *, resume: bool
+            ) -> tuple[Schedule, dict[str, Any], list[dict[str, Any]], bool]:
+    """Check or create ``directory``: the schedule, manifest, records kept, and whether a
+    cut-short last line was dropped."""
+    schedule = make_schedule(config)
+    if resume:
+        manifest = read_manifest(directory)
+        check_manifest(config, manifest, directory)
+        records, cut = read_games(directory)
+        by_id = schedule.by_id()
+        kept: dict[str, dict[str, Any]] = {}
+        for record in records:
+            game = by_id.get(record["game"])
+            if game is None:
+                raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
+                                 "not in this tournament's schedule")
+            if record.get("seed") != game.seed or record.get("seats") != schedule.names(game):
+                raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
+                                 "schedule (seed or seats differ)")
+            if record["game"] in kept:
+                log.warning("game %s is recorded twice; the first record counts", game.id)
+                continue
+            kept[record["game"]] = record
+        return schedule, manifest, list(kept.values()), cut
+    if (directory / MANIFEST).exists() or (directory / GAMES).exists():
+        raise StoreError(f"{directory} already holds a tournament; add --resume to continue it "
+                         "or choose another --out")
+    directory.mkdir(parents=True, exist_ok=True)
+    manifest = new_manifest(config, schedule)
+    write_manifest(directory, manifest)
+    return schedule, manifest, [], False
+
+
+def make_executor(config: TournamentConfig, settings: RunSettings) -> Executor:
+    if settings.executor == "dask":
+        from .dask_runner import DaskExecutor
+
+        return DaskExecutor(config, settings.workers, settings.scheduler, settings.chunk)
+    if settings.executor != "local":
+        raise ValueError(f"unknown executor {settings.executor!r}")
+    from .local import LocalExecutor
+
+    return LocalExecutor(config, settings.workers, settings.chunk)
+
+
+class _Interrupt:
+    """Ctrl-C as a flag the loop reads (a second Ctrl-C raises KeyboardInterrupt)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.previous: Any = None
+        self.installed = False
+
+    def __enter__(self) -> _Interrupt:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+            self.installed = True
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = False,
+                   settings: RunSettings | None = None,
+                   stream: IO[str] | None = None) -> RunResult:
+    """Play (or go on playing) a tournament into ``directory``; see the module docstring.
+
+    Raises ``StoreError`` for a directory that cannot be used as asked (already holds a
+    tournament without ``resume``, or its manifest does not match ``config``).
+    """
+    settings = settings or RunSettings()
+    stream = stream if stream is not None else sys.stderr
+    directory = Path(directory)
+    schedule, manifest, records, cut = prepare(config, directory, resume=resume)
+    standings = Standings(config.names)
+    sprt = SprtState(config.sprt) if config.sprt else None
+    by_id = schedule.by_id()
+    done: set[int] = set()  # schedule indices
+
+    def count(index: int, summary: Any) -> None:
+        game = schedule.games[index]
+        done.add(index)
+        standings.add(schedule.names(game), summary)
+        if sprt is not None:
+            sprt.add(game.deal, game.rotation, game_score(summary.winners, game.seats.index(0)))
+
+    for record in records:
+        count(by_id[record["game"]].index, summarize(record))
+    remaining = [] if sprt and sprt.decision else [
+        g.index for g in schedule.games if g.index not in done]
+    played = 0
+    interrupted = False
+    started = time.monotonic()
+    if remaining:
+        with run_logging(directory / LOG, verbose=settings.verbose, console=stream):
+            if resume:
+                log.info("resuming %s: %d of %d games done%s", directory, len(done),
+                         schedule.total, " (a cut-short last line was dropped)" if cut else "")
+            log.info("playing %d games with %d %s worker(s)", len(remaining), settings.workers,
+                     settings.executor)
+            progress = Progress(schedule.total, len(done), stream, mode=settings.progress)
+            writer = GamesWriter(directory)
+            executor = make_executor(config, settings)
+            games = executor.play(remaining)
+            try:
+                with _Interrupt() as interrupt:
+                    try:
+                        for item in games:
+                            if item is not None and item.index not in done:
+                                writer.write(item.line)
+                                count(item.index, item.summary)
+                                played += 1
+                                game = schedule.games[item.index]
+                                log.debug("game %s (%s): winners %s%s", game.id,
+                                         " vs ".join(schedule.names(game)),
+                                         list(item.summary.winners),
+                                         f", {item.summary.error_kind} by seat "
+                                         f"{item.summary.error_seat}"
+                                         if item.summary.error_seat is not None else "")
+                                if sprt is not None and sprt.decision:
+                                    log.info("%s", sprt.describe())
+                                    break
+                            progress.update(len(done), standings.leader)
+                            if interrupt.requested:
+                                interrupted = True
+                                break
+                    except KeyboardInterrupt:
+                        interrupted = True
+            finally:
+                games.close()
+                writer.close()
+                progress.update(len(done), standings.leader, force=not interrupted)
+                progress.close()
+            if interrupted:
+                log.warning("interrupted: %d of %d games kept in %s", len(done),
+                            schedule.total, directory)
+            else:
+                log.info("%d games played in %.1f s; %d of %d in the file%s", played,
+                         time.monotonic() - started, len(done), schedule.total,
+                         f"; {sprt.describe()}" if sprt is not None else "")
+    complete = len(done) == schedule.total or bool(sprt and sprt.decision)
+    if complete and (manifest.get("finished") is None or sprt is not None):
+        if manifest.get("finished") is None:
+            manifest["finished"] = now_iso()
+        if sprt is not None:
+            manifest["sprt"] = {**config.sprt.to_dict(), "result": sprt.result()}  # type: ignore[union-attr]
+        write_manifest(directory, manifest)
+    return RunResult(directory, schedule, len(done), played, time.monotonic() - started,
+                     interrupted, complete, standings, sprt, manifest)

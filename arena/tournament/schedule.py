@@ -1,0 +1,258 @@
+"""The tournament as data: its configuration, and the schedule of games computed up front.
+
+Like cutechess-cli and fastchess, the whole schedule (every pairing, deal, seat rotation and
+game seed) is a pure function of the configuration, computed before any game is played.
+Workers only play games by index; a game's record therefore depends on nothing but the
+configuration (never on which worker played it, nor when), which is what makes 1 worker,
+8 workers and a Dask cluster give the same records, and what lets ``--resume`` know exactly
+which games are missing.
+
+Seeds come from ``hashlib.blake2b`` over the master seed and the game's coordinates, never
+from Python's ``hash()`` (salted per process) nor from a shared generator (whose output would
+depend on the order games are handed out).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.engine import RuleOptions
+from bots.registry import BotSpec
+
+FORMATS = ("round-robin", "gauntlet")
+#: Games are handed to workers deal by deal across pairings (``deal``, ``pairing``,
+#: ``rotation``), so an interrupted run has played every pairing about equally.
+SEED_BITS = 63
+
+
+class ScheduleError(ValueError):
+    """A configuration that cannot make a tournament (one sentence for the user)."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A stable 63-bit seed from any parts (``derive_seed("deal", 7, 0, 12)``).
+
+    blake2b over the parts' text: the same on every platform, Python version and process.
+    """
+    text = "\x1f".join(str(p) for p in parts).encode()
+    digest = hashlib.blake2b(text, digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
+
+
+def bot_seed(game_seed: int, seat: int, participant: str) -> int:
+    """The seed of a bot's ``random.Random`` in one game: from the game, seat and participant.
+
+    Derived, not drawn, so a bot plays the same moves whichever worker runs the game.
+    """
+    return derive_seed("bot", game_seed, seat, participant)
+
+
+@dataclass(frozen=True)
+class SprtParams:
+    """``--sprt elo0=A,elo1=B[,alpha=..,beta=..]``: the hypotheses and error rates."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, text: str) -> SprtParams:
+        """Parse ``elo0=0,elo1=20,alpha=0.05,beta=0.05``; raises ScheduleError."""
+        values: dict[str, float] = {}
+        for pair in text.split(","):
+            key, sep, value = pair.partition("=")
+            key = key.strip()
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+                raise ScheduleError(
+                    f"--sprt {text!r}: {pair.strip()!r} is not one of elo0=, elo1=, alpha=, beta="
+                )
+            try:
+                values[key] = float(value)
+            except ValueError:
+                raise ScheduleError(f"--sprt {text!r}: {key} must be a number") from None
+        if "elo0" not in values or "elo1" not in values:
+            raise ScheduleError(f"--sprt {text!r} needs both elo0= and elo1=")
+        return cls(**values).checked()
+
+    def checked(self) -> SprtParams:
+        if not self.elo0 < self.elo1:
+            raise ScheduleError("--sprt needs elo0 < elo1")
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                raise ScheduleError(f"--sprt {name} must be between 0 and 0.5, not {value:g}")
+        return self
+
+    def to_dict(self) -> dict[str, float]:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything that decides the games (and so goes into the manifest).
+
+    How the games are run (workers, executor, chunk size) is deliberately not here: it must
+    not change a single record.
+    """
+
+    participants: tuple[BotSpec, ...]
+    players: int = 2
+    games: int = 2
+    format: str = "round-robin"
+    seed: int = 0
+    options: RuleOptions = field(default_factory=RuleOptions)
+    move_time: float | None = None
+    sprt: SprtParams | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.participants) < 2:
+            raise ScheduleError("a tournament needs at least two participants (--bot twice)")
+        if self.players not in (2, 3, 4):
+            raise ScheduleError(f"--players must be 2, 3 or 4, not {self.players}")
+        if self.games < 1:
+            raise ScheduleError(f"--games must be at least 1, not {self.games}")
+        if self.format not in FORMATS:
+            raise ScheduleError(f"--format must be round-robin or gauntlet, not {self.format!r}")
+        if self.move_time is not None and not self.move_time > 0:
+            raise ScheduleError(f"--move-time must be positive, not {self.move_time:g}")
+        seen: set[str] = set()
+        for spec in self.participants:
+            if spec.name in seen:
+                raise ScheduleError(
+                    f"two participants are named {spec.name!r}; give each a different "
+                    "name= (e.g. --bot random:name=R1 --bot random:name=R2)"
+                )
+            seen.add(spec.name)
+        if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
+            raise ScheduleError(
+                "--sprt needs exactly two participants in 2-player games "
+                f"(got {len(self.participants)} participants, --players {self.players})"
+            )
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.participants]
+
+    def manifest_fields(self) -> dict[str, Any]:
+        """The configuration as the manifest records it (``arena/records.py``)."""
+        return {
+            "participants": [p.to_dict() for p in self.participants],
+            "players": self.players,
+            "games": self.games,
+            "format": self.format,
+            "seed": self.seed,
+            "options": self.options.to_dict(),
+            "move_time": self.move_time,
+            "sprt": self.sprt.to_dict() if self.sprt else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """One game of the schedule: where it sits, its seed, and who sits where."""
+
+    index: int
+    pairing: int
+    deal: int
+    rotation: int
+    seed: int
+    #: Participant index per seat.
+    seats: tuple[int, ...]
+
+    @property
+    def id(self) -> str:
+        return game_id(self.pairing, self.deal, self.rotation)
+
+    def meta(self) -> dict[str, int | str]:
+        """What the record gets from the schedule (merged by ``play_game``)."""
+        return {"game": self.id, "pairing": self.pairing, "deal": self.deal,
+                "rotation": self.rotation}
+
+
+def game_id(pairing: int, deal: int, rotation: int) -> str:
+    """The stable id of ``arena/records.py``: ``"{pairing:03d}-{deal:04d}-{rotation}"``."""
+    return f"{pairing:03d}-{deal:04d}-{rotation}"
+
+
+def balanced_lineups(members: Sequence[int], seats: int) -> list[tuple[int, ...]]:
+    """Line-ups of ``seats`` seats filled from ``members``, each member as often as possible.
+
+    With as many members as seats this is the members themselves.  With fewer (2 bots at a
+    4-player table) every member sits ``seats // len`` or one more times, and every such
+    line-up is played so that no member is favoured (2 of 3 seats: ``AAB`` and ``ABB``).
+    Copies sit side by side, so the rotations of a line-up are all different.
+    """
+    k = len(members)
+    if k >= seats:
+        return [tuple(members[:seats])]
+    base, extra = divmod(seats, k)
+    out = []
+    for more in itertools.combinations(range(k), extra):
+        counts = [base + (1 if i in more else 0) for i in range(k)]
+        out.append(tuple(m for m, c in zip(members, counts) for _ in range(c)))
+    return out
+
+
+def pairings(participants: int, players: int, fmt: str) -> list[tuple[int, ...]]:
+    """The line-ups of the tournament (participant indices in seat order before rotation).
+
+    Round-robin: every combination of ``players`` participants (or, with fewer participants
+    than seats, the balanced fills of all of them).  Gauntlet: the first participant against
+    each other one, alone or with copies to fill the table.
+    """
+    everyone = list(range(participants))
+    if fmt == "round-robin":
+        if participants >= players:
+            return [tuple(c) for c in itertools.combinations(everyone, players)]
+        return balanced_lineups(everyone, players)
+    out: list[tuple[int, ...]] = []
+    for other in everyone[1:]:
+        out.extend(balanced_lineups([0, other], players))
+    return out
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Every game of a tournament, in the order they are handed out."""
+
+    config: TournamentConfig
+    lineups: tuple[tuple[int, ...], ...]
+    deals: int
+    games: tuple[ScheduledGame, ...]
+
+    @property
+    def total(self) -> int:
+        return len(self.games)
+
+    def by_id(self) -> dict[str, ScheduledGame]:
+        return {g.id: g for g in self.games}
+
+    def names(self, game: ScheduledGame) -> list[str]:
+        return [self.config.participants[p].name for p in game.seats]
+
+
+def make_schedule(config: TournamentConfig) -> Schedule:
+    """The schedule of a configuration (pure: same config, same schedule).
+
+    Each deal is a seed played once per seat rotation (the duplicate format), so ``--games``
+    is rounded up to whole rotations.  Index order is deal-major: deal 0 of every pairing,
+    then deal 1, which keeps an interrupted round-robin balanced and lets the SPRT read
+    complete deal pairs early.
+    """
+    players = config.players
+    lineups = pairings(len(config.participants), players, config.format)
+    deals = math.ceil(config.games / players)
+    games: list[ScheduledGame] = []
+    for deal in range(deals):
+        for pairing, lineup in enumerate(lineups):
+            seed = derive_seed("deal", config.seed, pairing, deal)
+            for rotation in range(players):
+                seats = tuple(lineup[(seat + rotation) % players] for seat in range(players))
+                games.append(ScheduledGame(len(games), pairing, deal, rotation, seed, seats))
+    return Schedule(config, tuple(lineups), deals, tuple(games))

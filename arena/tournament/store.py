@@ -1,0 +1,134 @@
+"""A tournament's directory: ``manifest.json`` and ``games.jsonl`` (see ``arena/records.py``).
+
+Only the parent process writes here.  ``games.jsonl`` is opened for appending; each game is
+one ``write`` of a whole line followed by a flush, and the file is fsync'd every few seconds
+and at the end, so a killed run loses at most the line being written.  Reading it back for
+``--resume``, a last line without its newline (cut short by the kill) is dropped from the
+file and its game is played again; any other damaged line stops the resume with its line
+number, since silently replaying a game in the middle of the file would hide a real problem.
+The manifest is replaced atomically (write a temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+MANIFEST = "manifest.json"
+GAMES = "games.jsonl"
+LOG = "arena.log"
+FILE_FORMAT = "takenoko-arena-manifest/1"
+#: Seconds between fsyncs of games.jsonl while a run goes on.
+FSYNC_EVERY = 5.0
+
+
+class StoreError(Exception):
+    """A directory that cannot be used as asked (one sentence for the user)."""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
+
+
+def arena_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("takenoko-arena")
+    except Exception:  # a source tree that is not installed
+        from arena import __version__
+
+        return __version__
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of ``directory``; StoreError when missing or unreadable."""
+    path = directory / MANIFEST
+    if not path.is_file():
+        raise StoreError(f"{directory} holds no tournament to resume (no {MANIFEST})")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict) or not str(data.get("file_format", "")).startswith(
+        "takenoko-arena-manifest/"
+    ):
+        raise StoreError(f"{path} is not a takenoko-arena manifest")
+    return data
+
+
+def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
+    """Replace the manifest atomically."""
+    path = directory / MANIFEST
+    tmp = path.with_suffix(".json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(manifest, f, indent=2)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
+    """The records of ``games.jsonl`` and whether a cut-short last line was dropped.
+
+    The cut line is removed from the file (truncated at the last newline) so that appending
+    can go on after it.
+    """
+    path = directory / GAMES
+    if not path.exists():
+        return [], False
+    data = path.read_bytes()
+    cut = False
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        cut = True
+        with open(path, "r+b") as f:
+            f.truncate(end)
+            f.flush()
+            os.fsync(f.fileno())
+        data = data[:end]
+    records: list[dict[str, Any]] = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            raise StoreError(
+                f"{path} line {number} is not a JSON game record; the file is damaged "
+                "(remove the line to have that game played again)"
+            ) from None
+        if not isinstance(record, dict) or not isinstance(record.get("game"), str):
+            raise StoreError(f"{path} line {number} is not a game record")
+        records.append(record)
+    return records, cut
+
+
+class GamesWriter:
+    """Appends lines to ``games.jsonl``: flushed at once, fsync'd every few seconds."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / GAMES
+        self.file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        self.synced = time.monotonic()
+
+    def write(self, line: str) -> None:
+        self.file.write(line + "\n")
+        self.file.flush()
+        if time.monotonic() - self.synced > FSYNC_EVERY:
+            self.sync()
+
+    def sync(self) -> None:
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.synced = time.monotonic()
+
+    def close(self) -> None:
+        if not self.file.closed:
+            self.sync()
+            self.file.close()

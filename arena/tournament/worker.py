@@ -1,0 +1,307 @@
+"""Playing scheduled games where the work is done (a pool process or a Dask worker).
+
+A worker gets the configuration once and then only game indices.  For each game it builds
+the bots from their picklable specs (classes are resolved once per worker: resolving goes
+through the entry-point registry, which costs more than a short game), seeds each bot from
+(game seed, seat, participant), calls :func:`arena.match.play_game`, and returns the record
+already encoded as one JSON line, with a small summary for the standings, so that the parent
+only writes lines and adds numbers.
+
+A :class:`Monitor` lets a parent watch a worker it cannot trust to stay alive: before each
+decision and each hook the worker writes, in shared memory, which game and seat is running
+untrusted code and since when, and it appends every action chosen to a shared buffer.  If
+the process dies (``os._exit``, SIGKILL, a segfault in a C extension) or the parent kills it
+for overrunning the move time, the parent rebuilds the game as it stood from the seed and
+those actions (the engine is deterministic) and records the fault against the right seat.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from time import monotonic
+from typing import Any, NamedTuple
+
+from arena.engine import GameState, RuleOptions, new_game
+from arena.match import play_game
+from arena.records import GameError, GameRecord, make_record
+from bots.base import Bot
+
+from .schedule import Schedule, ScheduledGame, TournamentConfig, bot_seed, make_schedule
+
+log = logging.getLogger("arena.tournament")
+
+# Layout of a worker's status array (doubles, shared with the parent):
+# GAME: schedule index of the current game (-1 between games); ACTIVE: 1 during a game;
+# WHO: which untrusted code runs: seat + 1 while that seat chooses a move, -(seat + 1) while
+# it runs a hook (created, start, observe, finish), 0 outside bot code; SINCE: when WHO was
+# last set to a seat; SECONDS + s: thinking time of seat s so far in the game.
+GAME, ACTIVE, WHO, SINCE = 0, 1, 2, 3
+SECONDS = 4
+STATUS_SIZE = SECONDS + 4
+# What a snapshot says the worker was doing.
+ENGINE, THINKING, HOOK = 0.0, 1.0, 2.0
+#: Actions kept per game for rebuilding a game whose worker died (far beyond any game).
+HISTORY_SIZE = 1 << 16
+
+
+class Summary(NamedTuple):
+    """What the standings need from a record, without parsing the JSON line again."""
+
+    winners: tuple[int, ...]
+    tiebreak: str
+    scores: tuple[int, ...]
+    error_seat: int | None
+    error_kind: str | None
+
+
+class Finished(NamedTuple):
+    """A game played: its schedule index, its record as one JSON line, and its summary."""
+
+    index: int
+    line: str
+    summary: Summary
+
+
+def summarize(record: GameRecord | dict[str, Any]) -> Summary:
+    """The summary of a record (also used on the records read back by ``--resume``)."""
+    error = record.get("error")
+    return Summary(
+        tuple(record["winners"]),
+        str(record["tiebreak"]),
+        tuple(record["scores"]),
+        error["seat"] if error else None,
+        error["kind"] if error else None,
+    )
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def encode(record: GameRecord | dict[str, Any]) -> str:
+    """One ``games.jsonl`` line (no newline), compact."""
+    return _ENCODER.encode(record)
+
+
+def finished(index: int, record: GameRecord | dict[str, Any]) -> Finished:
+    return Finished(index, encode(record), summarize(record))
+
+
+class Monitor:
+    """The worker's side of the watchdog: shared arrays the parent reads.
+
+    ``status`` is a ``multiprocessing.RawArray('d', STATUS_SIZE)`` and ``history`` a
+    ``RawArray('q', HISTORY_SIZE + 1)`` (slot 0: the number of actions).  No locks: only
+    this worker writes, and the parent reads them to act only when the worker is dead or
+    has overrun its deadline by a wide margin, where a torn read cannot matter.  The worker
+    writes through memoryviews (faster than ctypes indexing): six stores and two clock
+    readings per decision, a few percent of a random bot's game.
+    """
+
+    def __init__(self, status: Any, history: Any) -> None:
+        self.status = memoryview(status).cast("B").cast("d")
+        self.history = memoryview(history).cast("B").cast("q")
+        self.actions = 0
+
+    def begin(self, index: int) -> None:
+        status = self.status
+        for i in range(SECONDS, STATUS_SIZE):
+            status[i] = 0.0
+        self.history[0] = 0
+        self.actions = 0
+        status[WHO] = -1.0
+        status[SINCE] = monotonic()
+        status[GAME] = float(index)
+        status[ACTIVE] = 1.0
+
+    def creating(self, seat: int) -> None:
+        self.status[WHO] = -(seat + 1.0)
+        self.status[SINCE] = monotonic()
+
+    def end(self) -> None:
+        self.status[ACTIVE] = 0.0
+        self.status[WHO] = 0.0
+        self.status[GAME] = -1.0
+
+
+class _Watched:
+    """A bot wrapped so that the monitor knows when it thinks and what it chose.
+
+    Methods the bot does not override (``observe`` of most bots) are not wrapped: an extra
+    call per event would cost more than the rest of the bookkeeping.
+    """
+
+    def __init__(self, bot: Bot, seat: int, monitor: Monitor) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.monitor = monitor
+        self.status = monitor.status
+        self.history = monitor.history
+        self.thinking = seat + 1.0
+        self.hooked = -(seat + 1.0)
+        self.seconds = 0.0
+        self.seconds_slot = SECONDS + seat
+        if type(bot).observe is Bot.observe:
+            self.observe = bot.observe
+        else:
+            self.observe = self._observe
+
+    def start(self, seat: int, players: int, options: RuleOptions) -> None:
+        status = self.status
+        status[WHO] = self.hooked
+        status[SINCE] = monotonic()
+        self.bot.start(seat, players, options)
+        status[WHO] = 0.0
+
+    def choose(self, view: Any, legal: Sequence[int]) -> int:
+        # The hot path of the monitor (once per decision): local names, six stores.
+        status = self.status
+        start = monotonic()
+        status[WHO] = self.thinking
+        status[SINCE] = start
+        action = self.bot.choose(view, legal)
+        status[WHO] = 0.0
+        self.seconds = seconds = self.seconds + monotonic() - start
+        status[self.seconds_slot] = seconds
+        if type(action) is int:
+            monitor = self.monitor
+            n = monitor.actions
+            if n < HISTORY_SIZE:
+                history = self.history
+                try:
+                    history[n + 1] = action
+                except (OverflowError, ValueError):
+                    return action
+                history[0] = monitor.actions = n + 1
+        return action
+
+    def _observe(self, event: str) -> None:
+        status = self.status
+        status[WHO] = self.hooked
+        status[SINCE] = monotonic()
+        self.bot.observe(event)
+        status[WHO] = 0.0
+
+    def finish(self, result: Any) -> None:
+        status = self.status
+        status[WHO] = self.hooked
+        status[SINCE] = monotonic()
+        self.bot.finish(result)
+        status[WHO] = 0.0
+
+
+class GamePlayer:
+    """Plays games of one schedule by index; one per worker process or Dask worker."""
+
+    def __init__(self, config: TournamentConfig, *, log_faults: bool = True) -> None:
+        self.config = config
+        self.log_faults = log_faults
+        self.schedule: Schedule = make_schedule(config)
+        self.classes = [spec.bot_class() for spec in config.participants]
+
+    def play(self, index: int, monitor: Monitor | None = None) -> Finished:
+        """Play game ``index`` of the schedule; bot faults end up in the record, not here."""
+        game = self.schedule.games[index]
+        config = self.config
+        names = self.schedule.names(game)
+        if monitor is not None:
+            monitor.begin(index)
+        log.debug("game %s started: %s", game.id, " vs ".join(names))
+        bots: list[Any] = []
+        error: GameError | None = None
+        for seat, participant in enumerate(game.seats):
+            spec = config.participants[participant]
+            rng = random.Random(bot_seed(game.seed, seat, spec.name))
+            try:
+                if monitor is not None:
+                    monitor.creating(seat)
+                bot = self.classes[participant](rng, **spec.params)
+            except Exception as exc:  # untrusted code
+                error = {"seat": seat, "kind": "crash",
+                         "message": f"the bot could not be created: {_one_line(exc)}"}
+                break
+            bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
+        if error is not None:
+            record = make_record(new_game(config.players, game.seed, config.options), names,
+                                 [0.0] * config.players, error, game.meta())
+        else:
+            outcome = play_game(bots, game.seed, config.options, names=names,
+                                move_time=config.move_time, meta=game.meta())
+            record = outcome.record
+            error = outcome.error
+        if monitor is not None:
+            monitor.end()
+        if error is not None and self.log_faults:
+            log.warning("game %s: %s (seat %d) %s: %s", game.id, names[error["seat"]],
+                        error["seat"], error["kind"], error["message"])
+        else:
+            log.debug("game %s finished: winners %s", game.id, record["winners"])
+        return finished(index, record)
+
+
+def _one_line(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    return (f"{type(exc).__name__}: {exc}".rstrip(": ") + where)[:500]
+
+
+@dataclass
+class Snapshot:
+    """What the parent read from a dead worker's monitor."""
+
+    index: int
+    phase: float
+    seat: int
+    since: float
+    seconds: list[float]
+    actions: list[int]
+
+
+def doing(who: float) -> tuple[float, int]:
+    """``(phase, seat)`` from a status ``WHO`` value (seat -1: no bot code was running)."""
+    if who > 0:
+        return THINKING, int(who) - 1
+    if who < 0:
+        return HOOK, int(-who) - 1
+    return ENGINE, -1
+
+
+def snapshot(status: Any, history: Any, players: int) -> Snapshot | None:
+    """The game a worker was playing (None when it was between games)."""
+    if status[ACTIVE] < 0.5 or status[GAME] < 0:
+        return None
+    n = max(0, min(int(history[0]), HISTORY_SIZE))
+    phase, seat = doing(status[WHO])
+    return Snapshot(
+        index=int(status[GAME]),
+        phase=phase,
+        seat=seat,
+        since=float(status[SINCE]),
+        seconds=[float(status[SECONDS + s]) for s in range(players)],
+        actions=[int(history[i + 1]) for i in range(n)],
+    )
+
+
+def replay(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
+    """The state of a game after these actions, replayed from its seed.
+
+    The engine is deterministic, so this is the state the dead worker had; an action that
+    does not apply (a torn read at the moment of death) ends the replay there.
+    """
+    config = schedule.config
+    state: GameState = new_game(config.players, game.seed, config.options)
+    for action in actions:
+        if state.ended or action not in state.legal_actions():
+            break
+        state.apply(action)
+    return state
+
+
+def rebuild(schedule: Schedule, game: ScheduledGame, state: GameState,
+            seconds: Sequence[float], error: GameError) -> GameRecord:
+    """The record of a game cut short outside its process (see :func:`replay`)."""
+    return make_record(state, schedule.names(game), list(seconds), error, game.meta())

@@ -1,0 +1,36 @@
+"""Helpers for the tournament tests: short games, the command through CliRunner, records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from arena.tournament.command import tournament
+
+#: Short games: the random bot plays instantly and 8 rounds cap a game.
+FAST = ("--rule", "max_rounds=8")
+BROKEN = "tests.tournament.broken_bots."
+
+
+def run_cli(args: Sequence[str]) -> Result:
+    """``arena tournament ARGS`` in this process (quiet progress unless asked)."""
+    return CliRunner().invoke(tournament, list(args), catch_exceptions=False)
+
+
+def read_records(directory: Path) -> list[dict[str, Any]]:
+    with open(directory / "games.jsonl") as f:
+        return [json.loads(line) for line in f]
+
+
+def timeless(directory: Path) -> dict[str, dict[str, Any]]:
+    """The records by game id, without the thinking times (the only field allowed to vary)."""
+    out = {}
+    for record in read_records(directory):
+        record.pop("seconds")
+        assert record["game"] not in out, f"game {record['game']} recorded twice"
+        out[record["game"]] = record
+    return out

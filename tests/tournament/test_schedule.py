@@ -1,0 +1,126 @@
+"""The schedule: pairings, seat rotations, game ids and seeds, all computed up front."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from arena.engine import RuleOptions
+from arena.tournament.schedule import (
+    ScheduleError,
+    SprtParams,
+    TournamentConfig,
+    balanced_lineups,
+    bot_seed,
+    derive_seed,
+    make_schedule,
+    pairings,
+)
+from bots.registry import BotSpec
+
+
+def config(n: int = 2, **kwargs: object) -> TournamentConfig:
+    specs = tuple(BotSpec.parse(f"random:name=P{i}") for i in range(n))
+    return TournamentConfig(specs, **kwargs)  # type: ignore[arg-type]
+
+
+def test_seeds_are_stable_across_processes_and_versions() -> None:
+    # A fixed value: changing the derivation would silently change every tournament.
+    assert derive_seed("deal", 1, 0, 0) == derive_seed("deal", 1, 0, 0)
+    assert derive_seed("deal", 1, 0, 0) == 6729284057250090040
+    assert derive_seed("deal", 1, 0, 1) != derive_seed("deal", 1, 0, 0)
+    assert 0 <= bot_seed(123, 1, "P0") < 2**63
+    assert bot_seed(123, 0, "P0") != bot_seed(123, 1, "P0") != bot_seed(123, 1, "P1")
+
+
+def test_games_are_rounded_up_to_whole_rotations_and_ids_follow_the_record_format() -> None:
+    schedule = make_schedule(config(2, games=5, players=2, seed=9))
+    assert schedule.deals == 3 and schedule.total == 6
+    ids = [g.id for g in schedule.games]
+    assert ids == ["000-0000-0", "000-0000-1", "000-0001-0", "000-0001-1",
+                   "000-0002-0", "000-0002-1"]
+    for game in schedule.games:
+        assert game.meta() == {"game": game.id, "pairing": 0, "deal": game.deal,
+                               "rotation": game.rotation}
+    # Both rotations of a deal share its seed; the seats are swapped.
+    first, second = schedule.games[:2]
+    assert first.seed == second.seed and first.seats == (0, 1) and second.seats == (1, 0)
+    assert len({g.seed for g in schedule.games}) == 3
+
+
+def test_round_robin_plays_every_combination() -> None:
+    assert pairings(4, 2, "round-robin") == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert pairings(4, 3, "round-robin") == [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    schedule = make_schedule(config(4, games=4, players=3))
+    assert schedule.total == 4 * 3 * 2  # 4 pairings, 2 deals, 3 rotations
+
+
+def test_gauntlet_plays_the_first_against_each_other() -> None:
+    assert pairings(4, 2, "gauntlet") == [(0, 1), (0, 2), (0, 3)]
+    assert pairings(3, 3, "gauntlet") == [(0, 0, 1), (0, 1, 1), (0, 0, 2), (0, 2, 2)]
+
+
+def test_copies_fill_the_table_evenly_and_every_participant_plays_every_seat() -> None:
+    assert balanced_lineups([0, 1], 4) == [(0, 0, 1, 1)]
+    assert balanced_lineups([0, 1], 3) == [(0, 0, 1), (0, 1, 1)]
+    assert balanced_lineups([0, 1, 2], 4) == [(0, 0, 1, 2), (0, 1, 1, 2), (0, 1, 2, 2)]
+    for n, players in ((2, 3), (2, 4), (3, 4), (4, 4)):
+        schedule = make_schedule(config(n, games=players, players=players))
+        seat_counts: Counter[tuple[int, int]] = Counter()
+        for game in schedule.games:
+            # The rotations of one deal are all different seatings.
+            assert len(game.seats) == players
+            for seat, who in enumerate(game.seats):
+                seat_counts[(who, seat)] += 1
+        # Each participant sits in each seat equally often over the whole schedule.
+        per_seat = {who: {seat_counts[(who, s)] for s in range(players)} for who in range(n)}
+        assert all(len(counts) == 1 for counts in per_seat.values()), per_seat
+        total = {who: sum(seat_counts[(who, s)] for s in range(players)) for who in range(n)}
+        assert len(set(total.values())) == 1, total
+        for deal in range(schedule.deals):
+            seatings = [g.seats for g in schedule.games if g.deal == deal and g.pairing == 0]
+            assert len(set(seatings)) == players
+
+
+def test_order_is_deal_major_and_indices_are_positions() -> None:
+    schedule = make_schedule(config(3, games=4))
+    assert [g.index for g in schedule.games] == list(range(schedule.total))
+    assert [g.deal for g in schedule.games] == sorted(g.deal for g in schedule.games)
+
+
+def test_schedule_is_a_pure_function_of_the_config() -> None:
+    a = make_schedule(config(3, games=6, seed=4, options=RuleOptions(max_rounds=8)))
+    b = make_schedule(config(3, games=6, seed=4, options=RuleOptions(max_rounds=8)))
+    assert a.games == b.games
+    c = make_schedule(config(3, games=6, seed=5))
+    assert [g.seed for g in a.games] != [g.seed for g in c.games]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 5}, "--players"),
+        ({"games": 0}, "--games"),
+        ({"format": "swiss"}, "--format"),
+        ({"move_time": 0.0}, "--move-time"),
+    ],
+)
+def test_bad_configurations_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ScheduleError, match=message):
+        config(2, **kwargs)
+
+
+def test_duplicate_names_and_sprt_misuse_are_refused() -> None:
+    twice = (BotSpec.parse("random"), BotSpec.parse("random"))
+    with pytest.raises(ScheduleError, match="named 'random'"):
+        TournamentConfig(twice)
+    with pytest.raises(ScheduleError, match="--sprt needs exactly two"):
+        config(3, sprt=SprtParams(0, 20))
+    with pytest.raises(ScheduleError, match="--sprt needs exactly two"):
+        config(2, players=3, sprt=SprtParams(0, 20))
+    with pytest.raises(ScheduleError, match="elo0 < elo1"):
+        SprtParams.parse("elo0=10,elo1=5")
+    with pytest.raises(ScheduleError, match="elo1"):
+        SprtParams.parse("elo0=0")
+    assert SprtParams.parse("elo0=0,elo1=20,alpha=0.1") == SprtParams(0, 20, 0.1, 0.05)
