@@ -40,35 +40,87 @@ class GameOutcome:
     seconds: list[float] = field(default_factory=list)
 
 
-@dataclass
 class _Alarm:
-    """A hard per-decision deadline through SIGALRM, where the platform allows it."""
+    """A hard per-decision deadline through SIGALRM, where the platform allows it.
 
-    seconds: float | None
-    active: bool = False
+    The handler is installed once per game (``install``/``restore``); each decision only
+    arms and disarms the timer, a single system call each.
+    """
 
-    def __enter__(self) -> _Alarm:
-        if (
-            self.seconds
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.active = bool(
+            seconds
             and hasattr(signal, "setitimer")
             and threading.current_thread() is threading.main_thread()
-        ):
+        )
+        self.previous: Any = None
+
+    def install(self) -> None:
+        if self.active:
             self.previous = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-            self.active = True
-        return self
+
+    def restore(self) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
 
     @staticmethod
     def _fire(signum: int, frame: Any) -> None:
         raise MoveTimeout()
 
+    def __enter__(self) -> _Alarm:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)  # type: ignore[arg-type]
+        return self
+
     def __exit__(self, *exc: object) -> None:
         if self.active:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
 
 
-def _describe(exc: BaseException) -> str:
+def _decisions(
+    state: GameState,
+    bots: Sequence[Bot],
+    alarm: _Alarm,
+    move_time: float | None,
+    seconds: list[float],
+    publish: Callable[[], None],
+    on_decision: Callable[[int], None] | None,
+) -> GameError | None:
+    """Ask the bots for decisions until the game ends; the first fault stops it."""
+    while not state.ended:
+        seat = state.current
+        legal = state.legal_actions()
+        view = state.view(seat)
+        if on_decision is not None:
+            on_decision(seat)
+        start = time.perf_counter()
+        try:
+            with alarm:
+                action = bots[seat].choose(view, list(legal))
+        except MoveTimeout:
+            seconds[seat] += time.perf_counter() - start
+            return {"seat": seat, "kind": "timeout",
+                    "message": f"no decision within the {move_time:g} s move time"}
+        except Exception as exc:  # untrusted code: any exception is the bot's fault
+            seconds[seat] += time.perf_counter() - start
+            return {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
+        elapsed = time.perf_counter() - start
+        seconds[seat] += elapsed
+        if move_time and elapsed > move_time:
+            return {"seat": seat, "kind": "timeout",
+                    "message": f"took {elapsed:.3f} s, over the {move_time:g} s move time"}
+        if not isinstance(action, int) or isinstance(action, bool) or action not in legal:
+            return {"seat": seat, "kind": "illegal",
+                    "message": f"returned {_show(action)}, which is not a legal action at "
+                    f"round {state.round}, step {state.step_name}"}
+        state.apply(action)
+        publish()
+    return None
+
+
+def describe_exception(exc: BaseException) -> str:
     """One line naming the exception and where in the bot it was raised."""
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
@@ -106,6 +158,12 @@ def play_game(
     seen = 0
     actor = 0
 
+    # Only bots that override the hook are told events: formatting them costs time.
+    observers = [
+        (seat, b) for seat, b in enumerate(bots)
+        if getattr(b.observe, "__func__", None) is not Bot.observe
+    ]
+
     def publish() -> None:
         nonlocal seen, actor
         while seen < len(history):
@@ -113,7 +171,7 @@ def play_game(
             seen += 1
             if entry[0] == MOVE or entry[0] == DEALT:
                 actor = entry[2]
-            for seat, bot in enumerate(bots):
+            for seat, bot in observers:
                 # A failing hook is not worth the game: the bot only loses what it observes.
                 with contextlib.suppress(Exception):
                     bot.observe(visible_event_text(entry, seat, actor))
@@ -124,40 +182,17 @@ def play_game(
         try:
             bot.start(seat, players, options)
         except Exception as exc:
-            error = {"seat": seat, "kind": "crash", "message": _describe(exc)}
+            error = {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
             break
     if error is None:
         publish()
-    while error is None and not state.ended:
-        seat = state.current
-        legal = state.legal_actions()
-        view = state.view(seat)
-        if on_decision is not None:
-            on_decision(seat)
-        start = time.perf_counter()
+    if error is None:
+        alarm = _Alarm(move_time)
+        alarm.install()
         try:
-            with _Alarm(move_time):
-                action = bots[seat].choose(view, list(legal))
-        except MoveTimeout:
-            error = {"seat": seat, "kind": "timeout",
-                     "message": f"no decision within the {move_time:g} s move time"}
-        except Exception as exc:
-            error = {"seat": seat, "kind": "crash", "message": _describe(exc)}
-        elapsed = time.perf_counter() - start
-        seconds[seat] += elapsed
-        if error is not None:
-            break
-        if move_time and elapsed > move_time:
-            error = {"seat": seat, "kind": "timeout",
-                     "message": f"took {elapsed:.3f} s, over the {move_time:g} s move time"}
-            break
-        if not isinstance(action, int) or isinstance(action, bool) or action not in legal:
-            error = {"seat": seat, "kind": "illegal",
-                     "message": f"returned {_show(action)}, which is not a legal action at "
-                     f"round {state.round}, step {state.step_name}"}
-            break
-        state.apply(action)
-        publish()
+            error = _decisions(state, bots, alarm, move_time, seconds, publish, on_decision)
+        finally:
+            alarm.restore()
     if error is None:
         result = state.result()
         for bot in bots:

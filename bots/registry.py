@@ -9,6 +9,7 @@ the picklable ``BotSpec`` (target and parameters), never a class object.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from dataclasses import dataclass, field
@@ -28,11 +29,17 @@ BUILTIN: dict[str, str] = {
 }
 
 
+@functools.cache
+def _entry_points() -> tuple[tuple[str, str], ...]:
+    """The installed entry points, read once per process (a scan costs milliseconds)."""
+    return tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
 def available() -> dict[str, str]:
     """Registered bot names and their ``module:Class`` targets, built-ins first."""
     found = dict(BUILTIN)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
+    for name, value in _entry_points():
+        found.setdefault(name, value)
     return found
 
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 import json
 import logging
 import random
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from time import monotonic
 from typing import Any, NamedTuple
 
 from arena.engine import GameState, RuleOptions, new_game
-from arena.match import play_game
+from arena.match import describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
 from bots.base import Bot
 
@@ -222,7 +221,7 @@ class GamePlayer:
                 bot = self.classes[participant](rng, **spec.params)
             except Exception as exc:  # untrusted code
                 error = {"seat": seat, "kind": "crash",
-                         "message": f"the bot could not be created: {_one_line(exc)}"}
+                         "message": f"the bot could not be created: {describe_exception(exc)}"}
                 break
             bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
         if error is not None:
@@ -241,12 +240,6 @@ class GamePlayer:
         else:
             log.debug("game %s finished: winners %s", game.id, record["winners"])
         return finished(index, record)
-
-
-def _one_line(exc: BaseException) -> str:
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
-    return (f"{type(exc).__name__}: {exc}".rstrip(": ") + where)[:500]
 
 
 @dataclass
