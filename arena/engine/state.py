@@ -376,7 +376,11 @@ class GameState(Board):
         return (3 if self.weather == FACE_SUN else 2) - len(self.taken)
 
     def copy(self, *, history: bool = False) -> GameState:
-        """A cheap, independent copy; the history is dropped unless asked for (search)."""
+        """A cheap, independent copy; the history is dropped unless asked for (search).
+
+        Written out field by field, not with ``copy_public``: this is the hot path of every
+        search, and the generic loop costs 4.1 µs against 1.2 µs.
+        """
         s = GameState.__new__(GameState)
         s.players = self.players
         s.options = self.options
@@ -956,6 +960,28 @@ class GameState(Board):
             f"<GameState players={self.players} round={self.round} seat={self.current} "
             f"step={self.step_name} scores={self.scores()}{' ended' if self.ended else ''}>"
         )
+
+
+#: The public game, held under the same names by ``GameState`` and ``PlayerView``: values
+#: shared as they are (immutable, or replaced rather than changed in place) ...
+SHARED_PUBLIC: tuple[str, ...] = (
+    "players", "options", "round", "current", "step", "weather", "taken", "tiles",
+    "improvement", "irrigated", "irrigated_by_colour", "channels", "network", "gardener",
+    "panda", "reserve_channels", "reserve_improvements", "emperor", "last_turns", "ended",
+    "capped", "_spaces", "_edges",
+)  # fmt: skip
+#: ... and the containers that the rules change in place, copied.
+COPIED_PUBLIC: tuple[str, ...] = (
+    "bamboo", "completed", "eaten", "stored_channels", "stored_improvements", "shoots",
+)  # fmt: skip
+
+
+def copy_public(source: Board, target: Board) -> None:
+    """Give ``target`` the public game of ``source`` (a state's view, a view's sample)."""
+    for name in SHARED_PUBLIC:
+        setattr(target, name, getattr(source, name))
+    for name in COPIED_PUBLIC:
+        setattr(target, name, getattr(source, name).copy())
 
 
 def _minus(counts: tuple[int, int, int, int], index: int) -> tuple[int, int, int, int]:

@@ -24,7 +24,7 @@ from typing import Any
 from . import rng as splitmix
 from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, CATEGORY_CARDS, POND_TILE
 from .options import RuleOptions
-from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState
+from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_public
 
 
 class PlayerView(Board):
@@ -113,27 +113,10 @@ class PlayerView(Board):
             raise ValueError(f"seat {seat} is not in a {state.players}-player game")
         v = cls.__new__(cls)
         v.seat = seat
-        v.players = state.players
-        v.options = state.options
-        v.round = state.round
-        v.current = state.current
-        v.step = state.step
-        v.weather = state.weather
-        v.taken = state.taken
+        copy_public(state, v)
         mine = state.current == seat and state.step == PLACE_STEP
         v.drawn = state.drawn if mine else ()
         v.drawn_count = len(state.drawn)
-        v.tiles = state.tiles
-        v.bamboo = state.bamboo.copy()
-        v.improvement = state.improvement
-        v.irrigated = state.irrigated
-        v.irrigated_by_colour = state.irrigated_by_colour
-        v.channels = state.channels
-        v.network = state.network
-        v.gardener = state.gardener
-        v.panda = state.panda
-        v.reserve_channels = state.reserve_channels
-        v.reserve_improvements = state.reserve_improvements
         bit = 1 << seat
         v.plot_deck_size = len(state.plot_deck)
         v.plot_known = state.plot_known
@@ -148,17 +131,6 @@ class PlayerView(Board):
         )
         v.hand = state.hands[seat]
         v.hand_categories = tuple(tuple(CARD_CATEGORY[c] for c in h) for h in state.hands)
-        v.completed = list(state.completed)
-        v.eaten = list(state.eaten)
-        v.stored_channels = list(state.stored_channels)
-        v.stored_improvements = list(state.stored_improvements)
-        v.emperor = state.emperor
-        v.last_turns = state.last_turns
-        v.ended = state.ended
-        v.capped = state.capped
-        v.shoots = list(state.shoots)
-        v._spaces = state._spaces
-        v._edges = state._edges
         # Not the state's cache of plot objectives: it is keyed by the cards the state was
         # asked about, other seats' hands included (R2.6).  The view starts its own.
         v._plot_ok = None
@@ -199,27 +171,10 @@ class PlayerView(Board):
     def determinize(self, rng: random.Random) -> GameState:
         """A full state consistent with this view, hidden parts sampled with ``rng``."""
         s = GameState.__new__(GameState)
-        s.players = self.players
-        s.options = self.options
+        copy_public(self, s)
         s.seed = rng.getrandbits(63)
         s.rng = splitmix.seed_state(rng.getrandbits(64))
         s.dice = ()
-        s.round = self.round
-        s.current = self.current
-        s.step = self.step
-        s.weather = self.weather
-        s.taken = self.taken
-        s.tiles = self.tiles
-        s.bamboo = self.bamboo.copy()
-        s.improvement = self.improvement
-        s.irrigated = self.irrigated
-        s.irrigated_by_colour = self.irrigated_by_colour
-        s.channels = self.channels
-        s.network = self.network
-        s.gardener = self.gardener
-        s.panda = self.panda
-        s.reserve_channels = self.reserve_channels
-        s.reserve_improvements = self.reserve_improvements
         seat = self.seat
 
         plots = self.unseen_plots()
@@ -258,19 +213,8 @@ class PlayerView(Board):
         s.hands = [tuple(h) for h in hands]
         s.objective_decks = tuple(decks)
         s.objective_known = self.objective_known
-        s.completed = list(self.completed)
-        s.eaten = list(self.eaten)
-        s.stored_channels = list(self.stored_channels)
-        s.stored_improvements = list(self.stored_improvements)
-        s.emperor = self.emperor
-        s.last_turns = self.last_turns
-        s.ended = self.ended
-        s.capped = self.capped
-        s.shoots = list(self.shoots)
         s.history = None
         s._legal = None
-        s._spaces = self._spaces
-        s._edges = self._edges
         s._plot_ok = self._plot_ok
         return s
 
