@@ -362,6 +362,15 @@ class GameState(Board):
             legal = self._legal = self._generate()
         return legal
 
+    def invalidate(self) -> None:
+        """Forget the cached legal actions of a copy edited by hand.
+
+        Search may edit its own copy to ask "what if" (a hand without the card just drawn,
+        a turn without its weather); the edited fields are public, but the legal list
+        derived from them must then be recomputed.
+        """
+        self._legal = None
+
     def is_terminal(self) -> bool:
         """Whether the game is over (R13.2, or the ``max_rounds`` cap)."""
         return self.ended

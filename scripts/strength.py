@@ -1,0 +1,81 @@
+"""Strength benchmark: a seat-rotated match of SPEC_A against copies of SPEC_B, with 95% CIs.
+
+Usage::
+
+    python scripts/strength.py greedy random --games 400 --seed 1 --workers 2
+    python scripts/strength.py mcts objective --players 4 --games 400 --out runs/mcts-4p
+
+With N players, SPEC_A plays against N-1 copies of SPEC_B; each deal (one game seed) is
+played once per seat rotation, so SPEC_A sits in every seat and the luck of the deal cancels.
+The match is an ordinary tournament (one pairing of SPEC_A and the renamed copies of SPEC_B)
+played by ``arena.tournament``: the same worker processes, fault isolation and files, so the
+games can be re-played with ``arena replay`` and studied with ``arena report DIR``.
+
+A shared victory between k seats counts 1/k of a win; the interval is Wilson's.  A
+benchmark, not a test: the long matches of the strength targets are run by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import tempfile
+from pathlib import Path
+
+from arena.engine import ArenaError, RuleOptions
+from arena.tournament import RunSettings, TournamentConfig, run_tournament
+from arena.tournament.standings import wilson
+from bots.base import BotConfigError
+from bots.registry import BotSpec
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("spec_a")
+    ap.add_argument("spec_b")
+    ap.add_argument("--games", type=int, default=400, help="games (rounded up to whole deals)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rule", action="append", default=[], metavar="K=V")
+    ap.add_argument("--move-time", type=float, default=None, help="hard limit per decision")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="where to keep the games (default: a new temporary directory)")
+    args = ap.parse_args(argv)
+    try:
+        a = BotSpec.parse(args.spec_a)
+        b = BotSpec.parse(args.spec_b)
+        if a.name == b.name:
+            a = dataclasses.replace(a, name=f"{a.name} (A)")
+        copies = [dataclasses.replace(b, name=f"{b.name}#{i}") for i in range(1, args.players)]
+        config = TournamentConfig(
+            participants=(a, *copies), players=args.players, games=args.games,
+            seed=args.seed, options=RuleOptions.from_pairs(args.rule), move_time=args.move_time,
+        )
+    except (ArenaError, BotConfigError, ValueError) as exc:
+        ap.error(str(exc))
+    out = args.out or Path(tempfile.mkdtemp(prefix="strength-"))
+    result = run_tournament(config, out, settings=RunSettings(workers=args.workers))
+
+    lines = result.standings.lines
+    n = lines[a.name].games
+    a_share = lines[a.name].share
+    b_share = sum(lines[c.name].share for c in copies)
+    print(f"\n{a.name} vs {b.name}: {n} games, {args.players} players, seed {args.seed}, "
+          f"rules {config.options.to_dict(only_changed=True) or 'default'}")
+    print(f"{'spec':<32} {'wins':>7} {'win rate':>9} {'95% CI':>17} {'score':>6} {'errors':>6}")
+    for label, share, group in ((a.name, a_share, [a]),
+                                (f"{b.name} x{len(copies)}", b_share, copies)):
+        lo, hi = wilson(share, n)
+        score = sum(lines[p.name].score_total for p in group) / max(1, n * len(group))
+        errors = sum(lines[p.name].errors for p in group)
+        print(f"{label:<32} {share:>7.1f} {share / max(n, 1):>8.1%}   [{lo:6.1%}, {hi:6.1%}] "
+              f"{score:>6.2f} {errors:>6}")
+    print(f"{n / result.elapsed:.2f} games/s ({result.elapsed:.0f} s, {args.workers} workers); "
+          f"games in {out} (arena report {out})")
+    return 130 if result.interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

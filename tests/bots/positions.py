@@ -1,0 +1,55 @@
+"""Crafted positions shared by the bot tests (``arena.engine.from_position``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.engine import GameState, RuleOptions, action_text, from_position
+from bots.registry import BotSpec
+
+#: Short complete games for unit tests: three objectives take the Emperor (R13.1).
+SHORT = RuleOptions(objectives_to_end=((2, 3), (3, 3), (4, 3)), max_rounds=12)
+
+
+def position(
+    hands: list[dict[str, Any]],
+    tiles: list[dict[str, Any]],
+    *,
+    step: str = "actions",
+    weather: str | None = None,
+    round: int = 2,
+    **extra: Any,
+) -> GameState:
+    """A two-player position, seat 0 to play, from the parts a test cares about."""
+    data: dict[str, Any] = {
+        "format": "takenoko-position/1",
+        "players": len(hands),
+        "round": round,
+        "current": 0,
+        "turn": {"step": step, "weather": weather, "actions": [], "drawn": []},
+        "tiles": tiles,
+        "hands": hands,
+    }
+    data.update(extra)
+    return from_position(data)
+
+
+def decide(spec: str, state: GameState, seed: int = 0) -> str:
+    """The decision of a fresh bot of ``spec`` for the seat to play, as notation."""
+    bot = BotSpec.parse(spec).create(random.Random(seed))
+    bot.start(state.current, state.players, state.options)
+    action = bot.choose(state.view(state.current), list(state.legal_actions()))
+    assert action in state.legal_actions()
+    return action_text(action)
+
+
+#: One gardener move (to 1,0) completes gardener-04 (green, 4 sections, no improvement).
+ONE_GROWTH_TO_GO = dict(
+    hands=[{"objectives": ["gardener-04", "panda-11"]}, {"objectives": ["panda-01"]}],
+    tiles=[
+        {"at": "1,0", "tile": "green", "bamboo": 3},
+        {"at": "1,-1", "tile": "yellow", "bamboo": 1},
+        {"at": "0,-1", "tile": "green", "bamboo": 1},
+    ],
+)

@@ -1,0 +1,143 @@
+"""The shared evaluation (``bots.heuristics``): costs, monotonicity, honesty, caching."""
+
+from __future__ import annotations
+
+import random
+
+from arena.engine import new_game, parse_action
+from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.engine.components import parse_card
+from bots import heuristics
+from bots.heuristics import (
+    SCORE_WEIGHT,
+    UNKNOWN_CARD_VALUE,
+    card_cost,
+    card_costs,
+    draw_value,
+    evaluate,
+    evaluate_all,
+)
+
+from .positions import ONE_GROWTH_TO_GO, position
+
+
+def test_a_satisfied_card_costs_nothing_and_completing_it_gains() -> None:
+    state = position(
+        [{"objectives": ["gardener-04"]}, {"objectives": ["panda-01"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 4}],
+    )
+    card = parse_card("gardener-04")
+    assert card_cost(state, 0, card) == 0.0
+    before = evaluate(state, 0)
+    state.apply(parse_action("complete gardener-04"))
+    assert evaluate(state, 0) - before == (SCORE_WEIGHT - 1) * 5
+
+
+def test_growth_towards_the_card_lowers_its_cost() -> None:
+    state = position(**ONE_GROWTH_TO_GO)
+    card = parse_card("gardener-04")
+    assert card_cost(state, 0, card) == 1.0
+    grown = state.copy()
+    grown.apply(parse_action("gardener 1,0"))
+    assert card_cost(grown, 0, card) == 0.0
+    assert evaluate(grown, 0) > evaluate(state, 0)
+    eaten = state.copy()
+    eaten.apply(parse_action("panda 1,0"))
+    assert card_cost(eaten, 0, card) == 2.0
+
+
+def test_panda_cards_share_the_stock_nearest_first() -> None:
+    state = position(
+        [{"objectives": ["panda-13", "panda-01"], "eaten": {"green": 2}},
+         {"objectives": ["panda-02"]}],
+        [{"at": "1,0", "tile": "yellow", "bamboo": 1}, {"at": "1,-1", "tile": "pink", "bamboo": 1}],
+    )
+    costs = card_costs(state, 0)
+    assert costs[parse_card("panda-01")] == 0.0  # both green sections go to the 2-green card
+    assert costs[parse_card("panda-13")] > 2.0  # it still needs all three colours
+
+
+def test_plot_card_cost_counts_missing_cells() -> None:
+    tiles = [{"at": "1,0", "tile": "green", "bamboo": 1}, {"at": "1,-1", "tile": "green",
+                                                              "bamboo": 1}]
+    state = position([{"objectives": ["plot-07"]}, {"objectives": ["panda-01"]}], tiles)
+    two = card_cost(state, 0, parse_card("plot-07"))  # a green triangle: one cell missing
+    assert 0 < two <= 3
+    done = position(
+        [{"objectives": ["plot-07"]}, {"objectives": ["panda-01"]}],
+        [*tiles, {"at": "2,-1", "tile": "green", "bamboo": 1}],
+        channels=["1,-1|1,0", "1,-1|2,-1"],
+    )
+    assert card_cost(done, 0, parse_card("plot-07")) == 0.0
+    dry = position(
+        [{"objectives": ["plot-07"]}, {"objectives": ["panda-01"]}],
+        [*tiles, {"at": "2,-1", "tile": "green", "bamboo": 0}],
+    )
+    assert 0 < card_cost(dry, 0, parse_card("plot-07")) < two  # only irrigation missing
+    wrong = position(
+        [{"objectives": ["plot-07"]}, {"objectives": ["panda-01"]}],
+        [*tiles, {"at": "2,-1", "tile": "pink", "bamboo": 0}],
+    )
+    assert card_cost(wrong, 0, parse_card("plot-07")) > two  # that triangle is spoiled
+
+
+def test_layout_cache_gives_the_same_costs_as_a_cold_start() -> None:
+    state = new_game(2, 21)
+    rng = random.Random(3)
+    for _ in range(120):
+        legal = state.legal_actions()
+        done = [a for a in legal if a & KIND_MASK == COMPLETE]
+        state.apply(done[0] if done else rng.choice(legal))
+        if state.ended:
+            break
+        warm = evaluate_all(state)
+        heuristics._LAYOUTS.clear()
+        assert evaluate_all(state) == warm
+
+
+def test_a_view_is_evaluated_like_the_state_for_its_own_seat() -> None:
+    state = new_game(3, 4)
+    rng = random.Random(4)
+    for _ in range(50):
+        state.apply(rng.choice(state.legal_actions()))
+    for seat in range(3):
+        assert evaluate(state.view(seat), seat) == evaluate(state, seat)
+    # Another seat's hand is unknown in a view: only its size counts.
+    view = state.view(0)
+    other = evaluate(view, 1)
+    assert other == evaluate(view, 1)
+    hidden = state.copy()
+    hidden.hands[1] = tuple(reversed(hidden.hands[1]))
+    assert evaluate(hidden.view(0), 1) == other
+    assert other >= UNKNOWN_CARD_VALUE * len(state.hands[1])
+
+
+def test_draw_value_is_an_average_over_unseen_cards() -> None:
+    state = position(**ONE_GROWTH_TO_GO)
+    view = state.view(0)
+    for category in range(3):
+        value = draw_value(view, 0, category)
+        assert 0 < value < 8
+
+
+def test_expected_hand_value_reads_categories_only_and_drops_when_shoots_are_eaten() -> None:
+    from arena.engine.components import GARDENER_CARD, PANDA_CARD
+
+    tiles = [{"at": "1,0", "tile": "green", "bamboo": 4}, {"at": "1,-1", "tile": "pink",
+                                                              "bamboo": 3}]
+    state = position(
+        [{"objectives": ["panda-01"]}, {"objectives": ["gardener-01", "gardener-10"]}], tiles
+    )
+    view = state.view(0)
+    pools = ([], view.unseen_cards(GARDENER_CARD), view.unseen_cards(PANDA_CARD))
+    value = heuristics.expected_hand_value(state, 1, pools)
+    assert value > 0
+    # Other gardener cards in that hand: the same value (only the category is read).
+    other = position(
+        [{"objectives": ["panda-01"]}, {"objectives": ["gardener-02", "gardener-03"]}], tiles
+    )
+    assert heuristics.expected_hand_value(other, 1, pools) == value
+    assert heuristics.expected_hand_value(other.view(0), 1, pools) == value
+    # Eating the tall green shoot makes the opponent's gardener cards further away.
+    state.apply(parse_action("panda 1,0"))
+    assert heuristics.expected_hand_value(state, 1, pools) < value

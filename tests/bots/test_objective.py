@@ -1,0 +1,145 @@
+"""The ``objective`` planner: complete games, and its plan on crafted positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.engine import RuleOptions, action_text
+from arena.engine.actions import KIND_MASK, OBJECTIVE
+from arena.match import play_game
+from bots.objective import ObjectiveBot
+from bots.registry import BotSpec
+
+from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 5), (4, 6)])
+def test_plays_short_games_with_legal_moves_only(players: int, seed: int) -> None:
+    specs = ["objective", "greedy", "objective:protect=false,hand_size=2", "random"][:players]
+    bots = [BotSpec.parse(s).create(random.Random(seed * 10 + i)) for i, s in enumerate(specs)]
+    outcome = play_game(bots, seed, SHORT)
+    assert outcome.error is None
+    assert outcome.state.ended
+    assert outcome.state.emperor >= 0 or outcome.state.capped
+
+
+def test_same_seed_same_game() -> None:
+    def moves() -> list[str]:
+        bots = [ObjectiveBot(random.Random(1)), ObjectiveBot(random.Random(2))]
+        return play_game(bots, 8, RuleOptions(max_rounds=3)).state.history_text()
+
+    assert moves() == moves()
+
+
+def test_takes_the_gardener_move_that_completes_its_target() -> None:
+    state = position(**ONE_GROWTH_TO_GO)
+    for seed in range(4):
+        assert decide("objective", state, seed) == "gardener 1,0"
+
+
+def test_completes_first_the_card_worth_most() -> None:
+    state = position(
+        [{"objectives": ["panda-01", "panda-13"], "eaten": {"green": 2, "yellow": 1, "pink": 1}},
+         {"objectives": ["panda-02"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 2}],
+    )
+    assert decide("objective", state) == "complete panda-13"
+
+
+# An opponent ate the yellow shoot at 1,0 down to nothing; seat 0 grows yellow shoots
+# (gardener-14: three yellow plots at 3 sections, any improvement) and holds an enclosure.
+EATEN_SHOOT = dict(
+    tiles=[
+        {"at": "1,0", "tile": "yellow", "bamboo": 0},
+        {"at": "1,-1", "tile": "yellow", "bamboo": 2},
+        {"at": "0,-1", "tile": "yellow", "bamboo": 1},
+    ],
+)
+
+
+def test_protects_its_shoot_with_an_enclosure_when_an_opponent_eats_it() -> None:
+    hands = [{"objectives": ["gardener-14", "plot-01"], "improvements": ["enclosure"]},
+             {"objectives": ["panda-01"], "eaten": {"yellow": 1}}]
+    state = position(hands, **EATEN_SHOOT)
+    for seed in range(3):
+        assert decide("objective", state, seed) == "improve enclosure 1,0"
+    # The parameter turns the behaviour off: the token then stays in the stock.
+    assert not decide("objective:protect=false", state).startswith("improve")
+
+
+def test_protection_follows_what_it_saw_an_opponent_eat() -> None:
+    """The opponent's stock is empty (a panda card used it up), but the bot saw the panda."""
+    hands = [{"objectives": ["gardener-14", "plot-01"], "improvements": ["enclosure"]},
+             {"objectives": ["panda-01"]}]
+    state = position(hands, **EATEN_SHOOT)
+    assert not decide("objective", state).startswith("improve")
+    bot = ObjectiveBot(random.Random(0))
+    bot.start(0, 2, state.options)
+    bot.observe("1 panda 1,0")
+    action = bot.choose(state.view(0), list(state.legal_actions()))
+    assert action_text(action) == "improve enclosure 1,0"
+
+
+def test_uses_the_weather_for_its_target() -> None:
+    tiles = [
+        {"at": "1,0", "tile": "yellow", "bamboo": 2},
+        {"at": "1,-1", "tile": "green", "bamboo": 3},
+        {"at": "0,-1", "tile": "green", "bamboo": 1},
+    ]
+    hands = [{"objectives": ["gardener-04", "plot-01"]}, {"objectives": ["panda-02"]}]
+    choice = position(hands, tiles, step="choose_weather", weather="choice")
+    assert decide("objective", choice) == "weather rain"
+    rain = position(hands, tiles, step="rain", weather="rain")
+    assert decide("objective", rain) == "rain 1,-1"
+    hungry = [{"objectives": ["panda-06"], "eaten": {"yellow": 1}}, {"objectives": ["panda-02"]}]
+    storm = position(hungry, tiles, step="storm", weather="storm")
+    assert decide("objective", storm) == "storm 1,0"
+
+
+def test_stops_drawing_at_its_hand_size() -> None:
+    state = position(
+        [{"objectives": ["gardener-04", "panda-11"]}, {"objectives": ["panda-01"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 1}, {"at": "1,-1", "tile": "pink", "bamboo": 1}],
+    )
+    assert any(a & KIND_MASK == OBJECTIVE for a in state.legal_actions())
+    for seed in range(4):
+        assert not decide("objective:hand_size=2", state, seed).startswith("objective")
+
+
+def test_draws_during_a_turn_that_starts_with_an_empty_hand() -> None:
+    state = position(
+        [{"objectives": []}, {"objectives": ["panda-01"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 1}],
+    )
+    bot = ObjectiveBot(random.Random(0))
+    bot.start(0, 2, state.options)
+    taken = []
+    while state.current == 0 and not state.ended:
+        action = bot.choose(state.view(0), list(state.legal_actions()))
+        taken.append(action_text(action))
+        state.apply(action)
+    assert any(t.startswith("objective") for t in taken), taken
+
+
+def test_does_not_take_the_emperor_to_lose() -> None:
+    """R13: the ninth objective ends the game; behind even with the Emperor, it waits."""
+    done = ["panda-02", "panda-03", "panda-04", "panda-05", "plot-01", "plot-04",
+            "plot-07", "plot-10"]  # 8 cards, 3*4 + 2*3 + 3 = 23 points
+    rich = ["gardener-13", "gardener-14", "gardener-15", "gardener-12", "panda-13"]  # 35 points
+    tiles = [{"at": "1,0", "tile": "green", "bamboo": 2}]
+    behind = position(
+        [{"objectives": ["panda-01"], "eaten": {"green": 2}, "completed": done},
+         {"objectives": ["panda-06"], "completed": rich}],
+        tiles,
+    )
+    assert "complete panda-01" in [action_text(a) for a in behind.legal_actions()]
+    assert decide("objective", behind) != "complete panda-01"
+    # Ahead, it takes the Emperor at once.
+    ahead = position(
+        [{"objectives": ["panda-01"], "eaten": {"green": 2}, "completed": done},
+         {"objectives": ["panda-06"], "completed": ["gardener-15"]}],
+        tiles,
+    )
+    assert decide("objective", ahead) == "complete panda-01"
