@@ -332,7 +332,8 @@ def list_bots() -> None:
             continue
         click.echo(f"{name:<10} {text}")
         for p in cls.PARAMS:
-            click.echo(f"    {p.name}={p.default!s:<8} {p.type_name():<14} {p.help}")
+            setting = f"{p.name}={str(p.default).lower() if p.type is bool else p.default}"
+            click.echo(f"    {setting:<24} {p.type_name():<24} {p.help}")
 
 
 # ------------------------------------------------------------------ report

@@ -153,7 +153,7 @@ def test_play_refuses_bad_input() -> None:
 def test_bots_lists_parameters() -> None:
     code, out, _ = run("bots")
     assert code == 0
-    assert "random" in out and "complete=False" in out
+    assert "random" in out and "complete=false" in out
 
 
 def test_console_script_and_module_entry(start_position: Path) -> None:
