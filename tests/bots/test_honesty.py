@@ -16,9 +16,9 @@ import pytest
 
 from arena.engine import GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK, PLOT
-from arena.engine.components import CARD_CATEGORY
 from bots.base import BotConfigError
 from bots.registry import BotSpec, available, load_class
+from tests.bots.positions import hidden_twin
 
 #: Budget parameters shrunk so that search bots decide quickly in a unit test.
 SMALL_BUDGETS = {"iterations": 60, "playouts": 20, "time": 0}
@@ -39,45 +39,6 @@ def reached(players: int, seed: int, moves: int, into_place: bool) -> GameState:
             state.apply(rng.choice(state.legal_actions()))
         state.apply(PLOT)
     return state
-
-
-def _shuffle_unknown(cards: tuple[int, ...], known: tuple[int, ...], bit: int,
-                     rng: random.Random) -> tuple[int, ...]:
-    """The deck with the cards at places ``bit`` does not know shuffled among themselves."""
-    free = [i for i, mask in enumerate(known) if not mask & bit]
-    moved = [cards[i] for i in free]
-    rng.shuffle(moved)
-    out = list(cards)
-    for i, card in zip(free, moved):
-        out[i] = card
-    return tuple(out)
-
-
-def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy that differs from ``state`` only in what ``seat`` cannot see."""
-    twin = state.copy(history=True)
-    bit = 1 << seat
-    decks = [list(d) for d in twin.objective_decks]
-    hands = [list(h) for h in twin.hands]
-    for other in range(twin.players):
-        if other == seat:
-            continue
-        for j, card in enumerate(hands[other]):
-            category = CARD_CATEGORY[card]
-            places = [i for i, m in enumerate(twin.objective_known[category]) if not m & bit]
-            if places:
-                i = rng.choice(places)
-                hands[other][j], decks[category][i] = decks[category][i], card
-    twin.hands = [tuple(h) for h in hands]
-    twin.objective_decks = tuple(
-        _shuffle_unknown(tuple(d), known, bit, rng)
-        for d, known in zip(decks, twin.objective_known)
-    )
-    twin.plot_deck = _shuffle_unknown(twin.plot_deck, twin.plot_known, bit, rng)
-    twin.rng = rng.getrandbits(64)
-    twin.seed = rng.getrandbits(63)
-    twin._legal = None
-    return twin
 
 
 def bot_spec(name: str) -> BotSpec:

@@ -1,0 +1,294 @@
+"""Benchmarks of the ``mcts`` bot: search speed, time per game, and strength.
+
+Usage::
+
+    python scripts/bench_mcts.py speed [--bot SPEC] [--runs 5] [--positions 3]
+        [--policy random|SPEC] [--rounds 10]
+    python scripts/bench_mcts.py game [--bot SPEC] [--opponent SPEC] [--games 4]
+    python scripts/bench_mcts.py match --opponent objective [--bot SPEC] [--players 2]
+        [--games 400] [--workers 2] [--seed 1] [--rule K=V ...]
+
+``speed`` builds mid-game positions (a seeded 2-player game played to round 10 by a random
+policy that completes objectives, or with ``--policy objective`` by that bot) and reports
+iterations per second of one decision at each, median and spread over several runs, per CPU
+second and per wall-clock second.  ``game`` times whole games at the bot's budget: seconds
+per decision and per game.  ``match`` plays the bot against an opponent spec: in 2-player
+games each deal is played twice with the seats swapped, in 3-4 player games the bot takes
+every seat of each deal in turn against copies of the opponent, so deal luck cancels.  It
+prints games, the bot's win rate (a victory shared by k counts 1/k) with a 95% confidence
+interval, and mean scores.  The long matches live here rather than in the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from arena.engine import GameState, RuleOptions, new_game
+from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.engine.state import MOVE
+from arena.match import play_game
+from bots.registry import BotSpec
+
+DEFAULT_BOT = "mcts"
+
+
+# ------------------------------------------------------------------------- positions
+
+
+def midgame_position(seed: int, rounds: int = 10, players: int = 2,
+                     policy: str = "random") -> GameState:
+    """A seeded game played to the action step of a turn of round ``rounds``.
+
+    ``policy`` is ``random`` (random moves, satisfied objectives completed first: small
+    boards) or a bot spec such as ``objective`` (the boards real games reach).
+    """
+    rng = random.Random(seed)
+    state = new_game(players, seed, history=False)
+    bots = None
+    if policy != "random":
+        bots = [BotSpec.parse(policy).create(random.Random(seed + i)) for i in range(players)]
+        for i, bot in enumerate(bots):
+            bot.start(i, players, state.options)
+    while not state.ended and (state.round < rounds or state.step_name != "actions"):
+        legal = state.legal_actions()
+        if bots is not None:
+            action = bots[state.current].choose(state.view(state.current), list(legal))
+        else:
+            action = legal[0]
+            if action & KIND_MASK != COMPLETE:
+                action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+    return state
+
+
+def speed(spec_text: str, runs: int, positions: int, policy: str = "random",
+          rounds: int = 10) -> None:
+    """Iterations per second of one decision at several mid-game positions.
+
+    Two rates: per second of wall-clock time, and per second of this process's CPU time.
+    On a machine shared with other jobs the second is the one to compare across runs (it is
+    what the wall-clock rate would be on an idle core).
+    """
+    spec = BotSpec.parse(spec_text)
+    print(f"bot {spec.text}: iterations per second at mid-game positions "
+          f"(round {rounds}, reached by {policy} play)")
+    all_wall: list[float] = []
+    all_cpu: list[float] = []
+    for k in range(positions):
+        state = midgame_position(100 + k, rounds, policy=policy)
+        legal = state.legal_actions()
+        wall, cpu = [], []
+        for run in range(runs):
+            bot = spec.create(random.Random(run))
+            bot.start(state.current, state.players, state.options)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            bot.choose(state.view(state.current), list(legal))
+            elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            iterations = getattr(bot, "last_iterations", 0)
+            wall.append(iterations / elapsed)
+            cpu.append(iterations / max(elapsed_cpu, 1e-9))
+        all_wall.extend(wall)
+        all_cpu.extend(cpu)
+        print(
+            f"  position {k} ({state.step_name}, {len(legal)} legal actions): "
+            f"{_spread(cpu)} per CPU second; {_spread(wall)} per wall second"
+        )
+    print(f"  all: {_spread(all_cpu)} per CPU second; {_spread(all_wall)} per wall second")
+
+
+def _spread(rates: list[float]) -> str:
+    """Median, min and max of rates."""
+    return (
+        f"median {statistics.median(rates):,.0f}/s (min {min(rates):,.0f}, "
+        f"max {max(rates):,.0f}, n={len(rates)})"
+    )
+
+
+# ------------------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game of a match: the specs in seat order, the deal seed, the bot's seat."""
+
+    specs: tuple[str, ...]
+    seed: int
+    seat: int
+    options: RuleOptions
+
+
+@dataclass(frozen=True)
+class Outcome:
+    seat: int
+    share: float
+    scores: tuple[int, ...]
+    seconds: tuple[float, ...]
+    decisions: int
+    rounds: int
+    error: str | None
+
+
+def run_job(job: Job) -> Outcome:
+    """Play one game (in a worker process)."""
+    bots = []
+    for i, text in enumerate(job.specs):
+        spec = BotSpec.parse(text)
+        bots.append(spec.create(random.Random(job.seed * 10 + i)))
+    out = play_game(bots, job.seed, job.options)
+    result = out.state.result()
+    share = 1.0 / len(result.winners) if job.seat in result.winners else 0.0
+    decisions = sum(1 for e in out.state.history or () if e[0] == MOVE and e[2] == job.seat)
+    error = None if out.error is None else f"{out.error['kind']}: {out.error['message']}"
+    return Outcome(
+        job.seat, share, tuple(result.scores), tuple(out.seconds), decisions, result.rounds, error
+    )
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def match_jobs(
+    bot: str, opponent: str, players: int, games: int, seed: int, options: RuleOptions
+) -> list[Job]:
+    """Deals with every seat rotation of the bot, ``games`` games in all."""
+    jobs = []
+    deal = 0
+    while len(jobs) < games:
+        deal_seed = seed * 1_000_003 + deal
+        for seat in range(players):
+            specs = [opponent] * players
+            specs[seat] = bot
+            jobs.append(Job(tuple(specs), deal_seed, seat, options))
+        deal += 1
+    return jobs[:games]
+
+
+def play_jobs(jobs: Sequence[Job], workers: int) -> list[Outcome]:
+    """Play the games on a process pool, printing progress."""
+    results: list[Outcome] = []
+    start = time.perf_counter()
+    with multiprocessing.Pool(workers) as pool:
+        for out in pool.imap_unordered(run_job, jobs):
+            results.append(out)
+            if out.error:
+                print(f"  game error: {out.error}", file=sys.stderr)
+            if len(results) % 20 == 0:
+                wins = sum(o.share for o in results)
+                print(
+                    f"  {len(results)}/{len(jobs)} games, win rate {wins / len(results):.3f}, "
+                    f"{time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
+    return results
+
+
+def match(
+    bot: str, opponent: str, players: int, games: int, seed: int, workers: int,
+    options: RuleOptions,
+) -> None:
+    """Play a match and print the win rate with its 95% interval."""
+    BotSpec.parse(bot)
+    BotSpec.parse(opponent)
+    jobs = match_jobs(bot, opponent, players, games, seed, options)
+    print(f"{bot} vs {opponent} x{players - 1}, {players} players, {len(jobs)} games")
+    results = play_jobs(jobs, workers)
+    n = len(results)
+    wins = sum(o.share for o in results)
+    low, high = wilson(wins, n)
+    mine = statistics.mean(o.scores[o.seat] for o in results)
+    theirs = statistics.mean(
+        max(s for i, s in enumerate(o.scores) if i != o.seat) for o in results
+    )
+    secs = statistics.mean(o.seconds[o.seat] for o in results)
+    rounds = statistics.mean(o.rounds for o in results)
+    errors = sum(1 for o in results if o.error)
+    print(
+        f"games {n}, wins {wins:g}, win rate {wins / n:.3f} (95% CI {low:.3f}-{high:.3f}); "
+        f"mean score {mine:.1f} vs best opponent {theirs:.1f}; rounds {rounds:.1f}; "
+        f"bot seconds per game {secs:.1f}; errors {errors}"
+    )
+
+
+def game_times(bot: str, opponent: str, games: int) -> None:
+    """Seconds per decision and per 2-player game at the bot's budget (one process).
+
+    Wall-clock seconds and CPU seconds of the whole game (both bots and the engine); on a
+    shared machine the CPU seconds are what an idle core would take.
+    """
+    per_game, per_game_cpu, per_decision = [], [], []
+    for k in range(games):
+        seat = k % 2
+        specs = [opponent, opponent]
+        specs[seat] = bot
+        bots = [BotSpec.parse(t).create(random.Random(k * 10 + i)) for i, t in enumerate(specs)]
+        start, start_cpu = time.perf_counter(), time.process_time()
+        out = play_game(bots, 500 + k)
+        total, total_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        moves = sum(1 for e in out.state.history or () if e[0] == MOVE and e[2] == seat)
+        per_game.append(total)
+        per_game_cpu.append(total_cpu)
+        per_decision.append(out.seconds[seat] / max(1, moves) * total_cpu / total)
+        print(
+            f"  game {k}: {total:.1f} s wall, {total_cpu:.1f} s CPU; bot {out.seconds[seat]:.1f}"
+            f" s wall over {moves} decisions; {out.state.round} rounds, scores "
+            f"{out.state.scores()}",
+            flush=True,
+        )
+    print(
+        f"{bot} vs {opponent}: per game median {statistics.median(per_game_cpu):.1f} s CPU "
+        f"(max {max(per_game_cpu):.1f}), {statistics.median(per_game):.1f} s wall "
+        f"(max {max(per_game):.1f}); per decision of the bot about "
+        f"{statistics.median(per_decision) * 1000:.0f} ms CPU"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_speed = sub.add_parser("speed", help="iterations per second at mid-game positions")
+    p_speed.add_argument("--bot", default=DEFAULT_BOT)
+    p_speed.add_argument("--runs", type=int, default=5)
+    p_speed.add_argument("--positions", type=int, default=3)
+    p_speed.add_argument("--policy", default="random",
+                         help="how positions are reached: random, or a bot spec")
+    p_speed.add_argument("--rounds", type=int, default=10)
+    p_game = sub.add_parser("game", help="seconds per decision and per game")
+    p_game.add_argument("--bot", default=DEFAULT_BOT)
+    p_game.add_argument("--opponent", default="random:complete=true")
+    p_game.add_argument("--games", type=int, default=4)
+    p_match = sub.add_parser("match", help="win rate against an opponent")
+    p_match.add_argument("--bot", default=DEFAULT_BOT)
+    p_match.add_argument("--opponent", required=True)
+    p_match.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p_match.add_argument("--games", type=int, default=400)
+    p_match.add_argument("--workers", type=int, default=2)
+    p_match.add_argument("--seed", type=int, default=1)
+    p_match.add_argument("--rule", action="append", default=[])
+    args = parser.parse_args(argv)
+    if args.command == "speed":
+        speed(args.bot, args.runs, args.positions, args.policy, args.rounds)
+    elif args.command == "game":
+        game_times(args.bot, args.opponent, args.games)
+    else:
+        options = RuleOptions.from_pairs(args.rule)
+        match(args.bot, args.opponent, args.players, args.games, args.seed, args.workers,
+              options)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,224 @@
+"""The ``mcts`` bot: legal complete games, reproducibility, honesty, budgets, tactics.
+
+Budgets are tiny (tens of iterations) so the whole file runs in seconds; the long matches
+that measure strength live in ``scripts/bench_mcts.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from arena.engine import GameState, RuleOptions, action_text, from_position, new_game
+from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.match import play_game
+from bots.base import BotConfigError
+from bots.mcts import MctsBot, candidates, progress, win_chances
+from bots.random_bot import RandomBot
+from bots.registry import BotSpec
+from tests.bots.positions import hidden_twin
+
+SHORT = RuleOptions(max_rounds=6)
+
+
+def played(players: int, seed: int, moves: int) -> GameState:
+    """A state after ``moves`` random decisions (satisfied objectives completed first)."""
+    state = new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        action = legal[0] if legal[0] & KIND_MASK == COMPLETE else rng.choice(legal)
+        state.apply(action)
+        assert not state.ended
+    return state
+
+
+def decide(state: GameState, seed: int = 0, **params: object) -> int:
+    """The decision of a fresh bot for the seat to play."""
+    bot = MctsBot(random.Random(seed), **params)
+    bot.start(state.current, state.players, state.options)
+    legal = list(state.legal_actions())
+    action = bot.choose(state.view(state.current), legal)
+    assert action in legal
+    return action
+
+
+@pytest.mark.parametrize(
+    ("specs", "seed"),
+    [
+        (["mcts:iterations=30,eval=heuristics-public", "random"], 1),
+        (["random:complete=true", "mcts:iterations=20,rollout=random,depth=4,eval=sampled"],
+         2),
+        (["mcts:iterations=15", "mcts:iterations=15,widen=0,reuse=false,eval=progress",
+          "random", "mcts:iterations=15,eval=score,c=1.2,prior=0,lookahead=0,depth=0"], 3),
+    ],
+)
+def test_plays_short_games_with_legal_moves_only(specs: list[str], seed: int) -> None:
+    bots = [BotSpec.parse(s).create(random.Random(seed * 10 + i)) for i, s in enumerate(specs)]
+    outcome = play_game(bots, seed, SHORT)
+    assert outcome.error is None  # an illegal action would be recorded here
+    assert outcome.state.ended
+
+
+def test_same_seed_same_decisions() -> None:
+    def moves() -> list[str]:
+        bots = [MctsBot(random.Random(5), iterations=25), RandomBot(random.Random(6))]
+        return play_game(bots, 9, RuleOptions(max_rounds=4)).state.history_text()
+
+    assert moves() == moves()
+
+
+@pytest.mark.parametrize(("players", "seed", "moves"), [(2, 21, 40), (4, 22, 50)])
+def test_hidden_information_does_not_change_the_decision(
+    players: int, seed: int, moves: int
+) -> None:
+    state = played(players, seed, moves)
+    seat = state.current
+    twin = hidden_twin(state, seat, random.Random(seed))
+    assert twin.hands != state.hands and twin.hands[seat] == state.hands[seat]
+    assert state.view(seat) == twin.view(seat)
+    assert state.legal_actions() == twin.legal_actions()
+    for params in ({"iterations": 60}, {"iterations": 40, "rollout": "random", "depth": 5}):
+        assert decide(state, 3, **params) == decide(twin, 3, **params)
+
+
+def test_a_turn_continued_with_the_kept_subtree_stays_honest() -> None:
+    """The second decision of a turn (searched from the kept subtree) is honest too."""
+    state = played(2, 23, 30)
+    rng = random.Random(1)
+    while state.actions_left() < 2 or state.step_name != "actions":
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current
+    twin = hidden_twin(state, seat, random.Random(4))
+    bots = [MctsBot(random.Random(8), iterations=50) for _ in range(2)]
+    games = [state.copy(history=True), twin.copy(history=True)]
+    for bot in bots:
+        bot.start(seat, state.players, state.options)
+    decisions = 0
+    for _ in range(3):  # up to three decisions of the same turn
+        views = [g.view(seat) for g in games]
+        if games[0].current != seat or games[0].ended or views[0] != views[1]:
+            break  # the turn is over, or a draw told the twins apart (both fine)
+        chosen = [
+            bot.choose(view, list(game.legal_actions()))
+            for bot, game, view in zip(bots, games, views)
+        ]
+        assert chosen[0] == chosen[1]
+        decisions += 1
+        for game, action in zip(games, chosen):
+            game.apply(action)
+    assert decisions >= 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts:iterations=abc", "mcts:iterations=0", "mcts:rollout=deep", "mcts:eval=magic",
+     "mcts:c=-1", "mcts:time=fast", "mcts:depth=1.5", "mcts:speed=3"],
+)
+def test_bad_parameters_are_refused(spec: str) -> None:
+    with pytest.raises(BotConfigError):
+        BotSpec.parse(spec)
+
+
+def test_good_parameters_are_read() -> None:
+    spec = BotSpec.parse("mcts:iterations=2000,c=0.7,time=0.5,depth=3,rollout=random")
+    bot = spec.create(random.Random(0))
+    assert isinstance(bot, MctsBot)
+    assert (bot.iterations, bot.c, bot.time, bot.depth, bot.rollout) == (2000, 0.7, 0.5, 3,
+                                                                         "random")
+
+
+def test_time_budget_is_respected() -> None:
+    state = played(2, 24, 60)
+    bot = MctsBot(random.Random(0), iterations=10**9, time=0.05)
+    bot.start(state.current, 2, state.options)
+    start = time.perf_counter()
+    action = bot.choose(state.view(state.current), list(state.legal_actions()))
+    elapsed = time.perf_counter() - start
+    assert action in state.legal_actions()
+    assert elapsed < 0.1
+    assert bot.last_iterations > 10
+
+
+def _position(hands: list[dict], tiles: list[dict]) -> GameState:
+    return from_position({
+        "format": "takenoko-position/1", "players": 2, "round": 3, "current": 0,
+        "turn": {"step": "actions", "weather": "wind", "actions": [], "drawn": []},
+        "tiles": tiles, "hands": hands,
+    })
+
+
+def test_completes_a_satisfied_objective() -> None:
+    state = _position(
+        [{"objectives": ["panda-01", "plot-03"], "eaten": {"green": 2, "yellow": 0, "pink": 0}},
+         {"objectives": ["panda-02"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 2}],
+    )
+    for seed in range(3):
+        assert action_text(decide(state, seed, iterations=50)) == "complete panda-01"
+
+
+def play_turn(state: GameState, seed: int, **params: object) -> GameState:
+    """The seat to play plays its whole turn with one bot (the tree kept between decisions)."""
+    state = state.copy(history=True)
+    seat, turn = state.current, state.round
+    bot = MctsBot(random.Random(seed), **params)
+    bot.start(seat, state.players, state.options)
+    while not state.ended and state.current == seat and state.round == turn:
+        legal = list(state.legal_actions())
+        action = bot.choose(state.view(seat), legal)
+        assert action in legal
+        state.apply(action)
+    return state
+
+
+def test_satisfies_and_completes_an_objective_within_the_turn() -> None:
+    """One panda move to the only green bamboo satisfies panda-01 (two green sections)."""
+    state = _position(
+        [{"objectives": ["panda-01"], "eaten": {"green": 1, "yellow": 0, "pink": 0}},
+         {"objectives": ["gardener-02"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 1},
+         {"at": "0,1", "tile": "yellow", "bamboo": 1},
+         {"at": "-1,1", "tile": "pink", "bamboo": 1}],
+    )
+    for seed in range(3):
+        after = play_turn(state, seed, iterations=200)
+        assert len(after.completed[0]) == 1  # panda-01, or a card just drawn like it
+        assert "0 panda 1,0" in after.history_text()
+
+
+def test_one_growth_completes_a_gardener_objective() -> None:
+    state = _position(
+        [{"objectives": ["gardener-04", "panda-11"]}, {"objectives": ["panda-01"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 3},
+         {"at": "1,-1", "tile": "yellow", "bamboo": 1},
+         {"at": "0,-1", "tile": "green", "bamboo": 1}],
+    )
+    after = play_turn(state, 1, iterations=200)
+    assert "0 gardener 1,0" in after.history_text()
+    assert "0 complete gardener-04" in after.history_text()
+
+
+def test_candidates_put_completions_first_and_alone() -> None:
+    state = _position(
+        [{"objectives": ["panda-01"], "eaten": {"green": 2, "yellow": 0, "pink": 0}},
+         {"objectives": ["panda-02"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 2}],
+    )
+    legal = state.legal_actions()
+    assert len(legal) > 1
+    assert [action_text(a) for a in candidates(legal)] == ["complete panda-01"]
+
+
+def test_evaluation_prefers_progress_and_points() -> None:
+    near = _position(
+        [{"objectives": ["panda-01"], "eaten": {"green": 1, "yellow": 0, "pink": 0}},
+         {"objectives": ["panda-02"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 2}],
+    )
+    values = progress(near)
+    assert values[0] > values[1]  # one section from 3 points against two sections
+    chances = win_chances(values)
+    assert chances[0] > 0.5 and abs(sum(chances) - 1.0) < 1e-9
