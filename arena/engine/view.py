@@ -26,6 +26,9 @@ from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, CATEGORY_CARDS, POND_TI
 from .options import RuleOptions
 from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_public
 
+#: The unseen plots, and per category the unseen cards with the hand slots they fill.
+_Pools = tuple[tuple[int, ...], list[tuple[tuple[int, ...], list[tuple[int, int]]]]]
+
 
 class PlayerView(Board):
     """The information set of one seat at one moment (a snapshot: it never changes)."""
@@ -33,6 +36,7 @@ class PlayerView(Board):
     __slots__ = (
         "_edges",
         "_plot_ok",
+        "_pools",
         "_spaces",
         "bamboo",
         "capped",
@@ -134,6 +138,7 @@ class PlayerView(Board):
         # Not the state's cache of plot objectives: it is keyed by the cards the state was
         # asked about, other seats' hands included (R2.6).  The view starts its own.
         v._plot_ok = None
+        v._pools = None
         return v
 
     @property
@@ -168,53 +173,84 @@ class PlayerView(Board):
         seen.update(c for _i, c in self.known_objectives[category])
         return [c for c in CATEGORY_CARDS[category] if c not in seen]
 
-    def determinize(self, rng: random.Random) -> GameState:
-        """A full state consistent with this view, hidden parts sampled with ``rng``."""
+    def _sampling(self) -> _Pools:
+        """What every sample re-deals: the unseen plots, and per category the unseen cards
+        with the hand slots (other seat, index) they fill.
+
+        A view never changes, so this is worked out once, however many samples a search
+        draws from it.
+        """
+        pools = self._pools
+        if pools is None:
+            cards = []
+            for category in range(3):
+                slots = [
+                    (other, j)
+                    for other, cats in enumerate(self.hand_categories)
+                    if other != self.seat
+                    for j, cat in enumerate(cats)
+                    if cat == category
+                ]
+                cards.append((tuple(self.unseen_cards(category)), slots))
+            pools = self._pools = (tuple(self.unseen_plots()), cards)
+        return pools
+
+    def determinize(
+        self, rng: random.Random, legal: list[int] | None = None
+    ) -> GameState:
+        """A full state consistent with this view, hidden parts sampled with ``rng``.
+
+        ``legal``: the legal actions of this seat when it is the one to play (what a bot is
+        given); the sample's list is the same, so it is reused instead of recomputed.
+        """
         s = GameState.__new__(GameState)
         copy_public(self, s)
         s.seed = rng.getrandbits(63)
         s.rng = splitmix.seed_state(rng.getrandbits(64))
         s.dice = ()
         seat = self.seat
+        unseen_plots, unseen_cards = self._sampling()
 
-        plots = self.unseen_plots()
+        plots = list(unseen_plots)
         rng.shuffle(plots)
         if self.drawn_count and not self.drawn:
             s.drawn = tuple(plots[: self.drawn_count])
             del plots[: self.drawn_count]
         else:
             s.drawn = self.drawn
-        known = dict(self.known_plots)
-        deck = []
-        for i in range(self.plot_deck_size):
-            deck.append(known[i] if i in known else plots.pop())
-        s.plot_deck = tuple(deck)
+        if self.known_plots:
+            known = dict(self.known_plots)
+            s.plot_deck = tuple(
+                known[i] if i in known else plots.pop() for i in range(self.plot_deck_size)
+            )
+        else:
+            s.plot_deck = tuple(plots)
         s.plot_known = self.plot_known
 
         hands = [list(cats) for cats in self.hand_categories]
         hands[seat] = list(self.hand)
         decks = []
-        for category in range(3):
-            pool = self.unseen_cards(category)
+        for category, (unseen, slots) in enumerate(unseen_cards):
+            pool = list(unseen)
             rng.shuffle(pool)
-            for other, cats in enumerate(self.hand_categories):
-                if other == seat:
-                    continue
-                for j, cat in enumerate(cats):
-                    if cat == category:
-                        hands[other][j] = pool.pop()
-            known_cards = dict(self.known_objectives[category])
-            decks.append(
-                tuple(
-                    known_cards[i] if i in known_cards else pool.pop()
-                    for i in range(self.objective_deck_sizes[category])
+            for other, j in slots:
+                hands[other][j] = pool.pop()
+            known_cards = self.known_objectives[category]
+            if known_cards:
+                where = dict(known_cards)
+                decks.append(
+                    tuple(
+                        where[i] if i in where else pool.pop()
+                        for i in range(self.objective_deck_sizes[category])
+                    )
                 )
-            )
+            else:
+                decks.append(tuple(pool))
         s.hands = [tuple(h) for h in hands]
         s.objective_decks = tuple(decks)
         s.objective_known = self.objective_known
         s.history = None
-        s._legal = None
+        s._legal = list(legal) if legal is not None and self.current == seat else None
         s._plot_ok = self._plot_ok
         return s
 
