@@ -9,6 +9,7 @@ carry one sentence; the group turns them into that sentence on stderr and exit s
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import sys
@@ -354,12 +355,26 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
       arena report runs/m1
       arena report runs/default runs/redraw-all --out runs/compare
     """
+    import time
+
     import reports
 
+    # The loader logs its warnings too; here they are printed once, below, as warnings.
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    started = time.perf_counter()
     try:
-        folder = reports.write_report([Path(d) for d in dirs], Path(out) if out else None)
+        loaded = []
+        for d in dirs:
+            click.echo(f"reading {d} ...", err=True)
+            tables = reports.load(Path(d))
+            for warning in tables.warnings:
+                click.echo(f"warning: {warning}", err=True)
+            loaded.append(tables)
+        click.echo("computing tables and charts ...", err=True)
+        folder = reports.write_report(loaded, Path(out) if out else None)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
+    click.echo(f"done in {time.perf_counter() - started:.1f} s", err=True)
     summary = folder / "summary.txt"
     if summary.exists():
         click.echo(summary.read_text().rstrip())
