@@ -168,3 +168,28 @@ def test_console_script_and_module_entry(start_position: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "arena", "apply", str(start_position), "fly"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_tournament_report_and_replay_chain(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, text, err = run("tournament", "--bot", "random:complete=true", "--bot", "random",
+                          "--games", "4", "--workers", "1", "--seed", "5", "--out", str(out),
+                          "--rule", "max_rounds=15", "--quiet")
+    assert code == 0, text + err
+    assert "win rate" in text
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    code, text, err = run("report", str(out))
+    assert code == 0, err
+    assert (out / "report" / "report.html").exists()
+    assert "report written to" in text
+    game = json.loads(lines[0])["game"]
+    code, text, _ = run("replay", str(out / "games.jsonl"), "--game", game)
+    assert code == 0 and "every move legal" in text
+    code, _, err = run("replay", str(out / "games.jsonl"))
+    assert code == 2 and "--game" in err
+
+
+def test_report_refuses_a_missing_directory(tmp_path: Path) -> None:
+    code, _, err = run("report", str(tmp_path / "nowhere"))
+    assert code == 2 and "Traceback" not in err
