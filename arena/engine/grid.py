@@ -189,3 +189,23 @@ def parse_edge(text: str) -> int:
     if edge < 0:
         raise ValueError(f"{text!r} is not an edge: the two tiles are not adjacent")
     return edge
+
+
+def channel_network(channels: set[int] | frozenset[int]) -> tuple[frozenset[int], set[int]]:
+    """The corners reached from the pond through channels (R6.3), and the channels cut off.
+
+    Worked out from scratch, for reading positions and for checking the network a game keeps
+    up to date channel by channel.
+    """
+    network = set(POND_CORNERS)
+    remaining = set(channels)
+    grew = True
+    while grew:
+        grew = False
+        for e in list(remaining):
+            ends = EDGE_ENDS[e]
+            if ends[0] in network or ends[1] in network:
+                network.update(k for k in ends if k >= 0)
+                remaining.discard(e)
+                grew = True
+    return frozenset(network), remaining

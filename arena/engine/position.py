@@ -541,21 +541,11 @@ def _check_connected(r: _Reader, tiles: dict[int, int]) -> None:
 
 def _check_network(r: _Reader, channels: set[int]) -> frozenset[int]:
     """Channels must form networks that start at the pond (R6.3); returns their corners."""
-    network = set(grid.POND_CORNERS)
-    remaining = set(channels)
-    grew = True
-    while grew:
-        grew = False
-        for e in list(remaining):
-            ends = grid.EDGE_ENDS[e]
-            if ends[0] in network or ends[1] in network:
-                network.update(k for k in ends if k >= 0)
-                remaining.discard(e)
-                grew = True
+    network, remaining = grid.channel_network(channels)
     if remaining:
         text = grid.edge_text(min(remaining))
         raise r.fail("channels", f"{text} is not joined to the pond by other channels (R6.3)")
-    return frozenset(network)
+    return network
 
 
 def _check_turn(r: _Reader, s: GameState) -> None:

@@ -305,19 +305,9 @@ def check_board(state: GameState) -> None:
         if h:
             assert cell in state.irrigated, f"bamboo on a dry plot {grid.cell_text(cell)}"
     # Every channel joined to a pond corner through channels (R6.3), never on the pond.
-    network = set(grid.POND_CORNERS)
-    remaining = set(state.channels)
-    grew = True
-    while grew:
-        grew = False
-        for e in list(remaining):
-            ends = grid.EDGE_ENDS[e]
-            if ends[0] in network or ends[1] in network:
-                network.update(k for k in ends if k >= 0)
-                remaining.discard(e)
-                grew = True
+    network, remaining = grid.channel_network(state.channels)
     assert not remaining, f"channels cut off from the pond: {remaining}"
-    assert state.network == frozenset(network)
+    assert state.network == network
     for e in state.channels:
         a, b = grid.EDGE_CELLS[e]
         assert grid.POND not in (a, b), "a channel on a pond edge"
