@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import random
+import sys
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -57,13 +59,30 @@ def load_class(target: str) -> type[Bot]:
             "or give a dotted path package.module.Class)"
         )
     try:
-        module = importlib.import_module(module_name)
+        module = _import(module_name)
     except ImportError as exc:
         raise BotConfigError(f"cannot import bot module {module_name!r}: {exc}") from None
     cls = getattr(module, attr, None)
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise BotConfigError(f"{path!r} is not a bot class (a subclass of bots.base.Bot)")
     return cls
+
+
+def _import(module_name: str) -> Any:
+    """Import a bot module; a module in the current directory is found too.
+
+    ``python -m arena`` finds it anyway; the ``arena`` console script does not, so the
+    directory is appended (last, so it never shadows an installed package) and the import
+    tried again.
+    """
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name is None or not module_name.startswith(exc.name) or here in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(module_name)
 
 
 def parse_value(text: str) -> Any:

@@ -193,3 +193,22 @@ def test_tournament_report_and_replay_chain(tmp_path: Path) -> None:
 def test_report_refuses_a_missing_directory(tmp_path: Path) -> None:
     code, _, err = run("report", str(tmp_path / "nowhere"))
     assert code == 2 and "Traceback" not in err
+
+
+def test_a_bot_module_in_the_current_directory_is_found(tmp_path: Path) -> None:
+    """The console script finds ``mybots.Eager`` next to the user, as ``python -m`` would."""
+    (tmp_path / "mybots.py").write_text(
+        "from bots.base import Bot\n"
+        "class Eager(Bot):\n"
+        "    '''Plays the first legal action.'''\n"
+        "    def choose(self, view, legal):\n"
+        "        return legal[0]\n"
+    )
+    exe = Path(sys.executable).with_name("arena")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c",
+                                           "from arena.cli import main; main()"]
+    proc = subprocess.run([*cmd, "play", "--bot", "mybots.Eager", "--bot", "random", "-q",
+                           "--seed", "1", "--rule", "max_rounds=3"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "mybots.Eager" in proc.stdout
