@@ -27,35 +27,48 @@ a few virtual visits at that one-step value (a progressive bias: the search begi
 greedy player and corrects it with samples); deeper nodes order their actions by a cheap
 action score.
 
-The leaf evaluation (``eval=heuristics``, the default) is ``bots.heuristics.evaluate_all``
-on the sample: per seat, weighted points plus each card in hand discounted by the actions it
-still needs (the measure the ``objective`` bot plans with), each seat read from its hand in
-the sample; the values become win chances through a logistic of each seat's lead over its
-best opponent.  ``eval=progress`` is this module's own, cheaper measure: points plus each
-card's points times ``0.6 ** steps`` plus a little per action left in the turn, each seat's
-own progress set against the best *public* estimate of the others (points, a flat value per
-card held, the stock), so the searching seat's values do not depend on sampled hands.  In
-2-player matches against ``objective`` at 1000 iterations, ``heuristics`` won about 72% and
-``progress`` about 49% (60 games each), so ``heuristics`` is the default despite costing
-about a third of the iterations per second.  A finished game scores its real result (1 for
-a win, 1/k for a victory shared by k).
+The leaf evaluation (``eval=deny``, the default) is built on ``bots.heuristics.evaluate``,
+the measure the ``objective`` bot plans with (weighted points plus each card in hand
+discounted by the actions it still needs).  The searching seat's value is its own
+evaluation against the best opponent as estimated from public information only (points,
+stored pieces, and each hidden card valued as the mean of the unseen cards of its category
+on this board), so its values do not swing with the hands a sample deals the opponents;
+an opponent's value, which it maximises at its own nodes, is read from its sampled hand.
+Both become win chances through a logistic of the lead scaled by ``temperature``.  The
+other evaluations: ``heuristics`` (``evaluate_all`` on the sample, every seat from its
+sampled hand); ``progress`` (this module's own cheaper measure: points plus each card's
+points times ``0.6 ** steps``, against the public estimate of the others); ``sampled``
+(``progress`` read from sampled hands); ``heuristics-public`` (an experiment); ``score``
+(points only, a baseline).  A finished game scores its real result (1 for a win, 1/k for a
+victory shared by k).
+
+At the root of the action step (``planner=true``), the ``objective`` bot's turn planner
+values every first action with its best follow-up in the same turn; those values order
+the root's actions and are its prior.  While an action of the turn is left, ending the
+turn is not searched (some action is always about as harmless as none).
+
+How the defaults were chosen (2 players against ``objective``, 1000 iterations, the same
+100 deals each): ``eval=heuristics`` with ``temperature=3`` won 30%, ``eval=deny`` with
+``temperature=8`` 42%; with ``c=0.03`` and ``planner=true`` 46% (78 games).  The scripts
+``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure them again.
 
 Parameters:
 - ``iterations`` (1000): iterations per decision; with ``time`` set, the cap.
 - ``time`` (0): seconds per decision; 0 searches exactly ``iterations`` (reproducible).
-- ``c`` (0.3): the exploration constant of UCB (values are win chances in [0, 1]).
+- ``c`` (0.03): the exploration constant of UCB (values are win chances in [0, 1]; the
+  priors and progressive widening do most of the exploring).
 - ``depth`` (1): decisions played by the rollout policy below a new node before evaluating.
 - ``rollout`` (``greedy-lite``): ``random`` (uniform, objectives completed first) or
   ``greedy-lite`` (the better of two random actions by a cheap action score).
-- ``eval`` (``heuristics``): ``heuristics`` or ``progress`` (above); ``sampled`` (``progress``
-  with every seat read from its sampled hand); ``heuristics-public`` (``bots.heuristics`` for
-  a seat's own hand against the others' public estimate, as ``progress`` does; its scales
-  are not calibrated yet, so it is an experiment); ``score`` (points only, a baseline).
+- ``eval`` (``deny``): the leaf evaluation (above).
+- ``temperature`` (8): evaluation points of lead that make a win chance of about 73%.
 - ``widen`` (1.5): progressive widening, a node with ``n`` visits considers
   ``1 + widen * sqrt(n)`` actions; 0 considers every legal action at once.
 - ``lookahead`` (2): tree levels (the root is 1) whose own-turn nodes use the look-ahead.
 - ``prior`` (3): virtual visits given to a look-ahead node's children; 0 turns the bias off.
 - ``reuse`` (true): keep the subtree of the chosen action for the next decision of the turn.
+- ``turns`` (0): a horizon; the search evaluates once this many turns have ended.
+- ``planner`` (true): root priors from the ``objective`` planner (above).
 
 Strengths: plans the actions of a turn together (a channel, then the growth it enables),
 weighs the die and the draws by sampling them, and plays the opponents' replies.  Limits:
@@ -105,14 +118,20 @@ from arena.engine.components import (
     FERTILIZER,
     GARDENER_CARD,
     PANDA_CARD,
+    PLOT_CARD,
     SUN,
     WATERSHED,
 )
 from arena.engine.grid import POND, POND_RING
 from arena.engine.objectives import PLOT_SHIFTS
-from arena.engine.state import GameState
+from arena.engine.state import ACTIONS, GameState
 
 from .base import Bot, Param
+
+#: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
+TURN_KIND: tuple[bool, ...] = tuple(
+    k in (PLOT, IRRIGATE, IRRIGATE_KEEP, GARDENER, PANDA, OBJECTIVE) for k in range(KIND_MASK + 1)
+)
 
 #: The ``swap`` flag of a ``place`` action (``actions.place``): only the order of the two
 #: plots sent under the deck, which no one sees again for many turns.
@@ -399,6 +418,8 @@ class _LayoutInterner:
     def __init__(self) -> None:
         self.table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.last: tuple[Any, ...] = (None, None, None, None)
+        #: Bumped when the table is emptied (identities of old layouts may then be reused).
+        self.generation = 0
 
     def __call__(self, s: GameState) -> None:
         last = self.last
@@ -413,12 +434,13 @@ class _LayoutInterner:
         if canon is None:
             if len(self.table) > 20_000:
                 self.table.clear()
+                self.generation += 1
             canon = self.table[key] = (s.tiles, s.irrigated, s.channels, s.improvement)
         s.tiles, s.irrigated, s.channels, s.improvement = canon  # type: ignore[assignment]
         self.last = canon
 
 
-def _leaf_heuristics() -> Callable[[GameState], list[float]]:
+def _leaf_heuristics(temperature: float = TEMPERATURE) -> Callable[[GameState], list[float]]:
     """Win chances from ``bots.heuristics.evaluate_all`` (the ``objective`` bot's measure)."""
     from . import heuristics
 
@@ -427,7 +449,7 @@ def _leaf_heuristics() -> Callable[[GameState], list[float]]:
 
     def leaf(s: GameState) -> list[float]:
         intern(s)
-        return win_chances(evaluate_all(s))
+        return win_chances(evaluate_all(s), temperature)
 
     return leaf
 
@@ -472,28 +494,118 @@ def _leaf_heuristics_public() -> Callable[[GameState], list[float]]:
     return leaf
 
 
-#: Leaf evaluations by name: factories, so that an optional module is imported only if used.
-_EVALUATIONS: dict[str, Callable[[], Callable[[GameState], list[float]]]] = {
-    "progress": lambda: leaf_progress,
-    "sampled": lambda: leaf_sampled,
-    "heuristics": _leaf_heuristics,
-    "heuristics-public": _leaf_heuristics_public,
-    "score": lambda: leaf_score,
+class _DenyLeaf:
+    """``eval=deny``: the ``objective`` bot's measure, own progress against expected rivals.
+
+    Per seat ``bots.heuristics.evaluate`` (each seat read from its hand in the sample).  The
+    searching seat's value is its own evaluation against the best opponent as the
+    ``objective`` bot reckons opponents for denial: points, stored pieces, and each hidden
+    card valued as the mean over the unseen cards of its category on this board
+    (``heuristics.expected_hand_value``; plot cards at a flat mean worked out once per
+    decision).  So our values do not swing with the hands the samples deal the opponents
+    (noise far larger than the difference between two actions), yet eating the shoots an
+    opponent's cards probably need still counts.  An opponent's value (what it maximises at
+    its own nodes) is its sampled evaluation against the others' sampled ones.  Both become
+    win chances through a logistic of the lead, scaled by ``temperature``.
+    """
+
+    def __init__(self, temperature: float) -> None:
+        from . import heuristics
+
+        self.h = heuristics
+        self.temperature = temperature
+        self.intern = _LayoutInterner()
+        self.seat = 0
+        self.pools: tuple[list[int], ...] = ([], [], [])
+        self.plot_card = 0.0
+        self.cache: dict[tuple[Any, ...], float] = {}
+
+    def prepare(self, view: PlayerView) -> None:
+        """The searching seat and what it has not seen (once per decision)."""
+        h = self.h
+        self.seat = view.seat
+        self.pools = ([], view.unseen_cards(GARDENER_CARD), view.unseen_cards(PANDA_CARD))
+        plots = view.unseen_cards(PLOT_CARD)
+        if plots:
+            costs = h.card_costs(view, view.seat, plots)
+            self.plot_card = sum(
+                h.card_value(CARD_POINTS[c], costs[c]) for c in plots
+            ) / len(plots)
+        else:
+            self.plot_card = 0.0
+        self.cache.clear()
+
+    def rival(self, s: GameState, q: int) -> float:
+        """What the searching seat reckons seat ``q`` is worth (public information only)."""
+        h = self.h
+        stored = s.stored_improvements[q]
+        value = (
+            h.SCORE_WEIGHT * h.score(s, q) + h.CHANNEL_VALUE * s.stored_channels[q]
+            + h.IMPROVEMENT_VALUE * (stored[1] + stored[2] + stored[3])
+        )
+        hand = s.hands[q]
+        if not hand or (s.emperor >= 0 and h.actions_horizon(s, q) == 0):
+            return value
+        key = (
+            q, id(self.intern.last), self.intern.generation, tuple(s.bamboo.items()), s.panda,
+            s.eaten[q], stored,
+            s.reserve_improvements, tuple(sorted(CARD_CATEGORY[c] for c in hand)),
+        )
+        cards = self.cache.get(key)
+        if cards is None:
+            cards = h.expected_hand_value(s, q, self.pools)
+            cards += self.plot_card * sum(1 for c in hand if CARD_CATEGORY[c] == PLOT_CARD)
+            if len(self.cache) > 100_000:
+                self.cache.clear()
+            self.cache[key] = cards
+        return value + cards
+
+    def __call__(self, s: GameState) -> list[float]:
+        self.intern(s)
+        h = self.h
+        n = s.players
+        me = self.seat
+        own = [h.evaluate(s, p) for p in range(n)]
+        t = self.temperature
+        exp = math.exp
+        out = []
+        rivals = [self.rival(s, q) if q != me else 0.0 for q in range(n)]
+        for p in range(n):
+            if p == me:
+                best = max(rivals[q] for q in range(n) if q != me)
+            else:
+                best = max(own[q] for q in range(n) if q != p)
+            d = (own[p] - best) / t
+            d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
+            out.append(1.0 / (1.0 + exp(-d)))
+        return out
+
+
+#: Leaf evaluations by name: factories (given the temperature), so that an optional module
+#: is imported only if used.  A leaf with a ``prepare(view)`` method is told each decision's
+#: view before the search.
+_EVALUATIONS: dict[str, Callable[[float], Callable[[GameState], list[float]]]] = {
+    "progress": lambda t: leaf_progress,
+    "sampled": lambda t: leaf_sampled,
+    "heuristics": lambda t: _leaf_heuristics(t),
+    "heuristics-public": lambda t: _leaf_heuristics_public(),
+    "deny": _DenyLeaf,
+    "score": lambda t: leaf_score,
 }
 
 
-def win_chances(values: list[float]) -> list[float]:
+def win_chances(values: list[float], temperature: float = TEMPERATURE) -> list[float]:
     """Per seat, a logistic of its lead over the best other seat: a value in (0, 1)."""
     n = len(values)
     if n == 2:
-        d = (values[0] - values[1]) / TEMPERATURE
+        d = (values[0] - values[1]) / temperature
         d = max(-30.0, min(30.0, d))
         v0 = 1.0 / (1.0 + math.exp(-d))
         return [v0, 1.0 - v0]
     out = []
     for p in range(n):
         best = max(values[q] for q in range(n) if q != p)
-        d = max(-30.0, min(30.0, (values[p] - best) / TEMPERATURE))
+        d = max(-30.0, min(30.0, (values[p] - best) / temperature))
         out.append(1.0 / (1.0 + math.exp(-d)))
     return out
 
@@ -556,6 +668,41 @@ def action_score(s: GameState, a: int) -> float:
     return 0.0
 
 
+def _planner_values(
+    planner: Any, view: PlayerView, state: GameState, cands: list[int], plan: Any
+) -> dict[int, float]:
+    """The ``objective`` planner's value of each first action (with its best follow-up).
+
+    As ``ObjectiveBot._plan_turn`` does, but every value is returned, not only the best.
+    """
+    seat = plan.seat
+    hand_full = len(view.hand) >= planner.hand_size
+    firsts = []
+    for action in cands:
+        kind = action & KIND_MASK
+        if kind == OBJECTIVE and hand_full:
+            continue
+        v, child = planner._after(view, state, action, plan, planner.plot_samples)
+        firsts.append((v, action, child))
+    firsts.sort(key=lambda t: -t[0])
+    values = {a: v for v, a, _c in firsts}
+    for v1, action, child in firsts[: planner.beam]:
+        if action == END or child.ended or child.current != seat or child.step != ACTIONS:
+            continue
+        bonus = v1 - planner.value(child, plan)
+        best2 = v1
+        drew = action & KIND_MASK == OBJECTIVE
+        full = len(child.hands[seat]) + drew >= planner.hand_size
+        for follow in child.legal_actions():
+            kind = follow & KIND_MASK
+            if kind in (END, COMPLETE) or (kind == OBJECTIVE and full):
+                continue
+            v2, _c = planner._after(view, child, follow, plan)
+            best2 = max(best2, v2 + bonus)
+        values[action] = best2 + 1e-3 * v1
+    return values
+
+
 def candidates(legal: list[int]) -> list[int]:
     """The legal actions worth searching: completions first and alone, no ``swap`` twins.
 
@@ -573,6 +720,13 @@ def candidates(legal: list[int]) -> list[int]:
         return out
     if kind == PLACE:
         return [a for a in legal if not a & SWAP_BIT]
+    if len(legal) > 1 and legal[-1] == END and TURN_KIND[legal[-2] & KIND_MASK]:
+        # An action is left: ending the turn now throws it away.  Some action is always
+        # about as harmless as none (a figure moved to the pond grows or eats nothing), and
+        # an evaluation that is noisy, or that sees an opponent gain from every growth,
+        # would otherwise end turns early: about one action in nine in matches.  (The turn's
+        # actions come last in the legal list, just before END.)
+        return legal[:-1]
     return legal
 
 
@@ -607,13 +761,16 @@ class MctsBot(Bot):
               minimum=1),
         Param("time", float, 0.0, "seconds per decision; 0 = use iterations (reproducible)",
               minimum=0.0),
-        Param("c", float, 0.3, "UCB exploration constant", minimum=0.0),
+        Param("c", float, 0.03, "UCB exploration constant", minimum=0.0),
         Param("depth", int, 1, "rollout depth in decisions before the leaf evaluation",
               minimum=0),
         Param("rollout", str, "greedy-lite", "rollout policy",
               choices=("greedy-lite", "random")),
-        Param("eval", str, "heuristics", "leaf evaluation",
-              choices=("heuristics", "heuristics-public", "progress", "sampled", "score")),
+        Param("eval", str, "deny", "leaf evaluation",
+              choices=("deny", "heuristics", "heuristics-public", "progress", "sampled",
+                       "score")),
+        Param("temperature", float, 8.0, "logistic scale from a lead in evaluation "
+              "points to a win chance", minimum=0.01),
         Param("widen", float, 1.5, "progressive widening: 1 + widen*sqrt(visits) actions "
               "per node; 0 = all", minimum=0.0),
         Param("lookahead", int, 2, "tree levels (the root is 1) whose own-turn nodes order "
@@ -621,6 +778,10 @@ class MctsBot(Bot):
         Param("prior", int, 3, "virtual visits at the one-step value given to the actions "
               "of look-ahead nodes", minimum=0),
         Param("reuse", bool, True, "keep the chosen subtree for the next decision of the turn"),
+        Param("turns", int, 0, "horizon: the search evaluates once this many turns have "
+              "ended (1 = the end of its own turn); 0 = no horizon", minimum=0),
+        Param("planner", bool, True, "root priors of the action step from the objective "
+              "bot's turn planner (first action valued with its best follow-up)"),
     )
     iterations: int
     time: float
@@ -628,16 +789,25 @@ class MctsBot(Bot):
     depth: int
     rollout: str
     eval: str
+    temperature: float
     widen: float
     lookahead: int
     prior: int
     reuse: bool
+    turns: int
+    planner: bool
 
     def __init__(self, rng: Any = None, **params: Any) -> None:
         super().__init__(rng, **params)
-        self._evaluate = _EVALUATIONS[self.eval]()
+        self._evaluate = _EVALUATIONS[self.eval](self.temperature)
+        self._prepare = getattr(self._evaluate, "prepare", None)
         self._kept: Node | None = None
         self._kept_round = -1
+        self._planner: Any = None
+        if self.planner:
+            from .objective import ObjectiveBot
+
+            self._planner = ObjectiveBot(self.rng)
         #: Iterations run by the last ``choose`` (for benchmarks).
         self.last_iterations = 0
 
@@ -645,6 +815,13 @@ class MctsBot(Bot):
         super().start(seat, players, options)
         self._kept = None
         self._kept_round = -1
+        if self._planner is not None:
+            self._planner.start(seat, players, options)
+
+    def observe(self, event: str) -> None:
+        """Passed on to the planner (it remembers where opponents' pandas ate)."""
+        if self._planner is not None:
+            self._planner.observe(event)
 
     # --------------------------------------------------------------------- decisions
 
@@ -655,6 +832,8 @@ class MctsBot(Bot):
             return legal[0]
         deadline = time.perf_counter() + self.time if self.time > 0 else 0.0
         legal = list(legal)
+        if self._prepare is not None:
+            self._prepare(view)
         root = self._root(view)
         n = 0
         while n < self.iterations:
@@ -688,8 +867,49 @@ class MctsBot(Bot):
             return kept
         root = Node(view.players)
         s = view.determinize(self.rng)
-        self._lookahead_order(root, s, candidates(s.legal_actions()))
+        cands = candidates(s.legal_actions())
+        self._lookahead_order(root, s, cands)
+        if self._planner is not None and view.step == ACTIONS and cands[0] & KIND_MASK != COMPLETE:
+            self._planner_prior(root, view, s, cands)
         return root
+
+    def _planner_prior(self, node: Node, view: PlayerView, s: GameState,
+                       cands: list[int]) -> None:
+        """Order and prior values of the root's actions from the ``objective`` planner.
+
+        The planner values each first action of the turn by its best follow-up in the same
+        turn (a channel by the growth it enables), with expected draws and denial: a better
+        start than one step.  Its value is own progress minus the opponents' expected hands;
+        the opponents' public points and pieces are subtracted too and the difference goes
+        through the same logistic as the leaves, for the searching seat's component.
+        """
+        from . import heuristics
+
+        planner = self._planner
+        plan = planner._plan(view)
+        seat = view.seat
+        values = _planner_values(planner, view, s, cands, plan)
+        if not values:
+            return
+        rival = max(
+            heuristics.SCORE_WEIGHT * heuristics.score(view, q)
+            + heuristics.CHANNEL_VALUE * view.stored_channels[q]
+            + heuristics.IMPROVEMENT_VALUE * sum(view.stored_improvements[q][1:])
+            for q in range(view.players) if q != seat
+        )
+        t = self.temperature
+        prior = node.prior if node.prior is not None else {}
+        for a, v in values.items():
+            d = max(-30.0, min(30.0, (v - rival) / t))
+            vec = list(prior.get(a, [0.5] * view.players))
+            vec[seat] = 1.0 / (1.0 + math.exp(-d))
+            prior[a] = vec
+        if self.prior > 0:
+            node.prior = prior
+        rand = self.rng.random
+        node.order = [
+            a for _v, _r, a in sorted((-values.get(a, -1e9), rand(), a) for a in cands)
+        ]
 
     def _lookahead_order(self, node: Node, s: GameState, cands: list[int]) -> list[int]:
         """Order a node's actions by the evaluation one step ahead in one sample, best first.
@@ -728,7 +948,14 @@ class MctsBot(Bot):
         c = self.c
         widen = self.widen
         log, sqrt = math.log, math.sqrt
+        turns = self.turns
+        mover = s.current
         while not s.ended:
+            if turns and s.current != mover:
+                mover = s.current
+                turns -= 1
+                if not turns:
+                    break  # the horizon: as many turns as asked have ended
             legal = s.legal_actions()
             cands = candidates(legal)
             children = node.children
@@ -767,8 +994,8 @@ class MctsBot(Bot):
             s.apply(best_action)
             node = best_child
             path.append(node)
-        if self.depth and not s.ended:
-            self._rollout(s)
+        if self.depth and not s.ended and (not self.turns or turns > 1 or s.current == mover):
+            self._rollout(s, s.current if turns == 1 else -1)
         if s.ended:
             values = s.returns()
         else:
@@ -799,8 +1026,11 @@ class MctsBot(Bot):
         order.append(a)
         return a
 
-    def _rollout(self, s: GameState) -> None:
-        """``depth`` decisions by the rollout policy (objectives always completed first)."""
+    def _rollout(self, s: GameState, mover: int = -1) -> None:
+        """``depth`` decisions by the rollout policy (objectives always completed first).
+
+        With ``mover`` set, the rollout stops when that seat's turn ends (the horizon).
+        """
         rand = self.rng.random
         greedy = self.rollout == "greedy-lite"
         for _ in range(self.depth):
@@ -808,13 +1038,15 @@ class MctsBot(Bot):
             a = legal[0]
             if a & KIND_MASK != COMPLETE:
                 n = len(legal)
+                if n > 1 and legal[-1] == END and TURN_KIND[legal[-2] & KIND_MASK]:
+                    n -= 1  # an action is left: do not end the turn (see ``candidates``)
                 a = legal[int(rand() * n)]
                 if greedy:
                     b = legal[int(rand() * n)]
                     if b != a and action_score(s, b) > action_score(s, a):
                         a = b
             s.apply(a)
-            if s.ended:
+            if s.ended or (mover >= 0 and s.current != mover):
                 break
 
 

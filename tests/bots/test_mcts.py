@@ -12,7 +12,7 @@ import time
 import pytest
 
 from arena.engine import GameState, RuleOptions, action_text, from_position, new_game
-from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.engine.actions import COMPLETE, END, KIND_MASK
 from arena.match import play_game
 from bots.base import BotConfigError
 from bots.mcts import MctsBot, candidates, progress, win_chances
@@ -80,7 +80,11 @@ def test_hidden_information_does_not_change_the_decision(
     assert twin.hands != state.hands and twin.hands[seat] == state.hands[seat]
     assert state.view(seat) == twin.view(seat)
     assert state.legal_actions() == twin.legal_actions()
-    for params in ({"iterations": 60}, {"iterations": 40, "rollout": "random", "depth": 5}):
+    for params in (
+        {"iterations": 60},
+        {"iterations": 40, "rollout": "random", "depth": 5},
+        {"iterations": 40, "eval": "heuristics", "planner": False},
+    ):
         assert decide(state, 3, **params) == decide(twin, 3, **params)
 
 
@@ -115,7 +119,8 @@ def test_a_turn_continued_with_the_kept_subtree_stays_honest() -> None:
 @pytest.mark.parametrize(
     "spec",
     ["mcts:iterations=abc", "mcts:iterations=0", "mcts:rollout=deep", "mcts:eval=magic",
-     "mcts:c=-1", "mcts:time=fast", "mcts:depth=1.5", "mcts:speed=3"],
+     "mcts:c=-1", "mcts:time=fast", "mcts:depth=1.5", "mcts:speed=3", "mcts:temperature=0",
+     "mcts:planner=maybe"],
 )
 def test_bad_parameters_are_refused(spec: str) -> None:
     with pytest.raises(BotConfigError):
@@ -222,3 +227,34 @@ def test_evaluation_prefers_progress_and_points() -> None:
     assert values[0] > values[1]  # one section from 3 points against two sections
     chances = win_chances(values)
     assert chances[0] > 0.5 and abs(sum(chances) - 1.0) < 1e-9
+
+
+def test_candidates_never_end_a_turn_with_an_action_left() -> None:
+    """R3.3 lets a turn end early, but the search does not consider it while an action is
+    left (some action is always about as harmless as none); END stays once none is left."""
+    state = _position(
+        [{"objectives": ["panda-02"]}, {"objectives": ["panda-03"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 1}],
+    )
+    legal = state.legal_actions()
+    assert END in legal and END not in candidates(legal)
+    state.apply(next(a for a in legal if action_text(a) == "panda 1,0"))
+    state.apply(next(a for a in state.legal_actions() if action_text(a) == "gardener 1,0"))
+    if not state.ended and state.current == 0:
+        assert END in candidates(state.legal_actions())
+
+
+def test_deny_evaluation_values_the_searching_seat_from_public_information() -> None:
+    """``eval=deny``: the searching seat's value is the same whatever the sample deals the
+    opponent, as long as the categories of its cards are the same (R2.6)."""
+    state = played(2, 25, 40)
+    seat = state.current
+    bot = MctsBot(random.Random(0), iterations=1, eval="deny")
+    bot.start(seat, 2, state.options)
+    leaf = bot._evaluate
+    leaf.prepare(state.view(seat))
+    twin = hidden_twin(state, seat, random.Random(2))
+    assert twin.hands != state.hands
+    mine = leaf(state.copy())[seat]
+    assert abs(mine - leaf(twin.copy())[seat]) < 1e-12
+    assert 0.0 < mine < 1.0
