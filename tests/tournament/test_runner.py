@@ -256,3 +256,19 @@ def test_progress_draws_a_bar_on_a_terminal_and_lines_elsewhere() -> None:
     assert len(out) == 10  # every 10%
     assert out[-1].startswith("[100/100] 100.0%") and "games/s" in out[-1]
     assert "ETA" in out[0] and out[0].endswith("leader: A 55.0%")
+
+
+def test_a_games_line_is_the_compact_json_of_the_record() -> None:
+    """The worker encodes with orjson for speed; programs reading ``games.jsonl`` with the
+    standard library must see exactly what ``json.dumps`` would have written."""
+    import random
+
+    from arena.match import play_game
+    from arena.tournament.worker import encode
+    from bots.random_bot import RandomBot
+
+    record = play_game([RandomBot(random.Random(1)), RandomBot(random.Random(2))], 5,
+                       names=["a", "b"], meta={"game": "000-0000-0"}).record
+    line = encode(record)
+    assert line == json.dumps(record, separators=(",", ":"))
+    assert json.loads(line) == record
