@@ -668,41 +668,6 @@ def action_score(s: GameState, a: int) -> float:
     return 0.0
 
 
-def _planner_values(
-    planner: Any, view: PlayerView, state: GameState, cands: list[int], plan: Any
-) -> dict[int, float]:
-    """The ``objective`` planner's value of each first action (with its best follow-up).
-
-    As ``ObjectiveBot._plan_turn`` does, but every value is returned, not only the best.
-    """
-    seat = plan.seat
-    hand_full = len(view.hand) >= planner.hand_size
-    firsts = []
-    for action in cands:
-        kind = action & KIND_MASK
-        if kind == OBJECTIVE and hand_full:
-            continue
-        v, child = planner._after(view, state, action, plan, planner.plot_samples)
-        firsts.append((v, action, child))
-    firsts.sort(key=lambda t: -t[0])
-    values = {a: v for v, a, _c in firsts}
-    for v1, action, child in firsts[: planner.beam]:
-        if action == END or child.ended or child.current != seat or child.step != ACTIONS:
-            continue
-        bonus = v1 - planner.value(child, plan)
-        best2 = v1
-        drew = action & KIND_MASK == OBJECTIVE
-        full = len(child.hands[seat]) + drew >= planner.hand_size
-        for follow in child.legal_actions():
-            kind = follow & KIND_MASK
-            if kind in (END, COMPLETE) or (kind == OBJECTIVE and full):
-                continue
-            v2, _c = planner._after(view, child, follow, plan)
-            best2 = max(best2, v2 + bonus)
-        values[action] = best2 + 1e-3 * v1
-    return values
-
-
 def candidates(legal: list[int]) -> list[int]:
     """The legal actions worth searching: completions first and alone, no ``swap`` twins.
 
@@ -888,7 +853,7 @@ class MctsBot(Bot):
         planner = self._planner
         plan = planner._plan(view)
         seat = view.seat
-        values = _planner_values(planner, view, s, cands, plan)
+        values = planner.turn_values(view, s, cands, plan)
         if not values:
             return
         rival = max(

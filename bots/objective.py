@@ -303,6 +303,19 @@ class ObjectiveBot(Bot):
     def _plan_turn(
         self, view: PlayerView, state: GameState, legal: Sequence[int], plan: _Plan
     ) -> int:
+        values = self.turn_values(view, state, legal, plan)
+        if not values:
+            return END if END in legal else legal[0]
+        actions = list(values)
+        return self._best(actions, [values[a] for a in actions])
+
+    def turn_values(
+        self, view: PlayerView, state: GameState, legal: Sequence[int], plan: _Plan
+    ) -> dict[int, float]:
+        """Each first action of the turn valued with its best follow-up in the same turn.
+
+        Public because the ``mcts`` bot takes these values as the prior of its root.
+        """
         seat = plan.seat
         hand_full = len(view.hand) >= self.hand_size
         firsts: list[tuple[float, int, GameState]] = []
@@ -312,8 +325,6 @@ class ObjectiveBot(Bot):
                 continue
             v, child = self._after(view, state, action, plan, self.plot_samples)
             firsts.append((v, action, child))
-        if not firsts:
-            return END if END in legal else legal[0]
         ranked = sorted(firsts, key=lambda t: -t[0])
         values = {a: v for v, a, _c in firsts}
         for v1, action, child in ranked[: self.beam]:
@@ -332,8 +343,7 @@ class ObjectiveBot(Bot):
                 best2 = max(best2, v2 + bonus)
             # Equal plans: the one that gains first (it is safe from what the draw reveals).
             values[action] = best2 + 1e-3 * v1
-        actions = list(values)
-        return self._best(actions, [values[a] for a in actions])
+        return values
 
     def _choose_weather(
         self, view: PlayerView, state: GameState, legal: Sequence[int], plan: _Plan
