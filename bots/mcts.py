@@ -385,14 +385,7 @@ def leaf_progress(s: GameState) -> list[float]:
     """
     own = progress(s)
     public = public_progress(s)
-    n = s.players
-    out = []
-    for p in range(n):
-        best = max(public[q] for q in range(n) if q != p)
-        d = (own[p] - best) / TEMPERATURE
-        d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
-        out.append(1.0 / (1.0 + math.exp(-d)))
-    return out
+    return against_best(own, public)
 
 
 def leaf_sampled(s: GameState) -> list[float]:
@@ -484,13 +477,7 @@ def _leaf_heuristics_public() -> Callable[[GameState], list[float]]:
                 + w_channel * s.stored_channels[q]
                 + w_improvement * (stored[1] + stored[2] + stored[3])
             )
-        out = []
-        for p in range(n):
-            best = max(public[q] for q in range(n) if q != p)
-            d = (own[p] - best) / TEMPERATURE
-            d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
-            out.append(1.0 / (1.0 + math.exp(-d)))
-        return out
+        return against_best(own, public)
 
     return leaf
 
@@ -567,18 +554,9 @@ class _DenyLeaf:
         n = s.players
         me = self.seat
         own = [h.evaluate(s, p) for p in range(n)]
-        t = self.temperature
-        exp = math.exp
-        out = []
-        rivals = [self.rival(s, q) if q != me else 0.0 for q in range(n)]
-        for p in range(n):
-            if p == me:
-                best = max(rivals[q] for q in range(n) if q != me)
-            else:
-                best = max(own[q] for q in range(n) if q != p)
-            d = (own[p] - best) / t
-            d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
-            out.append(1.0 / (1.0 + exp(-d)))
+        out = against_best(own, own, self.temperature)
+        rivals = max(self.rival(s, q) for q in range(n) if q != me)
+        out[me] = lead_chance(own[me] - rivals, self.temperature)
         return out
 
 
@@ -595,20 +573,31 @@ _EVALUATIONS: dict[str, Callable[[float], Callable[[GameState], list[float]]]] =
 }
 
 
+def lead_chance(lead: float, temperature: float = TEMPERATURE) -> float:
+    """A win chance in (0, 1) from a lead in evaluation points: a logistic, clamped."""
+    d = lead / temperature
+    d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
+    return 1.0 / (1.0 + math.exp(-d))
+
+
+def against_best(
+    own: list[float], rivals: list[float], temperature: float = TEMPERATURE
+) -> list[float]:
+    """Per seat ``p``, the chance of its ``own`` value against the best ``rivals`` value of
+    the other seats (the two lists differ where a seat is judged from public estimates)."""
+    n = len(own)
+    return [
+        lead_chance(own[p] - max(rivals[q] for q in range(n) if q != p), temperature)
+        for p in range(n)
+    ]
+
+
 def win_chances(values: list[float], temperature: float = TEMPERATURE) -> list[float]:
     """Per seat, a logistic of its lead over the best other seat: a value in (0, 1)."""
-    n = len(values)
-    if n == 2:
-        d = (values[0] - values[1]) / temperature
-        d = max(-30.0, min(30.0, d))
-        v0 = 1.0 / (1.0 + math.exp(-d))
+    if len(values) == 2:
+        v0 = lead_chance(values[0] - values[1], temperature)
         return [v0, 1.0 - v0]
-    out = []
-    for p in range(n):
-        best = max(values[q] for q in range(n) if q != p)
-        d = max(-30.0, min(30.0, (values[p] - best) / temperature))
-        out.append(1.0 / (1.0 + math.exp(-d)))
-    return out
+    return against_best(values, values, temperature)
 
 
 # ------------------------------------------------------------------------- action scores
@@ -866,9 +855,8 @@ class MctsBot(Bot):
         t = self.temperature
         prior = node.prior if node.prior is not None else {}
         for a, v in values.items():
-            d = max(-30.0, min(30.0, (v - rival) / t))
             vec = list(prior.get(a, [0.5] * view.players))
-            vec[seat] = 1.0 / (1.0 + math.exp(-d))
+            vec[seat] = lead_chance(v - rival, t)
             prior[a] = vec
         if self.prior > 0:
             node.prior = prior
