@@ -172,7 +172,6 @@ class _Watched:
 
     def __init__(self, bot: Bot, seat: int, monitor: Monitor) -> None:
         self.bot = bot
-        self.seat = seat
         self.status = monitor.status
         self.hooked = -(seat + 1.0)
         self.choose = _watch_choose(bot.choose, seat, monitor)
