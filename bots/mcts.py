@@ -47,27 +47,35 @@ values every first action with its best follow-up in the same turn; those values
 the root's actions and are its prior.  While an action of the turn is left, ending the
 turn is not searched (some action is always about as harmless as none).
 
-The search is spent on the action step.  With ``delegate=steps`` (the default) the other
-decisions (which weather face, which plot to keep and where, where rain, storm or clouds
-act) and the choice of which satisfied objective to complete, and whether to complete it
-at all when taking the Emperor would end the game behind (R13), are the ``objective``
-planner's: in a paired screen that cost nothing in strength (50.5% against 50.0% on the
-same 100 games) and saved about a third of the thinking time, which buys a bigger budget
-for the decisions that matter.
+In 2-player games the search is spent on the action step.  With ``delegate=steps`` (the
+2-player default) the other decisions (which weather face, which plot to keep and where,
+where rain, storm or clouds act) and the choice of which satisfied objective to complete,
+and whether to complete it at all when taking the Emperor would end the game behind
+(R13), are the ``objective`` planner's: in a paired screen that cost nothing in strength
+(50.5% against 50.0% on the same 100 games) and saved about a third of the thinking time,
+which buys a bigger budget for the decisions that matter.
 
 How the defaults were chosen (2 players against ``objective``, 1000 iterations, the same
 100 deals each): ``eval=heuristics`` with ``temperature=3`` won 30%, ``eval=deny`` with
 ``temperature=8`` 42%; with ``c=0.03`` and ``planner=true`` 46% (78 games).  The defaults
 then won 45.2% of 200 games (95% CI 38.5-52.2%).  Then ``delegate=steps`` (50.5% against
 50.0% on the same 100 games, seed 11) and its time saved spent on ``iterations=3000``:
-62.0% of those 100 games (95% CI 52.2-70.9%), thinking a median 29 s per game.  Screens
+62.0% of those 100 games (95% CI 52.2-70.9%), thinking a median 29 s per game.  With 4
+players the same change did worse on the same 80 games against three ``objective`` bots
+(23.8% against 36.2% for the old defaults), and each half of it did too: delegation at
+1000 iterations won 23.8% of the 80 games (against 36.2%), 3000 iterations without
+delegation none of its first 13 where they won 5.  Why is not established (the
+planner plans for one opponent's denial; max^n over three opponents' replies, each
+searched from its sampled hand, may grow more pessimistic as the tree deepens), so the
+3-4 player defaults stay at 1000 iterations without delegation.  Screens
 without gain, not kept: ``reuse=false``, ``prior=10``, 150 virtual visits for the
 planner's own choice, an extra pull towards the planner's target card in the leaf value
 (``focus`` 0.5: 47.5%).  ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure
 again.
 
 Parameters:
-- ``iterations`` (3000): iterations per decision; with ``time`` set, the cap.
+- ``iterations`` (0: 3000 with 2 players, 1000 with 3-4): iterations per decision; with
+  ``time`` set, the cap.
 - ``time`` (0): seconds per decision; 0 searches exactly ``iterations`` (reproducible).
 - ``c`` (0.03): the exploration constant of UCB (values are win chances in [0, 1]; the
   priors and progressive widening do most of the exploring).
@@ -83,9 +91,9 @@ Parameters:
 - ``reuse`` (true): keep the subtree of the chosen action for the next decision of the turn.
 - ``turns`` (0): a horizon; the search evaluates once this many turns have ended.
 - ``planner`` (true): root priors from the ``objective`` planner (above).
-- ``delegate`` (``steps``): decisions left to the ``objective`` planner: ``none``,
-  ``complete`` (completions only), ``steps`` (completions and every decision outside the
-  action step).
+- ``delegate`` (``auto``: ``steps`` with 2 players, ``none`` with 3-4): decisions left to
+  the ``objective`` planner: ``none``, ``complete`` (completions only), ``steps``
+  (completions and every decision outside the action step).
 
 Strengths: plans the actions of a turn together (a channel, then the growth it enables),
 weighs the die and the draws by sampling them, and plays the opponents' replies.  Limits:
@@ -144,6 +152,12 @@ from arena.engine.objectives import PLOT_SHIFTS
 from arena.engine.state import ACTIONS, GameState
 
 from .base import Bot, Param
+
+#: The default budget and delegation by number of players (2, and 3 or more), from paired
+#: screens against ``objective`` (module docstring): with 3-4 players more iterations and
+#: the delegation did worse.
+AUTO_ITERATIONS = {2: 3000, 3: 1000}
+AUTO_DELEGATE = {2: "steps", 3: "none"}
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(
@@ -728,8 +742,9 @@ class MctsBot(Bot):
     """Information-set MCTS (SO-ISMCTS) with a heuristic leaf evaluation."""
 
     PARAMS = (
-        Param("iterations", int, 3000, "iterations per decision (the cap when time is set)",
-              minimum=1),
+        Param("iterations", int, 0, "iterations per decision (the cap when time is set); "
+              f"0 = by the number of players: {AUTO_ITERATIONS[2]} with 2, "
+              f"{AUTO_ITERATIONS[3]} with 3-4", minimum=0),
         Param("time", float, 0.0, "seconds per decision; 0 = use iterations (reproducible)",
               minimum=0.0),
         Param("c", float, 0.03, "UCB exploration constant", minimum=0.0),
@@ -753,10 +768,10 @@ class MctsBot(Bot):
               "ended (1 = the end of its own turn); 0 = no horizon", minimum=0),
         Param("planner", bool, True, "root priors of the action step from the objective "
               "bot's turn planner (first action valued with its best follow-up)"),
-        Param("delegate", str, "steps", "decisions left to the objective planner: none, "
+        Param("delegate", str, "auto", "decisions left to the objective planner: none, "
               "complete (which objective to complete, and whether: the Emperor rule), "
-              "steps (that and every decision outside the action step)",
-              choices=("none", "complete", "steps")),
+              "steps (that and every decision outside the action step); auto = steps with "
+              "2 players, none with 3-4", choices=("auto", "none", "complete", "steps")),
     )
     iterations: int
     time: float
@@ -780,6 +795,9 @@ class MctsBot(Bot):
         self._kept: Node | None = None
         self._kept_round = -1
         self._planner: Any = None
+        #: ``iterations`` and ``delegate`` for this game's number of players (``start``).
+        self._iterations = self.iterations or AUTO_ITERATIONS[2]
+        self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[2]
         if self.planner or self.delegate != "none":
             from .objective import ObjectiveBot
 
@@ -789,6 +807,9 @@ class MctsBot(Bot):
 
     def start(self, seat: int, players: int, options: Any) -> None:
         super().start(seat, players, options)
+        key = min(players, 3)
+        self._iterations = self.iterations or AUTO_ITERATIONS[key]
+        self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
         self._kept = None
         self._kept_round = -1
         if self._planner is not None:
@@ -806,9 +827,9 @@ class MctsBot(Bot):
         if len(legal) == 1:
             self._kept = None
             return legal[0]
-        if self.delegate != "none" and (
+        if self._delegate != "none" and (
             legal[0] & KIND_MASK == COMPLETE
-            or (self.delegate == "steps" and view.step != ACTIONS)
+            or (self._delegate == "steps" and view.step != ACTIONS)
         ):
             self._kept = None
             self.last_iterations = 0
@@ -819,7 +840,7 @@ class MctsBot(Bot):
             self._prepare(view)
         root = self._root(view)
         n = 0
-        while n < self.iterations:
+        while n < self._iterations:
             self._iterate(root, view)
             n += 1
             if deadline and not n & 7 and time.perf_counter() >= deadline:

@@ -118,9 +118,9 @@ def test_a_turn_continued_with_the_kept_subtree_stays_honest() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["mcts:iterations=abc", "mcts:iterations=0", "mcts:rollout=deep", "mcts:eval=magic",
+    ["mcts:iterations=abc", "mcts:iterations=-1", "mcts:rollout=deep", "mcts:eval=magic",
      "mcts:c=-1", "mcts:time=fast", "mcts:depth=1.5", "mcts:speed=3", "mcts:temperature=0",
-     "mcts:planner=maybe"],
+     "mcts:planner=maybe", "mcts:delegate=all"],
 )
 def test_bad_parameters_are_refused(spec: str) -> None:
     with pytest.raises(BotConfigError):
@@ -303,3 +303,23 @@ def test_delegated_completion_keeps_the_emperor_rule() -> None:
         chosen = action_text(decide(state, 0, iterations=20, delegate=delegate))
         assert chosen != "complete panda-01"
 
+
+
+def test_the_default_budget_and_delegation_follow_the_number_of_players() -> None:
+    """``iterations=0`` and ``delegate=auto`` (the defaults) are chosen per game, from
+    the screens: 3000 iterations and ``steps`` with 2 players, 1000 and ``none`` with 3-4;
+    a value given explicitly is kept."""
+    bot = BotSpec.parse("mcts").create(random.Random(0))
+    assert isinstance(bot, MctsBot)
+    resolved = {}
+    for players in (2, 3, 4):
+        bot.start(0, players, RuleOptions())
+        resolved[players] = (bot._iterations, bot._delegate)
+    assert resolved == {2: (3000, "steps"), 3: (1000, "none"), 4: (1000, "none")}
+    explicit = MctsBot(random.Random(0), iterations=50, delegate="complete")
+    explicit.start(0, 4, RuleOptions())
+    assert (explicit._iterations, explicit._delegate) == (50, "complete")
+    state = played(2, 27, 20)
+    explicit.start(state.current, 2, state.options)
+    explicit.choose(state.view(state.current), list(state.legal_actions()))
+    assert explicit.last_iterations in (0, 50)  # 0: a delegated completion
