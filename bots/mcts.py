@@ -60,7 +60,8 @@ How the defaults were chosen (2 players against ``objective``, 1000 iterations, 
 ``temperature=8`` 42%; with ``c=0.03`` and ``planner=true`` 46% (78 games).  The defaults
 then won 45.2% of 200 games (95% CI 38.5-52.2%).  Then ``delegate=steps`` (50.5% against
 50.0% on the same 100 games, seed 11) and its time saved spent on ``iterations=3000``:
-62.0% of those 100 games (95% CI 52.2-70.9%), thinking a median 29 s per game.  With 4
+62.0% of those 100 games (95% CI 52.2-70.9%), thinking a median 29 s per game; on 100
+fresh games (seed 12) 50.0% (40.4-59.6%): 56.0% (49.1-62.7%) of the 200.  With 4
 players the same change did worse on the same 80 games against three ``objective`` bots
 (23.8% against 36.2% for the old defaults), and each half of it did too: delegation at
 1000 iterations won 23.8% of the 80 games (against 36.2%), 3000 iterations without
