@@ -68,11 +68,10 @@ players the same change did worse on the same 80 games against three ``objective
 delegation none of its first 13 where they won 5.  Why is not established (the
 planner plans for one opponent's denial; max^n over three opponents' replies, each
 searched from its sampled hand, may grow more pessimistic as the tree deepens), so the
-3-4 player defaults stay at 1000 iterations without delegation.  Screens
-without gain, not kept: ``reuse=false``, ``prior=10``, 150 virtual visits for the
-planner's own choice, an extra pull towards the planner's target card in the leaf value
-(``focus`` 0.5: 47.5%).  ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure
-again.
+3-4 player defaults stay at 1000 iterations without delegation.  Screens without gain,
+not kept: ``reuse=false``, ``prior=10``, 150 virtual visits for the planner's own choice,
+an extra pull towards the planner's target card in the leaf value (``focus`` 0.5: 47.5%).
+``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
 - ``iterations`` (0: 3000 with 2 players, 1000 with 3-4): iterations per decision; with
@@ -796,9 +795,7 @@ class MctsBot(Bot):
         self._kept: Node | None = None
         self._kept_round = -1
         self._planner: Any = None
-        #: ``iterations`` and ``delegate`` for this game's number of players (``start``).
-        self._iterations = self.iterations or AUTO_ITERATIONS[2]
-        self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[2]
+        self._for_players(2)
         if self.planner or self.delegate != "none":
             from .objective import ObjectiveBot
 
@@ -808,13 +805,18 @@ class MctsBot(Bot):
 
     def start(self, seat: int, players: int, options: Any) -> None:
         super().start(seat, players, options)
-        key = min(players, 3)
-        self._iterations = self.iterations or AUTO_ITERATIONS[key]
-        self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
+        self._for_players(players)
         self._kept = None
         self._kept_round = -1
         if self._planner is not None:
             self._planner.start(seat, players, options)
+
+    def _for_players(self, players: int) -> None:
+        """``iterations`` and ``delegate`` for this game's number of players (their defaults
+        were screened per number of players)."""
+        key = min(players, 3)
+        self._iterations = self.iterations or AUTO_ITERATIONS[key]
+        self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
 
     def observe(self, event: str) -> None:
         """Passed on to the planner (it remembers where opponents' pandas ate)."""
