@@ -590,6 +590,82 @@ class _DenyLeaf:
         return out
 
 
+#: ``eval=fitted``: logistic-regression weights per number of players (2, and 3 or more)
+#: over ``_FittedLeaf.features``, fitted by ``scripts/fit_value.py`` on recorded games
+#: between ``objective`` bots (a seat's eventual win against the features at each of the
+#: action-step decisions).  Order: intercept, points lead, hand lead, completed-cards lead,
+#: hand-size lead, actions left (+ own turn, - the rival's), Emperor (+1 own, -1 another's),
+#: phase (most cards completed / cards needed), and points, hand and completed leads times
+#: the phase.
+FITTED_WEIGHTS: dict[int, tuple[float, ...]] = {
+    2: (-0.0537, 0.0347, 0.1341, 0.1683, 0.017, 0.0563, 0.0971, 0.1698, 0.3025, 0.1578,
+        -0.0132),
+}
+
+
+class _FittedLeaf(_DenyLeaf):
+    """``eval=fitted``: a win chance fitted on recorded games rather than a hand-set scale.
+
+    The same inputs as ``deny`` (the ``objective`` bot's measure of each hand, the
+    searching seat's rivals reckoned from public information), split into terms whose
+    weights a logistic regression chose: how far the game is (a lead in points counts for
+    more near the end, a lead in hand value for more at the start), the number of cards
+    completed (the race to the Emperor, R13.2) and whose actions are left this turn.
+    """
+
+    def __init__(self, temperature: float) -> None:
+        super().__init__(temperature)
+        self.weights = FITTED_WEIGHTS[2]
+
+    def prepare(self, view: PlayerView) -> None:
+        super().prepare(view)
+        self.weights = FITTED_WEIGHTS.get(view.players, FITTED_WEIGHTS[2])
+
+    def features(self, s: GameState, p: int, own: float, q: int, rival: float) -> list[float]:
+        """The regression's inputs for seat ``p`` against seat ``q`` (``FITTED_WEIGHTS``),
+        ``own`` and ``rival`` their evaluations."""
+        h = self.h
+        sp, sq = h.score(s, p), h.score(s, q)
+        points = sp - sq
+        hand = (own - h.SCORE_WEIGHT * sp) - (rival - h.SCORE_WEIGHT * sq)
+        done = len(s.completed[p]) - len(s.completed[q])
+        phase = max(len(c) for c in s.completed) / s.options.objectives_needed(s.players)
+        if s.step == ACTIONS:
+            left = (3 if s.weather == SUN else 2) - len(s.taken)
+        else:
+            left = 2
+        tempo = left if s.current == p else -left if s.current == q else 0
+        emperor = 0 if s.emperor < 0 else 1 if s.emperor == p else -1
+        return [
+            points, hand, done, len(s.hands[p]) - len(s.hands[q]), tempo, emperor, phase,
+            phase * points, phase * hand, phase * done,
+        ]
+
+    def chance(self, s: GameState, p: int, own: float, q: int, rival: float) -> float:
+        """Seat ``p``'s win chance against seat ``q``: the fitted logistic."""
+        w = self.weights
+        z = w[0]
+        for i, x in enumerate(self.features(s, p, own, q, rival), 1):
+            z += w[i] * x
+        z = -30.0 if z < -30.0 else 30.0 if z > 30.0 else z
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def __call__(self, s: GameState) -> list[float]:
+        self.intern(s)
+        h = self.h
+        n = s.players
+        me = self.seat
+        own = [h.evaluate(s, p) for p in range(n)]
+        out = [0.0] * n
+        for p in range(n):
+            if p == me:
+                rival, q = max((self.rival(s, q), q) for q in range(n) if q != me)
+            else:
+                rival, q = max((own[q], q) for q in range(n) if q != p)
+            out[p] = self.chance(s, p, own[p], q, rival)
+        return out
+
+
 #: Leaf evaluations by name: factories (given the temperature), so that an optional module
 #: is imported only if used.  A leaf with a ``prepare(view)`` method is told each decision's
 #: view before the search.
@@ -599,6 +675,7 @@ _EVALUATIONS: dict[str, Callable[[float], Callable[[GameState], list[float]]]] =
     "heuristics": lambda t: _leaf_heuristics(t),
     "heuristics-public": lambda t: _leaf_heuristics_public(),
     "deny": _DenyLeaf,
+    "fitted": _FittedLeaf,
     "score": lambda t: leaf_score,
 }
 
@@ -753,7 +830,7 @@ class MctsBot(Bot):
         Param("rollout", str, "greedy-lite", "rollout policy",
               choices=("greedy-lite", "random")),
         Param("eval", str, "deny", "leaf evaluation",
-              choices=("deny", "heuristics", "heuristics-public", "progress", "sampled",
+              choices=("deny", "fitted", "heuristics", "heuristics-public", "progress", "sampled",
                        "score")),
         Param("temperature", float, 8.0, "logistic scale from a lead in evaluation "
               "points to a win chance", minimum=0.01),

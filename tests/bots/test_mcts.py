@@ -13,6 +13,7 @@ import pytest
 
 from arena.engine import GameState, RuleOptions, action_text, from_position, new_game
 from arena.engine.actions import COMPLETE, END, KIND_MASK
+from arena.engine.components import CARD_POINTS
 from arena.match import play_game
 from bots.base import BotConfigError
 from bots.mcts import MctsBot, candidates, progress, win_chances
@@ -49,6 +50,7 @@ def decide(state: GameState, seed: int = 0, **params: object) -> int:
     ("specs", "seed"),
     [
         (["mcts:iterations=30,eval=heuristics-public", "random"], 1),
+        (["objective", "mcts:iterations=30,eval=fitted"], 4),
         (["random:complete=true", "mcts:iterations=20,rollout=random,depth=4,eval=sampled"],
          2),
         (["mcts:iterations=15", "mcts:iterations=15,widen=0,reuse=false,eval=progress",
@@ -246,13 +248,16 @@ def test_candidates_never_end_a_turn_with_an_action_left() -> None:
         assert END in candidates(state.legal_actions())
 
 
-def test_deny_evaluation_values_the_searching_seat_from_public_information() -> None:
-    """``eval=deny``: the searching seat's value is the same whatever the sample deals the
-    opponent, as long as the categories of its cards are the same (R2.6)."""
-    state = played(2, 25, 40)
+@pytest.mark.parametrize(("evaluation", "players"), [("deny", 2), ("fitted", 2), ("fitted", 4)])
+def test_deny_evaluation_values_the_searching_seat_from_public_information(
+    evaluation: str, players: int
+) -> None:
+    """``eval=deny`` and ``fitted``: the searching seat's value is the same whatever the
+    sample deals the opponents, as long as the categories of their cards are (R2.6)."""
+    state = played(players, 25, 40)
     seat = state.current
-    bot = MctsBot(random.Random(0), iterations=1, eval="deny")
-    bot.start(seat, 2, state.options)
+    bot = MctsBot(random.Random(0), iterations=1, eval=evaluation)
+    bot.start(seat, players, state.options)
     leaf = bot._evaluate
     leaf.prepare(state.view(seat))
     twin = hidden_twin(state, seat, random.Random(2))
@@ -324,3 +329,24 @@ def test_the_default_budget_and_delegation_follow_the_number_of_players() -> Non
     explicit.choose(state.view(state.current), legal)
     # ``complete`` hands completions to the planner (no search) and searches the rest.
     assert explicit.last_iterations == (0 if legal[0] & KIND_MASK == COMPLETE else 50)
+
+
+def test_fitted_evaluation_reads_the_race_and_the_turn() -> None:
+    """``eval=fitted``: its inputs are the leads of the seat over its rival, and a lead in
+    completed cards or in points raises the win chance (the fitted weights say so)."""
+    from bots.mcts import FITTED_WEIGHTS, _FittedLeaf
+
+    state = played(2, 26, 40)
+    leaf = _FittedLeaf(8.0)
+    leaf.prepare(state.view(0))
+    p, q = state.current, 1 - state.current
+    own, rival = 10.0, 7.0
+    f = leaf.features(state, p, own, q, rival)
+    assert f[0] == sum(CARD_POINTS[c] for c in state.completed[p]) - sum(
+        CARD_POINTS[c] for c in state.completed[q])
+    assert f[2] == len(state.completed[p]) - len(state.completed[q])
+    assert f[4] == state.actions_left() > 0  # the seat to move has its actions left
+    assert leaf.features(state, q, own, p, rival)[4] == -f[4]
+    w = FITTED_WEIGHTS[2]
+    assert w[1] + w[8] > 0 and w[3] + w[10] > 0  # points and cards completed count for
+    assert leaf.chance(state, p, own + 3, q, rival) > leaf.chance(state, p, own, q, rival)
