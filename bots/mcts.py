@@ -36,7 +36,10 @@ on this board), so its values do not swing with the hands a sample deals the opp
 an opponent's value, which it maximises at its own nodes, is read from its sampled hand.
 Both become win chances through a logistic of the lead scaled by ``temperature``.  The
 other evaluations: ``heuristics`` (``evaluate_all`` on the sample, every seat from its
-sampled hand); ``progress`` (this module's own cheaper measure: points plus each card's
+sampled hand); ``fitted`` (the same measures split into terms, points, hand, cards
+completed, whose turn it is, how far the game is, weighed by a logistic regression fitted on
+recorded games: ``FITTED_WEIGHTS``, ``scripts/fit_value.py``); ``progress`` (this module's
+own cheaper measure: points plus each card's
 points times ``0.6 ** steps``, against the public estimate of the others); ``sampled``
 (``progress`` read from sampled hands); ``heuristics-public`` (an experiment); ``score``
 (points only, a baseline).  A finished game scores its real result (1 for a win, 1/k for a
@@ -71,6 +74,12 @@ searched from its sampled hand, may grow more pessimistic as the tree deepens), 
 3-4 player defaults stay at 1000 iterations without delegation.  Screens without gain,
 not kept: ``reuse=false``, ``prior=10``, 150 virtual visits for the planner's own choice,
 an extra pull towards the planner's target card in the leaf value (``focus`` 0.5: 47.5%).
+``eval=fitted`` won 62.0% of the 100 seed-11 games at 1000 iterations (``deny`` 50.5%,
+discordant games 24 for, 12 against; ``deny`` at 3000 iterations also 62.0%), but at the
+2-player default of 3000 iterations it did no better than ``deny`` on the same games: 58.0%
+against 62.0% (seed 11) and 53.0% against 50.0% (seed 12), 55.5% against 56.0% of the 200,
+thinking a median 33 s per game against 29 s; with 4 players at 1000 iterations 28.7%
+against 36.2% on the same 80 games.  So ``deny`` stays the default.
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
@@ -590,16 +599,25 @@ class _DenyLeaf:
         return out
 
 
-#: ``eval=fitted``: logistic-regression weights per number of players (2, and 3 or more)
-#: over ``_FittedLeaf.features``, fitted by ``scripts/fit_value.py`` on recorded games
-#: between ``objective`` bots (a seat's eventual win against the features at each of the
-#: action-step decisions).  Order: intercept, points lead, hand lead, completed-cards lead,
-#: hand-size lead, actions left (+ own turn, - the rival's), Emperor (+1 own, -1 another's),
-#: phase (most cards completed / cards needed), and points, hand and completed leads times
-#: the phase.
+#: ``eval=fitted``: logistic-regression weights for 2 and for 4 players (3-player games use
+#: the 4-player ones) over ``_FittedLeaf.features``, fitted by ``scripts/fit_value.py`` on
+#: games between ``objective`` bots: whether a seat went on to win, against the features at
+#: each decision of an action step.  Order: intercept, points lead, hand lead,
+#: completed-cards lead, hand-size lead, actions left (+ own turn, - the rival's), Emperor
+#: (+1 own, -1 another's), phase (most cards completed / cards needed), and the points, hand
+#: and completed-cards leads times the phase.  The 4-player weights are the output of
+#: ``scripts/fit_value.py --players 4 --games 400 --seed 1000`` (held out, 80 games: log loss
+#: 0.472 against 0.541 for ``deny``).  The 2-player ones, which the screens in the module
+#: docstring used, come from the same features and fit on 366 games of an earlier run (seeds
+#: 1000-1182 and 2000-2182); ``--players 2 --games 400 --seed 1000`` gives (-0.040, -0.031,
+#: 0.093, 0.182, 0.050, 0.051, 0.131, 0.144, 0.365, 0.159, 0.033), log loss 0.558 against
+#: 0.574: with 400 games single weights move by up to 0.07, the regression is loosely
+#: determined.
 FITTED_WEIGHTS: dict[int, tuple[float, ...]] = {
     2: (-0.0537, 0.0347, 0.1341, 0.1683, 0.017, 0.0563, 0.0971, 0.1698, 0.3025, 0.1578,
         -0.0132),
+    4: (-1.0488, 0.0574, 0.1393, 0.0284, -0.0231, 0.0483, 0.3201, 0.7448, 0.3174, 0.2768,
+        0.1558),
 }
 
 
@@ -619,7 +637,7 @@ class _FittedLeaf(_DenyLeaf):
 
     def prepare(self, view: PlayerView) -> None:
         super().prepare(view)
-        self.weights = FITTED_WEIGHTS.get(view.players, FITTED_WEIGHTS[2])
+        self.weights = FITTED_WEIGHTS[2 if view.players == 2 else 4]
 
     def features(self, s: GameState, p: int, own: float, q: int, rival: float) -> list[float]:
         """The regression's inputs for seat ``p`` against seat ``q`` (``FITTED_WEIGHTS``),
