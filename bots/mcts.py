@@ -667,8 +667,7 @@ class _FittedLeaf(_DenyLeaf):
         z = w[0]
         for i, x in enumerate(self.features(s, p, own, q, rival), 1):
             z += w[i] * x
-        z = -30.0 if z < -30.0 else 30.0 if z > 30.0 else z
-        return 1.0 / (1.0 + math.exp(-z))
+        return lead_chance(z, 1.0)
 
     def __call__(self, s: GameState) -> list[float]:
         self.intern(s)
