@@ -27,23 +27,23 @@ a few virtual visits at that one-step value (a progressive bias: the search begi
 greedy player and corrects it with samples); deeper nodes order their actions by a cheap
 action score.
 
-The leaf evaluation (``eval=deny``, the default) is built on ``bots.heuristics.evaluate``,
-the measure the ``objective`` bot plans with (weighted points plus each card in hand
-discounted by the actions it still needs).  The searching seat's value is its own
-evaluation against the best opponent as estimated from public information only (points,
-stored pieces, and each hidden card valued as the mean of the unseen cards of its category
-on this board), so its values do not swing with the hands a sample deals the opponents;
-an opponent's value, which it maximises at its own nodes, is read from its sampled hand.
-Both become win chances through a logistic of the lead scaled by ``temperature``.  The
-other evaluations: ``heuristics`` (``evaluate_all`` on the sample, every seat from its
-sampled hand); ``fitted`` (the same measures split into terms, points, hand, cards
-completed, whose turn it is, how far the game is, weighed by a logistic regression fitted on
-recorded games: ``FITTED_WEIGHTS``, ``scripts/fit_value.py``); ``progress`` (this module's
-own cheaper measure: points plus each card's
-points times ``0.6 ** steps``, against the public estimate of the others); ``sampled``
-(``progress`` read from sampled hands); ``heuristics-public`` (an experiment); ``score``
-(points only, a baseline).  A finished game scores its real result (1 for a win, 1/k for a
-victory shared by k).
+The leaf evaluation (``eval=deny``, the default with 3-4 players) is built on
+``bots.heuristics.evaluate``, the measure the ``objective`` bot plans with (weighted points
+plus each card in hand discounted by the actions it still needs). The searching seat's value
+is its own evaluation against the best opponent as estimated from public information only
+(points, stored pieces, and each hidden card valued as the mean of the unseen cards of its
+category on this board), so its values do not swing with the hands a sample deals the
+opponents; an opponent's value, which it maximises at its own nodes, is read from its
+sampled hand. Both become win chances through a logistic of the lead scaled by
+``temperature``. The other evaluations: ``heuristics`` (``evaluate_all`` on the sample,
+every seat from its sampled hand); ``fitted`` (the 2-player default: the same measures split
+into terms, points, hand, cards completed, whose turn it is, how far the game is, weighed by
+a logistic regression fitted on recorded games: ``FITTED_WEIGHTS``,
+``scripts/fit_value.py``); ``progress`` (this module's own cheaper measure: points plus each
+card's points times ``0.6 ** steps``, against the public estimate of the others);
+``sampled`` (``progress`` read from sampled hands); ``heuristics-public`` (an experiment);
+``score`` (points only, a baseline). A finished game scores its real result (1 for a win,
+1/k for a victory shared by k).
 
 At the root of the action step (``planner=true``), the ``objective`` bot's turn planner
 values every first action with its best follow-up in the same turn; those values order
@@ -76,24 +76,30 @@ not kept: ``reuse=false``, ``prior=10``, 150 virtual visits for the planner's ow
 an extra pull towards the planner's target card in the leaf value (``focus`` 0.5: 47.5%).
 ``eval=fitted`` won 62.0% of the 100 seed-11 games at 1000 iterations (``deny`` 50.5%,
 discordant games 24 for, 12 against; ``deny`` at 3000 iterations also 62.0%), but at the
-2-player default of 3000 iterations it did no better than ``deny`` on the same games: 58.0%
+then 2-player default of 3000 iterations it did no better than ``deny`` on the same games: 58.0%
 against 62.0% (seed 11) and 53.0% against 50.0% (seed 12), 55.5% against 56.0% of the 200,
 thinking a median 33 s per game against 29 s; with 4 players at 1000 iterations 28.7%
-against 36.2% on the same 80 games.  So ``deny`` stays the default.  With 4 players a
+against 36.2% on the same 80 games.  At 1000 iterations on the 100 seed-12 games it won
+55.0% (``deny`` at 3000: 50.0%; discordant 25 for, 20 against): **58.5% of the 200 games
+(95% CI 51.6-65.1%)** against 56.0% for ``deny`` at 3000 iterations, with a third of the
+thinking (a median 10 s per game against 29 s, at most 20 s).  So the 2-player default is
+now ``eval=fitted`` at 1000 iterations (as strong, three times faster); ``deny`` stays
+the 3-4 player default.  With 4 players a
 horizon at the end of the bot's own turn (``turns=1``: no opponent replies searched) won
 21.9% of those 80 games (discordant 11 for, 23 against): the replies matter.
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
-- ``iterations`` (0: 3000 with 2 players, 1000 with 3-4): iterations per decision; with
-  ``time`` set, the cap.
+- ``iterations`` (0: 1000, kept per number of players in ``AUTO_ITERATIONS``): iterations
+  per decision; with ``time`` set, the cap.
 - ``time`` (0): seconds per decision; 0 searches exactly ``iterations`` (reproducible).
 - ``c`` (0.03): the exploration constant of UCB (values are win chances in [0, 1]; the
   priors and progressive widening do most of the exploring).
 - ``depth`` (1): decisions played by the rollout policy below a new node before evaluating.
 - ``rollout`` (``greedy-lite``): ``random`` (uniform, objectives completed first) or
   ``greedy-lite`` (the better of two random actions by a cheap action score).
-- ``eval`` (``deny``): the leaf evaluation (above).
+- ``eval`` (``auto``: ``fitted`` with 2 players, ``deny`` with 3-4): the leaf evaluation
+  (above).
 - ``temperature`` (8): evaluation points of lead that make a win chance of about 73%.
 - ``widen`` (1.5): progressive widening, a node with ``n`` visits considers
   ``1 + widen * sqrt(n)`` actions; 0 considers every legal action at once.
@@ -164,11 +170,13 @@ from arena.engine.state import ACTIONS, GameState
 
 from .base import Bot, Param
 
-#: The default budget and delegation by number of players (2, and 3 or more), from paired
-#: screens against ``objective`` (module docstring): with 3-4 players more iterations and
-#: the delegation did worse.
-AUTO_ITERATIONS = {2: 3000, 3: 1000}
+#: The default budget, delegation and leaf by number of players (2, and 3 or more), from
+#: paired screens against ``objective`` (module docstring): with 2 players the fitted leaf at
+#: 1000 iterations did as well as ``deny`` at 3000; with 3-4 players more iterations, the
+#: delegation and the fitted leaf did worse.
+AUTO_ITERATIONS = {2: 1000, 3: 1000}
 AUTO_DELEGATE = {2: "steps", 3: "none"}
+AUTO_EVAL = {2: "fitted", 3: "deny"}
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(
@@ -839,8 +847,9 @@ class MctsBot(Bot):
 
     PARAMS = (
         Param("iterations", int, 0, "iterations per decision (the cap when time is set); "
-              f"0 = by the number of players: {AUTO_ITERATIONS[2]} with 2, "
-              f"{AUTO_ITERATIONS[3]} with 3-4", minimum=0),
+              + (f"0 = {AUTO_ITERATIONS[2]}" if AUTO_ITERATIONS[2] == AUTO_ITERATIONS[3] else
+                 f"0 = by the number of players: {AUTO_ITERATIONS[2]} with 2, "
+                 f"{AUTO_ITERATIONS[3]} with 3-4"), minimum=0),
         Param("time", float, 0.0, "seconds per decision; 0 = use iterations (reproducible)",
               minimum=0.0),
         Param("c", float, 0.03, "UCB exploration constant", minimum=0.0),
@@ -848,9 +857,10 @@ class MctsBot(Bot):
               minimum=0),
         Param("rollout", str, "greedy-lite", "rollout policy",
               choices=("greedy-lite", "random")),
-        Param("eval", str, "deny", "leaf evaluation",
-              choices=("deny", "fitted", "heuristics", "heuristics-public", "progress", "sampled",
-                       "score")),
+        Param("eval", str, "auto", "leaf evaluation; auto = fitted with 2 players, deny "
+              "with 3-4",
+              choices=("auto", "deny", "fitted", "heuristics", "heuristics-public",
+                       "progress", "sampled", "score")),
         Param("temperature", float, 8.0, "logistic scale from a lead in evaluation "
               "points to a win chance", minimum=0.01),
         Param("widen", float, 1.5, "progressive widening: 1 + widen*sqrt(visits) actions "
@@ -886,11 +896,12 @@ class MctsBot(Bot):
 
     def __init__(self, rng: Any = None, **params: Any) -> None:
         super().__init__(rng, **params)
-        self._evaluate = _EVALUATIONS[self.eval](self.temperature)
-        self._prepare = getattr(self._evaluate, "prepare", None)
         self._kept: Node | None = None
         self._kept_round = -1
         self._planner: Any = None
+        self._eval_name = ""
+        self._evaluate: Callable[[GameState], list[float]]
+        self._prepare: Callable[[PlayerView], None] | None = None
         self._for_players(2)
         if self.planner or self.delegate != "none":
             from .objective import ObjectiveBot
@@ -908,11 +919,16 @@ class MctsBot(Bot):
             self._planner.start(seat, players, options)
 
     def _for_players(self, players: int) -> None:
-        """``iterations`` and ``delegate`` for this game's number of players (their defaults
-        were screened per number of players)."""
+        """``iterations``, ``delegate`` and ``eval`` for this game's number of players (their
+        defaults were screened per number of players)."""
         key = min(players, 3)
         self._iterations = self.iterations or AUTO_ITERATIONS[key]
         self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
+        name = self.eval if self.eval != "auto" else AUTO_EVAL[key]
+        if name != self._eval_name:  # a leaf keeps caches: made again only when it changes
+            self._eval_name = name
+            self._evaluate = _EVALUATIONS[name](self.temperature)
+            self._prepare = getattr(self._evaluate, "prepare", None)
 
     def observe(self, event: str) -> None:
         """Passed on to the planner (it remembers where opponents' pandas ate)."""

@@ -310,19 +310,23 @@ def test_delegated_completion_keeps_the_emperor_rule() -> None:
 
 
 def test_the_default_budget_and_delegation_follow_the_number_of_players() -> None:
-    """``iterations=0`` and ``delegate=auto`` (the defaults) are chosen per game, from
-    the screens: 3000 iterations and ``steps`` with 2 players, 1000 and ``none`` with 3-4;
-    a value given explicitly is kept."""
+    """``iterations=0``, ``delegate=auto`` and ``eval=auto`` (the defaults) are chosen per
+    game, from the screens: 1000 iterations, ``steps`` and the fitted leaf with 2 players,
+    1000, ``none`` and ``deny`` with 3-4; a value given explicitly is kept."""
+    from bots.mcts import _DenyLeaf, _FittedLeaf
+
     bot = BotSpec.parse("mcts").create(random.Random(0))
     assert isinstance(bot, MctsBot)
     resolved = {}
-    for players in (2, 3, 4):
+    for players in (2, 3, 4, 2):
         bot.start(0, players, RuleOptions())
-        resolved[players] = (bot._iterations, bot._delegate)
-    assert resolved == {2: (3000, "steps"), 3: (1000, "none"), 4: (1000, "none")}
-    explicit = MctsBot(random.Random(0), iterations=50, delegate="complete")
-    explicit.start(0, 4, RuleOptions())
+        resolved[players] = (bot._iterations, bot._delegate, type(bot._evaluate))
+    assert resolved == {2: (1000, "steps", _FittedLeaf), 3: (1000, "none", _DenyLeaf),
+                        4: (1000, "none", _DenyLeaf)}
+    explicit = MctsBot(random.Random(0), iterations=50, delegate="complete", eval="deny")
+    explicit.start(0, 2, RuleOptions())
     assert (explicit._iterations, explicit._delegate) == (50, "complete")
+    assert type(explicit._evaluate) is _DenyLeaf
     state = played(2, 27, 20)
     explicit.start(state.current, 2, state.options)
     legal = list(state.legal_actions())
