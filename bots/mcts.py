@@ -75,18 +75,16 @@ searched from its sampled hand, may grow more pessimistic as the tree deepens), 
 not kept: ``reuse=false``, ``prior=10``, 150 virtual visits for the planner's own choice,
 an extra pull towards the planner's target card in the leaf value (``focus`` 0.5: 47.5%).
 ``eval=fitted`` won 62.0% of the 100 seed-11 games at 1000 iterations (``deny`` 50.5%,
-discordant games 24 for, 12 against; ``deny`` at 3000 iterations also 62.0%), but at the
-then 2-player default of 3000 iterations it did no better than ``deny`` on the same games: 58.0%
-against 62.0% (seed 11) and 53.0% against 50.0% (seed 12), 55.5% against 56.0% of the 200,
-thinking a median 33 s per game against 29 s; with 4 players at 1000 iterations 28.7%
-against 36.2% on the same 80 games.  At 1000 iterations on the 100 seed-12 games it won
-55.0% (``deny`` at 3000: 50.0%; discordant 25 for, 20 against): **58.5% of the 200 games
-(95% CI 51.6-65.1%)** against 56.0% for ``deny`` at 3000 iterations, with a third of the
-thinking (a median 10 s per game against 29 s, at most 20 s).  So the 2-player default is
-now ``eval=fitted`` at 1000 iterations (as strong, three times faster); ``deny`` stays
-the 3-4 player default.  With 4 players a
-horizon at the end of the bot's own turn (``turns=1``: no opponent replies searched) won
-21.9% of those 80 games (discordant 11 for, 23 against): the replies matter.
+discordant games 24 for, 12 against; ``deny`` at 3000 iterations also 62.0%) and 55.0% of
+the 100 seed-12 games (``deny`` at 3000: 50.0%; discordant 25 for, 20 against): **58.5% of
+the 200 games (95% CI 51.6-65.1%)** against 56.0% for ``deny`` at 3000 iterations, with a
+third of the thinking (a median 10 s per game against 29 s, at most 20 s).  So the 2-player
+default is ``eval=fitted`` at 1000 iterations: as strong, three times faster.  More search
+did not help it: at 3000 iterations it won 58.0% (seed 11) and 53.0% (seed 12), 55.5% of the
+200.  With 4 players it won 28.7% of the 80 seed-11 games against 36.2% for ``deny``, which
+stays the 3-4 player default; a horizon at the end of the bot's own turn (``turns=1``: no
+opponent replies searched) won 21.9% of those 80 games (discordant 11 for, 23 against): the
+replies matter.
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
