@@ -159,7 +159,6 @@ from arena.engine.components import (
     GARDENER_CARD,
     PANDA_CARD,
     PLOT_CARD,
-    SUN,
     WATERSHED,
 )
 from arena.engine.grid import POND, POND_RING
@@ -380,7 +379,7 @@ def progress(s: GameState) -> list[float]:
 def _add_tempo(s: GameState, values: list[float]) -> None:
     """The seat to move gets a little for each action left in its turn."""
     if not s.ended:
-        left = (3 if s.weather == SUN else 2) - len(s.taken)
+        left = s.actions_left()
         if left > 0:
             values[s.current] += TEMPO * left
 
@@ -595,15 +594,20 @@ class _DenyLeaf:
             self.cache[key] = cards
         return value + cards
 
-    def __call__(self, s: GameState) -> list[float]:
+    def own_and_rival(self, s: GameState) -> tuple[list[float], float, int]:
+        """Every seat's evaluation from its hand in ``s``, and the searching seat's
+        strongest rival as reckoned from public information: its value and its seat."""
         self.intern(s)
-        h = self.h
         n = s.players
         me = self.seat
-        own = [h.evaluate(s, p) for p in range(n)]
+        own = [self.h.evaluate(s, p) for p in range(n)]
+        rival, q = max((self.rival(s, q), q) for q in range(n) if q != me)
+        return own, rival, q
+
+    def __call__(self, s: GameState) -> list[float]:
+        own, rival, _q = self.own_and_rival(s)
         out = against_best(own, own, self.temperature)
-        rivals = max(self.rival(s, q) for q in range(n) if q != me)
-        out[me] = lead_chance(own[me] - rivals, self.temperature)
+        out[self.seat] = lead_chance(own[self.seat] - rival, self.temperature)
         return out
 
 
@@ -656,10 +660,7 @@ class _FittedLeaf(_DenyLeaf):
         hand = (own - h.SCORE_WEIGHT * sp) - (rival - h.SCORE_WEIGHT * sq)
         done = len(s.completed[p]) - len(s.completed[q])
         phase = max(len(c) for c in s.completed) / s.options.objectives_needed(s.players)
-        if s.step == ACTIONS:
-            left = (3 if s.weather == SUN else 2) - len(s.taken)
-        else:
-            left = 2
+        left = s.actions_left() if s.step == ACTIONS else 2
         tempo = left if s.current == p else -left if s.current == q else 0
         emperor = 0 if s.emperor < 0 else 1 if s.emperor == p else -1
         return [
@@ -676,17 +677,14 @@ class _FittedLeaf(_DenyLeaf):
         return lead_chance(z, 1.0)
 
     def __call__(self, s: GameState) -> list[float]:
-        self.intern(s)
-        h = self.h
+        own, public_rival, public_q = self.own_and_rival(s)
         n = s.players
-        me = self.seat
-        own = [h.evaluate(s, p) for p in range(n)]
         out = [0.0] * n
         for p in range(n):
-            if p == me:
-                rival, q = max((self.rival(s, q), q) for q in range(n) if q != me)
-            else:
-                rival, q = max((own[q], q) for q in range(n) if q != p)
+            if p == self.seat:
+                rival, q = public_rival, public_q
+            else:  # an opponent, against the others' sampled hands
+                rival, q = max((own[k], k) for k in range(n) if k != p)
             out[p] = self.chance(s, p, own[p], q, rival)
         return out
 

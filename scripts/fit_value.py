@@ -55,9 +55,8 @@ def play(players: int, seed: int, explore: float) -> list[Row]:
         if s.step == ACTIONS:
             for p, leaf in enumerate(leaves):
                 leaf.prepare(s.view(p))
-                own = heuristics.evaluate(s, p)
-                rival, q = max((leaf.rival(s, q), q) for q in range(players) if q != p)
-                pending.append((p, leaf.features(s, p, own, q, rival)))
+                own, rival, q = leaf.own_and_rival(s)
+                pending.append((p, leaf.features(s, p, own[p], q, rival)))
         seat = s.current
         if explore and seed % 2 and rng.random() < explore:
             action = rng.choice(legal)
