@@ -33,6 +33,12 @@ work.  Then, by step:
 
 Satisfied objectives are always completed at once.
 
+The defaults are a local optimum against the bot itself: one parameter changed, 200
+seat-rotated 2-player games against the defaults (seed 21), won ``deny=1.5`` 54.0% (95% CI
+47.1-60.8%), ``deny=0.5`` 47.5%, ``decay=0.4`` 44.0%, ``decay=0.6`` 51.5%, ``focus=0``
+49.0%, ``focus=1`` 49.0%, ``hand_size=3`` 43.5%, ``hand_size=4`` 44.2%, ``beam=12`` 50.5%:
+none is clear of the noise (about ±7 points), two are worse.
+
 Parameters: ``hand_size`` (cards to hold before it stops drawing, default 5: the rules'
 limit), ``beam`` (first actions extended by a second one, default 6), ``plot_samples``
 (draws sampled to value the plot action, default 3), ``focus`` (extra weight on the target
@@ -46,7 +52,8 @@ expectation, uses weather and stored pieces on purpose, and spoils what opponent
 likely building.  Limits: it plans one turn at a time and never simulates the opponents'
 replies; it judges their hands only by category (it does not read their moves to guess
 which cards they hold) and ignores their plot cards; its cost estimates ignore that two
-cards may need the same bamboo at different heights.  About 25-30 ms per decision.
+cards may need the same bamboo at different heights.  About 11 ms per decision on average
+(1.7 s for a whole 2-player game between two of them, 156 decisions; mean of 20 games).
 """
 
 from __future__ import annotations
