@@ -37,7 +37,8 @@ The defaults are a local optimum against the bot itself: one parameter changed, 
 seat-rotated 2-player games against the defaults (seed 21), won ``deny=1.5`` 54.0% (95% CI
 47.1-60.8%), ``deny=0.5`` 47.5%, ``decay=0.4`` 44.0%, ``decay=0.6`` 51.5%, ``focus=0``
 49.0%, ``focus=1`` 49.0%, ``hand_size=3`` 43.5%, ``hand_size=4`` 44.2%, ``beam=12`` 50.5%:
-none is clear of the noise (about ±7 points), two are worse.
+none is clear of the noise (about ±7 points); the smaller hands and the steeper decay
+look worse.
 
 Parameters: ``hand_size`` (cards to hold before it stops drawing, default 5: the rules'
 limit), ``beam`` (first actions extended by a second one, default 6), ``plot_samples``
