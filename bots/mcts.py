@@ -88,18 +88,17 @@ replies matter.
 Later screens on the same 100 seed-11 games (the 2-player default won 62.0% of them), none
 kept: ``depth=0`` (no rollout decision before the leaf) 57.0% (discordant 20 for, 25
 against); ``c=0.1`` 52.0% (14 for, 24 against); three independent trees of 1000 iterations
-with their visits added, 50.0% of the first 44 games where the default won 63.6% (5 for,
-11 against; stopped); a leaf that scores the race itself (the actions each seat needs to
+with their visits added, 50.0% of the first 44 games where the default won 63.6% (5 for, 11
+against; stopped); a leaf that scores the race itself (the actions each seat needs to
 complete the objectives it lacks, its cheapest cards first, against the fastest rival, with
 points and the phase, fitted like ``fitted``: held-out log loss 0.540 against ``deny``'s
-0.563 on the same positions, where ``fitted`` had 0.558 against 0.574 on its own) won
-43.8% of the first 48 games where the default won
-64.6% (6 for, 16 against; stopped).  A leaf that predicts the winner better is not a leaf
-that tells two actions apart better: both ``fitted`` and that race leaf were chosen by log
-loss on positions of ``objective`` games, and only the one that keeps the hand's card-by-card
-values gained.  With 4 players, 300 iterations won 23.8% of the 80 seed-11 games against
-36.2% for 1000 (10 for, 20 against), ``c=0.1`` 34.4% (16 for, 17 against) and
-``temperature=4`` 26.9% (12 for, 19 against).
+0.563 on the same positions, where ``fitted`` had 0.558 against 0.574 on its own) won 43.8%
+of the first 48 games where the default won 64.6% (6 for, 16 against; stopped).  A leaf that
+predicts the winner better is not a leaf that tells two actions apart better: both
+``fitted`` and that race leaf were chosen by log loss on positions of ``objective`` games,
+and only the one that keeps the hand's card-by-card values gained.  With 4 players, 300
+iterations won 23.8% of the 80 seed-11 games against 36.2% for 1000 (10 for, 20 against),
+``c=0.1`` 34.4% (16 for, 17 against) and ``temperature=4`` 26.9% (12 for, 19 against).
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
@@ -168,6 +167,7 @@ from arena.engine.actions import (
     PLOT,
     RAIN,
     STORM,
+    TURN_ACTION,
 )
 from arena.engine.components import (
     CARD_CATEGORY,
@@ -195,9 +195,7 @@ AUTO_DELEGATE = {2: "steps", 3: "none"}
 AUTO_EVAL = {2: "fitted", 3: "deny"}
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
-TURN_KIND: tuple[bool, ...] = tuple(
-    k in (PLOT, IRRIGATE, IRRIGATE_KEEP, GARDENER, PANDA, OBJECTIVE) for k in range(KIND_MASK + 1)
-)
+TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)
 
 #: The ``swap`` flag of a ``place`` action (``actions.place``): only the order of the two
 #: plots sent under the deck, which no one sees again for many turns.

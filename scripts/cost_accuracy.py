@@ -22,11 +22,10 @@ import statistics
 from collections.abc import Sequence
 
 from arena.engine import new_game
-from arena.engine.actions import KIND_MASK
+from arena.engine.actions import KIND_MASK, TURN_ACTION
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
 from arena.engine.state import ACTIONS
 from bots import heuristics
-from bots.mcts import TURN_KIND
 from bots.registry import BotSpec
 
 #: Buckets of estimated cost: [low, high).
@@ -55,7 +54,7 @@ def play(seed: int) -> list[Record]:
             for card, cost in heuristics.card_costs(s, p).items():
                 pending.setdefault((p, card), []).append((cost, actions[p]))
         action = bots[p].choose(s.view(p), list(s.legal_actions()))
-        if TURN_KIND[action & KIND_MASK]:
+        if TURN_ACTION[action & KIND_MASK] >= 0:
             actions[p] += 1
         before = [len(done) for done in s.completed]
         s.apply(action)
