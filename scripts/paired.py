@@ -52,7 +52,12 @@ class PairedError(Exception):
 
 def load(run: Path) -> tuple[dict[tuple[int, int], Game], int]:
     """Per (deal, rotation), the share of the win of the seat that is not a copy, and the
-    number of lines that could not be read (an interrupted run may end mid-line)."""
+    number of lines that could not be read (an interrupted run may end mid-line).
+
+    Read only, unlike ``arena.tournament.store.read_games``, which truncates a cut last
+    line so that a resumed run can append: a run compared while it still plays must not
+    have its file changed under it.
+    """
     path = run / "games.jsonl"
     if not path.is_file():
         raise PairedError(f"{run}: no games.jsonl (not the --out of scripts/strength.py?)")
