@@ -114,20 +114,25 @@ and 22.5% of 120 seed-12 games. So the differences between the screens above, me
 the games that chose the default, are not evidence that one configuration plays better than
 another; compare on fresh deals (``scripts/paired.py --deals-from``, or another seed), and
 against a control run of the reference itself.
-Later screens, none kept: the fitted weights held to "completing a satisfied card never
-lowers the value" (the free fit values a point in hand above a point scored until a third of
-the game, so completing a card lowered the leaf in 104 of the 112 completions made, in 40
+Later screens: the fitted weights held to "completing a satisfied card never lowers the
+value" (the free fit values a point in hand above a point scored until a third of the game,
+so completing a card lowered the leaf in 104 of the 112 completions made, in 40
 ``objective`` games, before any seat had two cards done; the held fit costs 0.0005 of
 held-out log loss) won 56.0% of the 100 seed-11 games (21 for, 27 against), and as a
 4-player ``fitted`` leaf 28.7% of the 80 (13 for, 19 against). Keying the tree's plot
-placements by the plot drawn rather than by its place in the draw (which means another plot
-in every sample, so the node after ``plot`` mixes unrelated placements and drawing plots
-looks worse than it is) made the search draw plots more often (5.9 plot actions a game
-against 4.7; ``objective`` 7.1) and won 56.0% of the 100 (24 for, 30 against), with 4
-players 14.6% of the first 41 (3 for, 11 against; stopped); never drawing plots at the root
+placements by the plot drawn rather than by its place in the draw (``tree_keys``: the place
+means another plot in every sample, so the node after ``plot`` mixed unrelated placements
+and drawing plots looked worse than it is) made the search draw plots more often (5.9 plot
+actions a game against 4.7; ``objective`` 7.1) and won 56.0% of the 100 seed-11 games
+against the lucky 62.0% (24 for, 30 against) but against the control 45.0% (28 for, 17
+against), and 65.0% of the fresh seed-13 games where the default won 44.0% (36 for, 15
+against): **60.5% of 200 games (95% CI 53.6-67.0%) against 44.5% for the same bot without
+it, discordant 64 for and 32 against (sign test p = 0.001), so the 2-player default keys
+placements by plot** (``AUTO_PLOT_KEYS``). With 4 players it won 14.6% of the first 41
+seed-11 games (3 for, 11 against; stopped) and stays off; never drawing plots at the root
 when another action is legal did as badly with 4 players (25.0% of the first 60, 3 for, 11
-against): a plot helps every seat, and neither more plots nor none did better than the
-biased search. With 4 players, the searching seat's chance as the geometric mean of its
+against): there a plot helps three rivals, and neither more plots nor none did better than
+the biased search. With 4 players, the searching seat's chance as the geometric mean of its
 chances against each opponent (instead of against the best one: a gain to any opponent
 counts) won 30.0% of 200 games against 29.5%, 28.3% against 25.0% on the 120 deals the
 default was not chosen on (21 for, 17 against).
@@ -214,7 +219,7 @@ from arena.engine.components import (
 )
 from arena.engine.grid import POND, POND_RING
 from arena.engine.objectives import PLOT_SHIFTS
-from arena.engine.state import ACTIONS, GameState
+from arena.engine.state import ACTIONS, PLACE_STEP, GameState
 
 from .base import Bot, Param
 
@@ -225,6 +230,10 @@ from .base import Bot, Param
 AUTO_ITERATIONS = {2: 1000, 3: 1000}
 AUTO_DELEGATE = {2: "steps", 3: "none"}
 AUTO_EVAL = {2: "fitted", 3: "deny"}
+#: Whether the tree keys plot placements by the plot drawn (``tree_keys``): with 2 players
+#: it won 60.5% of 200 fresh-stream games where the same bot without it won 44.5%; with 4
+#: players it lost (module docstring).
+AUTO_PLOT_KEYS = {2: True, 3: False}
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)
@@ -864,6 +873,43 @@ def candidates(legal: list[int]) -> list[int]:
     return legal
 
 
+#: Where ``tree_keys`` puts the drawn plot's tile (plus one) in a ``place`` key, above every
+#: field of a real action (``actions.place``: plot index, improvement and swap take 5 bits).
+PLOT_KEY_SHIFT = B_SHIFT + 5
+_PLOT_INDEX = 3 << B_SHIFT
+
+
+def tree_keys(
+    s: GameState | PlayerView, cands: list[int]
+) -> tuple[list[int], dict[int, int] | None]:
+    """The tree's keys for a decision's candidates, and the action of each key if they differ.
+
+    A ``place`` action names a drawn plot by its position (``place 0``, ``place 1``...), and
+    which plots those are is chance: each sample deals other ones.  Keyed by position, a
+    node after ``plot`` adds up the values of placing a green plot in one sample and a pink
+    one in the next, and no placement looks good (the search drew plots 4.7 times a game
+    where ``objective`` drew 7.7, and 16 of the 61 times the planner would have).  So a
+    placement is keyed by the plot itself (its tile: colour and printed improvement) and the
+    cell; two drawn plots with the same tile are the same key.  Used with 2 players
+    (``AUTO_PLOT_KEYS``).
+    """
+    if s.step != PLACE_STEP:
+        return cands, None
+    drawn = s.drawn
+    actions: dict[int, int] = {}
+    for a in cands:
+        key = (a & ~_PLOT_INDEX) | (drawn[a >> B_SHIFT & 3] + 1) << PLOT_KEY_SHIFT
+        actions.setdefault(key, a)
+    return list(actions), actions
+
+
+def _position_keys(
+    s: GameState | PlayerView, cands: list[int]
+) -> tuple[list[int], dict[int, int] | None]:
+    """The actions as their own keys (``tree_keys`` off: placements by position)."""
+    return cands, None
+
+
 # ------------------------------------------------------------------------- the tree
 
 
@@ -944,6 +990,9 @@ class MctsBot(Bot):
         self._kept: Node | None = None
         self._kept_round = -1
         self._planner: Any = None
+        self._keys: Callable[
+            [GameState | PlayerView, list[int]], tuple[list[int], dict[int, int] | None]
+        ] = tree_keys
         self._eval_name = ""
         self._evaluate: Callable[[GameState], list[float]]
         self._prepare: Callable[[PlayerView], None] | None = None
@@ -969,6 +1018,7 @@ class MctsBot(Bot):
         key = min(players, 3)
         self._iterations = self.iterations or AUTO_ITERATIONS[key]
         self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
+        self._keys = tree_keys if AUTO_PLOT_KEYS[key] else _position_keys
         name = self.eval if self.eval != "auto" else AUTO_EVAL[key]
         if name != self._eval_name:  # a leaf keeps caches: made again only when it changes
             self._eval_name = name
@@ -1006,7 +1056,7 @@ class MctsBot(Bot):
             if deadline and not n & 7 and time.perf_counter() >= deadline:
                 break
         self.last_iterations = n
-        cands = candidates(legal)
+        cands, actions = self._keys(view, candidates(legal))
         best = cands[0]
         best_key = (-1, -1.0)
         for a in cands:
@@ -1021,7 +1071,7 @@ class MctsBot(Bot):
             self._kept_round = view.round
         else:
             self._kept = None
-        return best
+        return best if actions is None else actions[best]
 
     def _root(self, view: PlayerView) -> Node:
         """The kept subtree when this decision continues the turn it was grown for."""
@@ -1031,8 +1081,8 @@ class MctsBot(Bot):
             return kept
         root = Node(view.players)
         s = view.determinize(self.rng)
-        cands = candidates(s.legal_actions())
-        self._lookahead_order(root, s, cands)
+        cands, actions = self._keys(s, candidates(s.legal_actions()))
+        self._lookahead_order(root, s, cands, actions)
         if self._planner is not None and view.step == ACTIONS and cands[0] & KIND_MASK != COMPLETE:
             self._planner_prior(root, view, s, cands)
         return root
@@ -1074,7 +1124,9 @@ class MctsBot(Bot):
             a for _v, _r, a in sorted((-values.get(a, -1e9), rand(), a) for a in cands)
         ]
 
-    def _lookahead_order(self, node: Node, s: GameState, cands: list[int]) -> list[int]:
+    def _lookahead_order(
+        self, node: Node, s: GameState, cands: list[int], actions: dict[int, int] | None = None
+    ) -> list[int]:
         """Order a node's actions by the evaluation one step ahead in one sample, best first.
 
         Used at the root and below it in the bot's own turn, where progressive widening
@@ -1090,7 +1142,7 @@ class MctsBot(Bot):
         prior: dict[int, list[float]] = {}
         for a in cands:
             t = s.copy()
-            t.apply(a)
+            t.apply(a if actions is None else actions[a])
             values = [float(x) for x in t.returns()] if t.ended else evaluate(t)
             prior[a] = values
             scored.append((-values[seat], rand(), a))
@@ -1119,8 +1171,7 @@ class MctsBot(Bot):
                 turns -= 1
                 if not turns:
                     break  # the horizon: as many turns as asked have ended
-            legal = s.legal_actions()
-            cands = candidates(legal)
+            cands, actions = self._keys(s, candidates(s.legal_actions()))
             children = node.children
             if widen > 0:
                 limit = 1.0 + widen * sqrt(node.visits)
@@ -1142,7 +1193,7 @@ class MctsBot(Bot):
                 if value > best_value:
                     best_value, best_child, best_action = value, child, a
             if available < limit and available < len(cands):
-                a = self._untried(node, s, cands, len(path) <= self.lookahead)
+                a = self._untried(node, s, cands, len(path) <= self.lookahead, actions)
                 child = Node(players)
                 children[a] = child
                 prior = node.prior
@@ -1150,11 +1201,11 @@ class MctsBot(Bot):
                     k = self.prior
                     child.visits = k
                     child.totals = [k * x for x in prior[a]]
-                s.apply(a)
+                s.apply(a if actions is None else actions[a])
                 path.append(child)
                 break
             assert best_child is not None
-            s.apply(best_action)
+            s.apply(best_action if actions is None else actions[best_action])
             node = best_child
             path.append(node)
         if self.depth and not s.ended and (not self.turns or turns > 1 or s.current == mover):
@@ -1169,14 +1220,21 @@ class MctsBot(Bot):
             for i in range(players):
                 totals[i] += values[i]
 
-    def _untried(self, node: Node, s: GameState, cands: list[int], shallow: bool) -> int:
-        """The next action to add below a node: the first untried one in its order."""
+    def _untried(
+        self, node: Node, s: GameState, cands: list[int], shallow: bool,
+        actions: dict[int, int] | None = None,
+    ) -> int:
+        """The next action (tree key) to add below a node: the first untried one in its
+        order."""
         order = node.order
         if order is None and shallow and s.current == self.seat:
-            order = self._lookahead_order(node, s, cands)
+            order = self._lookahead_order(node, s, cands, actions)
         elif order is None:
             rand = self.rng.random
-            scored = sorted((-action_score(s, a), rand(), a) for a in cands)
+            scored = sorted(
+                (-action_score(s, a if actions is None else actions[a]), rand(), a)
+                for a in cands
+            )
             order = node.order = [a for _v, _r, a in scored]
         children = node.children
         legal = set(cands)

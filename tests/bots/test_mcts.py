@@ -12,11 +12,11 @@ import time
 import pytest
 
 from arena.engine import GameState, RuleOptions, action_text, from_position, new_game
-from arena.engine.actions import COMPLETE, END, KIND_MASK
+from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
 from arena.match import play_game
 from bots.base import BotConfigError
-from bots.mcts import MctsBot, candidates, progress, win_chances
+from bots.mcts import MctsBot, candidates, progress, tree_keys, win_chances
 from bots.random_bot import RandomBot
 from bots.registry import BotSpec
 from tests.bots.positions import hidden_twin
@@ -320,9 +320,10 @@ def test_the_default_budget_and_delegation_follow_the_number_of_players() -> Non
     resolved = {}
     for players in (2, 3, 4, 2):
         bot.start(0, players, RuleOptions())
-        resolved[players] = (bot._iterations, bot._delegate, type(bot._evaluate))
-    assert resolved == {2: (1000, "steps", _FittedLeaf), 3: (1000, "none", _DenyLeaf),
-                        4: (1000, "none", _DenyLeaf)}
+        resolved[players] = (bot._iterations, bot._delegate, type(bot._evaluate),
+                             bot._keys is tree_keys)
+    assert resolved == {2: (1000, "steps", _FittedLeaf, True), 3: (1000, "none", _DenyLeaf, False),
+                        4: (1000, "none", _DenyLeaf, False)}
     explicit = MctsBot(random.Random(0), iterations=50, delegate="complete", eval="deny")
     explicit.start(0, 2, RuleOptions())
     assert (explicit._iterations, explicit._delegate) == (50, "complete")
@@ -354,3 +355,28 @@ def test_fitted_evaluation_reads_the_race_and_the_turn() -> None:
     w = FITTED_WEIGHTS[2]
     assert w[1] + w[8] > 0 and w[3] + w[10] > 0  # points and cards completed count for
     assert leaf.chance(state, p, own + 3, q, rival) > leaf.chance(state, p, own, q, rival)
+
+
+def test_plot_placements_are_keyed_by_the_plot_not_its_place_in_the_draw() -> None:
+    """``place 0`` is whichever plot came first in this sample's draw; the tree keys a
+    placement by the plot's tile and the cell, so the same plots drawn in another order give
+    the same keys, each standing for the action that places that tile there."""
+    state = new_game(2, 5)
+    state.apply(PLOT)
+    cands = candidates(state.legal_actions())
+    keys, actions = tree_keys(state, cands)
+    assert actions is not None and len(keys) == len(set(keys)) and set(keys) == set(actions)
+    assert set(actions.values()) <= set(cands)
+    other = state.copy()
+    other.drawn = tuple(reversed(state.drawn))
+    other.invalidate()
+    keys2, actions2 = tree_keys(other, candidates(other.legal_actions()))
+    assert actions2 is not None and set(keys2) == set(keys)
+    for key in keys:
+        a, b = actions[key], actions2[key]
+        assert a >> B_SHIFT & ~3 == b >> B_SHIFT & ~3  # the same cell, improvement, swap
+        assert state.drawn[a >> B_SHIFT & 3] == other.drawn[b >> B_SHIFT & 3]
+    if len(set(state.drawn)) == len(state.drawn) > 1:
+        assert any(actions[k] != actions2[k] for k in keys)  # other positions, same keys
+    turn = new_game(2, 5)
+    assert tree_keys(turn, candidates(turn.legal_actions()))[1] is None
