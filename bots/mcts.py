@@ -126,16 +126,17 @@ and drawing plots looked worse than it is) made the search draw plots more often
 actions a game against 4.7; ``objective`` 7.1) and won 56.0% of the 100 seed-11 games
 against the lucky 62.0% (24 for, 30 against) but against the control 45.0% (28 for, 17
 against), and 65.0% of the fresh seed-13 games where the default won 44.0% (36 for, 15
-against): **60.5% of 200 games (95% CI 53.6-67.0%) against 44.5% for the same bot without
-it, discordant 64 for and 32 against (sign test p = 0.001), so the 2-player default keys
-placements by plot** (``AUTO_PLOT_KEYS``). With 4 players it won 14.6% of the first 41
-seed-11 games (3 for, 11 against; stopped) and stays off; never drawing plots at the root
-when another action is legal did as badly with 4 players (25.0% of the first 60, 3 for, 11
-against): there a plot helps three rivals, and neither more plots nor none did better than
-the biased search. With 4 players, the searching seat's chance as the geometric mean of its
-chances against each opponent (instead of against the best one: a gain to any opponent
-counts) won 30.0% of 200 games against 29.5%, 28.3% against 25.0% on the 120 deals the
-default was not chosen on (21 for, 17 against).
+against), and 59.5% of seed 14's where it won 49.0% (28 for, 18 against): **60.2% of 300
+games (95% CI 54.5-65.5%) against 46.0% for the same bot without it, discordant 92 for and
+50 against (sign test p < 0.001), so the 2-player default keys placements by plot**
+(``AUTO_PLOT_KEYS``). With 4 players it won 14.6% of the first 41 seed-11 games (3 for, 11
+against; stopped) and stays off; never drawing plots at the root when another action is
+legal did as badly with 4 players (25.0% of the first 60, 3 for, 11 against): there a plot
+helps three rivals, and neither more plots nor none did better than the biased search. With
+4 players, the searching seat's chance as the geometric mean of its chances against each
+opponent (instead of against the best one: a gain to any opponent counts) won 30.0% of 200
+games against 29.5%, 28.3% against 25.0% on the 120 deals the default was not chosen on (21
+for, 17 against).
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
@@ -231,8 +232,8 @@ AUTO_ITERATIONS = {2: 1000, 3: 1000}
 AUTO_DELEGATE = {2: "steps", 3: "none"}
 AUTO_EVAL = {2: "fitted", 3: "deny"}
 #: Whether the tree keys plot placements by the plot drawn (``tree_keys``): with 2 players
-#: it won 60.5% of 200 fresh-stream games where the same bot without it won 44.5%; with 4
-#: players it lost (module docstring).
+#: it won 60.2% of 300 games where the same bot without it won 46.0%; with 4 players it
+#: lost (module docstring).
 AUTO_PLOT_KEYS = {2: True, 3: False}
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
