@@ -139,13 +139,14 @@ games against 29.5%, 28.3% against 25.0% on the 120 deals the default was not ch
 for, 17 against).
 Measured on fresh seeds after that (no choice made on them): the 2-player default won 60.0%
 of seed 12's games (the old default 58.0%) and 59.0% of seed 15's, **59.9% of 500 games
-(seeds 11-15, 95% CI 55.5-64.1%)**.  Against it, on seed 12's 100 games, none of three changes
-moved the result: 2500 iterations 59.0% (20 for, 21 against; thinking a median 23.8 s a game
+(seeds 11-15, 95% CI 55.5-64.1%)**.  Three changes did no better against it on seed 12's
+100 games: 2500 iterations 59.0% (20 for, 21 against; thinking a median 23.8 s a game
 against 9.2 s), so the search is not short of samples and its strength rests on the leaf;
-``depth=0`` 61.0% (22 for, 21 against) with a quarter less thinking (6.9 s); and ranking by
-the one-step look-ahead, rather than at random, the placements of plots the first sample at
-a node had not drawn (they are appended to its order) 58.5% (22 for, 23 against; plot
-actions 6.1 a game, as before).
+ranking by the one-step look-ahead, rather than at random, the placements of plots that the
+first sample at a node had not drawn (appended to its order) 58.5% (22 for, 23 against;
+6.1 plot actions a game, as before); ``depth=0`` 61.0% (22 for, 21 against, a quarter less
+thinking), but on seed 15 47.5% where the default won 59.0% (18 for, 30 against): 54.2% of
+the 200 games against 59.5%.  None is kept.
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
