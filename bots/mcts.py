@@ -146,7 +146,8 @@ ranking by the one-step look-ahead, rather than at random, the placements of plo
 first sample at a node had not drawn (appended to its order) 58.5% (22 for, 23 against;
 6.1 plot actions a game, as before); ``depth=0`` 61.0% (22 for, 21 against, a quarter less
 thinking), but on seed 15 47.5% where the default won 59.0% (18 for, 30 against): 54.2% of
-the 200 games against 59.5%.  None is kept.
+the 200 games against 59.5%.  None is kept.  With 4 players the default won 33.3% of 120
+fresh seed-13 games: 28.6% of 440 (seeds 11-13, 95% CI 24.6-33.0%), near parity (25%).
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
