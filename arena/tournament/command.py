@@ -155,6 +155,11 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     games with 1 worker, 8 workers or a Dask cluster.  Each deal is played once per seat
     rotation.  games.jsonl gets one line per finished game; Ctrl-C keeps them and --resume
     plays the rest.
+
+    A bot's random generator is seeded from the game, the seat and the participant's name
+    (the spec text, or its name=...): mcts and mcts:iterations=1000 are the same bot but
+    play the same deals with different random streams.  For two runs whose bots differ
+    only in a parameter to share their streams, give both the same name=.
     """
     try:
         _run(ctx, params)
