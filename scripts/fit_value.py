@@ -4,6 +4,7 @@ Usage::
 
     python scripts/fit_value.py [--players 2] [--games 800] [--seed 1000] [--workers 2]
         [--explore 0.05] [--out rows.jsonl]
+    python scripts/fit_value.py --records runs/a/games.jsonl [runs/b/games.jsonl ...]
 
 Plays games between ``objective`` bots (every other game each decision is, with probability
 ``--explore``, a uniformly random legal action, so that the positions are not only those
@@ -15,29 +16,55 @@ whether that seat went on to win (a victory shared by k counts 1/k).  A logistic
 held out and the log loss and accuracy there are printed next to those of ``eval=deny``
 (a logistic of the lead with the default temperature), then the weights as a Python tuple
 for ``FITTED_WEIGHTS``.  Rows from a game are correlated, so the held-out figures are per
-row but the split is per game.
+row but the split is per game (per deal for records: both seat rotations of a deal share
+its seed).
+
+``--records`` fits on recorded games instead (a tournament's or ``scripts/strength.py``'s
+``games.jsonl``, or ``arena play --record`` files): each game is re-played from its seed and
+moves and the same rows are taken at the same decisions, so the leaf can be fitted on the
+positions a search bot's own play reaches rather than the planner's.  Games that ended in a
+bot error are skipped; the log loss of the weights in ``bots.mcts.FITTED_WEIGHTS`` on the
+held-out rows is printed too, for comparison.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
 
-from arena.engine import new_game
+from arena.engine import ArenaError, GameState, RuleOptions, new_game, parse_action
 from arena.engine.state import ACTIONS
+from arena.replay import RecordError, read_records
 from bots import heuristics
-from bots.mcts import _FittedLeaf
+from bots.mcts import FITTED_WEIGHTS, _FittedLeaf
 from bots.registry import BotSpec
 
 Row = tuple[int, float, list[float]]
+
+
+def _features(s: GameState, leaves: list[_FittedLeaf]) -> list[tuple[int, list[float]]]:
+    """Every seat's leaf features at an action-step decision, as the search reads them."""
+    out = []
+    for p, leaf in enumerate(leaves):
+        leaf.prepare(s.view(p))
+        own, rival, q = leaf.own_and_rival(s)
+        out.append((p, leaf.features(s, p, own[p], q, rival)))
+    return out
+
+
+def _rows(seed: int, s: GameState, pending: list[tuple[int, list[float]]]) -> list[Row]:
+    winners = s.result().winners
+    return [(seed, 1.0 / len(winners) if p in winners else 0.0, f) for p, f in pending]
 
 
 def play(players: int, seed: int, explore: float) -> list[Row]:
@@ -53,22 +80,55 @@ def play(players: int, seed: int, explore: float) -> list[Row]:
     while not s.ended:
         legal = list(s.legal_actions())
         if s.step == ACTIONS:
-            for p, leaf in enumerate(leaves):
-                leaf.prepare(s.view(p))
-                own, rival, q = leaf.own_and_rival(s)
-                pending.append((p, leaf.features(s, p, own[p], q, rival)))
+            pending.extend(_features(s, leaves))
         seat = s.current
         if explore and seed % 2 and rng.random() < explore:
             action = rng.choice(legal)
         else:
             action = bots[seat].choose(s.view(seat), legal)
         s.apply(action)
-    winners = s.result().winners
-    return [(seed, 1.0 / len(winners) if p in winners else 0.0, f) for p, f in pending]
+    return _rows(seed, s, pending)
+
+
+def rows_from_record(record: dict[str, Any]) -> list[Row]:
+    """A recorded game's rows, re-played from its seed and moves (none for a game that
+    ended in a bot error: its end is not the game's)."""
+    if record.get("error"):
+        return []
+    try:
+        seed, moves = int(record["seed"]), list(record["moves"])
+        s = new_game(len(record["seats"]), seed, RuleOptions.from_dict(record.get("options") or {}))
+    except (KeyError, TypeError, ValueError, ArenaError) as exc:
+        raise RecordError(f"game {record.get('game')!r}: not a game record ({exc})") from None
+    leaves = [_FittedLeaf(8.0) for _ in range(s.players)]
+    pending: list[tuple[int, list[float]]] = []
+    for line in moves:
+        if line.startswith("*"):
+            continue
+        seat, _, text = line.partition(" ")
+        try:
+            action = parse_action(text)
+        except ArenaError as exc:
+            raise RecordError(f"game {record.get('game')!r}: {exc}") from None
+        if s.ended or seat != str(s.current) or action not in s.legal_actions():
+            raise RecordError(f"game {record.get('game')!r}: {line!r} is not legal there")
+        if s.step == ACTIONS:
+            pending.extend(_features(s, leaves))
+        s.apply(action)
+    if not s.ended:
+        raise RecordError(f"game {record.get('game')!r}: the moves stop before the end")
+    return _rows(seed, s, pending)
 
 
 def _play(args: tuple[int, int, float]) -> list[Row]:
     return play(*args)
+
+
+def _record_rows(record: dict[str, Any]) -> list[Row] | str:
+    try:
+        return rows_from_record(record)
+    except RecordError as exc:
+        return str(exc)
 
 
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:
@@ -99,17 +159,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--explore", type=float, default=0.05)
     parser.add_argument("--out", help="also write the rows here (JSON lines)")
+    parser.add_argument("--records", nargs="+", metavar="FILE",
+                        help="fit on these recorded games instead of playing (games.jsonl "
+                             "files; --players, --games, --seed, --explore are then unused)")
     args = parser.parse_args(argv)
-    jobs = [(args.players, args.seed + i, args.explore) for i in range(args.games)]
     rows: list[Row] = []
     start = time.perf_counter()
-    with multiprocessing.Pool(args.workers) as pool:
-        for done, game in enumerate(pool.imap_unordered(_play, jobs), 1):
+    if args.records:
+        try:
+            records = [r for path in args.records for r in read_records(path)]
+        except RecordError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        counts = sorted({len(r.get("seats") or ()) for r in records})
+        if len(counts) != 1:
+            print(f"error: the records mix games of {counts} players: fit one count at a time",
+                  file=sys.stderr)
+            return 2
+        jobs: list[Any] = records
+        work: Any = _record_rows
+    else:
+        jobs = [(args.players, args.seed + i, args.explore) for i in range(args.games)]
+        work = _play
+    skipped = 0
+    with contextlib.ExitStack() as stack:
+        if args.workers > 1:
+            pool = stack.enter_context(multiprocessing.Pool(args.workers))
+            results = pool.imap(work, jobs)
+        else:  # in this process (and a function a pool could not pickle works too)
+            results = map(work, jobs)
+        for done, game in enumerate(results, 1):
+            if isinstance(game, str):
+                print(f"\nerror: {game}", file=sys.stderr)
+                return 2
+            skipped += not game
             rows.extend(game)
             if done % 50 == 0 or done == len(jobs):
                 print(f"\r{done}/{len(jobs)} games, {time.perf_counter() - start:.0f} s",
                       end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+    if not rows:
+        print("error: no rows: every game ended in a bot error", file=sys.stderr)
+        return 2
+    players = len(jobs[0]["seats"]) if args.records else args.players
     if args.out:
         with open(args.out, "w") as out:
             for row in rows:
@@ -124,9 +216,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     lead = heuristics.SCORE_WEIGHT * x[held][:, 0] + x[held][:, 1]
     deny = 1 / (1 + np.exp(-lead / 8.0))
     yh = y[held]
-    print(f"{len(rows)} rows from {args.games} games; held out {int(held.sum())} rows "
-          f"from {len(set(seeds[held].tolist()))} games")
-    for name, p in (("deny (temperature 8)", deny), ("fitted", fitted)):
+    print(f"{len(rows)} rows from {len(jobs) - skipped} games"
+          + (f" ({skipped} ended in a bot error, skipped)" if skipped else "")
+          + f"; held out {int(held.sum())} rows from {len(set(seeds[held].tolist()))} "
+          + ("deals" if args.records else "games"))
+    w0 = np.array(FITTED_WEIGHTS[2 if players == 2 else 4])
+    current = 1 / (1 + np.exp(-np.clip(x[held] @ w0[1:] + w0[0], -30, 30)))
+    for name, p in (("deny (temperature 8)", deny), ("FITTED_WEIGHTS now", current),
+                    ("fitted", fitted)):
         acc = float(np.mean((p > 0.5) == (yh > 0.5)))
         print(f"  {name:22s} log loss {log_loss(p, yh):.4f}  accuracy {acc:.3f}")
     print(f"weights: {tuple(round(float(v), 4) for v in w)}")
