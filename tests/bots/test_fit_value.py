@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -15,19 +13,9 @@ from arena.engine.state import ACTIONS
 from arena.records import make_record
 from bots.mcts import _FittedLeaf
 from bots.registry import BotSpec
+from tests.scripts import load_script
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_value.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fit_value_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fit_value = _script()
+fit_value = load_script("fit_value")
 
 
 def _game(seed: int, players: int = 2) -> tuple[dict, list[tuple[int, float, list[float]]]]:

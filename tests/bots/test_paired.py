@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "paired.py"
+from tests.scripts import load_script
 
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paired_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-paired = _script()
+paired = load_script("paired")
 
 
 def _run(path: Path, subject: str, wins: dict[tuple[int, int], list[int]],
