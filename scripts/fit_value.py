@@ -103,6 +103,8 @@ def rows_from_record(record: dict[str, Any]) -> list[Row]:
     leaves = [_FittedLeaf(8.0) for _ in range(s.players)]
     pending: list[tuple[int, list[float]]] = []
     for line in moves:
+        if not isinstance(line, str):
+            raise RecordError(f"game {record.get('game')!r}: the move {line!r} is not text")
         if line.startswith("*"):
             continue
         seat, _, text = line.partition(" ")
@@ -171,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RecordError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        counts = sorted({len(r.get("seats") or ()) for r in records})
+        counts = sorted({len(r["seats"]) if isinstance(r.get("seats"), list) else 0
+                         for r in records})
         if len(counts) != 1:
             print(f"error: the records mix games of {counts} players: fit one count at a time",
                   file=sys.stderr)
@@ -210,6 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     y = np.array([r[1] for r in rows])
     x = np.array([r[2] for r in rows], dtype=float)
     held = seeds % 5 == 0
+    if held.all() or not held.any():
+        print(f"error: the rows come from {len(set(seeds.tolist()))} seeds, all of them "
+              + ("held out" if held.any() else "fitted on")
+              + " (seeds that are multiples of 5 are held out): give more games",
+              file=sys.stderr)
+        return 2
     w = fit(x[~held], y[~held])
     fitted = 1 / (1 + np.exp(-np.clip(x[held] @ w[1:] + w[0], -30, 30)))
     # eval=deny: lead = SCORE_WEIGHT * points lead + hand lead, through the logistic.

@@ -67,6 +67,7 @@ def test_fits_on_record_files_and_says_what_it_compared(
     (lambda r: r["moves"].insert(4, "0 panda 3,0"), "not legal there"),
     (lambda r: r["moves"].__setitem__(slice(20, None), []), "stop before the end"),
     (lambda r: r["moves"].__setitem__(2, "1" + r["moves"][2][1:]), "not legal there"),
+    (lambda r: r["moves"].__setitem__(3, 7), "is not text"),
     (lambda r: r.pop("seed"), "not a game record"),
 ])
 def test_a_damaged_record_is_a_clear_error(
@@ -90,3 +91,12 @@ def test_missing_files_and_mixed_player_counts_are_refused(
     games.write_text(json.dumps(_game(34)[0]) + "\n" + json.dumps(_game(35, 3)[0]) + "\n")
     assert fit_value.main(["--records", str(games)]) == 2
     assert "mix games of [2, 3] players" in capsys.readouterr().err
+
+
+def test_games_from_too_few_deals_to_hold_some_out_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(_game(36)[0]) + "\n" + json.dumps(_game(37)[0]) + "\n")
+    assert fit_value.main(["--records", str(games), "--workers", "1"]) == 2
+    assert "the rows come from 2 seeds, all of them fitted on" in capsys.readouterr().err
