@@ -154,7 +154,11 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3) -> np.ndarray:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="examples: python scripts/fit_value.py --players 2 --games 400; "
+               "python scripts/fit_value.py --records runs/s16/games.jsonl runs/s17/games.jsonl",
+    )
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=800)
     parser.add_argument("--seed", type=int, default=1000)
