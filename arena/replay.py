@@ -8,7 +8,7 @@ different engine version or a faulty worker is caught at the first step where it
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,11 +97,16 @@ def _field(record: dict[str, Any], name: str, kind: type) -> Any:
     return value
 
 
-def replay(record: dict[str, Any], *, until: int | None = None) -> Replay:
+def replay(
+    record: dict[str, Any], *, until: int | None = None,
+    before: Callable[[GameState], None] | None = None,
+) -> Replay:
     """Re-play a record; stop after ``until`` choices when given (to show a step).
 
     Problems are collected, not raised: the first illegal or unparsable move stops the replay
-    there, while mismatching events and results are all listed.
+    there, while mismatching events and results are all listed.  ``before`` is shown the
+    state before each choice is applied (a legal one), for tools that read the positions a
+    recorded game went through.
     """
     seats = _field(record, "seats", list)
     seed = _field(record, "seed", int)
@@ -142,6 +147,8 @@ def replay(record: dict[str, Any], *, until: int | None = None) -> Replay:
                 f"(round {state.round}, step {state.step_name})"
             )
             break
+        if before is not None:
+            before(state)
         state.apply(action)
         done += 1
     if until is None and not problems:

@@ -42,9 +42,9 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from arena.engine import ArenaError, GameState, RuleOptions, new_game, parse_action
+from arena.engine import GameState, new_game
 from arena.engine.state import ACTIONS
-from arena.replay import RecordError, read_records
+from arena.replay import RecordError, read_records, replay
 from bots import heuristics
 from bots.mcts import FITTED_WEIGHTS, _FittedLeaf
 from bots.registry import BotSpec
@@ -91,35 +91,28 @@ def play(players: int, seed: int, explore: float) -> list[Row]:
 
 
 def rows_from_record(record: dict[str, Any]) -> list[Row]:
-    """A recorded game's rows, re-played from its seed and moves (none for a game that
-    ended in a bot error: its end is not the game's)."""
+    """A recorded game's rows, re-played from its seed and moves by ``arena.replay`` (every
+    move checked, the result compared); none for a game that ended in a bot error: its end
+    is not the game's."""
     if record.get("error"):
         return []
-    try:
-        seed, moves = int(record["seed"]), list(record["moves"])
-        s = new_game(len(record["seats"]), seed, RuleOptions.from_dict(record.get("options") or {}))
-    except (KeyError, TypeError, ValueError, ArenaError) as exc:
-        raise RecordError(f"game {record.get('game')!r}: not a game record ({exc})") from None
-    leaves = [_FittedLeaf(8.0) for _ in range(s.players)]
+    leaves: list[_FittedLeaf] = []
     pending: list[tuple[int, list[float]]] = []
-    for line in moves:
-        if not isinstance(line, str):
-            raise RecordError(f"game {record.get('game')!r}: the move {line!r} is not text")
-        if line.startswith("*"):
-            continue
-        seat, _, text = line.partition(" ")
-        try:
-            action = parse_action(text)
-        except ArenaError as exc:
-            raise RecordError(f"game {record.get('game')!r}: {exc}") from None
-        if s.ended or seat != str(s.current) or action not in s.legal_actions():
-            raise RecordError(f"game {record.get('game')!r}: {line!r} is not legal there")
+
+    def collect(s: GameState) -> None:
         if s.step == ACTIONS:
+            if not leaves:
+                leaves.extend(_FittedLeaf(8.0) for _ in range(s.players))
             pending.extend(_features(s, leaves))
-        s.apply(action)
-    if not s.ended:
-        raise RecordError(f"game {record.get('game')!r}: the moves stop before the end")
-    return _rows(seed, s, pending)
+
+    name = f"game {record.get('game')!r}"
+    try:
+        result = replay(record, before=collect)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
+    if result.problems:
+        raise RecordError(f"{name}: {result.problems[0]}")
+    return _rows(record["seed"], result.state, pending)
 
 
 def _play(args: tuple[int, int, float]) -> list[Row]:

@@ -63,12 +63,19 @@ def test_fits_on_record_files_and_says_what_it_compared(
     assert "FITTED_WEIGHTS now" in out and "weights: (" in out
 
 
+def _choice(record: dict, start: int) -> int:
+    """The index of the first choice (not an event) at or after ``start`` in the moves."""
+    return next(i for i, line in enumerate(record["moves"]) if i >= start and line[0] != "*")
+
+
 @pytest.mark.parametrize(("damage", "message"), [
-    (lambda r: r["moves"].insert(4, "0 panda 3,0"), "not legal there"),
+    (lambda r: r["moves"].insert(_choice(r, 3), r["moves"][_choice(r, 3)][0] + " panda 3,0"),
+     "'panda 3,0' is not legal for seat"),
     (lambda r: r["moves"].__setitem__(slice(20, None), []), "stop before the end"),
-    (lambda r: r["moves"].__setitem__(2, "1" + r["moves"][2][1:]), "not legal there"),
-    (lambda r: r["moves"].__setitem__(3, 7), "is not text"),
-    (lambda r: r.pop("seed"), "not a game record"),
+    (lambda r: r["moves"].__setitem__(2, "1" + r["moves"][2][1:]), "it is seat 0's turn"),
+    (lambda r: r["moves"].__setitem__(3, 7), "7 is not text"),
+    (lambda r: r["scores"].reverse(), "scores: recorded"),
+    (lambda r: r.pop("seed"), "the record has no 'seed' field"),
 ])
 def test_a_damaged_record_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], damage, message: str
