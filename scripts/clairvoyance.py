@@ -1,0 +1,274 @@
+"""Value of information: a search bot's match re-played with its samples drawn from the truth.
+
+Usage::
+
+    python scripts/strength.py mcts objective --games 100 --seed 16 --out runs/s16
+    python scripts/clairvoyance.py mcts objective --reveal cards --games 100 --seed 16 \\
+        --out runs/s16-cards
+    python scripts/paired.py runs/s16 runs/s16-cards
+
+A diagnostic, not a bot, and never part of a tournament: it answers "how much of the gap to a
+strength target could better inference about the hidden parts close?" before anyone spends a
+week on it.  SPEC_A must be a bot that reasons about what it cannot see only through
+``view.determinize`` (``mcts`` does).  Its views are wrapped so that each sample is the true
+game with some hidden parts kept as they really are and the rest dealt again at random:
+
+- ``none``: nothing kept (the honest bot: the games are those of ``scripts/strength.py``);
+- ``hands``: the opponents' hands kept, the decks re-shuffled;
+- ``cards``: the hands and the order of every deck kept (the cards the bot will draw);
+- ``all``: those and the future die rolls.
+
+Everything else is ``scripts/strength.py``'s: the same schedule, deals, seat rotations and
+bot seeds (from the spec's text), so ``scripts/paired.py`` compares a run of this script with
+a strength run of the same ``--seed`` game by game, and ``arena report`` reads its directory.
+The bot's own choices, its planner prior and its ``view`` stay honest; only the samples know.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.engine import ArenaError, GameState, PlayerView, RuleOptions
+from arena.engine import rng as splitmix
+from arena.match import play_game
+from arena.tournament.schedule import Schedule, TournamentConfig, bot_seed, make_schedule
+from arena.tournament.standings import wilson
+from bots.base import Bot, BotConfigError
+from bots.registry import BotSpec
+
+REVEALS = ("none", "hands", "cards", "all")
+
+
+class RevealingView:
+    """A seat's view whose ``determinize`` starts from the true game (see the module text).
+
+    Everything but ``determinize`` is the real view's, so the bot reads the same public game.
+    """
+
+    def __init__(self, view: PlayerView, truth: GameState, reveal: str) -> None:
+        self._view = view
+        self._truth = truth
+        self._reveal = reveal
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._view, name)
+
+    def determinize(self, rng: random.Random, legal: list[int] | None = None) -> GameState:
+        if self._reveal == "none":
+            return self._view.determinize(rng, legal)
+        s = self._truth.copy()
+        if self._reveal != "all":  # the dice stay unknown: a fresh generator
+            s.rng = splitmix.seed_state(rng.getrandbits(64))
+        if self._reveal == "hands":
+            view = self._view
+            s.plot_deck = _reshuffled(s.plot_deck, view.known_plots, rng)
+            s.objective_decks = tuple(
+                _reshuffled(deck, known, rng)
+                for deck, known in zip(s.objective_decks, view.known_objectives, strict=True)
+            )
+        return s
+
+
+def _reshuffled(deck: tuple[Any, ...], known: Sequence[tuple[int, Any]],
+                rng: random.Random) -> tuple[Any, ...]:
+    """``deck`` shuffled, except the positions the seat knows (cards it put under a deck)."""
+    fixed = {i for i, _ in known}
+    free = [c for i, c in enumerate(deck) if i not in fixed]
+    rng.shuffle(free)
+    return tuple(c if i in fixed else free.pop() for i, c in enumerate(deck))
+
+
+class Clairvoyant(Bot):
+    """Wraps a bot: each decision gets a :class:`RevealingView` of the game being played."""
+
+    def __init__(self, inner: Bot, reveal: str) -> None:
+        self.inner = inner
+        self.reveal = reveal
+        self.truth: GameState | None = None
+
+    def start(self, seat: int, players: int, options: RuleOptions) -> None:
+        self.inner.start(seat, players, options)
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
+        assert self.truth is not None
+        return self.inner.choose(RevealingView(view, self.truth, self.reveal), legal)  # type: ignore[arg-type]
+
+    def observe(self, event: str) -> None:
+        self.inner.observe(event)
+
+    def finish(self, result: Any) -> None:
+        self.inner.finish(result)
+
+
+_JOB: tuple[Schedule, int, str, list[type[Bot]]] | None = None
+
+
+def _init(schedule: Schedule, subject: int, reveal: str) -> None:
+    global _JOB
+    classes = [spec.bot_class() for spec in schedule.config.participants]
+    _JOB = (schedule, subject, reveal, classes)
+
+
+def play(index: int) -> dict[str, Any]:
+    """Game ``index`` of the schedule, the subject's bot wrapped; its record."""
+    assert _JOB is not None
+    schedule, subject, reveal, classes = _JOB
+    game = schedule.games[index]
+    config = schedule.config
+    bots: list[Bot] = []
+    wrapped: Clairvoyant | None = None
+    for seat, participant in enumerate(game.seats):
+        spec = config.participants[participant]
+        bot = classes[participant](random.Random(bot_seed(game.seed, seat, spec.name)),
+                                   **spec.params)
+        if participant == subject:
+            bot = wrapped = Clairvoyant(bot, reveal)
+        bots.append(bot)
+    assert wrapped is not None
+
+    def see(_text: str, _round: int, state: GameState) -> None:
+        wrapped.truth = state
+
+    names = _names(schedule, game, subject, reveal)
+    outcome = play_game(bots, game.seed, config.options, names=names, on_event=see,
+                        meta=game.meta())
+    return outcome.record
+
+
+def _played(path: Path, schedule: Schedule, subject: int, reveal: str) -> set[str]:
+    """Ids of the games already in ``path``, which a resumed run skips.
+
+    A file of another run (other bots, another reveal or seed) is refused: mixing them would
+    give a number that is neither's.
+    """
+    done: set[str] = set()
+    if not path.is_file():
+        return done
+    by_id = {g.id: g for g in schedule.games}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            record = json.loads(line)
+            game = by_id[record["game"]]
+            seats = record["seats"]
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut by an interruption: that game is played again
+        if seats != _names(schedule, game, subject, reveal) or record["seed"] != game.seed:
+            raise ValueError(f"{path}:{number}: game {record['game']} was played by "
+                             f"{seats} with another seed or reveal; use another --out")
+        done.add(record["game"])
+    return done
+
+
+def _names(schedule: Schedule, game: Any, subject: int, reveal: str) -> list[str]:
+    names = schedule.names(game)
+    names[game.seats.index(subject)] += f" (sees {reveal})"
+    return names
+
+
+def _records(indices: list[int], workers: int, schedule: Schedule, subject: int,
+             reveal: str) -> Iterator[dict[str, Any]]:
+    if workers <= 1:
+        _init(schedule, subject, reveal)
+        yield from map(play, indices)
+        return
+    with multiprocessing.Pool(
+        workers, initializer=_init, initargs=(schedule, subject, reveal)
+    ) as pool:
+        yield from pool.imap_unordered(play, indices)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python scripts/clairvoyance.py mcts objective --reveal cards "
+               "--games 100 --seed 16 --out runs/s16-cards\n"
+               "  python scripts/paired.py runs/s16 runs/s16-cards   "
+               "(runs/s16: scripts/strength.py, same --seed)",
+    )
+    ap.add_argument("spec_a", help="the bot given the samples (it must use view.determinize)")
+    ap.add_argument("spec_b", help="its opponents (copies named NAME#k, as strength.py)")
+    ap.add_argument("--reveal", choices=REVEALS, required=True,
+                    help="what each sample keeps from the true game")
+    ap.add_argument("--games", type=int, default=100, help="games (rounded up to whole deals)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rule", action="append", default=[], metavar="K=V")
+    ap.add_argument("--out", type=Path, required=True,
+                    help="directory for games.jsonl (a run found there is resumed)")
+    args = ap.parse_args(argv)
+    try:
+        a = BotSpec.parse(args.spec_a)
+        b = BotSpec.parse(args.spec_b)
+        if a.name == b.name:
+            a = dataclasses.replace(a, name=f"{a.name} (A)")
+        copies = [dataclasses.replace(b, name=f"{b.name}#{i}") for i in range(1, args.players)]
+        config = TournamentConfig(
+            participants=(a, *copies), players=args.players, games=args.games,
+            seed=args.seed, options=RuleOptions.from_pairs(args.rule),
+        )
+        schedule = make_schedule(config)
+    except (ArenaError, BotConfigError, ValueError) as exc:
+        ap.error(str(exc))
+    if args.workers < 1:
+        ap.error(f"--workers: {args.workers} is not a positive number")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        ap.error(f"--out: {exc}")
+    path = args.out / "games.jsonl"
+    try:
+        done = _played(path, schedule, 0, args.reveal)
+    except ValueError as exc:
+        print(f"clairvoyance.py: error: {exc}", file=sys.stderr)
+        return 2
+    todo = [g.index for g in schedule.games if g.id not in done]
+    n = len(schedule.games)
+    print(f"{a.name} (sees {args.reveal}) vs {b.name}: {n} games, {len(done)} "
+          f"already in {path}", file=sys.stderr)
+    start = time.monotonic()
+    finished = 0
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            for record in _records(todo, args.workers, schedule, 0, args.reveal):
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                finished += 1
+                rate = finished / (time.monotonic() - start)
+                print(f"\r[{len(done) + finished:4d}/{n}] {rate:.2f} games/s", end="",
+                      file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: {len(done) + finished} games kept in {path}; run again to "
+              f"resume", file=sys.stderr)
+        return 130
+    print(file=sys.stderr)
+    games = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        with contextlib.suppress(ValueError):
+            games.append(json.loads(line))
+    errors = sum(1 for g in games if g["error"])
+    share = 0.0
+    for g in games:
+        seat = next(i for i, name in enumerate(g["seats"])
+                    if name.endswith(f"(sees {args.reveal})"))
+        share += 1 / len(g["winners"]) if seat in g["winners"] else 0.0
+    lo, hi = wilson(share, len(games))
+    print(f"{a.name} (sees {args.reveal}) vs {b.name}: {share:.1f} wins of {len(games)} "
+          f"games, {share / max(len(games), 1):.1%} [{lo:.1%}, {hi:.1%}]"
+          f"{f', {errors} games ended by a bot error' if errors else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
