@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import multiprocessing
 import random
@@ -41,7 +40,7 @@ from typing import Any
 from arena.engine import ArenaError, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
-from arena.tournament.schedule import Schedule, TournamentConfig, bot_seed, make_schedule
+from arena.tournament.schedule import Schedule, against_copies, bot_seed, make_schedule
 from arena.tournament.standings import wilson
 from bots.base import Bot, BotConfigError
 from bots.registry import BotSpec
@@ -209,15 +208,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="directory for games.jsonl (a run found there is resumed)")
     args = ap.parse_args(argv)
     try:
-        a = BotSpec.parse(args.spec_a)
         b = BotSpec.parse(args.spec_b)
-        if a.name == b.name:
-            a = dataclasses.replace(a, name=f"{a.name} (A)")
-        copies = [dataclasses.replace(b, name=f"{b.name}#{i}") for i in range(1, args.players)]
-        config = TournamentConfig(
-            participants=(a, *copies), players=args.players, games=args.games,
-            seed=args.seed, options=RuleOptions.from_pairs(args.rule),
+        config = against_copies(
+            BotSpec.parse(args.spec_a), b, args.players, games=args.games, seed=args.seed,
+            options=RuleOptions.from_pairs(args.rule),
         )
+        a = config.participants[0]  # renamed "NAME (A)" when both specs are one
         schedule = make_schedule(config)
     except (ArenaError, BotConfigError, ValueError) as exc:
         ap.error(str(exc))

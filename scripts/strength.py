@@ -18,13 +18,13 @@ benchmark, not a test: the long matches of the strength targets are run by hand.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import tempfile
 from pathlib import Path
 
 from arena.engine import ArenaError, RuleOptions
-from arena.tournament import RunSettings, TournamentConfig, run_tournament
+from arena.tournament import RunSettings, run_tournament
+from arena.tournament.schedule import against_copies
 from arena.tournament.standings import wilson
 from bots.base import BotConfigError
 from bots.registry import BotSpec
@@ -44,15 +44,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="where to keep the games (default: a new temporary directory)")
     args = ap.parse_args(argv)
     try:
-        a = BotSpec.parse(args.spec_a)
         b = BotSpec.parse(args.spec_b)
-        if a.name == b.name:
-            a = dataclasses.replace(a, name=f"{a.name} (A)")
-        copies = [dataclasses.replace(b, name=f"{b.name}#{i}") for i in range(1, args.players)]
-        config = TournamentConfig(
-            participants=(a, *copies), players=args.players, games=args.games,
-            seed=args.seed, options=RuleOptions.from_pairs(args.rule), move_time=args.move_time,
+        config = against_copies(
+            BotSpec.parse(args.spec_a), b, args.players, games=args.games, seed=args.seed,
+            options=RuleOptions.from_pairs(args.rule), move_time=args.move_time,
         )
+        a, *copies = config.participants  # a renamed "NAME (A)" when both specs are one
     except (ArenaError, BotConfigError, ValueError) as exc:
         ap.error(str(exc))
     out = args.out or Path(tempfile.mkdtemp(prefix="strength-"))

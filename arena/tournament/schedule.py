@@ -14,6 +14,7 @@ depend on the order games are handed out).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -151,6 +152,22 @@ class TournamentConfig:
             "move_time": self.move_time,
             "sprt": self.sprt.to_dict() if self.sprt else None,
         }
+
+
+def against_copies(subject: BotSpec, opponent: BotSpec, players: int = 2,
+                   **fields: Any) -> TournamentConfig:
+    """``subject`` against ``players - 1`` copies of ``opponent``, named ``NAME#1``, ``NAME#2``...
+
+    The match of the strength benchmarks (``scripts/strength.py``, ``scripts/clairvoyance.py``):
+    one function builds it so that both play the same games, and the copies' names are what
+    ``scripts/paired.py`` tells the subject from its opponents by.  ``fields``: the other
+    fields of :class:`TournamentConfig`.
+    """
+    if subject.name == opponent.name:
+        subject = dataclasses.replace(subject, name=f"{subject.name} (A)")
+    copies = [dataclasses.replace(opponent, name=f"{opponent.name}#{i}")
+              for i in range(1, players)]
+    return TournamentConfig(participants=(subject, *copies), players=players, **fields)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from arena.tournament.schedule import (
     ScheduleError,
     SprtParams,
     TournamentConfig,
+    against_copies,
     balanced_lineups,
     bot_seed,
     derive_seed,
@@ -124,3 +125,13 @@ def test_duplicate_names_and_sprt_misuse_are_refused() -> None:
     with pytest.raises(ScheduleError, match="elo1"):
         SprtParams.parse("elo0=0")
     assert SprtParams.parse("elo0=0,elo1=20,alpha=0.1") == SprtParams(0, 20, 0.1, 0.05)
+
+
+def test_against_copies_names_the_copies_and_keeps_the_subject_apart() -> None:
+    config = against_copies(BotSpec.parse("mcts:c=0.1"), BotSpec.parse("objective"), 4,
+                            games=6, seed=3)
+    assert config.names == ["mcts:c=0.1", "objective#1", "objective#2", "objective#3"]
+    assert (config.players, config.games, config.seed) == (4, 6, 3)
+    # The same spec on both sides: the subject is renamed, the copies still tell apart.
+    same = against_copies(BotSpec.parse("greedy"), BotSpec.parse("greedy"))
+    assert same.names == ["greedy (A)", "greedy#1"]
