@@ -27,7 +27,6 @@ The bot's own choices, its planner prior and its ``view`` stay honest; only the 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import multiprocessing
 import random
@@ -42,6 +41,7 @@ from arena.engine import rng as splitmix
 from arena.match import play_game
 from arena.tournament.schedule import Schedule, against_copies, bot_seed, make_schedule
 from arena.tournament.standings import wilson
+from arena.tournament.store import GAMES, StoreError, read_games
 from bots.base import Bot, BotConfigError
 from bots.registry import BotSpec
 
@@ -63,6 +63,10 @@ class RevealingView:
         return getattr(self._view, name)
 
     def determinize(self, rng: random.Random, legal: list[int] | None = None) -> GameState:
+        """A copy of the true game with the parts not revealed dealt again from ``rng``.
+
+        ``legal`` is accepted for the view's signature; a copy of the truth has the true list.
+        """
         if self._reveal == "none":
             return self._view.determinize(rng, legal)
         s = self._truth.copy()
@@ -144,28 +148,23 @@ def play(index: int) -> dict[str, Any]:
     return outcome.record
 
 
-def _played(path: Path, schedule: Schedule, subject: int, reveal: str) -> set[str]:
-    """Ids of the games already in ``path``, which a resumed run skips.
+def _played(out: Path, schedule: Schedule, subject: int, reveal: str) -> set[str]:
+    """Ids of the games already in ``out``, which a resumed run skips.
 
-    A file of another run (other bots, another reveal or seed) is refused: mixing them would
-    give a number that is neither's.
+    Read with the tournament's own reader, which drops a line cut short by a kill so that
+    appending goes on cleanly.  A file of another run (other bots, another reveal or seed) is
+    refused: mixing them would give a number that is neither's.
     """
-    done: set[str] = set()
-    if not path.is_file():
-        return done
+    records, _cut = read_games(out)
     by_id = {g.id: g for g in schedule.games}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            record = json.loads(line)
-            game = by_id[record["game"]]
-            seats = record["seats"]
-        except (ValueError, KeyError, TypeError):
-            continue  # a line cut by an interruption: that game is played again
-        if seats != _names(schedule, game, subject, reveal) or record["seed"] != game.seed:
-            raise ValueError(f"{path}:{number}: game {record['game']} was played by "
-                             f"{seats} with another seed or reveal; use another --out")
-        done.add(record["game"])
-    return done
+    for number, record in enumerate(records, 1):
+        game = by_id.get(record["game"])
+        if (game is None or record.get("seats") != _names(schedule, game, subject, reveal)
+                or record.get("seed") != game.seed):
+            raise StoreError(f"{out / GAMES} line {number}: game {record['game']} was played "
+                             f"by {record.get('seats')} with another schedule or reveal; use "
+                             f"another --out")
+    return {record["game"] for record in records}
 
 
 def _names(schedule: Schedule, game: Any, subject: int, reveal: str) -> list[str]:
@@ -223,10 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         ap.error(f"--out: {exc}")
-    path = args.out / "games.jsonl"
+    path = args.out / GAMES
     try:
-        done = _played(path, schedule, 0, args.reveal)
-    except ValueError as exc:
+        done = _played(args.out, schedule, 0, args.reveal)
+    except StoreError as exc:
         print(f"clairvoyance.py: error: {exc}", file=sys.stderr)
         return 2
     todo = [g.index for g in schedule.games if g.id not in done]
@@ -249,10 +248,7 @@ def main(argv: list[str] | None = None) -> int:
               f"resume", file=sys.stderr)
         return 130
     print(file=sys.stderr)
-    games = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        with contextlib.suppress(ValueError):
-            games.append(json.loads(line))
+    games, _cut = read_games(args.out)
     errors = sum(1 for g in games if g["error"])
     share = 0.0
     for g in games:

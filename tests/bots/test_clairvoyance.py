@@ -79,12 +79,14 @@ def test_a_run_resumes_and_refuses_another_runs_file(
     assert len(first.splitlines()) == 2
     assert "(sees cards)" in first
     capsys.readouterr()
+    with (out / "games.jsonl").open("a") as games:  # a kill in the middle of a write
+        games.write('{"game": "000-00')
     assert clairvoyance.main([*args, "--reveal", "cards"]) == 0
-    assert (out / "games.jsonl").read_text() == first
+    assert (out / "games.jsonl").read_text() == first  # the cut line dropped, nothing replayed
     assert "2 already in" in capsys.readouterr().err
     assert clairvoyance.main([*args, "--reveal", "hands"]) == 2
     err = capsys.readouterr().err
-    assert "games.jsonl:1" in err and "use another --out" in err
+    assert "games.jsonl line 1" in err and "use another --out" in err
     assert (out / "games.jsonl").read_text() == first
 
 
