@@ -46,6 +46,8 @@ from bots.base import Bot, BotConfigError
 from bots.registry import BotSpec
 
 REVEALS = ("none", "hands", "cards", "all")
+#: The participant whose samples see: ``against_copies`` puts SPEC_A first.
+SUBJECT = 0
 
 
 class RevealingView:
@@ -113,19 +115,19 @@ class Clairvoyant(Bot):
         self.inner.finish(result)
 
 
-_JOB: tuple[Schedule, int, str, list[type[Bot]]] | None = None
+_JOB: tuple[Schedule, str, list[type[Bot]]] | None = None
 
 
-def _init(schedule: Schedule, subject: int, reveal: str) -> None:
+def _init(schedule: Schedule, reveal: str) -> None:
     global _JOB
     classes = [spec.bot_class() for spec in schedule.config.participants]
-    _JOB = (schedule, subject, reveal, classes)
+    _JOB = (schedule, reveal, classes)
 
 
 def play(index: int) -> dict[str, Any]:
     """Game ``index`` of the schedule, the subject's bot wrapped; its record."""
     assert _JOB is not None
-    schedule, subject, reveal, classes = _JOB
+    schedule, reveal, classes = _JOB
     game = schedule.games[index]
     config = schedule.config
     bots: list[Bot] = []
@@ -134,7 +136,7 @@ def play(index: int) -> dict[str, Any]:
         spec = config.participants[participant]
         bot = classes[participant](random.Random(bot_seed(game.seed, seat, spec.name)),
                                    **spec.params)
-        if participant == subject:
+        if participant == SUBJECT:
             bot = wrapped = Clairvoyant(bot, reveal)
         bots.append(bot)
     assert wrapped is not None
@@ -142,13 +144,13 @@ def play(index: int) -> dict[str, Any]:
     def see(_text: str, _round: int, state: GameState) -> None:
         wrapped.truth = state
 
-    names = _names(schedule, game, subject, reveal)
+    names = _names(schedule, game, reveal)
     outcome = play_game(bots, game.seed, config.options, names=names, on_event=see,
                         meta=game.meta())
     return outcome.record
 
 
-def _played(out: Path, schedule: Schedule, subject: int, reveal: str) -> set[str]:
+def _played(out: Path, schedule: Schedule, reveal: str) -> set[str]:
     """Ids of the games already in ``out``, which a resumed run skips.
 
     Read with the tournament's own reader, which drops a line cut short by a kill so that
@@ -159,7 +161,7 @@ def _played(out: Path, schedule: Schedule, subject: int, reveal: str) -> set[str
     by_id = {g.id: g for g in schedule.games}
     for number, record in enumerate(records, 1):
         game = by_id.get(record["game"])
-        if (game is None or record.get("seats") != _names(schedule, game, subject, reveal)
+        if (game is None or record.get("seats") != _names(schedule, game, reveal)
                 or record.get("seed") != game.seed):
             raise StoreError(f"{out / GAMES} line {number}: game {record['game']} was played "
                              f"by {record.get('seats')} with another schedule or reveal; use "
@@ -167,20 +169,20 @@ def _played(out: Path, schedule: Schedule, subject: int, reveal: str) -> set[str
     return {record["game"] for record in records}
 
 
-def _names(schedule: Schedule, game: Any, subject: int, reveal: str) -> list[str]:
+def _names(schedule: Schedule, game: Any, reveal: str) -> list[str]:
     names = schedule.names(game)
-    names[game.seats.index(subject)] += f" (sees {reveal})"
+    names[game.seats.index(SUBJECT)] += f" (sees {reveal})"
     return names
 
 
-def _records(indices: list[int], workers: int, schedule: Schedule, subject: int,
+def _records(indices: list[int], workers: int, schedule: Schedule,
              reveal: str) -> Iterator[dict[str, Any]]:
     if workers <= 1:
-        _init(schedule, subject, reveal)
+        _init(schedule, reveal)
         yield from map(play, indices)
         return
     with multiprocessing.Pool(
-        workers, initializer=_init, initargs=(schedule, subject, reveal)
+        workers, initializer=_init, initargs=(schedule, reveal)
     ) as pool:
         yield from pool.imap_unordered(play, indices)
 
@@ -212,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             BotSpec.parse(args.spec_a), b, args.players, games=args.games, seed=args.seed,
             options=RuleOptions.from_pairs(args.rule),
         )
-        a = config.participants[0]  # renamed "NAME (A)" when both specs are one
+        a = config.participants[SUBJECT]  # renamed "NAME (A)" when both specs are one
         schedule = make_schedule(config)
     except (ArenaError, BotConfigError, ValueError) as exc:
         ap.error(str(exc))
@@ -224,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--out: {exc}")
     path = args.out / GAMES
     try:
-        done = _played(args.out, schedule, 0, args.reveal)
+        done = _played(args.out, schedule, args.reveal)
     except StoreError as exc:
         print(f"clairvoyance.py: error: {exc}", file=sys.stderr)
         return 2
@@ -236,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     finished = 0
     try:
         with path.open("a", encoding="utf-8") as out:
-            for record in _records(todo, args.workers, schedule, 0, args.reveal):
+            for record in _records(todo, args.workers, schedule, args.reveal):
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 finished += 1

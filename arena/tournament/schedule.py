@@ -14,12 +14,11 @@ depend on the order games are handed out).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.engine import RuleOptions
@@ -164,8 +163,8 @@ def against_copies(subject: BotSpec, opponent: BotSpec, players: int = 2,
     fields of :class:`TournamentConfig`.
     """
     if subject.name == opponent.name:
-        subject = dataclasses.replace(subject, name=f"{subject.name} (A)")
-    copies = [dataclasses.replace(opponent, name=f"{opponent.name}#{i}")
+        subject = replace(subject, name=f"{subject.name} (A)")
+    copies = [replace(opponent, name=f"{opponent.name}#{i}")
               for i in range(1, players)]
     return TournamentConfig(participants=(subject, *copies), players=players, **fields)
 
