@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from arena.engine import new_game, parse_action
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.components import parse_card
 from bots import heuristics
 from bots.heuristics import (
+    DECAY,
     SCORE_WEIGHT,
     UNKNOWN_CARD_VALUE,
+    UNREACHABLE,
+    Weights,
     card_cost,
     card_costs,
     draw_value,
@@ -118,6 +123,31 @@ def test_draw_value_is_an_average_over_unseen_cards() -> None:
     for category in range(3):
         value = draw_value(view, 0, category)
         assert 0 < value < 8
+
+
+def test_race_counts_every_card_done_and_in_hand_beyond_its_points() -> None:
+    state = position(**ONE_GROWTH_TO_GO)
+    state.apply(parse_action("gardener 1,0"))
+    state.apply(parse_action("complete gardener-04"))
+    costs = card_costs(state, 0)
+    assert len(state.completed[0]) == 1 and costs
+    gain = evaluate(state, 0, Weights(race=3.0)) - evaluate(state, 0)
+    in_hand = sum(3.0 * DECAY**cost for cost in costs.values() if cost < UNREACHABLE)
+    assert gain == pytest.approx(SCORE_WEIGHT * 3.0 + in_hand)
+
+
+def test_race_raises_a_draw_and_a_rival_hand_by_at_most_its_bonus_per_card() -> None:
+    from arena.engine.components import GARDENER_CARD, PANDA_CARD
+
+    state = position(**ONE_GROWTH_TO_GO)
+    view = state.view(0)
+    for category in range(3):
+        base = draw_value(view, 0, category)
+        assert base < draw_value(view, 0, category, race=3.0) <= base + 3.0
+    pools = ([], view.unseen_cards(GARDENER_CARD), view.unseen_cards(PANDA_CARD))
+    base = heuristics.expected_hand_value(state, 1, pools)
+    raced = heuristics.expected_hand_value(state, 1, pools, race=3.0)
+    assert base < raced <= base + 3.0 * len(state.hands[1])
 
 
 def test_expected_hand_value_reads_categories_only_and_drops_when_shoots_are_eaten() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from arena.engine import RuleOptions, action_text
 from arena.engine.actions import KIND_MASK, OBJECTIVE
+from arena.engine.components import parse_card
 from arena.match import play_game
 from bots.objective import ObjectiveBot
 from bots.registry import BotSpec
@@ -46,6 +47,22 @@ def test_completes_first_the_card_worth_most() -> None:
         [{"at": "1,0", "tile": "green", "bamboo": 2}],
     )
     assert decide("objective", state) == "complete panda-13"
+
+
+def test_race_targets_the_quicker_card_over_the_richer_one() -> None:
+    # panda-01 (3 points) needs one action, panda-13 (6 points) two.
+    state = position(
+        [{"objectives": ["panda-01", "panda-13"], "eaten": {"green": 1, "pink": 1}},
+         {"objectives": ["panda-02"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 2}, {"at": "1,-1", "tile": "yellow", "bamboo": 1},
+         {"at": "0,-1", "tile": "pink", "bamboo": 1}],
+    )
+    targets = {}
+    for race in (0.0, 5.0):
+        bot = ObjectiveBot(random.Random(0), race=race)
+        bot.start(0, 2, state.options)
+        targets[race] = bot._plan(state.view(0)).target
+    assert targets == {0.0: parse_card("panda-13"), 5.0: parse_card("panda-01")}
 
 
 # An opponent ate the yellow shoot at 1,0 down to nothing; seat 0 grows yellow shoots
