@@ -4,6 +4,7 @@ Usage::
 
     python scripts/strength.py greedy random --games 400 --seed 1 --workers 2
     python scripts/strength.py mcts objective --players 4 --games 400 --out runs/mcts-4p
+    python scripts/strength.py mcts objective --players 4 --games 400 --out runs/mcts-4p --resume
 
 With N players, SPEC_A plays against N-1 copies of SPEC_B; each deal (one game seed) is
 played once per seat rotation, so SPEC_A sits in every seat and the luck of the deal cancels.
@@ -26,6 +27,7 @@ from arena.engine import ArenaError, RuleOptions
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.schedule import against_copies
 from arena.tournament.standings import wilson
+from arena.tournament.store import StoreError
 from bots.base import BotConfigError
 from bots.registry import BotSpec
 
@@ -42,7 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--move-time", type=float, default=None, help="hard limit per decision")
     ap.add_argument("--out", type=Path, default=None,
                     help="where to keep the games (default: a new temporary directory)")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with a stopped match in --out (give the same arguments)")
     args = ap.parse_args(argv)
+    if args.resume and args.out is None:
+        ap.error("--resume needs --out, the directory of the match to go on with")
     try:
         b = BotSpec.parse(args.spec_b)
         config = against_copies(
@@ -53,7 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ArenaError, BotConfigError, ValueError) as exc:
         ap.error(str(exc))
     out = args.out or Path(tempfile.mkdtemp(prefix="strength-"))
-    result = run_tournament(config, out, settings=RunSettings(workers=args.workers))
+    try:
+        result = run_tournament(config, out, resume=args.resume,
+                                settings=RunSettings(workers=args.workers))
+    except (StoreError, OSError) as exc:
+        print(f"strength.py: error: {exc}", file=sys.stderr)
+        return 2
 
     lines = result.standings.lines
     n = lines[a.name].games
