@@ -184,7 +184,15 @@ with the opponent's hand kept in every sample 57.0% (48 for, 48 against); with t
 the order of every deck (the cards and plots the bot will draw) 84.0% (69 for, 15 against).
 With 4 players, on the seed-13 games where it won 33.3%: the hands 25.8% (17 for, 26
 against), the cards 59.6% (45 for, 14 against).  A better read of the opponents is worth
-nothing here; the gap is the draws, which no honest player knows.
+nothing here; the gap is the draws, which no honest player knows.  The seat that takes the
+Emperor won 86% of 1,061 recorded games against ``objective``, so a card was valued at its
+points plus 3 (``objective``'s ``race``, with which that bot wins 56.2% of 1,200 games against
+itself): in the planner only, 53.0% of the seed-16 games where the default won 59.0% (19
+for, 25 against); in the planner and the leaf (the spec's text unchanged, so the same random
+stream) 57.0% (21 for, 23 against); with 4 players, in the planner and the ``deny`` leaf,
+30.0% of the seed-13 games where it won 33.3% (22 for, 26 against).  Not kept: the search
+already finishes more and quicker cards than ``objective`` (8.6 a game against 8.2 on seeds
+16-18, 2.1 plot cards against 1.9).
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
