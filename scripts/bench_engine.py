@@ -17,6 +17,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from _args import at_least, positive_float
+
 from arena.engine import GameState, new_game
 
 
@@ -71,8 +73,8 @@ def summary(values: list[float], unit: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--runs", type=at_least(1), default=5)
+    parser.add_argument("--seconds", type=positive_float, default=2.0, help="per measurement")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     args = parser.parse_args()
 

@@ -31,6 +31,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from _args import at_least
+
 from arena.engine import GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.state import MOVE
@@ -262,21 +264,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     p_speed = sub.add_parser("speed", help="iterations per second at mid-game positions")
     p_speed.add_argument("--bot", default=DEFAULT_BOT)
-    p_speed.add_argument("--runs", type=int, default=5)
-    p_speed.add_argument("--positions", type=int, default=3)
+    p_speed.add_argument("--runs", type=at_least(1), default=5)
+    p_speed.add_argument("--positions", type=at_least(1), default=3)
     p_speed.add_argument("--policy", default="random",
                          help="how positions are reached: random, or a bot spec")
-    p_speed.add_argument("--rounds", type=int, default=10)
+    p_speed.add_argument("--rounds", type=at_least(0), default=10)
     p_game = sub.add_parser("game", help="seconds per decision and per game")
     p_game.add_argument("--bot", default=DEFAULT_BOT)
     p_game.add_argument("--opponent", default="random:complete=true")
-    p_game.add_argument("--games", type=int, default=4)
+    p_game.add_argument("--games", type=at_least(1), default=4)
     p_match = sub.add_parser("match", help="win rate against an opponent")
     p_match.add_argument("--bot", default=DEFAULT_BOT)
     p_match.add_argument("--opponent", required=True)
     p_match.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p_match.add_argument("--games", type=int, default=400)
-    p_match.add_argument("--workers", type=int, default=2)
+    p_match.add_argument("--games", type=at_least(1), default=400)
+    p_match.add_argument("--workers", type=at_least(1), default=2)
     p_match.add_argument("--seed", type=int, default=1)
     p_match.add_argument("--rule", action="append", default=[])
     args = parser.parse_args(argv)

@@ -47,6 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from _args import at_least  # noqa: E402
+
 from arena.engine import RuleOptions  # noqa: E402
 from arena.match import play_game  # noqa: E402
 from arena.tournament.runner import RunSettings, run_tournament  # noqa: E402
@@ -97,8 +99,8 @@ def cpu_seconds() -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games in the schedule")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--games", type=at_least(1), default=200, help="games in the schedule")
+    parser.add_argument("--repeat", type=at_least(1), default=5)
     parser.add_argument("--rule", action="append", default=[], help="a rule option K=V")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask measurement")

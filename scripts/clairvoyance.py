@@ -36,6 +36,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from _args import at_least
+
 from arena.engine import ArenaError, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100, help="games (rounded up to whole deals)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=at_least(1), default=2)
     ap.add_argument("--rule", action="append", default=[], metavar="K=V")
     ap.add_argument("--out", type=Path, required=True,
                     help="directory for games.jsonl (a run found there is resumed)")

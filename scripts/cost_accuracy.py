@@ -21,6 +21,8 @@ import random
 import statistics
 from collections.abc import Sequence
 
+from _args import at_least
+
 from arena.engine import new_game
 from arena.engine.actions import KIND_MASK, TURN_ACTION
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
@@ -69,7 +71,7 @@ def play(seed: int) -> list[Record]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--games", type=at_least(1), default=40)
     parser.add_argument("--seed", type=int, default=700)
     args = parser.parse_args(argv)
     records = [r for g in range(args.games) for r in play(args.seed + g)]

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from _args import at_least, fraction
 from scipy.optimize import minimize
 
 from arena.engine import GameState, new_game
@@ -153,10 +154,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                "python scripts/fit_value.py --records runs/s16/games.jsonl runs/s17/games.jsonl",
     )
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    parser.add_argument("--games", type=int, default=800)
+    parser.add_argument("--games", type=at_least(1), default=800)
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--explore", type=float, default=0.05)
+    parser.add_argument("--workers", type=at_least(1), default=2)
+    parser.add_argument("--explore", type=fraction, default=0.05)
     parser.add_argument("--out", help="also write the rows here (JSON lines)")
     parser.add_argument("--records", nargs="+", metavar="FILE",
                         help="fit on these recorded games instead of playing (games.jsonl "

@@ -36,6 +36,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from _args import at_least
 from scipy.stats import binomtest
 
 from arena.tournament.standings import wilson
@@ -90,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("base", type=Path, help="the --out directory of the reference run")
     ap.add_argument("new", type=Path, help="the --out directory of the challenger's run")
-    ap.add_argument("--deals-from", type=int, default=0, metavar="N",
+    ap.add_argument("--deals-from", type=at_least(0), default=0, metavar="N",
                     help="compare only deals N and later (skip the games a default was "
                          "chosen on)")
     args = ap.parse_args(argv)

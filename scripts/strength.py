@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _args import at_least, positive_float
+
 from arena.engine import ArenaError, RuleOptions
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.schedule import against_copies
@@ -39,9 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=400, help="games (rounded up to whole deals)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=at_least(1), default=2)
     ap.add_argument("--rule", action="append", default=[], metavar="K=V")
-    ap.add_argument("--move-time", type=float, default=None, help="hard limit per decision")
+    ap.add_argument("--move-time", type=positive_float, default=None,
+                    help="hard limit per decision")
     ap.add_argument("--out", type=Path, default=None,
                     help="where to keep the games (default: a new temporary directory)")
     ap.add_argument("--resume", action="store_true",
