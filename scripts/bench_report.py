@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gc
 import io
+import itertools
 import json
 import os
 import statistics
@@ -26,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _args import at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTICIPANTS = ("random", "greedy", "objective", "mcts", "mcts-2000")
@@ -52,7 +55,8 @@ def ensure_tournament(base: Path, players: int, games: int) -> Path:
 def compare_parsers(path: Path, lines: int = 10_000) -> None:
     """Time the ways of reading games.jsonl on its first lines, to justify the loader's."""
     with path.open("rb") as fh:
-        raw = [next(fh) for _ in range(lines)]
+        raw = list(itertools.islice(fh, lines))
+    lines = len(raw)  # fewer when --games is smaller
     blob = b"".join(raw)
     results = {}
     gc.collect()
@@ -111,9 +115,9 @@ def run_once(directory: Path, out: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", type=at_least(1), default=100_000)
+    parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 4])
+    parser.add_argument("--runs", type=at_least(1), default=3)
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
     parser.add_argument("--child", nargs=2, metavar=("DIR", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
