@@ -146,9 +146,10 @@ def test_time_budget_is_respected() -> None:
     elapsed = time.perf_counter() - start
     assert action in state.legal_actions()
     # The clock is read every 8 iterations: a little over, never much (margins for a
-    # loaded CI machine).
+    # loaded CI machine).  At least one batch of 8 is searched however slow the machine
+    # (with both cores busy elsewhere the priors alone can take most of the 0.2 s).
     assert 0.2 <= elapsed < 0.35
-    assert bot.last_iterations > 10
+    assert bot.last_iterations >= 8
 
 
 def _position(hands: list[dict], tiles: list[dict]) -> GameState:
