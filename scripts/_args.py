@@ -27,12 +27,16 @@ def at_least(minimum: int) -> Callable[[str], int]:
     return parse
 
 
-def positive_float(text: str) -> float:
-    """A float option that must be above 0 (a time, a duration)."""
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def positive_float(text: str) -> float:
+    """A float option that must be above 0 (a time, a duration)."""
+    value = _number(text)
     if not value > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
     return value
@@ -40,10 +44,7 @@ def positive_float(text: str) -> float:
 
 def fraction(text: str) -> float:
     """A float option between 0 and 1 (a probability)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
+    value = _number(text)
+    if not 0.0 <= value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {text}")
     return value

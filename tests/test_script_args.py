@@ -21,7 +21,7 @@ def test_types_accept_the_edge_and_refuse_past_it() -> None:
     assert args.fraction("0") == 0.0 and args.fraction("1") == 1.0
     for parse, text in ((args.at_least(1), "0"), (args.at_least(1), "x"),
                         (args.positive_float, "0"), (args.positive_float, "nan"),
-                        (args.fraction, "1.5"), (args.fraction, "-0.1")):
+                        (args.fraction, "1.5"), (args.fraction, "-0.1"), (args.fraction, "nan")):
         with pytest.raises(argparse.ArgumentTypeError):
             parse(text)
 
