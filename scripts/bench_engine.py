@@ -11,13 +11,12 @@ Usage: python scripts/bench_engine.py [--runs 5] [--seconds 2] [--players 2]
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
 from collections.abc import Callable
 
-from _args import at_least, positive_float
+from _args import at_least, positive_float, script_parser
 
 from arena.engine import GameState, new_game
 
@@ -72,7 +71,11 @@ def summary(values: list[float], unit: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(
+        __doc__,
+        "python scripts/bench_engine.py",
+        "python scripts/bench_engine.py --players 4 --runs 9 --seconds 1",
+    )
     parser.add_argument("--runs", type=at_least(1), default=5)
     parser.add_argument("--seconds", type=positive_float, default=2.0, help="per measurement")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))

@@ -21,7 +21,6 @@ interval, and mean scores.  The long matches live here rather than in the tests.
 
 from __future__ import annotations
 
-import argparse
 import math
 import multiprocessing
 import random
@@ -31,7 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _args import at_least
+from _args import at_least, script_parser
 
 from arena.engine import GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
@@ -260,7 +259,12 @@ def game_times(bot: str, opponent: str, games: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(
+        __doc__,
+        "python scripts/bench_mcts.py speed --runs 5",
+        "python scripts/bench_mcts.py game --games 4",
+        "python scripts/bench_mcts.py match --opponent objective --games 100 --seed 16",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p_speed = sub.add_parser("speed", help="iterations per second at mid-game positions")
     p_speed.add_argument("--bot", default=DEFAULT_BOT)

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _args import at_least
+from _args import at_least, script_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTICIPANTS = ("random", "greedy", "objective", "mcts", "mcts-2000")
@@ -114,7 +114,11 @@ def run_once(directory: Path, out: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(
+        __doc__,
+        "python scripts/bench_report.py",
+        "python scripts/bench_report.py --games 20000 --players 2 --runs 1",
+    )
     parser.add_argument("--games", type=at_least(1), default=100_000)
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 4])
     parser.add_argument("--runs", type=at_least(1), default=3)

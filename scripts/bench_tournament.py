@@ -31,7 +31,6 @@ overhead in CPU time do not depend on what else runs.  The load average is print
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import resource
@@ -47,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from _args import at_least  # noqa: E402
+from _args import at_least, script_parser  # noqa: E402
 
 from arena.engine import RuleOptions  # noqa: E402
 from arena.match import play_game  # noqa: E402
@@ -98,7 +97,11 @@ def cpu_seconds() -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(
+        __doc__,
+        "python scripts/bench_tournament.py",
+        "python scripts/bench_tournament.py --games 100 --repeat 3 --no-dask",
+    )
     parser.add_argument("--games", type=at_least(1), default=200, help="games in the schedule")
     parser.add_argument("--repeat", type=at_least(1), default=5)
     parser.add_argument("--rule", action="append", default=[], help="a rule option K=V")

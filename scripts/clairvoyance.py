@@ -26,7 +26,6 @@ The bot's own choices, its planner prior and its ``view`` stay honest; only the 
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import random
@@ -36,15 +35,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from _args import at_least
+from _args import add_match_options, match_config, script_parser
 
 from arena.engine import ArenaError, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
-from arena.tournament.schedule import Schedule, against_copies, bot_seed, make_schedule
+from arena.tournament.schedule import Schedule, bot_seed, make_schedule
 from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
-from bots.base import Bot, BotConfigError
+from bots.base import Bot
 from bots.registry import BotSpec
 
 REVEALS = ("none", "hands", "cards", "all")
@@ -190,38 +189,26 @@ def _records(indices: list[int], workers: int, schedule: Schedule,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python scripts/clairvoyance.py mcts objective --reveal cards "
-               "--games 100 --seed 16 --out runs/s16-cards\n"
-               "  python scripts/paired.py runs/s16 runs/s16-cards   "
-               "(runs/s16: scripts/strength.py, same --seed)",
+    ap = script_parser(
+        __doc__,
+        "python scripts/clairvoyance.py mcts objective --reveal cards --games 100 --seed 16 "
+        "--out runs/s16-cards",
+        "python scripts/paired.py runs/s16 runs/s16-cards   "
+        "(runs/s16: scripts/strength.py, same --seed)",
     )
-    ap.add_argument("spec_a", help="the bot given the samples (it must use view.determinize)")
-    ap.add_argument("spec_b", help="its opponents (copies named NAME#k, as strength.py)")
+    add_match_options(ap, games=100)
     ap.add_argument("--reveal", choices=REVEALS, required=True,
                     help="what each sample keeps from the true game")
-    ap.add_argument("--games", type=int, default=100, help="games (rounded up to whole deals)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--workers", type=at_least(1), default=2)
-    ap.add_argument("--rule", action="append", default=[], metavar="K=V")
     ap.add_argument("--out", type=Path, required=True,
                     help="directory for games.jsonl (a run found there is resumed)")
     args = ap.parse_args(argv)
+    config = match_config(ap, args)
+    a = config.participants[SUBJECT]  # renamed "NAME (A)" when both specs are one
+    b = BotSpec.parse(args.spec_b)
     try:
-        b = BotSpec.parse(args.spec_b)
-        config = against_copies(
-            BotSpec.parse(args.spec_a), b, args.players, games=args.games, seed=args.seed,
-            options=RuleOptions.from_pairs(args.rule),
-        )
-        a = config.participants[SUBJECT]  # renamed "NAME (A)" when both specs are one
         schedule = make_schedule(config)
-    except (ArenaError, BotConfigError, ValueError) as exc:
+    except (ArenaError, ValueError) as exc:
         ap.error(str(exc))
-    if args.workers < 1:
-        ap.error(f"--workers: {args.workers} is not a positive number")
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -16,12 +16,11 @@ what a leaf's discount ``DECAY ** cost`` stands for.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 from collections.abc import Sequence
 
-from _args import at_least
+from _args import at_least, script_parser
 
 from arena.engine import new_game
 from arena.engine.actions import KIND_MASK, TURN_ACTION
@@ -70,7 +69,10 @@ def play(seed: int) -> list[Record]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(
+        __doc__,
+        "python scripts/cost_accuracy.py --games 40 --seed 700",
+    )
     parser.add_argument("--games", type=at_least(1), default=40)
     parser.add_argument("--seed", type=int, default=700)
     args = parser.parse_args(argv)

@@ -18,33 +18,30 @@ benchmark, not a test: the long matches of the strength targets are run by hand.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
-from _args import at_least, positive_float
+from _args import add_match_options, match_config, positive_float, script_parser
 
-from arena.engine import ArenaError, RuleOptions
 from arena.tournament import RunSettings, run_tournament
-from arena.tournament.schedule import against_copies
 from arena.tournament.standings import wilson
 from arena.tournament.store import StoreError
-from bots.base import BotConfigError
 from bots.registry import BotSpec
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("spec_a")
-    ap.add_argument("spec_b")
-    ap.add_argument("--games", type=int, default=400, help="games (rounded up to whole deals)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    ap.add_argument("--workers", type=at_least(1), default=2)
-    ap.add_argument("--rule", action="append", default=[], metavar="K=V")
+    ap = script_parser(
+        __doc__,
+        "python scripts/strength.py greedy random --games 400 --seed 1",
+        "python scripts/strength.py mcts objective --players 4 --games 120 --seed 13 "
+        "--out runs/m4p13",
+        "python scripts/strength.py mcts objective --players 4 --games 120 --seed 13 "
+        "--out runs/m4p13 --resume   (after a stop)",
+    )
+    add_match_options(ap, games=400)
     ap.add_argument("--move-time", type=positive_float, default=None,
-                    help="hard limit per decision")
+                    help="hard limit per decision, in seconds")
     ap.add_argument("--out", type=Path, default=None,
                     help="where to keep the games (default: a new temporary directory)")
     ap.add_argument("--resume", action="store_true",
@@ -52,15 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.resume and args.out is None:
         ap.error("--resume needs --out, the directory of the match to go on with")
-    try:
-        b = BotSpec.parse(args.spec_b)
-        config = against_copies(
-            BotSpec.parse(args.spec_a), b, args.players, games=args.games, seed=args.seed,
-            options=RuleOptions.from_pairs(args.rule), move_time=args.move_time,
-        )
-        a, *copies = config.participants  # a renamed "NAME (A)" when both specs are one
-    except (ArenaError, BotConfigError, ValueError) as exc:
-        ap.error(str(exc))
+    config = match_config(ap, args, move_time=args.move_time)
+    a, *copies = config.participants  # a renamed "NAME (A)" when both specs are one
+    b = BotSpec.parse(args.spec_b)
     out = args.out or Path(tempfile.mkdtemp(prefix="strength-"))
     try:
         result = run_tournament(config, out, resume=args.resume,

@@ -1,5 +1,6 @@
-"""The scripts' shared option types (``scripts/_args.py``): a bad count or time is a usage
-error naming the option (exit 2), never a traceback from deep inside a benchmark."""
+"""The scripts' shared command-line plumbing (``scripts/_args.py``): a bad count or time is a
+usage error naming the option (exit 2), never a traceback from deep inside a benchmark; and
+every script's ``--help`` ends with examples, as the ``arena`` commands' do."""
 
 from __future__ import annotations
 
@@ -42,3 +43,13 @@ def test_a_script_names_the_bad_option(script: str, argv: list[str], message: st
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert message in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("script", sorted(
+    p.stem for p in SCRIPTS.glob("*.py") if not p.name.startswith("_")
+))
+def test_every_script_shows_an_example_under_help(script: str) -> None:
+    run = subprocess.run([sys.executable, str(SCRIPTS / f"{script}.py"), "--help"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0
+    assert f"python scripts/{script}.py " in run.stdout.split("usage:", 1)[1]
