@@ -28,9 +28,13 @@ def script_parser(doc: str | None, *examples: str) -> argparse.ArgumentParser:
     )
 
 
-def add_match_options(ap: argparse.ArgumentParser, games: int) -> None:
+def add_match_options(
+    ap: argparse.ArgumentParser,
+    games: int,
+    subject: str = "the bot measured (a bot spec, e.g. mcts:iterations=300)",
+) -> None:
     """SPEC_A, SPEC_B and the options of a match of SPEC_A against copies of SPEC_B."""
-    ap.add_argument("spec_a", help="the bot measured (a bot spec, e.g. mcts:iterations=300)")
+    ap.add_argument("spec_a", help=subject)
     ap.add_argument("spec_b", help="its opponents: copies named NAME#k")
     ap.add_argument("--games", type=at_least(1), default=games,
                     help="games (rounded up to whole deals)")
