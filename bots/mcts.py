@@ -193,8 +193,9 @@ stream) 57.0% (21 for, 23 against); with 4 players, in the planner and the ``den
 30.0% of the seed-13 games where it won 33.3% (22 for, 26 against).  Not kept: the search
 already finishes more and quicker cards than ``objective`` (8.6 a game against 8.2 on seeds
 16-18, 2.1 plot cards against 1.9).  Against ``objective:race=3`` the default won 46.0% of the
-seed-16 games (59.0% against ``objective``; 15 for, 28 against): that one change to the
-planner's valuation is worth about what the search adds to the planner.
+seed-16 games and 56.0% of seed 17's (59.0% and 55.5% against ``objective``), 51.0% of the 200
+(95% CI 44.1-57.8%): that one change to the planner's valuation is worth about what the
+search adds to the planner.
 ``scripts/strength.py`` and ``scripts/bench_mcts.py`` measure again.
 
 Parameters:
