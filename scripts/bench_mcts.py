@@ -36,6 +36,7 @@ from arena.engine import GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.state import MOVE
 from arena.match import play_game
+from arena.tournament.sprt import game_score
 from bots.registry import BotSpec
 
 DEFAULT_BOT = "mcts"
@@ -145,7 +146,7 @@ def run_job(job: Job) -> Outcome:
         bots.append(spec.create(random.Random(job.seed * 10 + i)))
     out = play_game(bots, job.seed, job.options)
     result = out.state.result()
-    share = 1.0 / len(result.winners) if job.seat in result.winners else 0.0
+    share = game_score(result.winners, job.seat)
     decisions = sum(1 for e in out.state.history or () if e[0] == MOVE and e[2] == job.seat)
     error = None if out.error is None else f"{out.error['kind']}: {out.error['message']}"
     return Outcome(

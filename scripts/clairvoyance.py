@@ -41,6 +41,7 @@ from arena.engine import ArenaError, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
 from arena.tournament.schedule import Schedule, bot_seed, make_schedule
+from arena.tournament.sprt import game_score
 from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
 from bots.base import Bot
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     for g in games:
         seat = next(i for i, name in enumerate(g["seats"])
                     if name.endswith(f"(sees {args.reveal})"))
-        share += 1 / len(g["winners"]) if seat in g["winners"] else 0.0
+        share += game_score(g["winners"], seat)
     lo, hi = wilson(share, len(games))
     print(f"{a.name} (sees {args.reveal}) vs {b.name}: {share:.1f} wins of {len(games)} "
           f"games, {share / max(len(games), 1):.1%} [{lo:.1%}, {hi:.1%}]"

@@ -46,6 +46,7 @@ from scipy.optimize import minimize
 from arena.engine import GameState, new_game
 from arena.engine.state import ACTIONS
 from arena.replay import RecordError, read_records, replay
+from arena.tournament.sprt import game_score
 from bots import heuristics
 from bots.mcts import FITTED_WEIGHTS, _FittedLeaf
 from bots.registry import BotSpec
@@ -65,7 +66,7 @@ def _features(s: GameState, leaves: list[_FittedLeaf]) -> list[tuple[int, list[f
 
 def _rows(seed: int, s: GameState, pending: list[tuple[int, list[float]]]) -> list[Row]:
     winners = s.result().winners
-    return [(seed, 1.0 / len(winners) if p in winners else 0.0, f) for p, f in pending]
+    return [(seed, game_score(winners, p), f) for p, f in pending]
 
 
 def play(players: int, seed: int, explore: float) -> list[Row]:

@@ -39,6 +39,7 @@ from pathlib import Path
 from _args import at_least
 from scipy.stats import binomtest
 
+from arena.tournament.sprt import game_score
 from arena.tournament.standings import wilson
 
 #: ``scripts/strength.py`` names the copies of its second spec ``NAME#1``, ``NAME#2``...
@@ -77,7 +78,7 @@ def load(run: Path) -> tuple[dict[tuple[int, int], Game], int]:
                     )
                 seat = subject[0]
                 winners = g["winners"]
-                share = 1.0 / len(winners) if seat in winners else 0.0
+                share = game_score(winners, seat)
                 games[(int(g["deal"]), int(g["rotation"]))] = (share, seats[seat], len(seats))
             except (ValueError, KeyError, TypeError):
                 bad += 1
