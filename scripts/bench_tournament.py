@@ -12,9 +12,10 @@ interleaved ``--repeat`` times so that drift of a shared machine hits them alike
   classes resolved once: the games themselves, no runner;
 - ``local-1`` / ``local-2``: ``run_tournament`` with 1 and 2 worker processes, everything
   included (forking workers, JSON lines written and flushed, logging, standings);
-- ``dask-2``: the Dask executor on a ``LocalCluster`` of 2 single-threaded worker processes,
-  started once after the other ways were measured (its scheduler's threads would slow them
-  down) and warmed up; its start-up, a few seconds, is printed separately.
+- ``dask-2``: the Dask executor on a ``LocalCluster`` of 2 single-threaded worker processes
+  (as the executor makes them: each task's games in a process of their own), started once
+  after the other ways were measured (its scheduler's threads would slow them down) and
+  warmed up; its start-up, a few seconds, is printed separately.
 
 Prints, per way, the median games/s and the spread (min-max), then the ratio of 2 workers
 to 1 and the overhead of the 1-worker runner over the bare loop (goals: >= 1.85x, <= 5%),
@@ -148,13 +149,12 @@ def main() -> None:
     if not args.no_dask:
         # After the others: the cluster's scheduler runs threads in this process, which
         # would also slow down the ways measured beside it.
-        import dask
-        from distributed import Client, LocalCluster
+        from distributed import Client
+
+        from arena.tournament.dask_runner import local_cluster
 
         start = time.perf_counter()
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+        cluster = local_cluster(2)
         client = Client(cluster)
         client.wait_for_workers(2)
         print(f"Dask LocalCluster (2 workers) start-up: {time.perf_counter() - start:.1f} s "

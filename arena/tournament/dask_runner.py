@@ -2,22 +2,30 @@
 
 Each task plays a chunk of game indices with the same :class:`GamePlayer` as the local
 workers and returns their encoded records, so records are identical to the local
-executor's.  The configuration travels once per task (it is a few hundred bytes); each Dask
-worker keeps one ``GamePlayer`` per configuration, so bot classes are resolved once.
+executor's.  The configuration travels once per task (it is a few hundred bytes).
 
-What differs from the local executor, and why:
+A Dask worker runs its tasks in *threads*, where ``SIGALRM`` cannot be used and nothing can
+stop a bot that never returns; a bot that ends its process would end the Dask worker.  So a
+task does not play in the worker's thread: it hands its chunk to a one-process
+:class:`~arena.tournament.local.LocalExecutor`, which enforces ``--move-time`` with the alarm
+and its watchdog and records a dying or hung bot against its game and seat exactly as a local
+run does.  The cost is one fork per task (about a millisecond; the bench's ``dask-2``).  A
+fork, not a ``forkserver``: the Dask worker has threads, whose locks a fork copies as they
+are, but the child only plays games and writes to its pipe (the locks of logging and of the
+import system are reset at a fork); a ``forkserver`` child re-runs the Dask worker's main
+module, which imports the whole command line, on every task (0.2-0.4 s measured).
 
-- Dask runs tasks in worker *threads*, where ``SIGALRM`` cannot be used: ``play_game`` then
-  checks ``--move-time`` when the bot returns (the record says ``took X s, over the move
-  time``) and a bot that never returns blocks its task.  Run untrusted bots that may hang
-  with the local executor, which enforces the limit and kills what overruns it.
-- A bot that kills its process kills the Dask worker.  The cluster retries the task on
-  other workers and eventually gives up (``KilledWorker``); the chunk is then played again by
-  the local executor, which pins the fault on the game and seat and records it exactly as a
-  local run would.
-- Worker processes are not forked from the parent, so their logging does not reach
-  ``arena.log`` directly: the faults a task met come back with its results and the parent
-  logs them.
+That needs Dask workers that may start processes: ``LocalCluster`` workers are started so
+(``distributed.worker.daemon: False``); workers of another cluster are daemonic unless
+started with ``DASK_DISTRIBUTED__WORKER__DAEMON=False``.  On daemonic workers a task plays in
+the worker's thread, as before, and the run says so in ``arena.log``: ``--move-time`` is
+then checked only when the bot returns, a bot that hangs blocks its task, and a bot that
+kills its process kills the Dask worker; the cluster gives up on the task
+(``KilledWorker``), and the chunk is played again by the local executor, which pins the
+fault on the game and seat.
+
+Worker processes are not forked from the parent, so their logging does not reach
+``arena.log``: the faults a task met come back in its records and the parent logs them.
 """
 
 from __future__ import annotations
@@ -26,17 +34,20 @@ import contextlib
 import hashlib
 import json
 import logging
+import multiprocessing
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .local import LocalExecutor, WorkerFailure
 from .schedule import TournamentConfig
 from .worker import Finished, GamePlayer
 
 log = logging.getLogger("arena.tournament")
 
 _players: dict[str, GamePlayer] = {}
+_idle: dict[str, list[LocalExecutor]] = {}
 _players_lock = threading.Lock()
 
 
@@ -46,14 +57,67 @@ def config_key(config: TournamentConfig) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int]) -> list[Finished]:
-    """A Dask task: play these games of the schedule (module-level so it pickles by name)."""
+def _take_executor(key: str, config: TournamentConfig) -> LocalExecutor:
+    """An idle one-process executor for this configuration, its process kept between tasks.
+
+    Executors of another configuration (an earlier tournament on a long-lived cluster) are
+    closed, so a Dask worker keeps processes for one tournament only.
+    """
+    with _players_lock:
+        stale = [k for k in _idle if k != key]
+        old = [executor for k in stale for executor in _idle.pop(k)]
+        mine = _idle.get(key)
+        executor = mine.pop() if mine else None
+    for executor_ in old:
+        executor_.close()
+    return executor or LocalExecutor(config, workers=1, log_faults=False, keep=True)
+
+
+def isolated() -> bool:
+    """Whether this process may start the processes that isolate a task's games."""
+    return not multiprocessing.current_process().daemon
+
+
+def play_chunk(key: str, config: TournamentConfig,
+               indices: Sequence[int]) -> tuple[str, bool, list[Finished]]:
+    """A Dask task: play these games of the schedule (module-level so it pickles by name).
+
+    Returns the worker's address and whether it isolated the games, for the parent's log,
+    with the games.
+    """
+    from distributed import get_worker
+
+    worker = get_worker().address
+    if isolated():
+        executor = _take_executor(key, config)
+        try:
+            executor.chunk = len(indices)
+            return worker, True, [item for item in executor.play(indices) if item is not None]
+        finally:
+            with _players_lock:
+                _idle.setdefault(key, []).append(executor)
     with _players_lock:
         player = _players.get(key)
         if player is None:
             # Faults are logged by the parent (this process's log goes nowhere we keep).
             player = _players[key] = GamePlayer(config, log_faults=False)
-    return [player.play(index) for index in indices]
+    return worker, False, [player.play(index) for index in indices]
+
+
+def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
+    """A ``LocalCluster`` of single-threaded worker processes, as the executor starts one.
+
+    Its workers may start processes, so they isolate their games (``daemonic=True`` makes
+    Dask's default kind, which cannot: for tests); and should a worker die anyway, it is not
+    worth three more: the scheduler gives up on the task at once and it is replayed locally.
+    """
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                          "distributed.worker.daemon": daemonic}):
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            dashboard_address=None)
 
 
 class DaskExecutor:
@@ -66,6 +130,7 @@ class DaskExecutor:
         self.scheduler = scheduler
         self.chunk = chunk
         self.fallbacks = 0
+        self.daemonic: set[str] = set()
 
     def chunks(self, indices: Sequence[int], workers: int) -> list[list[int]]:
         """The tasks: ``--chunk`` games each, or guided sizes.
@@ -84,8 +149,7 @@ class DaskExecutor:
         return out
 
     def _client(self) -> tuple[Any, Any]:
-        import dask
-        from distributed import Client, LocalCluster
+        from distributed import Client
 
         # distributed sets its loggers to INFO when imported: keep arena.log about games.
         for name in ("distributed", "tornado", "bokeh"):
@@ -93,19 +157,23 @@ class DaskExecutor:
 
         if self.scheduler:
             return Client(self.scheduler, set_as_default=False), None
-        # A worker a bot killed is not worth three more: give up on the task at once and
-        # replay it locally (see the module docstring).
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-            cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
-            client = Client(cluster, set_as_default=False)
-        return client, cluster
+        cluster = local_cluster(self.workers)
+        return Client(cluster, set_as_default=False), cluster
+
+    def _note_isolation(self, worker: str, isolating: bool) -> None:
+        """Say in the log, once per worker, when a worker cannot isolate its games."""
+        if isolating or worker in self.daemonic:
+            return
+        self.daemonic.add(worker)
+        log.warning(
+            "Dask worker %s is daemonic and plays games in its own thread: --move-time is "
+            "checked only when a bot returns, a bot that hangs blocks its task, and one that "
+            "ends its process costs the worker (start workers with "
+            "DASK_DISTRIBUTED__WORKER__DAEMON=False to isolate games)", worker)
 
     def play(self, indices: Sequence[int]) -> Iterator[Finished | None]:
         """Yield finished games as their tasks complete (``None`` ticks between)."""
         from distributed import KilledWorker, as_completed
-
-        from .local import WorkerFailure
 
         if not indices:
             return
@@ -127,13 +195,14 @@ class DaskExecutor:
                     continue
                 for future in batch:
                     try:
-                        results = future.result()
+                        worker, isolating, results = future.result()
                     except KilledWorker as exc:
                         yield from self._fallback(by_key[future.key], exc)
                         continue
                     except Exception as exc:
                         raise WorkerFailure(f"a Dask task failed: {type(exc).__name__}: "
                                             f"{exc}") from exc
+                    self._note_isolation(worker, isolating)
                     for item in results:
                         if item.summary.error_seat is not None:
                             record = json.loads(item.line)
@@ -156,11 +225,11 @@ class DaskExecutor:
 
     def _fallback(self, chunk: list[int], exc: BaseException) -> Iterator[Finished | None]:
         """Replay a chunk whose task failed with the local, fault-isolating executor."""
-        from .local import LocalExecutor
-
         self.fallbacks += 1
         log.warning("a Dask worker died running %d game(s) (%s); replaying them locally to "
-                    "pin the fault on a game and seat", len(chunk), type(exc).__name__)
+                    "pin the fault on a game and seat (workers started with "
+                    "DASK_DISTRIBUTED__WORKER__DAEMON=False isolate their games and survive "
+                    "such a bot)", len(chunk), type(exc).__name__)
         local = LocalExecutor(self.config, workers=1, chunk=1)
         yield from local.play(chunk)
 

@@ -41,7 +41,7 @@ import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from arena.records import GameError
@@ -71,6 +71,8 @@ log = logging.getLogger("arena.tournament")
 
 #: Seconds between watchdog checks when no result arrives.
 POLL = 0.1
+#: Worker deaths in a row that no game explains before the run stops (a loop otherwise).
+IDLE_DEATHS = 5
 
 
 def watchdog_limit(move_time: float | None) -> float | None:
@@ -84,13 +86,19 @@ def watchdog_limit(move_time: float | None) -> float | None:
     return move_time + max(1.0, 0.5 * move_time)
 
 
-def _worker_main(conn: Connection, status: Any, history: Any, config: TournamentConfig) -> None:
+def _worker_main(conn: Connection, status: Any, history: Any, config: TournamentConfig,
+                 log_faults: bool = True) -> None:
     """A worker process: play the chunks of indices it is sent until it is sent ``None``."""
     # Ctrl-C reaches the whole process group; only the parent decides what to do with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    player = GamePlayer(config)
+    player = GamePlayer(config, log_faults=log_faults)
     monitor = Monitor(status, history)
+    # A parent killed outright (SIGKILL, the OOM killer) closes no pipe of ours: a sibling
+    # forked later holds a copy of its end.  Its sentinel tells, and an orphan stops.
+    parent = multiprocessing.parent_process()
     while True:
+        if parent is not None and conn not in wait([conn, parent.sentinel]):
+            break
         try:
             chunk = conn.recv()
         except EOFError:
@@ -128,15 +136,26 @@ class _Slot:
 class LocalExecutor:
     """Plays games on ``workers`` local processes; see the module docstring."""
 
-    def __init__(self, config: TournamentConfig, workers: int, chunk: int | None = None) -> None:
+    def __init__(self, config: TournamentConfig, workers: int, chunk: int | None = None, *,
+                 log_faults: bool = True, keep: bool = False) -> None:
+        """The keywords are for running inside a Dask worker.
+
+        ``log_faults=False``: its log reaches nobody, so the faults travel in the records and
+        the Dask parent logs them.  ``keep``: the workers outlive a ``play`` that finishes
+        its games, for the next task's (a fork of a Dask worker and a fresh ``GamePlayer``
+        cost 15-25 ms, two games of random bots); ``close`` stops them.
+        """
         self.config = config
         self.schedule: Schedule = make_schedule(config)
         self.workers = max(1, workers)
         self.chunk = chunk
         self.limit = watchdog_limit(config.move_time)
         self.context = multiprocessing.get_context("fork")
+        self.log_faults = log_faults
+        self.keep = keep
         self.slots: list[_Slot] = []
         self.deaths = 0
+        self.idle_deaths = 0
         self.selector = selectors.DefaultSelector()
 
     def chunk_size(self, pending: int) -> int:
@@ -159,7 +178,8 @@ class LocalExecutor:
         slot.history[0] = 0
         slot.generation += 1
         process = self.context.Process(
-            target=_worker_main, args=(child, slot.status, slot.history, self.config),
+            target=_worker_main,
+            args=(child, slot.status, slot.history, self.config, self.log_faults),
             name=f"arena-worker-{slot.number}.{slot.generation}", daemon=True,
         )
         # Objects inherited from the parent stay out of the worker's garbage collections,
@@ -186,15 +206,9 @@ class LocalExecutor:
         pending: deque[int] = deque(indices)
         if not pending:
             return
-        count = min(self.workers, len(pending))
-        self.selector = selectors.DefaultSelector()
-        self.slots = [
-            _Slot(i, self.context.RawArray("d", STATUS_SIZE),
-                  self.context.RawArray("q", HISTORY_SIZE + 1))
-            for i in range(count)
-        ]
-        for slot in self.slots:
-            self._spawn(slot)
+        if not self.slots:
+            self._start(min(self.workers, len(pending)))
+        done = False
         try:
             while pending or any(slot.assigned for slot in self.slots):
                 for slot in self.slots:
@@ -226,7 +240,24 @@ class LocalExecutor:
                         self._spawn(slot)
                 self._watch()
                 yield None
+            done = True
         finally:
+            if not (done and self.keep):
+                self._shutdown()
+
+    def _start(self, count: int) -> None:
+        self.selector = selectors.DefaultSelector()
+        self.slots = [
+            _Slot(i, self.context.RawArray("d", STATUS_SIZE),
+                  self.context.RawArray("q", HISTORY_SIZE + 1))
+            for i in range(count)
+        ]
+        for slot in self.slots:
+            self._spawn(slot)
+
+    def close(self) -> None:
+        """Stop the workers a ``keep`` executor left running (nothing otherwise)."""
+        if self.slots:
             self._shutdown()
 
     def _receive(self, slot: _Slot) -> Finished | None:
@@ -244,6 +275,7 @@ class LocalExecutor:
                 f"the runner failed while playing game index {message[1]}:\n{message[2]}"
             )
         assert isinstance(message, Finished)
+        self.idle_deaths = 0
         with contextlib.suppress(ValueError):
             slot.assigned.remove(message.index)
         return message
@@ -277,9 +309,17 @@ class LocalExecutor:
             slot.conn.close()
         self.deaths += 1
         if shot is None or shot.index not in slot.assigned:
+            self.idle_deaths += 1
+            if self.idle_deaths >= IDLE_DEATHS:
+                # Nothing to pin on a game: replaying would only fork and bury again.
+                raise WorkerFailure(
+                    f"{self.idle_deaths} worker processes in a row died before finishing a "
+                    f"game, outside any bot's decision (the last: exit code {code}); is the "
+                    "machine out of memory?")
             log.warning("worker %d died between games (exit code %s); its games are replayed",
                         slot.number, code)
             return None
+        self.idle_deaths = 0
         slot.assigned.remove(shot.index)
         game = self.schedule.games[shot.index]
         state = replay(self.schedule, game, shot.actions)
@@ -302,8 +342,9 @@ class LocalExecutor:
             error = {"seat": shot.seat, "kind": "crash",
                      "message": f"the bot's process died (exit code {code}) {where}"}
         names = self.schedule.names(game)
-        log.warning("game %s: %s (seat %d) %s: %s", game.id, names[shot.seat], shot.seat,
-                    error["kind"], error["message"])
+        if self.log_faults:
+            log.warning("game %s: %s (seat %d) %s: %s", game.id, names[shot.seat], shot.seat,
+                        error["kind"], error["message"])
         record = rebuild(self.schedule, game, state, seconds, error)
         return finished(shot.index, record)
 
@@ -356,3 +397,4 @@ class LocalExecutor:
             if slot.conn is not None:
                 slot.conn.close()
         self.selector.close()
+        self.slots = []

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.tournament.dask_runner import local_cluster
+
 from .conftest import BROKEN, FAST, run_cli, timeless
 
 distributed = pytest.importorskip("distributed")
@@ -31,30 +33,67 @@ def test_one_worker_two_workers_and_dask_give_the_same_records(tmp_path: Path) -
     assert "Dask worker died" not in (tmp_path / "dask" / "arena.log").read_text()
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    import dask
+@pytest.fixture(scope="module", params=[False, True], ids=["isolating", "daemonic"])
+def cluster(request: pytest.FixtureRequest) -> Iterator[tuple[str, bool]]:
+    """A cluster of our own making (as ``--scheduler`` would name): workers that may start
+    processes, which isolate their games, and daemonic ones (Dask's default), which cannot."""
+    daemonic = request.param
+    with local_cluster(2, daemonic=daemonic) as local:
+        yield local.scheduler_address, daemonic
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                     dashboard_address=None) as local:
-        yield local.scheduler_address
+
+def broken_match(tmp_path: Path, bot: str, name: str, *extra: str) -> list[str]:
+    named = bot + ("," if ":" in bot else ":") + "name=X"
+    args = ["--bot", BROKEN + named, "--bot", "random:name=A", "--games", "4",
+            "--seed", "4", "--quiet", *FAST, "--out", str(tmp_path / name), *extra]
+    result = run_cli(args)
+    assert result.exit_code == 0, result.output
+    return args
 
 
-def test_faults_on_a_cluster_are_recorded_as_locally(tmp_path: Path, cluster: str) -> None:
-    # A raising bot is caught in the Dask worker; one that ends its process kills the Dask
-    # worker, and its task is replayed by the local fault-isolating executor.
-    for bot in ("Crasher", "Exiter"):
-        args = ["--bot", f"{BROKEN}{bot}:name=X", "--bot", "random:name=A", "--games", "4",
-                "--seed", "4", "--quiet", *FAST]
-        local = run_cli([*args, "--workers", "2", "--out", str(tmp_path / f"{bot}-local")])
-        assert local.exit_code == 0, local.output
-        remote = run_cli([*args, "--scheduler", cluster, "--chunk", "2",
-                          "--out", str(tmp_path / f"{bot}-dask")])
-        assert remote.exit_code == 0, remote.output
-        log = (tmp_path / f"{bot}-dask" / "arena.log").read_text()
-        assert ("Dask worker died" in log) == (bot == "Exiter")
-        records = timeless(tmp_path / f"{bot}-dask")
-        assert records == timeless(tmp_path / f"{bot}-local")
-        assert all(r["error"] and r["error"]["seat"] == r["seats"].index("X")
-                   for r in records.values())
+def check_like_local(tmp_path: Path, bot: str, name: str, *move_time: str) -> None:
+    broken_match(tmp_path, bot, f"{bot}-local", "--workers", "2", *move_time)
+    records = timeless(tmp_path / name)
+    assert records == timeless(tmp_path / f"{bot}-local")
+    assert all(r["error"] and r["error"]["seat"] == r["seats"].index("X")
+               for r in records.values())
+
+
+@pytest.mark.parametrize("bot", ["Crasher", "Exiter", "Hanger"])
+def test_faults_on_a_cluster_are_recorded_as_locally(
+        tmp_path: Path, cluster: tuple[str, bool], bot: str) -> None:
+    # Isolating workers play each task in a process of their own, which a bot may end or
+    # the watchdog kill; on daemonic ones a raising bot is caught in the Dask worker, and one
+    # that ends its process kills the Dask worker and its task is replayed locally.
+    address, daemonic = cluster
+    if daemonic and bot == "Hanger":
+        a_daemonic_worker_waits_for_a_hung_bot(tmp_path, address)
+        return
+    move_time = ["--move-time", "0.2"] if bot == "Hanger" else []
+    broken_match(tmp_path, bot, f"{bot}-dask", "--scheduler", address, "--chunk", "2",
+                 *move_time)
+    log = (tmp_path / f"{bot}-dask" / "arena.log").read_text()
+    assert ("Dask worker died" in log) == (daemonic and bot == "Exiter")
+    # A daemonic worker says so when a task of its returns (the Exiter's never do).
+    assert ("is daemonic" in log) == (daemonic and bot != "Exiter")
+    check_like_local(tmp_path, bot, f"{bot}-dask", *move_time)
+
+
+def a_daemonic_worker_waits_for_a_hung_bot(tmp_path: Path, address: str) -> None:
+    """What the log warns of: the move time is only checked when the bot returns."""
+    broken_match(tmp_path, "Hanger:seconds=0.6", "hang", "--scheduler", address,
+                 "--move-time", "0.2")
+    assert "is daemonic" in (tmp_path / "hang" / "arena.log").read_text()
+    records = timeless(tmp_path / "hang")
+    assert len(records) == 4
+    for record in records.values():
+        assert record["error"]["kind"] == "timeout"
+        assert "over the 0.2 s move time" in record["error"]["message"]
+
+
+def test_the_executors_own_cluster_stops_a_hung_bot(tmp_path: Path) -> None:
+    broken_match(tmp_path, "Hanger", "dask", "--executor", "dask", "--workers", "2",
+                 "--move-time", "0.2")
+    log = (tmp_path / "dask" / "arena.log").read_text()
+    assert "is daemonic" not in log and "Dask worker died" not in log
+    check_like_local(tmp_path, "Hanger", "dask", "--move-time", "0.2")
