@@ -5,25 +5,36 @@ public stocks, its own hand, and the sizes of what it cannot see.  It never rece
 state, so an honest bot needs no discipline to stay honest; a bot that wants to search calls
 ``view.determinize(self.rng)`` to get full states consistent with what it knows.
 
-Writing a bot::
+Writing a bot (the README's example, which a test runs)::
 
     from bots.base import Bot, Param
+    from arena.engine.actions import COMPLETE, KIND_MASK
 
-    class Cautious(Bot):
-        '''Completes objectives first, otherwise plays at random.'''
+    class Eager(Bot):
+        '''Completes an objective once it could have for `patience` decisions; else random.'''
 
-        PARAMS = (Param("patience", int, 3, "turns to wait before drawing objectives"),)
+        PARAMS = (Param("patience", int, 0, "decisions to wait before completing", minimum=0),)
+        patience: int  # set from the spec, checked against PARAMS
+
+        def start(self, seat, players, options):
+            super().start(seat, players, options)
+            self.waited = 0
 
         def choose(self, view, legal):
-            completing = [a for a in legal if action_text(a).startswith("complete")]
-            return completing[0] if completing else self.rng.choice(legal)
+            completing = [a for a in legal if a & KIND_MASK == COMPLETE]
+            if completing and self.waited >= self.patience:
+                self.waited = 0
+                return completing[0]
+            self.waited += bool(completing)
+            others = [a for a in legal if a & KIND_MASK != COMPLETE]
+            return self.rng.choice(others or legal)
 
 Register it in your package's ``pyproject.toml``::
 
     [project.entry-points."takenoko_arena.bots"]
-    cautious = "mypkg.mybots:Cautious"
+    eager = "mypkg.mybots:Eager"
 
-or name it by dotted path: ``arena play --bot mypkg.mybots.Cautious:patience=5 --bot random``.
+or name it by dotted path: ``arena play --bot mypkg.mybots.Eager:patience=2 --bot random``.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import importlib
 import os
 import random
 import sys
+import traceback
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -62,7 +63,16 @@ def load_class(target: str) -> type[Bot]:
         module = _import(module_name)
     except ImportError as exc:
         raise BotConfigError(f"cannot import bot module {module_name!r}: {exc}") from None
-    cls = getattr(module, attr, None)
+    except Exception as exc:  # the user's module is broken: say where, not a traceback
+        where = ""  # a SyntaxError names its file and line itself
+        frames = traceback.extract_tb(exc.__traceback__)
+        if frames and not isinstance(exc, SyntaxError):
+            where = f" ({frames[-1].filename}, line {frames[-1].lineno})"
+        raise BotConfigError(f"bot module {module_name!r} failed to import: "
+                             f"{type(exc).__name__}: {exc}{where}") from None
+    if not hasattr(module, attr):
+        raise BotConfigError(f"bot module {module_name!r} has no {attr!r}")
+    cls = getattr(module, attr)
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise BotConfigError(f"{path!r} is not a bot class (a subclass of bots.base.Bot)")
     return cls

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +104,22 @@ def test_unknown_bot_and_bad_module_are_clear_errors() -> None:
         BotSpec.parse("tests.bots.no_such_module.Bot")
     with pytest.raises(BotConfigError, match="not a bot class"):
         BotSpec.parse("tests.bots.plugin_bot.Param")
+
+
+@pytest.mark.parametrize("source, words", [
+    ("def broken(:\n", ["'brokenbots' failed to import", "SyntaxError", "line 1"]),
+    ("import no_such_dependency_here\n", ["cannot import", "no_such_dependency_here"]),
+    ("raise RuntimeError('no config file')\n",
+     ["failed to import", "RuntimeError: no config file", "brokenbots.py, line 1"]),
+    ("x = 1\n", ["'brokenbots' has no 'Mine'"]),
+])
+def test_a_broken_bot_module_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              source: str, words: list[str]) -> None:
+    # A user's module that does not import must not end the command in a traceback.
+    (tmp_path / "brokenbots.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "brokenbots", raising=False)
+    with pytest.raises(BotConfigError) as info:
+        BotSpec.parse("brokenbots.Mine")
+    for word in words:
+        assert word in str(info.value)

@@ -195,20 +195,29 @@ def test_report_refuses_a_missing_directory(tmp_path: Path) -> None:
     assert code == 2 and "Traceback" not in err
 
 
-def test_a_bot_module_in_the_current_directory_is_found(tmp_path: Path) -> None:
-    """The console script finds ``mybots.Eager`` next to the user, as ``python -m`` would."""
-    (tmp_path / "mybots.py").write_text(
-        "from bots.base import Bot\n"
-        "class Eager(Bot):\n"
-        "    '''Plays the first legal action.'''\n"
-        "    def choose(self, view, legal):\n"
-        "        return legal[0]\n"
-    )
+def readme_bot() -> str:
+    """The example bot of the README's "Writing a bot", verbatim."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("Writing a bot:"):]
+    start = section.index("```python\n") + len("```python\n")
+    return section[start:section.index("\n```", start)]
+
+
+def test_the_readmes_bot_runs_from_the_current_directory(tmp_path: Path) -> None:
+    """The console script finds ``mybots.Eager`` next to the user, as ``python -m`` would,
+    and its declared parameter does what it says (never completing: no card completed)."""
+    (tmp_path / "mybots.py").write_text(readme_bot() + "\n")
     exe = Path(sys.executable).with_name("arena")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-c",
                                            "from arena.cli import main; main()"]
-    proc = subprocess.run([*cmd, "play", "--bot", "mybots.Eager", "--bot", "random", "-q",
-                           "--seed", "1", "--rule", "max_rounds=3"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert "mybots.Eager" in proc.stdout
+    completed = {}
+    for patience in (0, 1000):
+        record = tmp_path / f"game{patience}.json"
+        proc = subprocess.run([*cmd, "play", "--bot", f"mybots.Eager:patience={patience}",
+                               "--bot", "greedy", "-q", "--seed", "3", "--rule",
+                               "max_rounds=12", "--record", str(record)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert "mybots.Eager" in proc.stdout
+        completed[patience] = len(json.loads(record.read_text())["completed"][0])
+    assert completed[0] > 0 and completed[1000] == 0
