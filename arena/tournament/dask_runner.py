@@ -116,8 +116,10 @@ def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0,
                           "distributed.worker.daemon": daemonic}):
+        # No fixed port: the scheduler's HTTP server would otherwise take 8787 and warn in
+        # every other run started beside it.
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None)
+                            dashboard_address=":0")
 
 
 class DaskExecutor:
