@@ -100,9 +100,11 @@ def rule_options(pairs: Sequence[str]) -> RuleOptions:
 def read_position(path: str) -> GameState:
     """A position file (``-`` for stdin) into a state."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise UserError(f"cannot read position {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"position {path} is not text (not UTF-8)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -201,6 +203,34 @@ def print_result(record: dict[str, Any]) -> None:
         )
 
 
+def check_move_time(ctx: click.Context, param: click.Parameter,
+                    value: float | None) -> float | None:
+    """Refuse a NaN, infinite or absurd limit before the game: in it, the thinking bot
+    would be blamed."""
+    from .match import move_time_problem
+
+    problem = move_time_problem(value)
+    if problem:
+        raise click.BadParameter(problem)
+    return value
+
+
+def check_record_path(ctx: click.Context, param: click.Parameter,
+                      value: str | None) -> str | None:
+    """A record file that could not be written is said before the game, not after it."""
+    if value is not None:
+        path = Path(value)
+        existed = path.exists()
+        try:
+            with open(path, "a"):  # the only test that /proc, quotas and ACLs all answer
+                pass
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {value}: {exc.strerror or exc}") from None
+        if not existed:
+            path.unlink()
+    return value
+
+
 @main.command()
 @click.option("--bot", "bots", multiple=True, required=True, metavar="SPEC",
               help="A bot spec, once per seat in seat order (2 to 4).")
@@ -208,9 +238,9 @@ def print_result(record: dict[str, Any]) -> None:
 @click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (R12).")
 @click.option("--show", is_flag=True, help="Draw the board after every turn.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write the game record (JSON) to this file.")
-@click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Hard limit in seconds per decision.")
+              callback=check_record_path, help="Write the game record (JSON) to this file.")
+@click.option("--move-time", type=float, default=None, callback=check_move_time,
+              metavar="SEC", help="Hard limit in seconds per decision.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: bool,

@@ -25,6 +25,20 @@ from .engine import GameState, RuleOptions, action_text, new_game
 from .engine.state import DEALT, MOVE, event_text, visible_event_text
 from .records import GameError, GameRecord, make_record
 
+#: The longest move time accepted (a day): beyond it the alarm's timer overflows, and no
+#: tournament means it.
+MAX_MOVE_TIME = 86400.0
+
+
+def move_time_problem(seconds: float | None) -> str | None:
+    """What is wrong with a move time (None if nothing): checked before any game starts,
+    because inside one a bad limit would be charged to the bot that was thinking."""
+    if seconds is None:
+        return None
+    if not 0 < seconds <= MAX_MOVE_TIME:  # also false for NaN
+        return f"must be above 0 and at most {MAX_MOVE_TIME:g} seconds, not {seconds:g}"
+    return None
+
 
 class MoveTimeout(BaseException):
     """Raised inside a bot that thinks past its hard limit (BaseException: hard to swallow)."""
@@ -147,6 +161,9 @@ def play_game(
     to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
     pairing, deal, rotation).
     """
+    problem = move_time_problem(move_time)
+    if problem:
+        raise ValueError(f"move_time {problem}")
     options = options or RuleOptions()
     players = len(bots)
     names = list(names) if names is not None else [type(b).__name__ for b in bots]

@@ -39,6 +39,7 @@ or name it by dotted path: ``arena play --bot mypkg.mybots.Eager:patience=2 --bo
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,6 +83,8 @@ class Param:
                 if isinstance(value, bool):
                     raise ValueError
                 value = float(value)
+                if not math.isfinite(value):  # a NaN passes every comparison with a minimum
+                    raise ValueError
             else:
                 value = str(value)
         except (TypeError, ValueError):
@@ -99,7 +102,8 @@ class Param:
     def type_name(self) -> str:
         if self.choices:
             return "|".join(self.choices)
-        return {bool: "true|false", int: "an integer", float: "a number"}.get(self.type, "text")
+        return {bool: "true|false", int: "an integer", float: "a finite number"}.get(
+            self.type, "text")
 
 
 class Bot:

@@ -73,7 +73,7 @@ def load_class(target: str) -> type[Bot]:
     if not hasattr(module, attr):
         raise BotConfigError(f"bot module {module_name!r} has no {attr!r}")
     cls = getattr(module, attr)
-    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+    if not (isinstance(cls, type) and issubclass(cls, Bot)) or cls is Bot:
         raise BotConfigError(f"{path!r} is not a bot class (a subclass of bots.base.Bot)")
     return cls
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.engine import RuleOptions
+from arena.match import move_time_problem
 from bots.registry import BotSpec
 
 FORMATS = ("round-robin", "gauntlet")
@@ -50,6 +51,11 @@ def bot_seed(game_seed: int, seat: int, participant: str) -> int:
     Derived, not drawn, so a bot plays the same moves whichever worker runs the game.
     """
     return derive_seed("bot", game_seed, seat, participant)
+
+
+#: Elo differences an SPRT may test: at 1000 the stronger side scores 99.7%, and much
+#: further out the expected score rounds to 1, where the test has no likelihood ratio.
+MAX_ELO = 1000.0
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,16 @@ class SprtParams:
         return cls(**values).checked()
 
     def checked(self) -> SprtParams:
+        """Raises ScheduleError unless the test can be run (also on a manifest's values)."""
+        for name in ("elo0", "elo1", "alpha", "beta"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ScheduleError(f"--sprt {name} must be a number, not {value!r}")
+        for name in ("elo0", "elo1"):
+            value = getattr(self, name)
+            if not -MAX_ELO <= value <= MAX_ELO:  # also false for NaN
+                raise ScheduleError(f"--sprt {name} must be between -{MAX_ELO:g} and "
+                                    f"{MAX_ELO:g}, not {value:g}")
         if not self.elo0 < self.elo1:
             raise ScheduleError("--sprt needs elo0 < elo1")
         for name in ("alpha", "beta"):
@@ -119,8 +135,9 @@ class TournamentConfig:
             raise ScheduleError(f"--games must be at least 1, not {self.games}")
         if self.format not in FORMATS:
             raise ScheduleError(f"--format must be round-robin or gauntlet, not {self.format!r}")
-        if self.move_time is not None and not self.move_time > 0:
-            raise ScheduleError(f"--move-time must be positive, not {self.move_time:g}")
+        problem = move_time_problem(self.move_time)
+        if problem:
+            raise ScheduleError(f"--move-time {problem}")
         seen: set[str] = set()
         for spec in self.participants:
             if spec.name in seen:
@@ -129,6 +146,8 @@ class TournamentConfig:
                     "name= (e.g. --bot random:name=R1 --bot random:name=R2)"
                 )
             seen.add(spec.name)
+        if self.sprt is not None:
+            self.sprt.checked()  # a manifest's values too, not only the command line's
         if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
             raise ScheduleError(
                 "--sprt needs exactly two participants in 2-player games "
