@@ -35,7 +35,7 @@ from bots.registry import BotSpec
 
 from .logs import run_logging
 from .progress import Progress
-from .schedule import Schedule, SprtParams, TournamentConfig, make_schedule
+from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
 from .sprt import SprtState, game_score
 from .standings import Standings
 from .store import (
@@ -109,6 +109,14 @@ class Executor(Protocol):
     def play(self, indices: list[int]) -> Iterator[Finished | None]: ...
 
 
+def _whole(manifest: dict[str, Any], name: str) -> int:
+    """A count or seed of the manifest, which must be written as a whole number."""
+    value = manifest[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StoreError(f"the manifest's {name} must be a whole number, not {value!r}")
+    return value
+
+
 def config_from_manifest(manifest: dict[str, Any]) -> TournamentConfig:
     """The configuration a manifest was written for (``arena tournament --resume DIR``)."""
     try:
@@ -120,18 +128,21 @@ def config_from_manifest(manifest: dict[str, Any]) -> TournamentConfig:
         sprt = manifest.get("sprt")
         return TournamentConfig(
             participants=participants,
-            players=int(manifest["players"]),
-            games=int(manifest["games"]),
+            players=_whole(manifest, "players"),
+            games=_whole(manifest, "games"),
             format=str(manifest["format"]),
-            seed=int(manifest["seed"]),
+            seed=_whole(manifest, "seed"),
             options=RuleOptions.from_dict(manifest.get("options") or {}),
             move_time=manifest.get("move_time"),
             sprt=SprtParams(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta")})
             if sprt else None,
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, (ArenaError, BotConfigError)):
-            raise
+    except StoreError:
+        raise
+    except (ArenaError, BotConfigError, ScheduleError) as exc:
+        raise StoreError(f"the manifest does not describe a tournament that can be resumed: "
+                         f"{exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise StoreError(f"the manifest is incomplete or damaged ({exc!r})") from None
 
 
@@ -147,10 +158,23 @@ def check_manifest(config: TournamentConfig, manifest: dict[str, Any], directory
             have = [{k: p.get(k) for k in ("name", "spec", "class", "params")} for p in have]
         if have != want:
             raise StoreError(
-                f"{directory} was played with a different {name} ({_short(have)}, not "
-                f"{_short(want)}); resume it with the same command, or just "
-                f"`arena tournament --resume {directory}`"
+                f"{directory} was played with a different {name} ({_difference(have, want)}); "
+                "resume it with the command that started it, or with just `arena tournament "
+                f"--resume {directory}`, which reads that command from the manifest (if that "
+                "fails too, manifest.json was edited)"
             )
+
+
+def _difference(have: Any, want: Any) -> str:
+    """What differs, named: the keys of two dicts, or the first participant and field."""
+    if isinstance(have, dict) and isinstance(want, dict):
+        keys = [k for k in sorted(set(have) | set(want), key=str) if have.get(k) != want.get(k)]
+        return "; ".join(f"{k}: {have.get(k)!r}, not {want.get(k)!r}" for k in keys)
+    if isinstance(have, list) and isinstance(want, list) and len(have) == len(want):
+        for i, (a, b) in enumerate(zip(have, want)):
+            if a != b and isinstance(a, dict) and isinstance(b, dict):
+                return f"participant {i + 1}: {_difference(a, b)}"
+    return f"{_short(have)}, not {_short(want)}"
 
 
 def _short(value: Any) -> str:
@@ -179,6 +203,27 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
     }
 
 
+def result_problem(record: dict[str, Any], players: int) -> str | None:
+    """What is wrong with the result fields the standings count (None: nothing)."""
+
+    def seat(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+    winners, scores, error = record.get("winners"), record.get("scores"), record.get("error")
+    if not isinstance(winners, list) or not all(seat(w) for w in winners) \
+            or len(set(winners)) != len(winners):
+        return f"winners {winners!r} are not seats of the game"
+    if not isinstance(scores, list) or len(scores) != players or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
+        return f"scores {scores!r} are not one number per seat"
+    if not isinstance(record.get("tiebreak"), str):
+        return f"tiebreak {record.get('tiebreak')!r} is not text"
+    if error is not None and not (isinstance(error, dict) and seat(error.get("seat"))
+                                  and isinstance(error.get("kind"), str)):
+        return f"error {error!r} is not a fault of a seat (seat, kind)"
+    return None
+
+
 def prepare(config: TournamentConfig, directory: Path, *, resume: bool
             ) -> tuple[Schedule, dict[str, Any], list[dict[str, Any]], bool]:
     """Check or create ``directory``: the schedule, manifest, records kept, and whether a
@@ -198,6 +243,10 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool
             if record.get("seed") != game.seed or record.get("seats") != schedule.names(game):
                 raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
                                  "schedule (seed or seats differ)")
+            problem = result_problem(record, config.players)
+            if problem:
+                raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
+                                 "was edited; delete it to have the game played again)")
             if record["game"] in kept:
                 log.warning("game %s is recorded twice; the first record counts", game.id)
                 continue
@@ -206,9 +255,13 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool
     if (directory / MANIFEST).exists() or (directory / GAMES).exists():
         raise StoreError(f"{directory} already holds a tournament; add --resume to continue it "
                          "or choose another --out")
-    directory.mkdir(parents=True, exist_ok=True)
-    manifest = new_manifest(config, schedule)
-    write_manifest(directory, manifest)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        manifest = new_manifest(config, schedule)
+        write_manifest(directory, manifest)
+    except OSError as exc:  # before any game: nothing is lost by stopping here
+        raise StoreError(f"cannot write the tournament to {directory}: "
+                         f"{exc.strerror or exc}") from None
     return schedule, manifest, [], False
 
 

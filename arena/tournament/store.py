@@ -73,6 +73,14 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def _is_record(raw: bytes) -> bool:
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and isinstance(record.get("game"), str)
+
+
 def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
     """The records of ``games.jsonl`` and whether a cut-short last line was dropped.
 
@@ -85,7 +93,15 @@ def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
     data = path.read_bytes()
     cut = False
     end = data.rfind(b"\n") + 1
-    if end < len(data):
+    if end < len(data) and _is_record(data[end:]):
+        # Only the newline is missing (a record cut short never parses: it ends in "}"):
+        # a finished game, kept.
+        with open(path, "ab") as f:
+            f.write(b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        data += b"\n"
+    elif end < len(data):
         cut = True
         with open(path, "r+b") as f:
             f.truncate(end)

@@ -73,6 +73,27 @@ def test_same_records_with_one_and_two_workers(tmp_path: Path) -> None:
     assert len(a) == 6 and a == b
 
 
+def test_resume_keeps_a_last_record_that_lacks_only_its_newline(tmp_path: Path) -> None:
+    args = [*THREE, "--games", "4", "--seed", "8", "--workers", "2", "--quiet", *FAST]
+    full = tmp_path / "full"
+    assert run_cli([*args, "--out", str(full)]).exit_code == 0
+    # Killed between a record and its newline: 6 whole records, the sixth unterminated.
+    part = tmp_path / "part"
+    part.mkdir()
+    lines = (full / "games.jsonl").read_text().splitlines(keepends=True)
+    (part / "games.jsonl").write_text("".join(lines[:5]) + lines[5].rstrip("\n"))
+    manifest = json.loads((full / "manifest.json").read_text())
+    manifest["finished"] = None
+    (part / "manifest.json").write_text(json.dumps(manifest))
+
+    result = run_cli(["--resume", str(part)])
+    assert result.exit_code == 0, result.output
+    assert "6 games played" in result.stdout
+    text = (part / "games.jsonl").read_text().splitlines(keepends=True)
+    assert text[:6] == lines[:6] and len(text) == 12
+    assert timeless(part) == timeless(full)
+
+
 def test_resume_replays_a_cut_short_last_line_and_only_the_missing_games(tmp_path: Path) -> None:
     args = [*THREE, "--games", "4", "--seed", "8", "--workers", "2", "--quiet", *FAST]
     full = tmp_path / "full"
