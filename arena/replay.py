@@ -49,17 +49,23 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object) or a ``games.jsonl``."""
     p = Path(path)
     try:
-        text = p.read_text()
+        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file of game records (not UTF-8)") from None
     stripped = text.strip()
     if not stripped:
         raise RecordError(f"{path} is empty")
     try:
-        yield json.loads(stripped)
-        return
+        whole = json.loads(stripped)
     except json.JSONDecodeError:
         pass
+    else:
+        if not isinstance(whole, dict):
+            raise RecordError(f"{path} holds JSON that is not a game record")
+        yield whole
+        return
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -117,6 +123,8 @@ def replay(
         raise RecordError(f"the record's options: {exc}") from None
     if len(seats) not in (2, 3, 4):
         raise RecordError(f"the record has {len(seats)} seats; a game has 2 to 4")
+    if not all(isinstance(name, str) for name in seats):
+        raise RecordError("the record's 'seats' field is not a list of names")
     state = new_game(len(seats), seed, options)
     problems: list[str] = []
     done = 0
@@ -170,11 +178,21 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
                 f"the history has {len(moves)} entries; the replay gives {len(replayed)}"
             )
     error = record.get("error")
-    excluded = (error["seat"],) if isinstance(error, dict) and "seat" in error else ()
+    excluded: tuple[int, ...] = ()
+    if error is not None:
+        seat = error.get("seat") if isinstance(error, dict) else None
+        if (isinstance(seat, bool) or not isinstance(seat, int)
+                or not 0 <= seat < state.players
+                or not all(isinstance(error.get(k), str) for k in ("kind", "message"))):
+            return [*problems, f"error: {error!r} is not a fault of a seat of this game "
+                               "(seat, kind, message)"]
+        excluded = (seat,)
     if not excluded and not state.ended:
         problems.append("the recorded moves stop before the end of the game")
     result = state.result(excluded=excluded).to_dict()
     for name in RESULT_FIELDS:
-        if name in record and record[name] != result[name]:
+        if name not in record:
+            problems.append(f"{name}: missing from the record, re-played {result[name]!r}")
+        elif record[name] != result[name]:
             problems.append(f"{name}: recorded {record[name]!r}, re-played {result[name]!r}")
     return problems

@@ -236,6 +236,15 @@ def _check(record: Any) -> str | None:
     return None
 
 
+def _int(value: object, bits: int) -> int:
+    """A whole number that fits the column it goes to (``bits`` signed), else ValueError:
+    one damaged line is then left out with a warning instead of failing the whole report."""
+    number = int(value)  # type: ignore[call-overload]
+    if not -(1 << (bits - 1)) <= number < 1 << (bits - 1):
+        raise ValueError(f"{number} is out of range")
+    return number
+
+
 class _Builder:
     """Column lists filled record by record; small ints and shared strings keep them compact."""
 
@@ -273,6 +282,20 @@ class _Builder:
         return code
 
     def add(self, number: int, rec: dict[str, Any]) -> None:
+        """Append one record, or nothing: a field found bad halfway must not leave some
+        columns a row longer than the others."""
+        games, seats, cards = len(self.g["game"]), len(self.s["gi"]), len(self.c["gi"])
+        try:
+            self._add(number, rec)
+        except Exception:
+            for columns, length in (([*self.g.values(), *self.weather], games),
+                                    ([*self.s.values(), *self.acts], seats),
+                                    (self.c.values(), cards)):
+                for column in columns:
+                    del column[length:]
+            raise
+
+    def _add(self, number: int, rec: dict[str, Any]) -> None:
         """Append one checked record; per-seat work is kept to what needs the whole game."""
         g = self.g
         gi = len(g["game"])
@@ -293,22 +316,22 @@ class _Builder:
                 pairing, deal, rotation = (int(x) for x in m.groups())
         g["game"].append(game_id)
         g["line"].append(number)
-        g["pairing"].append(-1 if pairing is None else int(pairing))
-        g["deal"].append(-1 if deal is None else int(deal))
-        g["rotation"].append(-1 if rotation is None else int(rotation))
+        g["pairing"].append(-1 if pairing is None else _int(pairing, 32))
+        g["deal"].append(-1 if deal is None else _int(deal, 32))
+        g["rotation"].append(-1 if rotation is None else _int(rotation, 16))
         seed = rec.get("seed")
         g["seed"].append(seed if isinstance(seed, int) and 0 <= seed < 2**63 else -1)
         players = rec.get("players")
-        g["players"].append(players if isinstance(players, int) and players > 0 else n)
+        g["players"].append(players if isinstance(players, int) and 2 <= players <= 4 else n)
         tiebreak = rec.get("tiebreak")
         g["tiebreak"].append(tiebreak if tiebreak in TIEBREAKS else "none")
         emperor = rec.get("emperor")
         g["emperor"].append(emperor if isinstance(emperor, int) and 0 <= emperor < n else -1)
         g["capped"].append(bool(rec.get("capped", False)))
         rounds = rec.get("rounds")
-        g["rounds"].append(rounds if isinstance(rounds, int) else -1)
+        g["rounds"].append(_int(rounds, 32) if isinstance(rounds, int) else -1)
         g["n_winners"].append(len(winners))
-        if isinstance(faulty, int):
+        if isinstance(faulty, int) and 0 <= faulty < n:
             g["error_seat"].append(faulty)
         else:  # an error without a seat: the game counts as an error game, no seat at fault
             g["error_seat"].append(-1 if error is None else n)
@@ -323,7 +346,7 @@ class _Builder:
         weather = rec.get("weather")
         if isinstance(weather, dict):
             for face, idx in self.faces.items():
-                self.weather[idx].append(int(weather.get(face, 0)))
+                self.weather[idx].append(_int(weather.get(face, 0), 32))
         else:
             for column in self.weather:
                 column.append(0)
@@ -353,7 +376,7 @@ class _Builder:
         if isinstance(actions, list) and len(actions) == n:
             acts = [a if isinstance(a, dict) else {} for a in actions]
             for idx, kind in enumerate(ACTION_KINDS):
-                self.acts[idx].extend([int(a.get(kind, 0)) for a in acts])
+                self.acts[idx].extend([_int(a.get(kind, 0), 32) for a in acts])
         else:
             for column in self.acts:
                 column.extend([0] * n)
@@ -365,7 +388,7 @@ class _Builder:
                 return
             code = self.card_code
             c_["gi"].extend([gi] * len(cards))
-            c_["seat"].extend([int(e["seat"]) for e in cards])
+            c_["seat"].extend([_int(e["seat"], 16) for e in cards])
             c_["card"].extend([code.get(e["card"]) or self._card(str(e["card"]))
                                for e in cards])
             c_["drawn_round"].extend([e.get("drawn_round") for e in cards])
@@ -475,7 +498,7 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
                 continue
             try:
                 builder.add(number, record)
-            except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
                 _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
     else:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
@@ -502,7 +525,18 @@ def _tidy(
     # "play" is the id of every single game (``arena play --record``): never a repeat.
     dup = (games["game"].duplicated(keep="last") & (games["game"] != "play")).to_numpy()
     if dup.any():
+        repeated = games["game"].duplicated(keep=False) & (games["game"] != "play")
+        seeds = games.loc[repeated].groupby("game", observed=True)["seed"].nunique()
         msg = f"{int(dup.sum())} games appear more than once in games.jsonl; kept the last record"
+        if (seeds > 1).any():
+            msg += (f" ({int((seeds > 1).sum())} of those ids were played with different seeds:"
+                    " the file seems to join two tournaments, whose games are not repeats)")
+        warnings.append(msg)
+        log.warning(msg)
+    counts = sorted(int(p) for p in pd.unique(games["players"]))
+    if len(counts) > 1:
+        msg = (f"games.jsonl mixes games of {', '.join(map(str, counts))} players; the tables "
+               "pool them (report each player count from its own tournament folder)")
         warnings.append(msg)
         log.warning(msg)
     order = np.argsort(games["game"].to_numpy(dtype=str), kind="stable")

@@ -8,6 +8,7 @@ deals), so each section says how its figures were computed and which games it co
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,18 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[S
     return sections
 
 
+def writable(folder: Path) -> Path:
+    """The report's folder, made now: a folder that cannot be written is said before the
+    analysis (minutes on a big tournament) rather than after it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {folder}: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise ReportError(f"cannot write the report to {folder}: not writable")
+    return folder
+
+
 def write_report(
     dirs: Sequence[str | Path | Tables], out: str | Path | None = None, strict: bool = True,
     replicates: int = tables.REPLICATES,
@@ -249,12 +262,12 @@ def write_report(
     paths = [t.source for t in loaded]
     if len(loaded) == 1:
         t = loaded[0]
-        target = Path(out) if out is not None else paths[0] / REPORT_DIR
+        target = writable(Path(out) if out is not None else paths[0] / REPORT_DIR)
         sections = analyse(t, target, replicates)
         return write_document(f"Tournament report: {t.label}", sections, target)
     from .compare import compare
 
-    target = Path(out) if out is not None else paths[0] / COMPARE_DIR
+    target = writable(Path(out) if out is not None else paths[0] / COMPARE_DIR)
     sections = compare(loaded, target, replicates)
     labels = ", ".join(t.label for t in loaded)
     return write_document(f"Comparison of tournaments: {labels}", sections, target)
