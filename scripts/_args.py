@@ -5,13 +5,20 @@ cause (``statistics.median`` of no runs, a pool of no workers); these types make
 error that names the option, like the ``arena`` commands (``click.IntRange``).  ``script_parser``
 puts examples under every script's ``--help``, as the ``arena`` commands have; and the
 match options live here once because ``strength.py`` and ``clairvoyance.py`` must turn the
-same arguments into the same games for ``paired.py`` to compare their runs.
+same arguments into the same games for ``paired.py`` to compare their runs.  Bot specs, rule
+options and output paths are checked here too, while parsing: a script that failed on them
+later either died with a traceback or, worse, after its work was done (and lost).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from arena.engine import ArenaError, RuleOptions
 from arena.tournament.schedule import TournamentConfig, against_copies
@@ -34,24 +41,30 @@ def add_match_options(
     subject: str = "the bot measured (a bot spec, e.g. mcts:iterations=300)",
 ) -> None:
     """SPEC_A, SPEC_B and the options of a match of SPEC_A against copies of SPEC_B."""
-    ap.add_argument("spec_a", help=subject)
-    ap.add_argument("spec_b", help="its opponents: copies named NAME#k")
+    ap.add_argument("spec_a", type=bot_spec, help=subject)
+    ap.add_argument("spec_b", type=bot_spec, help="its opponents: copies named NAME#k")
     ap.add_argument("--games", type=at_least(1), default=games,
                     help="games (rounded up to whole deals)")
     ap.add_argument("--seed", type=int, default=1, help="master seed of the deals")
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--workers", type=at_least(1), default=2, help="worker processes")
-    ap.add_argument("--rule", action="append", default=[], metavar="K=V",
+    add_rule_option(ap)
+
+
+def add_rule_option(ap: argparse.ArgumentParser) -> None:
+    """``--rule K=V`` (repeatable), each checked as it is parsed (see :func:`rule`)."""
+    ap.add_argument("--rule", action="append", type=rule, default=[], metavar="K=V",
                     help="a rule option (repeatable)")
 
 
 def match_config(
     ap: argparse.ArgumentParser, args: argparse.Namespace, move_time: float | None = None
 ) -> TournamentConfig:
-    """The match ``add_match_options`` describes; a bad spec or rule is a usage error."""
+    """The match ``add_match_options`` describes; a match the specs and rules (already
+    checked) cannot make is a usage error."""
     try:
         return against_copies(
-            BotSpec.parse(args.spec_a), BotSpec.parse(args.spec_b), args.players,
+            args.spec_a, args.spec_b, args.players,
             games=args.games, seed=args.seed, options=RuleOptions.from_pairs(args.rule),
             move_time=move_time,
         )
@@ -76,10 +89,15 @@ def at_least(minimum: int) -> Callable[[str], int]:
 
 
 def _number(text: str) -> float:
+    """A finite float: ``float`` also reads ``inf`` and ``nan``, and a time of ``inf`` made a
+    benchmark run forever."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
+    return value
 
 
 def positive_float(text: str) -> float:
@@ -96,3 +114,75 @@ def fraction(text: str) -> float:
     if not 0.0 <= value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, not {text}")
     return value
+
+
+def bot_spec(text: str) -> BotSpec:
+    """A bot spec option, parsed (its bot loaded, its parameters checked) with the others.
+
+    Parsed later, a bad spec was a ``BotConfigError`` traceback, in some scripts only after
+    positions had been built or games played.
+    """
+    try:
+        return BotSpec.parse(text)
+    except BotConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def rule(text: str) -> str:
+    """One ``K=V`` rule option, checked alone; returned as text for ``RuleOptions.from_pairs``.
+
+    Each option is validated on its own (``RuleOptions`` has no check across options), so
+    pairs that pass here make options that ``RuleOptions.from_pairs`` accepts.
+    """
+    try:
+        RuleOptions.from_pairs([text])
+    except ArenaError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def output_file(text: str) -> Path:
+    """A file the script writes when its work is done, opened now to see that it can be.
+
+    Why now: a path that cannot be written (a directory, a missing or read-only directory,
+    ``/proc``) used to fail after the whole run, and the run was lost.  A file that did not
+    exist is removed again; one that did is opened for appending, so it is left unchanged.
+    """
+    path = Path(text)
+    existed = os.path.lexists(path)
+    try:
+        with path.open("a"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {exc.strerror}") from None
+    return path
+
+
+def output_dir(text: str) -> Path:
+    """A directory the script will create (with its parents) or write in, checked now.
+
+    Nothing is created here, so a later usage error leaves no empty directory behind: the
+    nearest part of the path that exists must be a directory where a file can be made.
+    """
+    path = Path(text)
+    try:
+        base = path
+        while not base.exists():  # Path("x").parent is Path("."), so this ends
+            base = base.parent
+        if not base.is_dir():
+            raise argparse.ArgumentTypeError(f"{base} is not a directory")
+        with tempfile.TemporaryFile(dir=base):
+            pass
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write in {base}: {exc.strerror}") from None
+    return path
+
+
+def usage_error(ap: argparse.ArgumentParser, message: str) -> int:
+    """Report a usage error as ``ap.error`` does, but return its status (2) rather than exit:
+    for a ``main`` whose callers, tests among them, take its return value."""
+    ap.print_usage(sys.stderr)
+    print(f"{ap.prog}: error: {message}", file=sys.stderr)
+    return 2

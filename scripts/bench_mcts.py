@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _args import at_least, script_parser
+from _args import add_rule_option, at_least, bot_spec, script_parser
 
 from arena.engine import GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
@@ -259,6 +259,12 @@ def game_times(bot: str, opponent: str, games: int) -> None:
     )
 
 
+def _policy(text: str) -> str:
+    """``--policy``: ``random`` (the policy of ``midgame_position``, not the ``random`` bot)
+    or a bot spec, checked while parsing like ``--bot``."""
+    return text if text == "random" else bot_spec(text).text
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = script_parser(
         __doc__,
@@ -268,33 +274,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p_speed = sub.add_parser("speed", help="iterations per second at mid-game positions")
-    p_speed.add_argument("--bot", default=DEFAULT_BOT)
+    p_speed.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
     p_speed.add_argument("--runs", type=at_least(1), default=5)
     p_speed.add_argument("--positions", type=at_least(1), default=3)
-    p_speed.add_argument("--policy", default="random",
+    p_speed.add_argument("--policy", type=_policy, default="random",
                          help="how positions are reached: random, or a bot spec")
     p_speed.add_argument("--rounds", type=at_least(0), default=10)
     p_game = sub.add_parser("game", help="seconds per decision and per game")
-    p_game.add_argument("--bot", default=DEFAULT_BOT)
-    p_game.add_argument("--opponent", default="random:complete=true")
+    p_game.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
+    p_game.add_argument("--opponent", type=bot_spec, default="random:complete=true")
     p_game.add_argument("--games", type=at_least(1), default=4)
     p_match = sub.add_parser("match", help="win rate against an opponent")
-    p_match.add_argument("--bot", default=DEFAULT_BOT)
-    p_match.add_argument("--opponent", required=True)
+    p_match.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
+    p_match.add_argument("--opponent", type=bot_spec, required=True)
     p_match.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p_match.add_argument("--games", type=at_least(1), default=400)
     p_match.add_argument("--workers", type=at_least(1), default=2)
     p_match.add_argument("--seed", type=int, default=1)
-    p_match.add_argument("--rule", action="append", default=[])
+    add_rule_option(p_match)
     args = parser.parse_args(argv)
     if args.command == "speed":
-        speed(args.bot, args.runs, args.positions, args.policy, args.rounds)
+        speed(args.bot.text, args.runs, args.positions, args.policy, args.rounds)
     elif args.command == "game":
-        game_times(args.bot, args.opponent, args.games)
+        game_times(args.bot.text, args.opponent.text, args.games)
     else:
         options = RuleOptions.from_pairs(args.rule)
-        match(args.bot, args.opponent, args.players, args.games, args.seed, args.workers,
-              options)
+        match(args.bot.text, args.opponent.text, args.players, args.games, args.seed,
+              args.workers, options)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _args import at_least, script_parser
+from _args import at_least, output_dir, script_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTICIPANTS = ("random", "greedy", "objective", "mcts", "mcts-2000")
@@ -122,7 +122,8 @@ def main() -> None:
     parser.add_argument("--games", type=at_least(1), default=100_000)
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2, 4])
     parser.add_argument("--runs", type=at_least(1), default=3)
-    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
+    parser.add_argument("--dir", type=output_dir, default=Path(tempfile.gettempdir()),
+                        help="where the synthetic tournaments are kept (made if missing)")
     parser.add_argument("--child", nargs=2, metavar=("DIR", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from _args import at_least, script_parser  # noqa: E402
+from _args import add_rule_option, at_least, script_parser  # noqa: E402
 
 from arena.engine import RuleOptions  # noqa: E402
 from arena.match import play_game  # noqa: E402
@@ -105,7 +105,7 @@ def main() -> None:
     )
     parser.add_argument("--games", type=at_least(1), default=200, help="games in the schedule")
     parser.add_argument("--repeat", type=at_least(1), default=5)
-    parser.add_argument("--rule", action="append", default=[], help="a rule option K=V")
+    add_rule_option(parser)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask measurement")
     args = parser.parse_args()

@@ -45,7 +45,6 @@ from arena.tournament.sprt import game_score
 from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
 from bots.base import Bot
-from bots.registry import BotSpec
 
 REVEALS = ("none", "hands", "cards", "all")
 #: The participant whose samples see: ``against_copies`` puts SPEC_A first.
@@ -206,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     config = match_config(ap, args)
     a = config.participants[SUBJECT]  # renamed "NAME (A)" when both specs are one
-    b = BotSpec.parse(args.spec_b)
+    b = args.spec_b
     try:
         schedule = make_schedule(config)
     except (ArenaError, ValueError) as exc:

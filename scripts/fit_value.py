@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from _args import at_least, fraction
+from _args import at_least, fraction, output_file, usage_error
 from scipy.optimize import minimize
 
 from arena.engine import GameState, new_game
@@ -159,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=at_least(1), default=2)
     parser.add_argument("--explore", type=fraction, default=0.05)
-    parser.add_argument("--out", help="also write the rows here (JSON lines)")
+    parser.add_argument("--out", type=output_file,
+                        help="also write the rows here (JSON lines; checked before any game)")
     parser.add_argument("--records", nargs="+", metavar="FILE",
                         help="fit on these recorded games instead of playing (games.jsonl "
                              "files; --players, --games, --seed, --explore are then unused)")
@@ -170,14 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             records = [r for path in args.records for r in read_records(path)]
         except RecordError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+            return usage_error(parser, f"argument --records: {exc}")
         counts = sorted({len(r["seats"]) if isinstance(r.get("seats"), list) else 0
                          for r in records})
         if len(counts) != 1:
-            print(f"error: the records mix games of {counts} players: fit one count at a time",
-                  file=sys.stderr)
-            return 2
+            return usage_error(parser, f"argument --records: the records mix games of {counts} "
+                                       "players: fit one count at a time")
         jobs: list[Any] = records
         work: Any = _record_rows
     else:
@@ -205,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     players = len(jobs[0]["seats"]) if args.records else args.players
     if args.out:
-        with open(args.out, "w") as out:
+        with args.out.open("w") as out:
             for row in rows:
                 out.write(json.dumps(row) + "\n")
     seeds = np.array([r[0] for r in rows])

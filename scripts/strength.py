@@ -27,7 +27,6 @@ from _args import add_match_options, match_config, positive_float, script_parser
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.standings import wilson
 from arena.tournament.store import StoreError
-from bots.registry import BotSpec
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--resume needs --out, the directory of the match to go on with")
     config = match_config(ap, args, move_time=args.move_time)
     a, *copies = config.participants  # a renamed "NAME (A)" when both specs are one
-    b = BotSpec.parse(args.spec_b)
+    b = args.spec_b
     out = args.out or Path(tempfile.mkdtemp(prefix="strength-"))
     try:
         result = run_tournament(config, out, resume=args.resume,
