@@ -218,16 +218,11 @@ def check_move_time(ctx: click.Context, param: click.Parameter,
 def check_record_path(ctx: click.Context, param: click.Parameter,
                       value: str | None) -> str | None:
     """A record file that could not be written is said before the game, not after it."""
-    if value is not None:
-        path = Path(value)
-        existed = path.exists()
-        try:
-            with open(path, "a"):  # the only test that /proc, quotas and ACLs all answer
-                pass
-        except OSError as exc:
-            raise click.BadParameter(f"cannot write {value}: {exc.strerror or exc}") from None
-        if not existed:
-            path.unlink()
+    from .records import write_problem
+
+    problem = write_problem(value) if value is not None else None
+    if problem:
+        raise click.BadParameter(problem)
     return value
 
 

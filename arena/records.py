@@ -60,6 +60,8 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any, TypedDict
 
 ERROR_KINDS = ("crash", "illegal", "timeout")
@@ -178,3 +180,31 @@ def make_record(
         "error": error,
     }
     return record
+
+
+def blamed_seat(error: Any, players: int) -> int | None:
+    """The seat a record's ``error`` blames, or None if it is not a fault of a seat of a
+    ``players``-seat game (a hand-edited or damaged record): what ``replay`` and
+    ``--resume`` check before they believe it."""
+    if not isinstance(error, dict) or not isinstance(error.get("kind"), str):
+        return None
+    seat = error.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        return None
+    return seat
+
+
+def write_problem(path: str | Path) -> str | None:
+    """Why ``path`` cannot be written (None if it can), found by opening it for appending:
+    the only test that /proc, quotas and ACLs all answer.  Commands ask before their work,
+    so that a bad path does not cost a game or a run.  A file this creates is removed."""
+    path = Path(path)
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    if not existed:
+        path.unlink()
+    return None

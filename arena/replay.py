@@ -23,6 +23,7 @@ from .engine import (
     parse_action,
 )
 from .engine.state import event_text
+from .records import blamed_seat
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -180,10 +181,8 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
     error = record.get("error")
     excluded: tuple[int, ...] = ()
     if error is not None:
-        seat = error.get("seat") if isinstance(error, dict) else None
-        if (isinstance(seat, bool) or not isinstance(seat, int)
-                or not 0 <= seat < state.players
-                or not all(isinstance(error.get(k), str) for k in ("kind", "message"))):
+        seat = blamed_seat(error, state.players)
+        if seat is None:
             return [*problems, f"error: {error!r} is not a fault of a seat of this game "
                                "(seat, kind, message)"]
         excluded = (seat,)

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from arena.engine import ArenaError, RuleOptions
+from arena.records import write_problem
 from arena.tournament.schedule import TournamentConfig, against_copies
 from bots.base import BotConfigError
 from bots.registry import BotSpec
@@ -142,22 +142,14 @@ def rule(text: str) -> str:
 
 
 def output_file(text: str) -> Path:
-    """A file the script writes when its work is done, opened now to see that it can be.
-
-    Why now: a path that cannot be written (a directory, a missing or read-only directory,
-    ``/proc``) used to fail after the whole run, and the run was lost.  A file that did not
-    exist is removed again; one that did is opened for appending, so it is left unchanged.
+    """A file the script writes when its work is done, checked now
+    (``arena.records.write_problem``): a path that cannot be written (a directory, a missing
+    or read-only directory, ``/proc``) used to fail after the whole run, and the run was lost.
     """
-    path = Path(text)
-    existed = os.path.lexists(path)
-    try:
-        with path.open("a"):
-            pass
-        if not existed:
-            path.unlink()
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot write {text}: {exc.strerror}") from None
-    return path
+    problem = write_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return Path(text)
 
 
 def output_dir(text: str) -> Path:

@@ -9,11 +9,13 @@ stop a bot that never returns; a bot that ends its process would end the Dask wo
 task does not play in the worker's thread: it hands its chunk to a one-process
 :class:`~arena.tournament.local.LocalExecutor`, which enforces ``--move-time`` with the alarm
 and its watchdog and records a dying or hung bot against its game and seat exactly as a local
-run does.  The cost is one fork per task (about a millisecond; the bench's ``dask-2``).  A
-fork, not a ``forkserver``: the Dask worker has threads, whose locks a fork copies as they
-are, but the child only plays games and writes to its pipe (the locks of logging and of the
-import system are reset at a fork); a ``forkserver`` child re-runs the Dask worker's main
-module, which imports the whole command line, on every task (0.2-0.4 s measured).
+run does.  The child process is kept for the next task of the same tournament: a new one
+(a fork of the Dask worker and a fresh ``GamePlayer``) costs 15-25 ms, as much as two games
+of random bots, and kept ones bring the bench's ``dask-2`` back to where it was.  A fork, not
+a ``forkserver``: the Dask worker has threads, whose locks a fork copies as they are, but the
+child only plays games and writes to its pipe (the locks of logging and of the import system
+are reset at a fork); a ``forkserver`` child re-runs the Dask worker's main module, which
+imports the whole command line, for every process (0.2-0.4 s measured).
 
 That needs Dask workers that may start processes: ``LocalCluster`` workers are started so
 (``distributed.worker.daemon: False``); workers of another cluster are daemonic unless
@@ -48,7 +50,7 @@ log = logging.getLogger("arena.tournament")
 
 _players: dict[str, GamePlayer] = {}
 _idle: dict[str, list[LocalExecutor]] = {}
-_players_lock = threading.Lock()
+_lock = threading.Lock()
 
 
 def config_key(config: TournamentConfig) -> str:
@@ -63,13 +65,12 @@ def _take_executor(key: str, config: TournamentConfig) -> LocalExecutor:
     Executors of another configuration (an earlier tournament on a long-lived cluster) are
     closed, so a Dask worker keeps processes for one tournament only.
     """
-    with _players_lock:
-        stale = [k for k in _idle if k != key]
-        old = [executor for k in stale for executor in _idle.pop(k)]
+    with _lock:
+        old = [executor for k in [k for k in _idle if k != key] for executor in _idle.pop(k)]
         mine = _idle.get(key)
         executor = mine.pop() if mine else None
-    for executor_ in old:
-        executor_.close()
+    for stale_executor in old:
+        stale_executor.close()
     return executor or LocalExecutor(config, workers=1, log_faults=False, keep=True)
 
 
@@ -94,9 +95,9 @@ def play_chunk(key: str, config: TournamentConfig,
             executor.chunk = len(indices)
             return worker, True, [item for item in executor.play(indices) if item is not None]
         finally:
-            with _players_lock:
+            with _lock:
                 _idle.setdefault(key, []).append(executor)
-    with _players_lock:
+    with _lock:
         player = _players.get(key)
         if player is None:
             # Faults are logged by the parent (this process's log goes nowhere we keep).

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from arena.engine import ArenaError, RuleOptions
+from arena.records import blamed_seat
 from bots.base import BotConfigError
 from bots.registry import BotSpec
 
@@ -218,8 +219,7 @@ def result_problem(record: dict[str, Any], players: int) -> str | None:
         return f"scores {scores!r} are not one number per seat"
     if not isinstance(record.get("tiebreak"), str):
         return f"tiebreak {record.get('tiebreak')!r} is not text"
-    if error is not None and not (isinstance(error, dict) and seat(error.get("seat"))
-                                  and isinstance(error.get("kind"), str)):
+    if error is not None and blamed_seat(error, players) is None:
         return f"error {error!r} is not a fault of a seat (seat, kind)"
     return None
 
