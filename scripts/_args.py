@@ -51,9 +51,23 @@ def add_match_options(
     add_rule_option(ap)
 
 
+class _Rules(argparse.Action):
+    """``--rule``: the pairs so far, checked together each time one is added (a repeated
+    option is refused, as ``RuleOptions.from_pairs`` refuses it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        pairs = [*getattr(namespace, self.dest), str(values)]
+        try:
+            RuleOptions.from_pairs(pairs)
+        except ArenaError as exc:
+            raise argparse.ArgumentError(self, str(exc)) from None
+        setattr(namespace, self.dest, pairs)
+
+
 def add_rule_option(ap: argparse.ArgumentParser) -> None:
-    """``--rule K=V`` (repeatable), each checked as it is parsed (see :func:`rule`)."""
-    ap.add_argument("--rule", action="append", type=rule, default=[], metavar="K=V",
+    """``--rule K=V`` (repeatable), checked as it is parsed."""
+    ap.add_argument("--rule", action=_Rules, default=[], metavar="K=V",
                     help="a rule option (repeatable)")
 
 
@@ -126,19 +140,6 @@ def bot_spec(text: str) -> BotSpec:
         return BotSpec.parse(text)
     except BotConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def rule(text: str) -> str:
-    """One ``K=V`` rule option, checked alone; returned as text for ``RuleOptions.from_pairs``.
-
-    Each option is validated on its own (``RuleOptions`` has no check across options), so
-    pairs that pass here make options that ``RuleOptions.from_pairs`` accepts.
-    """
-    try:
-        RuleOptions.from_pairs([text])
-    except ArenaError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
 
 
 def output_file(text: str) -> Path:

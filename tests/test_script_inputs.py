@@ -43,6 +43,8 @@ def _assert_usage_error(script: str, argv: list[str], *expected: str) -> str:
     ("bench_tournament", ["--rule", "max_rounds=0"], f"argument --rule: {MAX_ROUNDS}"),
     ("strength", ["nosuch", "random"], f"argument spec_a: {UNKNOWN}"),
     ("strength", ["greedy", "random", "--rule", "max_rounds=0"], f"argument --rule: {MAX_ROUNDS}"),
+    ("bench_tournament", ["--rule", "max_rounds=8", "--rule", "max_rounds=9"],
+     "argument --rule: rule option max_rounds is given twice"),
     ("clairvoyance", ["mcts", "nosuch", "--reveal", "none", "--out", "unused"],
      f"argument spec_b: {UNKNOWN}"),
 ])
@@ -96,11 +98,14 @@ def test_output_paths_are_checked_without_being_changed(tmp_path: Path) -> None:
             parse(text)
 
 
-def test_spec_and_rule_types_return_what_the_scripts_use() -> None:
+def test_spec_type_and_rule_option_return_what_the_scripts_use() -> None:
     spec = args.bot_spec("mcts:iterations=50")
     assert spec.target == "mcts" and spec.params == {"iterations": 50}
-    assert args.rule("max_rounds=30") == "max_rounds=30"
-    for parse, text in ((args.bot_spec, "mcts:iterations=x"), (args.bot_spec, "nosuch"),
-                        (args.rule, "max_rounds"), (args.rule, "nosuch=1")):
+    for text in ("mcts:iterations=x", "nosuch"):
         with pytest.raises(argparse.ArgumentTypeError):
-            parse(text)
+            args.bot_spec(text)
+    ap = argparse.ArgumentParser()
+    args.add_rule_option(ap)
+    assert ap.parse_args(["--rule", "max_rounds=30", "--rule", "cloud_keep=false"]).rule == [
+        "max_rounds=30", "cloud_keep=false"]
+    assert ap.parse_args([]).rule == []

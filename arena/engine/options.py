@@ -105,6 +105,8 @@ class RuleOptions:
                 raise OptionError(f"rule {pair!r} is not of the form NAME=VALUE")
             if name not in OPTION_NAMES:
                 raise OptionError(_unknown(name))
+            if name in kwargs:  # which one was meant? (a bot spec's repeated key is refused too)
+                raise OptionError(f"rule option {name} is given twice")
             kwargs[name] = _parse_value(name, text)
         return replace(DEFAULTS, **kwargs)
 

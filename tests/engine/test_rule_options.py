@@ -472,3 +472,10 @@ def test_R12_options_parse_strictly() -> None:
         max_rounds=10,
     )
     assert RuleOptions.from_dict(parsed.to_dict()) == parsed
+
+
+def test_R12_an_option_given_twice_is_refused() -> None:
+    """R12: ``--rule max_rounds=8 --rule max_rounds=9`` names the option instead of keeping
+    one of the two silently."""
+    with pytest.raises(OptionError, match="max_rounds is given twice"):
+        RuleOptions.from_pairs(["max_rounds=8", "max_rounds=9"])
