@@ -78,6 +78,8 @@ class SprtParams:
                 raise ScheduleError(
                     f"--sprt {text!r}: {pair.strip()!r} is not one of elo0=, elo1=, alpha=, beta="
                 )
+            if key in values:
+                raise ScheduleError(f"--sprt {text!r}: {key} is given twice")
             try:
                 values[key] = float(value)
             except ValueError:

@@ -124,6 +124,8 @@ def test_duplicate_names_and_sprt_misuse_are_refused() -> None:
         SprtParams.parse("elo0=10,elo1=5")
     with pytest.raises(ScheduleError, match="elo1"):
         SprtParams.parse("elo0=0")
+    with pytest.raises(ScheduleError, match="elo0 is given twice"):
+        SprtParams.parse("elo0=1,elo0=2,elo1=20")
     assert SprtParams.parse("elo0=0,elo1=20,alpha=0.1") == SprtParams(0, 20, 0.1, 0.05)
 
 
