@@ -148,9 +148,11 @@ first sample at a node had not drawn (appended to its order) 58.5% (22 for, 23 a
 thinking), but on seed 15 47.5% where the default won 59.0% (18 for, 30 against): 54.2% of
 the 200 games against 59.5%.  None is kept.  With 4 players the default won 33.3% of 120
 fresh seed-13 games: 28.6% of 440 (seeds 11-13, 95% CI 24.6-33.0%), near parity (25%).
-Three more fresh seeds: 59.0% (seed 16), 55.5% (seed 17) and 66.0% (seed 18), **60.0% of
-800 games (seeds 11-18, 95% CI 56.6-63.3%)**, thinking a median 9.3-10.3 s a game, at most
-28.4 s.  Against
+Four more fresh seeds: 59.0% (seed 16), 55.5% (seed 17), 66.0% (seed 18) and 63.0% (seed
+19), **60.3% of 900 games (seeds 11-19, 95% CI 57.1-63.5%)**, thinking a median 9.3-10.3 s a
+game, at most 28.4 s (seed 19, run beside other work: a median 14.8 s, at most 36.6 s).  With
+4 players, 28.3% of 120 fresh seed-14 games: **28.5% of 560 (seeds 11-14, 95% CI
+25.0-32.4%)**.  Against
 it on the seed-16 deals (and seed 17's for the refitted weights and the replies), none
 kept: the node below the bot's own objective draw split by the card drawn, as plots are
 keyed (the second action of a turn that starts with a draw depends on the card) 58.0% (21
