@@ -134,7 +134,7 @@ def test_resume_refuses_a_different_command_naming_the_field(tmp_path: Path) -> 
     args = [*THREE, "--games", "2", "--seed", "8", "--quiet", *FAST]
     assert run_cli([*args, "--out", str(out)]).exit_code == 0
     for change, field in ((["--games", "4"], "games"), (["--seed", "9"], "seed"),
-                          (["--rule", "max_rounds=9"], "options"),
+                          (["--rule", "cloud_keep=false"], "options"),
                           (["--players", "3"], "players")):
         result = run_cli([*args, *change, "--out", str(out), "--resume"])
         assert result.exit_code == 2, result.output
