@@ -203,6 +203,16 @@ def readme_bot() -> str:
     return section[start:section.index("\n```", start)]
 
 
+def test_the_bot_api_docstring_shows_the_readmes_bot() -> None:
+    """``bots/base.py`` repeats the example for readers of ``bots/`` alone: the same code."""
+    import textwrap
+
+    import bots.base
+
+    shown = textwrap.indent(readme_bot().replace('"""', "'''"), "    ")
+    assert shown in (bots.base.__doc__ or "")
+
+
 def test_the_readmes_bot_runs_from_the_current_directory(tmp_path: Path) -> None:
     """The console script finds ``mybots.Eager`` next to the user, as ``python -m`` would,
     and its declared parameter does what it says (never completing: no card completed)."""
