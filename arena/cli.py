@@ -359,7 +359,8 @@ def list_bots() -> None:
         click.echo(f"{name:<10} {text}")
         for p in cls.PARAMS:
             setting = f"{p.name}={str(p.default).lower() if p.type is bool else p.default}"
-            click.echo(f"    {setting:<24} {p.type_name():<24} {p.help}")
+            kind = f"{p.type_name()} {p.range_text()}".rstrip()
+            click.echo(f"    {setting:<24} {kind:<26} {p.help}")
 
 
 # ------------------------------------------------------------------ report

@@ -64,6 +64,9 @@ class Param:
     choices: tuple[str, ...] = ()
     #: For numbers, the smallest value allowed.
     minimum: float | None = None
+    #: For numbers, the largest value allowed: where more only makes a decision take
+    #: minutes (a mistyped budget should be refused, not discovered an hour into a run).
+    maximum: float | None = None
 
     def convert(self, value: Any) -> Any:
         """The value as this parameter's type; raises BotConfigError on a bad value."""
@@ -73,6 +76,8 @@ class Param:
                     if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                         raise ValueError
                     value = value.lower() in ("true", "1", "yes")
+                elif isinstance(value, int) and value in (0, 1):  # as rule options take
+                    value = bool(value)
                 elif not isinstance(value, bool):
                     raise ValueError
             elif self.type is int:
@@ -96,14 +101,33 @@ class Param:
                 f"parameter {self.name} cannot be {value!r} (valid: {', '.join(self.choices)})"
             )
         if self.minimum is not None and value < self.minimum:
-            raise BotConfigError(f"parameter {self.name} must be at least {self.minimum}")
+            raise BotConfigError(
+                f"parameter {self.name} must be at least {_number(self.minimum)}")
+        if self.maximum is not None and value > self.maximum:
+            raise BotConfigError(
+                f"parameter {self.name} must be at most {_number(self.maximum)}")
         return value
+
+    def range_text(self) -> str:
+        """The allowed range for ``arena bots``, e.g. ``1..50`` or ``>= 0``."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"{_number(self.minimum)}..{_number(self.maximum)}"
+        if self.minimum is not None:
+            return f">= {_number(self.minimum)}"
+        if self.maximum is not None:
+            return f"<= {_number(self.maximum)}"
+        return ""
 
     def type_name(self) -> str:
         if self.choices:
             return "|".join(self.choices)
         return {bool: "true|false", int: "an integer", float: "a finite number"}.get(
             self.type, "text")
+
+
+def _number(value: float) -> str:
+    """A bound as a person writes it: 1000000, not 1e+06 or 1000000.0."""
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 class Bot:

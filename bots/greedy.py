@@ -43,7 +43,8 @@ class GreedyBot(Bot):
     """One-ply lookahead: the legal action whose result evaluates best (bots.heuristics)."""
 
     PARAMS = (
-        Param("samples", int, 1, "determinizations averaged per decision", minimum=1),
+        Param("samples", int, 1, "determinizations averaged per decision", minimum=1,
+              maximum=1000),
         Param("decay", float, DECAY, "a card's worth per estimated action still needed",
               minimum=0.0),
     )

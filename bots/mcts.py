@@ -1002,12 +1002,12 @@ class MctsBot(Bot):
         Param("iterations", int, 0, "iterations per decision (the cap when time is set); "
               + (f"0 = {AUTO_ITERATIONS[2]}" if AUTO_ITERATIONS[2] == AUTO_ITERATIONS[3] else
                  f"0 = by the number of players: {AUTO_ITERATIONS[2]} with 2, "
-                 f"{AUTO_ITERATIONS[3]} with 3-4"), minimum=0),
+                 f"{AUTO_ITERATIONS[3]} with 3-4"), minimum=0, maximum=1_000_000),
         Param("time", float, 0.0, "seconds per decision; 0 = use iterations (reproducible)",
-              minimum=0.0),
+              minimum=0.0, maximum=86_400.0),
         Param("c", float, 0.03, "UCB exploration constant", minimum=0.0),
         Param("depth", int, 1, "rollout depth in decisions before the leaf evaluation",
-              minimum=0),
+              minimum=0, maximum=1000),
         Param("rollout", str, "greedy-lite", "rollout policy",
               choices=("greedy-lite", "random")),
         Param("eval", str, "auto", "leaf evaluation; auto = fitted with 2 players, deny "

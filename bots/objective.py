@@ -147,9 +147,12 @@ class ObjectiveBot(Bot):
     """Plans each turn towards the objective with the most points per remaining action."""
 
     PARAMS = (
-        Param("hand_size", int, 5, "objectives to hold before it stops drawing", minimum=1),
-        Param("beam", int, 6, "first actions of a turn extended by a second one", minimum=1),
-        Param("plot_samples", int, 3, "sampled draws to value the plot action", minimum=1),
+        Param("hand_size", int, 5, "objectives to hold before it stops drawing", minimum=1,
+              maximum=5),
+        Param("beam", int, 6, "first actions of a turn extended by a second one", minimum=1,
+              maximum=200),
+        Param("plot_samples", int, 3, "sampled draws to value the plot action", minimum=1,
+              maximum=100),
         Param("focus", float, 0.5, "extra weight on the target card's progress", minimum=0),
         Param("protect", bool, True, "fence growing shoots with enclosures when others eat"),
         Param("decay", float, DECAY, "a card's worth per estimated action still needed",

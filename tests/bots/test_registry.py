@@ -78,6 +78,12 @@ def test_unknown_key_is_an_error_listing_the_valid_ones(text: str, valid: list[s
         ("greedy:samples=1.5", ["samples", "integer"]),
         ("objective:protect=maybe", ["protect", "true|false"]),
         ("objective:focus=-1", ["focus", "at least"]),
+        # A bound past which a decision takes minutes: refused before the run, not an hour in.
+        ("objective:plot_samples=101", ["plot_samples", "at most 100"]),
+        ("objective:hand_size=6", ["hand_size", "at most 5"]),
+        ("mcts:iterations=1000001", ["iterations", "at most 1000000"]),
+        ("mcts:time=1e9", ["time", "at most 86400"]),
+        ("random:complete=2", ["complete", "true|false"]),
         ("tests.bots.plugin_bot.MyBot:style=fancy", ["style", "plain, odd"]),
     ],
 )
@@ -86,6 +92,23 @@ def test_bad_value_is_an_error_naming_the_parameter(text: str, words: list[str])
         BotSpec.parse(text)
     for word in words:
         assert word in str(info.value)
+
+
+def test_a_boolean_takes_1_and_0_as_rule_options_do() -> None:
+    # ``--rule cloud_keep=1`` is accepted, so ``random:complete=1`` is too (the spec reads
+    # ``1`` as an integer before the parameter sees it).
+    assert BotSpec.parse("random:complete=1").full_params()["complete"] is True
+    assert BotSpec.parse("random:complete=0").full_params()["complete"] is False
+    assert BotSpec.parse("random:complete=yes").full_params()["complete"] is True
+
+
+def test_bounds_are_listed_by_arena_bots() -> None:
+    from bots.objective import ObjectiveBot
+
+    plot_samples = next(p for p in ObjectiveBot.PARAMS if p.name == "plot_samples")
+    focus = next(p for p in ObjectiveBot.PARAMS if p.name == "focus")
+    assert plot_samples.range_text() == "1..100"
+    assert focus.range_text() == ">= 0"
 
 
 def test_good_values_are_converted() -> None:
