@@ -73,8 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         errors = sum(lines[p.name].errors for p in group)
         print(f"{label:<32} {share:>7.1f} {share / max(n, 1):>8.1%}   [{lo:6.1%}, {hi:6.1%}] "
               f"{score:>6.2f} {errors:>6}")
-    print(f"{n / result.elapsed:.2f} games/s ({result.elapsed:.0f} s, {args.workers} workers); "
-          f"games in {out} (arena report {out})")
+    # A resumed match counts only the games this run played in its speed.
+    speed = result.played / result.elapsed if result.elapsed > 0 else 0.0
+    print(f"{speed:.2f} games/s ({result.played} games played in {result.elapsed:.0f} s, "
+          f"{args.workers} workers); games in {out} (arena report {out})")
+    if result.interrupted:
+        print(f"stopped: go on with the same command and --resume --out {out}")
     return 130 if result.interrupted else 0
 
 

@@ -39,7 +39,10 @@ def test_a_used_out_directory_is_a_clear_error_and_resume_goes_on(
     assert strength.main([*ARGS, "--out", str(out), "--resume"]) == 0
     text = games.read_text()
     assert text.startswith(kept) and len(text.splitlines()) == 4
-    assert "greedy vs random: 4 games" in capsys.readouterr().out
+    out_text = capsys.readouterr().out
+    assert "greedy vs random: 4 games" in out_text
+    # The speed counts the games this run played, not the two kept from before.
+    assert "(2 games played in" in out_text
 
 
 def test_resume_needs_a_directory(capsys: pytest.CaptureFixture[str]) -> None:
