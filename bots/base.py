@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from arena.engine import GameResult, PlayerView, RuleOptions
+from arena.engine.options import parse_bool
 
 
 class BotConfigError(ValueError):
@@ -72,14 +73,13 @@ class Param:
         """The value as this parameter's type; raises BotConfigError on a bad value."""
         try:
             if self.type is bool:
-                if isinstance(value, str):
-                    if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                if not isinstance(value, bool):
+                    # A spec reads ``1`` as an integer before the parameter sees it.
+                    text = str(value) if isinstance(value, (str, int)) else ""
+                    flag = parse_bool(text)
+                    if flag is None:
                         raise ValueError
-                    value = value.lower() in ("true", "1", "yes")
-                elif isinstance(value, int) and value in (0, 1):  # as rule options take
-                    value = bool(value)
-                elif not isinstance(value, bool):
-                    raise ValueError
+                    value = flag
             elif self.type is int:
                 if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                     raise ValueError

@@ -288,6 +288,7 @@ from arena.engine.components import (
 from arena.engine.grid import POND, POND_RING
 from arena.engine.objectives import PLOT_SHIFTS
 from arena.engine.state import ACTIONS, PLACE_STEP, GameState
+from arena.match import MAX_MOVE_TIME
 
 from .base import Bot, Param
 
@@ -1010,7 +1011,7 @@ class MctsBot(Bot):
                  f"0 = by the number of players: {AUTO_ITERATIONS[2]} with 2, "
                  f"{AUTO_ITERATIONS[3]} with 3-4"), minimum=0, maximum=1_000_000),
         Param("time", float, 0.0, "seconds per decision; 0 = use iterations (reproducible)",
-              minimum=0.0, maximum=86_400.0),
+              minimum=0.0, maximum=MAX_MOVE_TIME),
         Param("c", float, 0.03, "UCB exploration constant", minimum=0.0),
         Param("depth", int, 1, "rollout depth in decisions before the leaf evaluation",
               minimum=0, maximum=1000),

@@ -122,14 +122,26 @@ def _unknown(name: str) -> str:
     return f"unknown rule option {name!r} (valid options: {', '.join(OPTION_NAMES)})"
 
 
+def parse_bool(text: str) -> bool | None:
+    """A yes/no written on a command line (rule options and bot parameters alike), or None.
+
+    One spelling for both, so ``--rule cloud_keep=1`` and ``random:complete=1`` agree.
+    """
+    word = text.lower()
+    if word in ("true", "yes", "1"):
+        return True
+    if word in ("false", "no", "0"):
+        return False
+    return None
+
+
 def _parse_value(name: str, text: str) -> Any:
     """Typed value of an option from its text."""
     if name in ("cloud_keep", "gardener_on_shoot"):
-        if text.lower() in ("true", "yes", "1"):
-            return True
-        if text.lower() in ("false", "no", "0"):
-            return False
-        raise OptionError(f"rule option {name} must be true or false, not {text!r}")
+        value = parse_bool(text)
+        if value is None:
+            raise OptionError(f"rule option {name} must be true or false, not {text!r}")
+        return value
     if name in ("emperor_points", "max_rounds"):
         try:
             return int(text)
