@@ -123,7 +123,8 @@ def read_position(path: str) -> GameState:
 def legal(position: str) -> None:
     """Print the legal actions of a position, one per line, sorted.
 
-    POSITION is a position file (NOTATION.md), or - for standard input.
+    POSITION is a position file (docs/notation.md; `arena position --new` writes one), or -
+    for standard input.
 
     \b
     Example:
@@ -169,7 +170,7 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
 
 @main.command()
 def rules() -> None:
-    """List the rule options (RULES.md R12): name, default, values, what each changes.
+    """List the rule options (docs/rules.md, R12): name, default, values, what each changes.
 
     Set one with --rule NAME=VALUE on play, tournament or position; a default is the
     official rule.

@@ -9,6 +9,7 @@ can read what an earlier one wrote (``runs/t1``); the "Writing a bot" block is s
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -63,7 +64,7 @@ def test_every_command_and_code_block_runs(tmp_path: Path) -> None:
     (tmp_path / ".ci").symlink_to(ROOT / ".ci")
     play, _ = setup_commands(README)
     commands = [("sh", play.removeprefix(f"{SETUP} && "))]
-    bot = README[README.index("Writing a bot:"):]
+    bot = README[README.index("## Writing a bot"):]
     (tmp_path / "mybots.py").write_text(blocks(bot)[0][1])
     commands += [(lang, code) for lang, code in blocks(README) if lang in ("sh", "python")]
     assert sum(lang == "sh" for lang, _ in commands) >= 6
@@ -81,3 +82,31 @@ def test_every_command_and_code_block_runs(tmp_path: Path) -> None:
     assert (tmp_path / "runs" / "t1" / "report" / "report.html").is_file()
     assert (tmp_path / "runs" / "compare").is_dir()
     assert (tmp_path / "next.json").read_text().startswith("{")
+    # docs/reports.md's Python block reads the tour's tournament.
+    for lang, code in blocks((ROOT / "docs" / "reports.md").read_text(encoding="utf-8")):
+        if lang == "python":
+            proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
+                                  env=_env(tmp_path), capture_output=True, text=True,
+                                  timeout=300)
+            assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_the_notation_docs_example_is_a_valid_position() -> None:
+    from arena.engine import from_position
+
+    text = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    (example,) = [code for lang, code in blocks(text) if lang == "json"]
+    state = from_position(json.loads(example))
+    assert state.players == 2 and state.legal_actions()
+
+
+def test_the_rules_docs_list_every_option_with_its_default() -> None:
+    """docs/rules.md's option table says what `arena rules` says (one row per option)."""
+    from arena.engine import DEFAULTS, OPTION_NAMES
+    from arena.engine.options import option_text
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    rows = {m[1]: m[2] for m in re.finditer(r"^\| `(\w+)` \| `([^`]*)` \|", text, re.M)}
+    assert set(rows) == set(OPTION_NAMES)
+    for name in OPTION_NAMES:
+        assert rows[name] == option_text(name, getattr(DEFAULTS, name)), name
