@@ -96,7 +96,6 @@ from arena.engine.actions import (
 )
 from arena.engine.components import (
     CARD_CATEGORY,
-    CARD_POINTS,
     CARDS,
     ENCLOSURE,
     GARDENER_CARD,
@@ -198,7 +197,7 @@ class ObjectiveBot(Bot):
             if self._emperor_would_lose(view, completing):
                 legal = [a for a in legal if a & KIND_MASK != COMPLETE]
             else:
-                return max(completing, key=lambda a: CARD_POINTS[a >> B_SHIFT])
+                return max(completing, key=lambda a: view.card_points[a >> B_SHIFT])
         plan = self._plan(view)
         state = view.determinize(self.rng)
         if view.step == ACTIONS:
@@ -225,7 +224,7 @@ class ObjectiveBot(Bot):
             return False
         scores = view.scores()
         mine = scores[seat] + view.options.emperor_points
-        mine += sum(CARD_POINTS[a >> B_SHIFT] for a in completing)
+        mine += sum(view.card_points[a >> B_SHIFT] for a in completing)
         best_other = max(scores[s] for s in range(view.players) if s != seat)
         return mine < best_other
 
@@ -237,7 +236,7 @@ class ObjectiveBot(Bot):
         if hand:
             race = self.race
             target = max(
-                hand, key=lambda c: ((CARD_POINTS[c] + race) / (1.0 + costs[c]), -costs[c])
+                hand, key=lambda c: ((view.card_points[c] + race) / (1.0 + costs[c]), -costs[c])
             )
         horizon: int | None = None
         needed = view.options.objectives_needed(view.players)
@@ -271,7 +270,7 @@ class ObjectiveBot(Bot):
         target = plan.target
         if target >= 0 and plan.focus and target in state.hands[seat]:  # type: ignore[union-attr]
             cost = card_cost(state, seat, target)
-            v += plan.focus * card_value(CARD_POINTS[target] + self.race, cost, self.decay)
+            v += plan.focus * card_value(state.card_points[target] + self.race, cost, self.decay)
         if plan.pools:
             deny = self.deny / (state.players - 1)
             for other in range(state.players):
