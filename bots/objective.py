@@ -76,6 +76,7 @@ cards may need the same bamboo at different heights.  About 11 ms per decision o
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -97,6 +98,7 @@ from arena.engine.actions import (
 from arena.engine.components import (
     CARD_CATEGORY,
     CARDS,
+    CATEGORIES,
     ENCLOSURE,
     GARDENER_CARD,
     PANDA_CARD,
@@ -124,6 +126,8 @@ SUN_SHARE = 0.8
 WIND_SHARE = 0.2
 #: Value of a stored enclosure on a plot the hand wants, once opponents eat (``protect``).
 FENCE_VALUE = 1.0
+#: Values of ``prefer``: no archetype, or the category the bot favours.
+ARCHETYPES = ("none", *CATEGORIES)
 
 
 @dataclass
@@ -160,6 +164,10 @@ class ObjectiveBot(Bot):
               minimum=0.0),
         Param("race", float, 0.0, "points a card is worth beyond its own, for the Emperor race",
               minimum=0.0),
+        Param("prefer", str, "none", "archetype: a category whose cards it values `weight` "
+              "times their points (prefer=panda: the panda rush)", choices=ARCHETYPES),
+        Param("weight", float, 2.0, "how many times its points a preferred card is worth to it",
+              minimum=0.0, maximum=100.0),
     )
     hand_size: int
     beam: int
@@ -169,6 +177,8 @@ class ObjectiveBot(Bot):
     decay: float
     deny: float
     race: float
+    prefer: str
+    weight: float
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)
@@ -198,6 +208,8 @@ class ObjectiveBot(Bot):
                 legal = [a for a in legal if a & KIND_MASK != COMPLETE]
             else:
                 return max(completing, key=lambda a: view.card_points[a >> B_SHIFT])
+        if self.prefer != "none":
+            view = self._preferring(view)
         plan = self._plan(view)
         state = view.determinize(self.rng)
         if view.step == ACTIONS:
@@ -210,6 +222,18 @@ class ObjectiveBot(Bot):
         # place, rain, storm, clouds: the best result now.
         values = [self._after(view, state, a, plan)[0] for a in legal]
         return self._best(legal, values)
+
+    def _preferring(self, view: PlayerView) -> PlayerView:
+        """A copy of the view in which the preferred category's cards are worth ``weight``
+        times their points: what the archetype plans with (the game's own points still
+        decide what it completes and when, above)."""
+        category = CATEGORIES.index(self.prefer)
+        weighted = copy.copy(view)
+        weighted.card_points = tuple(  # type: ignore[misc]
+            p * self.weight if CARD_CATEGORY[c] == category else p
+            for c, p in enumerate(view.card_points)
+        )
+        return weighted
 
     def _emperor_would_lose(self, view: PlayerView, completing: Sequence[int]) -> bool:
         """Whether completing now would take the Emperor and end the game behind (R13).
