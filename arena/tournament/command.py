@@ -225,6 +225,10 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         click.echo(f"{what}: {', '.join(config.names)}; {config.players} players, "
                    f"{config.format}, seed {config.seed}, {settings.workers} "
                    f"{settings.executor} worker(s); files in {directory}", err=True)
+        if not config.cards.is_default() or config.options.emperor_points != 2:
+            label = f"{config.cards.name!r}, " if config.cards.name else ""
+            click.echo(f"Card set {label}hash {config.card_set()['hash']} (`arena cards "
+                       "--cards FILE` shows it)", err=True)
     try:
         result = run_tournament(config, directory, resume=resume is not None,
                                 settings=settings)
