@@ -25,6 +25,7 @@ from bots.base import BotConfigError
 from bots.registry import BotSpec, describe_all
 
 from . import __version__
+from .cards import CardChoice
 from .engine import (
     OPTION_NAMES,
     ArenaError,
@@ -98,6 +99,28 @@ def main(ctx: click.Context, debug: bool) -> None:
 def rule_options(pairs: Sequence[str]) -> RuleOptions:
     """``--rule K=V`` options into RuleOptions (OptionError names the bad one)."""
     return RuleOptions.from_pairs(list(pairs))
+
+
+def rule_given(pairs: Sequence[str], name: str) -> bool:
+    """Whether ``--rule`` set the option ``name`` (a card file must then agree with it)."""
+    return any(pair.partition("=")[0].strip() == name for pair in pairs)
+
+
+def card_choice(path: str | None, players: int | None = None) -> CardChoice:
+    """``--cards FILE`` read and checked (for ``players`` seats when given), or the printed
+    set when the option is left out."""
+    from .cards import DEFAULT_CHOICE, load
+
+    if path is None:
+        return DEFAULT_CHOICE
+    choice = load(path)
+    if players is not None:
+        choice.check_deal(players)
+    return choice
+
+
+CARDS_HELP = ("A card-set file (JSON: name, emperor, points, remove), e.g. from "
+              "`arena cards --template`.")
 
 
 def read_position(path: str) -> GameState:
@@ -291,6 +314,7 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
               help="A bot spec, once per seat in seat order (2 to 4).")
 @click.option("--seed", type=int, default=None, help="Game seed (default: random).")
 @click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (R12).")
+@click.option("--cards", "cards_path", metavar="FILE", default=None, help=CARDS_HELP)
 @click.option("--show", is_flag=True, help="Draw the board after every turn.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True),
               callback=check_record_path, help="Write the game record (JSON) to this file.")
@@ -298,22 +322,24 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
               metavar="SEC", help="Hard limit in seconds per decision.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: bool,
-         record_path: str | None, move_time: float | None, quiet: bool,
-         color: bool | None) -> None:
+def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
+         cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
+         quiet: bool, color: bool | None) -> None:
     """Play one game between bots and print the moves and the result.
 
     \b
     Example:
       arena play --bot greedy --bot random --seed 7 --show --record game.json
       arena play --bot mcts:iterations=500 --bot objective --bot random --rule cloud_keep=false
+      arena play --bot objective:prefer=panda --bot objective --cards panda-cheap.json
     """
     from .board_text import LEGEND, render_state
     from .match import play_game
 
     if not 2 <= len(bots) <= 4:
         raise UserError(f"a game needs 2 to 4 --bot options, not {len(bots)}")
-    options = rule_options(rules)
+    choice = card_choice(cards_path, len(bots))
+    options = choice.options(rule_options(rules), rule_given=rule_given(rules, "emperor_points"))
     specs = [BotSpec.parse(text) for text in bots]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     names = [spec.name for spec in specs]
@@ -321,6 +347,8 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: 
     players = [spec.create(random.Random(seed * 10 + seat)) for seat, spec in enumerate(specs)]
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
+        if cards_path is not None:
+            click.echo(f"card set {choice.name or cards_path} ({_changed_text(choice, options)})")
     if show and not quiet:
         click.echo(LEGEND)
 
@@ -344,7 +372,7 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: 
             click.echo(render_state(state, names, color=color, legend=False))
 
     outcome = play_game(players, seed, options, names=names, move_time=move_time,
-                        on_event=on_event)
+                        on_event=on_event, cards=choice.cards)
     if show and quiet:
         click.echo(render_state(outcome.state, names, color=color))
     print_result(dict(outcome.record))
@@ -353,6 +381,73 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: 
         click.echo(f"record written to {record_path}")
     if outcome.error:
         sys.exit(1)
+
+
+def _changed_text(choice: CardChoice, options: RuleOptions) -> str:
+    """``3 cards changed, 1 removed, Emperor 3``: what a card set changes, in a few words."""
+    from .cards import changes
+
+    diff = changes(choice.cards, options.emperor_points)
+    parts = [f"{len(diff.get('points', {}))} card(s) changed",
+             f"{len(diff.get('remove', []))} removed",
+             f"Emperor {options.emperor_points}"]
+    return ", ".join(parts)
+
+
+# ------------------------------------------------------------------ cards
+
+
+@main.command("cards")
+@click.option("--cards", "cards_path", metavar="FILE", default=None,
+              help="Show this card-set file instead of the printed set.")
+@click.option("--template", "template_path", metavar="FILE", default=None,
+              help="Write the set (every card's points) as a card-set file to edit; an "
+                   "existing file is not replaced.")
+def cards_command(cards_path: str | None, template_path: str | None) -> None:
+    """Print the objective cards (id, category, pattern or condition, points).
+
+    A card-set file changes cards' points, removes cards from their decks and sets the
+    Emperor's points (the rule option emperor_points); `arena play`, `arena tournament`
+    and the scripts take it as --cards FILE.  Every field is optional:
+
+    \b
+      {"name": "plot-15 at 5", "emperor": 3,
+       "points": {"plot-15": 5, "panda-01": 2}, "remove": ["gardener-13"]}
+
+    \b
+    Examples:
+      arena cards
+      arena cards --template my-set.json      # then edit my-set.json
+      arena cards --cards my-set.json
+      arena tournament --bot objective:prefer=panda --bot objective --cards my-set.json
+    """
+    from .cards import summary, table_rows, template
+
+    choice = card_choice(cards_path)
+    emperor = choice.emperor if choice.emperor is not None else RuleOptions().emperor_points
+    if template_path is not None:
+        path = Path(template_path)
+        if path.exists():
+            raise UserError(f"--template {path} exists; choose another file name")
+        from .records import write_problem
+
+        problem = write_problem(path)
+        if problem:
+            raise UserError(f"--template: {problem}")
+        path.write_text(json.dumps(template(choice.cards, emperor), indent=1) + "\n")
+        click.echo(f"card set written to {path}: edit it, then use --cards {path}")
+        return
+    rows = table_rows(choice.cards)
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    head = ("id", "category", "pattern or condition", "points")
+    widths = [max(w, len(h)) for w, h in zip(widths, head)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(head, widths)) + "  " + head[3])
+    for row in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[3])
+    info = summary(choice.cards, emperor)
+    label = f"{choice.name!r}, " if choice.name else ""
+    click.echo(f"Emperor: {emperor} points.  Card set {label}hash {info['hash']}: "
+               f"{len(info['points'])} cards in play, {len(info['removed'])} removed.")
 
 
 # ------------------------------------------------------------------ replay

@@ -21,7 +21,7 @@ from typing import Any
 
 from bots.base import Bot
 
-from .engine import GameState, RuleOptions, action_text, new_game
+from .engine import CardSet, GameState, RuleOptions, action_text, new_game
 from .engine.state import DEALT, MOVE, event_text, visible_event_text
 from .records import GameError, GameRecord, make_record
 
@@ -153,13 +153,14 @@ def play_game(
     dice: Sequence[int] = (),
     meta: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
+    cards: CardSet | None = None,
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
 
     ``on_event`` receives every history entry in notation, with its round, as it happens;
     ``on_decision`` is told which seat is about to think (the tournament's watchdog uses it
     to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
-    pairing, deal, rotation).
+    pairing, deal, rotation).  ``cards`` is the objective card set (default: the printed one).
     """
     problem = move_time_problem(move_time)
     if problem:
@@ -167,7 +168,7 @@ def play_game(
     options = options or RuleOptions()
     players = len(bots)
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
-    state = new_game(players, seed, options, dice=tuple(dice))
+    state = new_game(players, seed, options, dice=tuple(dice), cards=cards)
     seconds = [0.0] * players
     error: GameError | None = None
     history = state.history

@@ -16,6 +16,10 @@ Fields
 ``seed``        int, the game seed (deal luck).
 ``players``     int, *extra*: seats in the game (2-4).
 ``options``     dict, *extra*: rule options that differ from the defaults.
+``card_set``    dict, *extra*: the objective cards played with (``arena/cards.py``):
+                ``{"hash": 12 hex digits of the resolved set, "changes": what differs from the
+                printed set, in the ``--cards`` file format}``; ``{"changes": {}}`` with the
+                printed set.  Records written before card sets have none (the printed set).
 ``seats``       list[str], participant names in seat order.
 ``scores``      list[int], points per seat (objectives + Emperor).
 ``panda_points``list[int], points of completed panda objectives per seat (the tie-break).
@@ -53,6 +57,9 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``format``        ``"round-robin"`` or ``"gauntlet"``.
 ``seed``          int, the master seed.
 ``options``       dict, every rule option (defaults included) the games were played with.
+``card_set``      ``{"hash", "emperor", "points": {card id: points, every card in play},
+                  "removed": [card ids], "changes": what differs from the printed set}``
+                  (``arena/cards.py``); absent in manifests written before card sets.
 ``move_time``     float | None, the hard limit per decision in seconds.
 ``sprt``          None or ``{"elo0", "elo1", "alpha", "beta"}`` (plus ``"result"`` when decided).
 ``started``, ``finished``  ISO-8601 times (``finished`` null while running or interrupted).
@@ -90,6 +97,7 @@ class GameRecord(TypedDict, total=False):
     seed: int
     players: int
     options: dict[str, Any]
+    card_set: dict[str, Any]
     seats: list[str]
     scores: list[int]
     panda_points: list[int]
@@ -116,6 +124,7 @@ def make_record(
     meta: dict[str, Any],
 ) -> GameRecord:
     """The record of a game from its final state and history (see the module docstring)."""
+    from .cards import record_field
     from .engine.actions import ACTION_NAMES, COMPLETE, KIND_MASK, TURN_ACTION
     from .engine.components import CARDS, FACES
     from .engine.state import DEALT, DREW, MOVE, ROLLED, event_text
@@ -162,6 +171,7 @@ def make_record(
         "seed": state.seed,
         "players": players,
         "options": state.options.to_dict(only_changed=True),
+        "card_set": record_field(state),
         "seats": list(names),
         "scores": list(result.scores),
         "panda_points": list(result.panda_points),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cards import from_record
 from .engine import (
     ArenaError,
     GameState,
@@ -122,11 +123,18 @@ def replay(
         options = RuleOptions.from_dict(record.get("options") or {})
     except ArenaError as exc:
         raise RecordError(f"the record's options: {exc}") from None
+    try:
+        cards = from_record(record, options)
+    except ArenaError as exc:
+        raise RecordError(str(exc)) from None
     if len(seats) not in (2, 3, 4):
         raise RecordError(f"the record has {len(seats)} seats; a game has 2 to 4")
     if not all(isinstance(name, str) for name in seats):
         raise RecordError("the record's 'seats' field is not a list of names")
-    state = new_game(len(seats), seed, options)
+    try:
+        state = new_game(len(seats), seed, options, cards=cards)
+    except ArenaError as exc:
+        raise RecordError(f"the record's card_set: {exc}") from None
     problems: list[str] = []
     done = 0
     for index, line in enumerate(moves):

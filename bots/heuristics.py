@@ -79,9 +79,7 @@ from typing import NamedTuple
 
 from arena.engine.components import (
     CARD_CATEGORY,
-    CARD_POINTS,
     CARDS,
-    CATEGORY_CARDS,
     ENCLOSURE,
     FERTILIZER,
     GARDENER_CARD,
@@ -465,7 +463,7 @@ def score(board: Board, seat: int) -> int:
     """Points of ``seat`` now (R13.3): completed cards and the Emperor."""
     total = 0
     for card in board.completed[seat]:  # type: ignore[attr-defined]
-        total += CARD_POINTS[card]
+        total += board.card_points[card]
     if board.emperor == seat:  # type: ignore[attr-defined]
         total += board.options.emperor_points
     return total
@@ -534,7 +532,7 @@ def evaluate(
             horizon = actions_horizon(board, seat) if board.emperor >= 0 else 99  # type: ignore[attr-defined]
         for card, cost in costs.items():
             if cost < UNREACHABLE:
-                value = (CARD_POINTS[card] + race) * decay**cost
+                value = (board.card_points[card] + race) * decay**cost
                 if cost > horizon:
                     value *= LATE_FACTOR
                 total += value
@@ -593,19 +591,19 @@ def expected_hand_value(
                     if short > 0:
                         on_board = short if short <= avail[k] else avail[k]
                         cost += on_board + 2.0 * (short - on_board) + (0.0 if reach[k] else 0.5)
-                values += (CARD_POINTS[card] + race) * decay**cost
+                values += (board.card_points[card] + race) * decay**cost
         elif category == GARDENER_CARD:
             for card in pool:
                 if board.gardener_objective_found(card):
-                    values += CARD_POINTS[card] + race
+                    values += board.card_points[card] + race
                 else:
                     cost = _gardener_cost(board, layout, card, stored)
                     if cost < UNREACHABLE:
-                        values += (CARD_POINTS[card] + race) * decay**cost
+                        values += (board.card_points[card] + race) * decay**cost
         else:
             for card in pool:
                 cost = _plot_card_cost(board, layout, card)
-                values += (CARD_POINTS[card] + race) * decay**cost
+                values += (board.card_points[card] + race) * decay**cost
         total += n * values / len(pool)
     return total
 
@@ -617,7 +615,7 @@ def unseen_for(board: Board, seat: int, category: int) -> list[int]:
         return unseen(category)  # type: ignore[no-any-return]
     seen = {c for done in board.completed for c in done}  # type: ignore[attr-defined]
     seen.update(own_hand(board, seat))
-    return [c for c in CATEGORY_CARDS[category] if c not in seen]
+    return [c for c in board.card_set.decks[category] if c not in seen]
 
 
 def draw_value(
@@ -636,10 +634,11 @@ def draw_value(
         total = 0.0
         for card in pool:
             costs, _ = _panda_costs(board, layout, (*pandas, card), stock)
-            total += card_value(CARD_POINTS[card] + race, costs[card], decay)
+            total += card_value(board.card_points[card] + race, costs[card], decay)
         return total / len(pool)
     costs, _ = _costs(board, seat, pool)
-    return sum(card_value(CARD_POINTS[c] + race, costs[c], decay) for c in pool) / len(pool)
+    points = board.card_points
+    return sum(card_value(points[c] + race, costs[c], decay) for c in pool) / len(pool)
 
 
 def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by hand

@@ -276,7 +276,6 @@ from arena.engine.actions import (
 )
 from arena.engine.components import (
     CARD_CATEGORY,
-    CARD_POINTS,
     CARDS,
     ENCLOSURE,
     FERTILIZER,
@@ -465,7 +464,7 @@ def progress(s: GameState) -> list[float]:
     for p in range(players):
         value = 0.0
         for card in s.completed[p]:
-            value += CARD_POINTS[card]
+            value += s.card_points[card]
         if s.emperor == p:
             value += s.options.emperor_points
         stock: list[int] | None = None
@@ -497,7 +496,7 @@ def progress(s: GameState) -> list[float]:
                 steps = gardener_steps(card, plots[_GARDEN_COLOUR[card]])
             else:
                 steps = plot_steps(s.irrigated_by_colour, card)
-            value += CARD_POINTS[card] * 0.95 * base**steps
+            value += s.card_points[card] * 0.95 * base**steps
         out.append(value)
     _add_tempo(s, out)
     return out
@@ -523,7 +522,7 @@ def public_progress(s: GameState) -> list[float]:
     for p in range(s.players):
         value = float(HAND_CARD * len(s.hands[p]))
         for card in s.completed[p]:
-            value += CARD_POINTS[card]
+            value += s.card_points[card]
         if s.emperor == p:
             value += s.options.emperor_points
         e = s.eaten[p]
@@ -690,7 +689,7 @@ class _DenyLeaf:
         if plots:
             costs = h.card_costs(view, view.seat, plots)
             self.plot_card = sum(
-                h.card_value(CARD_POINTS[c], costs[c]) for c in plots
+                h.card_value(view.card_points[c], costs[c]) for c in plots
             ) / len(plots)
         else:
             self.plot_card = 0.0

@@ -55,6 +55,17 @@ used ``race=3`` did not gain from it (53.0% of 100 games where the default won 5
 search already draws and finishes the quick cards), and against ``race=3`` the ``mcts`` default
 won 51.0% of 200 games (seeds 16-17) where it won 57.2% against the defaults.
 
+Archetypes: ``prefer`` (``plot``, ``gardener`` or ``panda``; default ``none``) makes the bot
+plan as if the cards of that category were worth ``weight`` (default 2) times their points: its
+target, its draws and its evaluation favour them, while what it completes and the Emperor
+check still use the game's points.  ``objective:prefer=panda`` is the classic panda rush, so
+"rush against balanced" is a tournament.  Measured (2-player round robin of the default and
+the three archetypes, 40 games per pairing, seed 19): per game, ``prefer=panda`` completed
+6.56 panda cards (95% CI ±0.22) against the default's 5.17 (±0.26), ``prefer=plot`` 3.71 plot
+cards against 1.70, ``prefer=gardener`` 3.49 gardener cards against 1.63; head to head the
+panda rush completed 0.95 more panda cards a game than the default (paired, [0.40, 1.50])
+and won 38.8% of 40 games (Wilson 25.3-54.2%).
+
 Parameters: ``hand_size`` (cards to hold before it stops drawing, default 5: the rules'
 limit), ``beam`` (first actions extended by a second one, default 6), ``plot_samples``
 (draws sampled to value the plot action, default 3), ``focus`` (extra weight on the target
@@ -62,7 +73,8 @@ card, default 0.5), ``protect`` (fence shoots with enclosures when opponents eat
 true), ``decay`` (a card in hand is worth ``points * decay ** actions still needed``,
 default the shared evaluation's ``DECAY``, 0.5), ``deny`` (weight of the opponents'
 expected progress, default 1; divided among the opponents in 3 and 4-player games),
-``race`` (points a card is worth beyond its own, for the race to the Emperor; default 0).
+``race`` (points a card is worth beyond its own, for the race to the Emperor; default 0),
+``prefer`` and ``weight`` (the archetype, above).
 
 Strengths: finishes cards quickly by planning whole turns, values chance actions by their
 expectation, uses weather and stored pieces on purpose, and spoils what opponents are
@@ -76,6 +88,7 @@ cards may need the same bamboo at different heights.  About 11 ms per decision o
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -96,8 +109,8 @@ from arena.engine.actions import (
 )
 from arena.engine.components import (
     CARD_CATEGORY,
-    CARD_POINTS,
     CARDS,
+    CATEGORIES,
     ENCLOSURE,
     GARDENER_CARD,
     PANDA_CARD,
@@ -125,6 +138,8 @@ SUN_SHARE = 0.8
 WIND_SHARE = 0.2
 #: Value of a stored enclosure on a plot the hand wants, once opponents eat (``protect``).
 FENCE_VALUE = 1.0
+#: Values of ``prefer``: no archetype, or the category the bot favours.
+ARCHETYPES = ("none", *CATEGORIES)
 
 
 @dataclass
@@ -161,6 +176,10 @@ class ObjectiveBot(Bot):
               minimum=0.0),
         Param("race", float, 0.0, "points a card is worth beyond its own, for the Emperor race",
               minimum=0.0),
+        Param("prefer", str, "none", "archetype: a category whose cards it values `weight` "
+              "times their points (prefer=panda: the panda rush)", choices=ARCHETYPES),
+        Param("weight", float, 2.0, "how many times its points a preferred card is worth to it",
+              minimum=0.0, maximum=100.0),
     )
     hand_size: int
     beam: int
@@ -170,6 +189,8 @@ class ObjectiveBot(Bot):
     decay: float
     deny: float
     race: float
+    prefer: str
+    weight: float
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)
@@ -198,7 +219,9 @@ class ObjectiveBot(Bot):
             if self._emperor_would_lose(view, completing):
                 legal = [a for a in legal if a & KIND_MASK != COMPLETE]
             else:
-                return max(completing, key=lambda a: CARD_POINTS[a >> B_SHIFT])
+                return max(completing, key=lambda a: view.card_points[a >> B_SHIFT])
+        if self.prefer != "none":
+            view = self._preferring(view)
         plan = self._plan(view)
         state = view.determinize(self.rng)
         if view.step == ACTIONS:
@@ -211,6 +234,18 @@ class ObjectiveBot(Bot):
         # place, rain, storm, clouds: the best result now.
         values = [self._after(view, state, a, plan)[0] for a in legal]
         return self._best(legal, values)
+
+    def _preferring(self, view: PlayerView) -> PlayerView:
+        """A copy of the view in which the preferred category's cards are worth ``weight``
+        times their points: what the archetype plans with (the game's own points still
+        decide what it completes and when, above)."""
+        category = CATEGORIES.index(self.prefer)
+        weighted = copy.copy(view)
+        weighted.card_points = tuple(  # type: ignore[misc]
+            p * self.weight if CARD_CATEGORY[c] == category else p
+            for c, p in enumerate(view.card_points)
+        )
+        return weighted
 
     def _emperor_would_lose(self, view: PlayerView, completing: Sequence[int]) -> bool:
         """Whether completing now would take the Emperor and end the game behind (R13).
@@ -225,7 +260,7 @@ class ObjectiveBot(Bot):
             return False
         scores = view.scores()
         mine = scores[seat] + view.options.emperor_points
-        mine += sum(CARD_POINTS[a >> B_SHIFT] for a in completing)
+        mine += sum(view.card_points[a >> B_SHIFT] for a in completing)
         best_other = max(scores[s] for s in range(view.players) if s != seat)
         return mine < best_other
 
@@ -237,7 +272,7 @@ class ObjectiveBot(Bot):
         if hand:
             race = self.race
             target = max(
-                hand, key=lambda c: ((CARD_POINTS[c] + race) / (1.0 + costs[c]), -costs[c])
+                hand, key=lambda c: ((view.card_points[c] + race) / (1.0 + costs[c]), -costs[c])
             )
         horizon: int | None = None
         needed = view.options.objectives_needed(view.players)
@@ -271,7 +306,7 @@ class ObjectiveBot(Bot):
         target = plan.target
         if target >= 0 and plan.focus and target in state.hands[seat]:  # type: ignore[union-attr]
             cost = card_cost(state, seat, target)
-            v += plan.focus * card_value(CARD_POINTS[target] + self.race, cost, self.decay)
+            v += plan.focus * card_value(state.card_points[target] + self.race, cost, self.decay)
         if plan.pools:
             deny = self.deny / (state.players - 1)
             for other in range(state.players):

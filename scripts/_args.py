@@ -19,7 +19,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.engine import ArenaError, RuleOptions
+from arena.cards import DEFAULT_CHOICE, CardChoice, load
+from arena.engine import ArenaError, CardSet, RuleOptions
 from arena.records import write_problem
 from arena.tournament.schedule import TournamentConfig, against_copies
 from bots.base import BotConfigError
@@ -49,6 +50,7 @@ def add_match_options(
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--workers", type=at_least(1), default=2, help="worker processes")
     add_rule_option(ap)
+    add_cards_option(ap)
 
 
 class _Rules(argparse.Action):
@@ -71,16 +73,41 @@ def add_rule_option(ap: argparse.ArgumentParser) -> None:
                     help="a rule option (repeatable)")
 
 
+def card_file(text: str) -> CardChoice:
+    """``--cards FILE``: a card-set file read and checked while parsing (``arena/cards.py``)."""
+    try:
+        return load(text)
+    except ArenaError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_cards_option(ap: argparse.ArgumentParser) -> None:
+    """``--cards FILE``: the objective cards' points, removed cards, the Emperor's points."""
+    ap.add_argument("--cards", type=card_file, default=None, metavar="FILE",
+                    help="a card-set file (JSON: name, emperor, points, remove; see "
+                         "`arena cards --template`)")
+
+
+def rules_and_cards(args: argparse.Namespace) -> tuple[RuleOptions, CardSet]:
+    """The rule options and card set of ``--rule`` and ``--cards``: the file's Emperor is the
+    rule option emperor_points (CardFileError when both are given and disagree)."""
+    choice: CardChoice = getattr(args, "cards", None) or DEFAULT_CHOICE
+    rules = list(args.rule)
+    given = any(pair.partition("=")[0].strip() == "emperor_points" for pair in rules)
+    return choice.options(RuleOptions.from_pairs(rules), rule_given=given), choice.cards
+
+
 def match_config(
     ap: argparse.ArgumentParser, args: argparse.Namespace, move_time: float | None = None
 ) -> TournamentConfig:
     """The match ``add_match_options`` describes; a match the specs and rules (already
     checked) cannot make is a usage error."""
     try:
+        options, cards = rules_and_cards(args)
         return against_copies(
             args.spec_a, args.spec_b, args.players,
-            games=args.games, seed=args.seed, options=RuleOptions.from_pairs(args.rule),
-            move_time=move_time,
+            games=args.games, seed=args.seed, options=options, move_time=move_time,
+            cards=cards,
         )
     except (ArenaError, BotConfigError, ValueError) as exc:
         ap.error(str(exc))

@@ -30,9 +30,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _args import add_rule_option, at_least, bot_spec, script_parser
+from _args import (
+    add_cards_option,
+    add_rule_option,
+    at_least,
+    bot_spec,
+    rules_and_cards,
+    script_parser,
+)
 
-from arena.engine import GameState, RuleOptions, new_game
+from arena.engine import DEFAULT_CARD_SET, ArenaError, CardSet, GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.state import MOVE
 from arena.match import play_game
@@ -125,6 +132,7 @@ class Job:
     seed: int
     seat: int
     options: RuleOptions
+    cards: CardSet = DEFAULT_CARD_SET
 
 
 @dataclass(frozen=True)
@@ -144,7 +152,7 @@ def run_job(job: Job) -> Outcome:
     for i, text in enumerate(job.specs):
         spec = BotSpec.parse(text)
         bots.append(spec.create(random.Random(job.seed * 10 + i)))
-    out = play_game(bots, job.seed, job.options)
+    out = play_game(bots, job.seed, job.options, cards=job.cards)
     result = out.state.result()
     share = game_score(result.winners, job.seat)
     decisions = sum(1 for e in out.state.history or () if e[0] == MOVE and e[2] == job.seat)
@@ -165,7 +173,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def match_jobs(
-    bot: str, opponent: str, players: int, games: int, seed: int, options: RuleOptions
+    bot: str, opponent: str, players: int, games: int, seed: int, options: RuleOptions,
+    cards: CardSet = DEFAULT_CARD_SET,
 ) -> list[Job]:
     """Deals with every seat rotation of the bot, ``games`` games in all."""
     jobs = []
@@ -175,7 +184,7 @@ def match_jobs(
         for seat in range(players):
             specs = [opponent] * players
             specs[seat] = bot
-            jobs.append(Job(tuple(specs), deal_seed, seat, options))
+            jobs.append(Job(tuple(specs), deal_seed, seat, options, cards))
         deal += 1
     return jobs[:games]
 
@@ -201,12 +210,15 @@ def play_jobs(jobs: Sequence[Job], workers: int) -> list[Outcome]:
 
 def match(
     bot: str, opponent: str, players: int, games: int, seed: int, workers: int,
-    options: RuleOptions,
+    options: RuleOptions, cards: CardSet = DEFAULT_CARD_SET,
 ) -> None:
     """Play a match and print the win rate with its 95% interval."""
     BotSpec.parse(bot)
     BotSpec.parse(opponent)
-    jobs = match_jobs(bot, opponent, players, games, seed, options)
+    problem = cards.deal_problem(players)
+    if problem:
+        raise SystemExit(f"bench_mcts.py: error: --cards: remove: {problem}")
+    jobs = match_jobs(bot, opponent, players, games, seed, options, cards)
     print(f"{bot} vs {opponent} x{players - 1}, {players} players, {len(jobs)} games")
     results = play_jobs(jobs, workers)
     n = len(results)
@@ -292,15 +304,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     p_match.add_argument("--workers", type=at_least(1), default=2)
     p_match.add_argument("--seed", type=int, default=1)
     add_rule_option(p_match)
+    add_cards_option(p_match)
     args = parser.parse_args(argv)
     if args.command == "speed":
         speed(args.bot.text, args.runs, args.positions, args.policy, args.rounds)
     elif args.command == "game":
         game_times(args.bot.text, args.opponent.text, args.games)
     else:
-        options = RuleOptions.from_pairs(args.rule)
+        try:
+            options, cards = rules_and_cards(args)
+        except ArenaError as exc:
+            p_match.error(str(exc))
         match(args.bot.text, args.opponent.text, args.players, args.games, args.seed,
-              args.workers, options)
+              args.workers, options, cards)
 
 
 if __name__ == "__main__":

@@ -47,9 +47,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from _args import add_rule_option, at_least, script_parser  # noqa: E402
+from _args import (  # noqa: E402
+    add_cards_option,
+    add_rule_option,
+    at_least,
+    rules_and_cards,
+    script_parser,
+)
 
-from arena.engine import RuleOptions  # noqa: E402
+from arena.engine import ArenaError  # noqa: E402
 from arena.match import play_game  # noqa: E402
 from arena.tournament.runner import RunSettings, run_tournament  # noqa: E402
 from arena.tournament.schedule import TournamentConfig, bot_seed, make_schedule  # noqa: E402
@@ -68,7 +74,7 @@ def bare_loop(config: TournamentConfig) -> float:
             bots.append(classes[who](random.Random(bot_seed(game.seed, seat, spec.name)),
                                      **spec.params))
         play_game(bots, game.seed, config.options, names=schedule.names(game),
-                  move_time=config.move_time, meta=game.meta())
+                  move_time=config.move_time, meta=game.meta(), cards=config.cards)
     return time.perf_counter() - start
 
 
@@ -106,14 +112,19 @@ def main() -> None:
     parser.add_argument("--games", type=at_least(1), default=200, help="games in the schedule")
     parser.add_argument("--repeat", type=at_least(1), default=5)
     add_rule_option(parser)
+    add_cards_option(parser)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask measurement")
     args = parser.parse_args()
 
-    config = TournamentConfig(
-        (BotSpec.parse("random:name=R1"), BotSpec.parse("random:name=R2")),
-        games=args.games, seed=args.seed, options=RuleOptions.from_pairs(args.rule),
-    )
+    try:
+        options, cards = rules_and_cards(args)
+        config = TournamentConfig(
+            (BotSpec.parse("random:name=R1"), BotSpec.parse("random:name=R2")),
+            games=args.games, seed=args.seed, options=options, cards=cards,
+        )
+    except (ArenaError, ValueError) as exc:
+        parser.error(str(exc))
     total = make_schedule(config).total
     ways: dict[str, Callable[[], float]] = {
         "bare": lambda: bare_loop(config),

@@ -147,7 +147,7 @@ def play(index: int) -> dict[str, Any]:
 
     names = _names(schedule, game, reveal)
     outcome = play_game(bots, game.seed, config.options, names=names, on_event=see,
-                        meta=game.meta())
+                        meta=game.meta(), cards=config.cards)
     return outcome.record
 
 

@@ -40,10 +40,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from _args import at_least, fraction, output_file, usage_error
+from _args import at_least, card_file, fraction, output_file, usage_error
 from scipy.optimize import minimize
 
-from arena.engine import GameState, new_game
+from arena.cards import DEFAULT_CHOICE
+from arena.engine import DEFAULT_CARD_SET, ArenaError, CardSet, GameState, RuleOptions, new_game
 from arena.engine.state import ACTIONS
 from arena.replay import RecordError, read_records, replay
 from arena.tournament.sprt import game_score
@@ -69,12 +70,13 @@ def _rows(seed: int, s: GameState, pending: list[tuple[int, list[float]]]) -> li
     return [(seed, game_score(winners, p), f) for p, f in pending]
 
 
-def play(players: int, seed: int, explore: float) -> list[Row]:
+def play(players: int, seed: int, explore: float, cards: CardSet = DEFAULT_CARD_SET,
+         options: RuleOptions | None = None) -> list[Row]:
     """One game's rows: (seed, outcome for the seat, features of the seat)."""
     rng = random.Random(seed)
     spec = BotSpec.parse("objective")
     bots = [spec.create(random.Random(rng.random())) for _ in range(players)]
-    s = new_game(players, seed, history=False)
+    s = new_game(players, seed, options, history=False, cards=cards)
     for seat, bot in enumerate(bots):
         bot.start(seat, players, s.options)
     leaves = [_FittedLeaf(8.0) for _ in range(players)]
@@ -117,7 +119,7 @@ def rows_from_record(record: dict[str, Any]) -> list[Row]:
     return _rows(record["seed"], result.state, pending)
 
 
-def _play(args: tuple[int, int, float]) -> list[Row]:
+def _play(args: tuple[int, int, float, CardSet, RuleOptions]) -> list[Row]:
     return play(*args)
 
 
@@ -161,6 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--explore", type=fraction, default=0.05)
     parser.add_argument("--out", type=output_file,
                         help="also write the rows here (JSON lines; checked before any game)")
+    parser.add_argument("--cards", type=card_file, default=None, metavar="FILE",
+                        help="play with this card-set file (see `arena cards`; recorded games "
+                             "are re-played with their own)")
     parser.add_argument("--records", nargs="+", metavar="FILE",
                         help="fit on these recorded games instead of playing (games.jsonl "
                              "files; --players, --games, --seed, --explore are then unused)")
@@ -180,7 +185,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         jobs: list[Any] = records
         work: Any = _record_rows
     else:
-        jobs = [(args.players, args.seed + i, args.explore) for i in range(args.games)]
+        choice = args.cards or DEFAULT_CHOICE
+        try:
+            choice.check_deal(args.players)
+        except ArenaError as exc:
+            return usage_error(parser, f"argument --cards: {exc}")
+        options = choice.options(RuleOptions())
+        jobs = [(args.players, args.seed + i, args.explore, choice.cards, options)
+                for i in range(args.games)]
         work = _play
     skipped = 0
     with contextlib.ExitStack() as stack:

@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     a_share = lines[a.name].share
     b_share = sum(lines[c.name].share for c in copies)
     print(f"\n{a.name} vs {b.name}: {n} games, {args.players} players, seed {args.seed}, "
-          f"rules {config.options.to_dict(only_changed=True) or 'default'}")
+          f"rules {config.options.to_dict(only_changed=True) or 'default'}"
+          + (f", card set {config.card_set()['hash']}" if not config.cards.is_default() else ""))
     print(f"{'spec':<32} {'wins':>7} {'win rate':>9} {'95% CI':>17} {'score':>6} {'errors':>6}")
     for label, share, group in ((a.name, a_share, [a]),
                                 (f"{b.name} x{len(copies)}", b_share, copies)):

@@ -8,6 +8,7 @@ written is refused before the work, not after it (when the work was lost with it
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,29 @@ def test_spec_type_and_rule_option_return_what_the_scripts_use() -> None:
     assert ap.parse_args(["--rule", "max_rounds=30", "--rule", "cloud_keep=false"]).rule == [
         "max_rounds=30", "cloud_keep=false"]
     assert ap.parse_args([]).rule == []
+
+
+@pytest.mark.parametrize("script", ["strength", "fit_value", "bench_tournament"])
+def test_a_bad_card_file_names_its_option(script: str, tmp_path: Path) -> None:
+    bad = tmp_path / "set.json"
+    bad.write_text('{"points": {"plot-99": 1}}')
+    argv = ["greedy", "random"] if script == "strength" else []
+    _assert_usage_error(script, [*argv, "--cards", str(bad)],
+                        "argument --cards: card file", "points.plot-99")
+
+
+def test_strength_plays_with_the_card_file(tmp_path: Path) -> None:
+    """The file reaches the games (records carry it) and its Emperor the rule option."""
+    cards = tmp_path / "set.json"
+    cards.write_text('{"emperor": 4, "points": {"plot-01": 9}}')
+    out = tmp_path / "run"
+    run = run_script("strength", "random:complete=true", "random", "--games", "2",
+                     "--workers", "1", "--rule", "max_rounds=6", "--cards", str(cards),
+                     "--out", str(out), timeout=120)
+    assert run.returncode == 0, run.stderr
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert records and all(r["card_set"]["changes"] == {"emperor": 4, "points": {"plot-01": 9}}
+                           for r in records)
+    assert all(r["options"]["emperor_points"] == 4 for r in records)
+    _assert_usage_error("strength", ["random", "greedy", "--cards", str(cards),
+                                     "--rule", "emperor_points=3"], "in one place")

@@ -14,7 +14,16 @@ Typical use::
 
 from . import actions, components, grid
 from .actions import action_text, parse_action
-from .components import CARDS, CATEGORIES, COLOURS, FACES, IMPROVEMENTS, Card
+from .components import (
+    CARDS,
+    CATEGORIES,
+    COLOURS,
+    DEFAULT_CARD_SET,
+    FACES,
+    IMPROVEMENTS,
+    Card,
+    CardSet,
+)
 from .errors import ArenaError, IllegalActionError, NotationError, OptionError, PositionError
 from .options import DEFAULTS, OPTION_NAMES, RuleOptions
 from .position import from_position, positions_equal, to_position
@@ -26,12 +35,14 @@ __all__ = [
     "CATEGORIES",
     "COLOURS",
     "DEFAULTS",
+    "DEFAULT_CARD_SET",
     "FACES",
     "IMPROVEMENTS",
     "OPTION_NAMES",
     "STEP_NAMES",
     "ArenaError",
     "Card",
+    "CardSet",
     "GameResult",
     "GameState",
     "IllegalActionError",

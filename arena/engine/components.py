@@ -8,10 +8,12 @@ card patterns and points): nothing here restates them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 
 from . import grid
+from .errors import OptionError
 
 COLOURS: tuple[str, ...] = ("green", "yellow", "pink")
 GREEN, YELLOW, PINK = 0, 1, 2
@@ -79,6 +81,8 @@ IMPROVEMENT_TOKENS: tuple[int, int, int, int] = (
 BAMBOO_SECTIONS: tuple[int, int, int] = tuple(  # type: ignore[assignment]
     DATA["bamboo_sections"][c] for c in COLOURS
 )
+#: The Emperor card's printed points.  A game's own value is its rule option
+#: ``emperor_points`` (a card-set file's ``emperor`` sets that option).
 EMPEROR_POINTS: int = DATA["emperor_points"]
 
 
@@ -175,3 +179,94 @@ def parse_card(text: str) -> int:
         return CARD_INDEX[text]
     except KeyError:
         raise ValueError(f"{text!r} is not an objective card of the game") from None
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """The objective cards a game is played with: each card's points, and the cards left out.
+
+    A designer's question ("what should plot-15 be worth?") is answered by playing games
+    with another set, so the set belongs to the game (``GameState.card_set``, and its
+    ``card_points`` read on the hot path), never to this module: games with different sets
+    can run side by side in one process.  The printed set is ``DEFAULT_CARD_SET``.  The
+    Emperor's points are not here: they are the rule option ``emperor_points``.
+    """
+
+    #: Points per card index (every card, removed ones included).
+    points: tuple[int, ...] = CARD_POINTS
+    #: Card indices taken out of their decks before the shuffle.
+    removed: frozenset[int] = frozenset()
+    #: A label for people (``"plot-15 at 5"``); not part of what is played.
+    name: str = field(default="", compare=False)
+    #: Per category, the cards in play in the file's order (each deck before shuffling).
+    decks: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.points) != len(CARDS):
+            raise OptionError(f"a card set gives points to {len(CARDS)} cards, "
+                              f"not {len(self.points)}")
+        for card, value in zip(CARDS, self.points):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise OptionError(f"card {card.id}'s points must be a whole number >= 0, "
+                                  f"not {value!r}")
+        for index in self.removed:
+            if not isinstance(index, int) or not 0 <= index < len(CARDS):
+                raise OptionError(f"{index!r} is not a card index (0..{len(CARDS) - 1})")
+        decks = tuple(
+            tuple(c for c in CATEGORY_CARDS[k] if c not in self.removed) for k in range(3)
+        )
+        object.__setattr__(self, "decks", decks)
+
+    @classmethod
+    def from_changes(
+        cls, points: Mapping[str, int] | None = None, remove: Iterable[str] = (),
+        name: str = "",
+    ) -> CardSet:
+        """The printed set with ``points`` (card id -> points) and ``remove`` (card ids)
+        applied; OptionError names the field at fault (``points.plot-99``, ``remove[2]``)."""
+        table = list(CARD_POINTS)
+        for card_id, value in (points or {}).items():
+            if card_id not in CARD_INDEX:
+                raise OptionError(f"points.{card_id}: {card_id!r} is not an objective card "
+                                  "(`arena cards` lists them)")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise OptionError(f"points.{card_id} must be a whole number >= 0, "
+                                  f"not {value!r}")
+            table[CARD_INDEX[card_id]] = value
+        removed: set[int] = set()
+        for i, card_id in enumerate(remove):
+            if not isinstance(card_id, str) or card_id not in CARD_INDEX:
+                raise OptionError(f"remove[{i}]: {card_id!r} is not an objective card "
+                                  "(`arena cards` lists them)")
+            if CARD_INDEX[card_id] in removed:
+                raise OptionError(f"remove[{i}]: {card_id} is removed twice")
+            removed.add(CARD_INDEX[card_id])
+        return cls(tuple(table), frozenset(removed), name)
+
+    def changes(self) -> dict[str, object]:
+        """What differs from the printed set, in the form ``from_changes`` reads: ``points``
+        (only the cards whose points differ, by id) and ``remove`` (ids in card order);
+        empty keys are left out, so the printed set gives ``{}``."""
+        out: dict[str, object] = {}
+        points = {CARDS[c].id: p for c, p in enumerate(self.points) if p != CARD_POINTS[c]}
+        if points:
+            out["points"] = points
+        if self.removed:
+            out["remove"] = [CARDS[c].id for c in sorted(self.removed)]
+        return out
+
+    def is_default(self) -> bool:
+        """Whether this is the printed set (whatever its name)."""
+        return self.points == CARD_POINTS and not self.removed
+
+    def deal_problem(self, players: int) -> str | None:
+        """Why a ``players``-seat game cannot be dealt from this set (R2.3), or None."""
+        for k, deck in enumerate(self.decks):
+            if len(deck) < players:
+                return (f"the {CATEGORIES[k]} deck keeps {len(deck)} card"
+                        f"{'' if len(deck) == 1 else 's'}, and a {players}-player game deals "
+                        f"one to each seat (R2.3)")
+        return None
+
+
+DEFAULT_CARD_SET = CardSet()

@@ -31,6 +31,8 @@ class RuleOptions:
     objectives_to_end: tuple[tuple[int, int], ...] = field(
         default=tuple(sorted(DEFAULT_OBJECTIVES_TO_END.items()))
     )
+    #: The Emperor card's points (R13.1): the one place they live; a card-set file's
+    #: ``emperor`` (``--cards``) sets this option.
     emperor_points: int = 2
     max_rounds: int = 60
 

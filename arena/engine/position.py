@@ -4,7 +4,9 @@ Reading is all-or-nothing and names the field at fault (``tiles[3].bamboo``), be
 position is typed or edited by hand to set up a test or a puzzle, and "invalid position" with
 no place to look is useless.  Beyond the fields of the spec, a written position carries
 ``rng`` (the generator's state, so that play continues exactly as it would have), ``known``
-(who knows which card under a deck) and ``capped``.
+(who knows which card under a deck) and ``capped``; and, when the game's objective cards
+are not the printed set, ``card_set``: ``{"points": {card id: points}, "remove": [card ids]}``
+(only what differs, as in a ``--cards`` file).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from .components import (
     CARD_CATEGORY,
     CARDS,
     CATEGORIES,
-    CATEGORY_CARDS,
     CHANNELS,
     COLOURS,
     FACES,
@@ -28,6 +29,7 @@ from .components import (
     IMPROVEMENTS,
     POND_TILE,
     WATERSHED,
+    CardSet,
     parse_card,
     parse_tile,
     tile_name,
@@ -68,6 +70,7 @@ def to_position(state: GameState) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
         "options": state.options.to_dict(only_changed=True),
+        **({} if state.card_set.is_default() else {"card_set": state.card_set.changes()}),
         "players": state.players,
         "seed": state.seed,
         "rng": state.rng,
@@ -199,6 +202,8 @@ def from_position(data: Any) -> GameState:
     s = GameState.__new__(GameState)
     s.players = players
     s.options = options
+    s.card_set = _card_set(r, d)
+    s.card_points = s.card_set.points
     s.seed = seed
     s.round = r.get(d, "round", "round", int, 1)
     if s.round < 1:
@@ -428,6 +433,8 @@ def from_position(data: Any) -> GameState:
             for c in cards:
                 if c in seen_cards:
                     raise r.fail(field, f"{CARDS[c].id} is also in {seen_cards[c]}")
+                if c in s.card_set.removed:
+                    raise r.fail(field, f"{CARDS[c].id} is removed by the card_set")
                 seen_cards[c] = field
     objective_decks = []
     for k, name in enumerate(CATEGORIES):
@@ -439,9 +446,11 @@ def from_position(data: Any) -> GameState:
                     raise r.fail(f"decks.{name}[{i}]", f"{text} is not a {name} card")
                 if c in seen_cards:
                     raise r.fail(f"decks.{name}[{i}]", f"{text} is also in {seen_cards[c]}")
+                if c in s.card_set.removed:
+                    raise r.fail(f"decks.{name}[{i}]", f"{text} is removed by the card_set")
                 seen_cards[c] = f"decks.{name}"
                 cards.append(c)
-            missing_cards = [c for c in CATEGORY_CARDS[k] if c not in seen_cards]
+            missing_cards = [c for c in s.card_set.decks[k] if c not in seen_cards]
             if missing_cards:
                 raise r.fail(
                     f"decks.{name}",
@@ -451,7 +460,7 @@ def from_position(data: Any) -> GameState:
                 )
             objective_decks.append(tuple(cards))
         else:
-            rest = [c for c in CATEGORY_CARDS[k] if c not in seen_cards]
+            rest = [c for c in s.card_set.decks[k] if c not in seen_cards]
             state, deck = rng.shuffled(state, rest)
             objective_decks.append(deck)
     s.objective_decks = tuple(objective_decks)
@@ -513,6 +522,20 @@ def from_position(data: Any) -> GameState:
     s._plot_ok = None
     s._advance()
     return s
+
+
+def _card_set(r: _Reader, d: dict) -> CardSet:
+    """The position's ``card_set`` (the printed set when it is left out)."""
+    data = r.get(d, "card_set", "card_set", dict, {})
+    for key in data:
+        if key not in ("points", "remove"):
+            raise r.fail("card_set", f"{key!r} is not a card-set field (points, remove)")
+    points = r.get(data, "points", "card_set.points", dict, {})
+    remove = r.get(data, "remove", "card_set.remove", list, [])
+    try:
+        return CardSet.from_changes(points, remove)
+    except OptionError as exc:
+        raise r.fail("card_set", str(exc)) from None
 
 
 def _plot_mismatch(used: Counter) -> str:

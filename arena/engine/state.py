@@ -57,10 +57,9 @@ from .components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
     CARD_CATEGORY,
-    CARD_POINTS,
     CARDS,
-    CATEGORY_CARDS,
     CHANNELS,
+    DEFAULT_CARD_SET,
     ENCLOSURE,
     FACES,
     FERTILIZER,
@@ -70,6 +69,7 @@ from .components import (
     PLOT_CARD,
     POND_TILE,
     WATERSHED,
+    CardSet,
     tile_name,
 )
 from .components import CHOICE as FACE_CHOICE
@@ -78,7 +78,7 @@ from .components import RAIN as FACE_RAIN
 from .components import STORM as FACE_STORM
 from .components import SUN as FACE_SUN
 from .components import WIND as FACE_WIND
-from .errors import IllegalActionError
+from .errors import IllegalActionError, OptionError
 from .objectives import gardener_found, panda_found, plot_pattern_found, shoot_slot
 from .options import DEFAULTS, RuleOptions
 
@@ -158,6 +158,10 @@ class Board:
     gardener: int
     panda: int
     options: RuleOptions
+    #: The game's objective cards (``components.CardSet``) and, for the hot path, their
+    #: points by card index: scoring and every bot read cards' values here.
+    card_set: CardSet
+    card_points: tuple[int, ...]
     eaten: list[tuple[int, int, int]]
     _spaces: tuple[int, ...] | None
     _edges: tuple[int, ...] | None
@@ -289,6 +293,8 @@ class GameState(Board):
         "_spaces",
         "bamboo",
         "capped",
+        "card_points",
+        "card_set",
         "channels",
         "completed",
         "current",
@@ -393,6 +399,8 @@ class GameState(Board):
         s = GameState.__new__(GameState)
         s.players = self.players
         s.options = self.options
+        s.card_set = self.card_set
+        s.card_points = self.card_points
         s.seed = self.seed
         s.rng = self.rng
         s.dice = self.dice
@@ -904,15 +912,17 @@ class GameState(Board):
 
     def scores(self) -> list[int]:
         """Points per seat now (R13.3): completed objectives plus the Emperor."""
-        out = [sum(CARD_POINTS[c] for c in done) for done in self.completed]
+        points = self.card_points
+        out = [sum(points[c] for c in done) for done in self.completed]
         if self.emperor >= 0:
             out[self.emperor] += self.options.emperor_points
         return out
 
     def panda_points(self) -> list[int]:
         """Points of completed panda objectives per seat (the tie-break of R13.4)."""
+        points = self.card_points
         return [
-            sum(CARD_POINTS[c] for c in done if CARD_CATEGORY[c] == PANDA_CARD)
+            sum(points[c] for c in done if CARD_CATEGORY[c] == PANDA_CARD)
             for done in self.completed
         ]
 
@@ -974,10 +984,10 @@ class GameState(Board):
 #: The public game, held under the same names by ``GameState`` and ``PlayerView``: values
 #: shared as they are (immutable, or replaced rather than changed in place) ...
 SHARED_PUBLIC: tuple[str, ...] = (
-    "players", "options", "round", "current", "step", "weather", "taken", "tiles",
-    "improvement", "irrigated", "irrigated_by_colour", "channels", "network", "gardener",
-    "panda", "reserve_channels", "reserve_improvements", "emperor", "last_turns", "ended",
-    "capped", "_spaces", "_edges",
+    "players", "options", "card_set", "card_points", "round", "current", "step", "weather",
+    "taken", "tiles", "improvement", "irrigated", "irrigated_by_colour", "channels", "network",
+    "gardener", "panda", "reserve_channels", "reserve_improvements", "emperor", "last_turns",
+    "ended", "capped", "_spaces", "_edges",
 )  # fmt: skip
 #: ... and the containers that the rules change in place, copied.
 COPIED_PUBLIC: tuple[str, ...] = (
@@ -1042,24 +1052,32 @@ def new_game(
     *,
     dice: tuple[int, ...] | list[int] = (),
     history: bool = True,
+    cards: CardSet | None = None,
 ) -> GameState:
     """A new game (R2): decks shuffled from ``seed``, one objective of each kind dealt.
 
     ``dice`` scripts the first die faces (tests); ``history=False`` skips the move log, for
-    games that nobody will replay.
+    games that nobody will replay; ``cards`` is the objective card set (default: the
+    printed one).
     """
     if players not in (2, 3, 4):
         raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
     options = options or DEFAULTS
+    cards = cards or DEFAULT_CARD_SET
+    problem = cards.deal_problem(players)
+    if problem:
+        raise OptionError(f"card set: {problem}")
     s = GameState.__new__(GameState)
     s.players = players
     s.options = options
+    s.card_set = cards
+    s.card_points = cards.points
     s.seed = seed
     state = rng.seed_state(seed)
     state, s.plot_deck = rng.shuffled(state, ALL_PLOTS)
     decks = []
     for category in range(3):
-        state, deck = rng.shuffled(state, CATEGORY_CARDS[category])
+        state, deck = rng.shuffled(state, cards.decks[category])
         decks.append(deck)
     s.rng = state
     s.dice = tuple(dice)

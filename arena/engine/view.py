@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from . import rng as splitmix
-from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, CATEGORY_CARDS, POND_TILE
+from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, POND_TILE
 from .options import RuleOptions
 from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_public
 
@@ -40,6 +40,8 @@ class PlayerView(Board):
         "_spaces",
         "bamboo",
         "capped",
+        "card_points",
+        "card_set",
         "channels",
         "completed",
         "current",
@@ -151,7 +153,8 @@ class PlayerView(Board):
 
     def scores(self) -> list[int]:
         """Points per seat now (public: completed cards and the Emperor)."""
-        out = [sum(CARDS[c].points for c in done) for done in self.completed]
+        points = self.card_points
+        out = [sum(points[c] for c in done) for done in self.completed]
         if self.emperor >= 0:
             out[self.emperor] += self.options.emperor_points
         return out
@@ -171,7 +174,7 @@ class PlayerView(Board):
         seen = {c for done in self.completed for c in done}
         seen.update(self.hand)
         seen.update(c for _i, c in self.known_objectives[category])
-        return [c for c in CATEGORY_CARDS[category] if c not in seen]
+        return [c for c in self.card_set.decks[category] if c not in seen]
 
     def _sampling(self) -> _Pools:
         """What every sample re-deals: the unseen plots, and per category the unseen cards
@@ -290,6 +293,8 @@ class PlayerView(Board):
             "ended": self.ended,
             "capped": self.capped,
         }
+        if not self.card_set.is_default():
+            data["card_set"] = self.card_set.changes()
         data.update(board_dict(self))
         return data
 

@@ -23,6 +23,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, RuleOptions
 from bots.base import BotConfigError
 from bots.registry import BotSpec
@@ -76,6 +77,14 @@ def build_config(ctx: click.Context, params: dict[str, Any],
         fields["seed"] = seed if seed is not None else secrets.randbelow(2**31)
     if pick("rules"):
         fields["options"] = RuleOptions.from_pairs(list(params["rules"]))
+    if base is None or params["cards"] is not None:
+        # The file's Emperor is the rule option emperor_points (one place for it).
+        choice = card_choice(params["cards"])
+        options = fields.get("options", base.options if base is not None else RuleOptions())
+        rule_given = _given(ctx, "rules") and any(
+            pair.partition("=")[0].strip() == "emperor_points" for pair in params["rules"])
+        fields["options"] = choice.options(options, rule_given=rule_given)
+        fields["cards"] = choice.cards
     if pick("move_time"):
         fields["move_time"] = params["move_time"]
     if pick("sprt"):
@@ -85,6 +94,11 @@ def build_config(ctx: click.Context, params: dict[str, Any],
     if len(fields["participants"]) < 2:
         raise InputError("a tournament needs at least two --bot options")
     return TournamentConfig(**fields)
+
+
+def card_choice(path: str | None) -> CardChoice:
+    """``--cards FILE`` read and checked, or the printed set."""
+    return DEFAULT_CHOICE if path is None else load(path)
 
 
 def default_out() -> Path:
@@ -105,6 +119,8 @@ Examples:
   arena tournament --bot random --bot greedy --bot objective --players 3 \\
       --rule max_rounds=30 --move-time 1 --out runs/rr3
   arena tournament --resume runs/rr3        # go on after a Ctrl-C or a crash
+  arena tournament --bot objective:prefer=panda --bot objective --games 400 \\
+      --cards plot15-at-5.json --out runs/rush    # card set: see `arena cards`
 """
 
 
@@ -129,6 +145,9 @@ Examples:
                    "[default: runs/<timestamp>].")
 @click.option("--rule", "rules", multiple=True, metavar="K=V",
               help="A rule option (repeat), e.g. max_rounds=30.")
+@click.option("--cards", metavar="FILE", default=None,
+              help="A card-set file (JSON: name, emperor, points, remove; see `arena cards`): "
+                   "objective cards' points, cards removed, the Emperor's points.")
 @click.option("--move-time", type=float, default=None, metavar="SEC",
               help="Hard limit per decision; a bot over it forfeits the game.")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
@@ -212,6 +231,10 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         click.echo(f"{what}: {', '.join(config.names)}; {config.players} players, "
                    f"{config.format}, seed {config.seed}, {settings.workers} "
                    f"{settings.executor} worker(s); files in {directory}", err=True)
+        if not config.cards.is_default() or config.options.emperor_points != 2:
+            label = f"{config.cards.name!r}, " if config.cards.name else ""
+            click.echo(f"Card set {label}hash {config.card_set()['hash']} (`arena cards "
+                       "--cards FILE` shows it)", err=True)
     try:
         result = run_tournament(config, directory, resume=resume is not None,
                                 settings=settings)

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from arena.engine import ArenaError, RuleOptions
+from arena import cards
+from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.records import blamed_seat
 from bots.base import BotConfigError
 from bots.registry import BotSpec
@@ -58,7 +59,7 @@ log = logging.getLogger("arena.tournament")
 
 #: The manifest fields a resumed run must match, in the order they are checked.
 CHECKED_FIELDS = ("participants", "players", "games", "format", "seed", "options",
-                  "move_time", "sprt")
+                  "move_time", "sprt", "card_set")
 
 
 def default_workers() -> int:
@@ -127,16 +128,18 @@ def config_from_manifest(manifest: dict[str, Any]) -> TournamentConfig:
                 raise StoreError(f"the manifest names participant {entry['spec']!r} "
                                  f"{entry['name']!r}, but its spec says {spec.name!r}")
         sprt = manifest.get("sprt")
+        options = RuleOptions.from_dict(manifest.get("options") or {})
         return TournamentConfig(
             participants=participants,
             players=_whole(manifest, "players"),
             games=_whole(manifest, "games"),
             format=str(manifest["format"]),
             seed=_whole(manifest, "seed"),
-            options=RuleOptions.from_dict(manifest.get("options") or {}),
+            options=options,
             move_time=manifest.get("move_time"),
             sprt=SprtParams(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta")})
             if sprt else None,
+            cards=cards.from_manifest(manifest.get("card_set"), options).cards,
         )
     except StoreError:
         raise
@@ -157,6 +160,9 @@ def check_manifest(config: TournamentConfig, manifest: dict[str, Any], directory
             have = {k: have.get(k) for k in ("elo0", "elo1", "alpha", "beta")}
         if name == "participants" and isinstance(have, list):
             have = [{k: p.get(k) for k in ("name", "spec", "class", "params")} for p in have]
+        if name == "card_set":
+            _check_card_set(have, want, manifest, directory)
+            continue
         if have != want:
             raise StoreError(
                 f"{directory} was played with a different {name} ({_difference(have, want)}); "
@@ -164,6 +170,25 @@ def check_manifest(config: TournamentConfig, manifest: dict[str, Any], directory
                 f"--resume {directory}`, which reads that command from the manifest (if that "
                 "fails too, manifest.json was edited)"
             )
+
+
+def _check_card_set(have: Any, want: dict[str, Any], manifest: dict[str, Any],
+                    directory: Path) -> None:
+    """The card sets must be the same (their names and files may differ).  A manifest
+    written before card sets was played with the printed cards and its Emperor option."""
+    if have is None:
+        try:
+            emperor = RuleOptions.from_dict(manifest.get("options") or {}).emperor_points
+        except ArenaError:
+            emperor = want["emperor"]
+        have = cards.summary(DEFAULT_CARD_SET, emperor)
+    if not isinstance(have, dict) or have.get("hash") != want["hash"]:
+        have = have if isinstance(have, dict) else {}
+        raise StoreError(
+            f"{directory} was played with a different card set ({cards.difference(have, want)});"
+            " resume it with the --cards file that started it, or with just `arena tournament "
+            f"--resume {directory}`, which reads the card set from the manifest"
+        )
 
 
 def _difference(have: Any, want: Any) -> str:
@@ -199,6 +224,7 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
         "options": fields["options"],
         "move_time": fields["move_time"],
         "sprt": fields["sprt"],
+        "card_set": fields["card_set"],
         "started": now_iso(),
         "finished": None,
     }

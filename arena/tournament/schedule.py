@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from arena.engine import RuleOptions
+from arena.cards import changes, summary
+from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
 from arena.match import move_time_problem
 from bots.registry import BotSpec
 
@@ -127,6 +128,8 @@ class TournamentConfig:
     options: RuleOptions = field(default_factory=RuleOptions)
     move_time: float | None = None
     sprt: SprtParams | None = None
+    #: The objective cards (``--cards``); the Emperor's points are ``options.emperor_points``.
+    cards: CardSet = DEFAULT_CARD_SET
 
     def __post_init__(self) -> None:
         if len(self.participants) < 2:
@@ -140,6 +143,9 @@ class TournamentConfig:
         problem = move_time_problem(self.move_time)
         if problem:
             raise ScheduleError(f"--move-time {problem}")
+        problem = self.cards.deal_problem(self.players)
+        if problem:
+            raise ScheduleError(f"--cards: remove: {problem}")
         seen: set[str] = set()
         for spec in self.participants:
             if spec.name in seen:
@@ -171,7 +177,13 @@ class TournamentConfig:
             "options": self.options.to_dict(),
             "move_time": self.move_time,
             "sprt": self.sprt.to_dict() if self.sprt else None,
+            "card_set": self.card_set(),
         }
+
+    def card_set(self) -> dict[str, Any]:
+        """The manifest's ``card_set``: the resolved set and its changes (``arena/cards.py``)."""
+        emperor = self.options.emperor_points
+        return {**summary(self.cards, emperor), "changes": changes(self.cards, emperor)}
 
 
 def against_copies(subject: BotSpec, opponent: BotSpec, players: int = 2,

@@ -234,11 +234,13 @@ class GamePlayer:
                 break
             bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
         if error is not None:
-            record = make_record(new_game(config.players, game.seed, config.options), names,
+            record = make_record(new_game(config.players, game.seed, config.options,
+                                          cards=config.cards), names,
                                  [0.0] * config.players, error, game.meta())
         else:
             outcome = play_game(bots, game.seed, config.options, names=names,
-                                move_time=config.move_time, meta=game.meta())
+                                move_time=config.move_time, meta=game.meta(),
+                                cards=config.cards)
             record = outcome.record
             error = outcome.error
         if monitor is not None:
@@ -295,7 +297,7 @@ def replay(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> G
     does not apply (a torn read at the moment of death) ends the replay there.
     """
     config = schedule.config
-    state: GameState = new_game(config.players, game.seed, config.options)
+    state: GameState = new_game(config.players, game.seed, config.options, cards=config.cards)
     for action in actions:
         if state.ended or action not in state.legal_actions():
             break

@@ -1,0 +1,268 @@
+"""Card-set files (``--cards FILE``): the objective cards a designer wants to try, as data.
+
+A file is a JSON object; every field is optional::
+
+    {"name": "plot-15 at 5", "emperor": 3, "points": {"plot-15": 5}, "remove": ["gardener-13"]}
+
+``points`` changes the points of any objective card by id, ``remove`` takes cards out of
+their decks, ``emperor`` sets the Emperor's points.  The Emperor's points live in one place,
+the rule option ``emperor_points`` (R12): ``emperor`` in a file sets that option, so old
+records and manifests, which carry the option, keep their meaning; a file and a ``--rule
+emperor_points=N`` that disagree are refused.
+
+A bad file is refused before anything runs, with one sentence naming the field, because a
+typo that silently fell back to the printed card would corrupt a balance study.  The engine
+gets a :class:`arena.engine.CardSet` (no file reading happens in ``arena/engine``).
+
+What runs carry: a manifest's ``card_set`` is the resolved set (:func:`summary`: every card
+in play with its points, the removed cards, the Emperor's points, and a 12-hex-digit hash of
+those), a game record's is ``{"hash", "changes"}`` (:func:`record_field`: what differs from
+the printed set, in this file format), from which ``arena replay`` rebuilds the set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .engine import DEFAULT_CARD_SET, ArenaError, CardSet, OptionError, RuleOptions
+from .engine.components import (
+    CARD_POINTS,
+    CARDS,
+    CATEGORIES,
+    COLOURS,
+    DATA,
+    EMPEROR_POINTS,
+    GARDENER_CARD,
+    IMPROVEMENTS,
+    PLOT_CARD,
+)
+from .engine.options import DEFAULTS
+
+FILE_FIELDS = ("name", "emperor", "points", "remove")
+#: The smallest game: a deck must deal one card to each of its seats (R2.3).
+MIN_PLAYERS = 2
+
+
+class CardFileError(ArenaError):
+    """A card-set file (or a record's or manifest's card set) that cannot be used."""
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """A card set as a file gives it: the engine's set, and the Emperor's points if given."""
+
+    cards: CardSet = DEFAULT_CARD_SET
+    emperor: int | None = None
+    #: Where it came from, to begin error sentences (``card file x.json``).
+    source: str = field(default="card set", compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.cards.name
+
+    def options(self, options: RuleOptions, *, rule_given: bool = False) -> RuleOptions:
+        """``options`` with this file's Emperor's points; a ``--rule emperor_points`` given
+        too (``rule_given``) must say the same."""
+        if self.emperor is None or self.emperor == options.emperor_points:
+            return options
+        if rule_given or options.emperor_points != DEFAULTS.emperor_points:
+            raise CardFileError(
+                f"the card set's emperor is {self.emperor} but the rule option emperor_points "
+                f"is {options.emperor_points}; give the Emperor's points in one place"
+            )
+        return replace(options, emperor_points=self.emperor)
+
+    def check_deal(self, players: int) -> None:
+        """Refuse a set whose decks cannot deal a ``players``-seat game (R2.3)."""
+        problem = self.cards.deal_problem(players)
+        if problem:
+            raise CardFileError(f"{self.source}: remove: {problem}")
+
+
+DEFAULT_CHOICE = CardChoice()
+
+
+def parse(data: Any, where: str = "card set") -> CardChoice:
+    """A card set from the JSON of a file (or a record's ``changes``); ``where`` starts the
+    error sentence (``card file x.json``)."""
+    if not isinstance(data, dict):
+        raise CardFileError(f"{where} must be a JSON object with the fields "
+                            f"{', '.join(FILE_FIELDS)} (each optional)")
+    for key in data:
+        if key not in FILE_FIELDS:
+            raise CardFileError(f"{where}: unknown field {key!r} "
+                                f"(valid: {', '.join(FILE_FIELDS)})")
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise CardFileError(f"{where}: name must be a text, not {name!r}")
+    emperor = data.get("emperor")
+    if emperor is not None and (isinstance(emperor, bool) or not isinstance(emperor, int)
+                                or emperor < 0):
+        raise CardFileError(f"{where}: emperor must be a whole number >= 0, not {emperor!r}")
+    points = data.get("points", {})
+    if not isinstance(points, dict):
+        raise CardFileError(f"{where}: points must be an object of card ids to points, "
+                            f'e.g. {{"plot-15": 5}}, not {points!r}')
+    remove = data.get("remove", [])
+    if not isinstance(remove, list):
+        raise CardFileError(f'{where}: remove must be a list of card ids, e.g. ["gardener-13"], '
+                            f"not {remove!r}")
+    try:
+        cards = CardSet.from_changes(points, remove, name)
+    except OptionError as exc:
+        raise CardFileError(f"{where}: {exc}") from None
+    problem = cards.deal_problem(MIN_PLAYERS)
+    if problem:
+        raise CardFileError(f"{where}: remove: {problem}")
+    return CardChoice(cards, emperor, where)
+
+
+def load(path: str | Path) -> CardChoice:
+    """A card-set file; CardFileError (one sentence) when it cannot be read or is bad."""
+    where = f"card file {path}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CardFileError(f"cannot read {where}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CardFileError(f"{where} is not text (not UTF-8)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardFileError(f"{where} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    return parse(data, where)
+
+
+def template(cards: CardSet = DEFAULT_CARD_SET, emperor: int = EMPEROR_POINTS) -> dict[str, Any]:
+    """A whole file: every card's points (a starting point to edit), and its removed cards."""
+    return {
+        "name": cards.name or "printed",
+        "emperor": emperor,
+        "points": {card.id: cards.points[card.index] for card in CARDS},
+        "remove": [CARDS[c].id for c in sorted(cards.removed)],
+    }
+
+
+# ------------------------------------------------------------------ what runs carry
+
+
+def summary(cards: CardSet, emperor: int) -> dict[str, Any]:
+    """The resolved set as a manifest carries it: ``hash``, ``emperor``, ``points`` of every
+    card in play, ``removed``.  Equal sets give equal summaries, whatever their files said."""
+    resolved = {
+        "emperor": emperor,
+        "points": {CARDS[c].id: cards.points[c] for deck in cards.decks for c in deck},
+        "removed": [CARDS[c].id for c in sorted(cards.removed)],
+    }
+    text = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+    return {"hash": hashlib.sha256(text.encode()).hexdigest()[:12], **resolved}
+
+
+def changes(cards: CardSet, emperor: int) -> dict[str, Any]:
+    """What differs from the printed set, in the file format (``{}`` for the printed set)."""
+    out: dict[str, Any] = {}
+    if cards.name:
+        out["name"] = cards.name
+    if emperor != EMPEROR_POINTS:
+        out["emperor"] = emperor
+    out.update(cards.changes())
+    return out
+
+
+def record_field(state: Any) -> dict[str, Any]:
+    """A game record's ``card_set``: the hash of the resolved set and its changes."""
+    emperor = state.options.emperor_points
+    return {"hash": summary(state.card_set, emperor)["hash"],
+            "changes": changes(state.card_set, emperor)}
+
+
+def from_record(record: dict[str, Any], options: RuleOptions) -> CardSet:
+    """The card set a record was played with (a record written before card sets: the
+    printed one); its changes must agree with the record's rule options and hash."""
+    field = record.get("card_set")
+    if field is None:
+        return DEFAULT_CARD_SET
+    if not isinstance(field, dict) or not isinstance(field.get("changes", {}), dict):
+        raise CardFileError("the record's card_set must be an object with hash and changes")
+    choice = parse(field.get("changes", {}), "the record's card_set.changes")
+    emperor = choice.emperor if choice.emperor is not None else EMPEROR_POINTS
+    if emperor != options.emperor_points:
+        raise CardFileError(f"the record's card_set gives the Emperor {emperor} points but its "
+                            f"options give {options.emperor_points}")
+    want = field.get("hash")
+    have = summary(choice.cards, emperor)["hash"]
+    if want is not None and want != have:
+        raise CardFileError(f"the record's card_set.hash {want!r} is not the hash of its "
+                            f"changes ({have!r}): the record was edited")
+    return choice.cards
+
+
+def from_manifest(data: Any, options: RuleOptions) -> CardChoice:
+    """The card set of a manifest's ``card_set`` (absent: the printed set, with the
+    manifest's Emperor)."""
+    if data is None:
+        return DEFAULT_CHOICE
+    if not isinstance(data, dict):
+        raise CardFileError("the manifest's card_set must be an object")
+    if "changes" in data:
+        return parse(data["changes"], "the manifest's card_set.changes")
+    points = data.get("points", {})
+    removed = data.get("removed", [])
+    if not isinstance(points, dict) or not isinstance(removed, list):
+        raise CardFileError("the manifest's card_set needs points (object) and removed (list)")
+    return parse({"points": points, "remove": removed, "emperor": options.emperor_points},
+                 "the manifest's card_set")
+
+
+def difference(have: dict[str, Any] | None, want: dict[str, Any]) -> str:
+    """The cards (and Emperor) on which two summaries differ, named: for ``--resume``."""
+    have = have or {}
+    parts = []
+    if have.get("emperor") != want.get("emperor"):
+        parts.append(f"emperor {have.get('emperor')}, not {want.get('emperor')}")
+    a, b = have.get("points") or {}, want.get("points") or {}
+    for card in CARDS:
+        x, y = a.get(card.id), b.get(card.id)
+        if x != y:
+            parts.append(f"{card.id} {'removed' if x is None else x}, not "
+                         f"{'removed' if y is None else y}")
+    shown = "; ".join(parts[:6]) + ("; ..." if len(parts) > 6 else "")
+    return f"hash {have.get('hash')}, not {want.get('hash')}" + (f": {shown}" if shown else "")
+
+
+# ------------------------------------------------------------------ the table
+
+
+def condition(index: int) -> str:
+    """What a card asks, in words: a plot pattern, shoots to grow, sections to eat."""
+    card = CARDS[index]
+    if card.category == PLOT_CARD:
+        entry = next(e for e in DATA["objectives"]["plot"] if e["id"] == card.id)
+        return f"{entry['shape']}: " + " ".join(cell["colour"] for cell in entry["cells"])
+    if card.category == GARDENER_CARD:
+        shoots = f"{card.shoots} {COLOURS[card.colour]} shoot{'s' if card.shoots > 1 else ''}"
+        kind = ("any improvement" if card.improvement < 0
+                else "no improvement" if card.improvement == 0
+                else IMPROVEMENTS[card.improvement])
+        return f"{shoots} of height {card.height}, {kind}"
+    eat = [f"{n} {COLOURS[k]}" for k, n in enumerate(card.eat) if n]
+    return "eat " + " + ".join(eat)
+
+
+def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
+    """``(id, category, pattern or condition, points)`` per card; points say what changed."""
+    rows = []
+    for card in CARDS:
+        points = cards.points[card.index]
+        if card.index in cards.removed:
+            text = "removed"
+        elif points != CARD_POINTS[card.index]:
+            text = f"{points} (printed {CARD_POINTS[card.index]})"
+        else:
+            text = str(points)
+        rows.append((card.id, CATEGORIES[card.category], condition(card.index), text))
+    return rows
