@@ -64,7 +64,7 @@ def standings(t: Tables, rating: pd.DataFrame | None = None) -> pd.DataFrame:
     if rating is None:
         rating = ratings(t)["ratings"]
     rating = rating.set_index("participant")
-    for col in ("elo", "elo_lo", "elo_hi", "ordinal"):
+    for col in ("elo", "elo_lo", "elo_hi", "elo_clipped", "ordinal"):
         if col in rating:
             out[col] = rating[col].reindex(out.index)
     out = out.sort_values(["elo", "win_rate"], ascending=False, na_position="last")
@@ -133,7 +133,7 @@ def _bt_bootstrap(
     wins[:, ua, ub] = sums[:, :m]
     wins[:, ub, ua] = sums[:, m:] - sums[:, :m]
     games[:, ua, ub] = games[:, ub, ua] = sums[:, m:]
-    return stats.bt_elo(stats.bradley_terry(wins, games))
+    return stats.bradley_terry(wins, games) * stats.ELO_PER_NAT
 
 
 def _openskill(t: Tables) -> pd.DataFrame:
@@ -194,19 +194,38 @@ def ratings(
     elo = np.full(k, np.nan)
     lo = np.full(k, np.nan)
     hi = np.full(k, np.nan)
+    clipped = np.zeros(k, dtype=bool)
     idx = np.flatnonzero(played)
     if len(idx) >= 2:
+        # A participant that won (or lost) every pairwise result has no finite rating: it is
+        # shown as "> +999" ("< -999"), without an interval, and the others are centred
+        # without it, in the estimate and in every replicate alike.
+        sc = wins.sum(axis=1) / np.where(games.sum(axis=1) > 0, games.sum(axis=1), 1)
+        extreme = played & ((sc <= 0) | (sc >= 1))
+        finite = np.flatnonzero(played & ~extreme)
+        centre_on = finite if len(finite) else idx
         sub = np.ix_(idx, idx)
-        elo[idx] = stats.bt_elo(stats.bradley_terry(wins[sub], games[sub]))
+        raw = np.full(k, np.nan)
+        raw[idx] = stats.bradley_terry(wins[sub], games[sub]) * stats.ELO_PER_NAT
+        raw -= np.nanmean(raw[centre_on])
+        clipped[idx] = extreme[idx] | (np.abs(raw[idx]) > stats.ELO_CLIP)
+        elo[idx] = np.clip(raw[idx], -stats.ELO_CLIP, stats.ELO_CLIP)
         rng = np.random.default_rng(seed)
         boot = _bt_bootstrap(pairs, k, replicates, rng)
         if len(boot):
-            # Re-centre each replicate on the participants that played, like the estimate.
-            boot = boot[:, idx] - boot[:, idx].mean(axis=1, keepdims=True)
-            lo[idx], hi[idx] = np.percentile(boot, [2.5, 97.5], axis=0)
+            boot = boot - boot[:, centre_on].mean(axis=1, keepdims=True)
+            lo[idx], hi[idx] = np.percentile(boot[:, idx], [2.5, 97.5], axis=0)
+            # A percentile interval of a skewed statistic can miss its own estimate (the
+            # ridge that keeps a near-perfect record finite pulls the replicates unevenly):
+            # the interval is widened to hold it rather than printed beside it.
+            lo[idx] = np.minimum(lo[idx], elo[idx])
+            hi[idx] = np.maximum(hi[idx], elo[idx])
+        lo[clipped] = np.nan
+        hi[clipped] = np.nan
     elif len(idx) == 1:
         elo[idx] = 0.0
     out["elo"], out["elo_lo"], out["elo_hi"] = elo, lo, hi
+    out["elo_clipped"] = clipped
     if t.players > 2 and len(t.seats):
         out = out.merge(_openskill(t), on="participant", how="left")
 
@@ -631,6 +650,8 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
               if not math.isnan(r["win_rate_lo"]) else "")
         rate = f"{r['win_rate']:.3f}" if not math.isnan(r["win_rate"]) else "-"
         elo = "-" if math.isnan(r["elo"]) else f"{r['elo']:+.0f}"
+        if bool(r.get("elo_clipped", False)) and not math.isnan(r["elo"]):
+            elo = f"< {r['elo']:+.0f}" if r["elo"] < 0 else f"> {r['elo']:+.0f}"
         elo_ci = ("" if math.isnan(r["elo_lo"]) else
                   f"[{r['elo_lo']:+.0f}, {r['elo_hi']:+.0f}]")
         lines.append(f"{r['participant']!s:<{width}}  {int(r['games']):>6}  {rate:>8}  "
