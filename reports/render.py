@@ -216,7 +216,8 @@ h1{border-bottom:2px solid #ddd}h2{border-bottom:1px solid #eee;margin-top:2em}
 table{border-collapse:collapse;font-size:13px;margin:.5em 0 1em}
 th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}
 th{background:#f4f4f4;position:sticky;top:0;cursor:pointer;white-space:normal;
-min-width:4em;vertical-align:bottom}th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
+min-width:4em;vertical-align:bottom}
+th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr:nth-child(even) td{background:#fafafa}
 .scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #eee}
