@@ -565,3 +565,26 @@ def suggest(result: dict[str, Any], method: str = "fair-value") -> pd.DataFrame:
     out["change"] = out["suggested"] - out["points"]
     out["why"] = why
     return out
+
+
+def suggest_card_set(
+    t: Tables, method: str = "fair-value", replicates: int = REPLICATES, name: str | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The suggestion table (:func:`suggest`) and the ``--cards`` file that carries it.
+
+    The file lists every card in play with its suggested points (a card left as it was is
+    listed too, so the file reads as the whole set), keeps the run's Emperor and removed
+    cards, and is what ``arena tournament --cards FILE`` reads.
+    """
+    result = analyse(t, replicates=replicates)
+    table = suggest(result, method)
+    removed = set(t.catalog.loc[t.catalog["removed"], "card"])
+    kept = table[~table["card"].isin(removed)]
+    card_file: dict[str, Any] = {
+        "name": name or f"suggested from {t.label} ({method})",
+        "emperor": int(emperor_points(t.manifest)),
+        "points": {c: int(v) for c, v in zip(kept["card"], kept["suggested"], strict=True)},
+    }
+    if removed:
+        card_file["remove"] = sorted(removed)
+    return table, card_file
