@@ -266,7 +266,8 @@ def paired_sections(
         cards[f"{name}[{lb}]"] = fb[name][0]
         cards[f"Δ{name}"] = d
         cards[f"Δ{name}_lo"], cards[f"Δ{name}_hi"] = balance._interval(db)
-        cards[f"q_{name}"] = balance.bh(balance.two_sided(d / balance._scale(db)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cards[f"q_{name}"] = balance.bh(balance.two_sided(d / balance._scale(db)))
     # The set's balance: spread of fair value minus points, and its change.
     pa = ja.cards["points"].to_numpy(dtype=float)
     pb = jb.cards["points"].to_numpy(dtype=float)
@@ -275,7 +276,8 @@ def paired_sections(
     m = ~np.isnan(fa["fair_value"][0]) & ~np.isnan(fb["fair_value"][0])
 
     def rms(f: np.ndarray, pts: np.ndarray) -> np.ndarray:
-        return np.sqrt(np.nanmean((f[..., m] - pts[m]) ** 2, axis=-1))
+        with balance._quiet():
+            return np.sqrt(np.nanmean((f[..., m] - pts[m]) ** 2, axis=-1))
 
     d_rep = rms(bb["fair_value"], pb) - rms(ba["fair_value"], pa)
     d_hat = float(rms(fb["fair_value"][0], pb) - rms(fa["fair_value"][0], pa))

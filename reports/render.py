@@ -137,7 +137,8 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
     ``-``, ``@`` at the start) prefixed by a quote, as OWASP advises; numbers are untouched."""
     out = frame
     for col in frame.columns:
-        if frame[col].dtype != object and not isinstance(frame[col].dtype, pd.CategoricalDtype):
+        if pd.api.types.is_numeric_dtype(frame[col].dtype) or pd.api.types.is_bool_dtype(
+                frame[col].dtype):
             continue
         values = frame[col].astype(object)
         risky = values.map(lambda v: isinstance(v, str) and v.startswith(FORMULA_START))
