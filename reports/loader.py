@@ -672,12 +672,7 @@ def _tidy(
             log.warning(msg)
     dup = (games["game"].duplicated(keep="last") & (games["game"] != "play")).to_numpy()
     if dup.any():
-        repeated = games["game"].duplicated(keep=False) & (games["game"] != "play")
-        seeds = games.loc[repeated].groupby("game", observed=True)["seed"].nunique()
         msg = f"{int(dup.sum())} games appear more than once in games.jsonl; kept the last record"
-        if (seeds > 1).any():
-            msg += (f" ({int((seeds > 1).sum())} of those ids were played with different seeds:"
-                    " the file seems to join two tournaments, whose games are not repeats)")
         warnings.append(msg)
         log.warning(msg)
     counts = sorted(int(p) for p in pd.unique(games["players"]))

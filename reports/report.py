@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from . import charts, tables
-from .loader import ReportError, Tables, load
+from .loader import ReportError, Tables, card_set_hash, emperor_points, load
 from .render import Section, Table, write_document
 
 REPORT_DIR = "report"
@@ -31,6 +31,24 @@ FILES = (
     "head_to_head.png", "scores.png", "seat_advantage.png", "card_completion.png",
     "card_value.png", "game_length.png",
 )
+
+
+def card_set_text(t: Tables) -> str:
+    """The run's card set in a line: its hash and the cards whose points are not printed."""
+    c = t.catalog
+    changed = [f"{card} {printed:g}→{points:g}" for card, points, printed, removed in
+               zip(c["card"], c["points"], c["printed"], c["removed"], strict=True)
+               if not removed and points == points and points != printed]
+    removed = list(c.loc[c["removed"], "card"])
+    emperor = emperor_points(t.manifest)
+    parts = [card_set_hash(t.manifest), f"Emperor {emperor}"]
+    if changed:
+        parts.append("points changed: " + ", ".join(changed))
+    if removed:
+        parts.append("removed: " + ", ".join(removed))
+    if not changed and not removed:
+        parts.append("printed points")
+    return "; ".join(parts)
 
 
 def overview(t: Tables) -> pd.DataFrame:
@@ -51,6 +69,7 @@ def overview(t: Tables) -> pd.DataFrame:
         ("deals (seeds)", int(g["deal_key"].nunique()) if len(g) else 0),
         ("master seed", m.get("seed", "")),
         ("rule options (manifest)", json.dumps(m.get("options", {}), sort_keys=True)),
+        ("card set", card_set_text(t)),
         ("options differing from defaults (games)", "; ".join(options)),
         ("move time limit (s)", m.get("move_time", "")),
         ("arena version", m.get("arena_version", "")),
