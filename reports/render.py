@@ -219,7 +219,8 @@ th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}
 th{background:#f4f4f4;position:sticky;top:0;cursor:pointer;white-space:normal;
 min-width:4em;vertical-align:bottom}
 th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td{max-width:36em;white-space:normal;overflow-wrap:break-word}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:nth-child(even) td{background:#fafafa}
 .scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #eee}
 img{max-width:100%;border:1px solid #eee;margin:.5em 0}code{background:#f4f4f4;padding:0 3px}
