@@ -78,9 +78,14 @@ def deal_weights(
     done = 0
     while done < replicates:
         size = min(chunk, replicates - done)
-        w = np.zeros((size, len(strata)))
+        # float32: the counts are small whole numbers, exact, and the products twice as fast.
+        w = np.zeros((size, len(strata)), dtype=np.float32)
         for idx in groups:
-            w[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=size)
+            # Draw len(idx) deals with replacement per replicate and count them (faster than
+            # a multinomial over thousands of equally likely deals).
+            n = len(idx)
+            picks = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+            w[:, idx] = np.bincount(picks.ravel(), minlength=size * n).reshape(size, n)
         done += size
         yield w
 
@@ -292,8 +297,12 @@ def bootstrap(
     if weights is None:
         weights = deal_weights(s.strata, replicates, np.random.default_rng(seed))
     parts: dict[str, list[np.ndarray]] = {}
+    # Single precision for the products: per-deal sums are counts, turns and points (exact)
+    # and win shares (to 1e-7), and the products take half the time.
+    sums32 = s.sums.astype(np.float32)
     for w in weights:
-        rep = figures(s, w @ s.sums, _betas(s.fit, w) if "beta" in s.fit else None)
+        rep = figures(s, (w @ sums32).astype(float),
+                      _betas(s.fit, w.astype(float)) if "beta" in s.fit else None)
         for k, v in rep.items():
             parts.setdefault(k, []).append(v)
     boot = {k: np.concatenate(v) for k, v in parts.items()}

@@ -227,15 +227,15 @@ def test_bad_records_name_their_line(tmp_path: Path) -> None:
     """Issue 21: strangers, a blamed seat that does not exist, absurd manifests, clashes."""
     good = record(0, 0, 0, ["A", "B"], [10, 5], [0])
     stranger = record(0, 1, 0, ["A", "Z"], [10, 5], [0])
-    with pytest.raises(reports.ReportError, match="Line 2 .*'Z', who is not in manifest"):
+    with pytest.raises(reports.ReportError, match=r"Line 2 .*'Z', who is not in manifest"):
         reports.load(write_run(tmp_path / "s", [good, stranger], ["A", "B"]))
     ghost = record(0, 1, 0, ["A", "B"], [10, 5], [0],
                    error={"seat": 7, "kind": "crash", "message": "x"})
-    with pytest.raises(reports.ReportError, match="Line 2 .*blaming seat 7"):
+    with pytest.raises(reports.ReportError, match=r"Line 2 .*blaming seat 7"):
         reports.load(write_run(tmp_path / "g", [good, ghost], ["A", "B"]))
     # Two tournaments' records in one file: the same id, another seed.
     other = dict(good, seed=12345)
-    with pytest.raises(reports.ReportError, match="Lines 1 and 2 .*000-0000-0"):
+    with pytest.raises(reports.ReportError, match=r"Lines 1 and 2 .*000-0000-0"):
         reports.load(write_run(tmp_path / "c", [good, other], ["A", "B"]))
     t = reports.load(tmp_path / "c", strict=False)
     assert len(t.games) == 2 and "new ids" in t.warnings[0]
