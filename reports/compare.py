@@ -118,10 +118,12 @@ def significant(frame: pd.DataFrame, key: str, metric: str, labels: Sequence[str
     return found
 
 
-def _sig_text(what: str, rows: list[str]) -> str:
+def _sig_text(what: str, rows: list[str], fdr: float | None = None) -> str:
+    test = ("95% interval excludes 0" if fdr is None else
+            f"Benjamini–Hochberg q ≤ {fdr:.0%} across the rows")
     if not rows:
-        return f"No {what} differs significantly from the baseline at the 5% level."
-    return f"Significant differences in {what} (95% interval excludes 0): " + ", ".join(rows) + "."
+        return f"No {what} differs significantly from the baseline ({test})."
+    return f"Significant differences in {what} ({test}): " + ", ".join(rows) + "."
 
 
 def _flat(options: Any, prefix: str = "") -> dict[str, str]:
@@ -484,9 +486,9 @@ def compare(
                 "fair value per card and run (methods as in the single report), compared "
                 "as independent samples. "
                 + _sig_text("completion rate", significant(cards, "card", "completion_rate",
-                                                           labels, balance.FDR))
+                                                           labels, balance.FDR), balance.FDR)
                 + " " + _sig_text("fair value", significant(cards, "card", "fair_value",
-                                                             labels, balance.FDR))
+                                                             labels, balance.FDR), balance.FDR)
                 + " The spread is the root-mean-square of fair value − points over the cards "
                 "with an estimate, corrected for the estimates' noise: smaller is more "
                 "balanced.",

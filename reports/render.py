@@ -180,7 +180,8 @@ def html_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") ->
     for row in shown.itertuples(index=False):
         cells = []
         for v, is_num in zip(row, numeric, strict=True):
-            cls = ' class="n"' if is_num else ""
+            # Numbers and short text (card ids) stay on one line; long text wraps.
+            cls = ' class="n"' if is_num else (' class="w"' if len(str(v)) > 40 else "")
             cells.append(f"<td{cls}>{html.escape(str(v))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     more = (f"<p class=\"more\">{len(frame) - max_rows} more rows in "
@@ -219,8 +220,8 @@ th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}
 th{background:#f4f4f4;position:sticky;top:0;cursor:pointer;white-space:normal;
 min-width:4em;vertical-align:bottom}
 th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
-td{max-width:36em;white-space:normal;overflow-wrap:break-word}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.w{max-width:36em;min-width:16em;white-space:normal;overflow-wrap:break-word}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr:nth-child(even) td{background:#fafafa}
 .scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #eee}
 img{max-width:100%;border:1px solid #eee;margin:.5em 0}code{background:#f4f4f4;padding:0 3px}
