@@ -19,6 +19,7 @@ whose Benjamini–Hochberg q-value is at most 5%, not one test at 5% per card.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,14 @@ def card_differences(runs: Sequence[Tables], labels: Sequence[str]) -> pd.DataFr
     for v, lab in zip(values, labels, strict=True):
         out[lab] = [v.get(c, "absent") for c in differ]
     return out
+
+
+def _interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
+    """``x [lo, hi]``, or "not estimated" when there were too few games for it."""
+    v, lo, hi = (values.get(k, float("nan")) for k in (key, f"{key}_lo", f"{key}_hi"))
+    if math.isnan(v):
+        return "not estimated (too few completed cards)"
+    return f"{v:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 
 def pairing_problem(a: Tables, b: Tables) -> str | None:
@@ -387,11 +396,10 @@ def compare(
             f"completion rate changed: {', '.join(listed_rate) or 'none'}."
             "\n\n"
             f"Balance of each set (spread of fair value − points over the cards, corrected "
-            f"for noise): {base} {sa_['spread']:.2f} [{sa_['spread_lo']:.2f}, "
-            f"{sa_['spread_hi']:.2f}], {lab} {sb_['spread']:.2f} [{sb_['spread_lo']:.2f}, "
-            f"{sb_['spread_hi']:.2f}]; paired change of the raw spread "
-            f"{info['spread_change']:+.2f} [{info['spread_change_lo']:+.2f}, "
-            f"{info['spread_change_hi']:+.2f}] points (below 0: {lab} is more balanced).",
+            f"for noise): {base} {_interval_text(sa_, 'spread')}, {lab} "
+            f"{_interval_text(sb_, 'spread')}; paired change of the raw spread "
+            f"{_interval_text(info, 'spread_change', '+.2f')} points (below 0: {lab} is more "
+            "balanced).",
             [Table(f"paired_win_rates_{lab}", "Win rate, paired difference", win),
              Table(f"paired_cards_{lab}", "Cards, paired differences", pcards)]))
     if len(labels) > 1:
