@@ -583,6 +583,75 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
     click.echo(f"report written to {folder}")
 
 
+@main.group(cls=ArenaGroup)
+def balance() -> None:
+    """Card-balance tools over finished tournaments (see also `arena report`)."""
+
+
+@balance.command("suggest")
+@click.argument("directory", type=click.Path(file_okay=False), metavar="DIR")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Write the suggested set as a --cards file here (default: only print it).")
+@click.option("--method", type=click.Choice(["fair-value", "efficiency"]), default="fair-value",
+              show_default=True,
+              help="fair-value: move each card's points towards its fair value, as far as the "
+                   "evidence goes; efficiency: scale each category's points to the deck's "
+                   "points per turn held.")
+@click.option("--name", default=None, help="The card set's name in the file.")
+def balance_suggest(directory: str, out: str | None, method: str, name: str | None) -> None:
+    """Propose integer points per card from a tournament, as a --cards file.
+
+    Prints each card whose points change (old, new, why).  Then play the same deals with the
+    suggestion and compare the two runs paired.
+
+    \b
+    Examples:
+      arena balance suggest runs/base --out suggested.json
+      arena tournament --bot objective --bot greedy --seed 7 --cards suggested.json \\
+          --out runs/suggested
+      arena report runs/base runs/suggested
+    """
+    import json
+
+    import reports
+    from reports.balance import suggest_card_set
+
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    target = Path(out) if out else None
+    if target is not None:
+        problem = None
+        if target.exists() and not target.is_file():
+            problem = "is not a file"
+        elif not target.parent.is_dir():
+            problem = "is in a folder that does not exist"
+        elif not os.access(target.parent, os.W_OK):
+            problem = "cannot be written"
+        if problem:
+            raise UserError(f"--out {target} {problem}.")
+    try:
+        click.echo(f"reading {directory} ...", err=True)
+        tables = reports.load(Path(directory))
+        for warning in tables.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        click.echo("estimating fair values ...", err=True)
+        table, card_file = suggest_card_set(tables, method, name=name)
+    except reports.ReportError as exc:
+        raise UserError(str(exc)) from None
+    changed = table[table["change"] != 0]
+    if changed.empty:
+        click.echo("No card's points change: the games give no evidence of an imbalance "
+                   "large enough to move a card by a whole point.")
+    else:
+        width = max(len(c) for c in changed["card"])
+        click.echo(f"{'card':<{width}}  points  suggested  why")
+        for _, r in changed.iterrows():
+            click.echo(f"{r['card']:<{width}}  {r['points']:>6g}  {r['suggested']:>9d}  "
+                       f"{r['why']}")
+    if target is not None:
+        target.write_text(json.dumps(card_file, indent=2) + "\n", encoding="utf-8")
+        click.echo(f"card set written to {target}")
+
+
 def _register_tournament() -> None:
     try:
         from .tournament.command import tournament

@@ -169,35 +169,39 @@ def card_completion(cards: pd.DataFrame, path: Path) -> Path:
 
 
 def card_value(cards: pd.DataFrame, path: Path) -> Path:
-    """Estimated fair value against printed points; cards off the diagonal are flagged."""
-    title = "Objective cards: estimated fair value vs printed points (95% interval)"
+    """Fair value minus points per card, one labelled row each, most unbalanced at the top.
+
+    A forest plot rather than a scatter of fair value against points: every card gets its
+    own row and its own label, so no label can overlap another whatever the estimates.
+    """
+    title = "Objective cards: fair value − points (95% bootstrap interval)"
     data = cards[cards["fair_value"].notna()]
     if data.empty:
         return _empty(path, title, "not enough completed cards for an estimate")
-    fig = _figure(7.5, 6.0)
+    data = data.assign(gap=data["fair_value"] - data["points"]).iloc[::-1]
+    fig = _figure(8.5, 1.4 + 0.24 * len(data))
     ax = fig.add_subplot()
-    rng = np.random.default_rng(0)
-    jitter = rng.uniform(-0.18, 0.18, len(data))
-    for cat, frame_idx in data.groupby("category", observed=True).groups.items():
-        frame = data.loc[frame_idx]
-        pos = data.index.get_indexer(frame_idx)
-        ax.errorbar(frame["points"] + jitter[pos], frame["fair_value"],
-                    yerr=_errors(frame["fair_value"], frame["fair_value_lo"],
-                                 frame["fair_value_hi"]),
-                    fmt="o", color=CATEGORY_COLOURS.get(str(cat), "#888888"), label=str(cat),
-                    capsize=2, alpha=0.85)
-    flagged = data[data["flag"] != ""]
-    for _, r in flagged.iterrows():
-        ax.annotate(str(r["card"]), (r["points"], r["fair_value"]), fontsize=7,
-                    xytext=(4, 4), textcoords="offset points")
-    lims = [min(0.0, float(data["fair_value_lo"].min())),
-            max(float(data["points"].max()), float(data["fair_value_hi"].max())) + 0.5]
-    ax.plot(lims, lims, color="#999999", linestyle="--", label="fair = printed")
-    ax.set_xlabel("printed points (jittered)")
-    ax.set_ylabel("fair value (points-equivalent of completing it)")
+    y = np.arange(len(data))
+    lo = data["fair_value_lo"] - data["points"]
+    hi = data["fair_value_hi"] - data["points"]
+    for cat in data["category"].astype(str).unique():
+        m = (data["category"].astype(str) == cat).to_numpy()
+        ax.errorbar(data["gap"][m], y[m], xerr=_errors(data["gap"][m], lo[m], hi[m]),
+                    fmt="o", color=CATEGORY_COLOURS.get(cat, "#888888"), label=cat,
+                    capsize=2, markersize=4)
+    flagged = data["flag"].astype(str).str.contains("worth").to_numpy()
+    labels = [f"{c} ({p:g})" + (" *" if f else "") for c, p, f in
+              zip(data["card"], data["points"], flagged, strict=True)]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.axvline(0.0, color="#999999", linestyle="--")
+    span = np.nanmax(np.abs(np.r_[lo.to_numpy(dtype=float), hi.to_numpy(dtype=float)]))
+    span = min(float(span) if np.isfinite(span) else 5.0, 30.0)
+    ax.set_xlim(-span * 1.05, span * 1.05)
+    ax.set_xlabel("fair value − points (points; > 0: worth more than its points)")
+    ax.set_ylabel("card (points); * flagged after Benjamini–Hochberg")
     ax.set_title(title, fontsize=10)
-    ax.legend(loc="upper left")
-    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
     return _save(fig, path)
 
 

@@ -1,18 +1,25 @@
-"""Comparing tournaments run under different rule options, side by side.
+"""Comparing tournaments: two card sets, two rule options, two bots, side by side.
 
-The question is whether a rule change (``--rule redraw_satisfied=all`` against the default,
-say) moves the balance, so every figure is shown per run and as a difference from the first
-run (the baseline) with a 95% interval for the difference.  The runs are independent samples:
-differences of proportions use Newcombe's interval built from the two Wilson intervals;
-differences of other estimates use the normal approximation with each run's standard error
-recovered from its own interval, ``se = (hi - lo) / (2 * 1.96)``, which for bootstrap Elo
-intervals is an approximation.  Each section lists the rows whose difference is significant
-at the 5% level, one test per row: with 45 cards, two or so will be flagged by chance alone.
+The question is whether a change (a card set, ``--rule redraw_satisfied=all``, a bot) moves
+the balance, so every figure is shown per run and as a difference from the first run (the
+baseline) with a 95% interval for the difference.
+
+Paired or independent.  Two runs that share a schedule (same master seed, participants,
+player count and format, so the same deals in the same seat rotations; rule options and card
+sets may differ) are compared *paired*: the deals both played are resampled together, with
+the same bootstrap weights in both runs, so the luck of a deal cancels out of every
+difference (:func:`paired_sections`).  Runs that cannot be paired are compared as
+independent samples and the report says why: differences of proportions use Newcombe's
+interval built from the two Wilson intervals; other differences the normal approximation
+with each run's standard error recovered from its own interval, ``se = (hi - lo) / (2 *
+1.96)``.  Per-card differences are tested together: the cards listed as differing are those
+whose Benjamini–Hochberg q-value is at most 5%, not one test at 5% per card.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,8 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import charts, stats, tables
-from .loader import Tables
+from . import balance, charts, stats, tables
+from .loader import Tables, card_set_hash
 from .render import Section, Table
 
 
@@ -90,21 +97,34 @@ def _join(parts: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
     return out
 
 
-def significant(frame: pd.DataFrame, key: str, metric: str, labels: Sequence[str]) -> list[str]:
-    """Rows whose difference from the baseline has an interval that excludes zero."""
+def significant(frame: pd.DataFrame, key: str, metric: str, labels: Sequence[str],
+                fdr: float | None = None) -> list[str]:
+    """Rows whose difference from the baseline has an interval that excludes zero; with
+    ``fdr``, rows whose Benjamini–Hochberg q-value (from the interval's normal z) is at most
+    ``fdr`` across the rows (what the per-card lists use)."""
     found = []
     for lab in labels[1:]:
         name = f"Δ{metric}[{lab}]"
-        mask = (frame[f"{name}_lo"] > 0) | (frame[f"{name}_hi"] < 0)
+        if name not in frame:
+            continue
+        if fdr is None:
+            mask = (frame[f"{name}_lo"] > 0) | (frame[f"{name}_hi"] < 0)
+        else:
+            se = (frame[f"{name}_hi"] - frame[f"{name}_lo"]).to_numpy(dtype=float) / (2 * stats.Z)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                q = balance.bh(balance.two_sided(frame[name].to_numpy(dtype=float) / se))
+            mask = pd.Series(q <= fdr, index=frame.index)
         for _, r in frame[mask].iterrows():
             found.append(f"{r[key]} ({lab}: {r[name]:+.3f})")
     return found
 
 
-def _sig_text(what: str, rows: list[str]) -> str:
+def _sig_text(what: str, rows: list[str], fdr: float | None = None) -> str:
+    test = ("95% interval excludes 0" if fdr is None else
+            f"Benjamini–Hochberg q ≤ {fdr:.0%} across the rows")
     if not rows:
-        return f"No {what} differs significantly from the baseline at the 5% level."
-    return f"Significant differences in {what} (95% interval excludes 0): " + ", ".join(rows) + "."
+        return f"No {what} differs significantly from the baseline ({test})."
+    return f"Significant differences in {what} ({test}): " + ", ".join(rows) + "."
 
 
 def _flat(options: Any, prefix: str = "") -> dict[str, str]:
@@ -117,7 +137,7 @@ def _flat(options: Any, prefix: str = "") -> dict[str, str]:
 
 
 def runs_table(runs: Sequence[Tables], labels: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One row per run, and the rule options that differ between the runs."""
+    """One row per run, and the rule options and card points that differ between the runs."""
     rows = []
     for t, lab in zip(runs, labels, strict=True):
         g = t.games
@@ -126,6 +146,7 @@ def runs_table(runs: Sequence[Tables], labels: Sequence[str]) -> tuple[pd.DataFr
                      "errors": int(g["error"].sum()) if len(g) else 0,
                      "capped": int(g["capped"].sum()) if len(g) else 0,
                      "deals": int(g["deal_key"].nunique()) if len(g) else 0,
+                     "seed": t.manifest.get("seed", ""), "card_set": card_set_hash(t.manifest),
                      "warnings": len(t.warnings)})
     flat = [_flat(t.manifest.get("options", {})) for t in runs]
     keys = sorted({k for f in flat for k in f})
@@ -133,7 +154,150 @@ def runs_table(runs: Sequence[Tables], labels: Sequence[str]) -> tuple[pd.DataFr
     options = pd.DataFrame({"option": diff})
     for f, lab in zip(flat, labels, strict=True):
         options[lab] = [f.get(k, "(unset)") for k in diff]
+    cards = card_differences(runs, labels)
+    if not cards.empty:
+        extra = pd.DataFrame({"option": "card " + cards["card"]})
+        for lab in labels:
+            extra[lab] = cards[lab].to_numpy()
+        options = pd.concat([options, extra], ignore_index=True)
     return pd.DataFrame(rows), options
+
+
+def card_differences(runs: Sequence[Tables], labels: Sequence[str]) -> pd.DataFrame:
+    """Cards whose points (or presence) differ between the runs' card sets."""
+    def value(t: Tables) -> dict[str, str]:
+        c = t.catalog
+        return {card: ("removed" if removed else f"{pts:g}")
+                for card, pts, removed in zip(c["card"], c["points"], c["removed"],
+                                              strict=True)}
+
+    values = [value(t) for t in runs]
+    cards = list(dict.fromkeys(c for v in values for c in v))
+    differ = [c for c in cards if len({v.get(c, "absent") for v in values}) > 1]
+    out = pd.DataFrame({"card": differ})
+    for v, lab in zip(values, labels, strict=True):
+        out[lab] = [v.get(c, "absent") for c in differ]
+    return out
+
+
+def _interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
+    """``x [lo, hi]``, or "not estimated" when there were too few games for it."""
+    v, lo, hi = (values.get(k, float("nan")) for k in (key, f"{key}_lo", f"{key}_hi"))
+    if math.isnan(v):
+        return "not estimated (too few completed cards)"
+    return f"{v:{spec}} [{lo:{spec}}, {hi:{spec}}]"
+
+
+def pairing_problem(a: Tables, b: Tables) -> str | None:
+    """Why two runs cannot be compared game by game (None when they share a schedule)."""
+    la, lb = a.label, b.label
+    if a.players != b.players:
+        return (f"{lb} cannot be paired with {la}: {la} has {a.players} players per game and "
+                f"{lb} has {b.players}, so they are compared as independent samples.")
+    ma, mb = a.manifest, b.manifest
+    for field, what in (("seed", "master seed"), ("format", "format")):
+        if ma.get(field) != mb.get(field):
+            return (f"{lb} is compared with {la} as an independent sample: their {what}s "
+                    f"differ ({ma.get(field)} and {mb.get(field)}), so they played different "
+                    "deals.")
+    if a.participants != b.participants:
+        return (f"{lb} is compared with {la} as an independent sample: their participants "
+                "differ, so their games do not correspond.")
+    common = set(balance._deal_keys(a)).intersection(balance._deal_keys(b))
+    if not common:
+        return (f"{lb} is compared with {la} as an independent sample: they share no deal "
+                "(no game with the same pairing, deal and seed).")
+    return None
+
+
+def _participant_sums(t: Tables, deals: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal (in ``deals`` order) and participant: win shares and seats held."""
+    keys = balance._deal_keys(t).to_numpy()
+    s = t.seats
+    d = deals.get_indexer(keys[s["gi"].to_numpy()])
+    who = s["participant"].cat.codes.to_numpy().astype(np.int64)
+    k = len(t.participants)
+    keep = d >= 0
+    share = np.zeros((len(deals), k))
+    seats = np.zeros((len(deals), k))
+    np.add.at(share, (d[keep], who[keep]), s["share"].to_numpy()[keep])
+    np.add.at(seats, (d[keep], who[keep]), 1.0)
+    return share, seats
+
+
+def paired_sections(
+    a: Tables, b: Tables, la: str, lb: str, replicates: int, seed: int = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """Win rates and card figures of ``b`` minus ``a`` over the deals both played, with
+    intervals from one bootstrap over those deals applied to both runs (paired)."""
+    sa, sb = balance.sample(a), balance.sample(b)
+    ja, jb = balance.joint_samples(sa, sb)
+    strata = ja.strata
+
+    def weights() -> Any:
+        return balance.deal_weights(strata, replicates, np.random.default_rng(seed))
+
+    fa, ba = balance.bootstrap(ja, weights=weights())
+    fb, bb = balance.bootstrap(jb, weights=weights())
+    # Win rates, all games of the common deals (errors included, as in the standings).
+    deals = ja.deals
+    xa, ma = _participant_sums(a, deals)
+    xb, mb = _participant_sums(b, deals)
+    reps = []
+    for w in weights():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            reps.append((w @ xb) / (w @ mb) - (w @ xa) / (w @ ma))
+    boot = np.concatenate(reps) if reps else np.full((0, len(a.participants)), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ra, rb = xa.sum(0) / ma.sum(0), xb.sum(0) / mb.sum(0)
+    lo, hi = balance._interval(boot)
+    win = pd.DataFrame({"participant": a.participants, "deals": len(deals),
+                        f"win_rate[{la}]": ra, f"win_rate[{lb}]": rb,
+                        f"Δwin_rate[{lb}]": rb - ra, f"Δwin_rate[{lb}]_lo": lo,
+                        f"Δwin_rate[{lb}]_hi": hi})
+    # Games whose winners changed, matched by game id and seed.
+    def winners(t: Tables) -> pd.Series:
+        s = t.seats[t.seats["win"]]
+        names = s.groupby("gi")["participant"].agg(lambda x: "|".join(sorted(map(str, x))))
+        g = t.games
+        return pd.Series(names.reindex(range(len(g))).fillna("").to_numpy(),
+                         index=g["game"] + "@" + g["seed"].astype(str))
+    wa, wb = winners(a), winners(b)
+    both = wa.index.intersection(wb.index)
+    changed = int((wa.reindex(both) != wb.reindex(both)).sum())
+
+    cards = ja.cards[["card", "category"]].copy()
+    cards[f"points[{la}]"] = ja.cards["points"].to_numpy()
+    cards[f"points[{lb}]"] = jb.cards.set_index("card")["points"].reindex(
+        ja.cards["card"]).to_numpy()
+    for name in ("completion_rate", "points_per_turn", "fair_value"):
+        d = fb[name][0] - fa[name][0]
+        db = bb[name] - ba[name]
+        cards[f"{name}[{la}]"] = fa[name][0]
+        cards[f"{name}[{lb}]"] = fb[name][0]
+        cards[f"Δ{name}"] = d
+        cards[f"Δ{name}_lo"], cards[f"Δ{name}_hi"] = balance._interval(db)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cards[f"q_{name}"] = balance.bh(balance.two_sided(d / balance._scale(db)))
+    # The set's balance: spread of fair value minus points, and its change.
+    pa = ja.cards["points"].to_numpy(dtype=float)
+    pb = jb.cards["points"].to_numpy(dtype=float)
+    spa = balance.spread_of(fa["fair_value"][0], ba["fair_value"], pa)
+    spb = balance.spread_of(fb["fair_value"][0], bb["fair_value"], pb)
+    m = ~np.isnan(fa["fair_value"][0]) & ~np.isnan(fb["fair_value"][0])
+
+    def rms(f: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        with balance._quiet():
+            return np.sqrt(np.nanmean((f[..., m] - pts[m]) ** 2, axis=-1))
+
+    d_rep = rms(bb["fair_value"], pb) - rms(ba["fair_value"], pa)
+    d_hat = float(rms(fb["fair_value"][0], pb) - rms(fa["fair_value"][0], pa))
+    with balance._quiet():
+        dlo, dhi = balance._interval(d_rep - (np.nanmean(d_rep) - d_hat))
+    info = {"deals": len(deals), "games_compared": len(both), "winner_changed": changed,
+            "spread_a": spa, "spread_b": spb, "spread_change": d_hat,
+            "spread_change_lo": float(dlo), "spread_change_hi": float(dhi)}
+    return win, cards, info
 
 
 def compare(
@@ -180,26 +344,64 @@ def compare(
                                       (name, "games")))
     ties = _join(tie_parts, ["players"])
 
-    card_frames = []
-    for c in cb:
-        f = c["cards"].copy()
-        f["won"] = f["completer_won"] * f["completed"]
-        card_frames.append(f)
+    card_frames = [c["cards"] for c in cb]
     ident = card_frames[0][["card", "category", "points"]]
     cards = _join([
         ident,
         side_by_side(card_frames, labels, ["card"], "completion_rate", ("completed", "drawn")),
-        side_by_side(card_frames, labels, ["card"], "rounds_to_complete"),
-        side_by_side(card_frames, labels, ["card"], "completer_won", ("won", "completed")),
+        side_by_side(card_frames, labels, ["card"], "turns_held"),
+        side_by_side(card_frames, labels, ["card"], "points_per_turn"),
         side_by_side(card_frames, labels, ["card"], "fair_value"),
     ], ["card"])
     for c, lab in zip(cb, labels, strict=True):
         cards[f"flag[{lab}]"] = cards["card"].map(c["cards"].set_index("card")["flag"])
     categories = _join([
         side_by_side([c["categories"] for c in cb], labels, ["category"], "winners_share"),
-        side_by_side([c["categories"] for c in cb], labels, ["category"], "completion_rate",
-                     ("completed", "drawn")),
+        side_by_side([c["categories"] for c in cb], labels, ["category"], "completion_rate"),
+        side_by_side([c["categories"] for c in cb], labels, ["category"], "points_per_turn"),
     ], ["category"])
+    spreads = pd.DataFrame([{
+        "run": lab, "cards_modelled": int(c["model"]["cards_modelled"].iloc[0]),
+        "spread": c["model"]["spread"].iloc[0], "spread_lo": c["model"]["spread_lo"].iloc[0],
+        "spread_hi": c["model"]["spread_hi"].iloc[0]} for c, lab in zip(cb, labels,
+                                                                        strict=True)])
+
+    # Paired comparisons with the baseline, where the schedules allow.
+    pairing_notes: list[str] = []
+    paired_parts: list[Section] = []
+    for t, lab in zip(runs[1:], labels[1:], strict=True):
+        problem = pairing_problem(runs[0], t)
+        if problem:
+            pairing_notes.append(problem)
+            continue
+        win, pcards, info = paired_sections(runs[0], t, base, lab, replicates)
+        pairing_notes.append(
+            f"{lab} is paired with {base}: same seed, participants, {t.players} players per "
+            f"game and format, {info['deals']} deals in common; {info['winner_changed']} of "
+            f"the {info['games_compared']} games played in both changed winner.")
+        listed = [f"{r['card']} ({r['Δfair_value']:+.2f})" for _, r in pcards.iterrows()
+                  if r["q_fair_value"] <= balance.FDR]
+        listed_rate = [f"{r['card']} ({r['Δcompletion_rate']:+.3f})" for _, r in
+                       pcards.iterrows() if r["q_completion_rate"] <= balance.FDR]
+        sa_, sb_ = info["spread_a"], info["spread_b"]
+        paired_parts.append(Section(
+            f"Paired: {lab} against {base}",
+            f"The {info['deals']} deals both runs played, resampled together (the same "
+            f"{replicates} bootstrap draws of deals, within pairings, in both runs), so each "
+            "interval is for the difference itself with the deals' luck cancelled. "
+            f"{info['winner_changed']} of {info['games_compared']} games changed winner."
+            "\n\n"
+            "Cards whose fair value changed (Benjamini–Hochberg, false discovery rate "
+            f"{balance.FDR:.0%} across the cards): {', '.join(listed) or 'none'}. Cards whose "
+            f"completion rate changed: {', '.join(listed_rate) or 'none'}."
+            "\n\n"
+            f"Balance of each set (spread of fair value − points over the cards, corrected "
+            f"for noise): {base} {_interval_text(sa_, 'spread')}, {lab} "
+            f"{_interval_text(sb_, 'spread')}; paired change of the raw spread "
+            f"{_interval_text(info, 'spread_change', '+.2f')} points (below 0: {lab} is more "
+            "balanced).",
+            [Table(f"paired_win_rates_{lab}", "Win rate, paired difference", win),
+             Table(f"paired_cards_{lab}", "Cards, paired differences", pcards)]))
     if len(labels) > 1:
         charts.compare_diffs(cards, "card", base, labels[1:], "completion_rate",
                              out / "compare_cards.png",
@@ -237,13 +439,21 @@ def compare(
 
     warnings = [f"- {lab}: {w}" for t, lab in zip(runs, labels, strict=True)
                 for w in t.warnings]
+    differing = card_differences(runs, labels)
     intro = (
         f"{len(runs)} runs compared; the first, **{base}**, is the baseline: each `Δ` column is "
-        "a run's figure minus the baseline's, with a 95% interval for the difference "
-        "(Newcombe's for proportions; normal, from each run's own interval, otherwise). The "
-        "runs are independent samples. Each list of significant differences makes one test "
-        "per row, so about 1 row in 20 is listed by chance when nothing changed."
+        "a run's figure minus the baseline's, with a 95% interval for the difference. "
+        "The side-by-side sections treat the runs as independent samples (Newcombe's "
+        "interval for proportions; normal, from each run's own interval, otherwise); the "
+        "paired sections, where the schedules allow, use the deals both runs played. Lists "
+        "of significant differences make one test per row at 5%, except the per-card lists, "
+        f"which control the false discovery rate at {balance.FDR:.0%} (Benjamini–Hochberg)."
+        "\n\n" + "\n".join(f"- {n}" for n in pairing_notes)
     )
+    if not differing.empty:
+        intro += ("\n\nThe card sets differ in " + str(len(differing)) + " cards: "
+                  + "; ".join(f"{r['card']} " + " / ".join(str(r[lab]) for lab in labels)
+                              for _, r in differing.iterrows()) + ".")
     if any(len(t.games) == 0 for t in runs):
         empty = [lab for t, lab in zip(runs, labels, strict=True) if len(t.games) == 0]
         intro += "\n\n**No games** in: " + ", ".join(empty) + "."
@@ -280,14 +490,19 @@ def compare(
                                                           labels)),
                 [Table("compare_tiebreaks", "Tie-break rates", ties)]),
         Section("Objective-card balance",
-                "Completion rate, rounds to complete, how often the completer won and the "
-                "estimated fair value per card and run (methods as in the single report). "
+                "Completion rate, turns held to completion, points per turn held and the "
+                "fair value per card and run (methods as in the single report), compared "
+                "as independent samples. "
                 + _sig_text("completion rate", significant(cards, "card", "completion_rate",
-                                                           labels))
+                                                           labels, balance.FDR), balance.FDR)
                 + " " + _sig_text("fair value", significant(cards, "card", "fair_value",
-                                                             labels)),
+                                                             labels, balance.FDR), balance.FDR)
+                + " The spread is the root-mean-square of fair value − points over the cards "
+                "with an estimate, corrected for the estimates' noise: smaller is more "
+                "balanced.",
                 [Table("compare_cards", "Cards", cards),
-                 Table("compare_card_categories", "Categories", categories)],
+                 Table("compare_card_categories", "Categories", categories),
+                 Table("compare_spread", "Spread of fair value − points per run", spreads)],
                 [("compare_cards.png", "Change in completion rate per card")]),
         Section("Game shape",
                 "Mean rounds per game (normal interval), capped games and the Emperor "
@@ -296,5 +511,6 @@ def compare(
                                                             labels)),
                 [Table("compare_game_shape", "Game shape", shape)],
                 [("compare_rounds.png", "Game length per run")]),
+        *paired_parts,
     ]
 

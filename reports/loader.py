@@ -131,12 +131,14 @@ def _components_path() -> Path | None:
     return None
 
 
-def card_catalog() -> pd.DataFrame:
-    """The objective cards of the game (id, category, printed points), in deck order.
+def card_catalog(manifest: dict[str, Any] | None = None) -> pd.DataFrame:
+    """The objective cards of the game (id, category, points, removed), in deck order.
 
-    Read from the engine's data file rather than the engine, which the reports never import.
-    If the file cannot be found the catalog is empty and cards found in the games get their
-    category from their id and no printed points.
+    The points are the run's: the manifest's ``card_set`` (written when the tournament was
+    played with ``--cards FILE``) when it has one, else the printed values, read from the
+    engine's data file rather than the engine, which the reports never import.  If the file
+    cannot be found the printed catalog is empty and cards found in the games get their
+    category from their id and no points.
     """
     rows: list[tuple[str, str, float]] = []
     path = _components_path()
@@ -145,15 +147,49 @@ def card_catalog() -> pd.DataFrame:
         for cat in CATEGORIES:
             for card in data.get("objectives", {}).get(cat, []):
                 rows.append((str(card["id"]), cat, float(card["points"])))
-    return pd.DataFrame(rows, columns=["card", "category", "points"])
+    catalog = pd.DataFrame(rows, columns=["card", "category", "points"])
+    catalog["printed"] = catalog["points"]
+    catalog["removed"] = False
+    card_set = (manifest or {}).get("card_set")
+    if isinstance(card_set, dict):
+        points = card_set.get("points") or {}
+        known = dict(zip(catalog["card"], range(len(catalog)), strict=True))
+        extra = [c for c in points if c not in known]
+        if extra:
+            catalog = pd.concat([catalog, pd.DataFrame({
+                "card": extra, "category": [_category_of(c) for c in extra],
+                "points": math.nan, "printed": math.nan, "removed": False})],
+                ignore_index=True)
+        catalog["points"] = [float(points.get(c, p)) for c, p in
+                             zip(catalog["card"], catalog["points"], strict=True)]
+        removed = set(card_set.get("removed") or [])
+        catalog["removed"] = catalog["card"].isin(removed)
+    return catalog
 
 
-def emperor_points() -> int:
-    """The Emperor card's printed points (2 unless the data file says otherwise)."""
+def emperor_points(manifest: dict[str, Any] | None = None) -> int:
+    """The Emperor card's points in the run: the manifest's card set, then its rule option
+    ``emperor_points``, then the printed card (2 unless the data file says otherwise)."""
+    manifest = manifest or {}
+    card_set = manifest.get("card_set")
+    if isinstance(card_set, dict) and isinstance(card_set.get("emperor"), int):
+        return int(card_set["emperor"])
+    options = manifest.get("options")
+    rule = options.get("emperor_points") if isinstance(options, dict) else None
+    if isinstance(rule, int) and not isinstance(rule, bool):
+        return rule
     path = _components_path()
     if path is None:
         return 2
     return int(json.loads(path.read_text(encoding="utf-8")).get("emperor_points", 2))
+
+
+def card_set_hash(manifest: dict[str, Any]) -> str:
+    """The short hash of the run's card set ("printed" for the printed set)."""
+    card_set = manifest.get("card_set")
+    if isinstance(card_set, dict) and card_set.get("hash"):
+        return str(card_set["hash"])
+    return "printed"
 
 
 def _category_of(card: str) -> str:
@@ -180,7 +216,45 @@ def read_manifest(directory: Path) -> dict[str, Any]:
         isinstance(p, dict) and isinstance(p.get("name"), str) for p in participants
     ):
         raise ReportError(f"{path} has a 'participants' entry that is not a list of names.")
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise ReportError(f"{path} {problem}.")
     return manifest
+
+
+# Bounds on the manifest's whole-number fields: far beyond any tournament, yet small enough
+# that a table sized by them (the paired counts have 2 * players + 1 columns) cannot exhaust
+# memory.
+_MANIFEST_INTS = {"players": (2, 4), "games": (0, 10**9), "scheduled": (0, 10**9)}
+
+
+def _manifest_problem(manifest: dict[str, Any]) -> str | None:
+    """Why a manifest's fields are absurd, or None."""
+    for name, (low, high) in _MANIFEST_INTS.items():
+        value = manifest.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return f"has '{name}': {str(value)[:40]}, not a whole number from {low} to {high}"
+    card_set = manifest.get("card_set")
+    if card_set is None:
+        return None
+    if not isinstance(card_set, dict):
+        return "has a 'card_set' that is not a JSON object"
+    points = card_set.get("points", {})
+    if not isinstance(points, dict) or not all(
+        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+        and 0 <= v <= 1000 for k, v in points.items()
+    ):
+        return "has a 'card_set.points' that is not a map of card ids to points from 0 to 1000"
+    emperor = card_set.get("emperor")
+    if emperor is not None and (isinstance(emperor, bool) or not isinstance(emperor, int)
+                                or not 0 <= emperor <= 1000):
+        return "has a 'card_set.emperor' that is not a whole number from 0 to 1000"
+    removed = card_set.get("removed", [])
+    if not isinstance(removed, list) or not all(isinstance(c, str) for c in removed):
+        return "has a 'card_set.removed' that is not a list of card ids"
+    return None
 
 
 def _lines(path: Path, strict: bool, warnings: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -233,6 +307,15 @@ def _check(record: Any) -> str | None:
         isinstance(w, int) and 0 <= w < len(seats) for w in winners
     ):
         return "has no 'winners' list of seat numbers"
+    players = record.get("players")
+    if players is not None and players != len(seats):
+        return f"says 'players': {str(players)[:20]} but lists {len(seats)} seats"
+    error = record.get("error")
+    if error is not None:
+        seat = error.get("seat") if isinstance(error, dict) else None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+            return (f"has an error blaming seat {str(seat)[:20]}, which does not exist in a "
+                    f"{len(seats)}-seat game")
     return None
 
 
@@ -243,6 +326,8 @@ class _Builder:
         self.card_code: dict[str, int] = {c: i for i, c in enumerate(catalog["card"])}
         self.card_points: list[float] = list(catalog["points"])
         self.card_cat: list[str] = list(catalog["category"])
+        self.card_printed: list[float] = list(catalog["printed"])
+        self.card_removed: list[bool] = list(catalog["removed"])
         self.names: dict[str, int] = {p: i for i, p in enumerate(participants)}
         self.faces: dict[str, int] = {f: i for i, f in enumerate(WEATHER_FACES)}
         self.g: dict[str, list[Any]] = {k: [] for k in (
@@ -264,6 +349,8 @@ class _Builder:
             self.card_code[card] = code
             self.card_points.append(math.nan)
             self.card_cat.append(_category_of(card))
+            self.card_printed.append(math.nan)
+            self.card_removed.append(False)
         return code
 
     def _name(self, name: str) -> int:
@@ -467,6 +554,8 @@ class _Builder:
             "card": sorted(self.card_code, key=self.card_code.__getitem__),
             "category": self.card_cat,
             "points": self.card_points,
+            "printed": self.card_printed,
+            "removed": self.card_removed,
         })
         cards = pd.DataFrame({
             "gi": np.asarray(self.c["gi"], dtype=np.int32),
@@ -492,13 +581,25 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
         raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
     manifest = read_manifest(directory)
     warnings: list[str] = []
-    catalog = card_catalog()
+    catalog = card_catalog(manifest)
     participants = [p["name"] for p in manifest.get("participants", [])]
     builder = _Builder(catalog, participants)
     path = directory / "games.jsonl"
+    known = set(participants)
+    old_format: list[int] = []
     if path.is_file():
         for number, record in _lines(path, strict, warnings):
             why = _check(record)
+            if why is None and known:
+                strangers = [s for s in record["seats"] if s not in known]
+                if strangers:
+                    why = (f"names participant {strangers[0][:60]!r}, who is not in "
+                           "manifest.json")
+            if why is None and "cards" not in record and "drawn" not in record:
+                # An older record format, which listed only the cards completed: every card
+                # would show as completed every time it was drawn.  Its cards are left out.
+                old_format.append(number)
+                record = {k: v for k, v in record.items() if k != "completed"}
             if why is not None:
                 _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
                 continue
@@ -510,33 +611,68 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
         warnings.append(msg)
         log.warning(msg)
+    if old_format:
+        msg = (f"{len(old_format)} records (from line {old_format[0]}) are of an older format "
+               "without the cards drawn; their games count everywhere but in the card tables")
+        warnings.append(msg)
+        log.warning(msg)
     try:
         games, seats, cards, catalog = builder.frames()
     except (TypeError, ValueError) as exc:
         raise ReportError(f"{path} has a card entry whose round is not a number ({exc}).") \
             from exc
-    games, seats, cards = _tidy(games, seats, cards, warnings)
+    games, seats, cards = _tidy(games, seats, cards, warnings, strict, path)
     _derive(games, seats, cards, catalog)
     return Tables(games, seats, cards, manifest, catalog, directory, warnings)
 
 
 def _tidy(
-    games: pd.DataFrame, seats: pd.DataFrame, cards: pd.DataFrame, warnings: list[str]
+    games: pd.DataFrame, seats: pd.DataFrame, cards: pd.DataFrame, warnings: list[str],
+    strict: bool = True, path: Path | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Drop repeated games (keeping the last record) and sort by game id for determinism.
+
+    A repeat is the same game played again (a resumed run): same id, same seed, same seats.
+    An id that comes back with another seed or other seats is a different game, from another
+    tournament appended to the file: that is refused, naming both lines (``strict=False``:
+    both games are kept, the later one under a new id, with a warning).
 
     Line order depends on how many workers played, game ids do not; sequential ratings
     (openskill) and the bootstrap's random draws then give the same figures for the same games.
     """
     # "play" is the id of every single game (``arena play --record``): never a repeat.
+    ids = games["game"]
+    repeated_any = ids.duplicated(keep=False) & (ids != "play")
+    if repeated_any.any():
+        # Same id, different game: another tournament's records appended to this file.
+        who = seats.groupby("gi", sort=True)["participant"].agg(
+            lambda x: "|".join(map(str, x)))
+        sig = games["seed"].astype(str) + "/" + who.reindex(range(len(games))).fillna("")
+        sub = pd.DataFrame({"game": ids, "sig": sig, "line": games["line"]})[repeated_any]
+        clash = sub.groupby("game")["sig"].transform("nunique") > 1
+        if clash.any():
+            first = sub[clash].sort_values("line")
+            game_id = first["game"].iloc[0]
+            lines = first.loc[first["game"] == game_id, "line"].tolist()
+            where = f"{path}" if path is not None else "games.jsonl"
+            if strict:
+                raise ReportError(
+                    f"Lines {lines[0]} and {lines[1]} of {where} both hold game {game_id} but "
+                    "with different seeds or seats: the file joins two tournaments; report "
+                    "each from its own folder (or load(..., strict=False) keeps both).")
+            renamed = games["game"].copy()
+            later = sub[clash & sub.duplicated(["game", "sig"], keep="first").eq(False)]
+            for game_id, frame in later.groupby("game"):
+                for i, idx in enumerate(frame.index[1:], start=2):
+                    renamed.iloc[idx] = f"{game_id}#{i}"
+            games["game"] = renamed
+            msg = (f"{int(clash.sum())} records share a game id with a different game (another "
+                   "tournament's records in the same file); kept them all under new ids")
+            warnings.append(msg)
+            log.warning(msg)
     dup = (games["game"].duplicated(keep="last") & (games["game"] != "play")).to_numpy()
     if dup.any():
-        repeated = games["game"].duplicated(keep=False) & (games["game"] != "play")
-        seeds = games.loc[repeated].groupby("game", observed=True)["seed"].nunique()
         msg = f"{int(dup.sum())} games appear more than once in games.jsonl; kept the last record"
-        if (seeds > 1).any():
-            msg += (f" ({int((seeds > 1).sum())} of those ids were played with different seeds:"
-                    " the file seems to join two tournaments, whose games are not repeats)")
         warnings.append(msg)
         log.warning(msg)
     counts = sorted(int(p) for p in pd.unique(games["players"]))

@@ -81,6 +81,19 @@ def display(frame: pd.DataFrame) -> pd.DataFrame:
             continue
         lo, hi = f"{col}_lo", f"{col}_hi"
         values = frame[col].tolist()
+        bound = f"{col}_clipped"
+        if bound in frame.columns:
+            # A value clipped at a bound (a perfect record's Elo) is shown as "< -999".
+            skip.update((lo, hi, bound))
+            out[str(col)] = [
+                ("< " if v < 0 else "> ") + f"{v:+.0f}" if c and not _missing(v) else
+                (fmt(v) if _missing(a) else f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
+                for v, a, b, c in zip(values, frame.get(lo, frame[col]).tolist(),
+                                      frame.get(hi, frame[col]).tolist(),
+                                      frame[bound].tolist(), strict=True)]
+            if lo in frame.columns:
+                out[f"{col} [95% CI]"] = out.pop(str(col))
+            continue
         if lo in frame.columns and hi in frame.columns:
             skip.update((lo, hi))
             text = []
@@ -112,7 +125,28 @@ def _missing(value: object) -> bool:
 
 
 def _cell_md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A Markdown cell: HTML (a participant named ``<script>``) is shown, not run."""
+    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with text cells that a spreadsheet would run as a formula (``=``, ``+``,
+    ``-``, ``@`` at the start) prefixed by a quote, as OWASP advises; numbers are untouched."""
+    out = frame
+    for col in frame.columns:
+        if pd.api.types.is_numeric_dtype(frame[col].dtype) or pd.api.types.is_bool_dtype(
+                frame[col].dtype):
+            continue
+        values = frame[col].astype(object)
+        risky = values.map(lambda v: isinstance(v, str) and v.startswith(FORMULA_START))
+        if risky.any():
+            if out is frame:
+                out = frame.copy()
+            out[col] = values.where(~risky, "'" + values.astype(str))
+    return out
 
 
 def markdown_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") -> str:
@@ -140,17 +174,20 @@ def html_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") ->
         dtype = frame[source].dtype if source in frame.columns else object
         numeric.append(pd.api.types.is_numeric_dtype(dtype)
                        and not pd.api.types.is_bool_dtype(dtype))
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    head = "".join(f"<th title=\"click to sort\">{html.escape(str(c))}</th>"
+                   for c in shown.columns)
     body = []
     for row in shown.itertuples(index=False):
         cells = []
         for v, is_num in zip(row, numeric, strict=True):
-            cls = ' class="n"' if is_num else ""
+            # Numbers and short text (card ids) stay on one line; long text wraps.
+            cls = ' class="n"' if is_num else (' class="w"' if len(str(v)) > 40 else "")
             cells.append(f"<td{cls}>{html.escape(str(v))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     more = (f"<p class=\"more\">{len(frame) - max_rows} more rows in "
             f"{html.escape(note)}</p>" if len(frame) > max_rows else "")
-    return (f"<div class=\"scroll\"><table><thead><tr>{head}</tr></thead><tbody>"
+    return (f"<div class=\"scroll\"><table class=\"sortable\"><thead><tr>{head}</tr></thead>"
+            "<tbody>"
             + "".join(body) + f"</tbody></table></div>{more}")
 
 
@@ -180,10 +217,45 @@ max-width:1200px;color:#222;line-height:1.45;padding:0 1em}
 h1{border-bottom:2px solid #ddd}h2{border-bottom:1px solid #eee;margin-top:2em}
 table{border-collapse:collapse;font-size:13px;margin:.5em 0 1em}
 th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}
-th{background:#f4f4f4;position:sticky;top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}
-tr:nth-child(even) td{background:#fafafa}.scroll{overflow-x:auto}
+th{background:#f4f4f4;position:sticky;top:0;cursor:pointer;white-space:normal;
+min-width:4em;vertical-align:bottom}
+th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
+td.w{max-width:36em;min-width:16em;white-space:normal;overflow-wrap:break-word}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr:nth-child(even) td{background:#fafafa}
+.scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #eee}
 img{max-width:100%;border:1px solid #eee;margin:.5em 0}code{background:#f4f4f4;padding:0 3px}
 .caption{color:#555;font-size:13px;margin:.2em 0}.more{color:#777;font-size:12px}
+"""
+
+
+# Click a column header to sort by it (again: the other way).  Numbers sort as numbers: a
+# cell "0.512 [0.47, 0.55]" by its first number, "–" last.  Inline, so the page stays one
+# file that works offline.
+SORT_SCRIPT = """
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('th').forEach(function (th, col) {
+    th.addEventListener('click', function () {
+      var body = table.tBodies[0], rows = Array.from(body.rows);
+      var asc = !th.classList.contains('asc');
+      table.querySelectorAll('th').forEach(function (h) { h.classList.remove('asc', 'desc'); });
+      th.classList.add(asc ? 'asc' : 'desc');
+      function key(row) {
+        var text = row.cells[col].textContent.trim().replace('\\u2212', '-');
+        var m = text.match(/^[<>]?\\s*[-+]?\\d*\\.?\\d+(e[-+]?\\d+)?/i);
+        return m ? parseFloat(m[0].replace(/^[<>]\\s*/, '')) : text;
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        if (typeof x === 'number' && typeof y === 'number') return asc ? x - y : y - x;
+        if (typeof x === 'number') return -1;
+        if (typeof y === 'number') return 1;
+        return asc ? x.localeCompare(y) : y.localeCompare(x);
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
 """
 
 
@@ -191,7 +263,7 @@ def write_document(title: str, sections: list[Section], out: Path) -> Path:
     """Write every table as CSV, then ``report.md`` and a self-contained ``report.html``."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    md = [f"# {title}\n", f"_Generated {stamp} by `arena report`._\n"]
+    md = [f"# {html.escape(title, quote=False)}\n", f"_Generated {stamp} by `arena report`._\n"]
     body = [f"<h1>{html.escape(title)}</h1>",
             f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
             "</p>"]
@@ -202,11 +274,11 @@ def write_document(title: str, sections: list[Section], out: Path) -> Path:
         md.append(f"## {number}. {section.title}\n")
         body.append(f"<h2 id=\"{anchor}\">{number}. {html.escape(section.title)}</h2>")
         if section.text:
-            md.append(section.text.strip() + "\n")
+            md.append(html.escape(section.text.strip(), quote=False) + "\n")
             body.append(text_to_html(section.text))
         for table in section.tables:
             csv = f"{table.stem}.csv"
-            table.frame.to_csv(out / csv, index=False)
+            csv_safe(table.frame).to_csv(out / csv, index=False)
             md.append(f"**{table.caption}** (`{csv}`)\n")
             md.append(markdown_table(table.frame, table.max_rows, csv))
             body.append(f"<p><strong>{html.escape(table.caption)}</strong> "
@@ -223,7 +295,7 @@ def write_document(title: str, sections: list[Section], out: Path) -> Path:
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
         + body[0] + body[1] + "<ul>" + "".join(toc) + "</ul>" + "\n".join(body[2:])
-        + "</body></html>\n"
+        + f"<script>{SORT_SCRIPT}</script></body></html>\n"
     )
     (out / "report.html").write_text(page, encoding="utf-8")
     return out

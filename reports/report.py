@@ -8,6 +8,7 @@ deals), so each section says how its figures were computed and which games it co
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from . import charts, tables
-from .loader import ReportError, Tables, load
+from .loader import ReportError, Tables, card_set_hash, emperor_points, load
 from .render import Section, Table, write_document
 
 REPORT_DIR = "report"
@@ -30,6 +31,24 @@ FILES = (
     "head_to_head.png", "scores.png", "seat_advantage.png", "card_completion.png",
     "card_value.png", "game_length.png",
 )
+
+
+def card_set_text(t: Tables) -> str:
+    """The run's card set in a line: its hash and the cards whose points are not printed."""
+    c = t.catalog
+    changed = [f"{card} {printed:g}→{points:g}" for card, points, printed, removed in
+               zip(c["card"], c["points"], c["printed"], c["removed"], strict=True)
+               if not removed and points == points and points != printed]
+    removed = list(c.loc[c["removed"], "card"])
+    emperor = emperor_points(t.manifest)
+    parts = [card_set_hash(t.manifest), f"Emperor {emperor}"]
+    if changed:
+        parts.append("points changed: " + ", ".join(changed))
+    if removed:
+        parts.append("removed: " + ", ".join(removed))
+    if not changed and not removed:
+        parts.append("printed points")
+    return "; ".join(parts)
 
 
 def overview(t: Tables) -> pd.DataFrame:
@@ -50,6 +69,7 @@ def overview(t: Tables) -> pd.DataFrame:
         ("deals (seeds)", int(g["deal_key"].nunique()) if len(g) else 0),
         ("master seed", m.get("seed", "")),
         ("rule options (manifest)", json.dumps(m.get("options", {}), sort_keys=True)),
+        ("card set", card_set_text(t)),
         ("options differing from defaults (games)", "; ".join(options)),
         ("move time limit (s)", m.get("move_time", "")),
         ("arena version", m.get("arena_version", "")),
@@ -57,6 +77,62 @@ def overview(t: Tables) -> pd.DataFrame:
         ("finished", m.get("finished") or "(not finished)"),
     ]
     return pd.DataFrame({"item": [r[0] for r in rows], "value": [str(r[1]) for r in rows]})
+
+
+def card_text(model: pd.Series, players: int) -> str:
+    """The card section's explanation, with the run's own figures in it."""
+    fdr = float(model["fdr"])
+    spread = ("not estimated (the games do not show that a point helps win)"
+              if math.isnan(model["spread"]) else
+              f"{model['spread']:.2f} points [{model['spread_lo']:.2f}, "
+              f"{model['spread_hi']:.2f}]")
+    return (
+        "Per card, over games without error, most unbalanced first (largest |fair value − "
+        "points|; cards without an estimate last). Every interval is a 95% bootstrap "
+        f"interval over whole deals ({int(model['replicates'])} replicates, deals drawn "
+        "within their pairing), because the rotations of one deal share its cards and luck."
+        "\n\n"
+        "- `completion_rate`: completed / drawn (Wilson interval on the draws discounted by "
+        "their design effect); `in_hand_at_end` = 1 − completion rate.\n"
+        "- `turns_held`: the holder's turns from drawing the card to completing it.\n"
+        "- `points_per_turn`: the card's points earned / turns it was held (to completion, or "
+        "to the end when never completed): its efficiency.\n"
+        "- `lift`: win rate of the seats that completed it minus that of the seats that "
+        "drew it and did not (association, not cause).\n"
+        "- `fair_value`: the points an average card would need to move the odds of winning "
+        "as much as completing this one, from a logistic regression of winning on the cards "
+        "completed, the Emperor, the player count and the participant (so a strong bot's "
+        "favourite cards are not credited with its strength); divided by the exchange rate "
+        "(log-odds per point: the slope of the cards' coefficients on their points), which "
+        "is re-estimated in every replicate so its uncertainty is in the interval. "
+        "`imbalance` = fair value − points.\n"
+        "- `p_value`/`q_value`: the test of fair value = points and its Benjamini–Hochberg "
+        f"adjustment across the {int(model['cards_modelled'])} cards with an estimate.\n"
+        "- `games_needed`: about how many games (of this kind) would make the fair value's "
+        "error small enough to detect a one-point imbalance (5% two-sided, 80% power).\n"
+        "- `flag`: `worth more`/`worth less` when q ≤ "
+        f"{fdr:.2f}; `dead` when the completion rate is below half the rest of its category "
+        f"(`category_rate`) and a one-sided test says so at q ≤ {fdr:.2f}; `efficient`/"
+        "`inefficient` when its points per turn differ from the rest of its category's at "
+        f"q ≤ {fdr:.2f}. Multiple testing: each flag kind is decided by the Benjamini–"
+        f"Hochberg procedure across the cards, so at most about {fdr:.0%} of the cards "
+        "flagged are flagged by chance."
+        "\n\n"
+        f"The set as a whole: a point is worth {model['log_odds_per_point']:.3f} "
+        f"[{model['log_odds_per_point_lo']:.3f}, {model['log_odds_per_point_hi']:.3f}] "
+        f"log-odds of winning; the Emperor ({model['emperor_points']:g} points) is worth "
+        f"{model['emperor_fair_value']:.1f} [{model['emperor_fair_value_lo']:.1f}, "
+        f"{model['emperor_fair_value_hi']:.1f}] points (it goes to whoever finishes first, "
+        "so it also carries the value of finishing first); the spread of fair value − points "
+        f"across the cards, corrected for noise, is {spread}: the smaller, the better "
+        "balanced the set. Cards completed fewer than "
+        f"{int(model['min_completions'])} times get no fair value."
+        "\n\n"
+        "Per category: the share of the winners' points (shared wins weighted by their "
+        "fraction) and of all points that came from each category and from the Emperor, "
+        "beside the category's share of the set's points; its completion rate and points per "
+        "turn, and `efficiency_ratio`, its points per turn over the deck's (1 = parity)."
+    )
 
 
 def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[Section]:
@@ -70,7 +146,7 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[S
     pd_ = tables.paired(t)
     tb = tables.tiebreaks(t)
     sa = tables.seat_advantage(t)
-    cb = tables.card_balance(t)
+    cb = tables.card_balance(t, replicates=replicates)
     gs = tables.game_shape(t)
     players = t.players
 
@@ -180,37 +256,12 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[S
         ),
         Section(
             "Objective-card balance",
-            "Per card, over games without error: times drawn and completed, completion rate "
-            "(Wilson), mean rounds from draw to completion (normal interval), how often the "
-            "seat that completed it won, and how often seats dealt it in the set-up won (the "
-            "set-up deal is random, so this last one does not depend on the bots' choices)."
-            "\n\n"
-            "**Fair value.** A logistic regression of \"this seat won\" (a shared win "
-            "counting its fraction), one row per seat of every game without error, on an "
-            "intercept per player count, the Emperor, and one indicator per card completed. "
-            "Its exchange rate lambda, the log-odds of winning one printed point buys, is the "
-            "slope of the cards' coefficients on their printed points (through 0, weighted by "
-            "1/se²). A card's fair value is its coefficient divided by lambda: the printed "
-            "points an average card would need to move the odds of winning as much as "
-            "completing this one does; the interval is the coefficient's ±1.96 standard "
-            "errors divided by lambda. Fair values thus judge the cards against each other "
-            "(they average out near the printed points), and `flag` marks cards whose interval "
-            "excludes their printed points. The Emperor has its own coefficient, so the "
-            "value of finishing first is credited to it rather than to the cards completed "
-            "on the way. This is association, not cause: a card completed mostly by strong "
-            "participants looks better than it is; "
-            f"compare with `dealt_win_rate`. Cards completed fewer than "
-            f"{tables.MIN_COMPLETIONS} times get no estimate."
-            "\n\n"
-            "Per category: the share of the winners' points (shared wins weighted by their "
-            "fraction) and of all points that came from each category and from the Emperor, "
-            "beside the category's share of the printed points; intervals treat each game as "
-            "the sampled unit.",
-            [Table("cards", "Cards", cb["cards"]),
+            card_text(cb["model"].iloc[0], players),
+            [Table("cards", "Cards, most unbalanced first", cb["cards"]),
              Table("card_categories", "Categories", cb["categories"]),
-             Table("card_model", "Regression scale and the Emperor's fair value", cb["model"])],
-            [("card_completion.png", "Completion rate per card"),
-             ("card_value.png", "Fair value against printed points")],
+             Table("card_model", "The set as a whole", cb["model"])],
+            [("card_value.png", "Fair value minus points per card"),
+             ("card_completion.png", "Completion rate per card")],
         ),
         Section(
             "Game shape",

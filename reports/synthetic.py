@@ -131,8 +131,12 @@ def _game(
     rng: random.Random,
     pool: list[str],
     error_rate: float,
+    planted: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    """One record, scored by R13 (Emperor, panda tie-break, shared victory)."""
+    """One record, scored by R13 (Emperor, panda tie-break, shared victory).
+
+    ``planted``: points a card scores beyond the points the manifest says it is worth, an
+    imbalance of known size for the card-balance tests to find."""
     players = len(seats)
     # Now and then a game stalls (bots that cannot finish) and runs into the round cap.
     slow = 0.08 if rng.random() < 0.003 else 1.0
@@ -173,7 +177,7 @@ def _game(
             drawn[s].append(card)
             if done is not None:
                 completed[s].append(card)
-                scores[s] += pts
+                scores[s] += pts + (planted or {}).get(card, 0)
                 if card.startswith("panda"):
                     panda[s] += pts
     if emperor is not None:
@@ -219,9 +223,16 @@ def records(
     seed: int = 1,
     strengths: dict[str, float] | None = None,
     error_rate: float = 0.001,
+    planted: dict[str, int] | None = None,
+    play_seed: int | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Round-robin records: ``games`` games in all, spread over the pairings in whole deals."""
+    """Round-robin records: ``games`` games in all, spread over the pairings in whole deals.
+
+    ``seed`` fixes the deals; ``play_seed``, when given, the rest of the games' luck, so two
+    runs with one ``seed`` and two ``play_seed`` share their deals as two real runs of one
+    schedule do (an A/A pair for the paired comparison)."""
     rng = random.Random(seed)
+    play = rng if play_seed is None else random.Random(play_seed)
     strengths = strengths or {p: 1.0 + 0.1 * i for i, p in enumerate(participants)}
     # A hidden difficulty per card: some cards are easier than their printed points say.
     difficulty = {}
@@ -242,7 +253,7 @@ def records(
                 seats = [pairing[(s + rot) % players] for s in range(players)]
                 game_id = f"{p_idx:03d}-{deal_no:04d}-{rot}"
                 yield _game(deal, seats, strengths, game_id, (p_idx, deal_no, rot),
-                            deal_seed, rng, pool, error_rate)
+                            deal_seed, play, pool, error_rate, planted)
                 made += 1
 
 
@@ -283,8 +294,14 @@ def write_tournament(
     seed: int = 1,
     error_rate: float = 0.001,
     options: dict[str, Any] | None = None,
+    planted: dict[str, int] | None = None,
+    play_seed: int | None = None,
+    card_points: dict[str, int] | None = None,
 ) -> Path:
-    """Write ``manifest.json`` and ``games.jsonl`` into ``out`` and return ``out``."""
+    """Write ``manifest.json`` and ``games.jsonl`` into ``out`` and return ``out``.
+
+    ``card_points``: the card set the manifest records (the points the games were scored
+    with, before ``planted``), as ``arena tournament --cards`` writes it."""
     out.mkdir(parents=True, exist_ok=True)
     try:
         import orjson
@@ -296,9 +313,15 @@ def write_tournament(
             return json.dumps(obj, separators=(",", ":")).encode()
 
     man = manifest(participants, players, games, seed, options)
+    if card_points:
+        man["card_set"] = {"hash": f"{abs(hash(tuple(sorted(card_points.items())))):012x}"[:12],
+                           "emperor": EMPEROR_POINTS,
+                           "points": {c: p for cat in CATEGORIES for c, p in CARDS[cat]}
+                           | card_points, "removed": []}
     (out / "manifest.json").write_text(json.dumps(man, indent=2))
     with (out / "games.jsonl").open("wb") as fh:
-        for rec in records(participants, players, games, seed, error_rate=error_rate):
+        for rec in records(participants, players, games, seed, error_rate=error_rate,
+                           planted=planted, play_seed=play_seed):
             rec["options"] = dict(options or {})
             fh.write(dumps(rec) + b"\n")
     return out

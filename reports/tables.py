@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .loader import ACTION_KINDS, CATEGORIES, WEATHER_FACES, Tables, emperor_points
+from . import balance, stats
+from .loader import ACTION_KINDS, CATEGORIES, WEATHER_FACES, Tables
 
 REPLICATES = 1000
-MIN_COMPLETIONS = 10
+MIN_COMPLETIONS = balance.MIN_COMPLETIONS
 
 
 def _by_participant(t: Tables, frame: pd.DataFrame, column: str, how: str) -> pd.Series:
@@ -64,7 +64,7 @@ def standings(t: Tables, rating: pd.DataFrame | None = None) -> pd.DataFrame:
     if rating is None:
         rating = ratings(t)["ratings"]
     rating = rating.set_index("participant")
-    for col in ("elo", "elo_lo", "elo_hi", "ordinal"):
+    for col in ("elo", "elo_lo", "elo_hi", "elo_clipped", "ordinal"):
         if col in rating:
             out[col] = rating[col].reindex(out.index)
     out = out.sort_values(["elo", "win_rate"], ascending=False, na_position="last")
@@ -133,7 +133,7 @@ def _bt_bootstrap(
     wins[:, ua, ub] = sums[:, :m]
     wins[:, ub, ua] = sums[:, m:] - sums[:, :m]
     games[:, ua, ub] = games[:, ub, ua] = sums[:, m:]
-    return stats.bt_elo(stats.bradley_terry(wins, games))
+    return stats.bradley_terry(wins, games) * stats.ELO_PER_NAT
 
 
 def _openskill(t: Tables) -> pd.DataFrame:
@@ -194,19 +194,38 @@ def ratings(
     elo = np.full(k, np.nan)
     lo = np.full(k, np.nan)
     hi = np.full(k, np.nan)
+    clipped = np.zeros(k, dtype=bool)
     idx = np.flatnonzero(played)
     if len(idx) >= 2:
+        # A participant that won (or lost) every pairwise result has no finite rating: it is
+        # shown as "> +999" ("< -999"), without an interval, and the others are centred
+        # without it, in the estimate and in every replicate alike.
+        sc = wins.sum(axis=1) / np.where(games.sum(axis=1) > 0, games.sum(axis=1), 1)
+        extreme = played & ((sc <= 0) | (sc >= 1))
+        finite = np.flatnonzero(played & ~extreme)
+        centre_on = finite if len(finite) else idx
         sub = np.ix_(idx, idx)
-        elo[idx] = stats.bt_elo(stats.bradley_terry(wins[sub], games[sub]))
+        raw = np.full(k, np.nan)
+        raw[idx] = stats.bradley_terry(wins[sub], games[sub]) * stats.ELO_PER_NAT
+        raw -= np.nanmean(raw[centre_on])
+        clipped[idx] = extreme[idx] | (np.abs(raw[idx]) > stats.ELO_CLIP)
+        elo[idx] = np.clip(raw[idx], -stats.ELO_CLIP, stats.ELO_CLIP)
         rng = np.random.default_rng(seed)
         boot = _bt_bootstrap(pairs, k, replicates, rng)
         if len(boot):
-            # Re-centre each replicate on the participants that played, like the estimate.
-            boot = boot[:, idx] - boot[:, idx].mean(axis=1, keepdims=True)
-            lo[idx], hi[idx] = np.percentile(boot, [2.5, 97.5], axis=0)
+            boot = boot - boot[:, centre_on].mean(axis=1, keepdims=True)
+            lo[idx], hi[idx] = np.percentile(boot[:, idx], [2.5, 97.5], axis=0)
+            # A percentile interval of a skewed statistic can miss its own estimate (the
+            # ridge that keeps a near-perfect record finite pulls the replicates unevenly):
+            # the interval is widened to hold it rather than printed beside it.
+            lo[idx] = np.minimum(lo[idx], elo[idx])
+            hi[idx] = np.maximum(hi[idx], elo[idx])
+        lo[clipped] = np.nan
+        hi[clipped] = np.nan
     elif len(idx) == 1:
         elo[idx] = 0.0
     out["elo"], out["elo_lo"], out["elo_hi"] = elo, lo, hi
+    out["elo_clipped"] = clipped
     if t.players > 2 and len(t.seats):
         out = out.merge(_openskill(t), on="participant", how="left")
 
@@ -458,124 +477,39 @@ def seat_advantage(t: Tables) -> dict[str, pd.DataFrame]:
     return {"seats": seats.reset_index(drop=True), "tests": tests_frame}
 
 
-def _fair_values(
-    t: Tables, cards: pd.DataFrame, catalog: pd.DataFrame, min_completions: int
-) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Points-equivalent of each card, from a logistic regression of winning.
+def card_balance(
+    t: Tables, min_completions: int = MIN_COMPLETIONS, replicates: int = REPLICATES,
+    seed: int = 0, fdr: float = balance.FDR,
+) -> dict[str, pd.DataFrame]:
+    """Objective-card balance, the designer's questions (see ``reports/balance.py``).
 
-    Model: ``logit P(seat wins) = a[players] + b_E·Emperor + sum_c b_c·completed_c``, one row
-    per seat of a game without error (a shared win counts as its fraction).  The exchange
-    rate ``lambda`` (log-odds of winning per printed point) is the slope of ``b_c`` on the
-    printed points through the origin, weighted by ``1/se_c²``: what a printed point is worth
-    on average over the cards.  A card's fair value is ``b_c / lambda``, the points an
-    average card would need to move the odds of winning as much; its interval is
-    ``(b_c ± 1.96 se_c) / lambda`` (lambda, pooled over all cards, is taken as known).
-    The fair values therefore judge the cards against each other: a value above the printed
-    points means the card helps its holder win more than cards printed alike.  Cards
-    completed, or missed, fewer than ``min_completions`` times get no estimate.
+    ``cards``, per card, from games without error, sorted by imbalance (|fair value −
+    points|, cards without an estimate last): drawn, completed, completion rate, turns held
+    from draw to completion, how often it is still in hand at the end, points per turn held,
+    the win-rate lift when completed (win rate of the seats that completed it minus that of
+    the seats that drew it and did not), the fair value and ``imbalance`` = fair value −
+    points, the test's p and Benjamini–Hochberg q values, the completion rate of the rest of
+    its category, ``games_needed`` to resolve one point, and ``flag``.  Every interval is
+    from the bootstrap over deals.  ``categories``: per category and the Emperor, the share
+    of the winners' points and of all points (as printed), completion rate and points per
+    turn against the deck's.  ``model``: the run-level figures (exchange rate, Emperor, the
+    set's spread of fair value minus points).
     """
-    s = t.ok_seats
-    info: dict[str, Any] = {"rows": len(s), "lambda": math.nan, "lambda_se": math.nan,
-                            "emperor_value": math.nan, "emperor_lo": math.nan,
-                            "emperor_hi": math.nan, "cards_modelled": 0}
-    empty = pd.DataFrame(index=catalog["card"], columns=["fair_value", "fair_value_lo",
-                                                         "fair_value_hi"], dtype=float)
-    done = cards[cards["completed"].to_numpy()]
-    counts = done["card"].value_counts().reindex(catalog["card"]).fillna(0).to_numpy()
-    points = catalog["points"].to_numpy(dtype=float)
-    usable = np.flatnonzero((counts >= min_completions) & (len(s) - counts >= min_completions)
-                            & ~np.isnan(points))
-    if len(usable) < 2:
-        return empty, info
-    player_counts = np.sort(s["players"].unique())
-    column = np.full(len(catalog), -1)
-    column[usable] = np.arange(len(usable))
-    n_int = len(player_counts)
-    x = np.zeros((len(s), n_int + 1 + len(usable)))
-    x[:, :n_int] = s["players"].to_numpy()[:, None] == player_counts[None, :]
-    x[:, n_int] = s["emperor"].to_numpy(dtype=float)
-    row_of = pd.Series(np.arange(len(s)), index=s.index)
-    codes = done["card"].cat.codes.to_numpy()
-    keep = column[codes] >= 0
-    rows = row_of.reindex(done["srow"].to_numpy()[keep]).to_numpy()
-    x[rows, n_int + 1 + column[codes[keep]]] = 1.0
-    y = s["share"].to_numpy(dtype=float)
-    # Start from each player count's base rate: fewer Newton steps on 400,000 rows.
-    start = np.zeros(x.shape[1])
-    for i, players in enumerate(player_counts):
-        rate = float(np.clip(y[s["players"].to_numpy() == players].mean(), 0.01, 0.99))
-        start[i] = math.log(rate / (1.0 - rate))
-    penalty = np.r_[np.zeros(n_int), np.full(1 + len(usable), 1e-2)]
-    beta, se = stats.logistic(x, y, penalty, start=start)
-    b, e = beta[n_int + 1:], se[n_int + 1:]
-    p = points[usable]
-    w = 1.0 / np.maximum(e, 1e-12) ** 2
-    lam = float((w * b * p).sum() / (w * p * p).sum())
-    lam_se = float(math.sqrt(1.0 / (w * p * p).sum()))
-    info.update({"lambda": lam, "lambda_se": lam_se, "cards_modelled": len(usable)})
-    if not lam > 0:
-        return empty, info
-    info["emperor_value"] = beta[n_int] / lam
-    info["emperor_lo"] = (beta[n_int] - stats.Z * se[n_int]) / lam
-    info["emperor_hi"] = (beta[n_int] + stats.Z * se[n_int]) / lam
-    values = empty.copy()
-    values.iloc[usable, 0] = b / lam
-    values.iloc[usable, 1] = (b - stats.Z * e) / lam
-    values.iloc[usable, 2] = (b + stats.Z * e) / lam
-    return values, info
-
-
-def card_balance(t: Tables, min_completions: int = MIN_COMPLETIONS) -> dict[str, pd.DataFrame]:
-    """Objective-card balance: how often each card is drawn, completed, and what it is worth.
-
-    ``cards``, per card, from games without error: times drawn and completed, completion
-    rate, mean rounds from draw to completion, printed points, how often the seat that
-    completed it won, the win rate of seats dealt it at set-up (the set-up deal is random,
-    so this is free of the bots' choices), and the fair value (see ``_fair_values``: the
-    points-equivalent of completing it, from a logistic regression of winning on the cards
-    completed, with a reference model where every printed point is worth the same).
-    ``flag`` says when the fair value's 95% interval excludes the printed points.
-    ``categories``: per category, and the Emperor, the share of the winners' points and of
-    all points.  ``model``: the regression's scale and the Emperor's own fair value.
-    """
-    catalog = t.catalog
-    c = t.ok_cards[["card", "category", "completed", "rounds_to_complete", "share",
-                    "drawn_round", "srow"]]
-    g = c.groupby("card", observed=False)
-    out = pd.DataFrame({"card": catalog["card"], "category": catalog["category"],
-                        "points": catalog["points"]}).set_index("card")
-    out["drawn"] = g.size().reindex(out.index).fillna(0).astype(int)
-    out["completed"] = g["completed"].sum().reindex(out.index).fillna(0).astype(int)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out["completion_rate"] = out["completed"] / out["drawn"]
-    out["completion_rate_lo"], out["completion_rate_hi"] = stats.wilson(
-        out["completed"], out["drawn"])
-    done = c[c["completed"]]
-    rtc = stats.grouped_mean_ci(done, "card", "rounds_to_complete").reindex(out.index)
-    out["rounds_to_complete"] = rtc["mean"]
-    out["rounds_to_complete_lo"] = rtc["lo"]
-    out["rounds_to_complete_hi"] = rtc["hi"]
-    won = done.groupby("card", observed=False)["share"].sum().reindex(out.index).fillna(0)
-    out["completer_won"] = won / out["completed"].replace(0, np.nan)
-    out["completer_won_lo"], out["completer_won_hi"] = stats.wilson(won, out["completed"])
+    result = balance.analyse(t, replicates=replicates, seed=seed,
+                             min_completions=min_completions)
+    cards = result["cards"]
+    info = result["info"]
+    c = t.ok_cards
     dealt = c[c["drawn_round"] == 0]
     dg = dealt.groupby("card", observed=False)["share"]
-    out["dealt"] = dg.size().reindex(out.index).fillna(0).astype(int)
-    dealt_won = dg.sum().reindex(out.index).fillna(0)
-    out["dealt_win_rate"] = dealt_won / out["dealt"].replace(0, np.nan)
-    out["dealt_win_rate_lo"], out["dealt_win_rate_hi"] = stats.wilson(dealt_won, out["dealt"])
-    values, info = _fair_values(t, c, catalog, min_completions)
-    out = out.join(values)
-    flag = np.where(out["fair_value_lo"] > out["points"], "worth more than printed",
-                    np.where(out["fair_value_hi"] < out["points"], "worth less than printed", ""))
-    out["flag"] = flag
-    cards = out.reset_index()
+    n_dealt = dg.size().reindex(cards["card"]).fillna(0).to_numpy()
+    won = dg.sum().reindex(cards["card"]).fillna(0).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cards["dealt_win_rate"] = won / n_dealt
+    cards["dealt_win_rate_lo"], cards["dealt_win_rate_hi"] = stats.wilson(won, n_dealt)
 
     s = t.ok_seats
-    # The run's own rule option first (``--rule emperor_points=3``), else the printed card.
-    options = t.manifest.get("options")
-    rule = options.get("emperor_points") if isinstance(options, dict) else None
-    emp = float(rule) if isinstance(rule, int | float) else float(emperor_points())
+    emp = float(info["emperor_points"])
     parts = {
         "plot": s["plot_points"].to_numpy(),
         "gardener": s["gardener_points"].to_numpy(),
@@ -585,6 +519,7 @@ def card_balance(t: Tables, min_completions: int = MIN_COMPLETIONS) -> dict[str,
     weight = s["share"].to_numpy()
     total = s["score"].to_numpy()
     gi = s["gi"].to_numpy()
+    catalog = t.catalog[~t.catalog["removed"]]
     printed_total = float(catalog.loc[catalog["category"].isin(CATEGORIES), "points"].sum())
     rows = []
     for cat, pts in parts.items():
@@ -598,23 +533,26 @@ def card_balance(t: Tables, min_completions: int = MIN_COMPLETIONS) -> dict[str,
         a, alo, ahi = stats.ratio_ci(all_num[used], all_den[used])
         printed = (float(catalog.loc[catalog["category"] == cat, "points"].sum()) / printed_total
                    if cat in CATEGORIES and printed_total else math.nan)
-        cat_cards = c[c["category"] == cat] if cat in CATEGORIES else c.iloc[:0]
-        n, x = len(cat_cards), int(cat_cards["completed"].sum())
-        clo, chi = stats.wilson(x, n)
         rows.append({"category": cat, "winners_share": w, "winners_share_lo": wlo,
                      "winners_share_hi": whi, "all_share": a, "all_share_lo": alo,
-                     "all_share_hi": ahi, "printed_share": printed, "drawn": n,
-                     "completed": x, "completion_rate": x / n if n else math.nan,
-                     "completion_rate_lo": float(clo), "completion_rate_hi": float(chi)})
-    categories = pd.DataFrame(rows)
+                     "all_share_hi": ahi, "points_share": printed})
+    categories = pd.DataFrame(rows).merge(result["categories"], on="category", how="left")
     model = pd.DataFrame([{
-        "seat_rows": info["rows"], "cards_modelled": info["cards_modelled"],
-        "log_odds_per_point": info["lambda"], "log_odds_per_point_se": info["lambda_se"],
-        "emperor_fair_value": info["emperor_value"], "emperor_fair_value_lo": info["emperor_lo"],
-        "emperor_fair_value_hi": info["emperor_hi"], "emperor_points": emp,
-        "min_completions": min_completions,
+        "games": info["games"], "deals": info["deals"],
+        "cards_modelled": info["cards_modelled"], "flagged": info["flagged"],
+        "fdr": info["fdr"],
+        "spread": info["spread"], "spread_lo": info["spread_lo"],
+        "spread_hi": info["spread_hi"],
+        "log_odds_per_point": info.get("lambda", math.nan),
+        "log_odds_per_point_lo": info.get("lambda_lo", math.nan),
+        "log_odds_per_point_hi": info.get("lambda_hi", math.nan),
+        "emperor_fair_value": info.get("emperor_fair_value", math.nan),
+        "emperor_fair_value_lo": info.get("emperor_fair_value_lo", math.nan),
+        "emperor_fair_value_hi": info.get("emperor_fair_value_hi", math.nan),
+        "emperor_points": emp, "deck_points_per_turn": info["deck_points_per_turn"],
+        "min_completions": min_completions, "replicates": replicates,
     }])
-    return {"cards": cards, "categories": categories, "model": model}
+    return {"cards": cards, "categories": categories, "model": model, "result": result}
 
 
 def game_shape(t: Tables) -> dict[str, pd.DataFrame]:
@@ -713,6 +651,8 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
               if not math.isnan(r["win_rate_lo"]) else "")
         rate = f"{r['win_rate']:.1%}" if not math.isnan(r["win_rate"]) else "-"
         elo = "-" if math.isnan(r["elo"]) else f"{r['elo']:+.0f}"
+        if bool(r.get("elo_clipped", False)) and not math.isnan(r["elo"]):
+            elo = f"< {r['elo']:+.0f}" if r["elo"] < 0 else f"> {r['elo']:+.0f}"
         elo_ci = ("" if math.isnan(r["elo_lo"]) else
                   f"[{r['elo_lo']:+.0f}, {r['elo_hi']:+.0f}]")
         lines.append(f"{r['participant']!s:<{width}}  {int(r['games']):>6}  {rate:>8}  "

@@ -161,6 +161,14 @@ class TournamentConfig:
                 "--sprt needs exactly two participants in 2-player games "
                 f"(got {len(self.participants)} participants, --players {self.players})"
             )
+        k = len(self.participants)
+        if self.format == "round-robin" and k < self.players and self.players % k:
+            # 3 participants at 4 seats: one of them would hold two seats in every game and
+            # count both in its standings.
+            raise ScheduleError(
+                f"--players {self.players} with {k} participants would give some of them two "
+                f"seats in a game; give at least {self.players} participants (or a number "
+                f"that divides {self.players})")
 
     @property
     def names(self) -> list[str]:

@@ -168,10 +168,20 @@ def test_a_file_joining_two_tournaments_is_reported_as_such(tmp_path: Path) -> N
     (joined / "manifest.json").write_text((two / "manifest.json").read_text())
     (joined / "games.jsonl").write_text((two / "games.jsonl").read_text()
                                         + (three / "games.jsonl").read_text())
+    # Issue 21: the other tournament's participant is not in this manifest: refused, naming
+    # the first line that names it, rather than pooled with a warning.
     result = CliRunner().invoke(main, ["report", str(joined)])
-    assert result.exit_code == 0, result.output
-    assert "mixes games of 2, 3 players" in result.stderr
-    assert "played with different seeds" in result.stderr
+    assert result.exit_code == 2, result.output
+    assert "'R', who is not in manifest.json" in result.stderr
+    assert "Traceback" not in result.output
+    # Same participants, another seed: the game ids clash, and that is refused too.
+    other = tmp_path / "other"
+    assert run(*TOURNAMENT, "--seed", "999", "--out", str(other))[0] == 0
+    (joined / "games.jsonl").write_text((two / "games.jsonl").read_text()
+                                        + (other / "games.jsonl").read_text())
+    result = CliRunner().invoke(main, ["report", str(joined)])
+    assert result.exit_code == 2, result.output
+    assert "joins two tournaments" in result.stderr
 
 
 def damaged_record(tmp_path: Path, change: object) -> Path:

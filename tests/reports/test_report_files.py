@@ -103,7 +103,9 @@ def test_records_without_the_extra_fields(tmp_path: Path) -> None:
 
 def check_self_contained(html: str) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//|file:)""", html)
-    assert "<link" not in html and "<script" not in html and "@import" not in html
+    assert "<link" not in html and "@import" not in html
+    # One inline script (the column sorter), nothing loaded from elsewhere.
+    assert html.count("<script") == 1 and "<script>" in html and "<script src" not in html
     sources = re.findall(r"""src=["']([^"']*)""", html)
     assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
 
@@ -219,3 +221,63 @@ def test_single_game_records_are_not_duplicates(tmp_path: Path) -> None:
     t = reports.load(write_run(tmp_path, games, ["A", "B"]))
     assert len(t.games) == 2 and t.warnings == []
     assert t.games["deal_key"].nunique() == 2  # different seeds, different deals
+
+
+def test_bad_records_name_their_line(tmp_path: Path) -> None:
+    """Issue 21: strangers, a blamed seat that does not exist, absurd manifests, clashes."""
+    good = record(0, 0, 0, ["A", "B"], [10, 5], [0])
+    stranger = record(0, 1, 0, ["A", "Z"], [10, 5], [0])
+    with pytest.raises(reports.ReportError, match=r"Line 2 .*'Z', who is not in manifest"):
+        reports.load(write_run(tmp_path / "s", [good, stranger], ["A", "B"]))
+    ghost = record(0, 1, 0, ["A", "B"], [10, 5], [0],
+                   error={"seat": 7, "kind": "crash", "message": "x"})
+    with pytest.raises(reports.ReportError, match=r"Line 2 .*blaming seat 7"):
+        reports.load(write_run(tmp_path / "g", [good, ghost], ["A", "B"]))
+    # Two tournaments' records in one file: the same id, another seed.
+    other = dict(good, seed=12345)
+    with pytest.raises(reports.ReportError, match=r"Lines 1 and 2 .*000-0000-0"):
+        reports.load(write_run(tmp_path / "c", [good, other], ["A", "B"]))
+    t = reports.load(tmp_path / "c", strict=False)
+    assert len(t.games) == 2 and "new ids" in t.warnings[0]
+    path = write_run(tmp_path / "m", [good], ["A", "B"])
+    manifest = json.loads((path / "manifest.json").read_text())
+    (path / "manifest.json").write_text(json.dumps(manifest | {"players": 1000000000}))
+    with pytest.raises(reports.ReportError, match="'players': 1000000000"):
+        reports.load(path)
+
+
+def test_old_format_records_do_not_show_every_card_completed(tmp_path: Path) -> None:
+    rec = record(0, 0, 0, ["A", "B"], [10, 5], [0], cards=[card("plot-01", 0, 0, 4)])
+    del rec["cards"], rec["drawn"]
+    t = reports.load(write_run(tmp_path, [rec], ["A", "B"]))
+    assert len(t.cards) == 0 and "older format" in t.warnings[0]
+    assert len(t.games) == 1
+
+
+def test_names_are_escaped_and_csv_formulas_neutralised(tmp_path: Path) -> None:
+    names = ["<b>x</b>", "=HYPERLINK(1)"]
+    games = [record(0, 0, 0, names, [10, 5], [0]), record(0, 0, 1, names[::-1], [5, 10], [1])]
+    out = reports.write_report([write_run(tmp_path / "r", games, names)], replicates=20)
+    md = (out / "report.md").read_text()
+    assert "<b>x</b>" not in md and "&lt;b&gt;x&lt;/b&gt;" in md
+    standings = (out / "standings.csv").read_text()
+    assert "'=HYPERLINK(1)" in standings and "\n=HYPERLINK" not in standings
+
+
+def test_a_rating_clipped_at_the_bound_is_shown_as_such(tmp_path: Path) -> None:
+    games = []
+    for d in range(20):
+        games += [record(0, d, 0, ["A", "B"], [10, 5], [0]),
+                  record(0, d, 1, ["B", "A"], [5, 10], [1]),
+                  record(1, d, 0, ["A", "C"], [10, 5], [0] if d % 3 else [1]),
+                  record(1, d, 1, ["C", "A"], [5, 10], [1]),
+                  record(2, d, 0, ["B", "C"], [10, 5], [1]),
+                  record(2, d, 1, ["C", "B"], [5, 10], [0])]
+    t = reports.load(write_run(tmp_path, games, ["A", "B", "C"]))
+    st = reports.standings(t, reports.ratings(t, replicates=100)["ratings"])
+    text = reports.summary_text(st)
+    assert "< -999" in text  # B never won
+    r = st.set_index("participant")
+    assert r.loc["B", "elo_clipped"] and not r.loc["A", "elo_clipped"]
+    for who in ("A", "C"):
+        assert r.loc[who, "elo_lo"] <= r.loc[who, "elo"] <= r.loc[who, "elo_hi"]

@@ -66,7 +66,7 @@ def test_copies_fill_the_table_evenly_and_every_participant_plays_every_seat() -
     assert balanced_lineups([0, 1], 4) == [(0, 0, 1, 1)]
     assert balanced_lineups([0, 1], 3) == [(0, 0, 1), (0, 1, 1)]
     assert balanced_lineups([0, 1, 2], 4) == [(0, 0, 1, 2), (0, 1, 1, 2), (0, 1, 2, 2)]
-    for n, players in ((2, 3), (2, 4), (3, 4), (4, 4)):
+    for n, players in ((2, 4), (4, 4)):
         schedule = make_schedule(config(n, games=players, players=players))
         seat_counts: Counter[tuple[int, int]] = Counter()
         for game in schedule.games:
@@ -137,3 +137,10 @@ def test_against_copies_names_the_copies_and_keeps_the_subject_apart() -> None:
     # The same spec on both sides: the subject is renamed, the copies still tell apart.
     same = against_copies(BotSpec.parse("greedy"), BotSpec.parse("greedy"))
     assert same.names == ["greedy (A)", "greedy#1"]
+
+
+def test_uneven_seats_are_refused() -> None:
+    """3 participants at 4 seats would give one of them two seats in every game."""
+    for n, players in ((3, 4), (2, 3)):
+        with pytest.raises(ScheduleError, match=f"--players {players} with {n} participants"):
+            config(n, players=players)

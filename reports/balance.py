@@ -1,0 +1,599 @@
+"""Objective-card balance: the figures a designer asks for, each with an honest interval.
+
+Every per-card figure here is a ratio of sums over the games (completions over draws, points
+over turns held, win shares over completions...), so each is computed from one matrix of
+per-deal sums, ``deal × (quantity, card)``.  The games of one deal share its cards and its
+luck (each deal is played in every seat rotation, the same cards dealt to the same seat
+position), so they are not independent: the unit that is resampled is the deal, within its
+pairing (whose number of deals the schedule fixed).  A bootstrap replicate is then one
+matrix product, ``weights (replicates × deals) @ sums (deals × columns)``, whatever the
+number of games; two runs played on the same deals are resampled with the same weights,
+which is what makes their comparison paired (:func:`joint_samples`).
+
+The fair value's exchange rate (log-odds of winning per point) is re-estimated in every
+replicate, so its uncertainty is in the fair value's interval.  Refitting the logistic
+regression a thousand times would take minutes on 100,000 games; each replicate instead takes
+one Newton step from the full fit with the replicate's deal weights (the estimating-function
+bootstrap of Hu & Kalbfleisch 2000), which has the same first-order distribution and costs
+one more matrix product.
+
+Cards are tested together: each test's p-value comes from its bootstrap standard error, and
+flags are decided by the Benjamini–Hochberg procedure across the cards (false discovery rate
+``FDR``), so that among the cards flagged at most about 5% are flagged by chance, however
+many cards there are.  ``tests/reports/test_balance_sim.py`` checks that on simulated runs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from . import stats
+from .loader import CATEGORIES, Tables, emperor_points
+
+FDR = 0.05
+REPLICATES = 1000
+MIN_COMPLETIONS = 10
+POWER_Z = 0.8416212335729143  # 80% power
+CHUNK = 100  # replicates per weight matrix: 100 x 50,000 deals is 40 MB
+
+# Per-deal sums kept for every card, in this order in the sums matrix.
+QUANTITIES = (
+    "drawn", "completed", "held", "earned", "to_complete", "won_done", "won_miss",
+    "timed", "timed_done",
+)
+
+
+def bh(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Benjamini–Hochberg adjusted p-values (q-values); NaN stays NaN and is not counted."""
+    p = np.asarray(pvalues, dtype=float)
+    q = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = len(ok)
+    if m == 0:
+        return q
+    order = ok[np.argsort(p[ok], kind="stable")]
+    ranked = p[order] * m / np.arange(1, m + 1)
+    q[order] = np.minimum(1.0, np.minimum.accumulate(ranked[::-1])[::-1])
+    return q
+
+
+def two_sided(z: np.ndarray) -> np.ndarray:
+    """Two-sided normal p-value of a z statistic (NaN stays NaN)."""
+    return 2.0 * special.ndtr(-np.abs(np.asarray(z, dtype=float)))
+
+
+def deal_weights(
+    strata: np.ndarray, replicates: int, rng: np.random.Generator, chunk: int = CHUNK,
+) -> Iterator[np.ndarray]:
+    """Bootstrap weights per deal, ``chunk`` replicates at a time: each pairing's deals are
+    drawn with replacement as many times as it has deals (a multinomial per stratum)."""
+    groups = [np.flatnonzero(strata == s) for s in np.unique(strata)]
+    done = 0
+    while done < replicates:
+        size = min(chunk, replicates - done)
+        # float32: the counts are small whole numbers, exact, and the products twice as fast.
+        w = np.zeros((size, len(strata)), dtype=np.float32)
+        for idx in groups:
+            # Draw len(idx) deals with replacement per replicate and count them (faster than
+            # a multinomial over thousands of equally likely deals).
+            n = len(idx)
+            picks = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+            w[:, idx] = np.bincount(picks.ravel(), minlength=size * n).reshape(size, n)
+        done += size
+        yield w
+
+
+@dataclass
+class Sample:
+    """One run's card data reduced to per-deal sums, and the fair-value regression."""
+
+    deals: pd.Index              # a key per deal that two runs on one schedule share
+    strata: np.ndarray           # the pairing of each deal
+    sums: np.ndarray             # deals × (len(QUANTITIES) · cards)
+    cards: pd.DataFrame          # card, category, points (the run's), removed
+    games: int                   # games without error behind the sums
+    fit: dict[str, Any]          # the regression: beta, bread, scores per deal, columns
+
+
+def _deal_keys(t: Tables) -> pd.Series:
+    """Per game, the key of its deal: the same text in two runs of one schedule."""
+    g = t.games
+    has_ids = (g["pairing"] >= 0) & (g["deal"] >= 0)
+    key = np.where(has_ids, g["pairing"].astype(str) + "-" + g["deal"].astype(str) + "@"
+                   + g["seed"].astype(str), "game-" + g["game"].astype(str))
+    return pd.Series(key, index=g.index)
+
+
+def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
+    """The per-deal sums and the regression of one run (games without error)."""
+    catalog = t.catalog
+    n_cards = len(catalog)
+    games = t.games
+    keys = _deal_keys(t)
+    ok = ~games["error"].to_numpy()
+    deal_codes, deal_index = pd.factorize(keys[ok])
+    deal_of_game = np.full(len(games), -1)
+    deal_of_game[np.flatnonzero(ok)] = deal_codes
+    n_deals = len(deal_index)
+    strata = np.zeros(n_deals, dtype=np.int64)
+    strata[deal_codes] = games["stratum"].to_numpy()[ok]
+
+    c = t.ok_cards
+    gi = c["gi"].to_numpy()
+    d = deal_of_game[gi]
+    code = c["card"].cat.codes.to_numpy().astype(np.int64)
+    done = c["completed"].to_numpy()
+    drawn_round = c["drawn_round"].to_numpy(dtype=float)
+    end = games["rounds"].to_numpy(dtype=float)[gi]
+    comp_round = c["completed_round"].to_numpy(dtype=float)
+    timed = ~np.isnan(drawn_round) & (end >= 0)
+    # Turns held: from the draw to the completion, or to the game's end when never completed.
+    held = np.where(done, comp_round - drawn_round, end - drawn_round)
+    held = np.where(timed, np.clip(held, 0.0, None), 0.0)
+    points = catalog["points"].to_numpy(dtype=float)
+    pts = np.nan_to_num(points[code])
+    share = c["share"].to_numpy(dtype=float)
+    columns = {
+        "drawn": np.ones(len(c)),
+        "completed": done.astype(float),
+        "held": held,
+        "earned": pts * (done & timed),
+        "to_complete": np.where(done & timed, held, 0.0),
+        "won_done": share * done,
+        "won_miss": share * ~done,
+        "timed": timed.astype(float),
+        "timed_done": (timed & done).astype(float),
+    }
+    sums = np.zeros((n_deals, len(QUANTITIES) * n_cards))
+    for i, q in enumerate(QUANTITIES):
+        np.add.at(sums, (d, i * n_cards + code), columns[q])
+    fit = _regression(t, deal_of_game, n_deals, min_completions)
+    cards = catalog[["card", "category", "points", "removed"]].reset_index(drop=True)
+    return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit)
+
+
+def _regression(
+    t: Tables, deal_of_game: np.ndarray, n_deals: int, min_completions: int
+) -> dict[str, Any]:
+    """``logit P(seat wins) = a[players] + a[participant] + b_E·Emperor + sum_c b_c·done_c``.
+
+    One row per seat of a game without error (a shared win counts as its fraction).  The
+    participant terms take the players' strength out of the cards' coefficients: without
+    them, in a run where one bot wins most games, every card that bot completes often would
+    look valuable.  Returns the coefficients, the inverse information ("bread"), the score
+    vectors summed per deal (from which each bootstrap replicate takes its Newton step) and,
+    per coefficient, the factor that keeps the replicates' spread at least the model's own
+    standard error: the deal-level (sandwich) variance is too small when one participant wins
+    nearly every game and the fitted probabilities sit at 0 and 1.
+    """
+    s = t.ok_seats
+    catalog = t.catalog
+    points = catalog["points"].to_numpy(dtype=float)
+    done = t.ok_cards[t.ok_cards["completed"].to_numpy()]
+    counts = np.bincount(done["card"].cat.codes.to_numpy().astype(np.int64),
+                         minlength=len(catalog))
+    usable = np.flatnonzero((counts >= min_completions) & (len(s) - counts >= min_completions)
+                            & ~np.isnan(points))
+    fit: dict[str, Any] = {"usable": usable, "rows": len(s)}
+    if len(usable) < 2:
+        return fit
+    player_counts = np.sort(s["players"].unique())
+    who = s["participant"].cat.codes.to_numpy().astype(np.int64)
+    present = np.unique(who)[1:]  # the first participant is the reference
+    column = np.full(len(catalog), -1)
+    column[usable] = np.arange(len(usable))
+    n_int = len(player_counts) + len(present)
+    x = np.zeros((len(s), n_int + 1 + len(usable)))
+    x[:, :len(player_counts)] = s["players"].to_numpy()[:, None] == player_counts[None, :]
+    x[:, len(player_counts):n_int] = who[:, None] == present[None, :]
+    x[:, n_int] = s["emperor"].to_numpy(dtype=float)
+    row_of = pd.Series(np.arange(len(s)), index=s.index)
+    codes = done["card"].cat.codes.to_numpy().astype(np.int64)
+    keep = column[codes] >= 0
+    rows = row_of.reindex(done["srow"].to_numpy()[keep]).to_numpy()
+    x[rows, n_int + 1 + column[codes[keep]]] = 1.0
+    y = s["share"].to_numpy(dtype=float)
+    start = np.zeros(x.shape[1])
+    for i, players in enumerate(player_counts):
+        rate = float(np.clip(y[s["players"].to_numpy() == players].mean(), 0.01, 0.99))
+        start[i] = math.log(rate / (1.0 - rate))
+    penalty = np.r_[np.zeros(len(player_counts)), np.full(x.shape[1] - len(player_counts),
+                                                          1e-2)]
+    beta, se = stats.logistic(x, y, penalty, start=start)
+    p = special.expit(np.clip(x @ beta, -30.0, 30.0))
+    info = (x * (p * (1.0 - p))[:, None]).T @ x + np.diag(penalty)
+    bread = np.linalg.pinv(info)
+    # Score of each seat row at the fit, summed per deal: sum over deals = penalty * beta.
+    score = x * (y - p)[:, None]
+    deal = deal_of_game[s["gi"].to_numpy()]
+    per_deal = np.zeros((n_deals, x.shape[1]))
+    np.add.at(per_deal, deal, score)
+    # The bootstrap's variance of the one-step estimate, worked out: bread · meat · bread,
+    # the meat from the deals' scores centred within their pairing.
+    strata = t.games["stratum"].to_numpy()[~t.games["error"].to_numpy()]
+    stratum_of_deal = np.zeros(n_deals, dtype=np.int64)
+    stratum_of_deal[deal_of_game[deal_of_game >= 0]] = strata
+    centred = per_deal.copy()
+    for st in np.unique(stratum_of_deal):
+        m = stratum_of_deal == st
+        centred[m] -= centred[m].mean(axis=0)
+    sandwich = np.sqrt(np.clip(np.diag(bread @ (centred.T @ centred) @ bread), 0.0, None))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inflate = np.where(sandwich > 0, np.maximum(1.0, se / sandwich), 1.0)
+    fit.update({"beta": beta, "se": se, "bread": bread, "scores": per_deal,
+                "n_int": n_int, "penalty": penalty, "inflate": inflate})
+    return fit
+
+
+def _betas(fit: dict[str, Any], weights: np.ndarray) -> np.ndarray:
+    """One Newton step per replicate from the full fit, with the replicate's deal weights."""
+    beta = fit["beta"]
+    grad = weights @ fit["scores"] - fit["penalty"] * beta
+    return beta + (grad @ fit["bread"].T) * fit["inflate"]
+
+
+def _lambda(b: np.ndarray, points: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Log-odds per point: slope of the card coefficients on the points, through 0."""
+    return (b * w * points).sum(axis=-1) / (w * points * points).sum()
+
+
+def figures(s: Sample, sums: np.ndarray, betas: np.ndarray | None) -> dict[str, np.ndarray]:
+    """Every per-card figure from one or many sums rows (``replicates × columns``)."""
+    n = len(s.cards)
+    q = {name: sums[:, i * n:(i + 1) * n] for i, name in enumerate(QUANTITIES)}
+    cat = s.cards["category"].astype(str).to_numpy()
+    out: dict[str, np.ndarray] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["completion_rate"] = q["completed"] / q["drawn"]
+        out["in_hand_at_end"] = 1.0 - out["completion_rate"]
+        out["turns_held"] = q["to_complete"] / q["timed_done"]
+        out["points_per_turn"] = q["earned"] / q["held"]
+        out["won_when_completed"] = q["won_done"] / q["completed"]
+        out["won_when_missed"] = q["won_miss"] / (q["drawn"] - q["completed"])
+        out["lift"] = out["won_when_completed"] - out["won_when_missed"]
+        deck = q["earned"].sum(axis=1, keepdims=True) / q["held"].sum(axis=1, keepdims=True)
+        out["deck_points_per_turn"] = deck[:, 0]
+        out["efficiency_vs_category"] = np.full(out["points_per_turn"].shape, np.nan)
+        for c in CATEGORIES:
+            m = cat == c
+            # The rest of the category: its points per turn without this card.
+            rest = ((q["earned"][:, m].sum(axis=1, keepdims=True) - q["earned"][:, m])
+                    / (q["held"][:, m].sum(axis=1, keepdims=True) - q["held"][:, m]))
+            out["efficiency_vs_category"][:, m] = out["points_per_turn"][:, m] - rest
+            out[f"cat_rate_{c}"] = (q["completed"][:, m].sum(axis=1)
+                                    / q["drawn"][:, m].sum(axis=1))
+            out[f"cat_ppt_{c}"] = q["earned"][:, m].sum(axis=1) / q["held"][:, m].sum(axis=1)
+    fit = s.fit
+    fair = np.full(out["completion_rate"].shape, np.nan)
+    if betas is not None and "beta" in fit:
+        usable = fit["usable"]
+        k0 = fit["n_int"] + 1
+        b = betas[:, k0:]
+        pts = s.cards["points"].to_numpy(dtype=float)[usable]
+        w = 1.0 / np.maximum(fit["se"][k0:], 1e-12) ** 2
+        lam = _lambda(b, pts, w)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fair[:, usable] = b / lam[:, None]
+            out["emperor_fair_value"] = betas[:, fit["n_int"]] / lam
+        out["lambda"] = lam
+    out["fair_value"] = fair
+    return out
+
+
+def bootstrap(
+    s: Sample, replicates: int = REPLICATES, seed: int = 0,
+    weights: Iterator[np.ndarray] | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The point estimates (one row) and ``replicates`` bootstrap rows of every figure."""
+    full = figures(s, s.sums.sum(axis=0, keepdims=True),
+                   s.fit["beta"][None] if "beta" in s.fit else None)
+    if weights is None:
+        weights = deal_weights(s.strata, replicates, np.random.default_rng(seed))
+    parts: dict[str, list[np.ndarray]] = {}
+    # Single precision for the products: per-deal sums are counts, turns and points (exact)
+    # and win shares (to 1e-7), and the products take half the time.
+    sums32 = s.sums.astype(np.float32)
+    for w in weights:
+        rep = figures(s, (w @ sums32).astype(float),
+                      _betas(s.fit, w.astype(float)) if "beta" in s.fit else None)
+        for k, v in rep.items():
+            parts.setdefault(k, []).append(v)
+    boot = {k: np.concatenate(v) for k, v in parts.items()}
+    return full, boot
+
+
+def _interval(boot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """2.5 and 97.5 percentiles over replicates, ignoring replicates where it is undefined."""
+    with np.errstate(invalid="ignore"), _quiet():
+        lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
+    return lo, hi
+
+
+def _scale(boot: np.ndarray) -> np.ndarray:
+    """A robust standard error: half the central 68% range (a few wild replicates, where the
+    exchange rate came near 0, do not blow it up as they would the standard deviation)."""
+    with np.errstate(invalid="ignore"), _quiet():
+        lo, hi = np.nanpercentile(boot, [15.865525, 84.134475], axis=0)
+    return (hi - lo) / 2.0
+
+
+class _quiet:
+    """Silence numpy's "All-NaN slice" warnings for cards never drawn."""
+
+    def __enter__(self) -> None:
+        import warnings
+
+        self._ctx = warnings.catch_warnings()
+        self._ctx.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc: object) -> None:
+        self._ctx.__exit__(*exc)
+
+
+def _effective_wilson(x: np.ndarray, n: np.ndarray, boot_rate: np.ndarray,
+                      category: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Wilson intervals with the draws discounted by their design effect.
+
+    Draws of one card in one deal are correlated (the same card dealt to the same seat
+    position in every rotation), so the deal bootstrap's variance of a completion rate is
+    larger than the binomial one; their ratio, the design effect (at least 1), divides the
+    number of draws.  A card completed never or always has no bootstrap variance; it takes
+    the median design effect of its category.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"), _quiet():
+        p = x / n
+        binom = p * (1 - p) / n
+        deff = np.nanvar(boot_rate, axis=0, ddof=1) / binom
+    deff = np.where(np.isfinite(deff), np.maximum(deff, 1.0), np.nan)
+    for c in np.unique(category):
+        m = category == c
+        fill = np.nanmedian(deff[m]) if np.isfinite(deff[m]).any() else 1.0
+        deff[m] = np.where(np.isnan(deff[m]), fill, deff[m])
+    n_eff = n / deff
+    lo, hi = stats.wilson(p * n_eff, n_eff)
+    return lo, hi, deff
+
+
+def card_table(
+    s: Sample, full: dict[str, np.ndarray], boot: dict[str, np.ndarray], fdr: float = FDR,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The per-card table, sorted by imbalance, and the run-level figures beside it."""
+    n = len(s.cards)
+    q = {name: s.sums[:, i * n:(i + 1) * n].sum(axis=0) for i, name in enumerate(QUANTITIES)}
+    cat = s.cards["category"].astype(str).to_numpy()
+    points = s.cards["points"].to_numpy(dtype=float)
+    out = s.cards[["card", "category", "points"]].copy()
+    out["drawn"] = q["drawn"].astype(int)
+    out["completed"] = q["completed"].astype(int)
+    rate = full["completion_rate"][0]
+    out["completion_rate"] = rate
+    lo, hi, deff = _effective_wilson(q["completed"], q["drawn"], boot["completion_rate"], cat)
+    out["completion_rate_lo"], out["completion_rate_hi"] = lo, hi
+    out["in_hand_at_end"] = 1.0 - rate
+    out["in_hand_at_end_lo"], out["in_hand_at_end_hi"] = 1.0 - hi, 1.0 - lo
+    for name in ("turns_held", "points_per_turn", "lift", "fair_value"):
+        out[name] = full[name][0]
+        out[f"{name}_lo"], out[f"{name}_hi"] = _interval(boot[name])
+    out["imbalance"] = out["fair_value"] - points
+
+    # Fair value against the card's points, tested together (Benjamini–Hochberg).
+    se_fair = _scale(boot["fair_value"])
+    p_fair = two_sided((full["fair_value"][0] - points) / se_fair)
+    out["p_value"] = p_fair
+    out["q_value"] = bh(p_fair)
+
+    # Dead cards: completed far less often than the rest of their category.  One-sided test
+    # of the card's completions against the rest's rate, with the binomial variance under
+    # that null inflated by the card's design effect.
+    rest_rate = np.full(n, np.nan)
+    for c in np.unique(cat):
+        m = cat == c
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rest_rate[m] = ((q["completed"][m].sum() - q["completed"][m])
+                            / (q["drawn"][m].sum() - q["drawn"][m]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z_dead = (q["completed"] - q["drawn"] * rest_rate) / np.sqrt(
+            q["drawn"] * rest_rate * (1 - rest_rate) * deff)
+    p_dead = special.ndtr(z_dead)
+    out["category_rate"] = rest_rate
+    q_dead = bh(p_dead)
+    dead = (q_dead <= fdr) & (rate <= 0.5 * rest_rate)
+
+    # Efficiency outliers: points per turn held against the rest of the card's category
+    # (categories differ as a whole; the category table shows that).  The bootstrap error
+    # has a floor, the Poisson error of the card's completions (one when there were none),
+    # so that a card never completed is not "certain" to be at 0.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        floor = points * np.sqrt(np.maximum(q["completed"], 1.0)) / q["held"]
+    se_eff = np.fmax(_scale(boot["efficiency_vs_category"]), floor)
+    p_eff = two_sided(full["efficiency_vs_category"][0] / se_eff)
+    q_eff = bh(p_eff)
+
+    # Games needed for the fair value's error to resolve one point (5% two-sided, 80% power).
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["games_needed"] = np.ceil(s.games * (se_fair * (stats.Z + POWER_Z)) ** 2)
+
+    flags = []
+    for i in range(n):
+        f = []
+        if out["q_value"].iloc[i] <= fdr:
+            f.append("worth more" if out["imbalance"].iloc[i] > 0 else "worth less")
+        if dead[i]:
+            f.append("dead")
+        if q_eff[i] <= fdr:
+            f.append("efficient" if full["efficiency_vs_category"][0][i] > 0
+                     else "inefficient")
+        flags.append(", ".join(f))
+    out["flag"] = flags
+    order = np.argsort(-np.nan_to_num(np.abs(out["imbalance"].to_numpy()), nan=-1.0),
+                       kind="stable")
+    out = out.iloc[order].reset_index(drop=True)
+
+    info: dict[str, Any] = {"games": s.games, "deals": len(s.deals), "fdr": fdr,
+                            "cards_modelled": int((~np.isnan(full["fair_value"][0])).sum()),
+                            "flagged": int((out["flag"] != "").sum())}
+    for name in ("lambda", "emperor_fair_value"):
+        if name in full:
+            info[name] = float(full[name][0])
+            lo_, hi_ = _interval(boot[name])
+            info[f"{name}_lo"], info[f"{name}_hi"] = float(lo_), float(hi_)
+    info["deck_points_per_turn"] = float(full["deck_points_per_turn"][0])
+    info.update(spread_of(full["fair_value"][0], boot["fair_value"], points))
+    info["priced"] = bool(info.get("lambda_lo", math.nan) > 0)
+    if not info["priced"]:
+        # A point's worth in log-odds is not known to be positive: every fair value is a
+        # ratio over something that may be 0, and their spread means nothing.
+        info.update({"spread": math.nan, "spread_lo": math.nan, "spread_hi": math.nan})
+    return out, info
+
+
+def spread_of(fair: np.ndarray, boot_fair: np.ndarray, points: np.ndarray) -> dict[str, float]:
+    """How unbalanced the set is: the root-mean-square of (fair value − points) over the
+    cards with an estimate, corrected for estimation noise, with a bootstrap interval.
+
+    The raw mean of squares is inflated by each estimate's own variance; subtracting the
+    mean bootstrap variance makes it an unbiased estimate of the true dispersion (a method
+    of moments, as in a random-effects meta-analysis).  The interval is the bootstrap
+    distribution of that statistic's error, ``T_r − T`` in the bootstrap world, turned
+    around the estimate; squared values below 0 are shown as 0.
+    """
+    m = ~np.isnan(fair)
+    if m.sum() < 2:
+        return {"spread": math.nan, "spread_lo": math.nan, "spread_hi": math.nan}
+    d = fair[m] - points[m]
+    b = boot_fair[:, m] - points[m]
+    ok = np.isfinite(b).all(axis=1)
+    b = b[ok]
+    var = _scale(b) ** 2
+    raw = float(np.mean(d * d))
+    t_hat = raw - float(var.mean())
+    t_rep = np.mean(b * b, axis=1) - float(var.mean())
+    err = t_rep - raw  # in the bootstrap world the true value is the sample's raw figure
+    lo, hi = t_hat - np.percentile(err, 97.5), t_hat - np.percentile(err, 2.5)
+
+    def root(v: float) -> float:
+        return math.sqrt(max(0.0, v))
+
+    return {"spread": root(t_hat), "spread_lo": root(lo), "spread_hi": root(hi),
+            "spread_raw": math.sqrt(raw)}
+
+
+def category_table(s: Sample, full: dict[str, np.ndarray],
+                   boot: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Per category: completion rate and points per turn held, against the whole deck."""
+    rows = []
+    for c in CATEGORIES:
+        r = {"category": c}
+        for name, key in (("completion_rate", f"cat_rate_{c}"),
+                          ("points_per_turn", f"cat_ppt_{c}")):
+            r[name] = float(full[key][0])
+            lo, hi = _interval(boot[key])
+            r[f"{name}_lo"], r[f"{name}_hi"] = float(lo), float(hi)
+        ratio = boot[f"cat_ppt_{c}"] / boot["deck_points_per_turn"]
+        r["efficiency_ratio"] = float(full[f"cat_ppt_{c}"][0] / full["deck_points_per_turn"][0])
+        lo, hi = _interval(ratio)
+        r["efficiency_ratio_lo"], r["efficiency_ratio_hi"] = float(lo), float(hi)
+        rows.append(r)
+    return pd.DataFrame(rows)
+
+
+def analyse(t: Tables, replicates: int = REPLICATES, seed: int = 0,
+            min_completions: int = MIN_COMPLETIONS) -> dict[str, Any]:
+    """The balance of one run: ``cards``, ``categories``, ``info`` (run-level figures)."""
+    s = sample(t, min_completions)
+    full, boot = bootstrap(s, replicates, seed)
+    cards, info = card_table(s, full, boot)
+    info["emperor_points"] = float(emperor_points(t.manifest))
+    info["min_completions"] = min_completions
+    info["replicates"] = replicates
+    return {"cards": cards, "categories": category_table(s, full, boot), "info": info,
+            "sample": s, "full": full, "boot": boot}
+
+
+def joint_samples(a: Sample, b: Sample) -> tuple[Sample, Sample]:
+    """The two runs restricted to the deals both played, in the same order, for resampling
+    with the same weights (the paired bootstrap)."""
+    common = a.deals.intersection(b.deals, sort=False)
+    ia = a.deals.get_indexer(common)
+    ib = b.deals.get_indexer(common)
+
+    def take(s: Sample, idx: np.ndarray) -> Sample:
+        fit = dict(s.fit)
+        if "scores" in fit:
+            fit["scores"] = fit["scores"][idx]
+        return Sample(common, s.strata[idx], s.sums[idx], s.cards, s.games, fit)
+
+    return take(a, ia), take(b, ib)
+
+
+def suggest(result: dict[str, Any], method: str = "fair-value") -> pd.DataFrame:
+    """Integer points per card that would bring it to balance, with the reasons.
+
+    ``fair-value``: each card's points move towards its fair value, shrunk by how sure the
+    estimate is (empirical Bayes: the move is ``(fair − points) · τ² / (τ² + se²)``, τ the
+    set's noise-corrected spread), so a card measured loosely keeps its points and one
+    measured tightly goes most of the way.  ``efficiency``: each category's points are scaled
+    so that its points per turn held equals the deck's.  Points are rounded, never below 0.
+    """
+    cards = result["cards"].set_index("card")
+    s: Sample = result["sample"]
+    order = s.cards["card"]
+    points = s.cards.set_index("card")["points"]
+    out = pd.DataFrame({"card": order, "category": s.cards["category"].astype(str),
+                        "points": points.reindex(order).to_numpy()})
+    if method == "fair-value":
+        tau2 = result["info"].get("spread", math.nan) ** 2
+        se = _scale(result["boot"]["fair_value"])
+        se = pd.Series(se, index=order)
+        fair = cards["fair_value"].reindex(order)
+        shrink = tau2 / (tau2 + se ** 2) if tau2 == tau2 else 0.0 * se
+        target = points.reindex(order) + (fair - points.reindex(order)) * shrink
+        out["target"] = target.to_numpy()
+        why = np.where(fair.isna().to_numpy(), "no estimate (too few completions)",
+                       [f"fair value {f:.1f}, shrunk by {k:.2f}" for f, k in
+                        zip(fair.fillna(0), pd.Series(shrink).fillna(0), strict=True)])
+    elif method == "efficiency":
+        cats = result["categories"].set_index("category")
+        ratio = out["category"].map(cats["efficiency_ratio"])
+        out["target"] = out["points"] / ratio
+        why = [f"{c} points per turn {r:.2f}× the deck's" for c, r in
+               zip(out["category"], ratio.fillna(1.0), strict=True)]
+    else:
+        raise ValueError(f"unknown method {method!r}")
+    suggested = np.where(np.isnan(out["target"].to_numpy(dtype=float)), out["points"],
+                         np.round(out["target"].to_numpy(dtype=float)))
+    out["suggested"] = np.maximum(suggested, 0).astype(int)
+    out["change"] = out["suggested"] - out["points"]
+    out["why"] = why
+    return out
+
+
+def suggest_card_set(
+    t: Tables, method: str = "fair-value", replicates: int = REPLICATES, name: str | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The suggestion table (:func:`suggest`) and the ``--cards`` file that carries it.
+
+    The file lists every card in play with its suggested points (a card left as it was is
+    listed too, so the file reads as the whole set), keeps the run's Emperor and removed
+    cards, and is what ``arena tournament --cards FILE`` reads.
+    """
+    result = analyse(t, replicates=replicates)
+    table = suggest(result, method)
+    removed = set(t.catalog.loc[t.catalog["removed"], "card"])
+    kept = table[~table["card"].isin(removed)]
+    card_file: dict[str, Any] = {
+        "name": name or f"suggested from {t.label} ({method})",
+        "emperor": int(emperor_points(t.manifest)),
+        "points": {c: int(v) for c, v in zip(kept["card"], kept["suggested"], strict=True)},
+    }
+    if removed:
+        card_file["remove"] = sorted(removed)
+    return table, card_file
