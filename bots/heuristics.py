@@ -75,7 +75,7 @@ cached, as after a gardener or panda move, and ~20-25 µs (9-45 µs) when the la
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from arena.engine.components import (
     CARD_CATEGORY,
@@ -150,38 +150,63 @@ class _Layout:
     """What the heuristics need from a board layout, computed once per layout.
 
     A layout is the tiles, irrigation, channels and improvements: they change only when a
-    plot, a channel or an improvement is placed, and the engine then swaps in new objects,
-    so the identities of those four objects are a safe cache key (the entry keeps them alive
-    so their ids cannot be reused while it is cached).
+    plot, a channel or an improvement is placed, and the engine then swaps in new objects.
+    Two caches find it: by the identities of those four objects (the entry keeps them
+    alive so their ids cannot be reused while it is cached), and, on a miss, by their
+    content, since a search makes the same layout again and again in other objects (the
+    same plot placed in another sample, or after other first actions).
     """
 
-    __slots__ = ("by_colour", "dry", "empty_extra", "keep", "plot_costs", "spaces", "unfenced")
+    __slots__ = ("by_colour", "plots", "unfenced")
 
-    def __init__(self, board: Board) -> None:
-        tiles, irrigated, improvement = board.tiles, board.irrigated, board.improvement
+    def __init__(self, board: Board, plots: _PlotLayout) -> None:
+        improvement = board.improvement
         by_colour: list[list[tuple[int, int, bool, float]]] = [[], [], []]
         unfenced: list[list[int]] = [[], [], []]
-        for cell, code in tiles.items():
+        dry = plots.dry
+        irrigated = board.irrigated
+        for cell, code in board.tiles.items():
             if code == POND_TILE:
                 continue
             colour = code >> 2
             imp = improvement.get(cell, 0)
-            wet = cell in irrigated
-            dry_cost = 0.0 if wet else _irrigation_cost(board, cell)
-            by_colour[colour].append((cell, imp, wet, dry_cost))
+            by_colour[colour].append((cell, imp, cell in irrigated, dry[cell]))
             if imp != ENCLOSURE:
                 unfenced[colour].append(cell)
         self.by_colour = by_colour
         self.unfenced = unfenced
-        self.dry = {cell: d for col in by_colour for cell, _i, _w, d in col}
+        self.plots = plots
+
+
+class _PlotLayout:
+    """The part of a layout that plot cards read: tiles, irrigation and channels only (an
+    improvement placed elsewhere leaves every pattern's cost as it was)."""
+
+    __slots__ = ("cells", "dry", "empty_extra", "plot_costs", "spaces")
+
+    def __init__(self, board: Board) -> None:
+        irrigated = board.irrigated
+        cells: list[list[int]] = [[], [], []]
+        dry: dict[int, float] = {}
+        for cell, code in board.tiles.items():
+            if code == POND_TILE:
+                continue
+            cells[code >> 2].append(cell)
+            dry[cell] = 0.0 if cell in irrigated else _irrigation_cost(board, cell)
+        self.cells = cells
+        self.dry = dry
         self.plot_costs: dict[int, float] = {}
         #: Per empty cell met by a pattern: irrigation and "not placeable yet" costs.
         self.empty_extra: dict[int, float] = {}
         self.spaces: frozenset[int] | None = None
-        self.keep = (board.tiles, board.irrigated, board.channels, board.improvement)
 
 
-_LAYOUTS: dict[tuple[int, int, int, int], _Layout] = {}
+#: Layouts by the identities of (tiles, irrigated, channels, improvement): the entry holds
+#: those four objects, then the layout.
+_LAYOUTS: dict[tuple[int, int, int, int], tuple[Any, Any, Any, Any, _Layout]] = {}
+#: Layouts, and their plot parts, by content.
+_BY_CONTENT: dict[tuple[Any, ...], _Layout] = {}
+_PLOTS_BY_CONTENT: dict[tuple[Any, ...], _PlotLayout] = {}
 _LAYOUT_LIMIT = 20000
 
 
@@ -191,14 +216,34 @@ def _layout(board: Board) -> _Layout:
     )  # fmt: skip
     key = (id(tiles), id(irrigated), id(channels), id(improvement))
     entry = _LAYOUTS.get(key)
-    if entry is not None:
-        k = entry.keep
-        if k[0] is tiles and k[1] is irrigated and k[2] is channels and k[3] is improvement:
-            return entry
+    if entry is not None and (
+        entry[0] is tiles and entry[1] is irrigated and entry[2] is channels
+        and entry[3] is improvement
+    ):
+        return entry[4]
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
         _LAYOUTS.clear()
-    entry = _LAYOUTS[key] = _Layout(board)
-    return entry
+    plot_key = (frozenset(tiles.items()), irrigated, channels)
+    content = (plot_key, frozenset(improvement.items()))
+    layout = _BY_CONTENT.get(content)
+    if layout is None:
+        plots = _PLOTS_BY_CONTENT.get(plot_key)
+        if plots is None:
+            if len(_PLOTS_BY_CONTENT) >= _LAYOUT_LIMIT:
+                _PLOTS_BY_CONTENT.clear()
+            plots = _PLOTS_BY_CONTENT[plot_key] = _PlotLayout(board)
+        if len(_BY_CONTENT) >= _LAYOUT_LIMIT:
+            _BY_CONTENT.clear()
+        layout = _BY_CONTENT[content] = _Layout(board, plots)
+    _LAYOUTS[key] = (tiles, irrigated, channels, improvement, layout)
+    return layout
+
+
+def _clear_caches() -> None:
+    """Forget every cached layout (tests: a cold start must give the same values)."""
+    _LAYOUTS.clear()
+    _BY_CONTENT.clear()
+    _PLOTS_BY_CONTENT.clear()
 
 
 # ----------------------------------------------------------------- per-card costs
@@ -206,24 +251,25 @@ def _layout(board: Board) -> _Layout:
 
 def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
     """Actions to lay out a plot card's pattern (see the module docstring)."""
-    cost = layout.plot_costs.get(card)
+    plots = layout.plots
+    cost = plots.plot_costs.get(card)
     if cost is not None:
         return cost
     if board.plot_objective_found(card):
-        layout.plot_costs[card] = 0.0
+        plots.plot_costs[card] = 0.0
         return 0.0
     tiles, irrigated = board.tiles, board.irrigated
-    spaces = layout.spaces
+    spaces = plots.spaces
     if spaces is None:
-        spaces = layout.spaces = frozenset(board.placement_spaces())
-    dry, extra = layout.dry, layout.empty_extra
+        spaces = plots.spaces = frozenset(board.placement_spaces())
+    dry, extra = plots.dry, plots.empty_extra
     rotations = PLOT_SHIFTS[card]
     # A placement on empty spaces only: the fallback (the pond ring always has room early).
     best = sum(PLOT_ACTION_COST[c] + IRRIGATION_NEAR for _s, c in rotations[0])
     for rotation in rotations:
         anchors: set[int] = set()
         for shift, colour in rotation:
-            for cell, _imp, _wet, _d in layout.by_colour[colour]:
+            for cell in plots.cells[colour]:
                 anchors.add(cell - shift)
         for anchor in anchors:
             total = 0.0
@@ -246,7 +292,7 @@ def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
                     break
             else:
                 best = total
-    layout.plot_costs[card] = best
+    plots.plot_costs[card] = best
     return best
 
 
@@ -667,7 +713,7 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
         warm = timeit.timeit(lambda s=state, k=seat: evaluate(s, k), number=n) / n
 
         def cold(s: GameState = state, k: int = seat) -> None:
-            _LAYOUTS.clear()
+            _clear_caches()
             evaluate(s, k)
 
         cold_time = timeit.timeit(cold, number=300) / 300

@@ -504,6 +504,38 @@ class GameState(Board):
         out.append(END)
         return out
 
+    def _only_end(self) -> bool:
+        """Whether ``_legal_turn()`` would be ``[END]``: the same tests, stopping at the first
+        action found (the cheap ones first)."""
+        s = self.current
+        taken = self.taken
+        hand = self.hands[s]
+        if len(taken) < (3 if self.weather == FACE_SUN else 2):
+            repeat = self.weather == FACE_WIND
+            if self.plot_deck and (repeat or TURN_PLOT not in taken):
+                return False
+            if self.reserve_channels and (repeat or TURN_IRRIGATION not in taken):
+                return False
+            tiles = self.tiles
+            if repeat or TURN_GARDENER not in taken:
+                for ray in _RAYS[self.gardener]:
+                    if ray and ray[0] in tiles:
+                        return False
+            if repeat or TURN_PANDA not in taken:
+                for ray in _RAYS[self.panda]:
+                    if ray and ray[0] in tiles:
+                        return False
+            if len(hand) < 5 and (repeat or TURN_OBJECTIVE not in taken):
+                decks = self.objective_decks
+                if decks[0] or decks[1] or decks[2]:
+                    return False
+        if self.stored_channels[s] and self.channel_spots():
+            return False
+        stored = self.stored_improvements[s]
+        if (stored[1] or stored[2] or stored[3]) and self.improvable_plots():
+            return False
+        return not any(self.objective_found(s, card) for card in hand)
+
     def _legal_place(self) -> list[int]:
         drawn = self.drawn
         spaces = self.placement_spaces()
@@ -653,6 +685,14 @@ class GameState(Board):
             if self.step == ROLL:
                 self._roll()
                 continue
+            if self.step == ACTIONS:
+                # The legal list is built only when asked for: a search applies many
+                # actions whose children it only evaluates.
+                if self._only_end():
+                    self._end_turn()
+                    continue
+                self._legal = None
+                return
             legal = self._generate()
             if len(legal) == 1:
                 only = legal[0]

@@ -96,7 +96,7 @@ def test_layout_cache_gives_the_same_costs_as_a_cold_start() -> None:
         if state.ended:
             break
         warm = evaluate_all(state)
-        heuristics._LAYOUTS.clear()
+        heuristics._clear_caches()
         assert evaluate_all(state) == warm
 
 
