@@ -157,7 +157,7 @@ class _Layout:
     same plot placed in another sample, or after other first actions).
     """
 
-    __slots__ = ("by_colour", "plots", "unfenced")
+    __slots__ = ("by_colour", "near", "plots", "unfenced")
 
     def __init__(self, board: Board, plots: _PlotLayout) -> None:
         improvement = board.improvement
@@ -176,6 +176,8 @@ class _Layout:
         self.by_colour = by_colour
         self.unfenced = unfenced
         self.plots = plots
+        #: Per panda cell: the unfenced plots of each colour one panda move away.
+        self.near: dict[int, tuple[list[int], list[int], list[int]]] = {}
 
 
 class _PlotLayout:
@@ -237,6 +239,13 @@ def _layout(board: Board) -> _Layout:
         layout = _BY_CONTENT[content] = _Layout(board, plots)
     _LAYOUTS[key] = (tiles, irrigated, channels, improvement, layout)
     return layout
+
+
+def layout_token(board: Board) -> object:
+    """An object that stands for the board's layout (tiles, irrigation, channels,
+    improvements): boards with the same layout give the same object while it is cached, so
+    a bot can key its own memory by it (holding it keeps the token from being reused)."""
+    return _layout(board)
 
 
 def _clear_caches() -> None:
@@ -390,9 +399,18 @@ def _gardener_cost(
 
 def _bamboo_for_panda(board: Board, layout: _Layout) -> tuple[list[int], list[bool]]:
     """Per colour: unfenced sections on the board, and whether one is a panda move away."""
-    bamboo = board.bamboo
-    avail = [0, 0, 0]
-    reach = [False, False, False]
+    get = board.bamboo.__getitem__
+    near = layout.near.get(board.panda)
+    if near is None:
+        near = layout.near[board.panda] = _near_unfenced(board, layout)
+    unfenced = layout.unfenced
+    avail = [sum(map(get, unfenced[0])), sum(map(get, unfenced[1])), sum(map(get, unfenced[2]))]
+    reach = [any(map(get, near[0])), any(map(get, near[1])), any(map(get, near[2]))]
+    return avail, reach
+
+
+def _near_unfenced(board: Board, layout: _Layout) -> tuple[list[int], list[int], list[int]]:
+    """The unfenced plots of each colour where the panda can go from where it stands."""
     reachable = set()
     tiles = board.tiles
     for ray in RAYS[board.panda]:
@@ -400,14 +418,12 @@ def _bamboo_for_panda(board: Board, layout: _Layout) -> tuple[list[int], list[bo
             if cell not in tiles:
                 break
             reachable.add(cell)
-    for colour in (0, 1, 2):
-        for cell in layout.unfenced[colour]:
-            h = bamboo[cell]
-            if h:
-                avail[colour] += h
-                if not reach[colour] and cell in reachable:
-                    reach[colour] = True
-    return avail, reach
+    unfenced = layout.unfenced
+    return (
+        [c for c in unfenced[0] if c in reachable],
+        [c for c in unfenced[1] if c in reachable],
+        [c for c in unfenced[2] if c in reachable],
+    )
 
 
 def _panda_costs(
@@ -418,13 +434,19 @@ def _panda_costs(
     Also returns how many eaten sections no card claims (spare).
     """
     avail, reach = _bamboo_for_panda(board, layout)
-
-    def missing(card: int, left: list[int]) -> int:
-        need = CARDS[card].eat
-        return sum(max(0, need[k] - left[k]) for k in (0, 1, 2))
-
     left = list(stock)
-    order = sorted(cards, key=lambda card: missing(card, left))
+    if len(cards) > 1:
+        s0, s1, s2 = stock
+        missing = []
+        for card in cards:
+            n0, n1, n2 = CARDS[card].eat
+            missing.append(
+                (n0 - s0 if n0 > s0 else 0) + (n1 - s1 if n1 > s1 else 0)
+                + (n2 - s2 if n2 > s2 else 0)
+            )
+        order = [cards[i] for i in sorted(range(len(cards)), key=missing.__getitem__)]
+    else:
+        order = list(cards)
     out: dict[int, float] = {}
     for card in order:
         need = CARDS[card].eat
@@ -631,15 +653,22 @@ def expected_hand_value(
         values = 0.0
         if category == PANDA_CARD:
             avail, reach = _bamboo_for_panda(board, layout)
+            # Cards asking for the same sections cost the same: one discount per ask.
+            discounts: dict[tuple[int, int, int], float] = {}
             for card in pool:
                 need = CARDS[card].eat
-                cost = 0.0
-                for k in (0, 1, 2):
-                    short = need[k] - stock[k]
-                    if short > 0:
-                        on_board = short if short <= avail[k] else avail[k]
-                        cost += on_board + 2.0 * (short - on_board) + (0.0 if reach[k] else 0.5)
-                values += (CARD_POINTS[card] + race) * decay**cost
+                discount = discounts.get(need)
+                if discount is None:
+                    cost = 0.0
+                    for k in (0, 1, 2):
+                        short = need[k] - stock[k]
+                        if short > 0:
+                            on_board = short if short <= avail[k] else avail[k]
+                            cost += (
+                                on_board + 2.0 * (short - on_board) + (0.0 if reach[k] else 0.5)
+                            )
+                    discount = discounts[need] = decay**cost
+                values += (CARD_POINTS[card] + race) * discount
         elif category == GARDENER_CARD:
             for card in pool:
                 if board.gardener_objective_found(card):

@@ -117,6 +117,7 @@ from .heuristics import (
     draw_value,
     evaluate,
     expected_hand_value,
+    layout_token,
 )
 
 #: What the sun's third action is worth, as a share of the best single action's gain.
@@ -141,6 +142,25 @@ class _Plan:
     fence_colours: frozenset[int]
     #: Per category, the cards this seat has not seen (what opponents may hold).
     pools: tuple[list[int], ...] = ()
+
+
+def _value_key(state: GameState | PlayerView, plan: _Plan) -> tuple[Any, ...]:
+    """What ``ObjectiveBot.value`` reads of a state, for one plan: the layout (by content),
+    the bamboo, both figures, the hands (the seat's cards, the others' categories), stocks,
+    stored pieces, the reserve of improvements, the seat's completed cards, the Emperor, and
+    where the turn stands when the Emperor is out and the plan sets no horizon (the
+    evaluation then reckons the actions left).  The shoots and the objectives found follow
+    from these."""
+    seat = plan.seat
+    turn = None
+    if state.emperor >= 0 and plan.horizon is None:
+        turn = (state.current, state.step, state.taken, state.weather, state.last_turns)
+    return (
+        layout_token(state), tuple(state.bamboo.items()), state.gardener, state.panda,
+        tuple(state.hands), tuple(state.eaten), tuple(state.stored_improvements),  # type: ignore[union-attr]
+        state.stored_channels[seat], state.reserve_improvements, state.completed[seat],
+        state.emperor, turn,
+    )
 
 
 class ObjectiveBot(Bot):
@@ -176,6 +196,9 @@ class ObjectiveBot(Bot):
         #: The shared evaluation's weights, with this bot's ``decay``.
         self.weights = Weights(decay=self.decay, race=self.race)
         self.eaten_by_others: set[int] = set()
+        #: ``value``'s memory, for the plan it was made for.
+        self._values_plan: _Plan | None = None
+        self._values: dict[tuple[Any, ...], float] = {}
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
@@ -265,7 +288,22 @@ class ObjectiveBot(Bot):
         return _Plan(seat, target, horizon, self.focus, frozenset(threatened), fence, pools)
 
     def value(self, state: GameState | PlayerView, plan: _Plan) -> float:
-        """The planner's evaluation: the shared one, plus the target's pull and fences."""
+        """The planner's evaluation: the shared one, plus the target's pull and fences.
+
+        Remembered for the decision (``plan``): a turn's search meets the same position many
+        times (a first action valued again when extended, two actions in either order), and
+        the key holds everything the value reads (see ``_value_key``).
+        """
+        if self._values_plan is not plan:
+            self._values_plan = plan
+            self._values = {}
+        key = _value_key(state, plan)
+        v = self._values.get(key)
+        if v is None:
+            v = self._values[key] = self._value(state, plan)
+        return v
+
+    def _value(self, state: GameState | PlayerView, plan: _Plan) -> float:
         seat = plan.seat
         v = evaluate(state, seat, self.weights, horizon=plan.horizon)
         target = plan.target
