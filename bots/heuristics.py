@@ -427,13 +427,14 @@ def _near_unfenced(board: Board, layout: _Layout) -> tuple[list[int], list[int],
 
 
 def _panda_costs(
-    board: Board, layout: _Layout, cards: Sequence[int], stock: tuple[int, int, int]
+    bamboo: tuple[list[int], list[bool]], cards: Sequence[int], stock: tuple[int, int, int]
 ) -> tuple[dict[int, float], int]:
     """Costs of the hand's panda cards, sharing the stock out nearest card first.
 
-    Also returns how many eaten sections no card claims (spare).
+    ``bamboo`` is ``_bamboo_for_panda``'s answer (not changed here).  Also returns how many
+    eaten sections no card claims (spare).
     """
-    avail, reach = _bamboo_for_panda(board, layout)
+    avail, reach = list(bamboo[0]), bamboo[1]
     left = list(stock)
     if len(cards) > 1:
         s0, s1, s2 = stock
@@ -467,12 +468,148 @@ def _panda_costs(
     return out, left[0] + left[1] + left[2]
 
 
+class Snapshot:
+    """One board read for several questions, as a planner's value asks them (its own
+    evaluation, a target card's cost, each rival's expected hand): the layout and the
+    bamboo within the panda's reach are looked up once.  Valid while the board is unchanged;
+    the module's functions each make one for their single question.
+    """
+
+    __slots__ = ("_panda", "board", "layout")
+
+    def __init__(self, board: Board, layout: object | None = None) -> None:
+        self.board = board
+        #: ``layout_token(board)``, when the caller has it already.
+        self.layout: _Layout = layout if isinstance(layout, _Layout) else _layout(board)
+        self._panda: tuple[list[int], list[bool]] | None = None
+
+    def panda_bamboo(self) -> tuple[list[int], list[bool]]:
+        """``_bamboo_for_panda`` of the board, worked out once (callers do not change it)."""
+        found = self._panda
+        if found is None:
+            found = self._panda = _bamboo_for_panda(self.board, self.layout)
+        return found
+
+    def costs(self, seat: int, hand: Sequence[int]) -> tuple[dict[int, float], int]:
+        """Per card of ``hand``: the actions it still needs; and the spare sections."""
+        board, layout = self.board, self.layout
+        out: dict[int, float] = {}
+        pandas = []
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        for card in hand:
+            category = CARD_CATEGORY[card]
+            if category == PANDA_CARD:
+                pandas.append(card)
+            elif category == GARDENER_CARD:
+                out[card] = (
+                    0.0 if board.gardener_objective_found(card)
+                    else _gardener_cost(board, layout, card, stored)
+                )
+            else:
+                out[card] = _plot_card_cost(board, layout, card)
+        stock = board.eaten[seat]
+        spare = stock[0] + stock[1] + stock[2]
+        if pandas:
+            panda, spare = _panda_costs(self.panda_bamboo(), pandas, stock)
+            out.update(panda)
+        return out, spare
+
+    def card_cost(self, seat: int, card: int) -> float:
+        """As ``card_cost``."""
+        return self.costs(seat, (card,))[0][card]
+
+    def evaluate(
+        self, seat: int, weights: Weights = DEFAULT_WEIGHTS, horizon: int | None = None
+    ) -> tuple[float, dict[int, float]]:
+        """``evaluate``, and the costs of the hand's cards it read (empty for a hand it
+        cannot see)."""
+        board = self.board
+        w_score, decay, w_channel, w_improvement, w_spare, race = weights
+        total = w_score * score(board, seat)
+        if race:
+            total += w_score * race * len(board.completed[seat])  # type: ignore[attr-defined]
+        hand = known_hand(board, seat)
+        costs: dict[int, float] = {}
+        if hand is None:
+            total += UNKNOWN_CARD_VALUE * len(board.hand_categories[seat])  # type: ignore[attr-defined]
+        else:
+            costs, spare = self.costs(seat, hand)
+            if horizon is None:
+                horizon = actions_horizon(board, seat) if board.emperor >= 0 else 99  # type: ignore[attr-defined]
+            for card, cost in costs.items():
+                if cost < UNREACHABLE:
+                    value = (CARD_POINTS[card] + race) * decay**cost
+                    if cost > horizon:
+                        value *= LATE_FACTOR
+                    total += value
+            total += w_spare * min(spare, SPARE_SECTION_CAP)
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        total += w_channel * board.stored_channels[seat]  # type: ignore[attr-defined]
+        total += w_improvement * (stored[1] + stored[2] + stored[3])
+        return total, costs
+
+    def expected_hand_value(
+        self, seat: int, pools: Sequence[Sequence[int]], decay: float = DECAY, race: float = 0.0
+    ) -> float:
+        """As ``expected_hand_value``."""
+        board = self.board
+        hands = getattr(board, "hands", None)
+        if hands is not None:
+            categories = [CARD_CATEGORY[c] for c in hands[seat]]
+        else:
+            categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
+        if not categories:
+            return 0.0
+        layout = self.layout
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        stock = board.eaten[seat]  # type: ignore[attr-defined]
+        total = 0.0
+        for category in (PLOT_CARD, GARDENER_CARD, PANDA_CARD):
+            n = categories.count(category)
+            pool = pools[category]
+            if not n or not pool:
+                continue
+            values = 0.0
+            if category == PANDA_CARD:
+                avail, reach = self.panda_bamboo()
+                # Cards asking for the same sections cost the same: one discount per ask.
+                discounts: dict[tuple[int, int, int], float] = {}
+                for card in pool:
+                    need = CARDS[card].eat
+                    discount = discounts.get(need)
+                    if discount is None:
+                        cost = 0.0
+                        for k in (0, 1, 2):
+                            short = need[k] - stock[k]
+                            if short > 0:
+                                on_board = short if short <= avail[k] else avail[k]
+                                cost += (
+                                    on_board + 2.0 * (short - on_board)
+                                    + (0.0 if reach[k] else 0.5)
+                                )
+                        discount = discounts[need] = decay**cost
+                    values += (CARD_POINTS[card] + race) * discount
+            elif category == GARDENER_CARD:
+                for card in pool:
+                    if board.gardener_objective_found(card):
+                        values += CARD_POINTS[card] + race
+                    else:
+                        cost = _gardener_cost(board, layout, card, stored)
+                        if cost < UNREACHABLE:
+                            values += (CARD_POINTS[card] + race) * decay**cost
+            else:
+                for card in pool:
+                    cost = _plot_card_cost(board, layout, card)
+                    values += (CARD_POINTS[card] + race) * decay**cost
+            total += n * values / len(pool)
+        return total
+
+
 def card_costs(board: Board, seat: int, hand: Sequence[int] | None = None) -> dict[int, float]:
     """Estimated actions still needed by each card of ``hand`` (default: the seat's own)."""
     if hand is None:
         hand = own_hand(board, seat)
-    costs, _spare = _costs(board, seat, hand)
-    return costs
+    return Snapshot(board).costs(seat, hand)[0]
 
 
 def card_cost(board: Board, seat: int, card: int) -> float:
@@ -480,31 +617,11 @@ def card_cost(board: Board, seat: int, card: int) -> float:
 
     For a panda card the seat's whole stock is available to it (no sharing with the hand).
     """
-    return _costs(board, seat, (card,))[0][card]
+    return Snapshot(board).costs(seat, (card,))[0][card]
 
 
 def _costs(board: Board, seat: int, hand: Sequence[int]) -> tuple[dict[int, float], int]:
-    layout = _layout(board)
-    out: dict[int, float] = {}
-    pandas = []
-    stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
-    for card in hand:
-        category = CARD_CATEGORY[card]
-        if category == PANDA_CARD:
-            pandas.append(card)
-        elif category == GARDENER_CARD:
-            out[card] = (
-                0.0 if board.gardener_objective_found(card)
-                else _gardener_cost(board, layout, card, stored)
-            )
-        else:
-            out[card] = _plot_card_cost(board, layout, card)
-    stock = board.eaten[seat]
-    spare = stock[0] + stock[1] + stock[2]
-    if pandas:
-        panda, spare = _panda_costs(board, layout, pandas, stock)
-        out.update(panda)
-    return out, spare
+    return Snapshot(board).costs(seat, hand)
 
 
 # ----------------------------------------------------------------- the evaluation
@@ -589,28 +706,7 @@ def evaluate(
     ``horizon`` overrides ``actions_horizon`` (a planner that expects the game to end soon
     can say so before anyone holds the Emperor).
     """
-    w_score, decay, w_channel, w_improvement, w_spare, race = weights
-    total = w_score * score(board, seat)
-    if race:
-        total += w_score * race * len(board.completed[seat])  # type: ignore[attr-defined]
-    hand = known_hand(board, seat)
-    if hand is None:
-        total += UNKNOWN_CARD_VALUE * len(board.hand_categories[seat])  # type: ignore[attr-defined]
-    else:
-        costs, spare = _costs(board, seat, hand)
-        if horizon is None:
-            horizon = actions_horizon(board, seat) if board.emperor >= 0 else 99  # type: ignore[attr-defined]
-        for card, cost in costs.items():
-            if cost < UNREACHABLE:
-                value = (CARD_POINTS[card] + race) * decay**cost
-                if cost > horizon:
-                    value *= LATE_FACTOR
-                total += value
-        total += w_spare * min(spare, SPARE_SECTION_CAP)
-    stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
-    total += w_channel * board.stored_channels[seat]  # type: ignore[attr-defined]
-    total += w_improvement * (stored[1] + stored[2] + stored[3])
-    return total
+    return Snapshot(board).evaluate(seat, weights, horizon)[0]
 
 
 def evaluate_all(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
@@ -634,55 +730,7 @@ def expected_hand_value(
     honest on a view or a determinized state alike.  A planner subtracts it to value
     denial: eating a tall shoot or spoiling a pattern lowers it.
     """
-    hands = getattr(board, "hands", None)
-    if hands is not None:
-        categories = [CARD_CATEGORY[c] for c in hands[seat]]
-    else:
-        categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
-    if not categories:
-        return 0.0
-    layout = _layout(board)
-    stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
-    stock = board.eaten[seat]  # type: ignore[attr-defined]
-    total = 0.0
-    for category in (PLOT_CARD, GARDENER_CARD, PANDA_CARD):
-        n = categories.count(category)
-        pool = pools[category]
-        if not n or not pool:
-            continue
-        values = 0.0
-        if category == PANDA_CARD:
-            avail, reach = _bamboo_for_panda(board, layout)
-            # Cards asking for the same sections cost the same: one discount per ask.
-            discounts: dict[tuple[int, int, int], float] = {}
-            for card in pool:
-                need = CARDS[card].eat
-                discount = discounts.get(need)
-                if discount is None:
-                    cost = 0.0
-                    for k in (0, 1, 2):
-                        short = need[k] - stock[k]
-                        if short > 0:
-                            on_board = short if short <= avail[k] else avail[k]
-                            cost += (
-                                on_board + 2.0 * (short - on_board) + (0.0 if reach[k] else 0.5)
-                            )
-                    discount = discounts[need] = decay**cost
-                values += (CARD_POINTS[card] + race) * discount
-        elif category == GARDENER_CARD:
-            for card in pool:
-                if board.gardener_objective_found(card):
-                    values += CARD_POINTS[card] + race
-                else:
-                    cost = _gardener_cost(board, layout, card, stored)
-                    if cost < UNREACHABLE:
-                        values += (CARD_POINTS[card] + race) * decay**cost
-        else:
-            for card in pool:
-                cost = _plot_card_cost(board, layout, card)
-                values += (CARD_POINTS[card] + race) * decay**cost
-        total += n * values / len(pool)
-    return total
+    return Snapshot(board).expected_hand_value(seat, pools, decay, race)
 
 
 def unseen_for(board: Board, seat: int, category: int) -> list[int]:
@@ -706,11 +754,11 @@ def draw_value(
     if category == PANDA_CARD:
         # Panda cards share the stock: value each candidate beside the hand's panda cards.
         pandas = tuple(c for c in hand if CARD_CATEGORY[c] == PANDA_CARD)
-        layout = _layout(board)
+        bamboo = Snapshot(board).panda_bamboo()
         stock = board.eaten[seat]  # type: ignore[attr-defined]
         total = 0.0
         for card in pool:
-            costs, _ = _panda_costs(board, layout, (*pandas, card), stock)
+            costs, _ = _panda_costs(bamboo, (*pandas, card), stock)
             total += card_value(CARD_POINTS[card] + race, costs[card], decay)
         return total / len(pool)
     costs, _ = _costs(board, seat, pool)

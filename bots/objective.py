@@ -110,13 +110,11 @@ from arena.engine.state import ACTIONS, CHOOSE_WEATHER
 from .base import Bot, Param
 from .heuristics import (
     DECAY,
+    Snapshot,
     Weights,
-    card_cost,
     card_costs,
     card_value,
     draw_value,
-    evaluate,
-    expected_hand_value,
     layout_token,
 )
 
@@ -144,7 +142,7 @@ class _Plan:
     pools: tuple[list[int], ...] = ()
 
 
-def _value_key(state: GameState | PlayerView, plan: _Plan) -> tuple[Any, ...]:
+def _value_key(state: GameState | PlayerView, plan: _Plan, layout: object) -> tuple[Any, ...]:
     """What ``ObjectiveBot.value`` reads of a state, for one plan: the layout (by content),
     the bamboo, both figures, the hands (the seat's cards, the others' categories), stocks,
     stored pieces, the reserve of improvements, the seat's completed cards, the Emperor, and
@@ -155,9 +153,14 @@ def _value_key(state: GameState | PlayerView, plan: _Plan) -> tuple[Any, ...]:
     turn = None
     if state.emperor >= 0 and plan.horizon is None:
         turn = (state.current, state.step, state.taken, state.weather, state.last_turns)
+    category = CARD_CATEGORY.__getitem__
+    hands = [
+        hand if s == seat else tuple(map(category, hand))
+        for s, hand in enumerate(state.hands)  # type: ignore[union-attr]
+    ]
     return (
-        layout_token(state), tuple(state.bamboo.items()), state.gardener, state.panda,
-        tuple(state.hands), tuple(state.eaten), tuple(state.stored_improvements),  # type: ignore[union-attr]
+        layout, tuple(state.bamboo.items()), state.gardener, state.panda,
+        *hands, *state.eaten, *state.stored_improvements,
         state.stored_channels[seat], state.reserve_improvements, state.completed[seat],
         state.emperor, turn,
     )
@@ -297,25 +300,33 @@ class ObjectiveBot(Bot):
         if self._values_plan is not plan:
             self._values_plan = plan
             self._values = {}
-        key = _value_key(state, plan)
+        layout = layout_token(state)
+        key = _value_key(state, plan, layout)
         v = self._values.get(key)
         if v is None:
-            v = self._values[key] = self._value(state, plan)
+            v = self._values[key] = self._value(state, plan, layout)
         return v
 
-    def _value(self, state: GameState | PlayerView, plan: _Plan) -> float:
+    def _value(
+        self, state: GameState | PlayerView, plan: _Plan, layout: object | None = None
+    ) -> float:
         seat = plan.seat
-        v = evaluate(state, seat, self.weights, horizon=plan.horizon)
+        board = Snapshot(state, layout)
+        v, costs = board.evaluate(seat, self.weights, horizon=plan.horizon)
         target = plan.target
         if target >= 0 and plan.focus and target in state.hands[seat]:  # type: ignore[union-attr]
-            cost = card_cost(state, seat, target)
+            # A panda card alone may use the whole stock: its cost apart from the hand's.
+            cost = (
+                board.card_cost(seat, target) if CARD_CATEGORY[target] == PANDA_CARD
+                else costs[target]
+            )
             v += plan.focus * card_value(CARD_POINTS[target] + self.race, cost, self.decay)
         if plan.pools:
             deny = self.deny / (state.players - 1)
             for other in range(state.players):
                 if other != seat:
-                    v -= deny * expected_hand_value(
-                        state, other, plan.pools, self.decay, self.race
+                    v -= deny * board.expected_hand_value(
+                        other, plan.pools, self.decay, self.race
                     )
         if self.protect and plan.fence_colours & plan.threatened:
             improvement, tiles, bamboo = state.improvement, state.tiles, state.bamboo
