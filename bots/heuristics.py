@@ -90,7 +90,7 @@ from arena.engine.components import (
     POND_TILE,
     SUN,
 )
-from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND_RING, RAYS
+from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND, POND_RING, RAYS
 from arena.engine.objectives import PLOT_SHIFTS
 from arena.engine.state import ACTIONS, PLACE_STEP, Board, GameState
 
@@ -184,18 +184,29 @@ class _PlotLayout:
     """The part of a layout that plot cards read: tiles, irrigation and channels only (an
     improvement placed elsewhere leaves every pattern's cost as it was)."""
 
-    __slots__ = ("cells", "dry", "empty_extra", "plot_costs", "spaces")
+    __slots__ = ("cells", "dry", "empty_extra", "masks", "plot_costs", "spaces")
 
     def __init__(self, board: Board) -> None:
         irrigated = board.irrigated
         cells: list[list[int]] = [[], [], []]
         dry: dict[int, float] = {}
+        masks = [0, 0, 0]
         for cell, code in board.tiles.items():
             if code == POND_TILE:
                 continue
-            cells[code >> 2].append(cell)
+            colour = code >> 2
+            cells[colour].append(cell)
+            masks[colour] |= 1 << cell
             dry[cell] = 0.0 if cell in irrigated else _irrigation_cost(board, cell)
         self.cells = cells
+        #: Per colour, the cells that a pattern cell of that colour must not meet (the pond
+        #: and the plots of the other colours), and the plots of that colour, as bit sets.
+        pond = 1 << POND
+        self.masks = tuple(
+            (pond | (masks[0] | masks[1] | masks[2]) & ~masks[colour], masks[colour])
+            for colour in (0, 1, 2)
+        )
+        #: Per plot: irrigating it (0 once irrigated).
         self.dry = dry
         self.plot_costs: dict[int, float] = {}
         #: Per empty cell met by a pattern: irrigation and "not placeable yet" costs.
@@ -267,25 +278,34 @@ def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
     if board.plot_objective_found(card):
         plots.plot_costs[card] = 0.0
         return 0.0
-    tiles, irrigated = board.tiles, board.irrigated
     spaces = plots.spaces
     if spaces is None:
         spaces = plots.spaces = frozenset(board.placement_spaces())
     dry, extra = plots.dry, plots.empty_extra
+    masks = plots.masks
     rotations = PLOT_SHIFTS[card]
     # A placement on empty spaces only: the fallback (the pond ring always has room early).
     best = sum(PLOT_ACTION_COST[c] + IRRIGATION_NEAR for _s, c in rotations[0])
     for rotation in rotations:
-        anchors: set[int] = set()
+        # Anchors where the pattern uses a plot of its colour and meets no other colour
+        # and not the pond (bit ``a`` of ``mask >> shift`` is cell ``a + shift``).
+        touching = spoiled = 0
         for shift, colour in rotation:
-            for cell in plots.cells[colour]:
-                anchors.add(cell - shift)
-        for anchor in anchors:
+            bad, good = masks[colour]
+            spoiled |= bad >> shift
+            touching |= good >> shift
+        anchors = touching & ~spoiled
+        while anchors:
+            low = anchors & -anchors
+            anchors ^= low
+            anchor = low.bit_length() - 1
             total = 0.0
             for shift, colour in rotation:
                 cell = anchor + shift
-                code = tiles.get(cell)
-                if code is None:
+                d = dry.get(cell)
+                if d is not None:
+                    total += d  # a plot of the colour: 0.0 when irrigated
+                else:
                     more = extra.get(cell)
                     if more is None:
                         more = 0.0 if cell in POND_RING else _irrigation_cost(board, cell)
@@ -293,13 +313,7 @@ def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
                             more += NOT_PLACEABLE_YET
                         extra[cell] = more
                     total += PLOT_ACTION_COST[colour] + more
-                elif code == POND_TILE or code >> 2 != colour:
-                    break
-                elif cell not in irrigated:
-                    total += dry[cell]
-                if total >= best:
-                    break
-            else:
+            if total < best:
                 best = total
     plots.plot_costs[card] = best
     return best
