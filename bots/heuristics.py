@@ -220,7 +220,7 @@ _LAYOUTS: dict[tuple[int, int, int, int], tuple[Any, Any, Any, Any, _Layout]] = 
 #: Layouts, and their plot parts, by content.
 _BY_CONTENT: dict[tuple[Any, ...], _Layout] = {}
 _PLOTS_BY_CONTENT: dict[tuple[Any, ...], _PlotLayout] = {}
-_LAYOUT_LIMIT = 20000
+_LAYOUT_LIMIT = 4000
 
 
 def _layout(board: Board) -> _Layout:
