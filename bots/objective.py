@@ -202,6 +202,9 @@ class ObjectiveBot(Bot):
         #: ``value``'s memory, for the plan it was made for.
         self._values_plan: _Plan | None = None
         self._values: dict[tuple[Any, ...], float] = {}
+        #: ``_draw_value``'s memory, for the view it was made for.
+        self._draws_view: PlayerView | None = None
+        self._draws: dict[tuple[int, int], float] = {}
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
@@ -307,6 +310,17 @@ class ObjectiveBot(Bot):
             v = self._values[key] = self._value(state, plan, layout)
         return v
 
+    def _draw_value(self, view: PlayerView, seat: int, category: int) -> float:
+        """``draw_value`` of a deck on the decision's view, worked out once per decision."""
+        if self._draws_view is not view:
+            self._draws_view = view
+            self._draws = {}
+        key = (seat, category)
+        v = self._draws.get(key)
+        if v is None:
+            v = self._draws[key] = draw_value(view, seat, category, self.decay, self.race)
+        return v
+
     def _value(
         self, state: GameState | PlayerView, plan: _Plan, layout: object | None = None
     ) -> float:
@@ -358,7 +372,7 @@ class ObjectiveBot(Bot):
             child.apply(action)
             hand = child.hands[seat]
             child.hands[seat] = hand[:-1]
-            bonus = draw_value(view, seat, action >> B_SHIFT, self.decay, self.race)
+            bonus = self._draw_value(view, seat, action >> B_SHIFT)
             child.invalidate()  # the hand changed: re-derive the legal list when asked
             return self.value(child, plan) + bonus, child
         if kind == PLOT and samples > 1:
