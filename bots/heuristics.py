@@ -351,6 +351,13 @@ def _grow_steps(height: int, target: int, fertilized: bool) -> float:
     return (gap + 1) / 2 + 1.0  # overshoot to 4, then eat one
 
 
+#: ``_grow_steps`` as a table: ``_GROW[target][fertilized][height]``.
+_GROW: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(tuple(_grow_steps(h, t, f) for h in range(5)) for f in (False, True))
+    for t in range(5)
+)
+
+
 def _new_plot_cost(colour: int, target: int) -> float:
     """A plot not in play yet: draw and place it, irrigate it, grow it."""
     return PLOT_ACTION_COST[colour] + 0.5 + (target - 1)
@@ -363,6 +370,7 @@ def _gardener_cost(
     colour, target, need = c.colour, c.height, c.improvement
     bamboo = board.bamboo
     reserve = board.reserve_improvements
+    grow = _GROW[target]
     if c.shoots == 1:
         best = UNREACHABLE
         for cell, imp, wet, dry_cost in layout.by_colour[colour]:
@@ -381,11 +389,11 @@ def _gardener_cost(
                 continue
             fert = imp == FERTILIZER
             if wet:
-                cost = extra + _grow_steps(bamboo[cell], target, fert)
+                cost = extra + grow[fert][bamboo[cell]]
             elif imp == 1:  # a watershed irrigates at once, with a first growth
-                cost = extra + _grow_steps(2 if fert else 1, target, fert)
+                cost = extra + grow[fert][2 if fert else 1]
             else:
-                cost = extra + dry_cost + _grow_steps(2 if fert else 1, target, fert)
+                cost = extra + dry_cost + grow[fert][2 if fert else 1]
             if cost < best:
                 best = cost
                 if cost == 0.0:
@@ -399,10 +407,10 @@ def _gardener_cost(
     for cell, imp, wet, dry_cost in layout.by_colour[colour]:
         fert = imp == FERTILIZER
         if wet:
-            costs.append(_grow_steps(bamboo[cell], target, fert))
+            costs.append(grow[fert][bamboo[cell]])
         else:
             first = 2 if fert else 1
-            costs.append((0.0 if imp == 1 else dry_cost) + _grow_steps(first, target, fert))
+            costs.append((0.0 if imp == 1 else dry_cost) + grow[fert][first])
     costs.sort()
     n = c.shoots
     total = sum(costs[:n])
