@@ -475,13 +475,18 @@ def _panda_costs(
         need = CARDS[card].eat
         cost = 0.0
         for k in (0, 1, 2):
-            if not need[k]:
+            asked = need[k]
+            if not asked:
                 continue
-            have = min(need[k], left[k])
+            have = left[k]
+            if asked < have:
+                have = asked
             left[k] -= have
-            short = need[k] - have
+            short = asked - have
             if short:
-                on_board = min(short, avail[k])
+                on_board = avail[k]
+                if short < on_board:
+                    on_board = short
                 avail[k] -= on_board
                 cost += on_board + 2.0 * (short - on_board)
                 if not reach[k]:
