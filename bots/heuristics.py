@@ -502,13 +502,15 @@ class Snapshot:
     the module's functions each make one for their single question.
     """
 
-    __slots__ = ("_panda", "board", "layout")
+    __slots__ = ("_panda", "_pools", "board", "layout")
 
     def __init__(self, board: Board, layout: object | None = None) -> None:
         self.board = board
         #: ``layout_token(board)``, when the caller has it already.
         self.layout: _Layout = layout if isinstance(layout, _Layout) else _layout(board)
         self._panda: tuple[list[int], list[bool]] | None = None
+        #: ``expected_hand_value``'s sums over a pool, by what they read of the seat.
+        self._pools: dict[tuple[Any, ...], tuple[Sequence[int], float]] = {}
 
     def panda_bamboo(self) -> tuple[list[int], list[bool]]:
         """``_bamboo_for_panda`` of the board, worked out once (callers do not change it)."""
@@ -587,7 +589,6 @@ class Snapshot:
             categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
         if not categories:
             return 0.0
-        layout = self.layout
         stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
         stock = board.eaten[seat]  # type: ignore[attr-defined]
         total = 0.0
@@ -596,40 +597,64 @@ class Snapshot:
             pool = pools[category]
             if not n or not pool:
                 continue
-            values = 0.0
+            # Seats with the same stock (panda cards) or the same improvements in store
+            # (gardener cards) have the same sum over a pool: worked out once per board.
             if category == PANDA_CARD:
-                avail, reach = self.panda_bamboo()
-                # Cards asking for the same sections cost the same: one discount per ask.
-                discounts: dict[tuple[int, int, int], float] = {}
-                for card in pool:
-                    need = CARDS[card].eat
-                    discount = discounts.get(need)
-                    if discount is None:
-                        cost = 0.0
-                        for k in (0, 1, 2):
-                            short = need[k] - stock[k]
-                            if short > 0:
-                                on_board = short if short <= avail[k] else avail[k]
-                                cost += (
-                                    on_board + 2.0 * (short - on_board)
-                                    + (0.0 if reach[k] else 0.5)
-                                )
-                        discount = discounts[need] = decay**cost
-                    values += (CARD_POINTS[card] + race) * discount
+                key: tuple[Any, ...] = (category, id(pool), decay, race, stock)
             elif category == GARDENER_CARD:
-                for card in pool:
-                    if board.gardener_objective_found(card):
-                        values += CARD_POINTS[card] + race
-                    else:
-                        cost = _gardener_cost(board, layout, card, stored)
-                        if cost < UNREACHABLE:
-                            values += (CARD_POINTS[card] + race) * decay**cost
+                key = (category, id(pool), decay, race, stored[1] > 0, stored[2] > 0,
+                       stored[3] > 0)
             else:
-                for card in pool:
-                    cost = _plot_card_cost(board, layout, card)
-                    values += (CARD_POINTS[card] + race) * decay**cost
+                key = (category, id(pool), decay, race)
+            entry = self._pools.get(key)
+            if entry is not None and entry[0] is pool:
+                values = entry[1]
+            else:
+                values = self._pool_sum(category, pool, decay, race, seat)
+                self._pools[key] = (pool, values)  # the pool kept: its id stays its own
             total += n * values / len(pool)
         return total
+
+    def _pool_sum(
+        self, category: int, pool: Sequence[int], decay: float, race: float, seat: int
+    ) -> float:
+        """Σ over ``pool`` of each card's worth to ``seat`` (``expected_hand_value``)."""
+        board, layout = self.board, self.layout
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        stock = board.eaten[seat]  # type: ignore[attr-defined]
+        values = 0.0
+        if category == PANDA_CARD:
+            avail, reach = self.panda_bamboo()
+            # Cards asking for the same sections cost the same: one discount per ask.
+            discounts: dict[tuple[int, int, int], float] = {}
+            for card in pool:
+                need = CARDS[card].eat
+                discount = discounts.get(need)
+                if discount is None:
+                    cost = 0.0
+                    for k in (0, 1, 2):
+                        short = need[k] - stock[k]
+                        if short > 0:
+                            on_board = short if short <= avail[k] else avail[k]
+                            cost += (
+                                on_board + 2.0 * (short - on_board)
+                                + (0.0 if reach[k] else 0.5)
+                            )
+                    discount = discounts[need] = decay**cost
+                values += (CARD_POINTS[card] + race) * discount
+        elif category == GARDENER_CARD:
+            for card in pool:
+                if board.gardener_objective_found(card):
+                    values += CARD_POINTS[card] + race
+                else:
+                    cost = _gardener_cost(board, layout, card, stored)
+                    if cost < UNREACHABLE:
+                        values += (CARD_POINTS[card] + race) * decay**cost
+        else:
+            for card in pool:
+                cost = _plot_card_cost(board, layout, card)
+                values += (CARD_POINTS[card] + race) * decay**cost
+        return values
 
 
 def card_costs(board: Board, seat: int, hand: Sequence[int] | None = None) -> dict[int, float]:
