@@ -38,9 +38,13 @@ somebody holds the Emperor (R13.2).
   plot already in play: 0 per cell on an irrigated plot of the right colour, the irrigation
   cost on a dry one, a plot action (dearer for rarer colours) plus irrigation for an empty
   space (more if it cannot be placed yet); a plot of the wrong colour rules the placement out.
-  The cheapest placement wins.  This is the slow part, so it is cached per board layout
-  (keyed by the identity of the ``tiles``, ``irrigated``, ``channels`` and ``improvement``
-  objects, which the engine replaces rather than mutates).
+  The cheapest placement wins.  This is the slow part: the placements are found with bit
+  sets (per colour, the cells a pattern cell must not meet and the plots it may use, shifted
+  by the cell's offset), and the costs are cached per board layout, found by the identity
+  of the ``tiles``, ``irrigated``, ``channels`` and ``improvement`` objects (the engine
+  replaces them rather than mutates them) and else by their content (a search makes the
+  same layout again in new objects: the same plot placed after another first action or in
+  another sample).  Layouts that differ only in improvements share their plot costs.
 
 Limits: the costs are estimates, not plans: they ignore that two cards may compete for
 the same bamboo (except panda cards, which share the stock), that the gardener must reach a
