@@ -69,11 +69,19 @@ API (stable; ``board`` is a ``GameState`` or a ``PlayerView``):
 - ``expected_hand_value(board, seat, pools, decay=DECAY, race=0) -> float``: what another seat's
   hidden hand is expected to be worth (for denial, or for an opponent's leaf value).
 - ``score``, ``own_hand``, ``known_hand``, ``actions_horizon``, ``unseen_for``, ``Weights``.
+- ``Snapshot(board)``: ``evaluate(seat, weights, horizon) -> (value, costs)``, ``costs``,
+  ``card_cost`` and ``expected_hand_value`` on one board read once; ``layout_token(board)``:
+  an object standing for the board's layout (equal layouts, the same object), for a bot's
+  own memory.
 
-Speed (``python -m bots.heuristics [ROUND]`` measures it on greedy self-play, ten games):
-a mid-game evaluation (round 9 or 13) takes ~7 µs on average (2-11 µs) when the layout is
-cached, as after a gardener or panda move, and ~20-25 µs (9-45 µs) when the layout is new
-(after a plot, channel or improvement).  ``expected_hand_value`` without plot cards: ~18 µs.
+Speed (``python -m bots.heuristics [ROUND]`` measures it on greedy self-play, ten games;
+figures of a loaded 2-core machine): a mid-game evaluation (round 9 or 13) takes ~8 µs on
+average (2-14 µs) when the layout is cached, as after a gardener or panda move; ~12 µs
+(4-21 µs) when the layout comes in new objects but was met before, as when a search places
+the same plot again (found by content); ~75-80 µs (17-150 µs) for a layout never met, whose
+plot-card costs are then worked out.  ``expected_hand_value`` without plot cards: ~13 µs
+(4-17 µs).  ``Snapshot`` answers several questions about one board for the price of one
+layout look-up (a planner's value: its evaluation, a target's cost, each rival's hand).
 """
 
 from __future__ import annotations
@@ -825,7 +833,9 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
     """Time ``evaluate`` on mid-game states of greedy self-play (``python -m bots.heuristics``).
 
     Warm: the layout cache holds the board (the common case in a search, where most moves
-    only grow or eat bamboo).  Cold: the cache is emptied first (after a plot or channel).
+    only grow or eat bamboo).  Known: the same layout in new objects (a plot placed again
+    after another first action or in another sample), found by content.  Cold: the caches
+    are emptied first (a layout never seen).
     """
     import random
     import timeit
@@ -834,7 +844,7 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
 
     from .greedy import GreedyBot
 
-    warm_times, cold_times = [], []
+    warm_times, known_times, cold_times = [], [], []
     for seed in range(10):
         state = new_game(2, seed, history=False)
         bots = [GreedyBot(random.Random(seed)), GreedyBot(random.Random(seed + 100))]
@@ -849,16 +859,24 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
             _clear_caches()
             evaluate(s, k)
 
+        def known(s: GameState = state, k: int = seat) -> None:
+            twin = s.copy()
+            twin.tiles, twin.improvement = dict(s.tiles), dict(s.improvement)
+            evaluate(twin, k)
+
         cold_time = timeit.timeit(cold, number=300) / 300
+        known_time = timeit.timeit(known, number=3000) / 3000
         warm_times.append(warm)
+        known_times.append(known_time)
         cold_times.append(cold_time)
         print(
             f"seed {seed}: round {state.round}, {len(state.tiles) - 1} plots, "
             f"hand {len(state.hands[seat])}: {warm * 1e6:.1f} µs warm, "
-            f"{cold_time * 1e6:.1f} µs cold"
+            f"{known_time * 1e6:.1f} µs known, {cold_time * 1e6:.1f} µs cold"
         )
     print(
         f"mean {sum(warm_times) / len(warm_times) * 1e6:.1f} µs warm, "
+        f"{sum(known_times) / len(known_times) * 1e6:.1f} µs known, "
         f"{sum(cold_times) / len(cold_times) * 1e6:.1f} µs cold"
     )
 

@@ -69,8 +69,10 @@ expectation, uses weather and stored pieces on purpose, and spoils what opponent
 likely building.  Limits: it plans one turn at a time and never simulates the opponents'
 replies; it judges their hands only by category (it does not read their moves to guess
 which cards they hold) and ignores their plot cards; its cost estimates ignore that two
-cards may need the same bamboo at different heights.  About 11 ms per decision on average
-(1.7 s for a whole 2-player game between two of them, 156 decisions; mean of 20 games).
+cards may need the same bamboo at different heights.  About 5 ms of CPU per decision on
+average (0.7 s for a whole 2-player game between two of them, about 140 decisions;
+``scripts/bench_bots.py``, median of three runs of five games on a loaded machine): ``value``
+remembers each position it has judged during a decision, by what it reads of it.
 """
 
 from __future__ import annotations

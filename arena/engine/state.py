@@ -11,10 +11,11 @@ Chance (the die, deck orders) comes only from the state's SplitMix64 generator, 
 options and the players' choices determine the game bit for bit (R2.5).
 
 Forced steps are taken by the engine: a turn with nothing left to do but ``end`` ends, and a
-weather effect with no possible target is skipped.  At an action step ``apply`` finds that
-out with a cheap test (``_only_end``) and leaves the legal list to be built when asked for:
-a search applies many actions to copies whose legal lists it never reads.  They carry no choice, so they are not
-decisions, and the history records only real choices and chance.
+weather effect with no possible target is skipped.  They carry no choice, so they are not
+decisions, and the history records only real choices and chance.  At an action step
+``apply`` tells a forced end with a cheap test (``_only_end``) and leaves the legal list to
+be built when asked for: a search applies many actions to copies whose legal lists it never
+reads.
 """
 
 from __future__ import annotations
