@@ -510,13 +510,11 @@ class GameState(Board):
     def _only_end(self) -> bool:
         """Whether ``_legal_turn()`` would be ``[END]``: the same tests, stopping at the first
         action found (the cheap ones first)."""
-        s = self.current
         taken = self.taken
-        hand = self.hands[s]
         if len(taken) < (3 if self.weather == FACE_SUN else 2):
-            repeat = self.weather == FACE_WIND
-            if self.plot_deck and (repeat or TURN_PLOT not in taken):
+            if self.plot_deck and (TURN_PLOT not in taken or self.weather == FACE_WIND):
                 return False
+            repeat = self.weather == FACE_WIND
             if self.reserve_channels and (repeat or TURN_IRRIGATION not in taken):
                 return False
             tiles = self.tiles
@@ -528,16 +526,17 @@ class GameState(Board):
                 for ray in _RAYS[self.panda]:
                     if ray and ray[0] in tiles:
                         return False
-            if len(hand) < 5 and (repeat or TURN_OBJECTIVE not in taken):
+            if len(self.hands[self.current]) < 5 and (repeat or TURN_OBJECTIVE not in taken):
                 decks = self.objective_decks
                 if decks[0] or decks[1] or decks[2]:
                     return False
+        s = self.current
         if self.stored_channels[s] and self.channel_spots():
             return False
         stored = self.stored_improvements[s]
         if (stored[1] or stored[2] or stored[3]) and self.improvable_plots():
             return False
-        return not any(self.objective_found(s, card) for card in hand)
+        return not any(self.objective_found(s, card) for card in self.hands[s])
 
     def _legal_place(self) -> list[int]:
         drawn = self.drawn
