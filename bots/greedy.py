@@ -32,11 +32,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import GameState, PlayerView
-from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.engine.actions import B_SHIFT, COMPLETE, KIND_MASK, PLACE
 from arena.engine.state import ACTIONS
 
 from .base import Bot, Param
 from .heuristics import DECAY, DEFAULT_WEIGHTS, Weights, evaluate
+
+#: The "swap" flag of a ``place`` action's argument (``arena.engine.actions.place``).
+SWAP_BIT = 16
 
 
 class GreedyBot(Bot):
@@ -86,8 +89,11 @@ class GreedyBot(Bot):
         child = state.copy()
         child.apply(action)
         if depth > 0 and not child.ended and child.current == seat and child.step != ACTIONS:
+            # A "swap" placement only reorders the plot deck's bottom, which the evaluation
+            # does not read: its value is that of the same placement without the swap.
             return max(
                 GreedyBot.value_after(child, follow, seat, weights, depth - 1)
                 for follow in child.legal_actions()
+                if follow & KIND_MASK != PLACE or not follow >> B_SHIFT & SWAP_BIT
             )
         return evaluate(child, seat, weights)

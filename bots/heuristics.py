@@ -38,9 +38,13 @@ somebody holds the Emperor (R13.2).
   plot already in play: 0 per cell on an irrigated plot of the right colour, the irrigation
   cost on a dry one, a plot action (dearer for rarer colours) plus irrigation for an empty
   space (more if it cannot be placed yet); a plot of the wrong colour rules the placement out.
-  The cheapest placement wins.  This is the slow part, so it is cached per board layout
-  (keyed by the identity of the ``tiles``, ``irrigated``, ``channels`` and ``improvement``
-  objects, which the engine replaces rather than mutates).
+  The cheapest placement wins.  This is the slow part: the placements are found with bit
+  sets (per colour, the cells a pattern cell must not meet and the plots it may use, shifted
+  by the cell's offset), and the costs are cached per board layout, found by the identity
+  of the ``tiles``, ``irrigated``, ``channels`` and ``improvement`` objects (the engine
+  replaces them rather than mutates them) and else by their content (a search makes the
+  same layout again in new objects: the same plot placed after another first action or in
+  another sample).  Layouts that differ only in improvements share their plot costs.
 
 Limits: the costs are estimates, not plans: they ignore that two cards may compete for
 the same bamboo (except panda cards, which share the stock), that the gardener must reach a
@@ -65,17 +69,25 @@ API (stable; ``board`` is a ``GameState`` or a ``PlayerView``):
 - ``expected_hand_value(board, seat, pools, decay=DECAY, race=0) -> float``: what another seat's
   hidden hand is expected to be worth (for denial, or for an opponent's leaf value).
 - ``score``, ``own_hand``, ``known_hand``, ``actions_horizon``, ``unseen_for``, ``Weights``.
+- ``Snapshot(board)``: ``evaluate(seat, weights, horizon) -> (value, costs)``, ``costs``,
+  ``card_cost`` and ``expected_hand_value`` on one board read once; ``layout_token(board)``:
+  an object standing for the board's layout (equal layouts, the same object), for a bot's
+  own memory.
 
-Speed (``python -m bots.heuristics [ROUND]`` measures it on greedy self-play, ten games):
-a mid-game evaluation (round 9 or 13) takes ~7 µs on average (2-11 µs) when the layout is
-cached, as after a gardener or panda move, and ~20-25 µs (9-45 µs) when the layout is new
-(after a plot, channel or improvement).  ``expected_hand_value`` without plot cards: ~18 µs.
+Speed (``python -m bots.heuristics [ROUND]`` measures it on greedy self-play, ten games;
+figures of a loaded 2-core machine): a mid-game evaluation (round 9 or 13) takes ~8 µs on
+average (2-14 µs) when the layout is cached, as after a gardener or panda move; ~12 µs
+(4-21 µs) when the layout comes in new objects but was met before, as when a search places
+the same plot again (found by content); ~75-80 µs (17-150 µs) for a layout never met, whose
+plot-card costs are then worked out.  ``expected_hand_value`` without plot cards: ~13 µs
+(4-17 µs).  ``Snapshot`` answers several questions about one board for the price of one
+layout look-up (a planner's value: its evaluation, a target's cost, each rival's hand).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from arena.engine.components import (
     CARD_CATEGORY,
@@ -88,7 +100,7 @@ from arena.engine.components import (
     POND_TILE,
     SUN,
 )
-from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND_RING, RAYS
+from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND, POND_RING, RAYS
 from arena.engine.objectives import PLOT_SHIFTS
 from arena.engine.state import ACTIONS, PLACE_STEP, Board, GameState
 
@@ -148,39 +160,77 @@ class _Layout:
     """What the heuristics need from a board layout, computed once per layout.
 
     A layout is the tiles, irrigation, channels and improvements: they change only when a
-    plot, a channel or an improvement is placed, and the engine then swaps in new objects,
-    so the identities of those four objects are a safe cache key (the entry keeps them alive
-    so their ids cannot be reused while it is cached).
+    plot, a channel or an improvement is placed, and the engine then swaps in new objects.
+    Two caches find it: by the identities of those four objects (the entry keeps them
+    alive so their ids cannot be reused while it is cached), and, on a miss, by their
+    content, since a search makes the same layout again and again in other objects (the
+    same plot placed in another sample, or after other first actions).
     """
 
-    __slots__ = ("by_colour", "dry", "empty_extra", "keep", "plot_costs", "spaces", "unfenced")
+    __slots__ = ("by_colour", "near", "plots", "unfenced")
 
-    def __init__(self, board: Board) -> None:
-        tiles, irrigated, improvement = board.tiles, board.irrigated, board.improvement
+    def __init__(self, board: Board, plots: _PlotLayout) -> None:
+        improvement = board.improvement
         by_colour: list[list[tuple[int, int, bool, float]]] = [[], [], []]
         unfenced: list[list[int]] = [[], [], []]
-        for cell, code in tiles.items():
+        dry = plots.dry
+        irrigated = board.irrigated
+        for cell, code in board.tiles.items():
             if code == POND_TILE:
                 continue
             colour = code >> 2
             imp = improvement.get(cell, 0)
-            wet = cell in irrigated
-            dry_cost = 0.0 if wet else _irrigation_cost(board, cell)
-            by_colour[colour].append((cell, imp, wet, dry_cost))
+            by_colour[colour].append((cell, imp, cell in irrigated, dry[cell]))
             if imp != ENCLOSURE:
                 unfenced[colour].append(cell)
         self.by_colour = by_colour
         self.unfenced = unfenced
-        self.dry = {cell: d for col in by_colour for cell, _i, _w, d in col}
+        self.plots = plots
+        #: Per panda cell: the unfenced plots of each colour one panda move away.
+        self.near: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+
+class _PlotLayout:
+    """The part of a layout that plot cards read: tiles, irrigation and channels only (an
+    improvement placed elsewhere leaves every pattern's cost as it was)."""
+
+    __slots__ = ("cells", "dry", "empty_extra", "masks", "plot_costs", "spaces")
+
+    def __init__(self, board: Board) -> None:
+        irrigated = board.irrigated
+        cells: list[list[int]] = [[], [], []]
+        dry: dict[int, float] = {}
+        masks = [0, 0, 0]
+        for cell, code in board.tiles.items():
+            if code == POND_TILE:
+                continue
+            colour = code >> 2
+            cells[colour].append(cell)
+            masks[colour] |= 1 << cell
+            dry[cell] = 0.0 if cell in irrigated else _irrigation_cost(board, cell)
+        self.cells = cells
+        #: Per colour, the cells that a pattern cell of that colour must not meet (the pond
+        #: and the plots of the other colours), and the plots of that colour, as bit sets.
+        pond = 1 << POND
+        self.masks = tuple(
+            (pond | (masks[0] | masks[1] | masks[2]) & ~masks[colour], masks[colour])
+            for colour in (0, 1, 2)
+        )
+        #: Per plot: irrigating it (0 once irrigated).
+        self.dry = dry
         self.plot_costs: dict[int, float] = {}
         #: Per empty cell met by a pattern: irrigation and "not placeable yet" costs.
         self.empty_extra: dict[int, float] = {}
         self.spaces: frozenset[int] | None = None
-        self.keep = (board.tiles, board.irrigated, board.channels, board.improvement)
 
 
-_LAYOUTS: dict[tuple[int, int, int, int], _Layout] = {}
-_LAYOUT_LIMIT = 20000
+#: Layouts by the identities of (tiles, irrigated, channels, improvement): the entry holds
+#: those four objects, then the layout.
+_LAYOUTS: dict[tuple[int, int, int, int], tuple[Any, Any, Any, Any, _Layout]] = {}
+#: Layouts, and their plot parts, by content.
+_BY_CONTENT: dict[tuple[Any, ...], _Layout] = {}
+_PLOTS_BY_CONTENT: dict[tuple[Any, ...], _PlotLayout] = {}
+_LAYOUT_LIMIT = 4000
 
 
 def _layout(board: Board) -> _Layout:
@@ -189,14 +239,41 @@ def _layout(board: Board) -> _Layout:
     )  # fmt: skip
     key = (id(tiles), id(irrigated), id(channels), id(improvement))
     entry = _LAYOUTS.get(key)
-    if entry is not None:
-        k = entry.keep
-        if k[0] is tiles and k[1] is irrigated and k[2] is channels and k[3] is improvement:
-            return entry
+    if entry is not None and (
+        entry[0] is tiles and entry[1] is irrigated and entry[2] is channels
+        and entry[3] is improvement
+    ):
+        return entry[4]
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
         _LAYOUTS.clear()
-    entry = _LAYOUTS[key] = _Layout(board)
-    return entry
+    plot_key = (frozenset(tiles.items()), irrigated, channels)
+    content = (plot_key, frozenset(improvement.items()))
+    layout = _BY_CONTENT.get(content)
+    if layout is None:
+        plots = _PLOTS_BY_CONTENT.get(plot_key)
+        if plots is None:
+            if len(_PLOTS_BY_CONTENT) >= _LAYOUT_LIMIT:
+                _PLOTS_BY_CONTENT.clear()
+            plots = _PLOTS_BY_CONTENT[plot_key] = _PlotLayout(board)
+        if len(_BY_CONTENT) >= _LAYOUT_LIMIT:
+            _BY_CONTENT.clear()
+        layout = _BY_CONTENT[content] = _Layout(board, plots)
+    _LAYOUTS[key] = (tiles, irrigated, channels, improvement, layout)
+    return layout
+
+
+def layout_token(board: Board) -> object:
+    """An object that stands for the board's layout (tiles, irrigation, channels,
+    improvements): boards with the same layout give the same object while it is cached, so
+    a bot can key its own memory by it (holding it keeps the token from being reused)."""
+    return _layout(board)
+
+
+def _clear_caches() -> None:
+    """Forget every cached layout (tests: a cold start must give the same values)."""
+    _LAYOUTS.clear()
+    _BY_CONTENT.clear()
+    _PLOTS_BY_CONTENT.clear()
 
 
 # ----------------------------------------------------------------- per-card costs
@@ -204,31 +281,41 @@ def _layout(board: Board) -> _Layout:
 
 def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
     """Actions to lay out a plot card's pattern (see the module docstring)."""
-    cost = layout.plot_costs.get(card)
+    plots = layout.plots
+    cost = plots.plot_costs.get(card)
     if cost is not None:
         return cost
     if board.plot_objective_found(card):
-        layout.plot_costs[card] = 0.0
+        plots.plot_costs[card] = 0.0
         return 0.0
-    tiles, irrigated = board.tiles, board.irrigated
-    spaces = layout.spaces
+    spaces = plots.spaces
     if spaces is None:
-        spaces = layout.spaces = frozenset(board.placement_spaces())
-    dry, extra = layout.dry, layout.empty_extra
+        spaces = plots.spaces = frozenset(board.placement_spaces())
+    dry, extra = plots.dry, plots.empty_extra
+    masks = plots.masks
     rotations = PLOT_SHIFTS[card]
     # A placement on empty spaces only: the fallback (the pond ring always has room early).
     best = sum(PLOT_ACTION_COST[c] + IRRIGATION_NEAR for _s, c in rotations[0])
     for rotation in rotations:
-        anchors: set[int] = set()
+        # Anchors where the pattern uses a plot of its colour and meets no other colour
+        # and not the pond (bit ``a`` of ``mask >> shift`` is cell ``a + shift``).
+        touching = spoiled = 0
         for shift, colour in rotation:
-            for cell, _imp, _wet, _d in layout.by_colour[colour]:
-                anchors.add(cell - shift)
-        for anchor in anchors:
+            bad, good = masks[colour]
+            spoiled |= bad >> shift
+            touching |= good >> shift
+        anchors = touching & ~spoiled
+        while anchors:
+            low = anchors & -anchors
+            anchors ^= low
+            anchor = low.bit_length() - 1
             total = 0.0
             for shift, colour in rotation:
                 cell = anchor + shift
-                code = tiles.get(cell)
-                if code is None:
+                d = dry.get(cell)
+                if d is not None:
+                    total += d  # a plot of the colour: 0.0 when irrigated
+                else:
                     more = extra.get(cell)
                     if more is None:
                         more = 0.0 if cell in POND_RING else _irrigation_cost(board, cell)
@@ -236,15 +323,9 @@ def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
                             more += NOT_PLACEABLE_YET
                         extra[cell] = more
                     total += PLOT_ACTION_COST[colour] + more
-                elif code == POND_TILE or code >> 2 != colour:
-                    break
-                elif cell not in irrigated:
-                    total += dry[cell]
-                if total >= best:
-                    break
-            else:
+            if total < best:
                 best = total
-    layout.plot_costs[card] = best
+    plots.plot_costs[card] = best
     return best
 
 
@@ -280,6 +361,13 @@ def _grow_steps(height: int, target: int, fertilized: bool) -> float:
     return (gap + 1) / 2 + 1.0  # overshoot to 4, then eat one
 
 
+#: ``_grow_steps`` as a table: ``_GROW[target][fertilized][height]``.
+_GROW: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(tuple(_grow_steps(h, t, f) for h in range(5)) for f in (False, True))
+    for t in range(5)
+)
+
+
 def _new_plot_cost(colour: int, target: int) -> float:
     """A plot not in play yet: draw and place it, irrigate it, grow it."""
     return PLOT_ACTION_COST[colour] + 0.5 + (target - 1)
@@ -292,6 +380,7 @@ def _gardener_cost(
     colour, target, need = c.colour, c.height, c.improvement
     bamboo = board.bamboo
     reserve = board.reserve_improvements
+    grow = _GROW[target]
     if c.shoots == 1:
         best = UNREACHABLE
         for cell, imp, wet, dry_cost in layout.by_colour[colour]:
@@ -310,11 +399,11 @@ def _gardener_cost(
                 continue
             fert = imp == FERTILIZER
             if wet:
-                cost = extra + _grow_steps(bamboo[cell], target, fert)
+                cost = extra + grow[fert][bamboo[cell]]
             elif imp == 1:  # a watershed irrigates at once, with a first growth
-                cost = extra + _grow_steps(2 if fert else 1, target, fert)
+                cost = extra + grow[fert][2 if fert else 1]
             else:
-                cost = extra + dry_cost + _grow_steps(2 if fert else 1, target, fert)
+                cost = extra + dry_cost + grow[fert][2 if fert else 1]
             if cost < best:
                 best = cost
                 if cost == 0.0:
@@ -328,10 +417,10 @@ def _gardener_cost(
     for cell, imp, wet, dry_cost in layout.by_colour[colour]:
         fert = imp == FERTILIZER
         if wet:
-            costs.append(_grow_steps(bamboo[cell], target, fert))
+            costs.append(grow[fert][bamboo[cell]])
         else:
             first = 2 if fert else 1
-            costs.append((0.0 if imp == 1 else dry_cost) + _grow_steps(first, target, fert))
+            costs.append((0.0 if imp == 1 else dry_cost) + grow[fert][first])
     costs.sort()
     n = c.shoots
     total = sum(costs[:n])
@@ -342,9 +431,18 @@ def _gardener_cost(
 
 def _bamboo_for_panda(board: Board, layout: _Layout) -> tuple[list[int], list[bool]]:
     """Per colour: unfenced sections on the board, and whether one is a panda move away."""
-    bamboo = board.bamboo
-    avail = [0, 0, 0]
-    reach = [False, False, False]
+    get = board.bamboo.__getitem__
+    near = layout.near.get(board.panda)
+    if near is None:
+        near = layout.near[board.panda] = _near_unfenced(board, layout)
+    unfenced = layout.unfenced
+    avail = [sum(map(get, unfenced[0])), sum(map(get, unfenced[1])), sum(map(get, unfenced[2]))]
+    reach = [any(map(get, near[0])), any(map(get, near[1])), any(map(get, near[2]))]
+    return avail, reach
+
+
+def _near_unfenced(board: Board, layout: _Layout) -> tuple[list[int], list[int], list[int]]:
+    """The unfenced plots of each colour where the panda can go from where it stands."""
     reachable = set()
     tiles = board.tiles
     for ray in RAYS[board.panda]:
@@ -352,43 +450,53 @@ def _bamboo_for_panda(board: Board, layout: _Layout) -> tuple[list[int], list[bo
             if cell not in tiles:
                 break
             reachable.add(cell)
-    for colour in (0, 1, 2):
-        for cell in layout.unfenced[colour]:
-            h = bamboo[cell]
-            if h:
-                avail[colour] += h
-                if not reach[colour] and cell in reachable:
-                    reach[colour] = True
-    return avail, reach
+    unfenced = layout.unfenced
+    return (
+        [c for c in unfenced[0] if c in reachable],
+        [c for c in unfenced[1] if c in reachable],
+        [c for c in unfenced[2] if c in reachable],
+    )
 
 
 def _panda_costs(
-    board: Board, layout: _Layout, cards: Sequence[int], stock: tuple[int, int, int]
+    bamboo: tuple[list[int], list[bool]], cards: Sequence[int], stock: tuple[int, int, int]
 ) -> tuple[dict[int, float], int]:
     """Costs of the hand's panda cards, sharing the stock out nearest card first.
 
-    Also returns how many eaten sections no card claims (spare).
+    ``bamboo`` is ``_bamboo_for_panda``'s answer (not changed here).  Also returns how many
+    eaten sections no card claims (spare).
     """
-    avail, reach = _bamboo_for_panda(board, layout)
-
-    def missing(card: int, left: list[int]) -> int:
-        need = CARDS[card].eat
-        return sum(max(0, need[k] - left[k]) for k in (0, 1, 2))
-
+    avail, reach = list(bamboo[0]), bamboo[1]
     left = list(stock)
-    order = sorted(cards, key=lambda card: missing(card, left))
+    if len(cards) > 1:
+        s0, s1, s2 = stock
+        missing = []
+        for card in cards:
+            n0, n1, n2 = CARDS[card].eat
+            missing.append(
+                (n0 - s0 if n0 > s0 else 0) + (n1 - s1 if n1 > s1 else 0)
+                + (n2 - s2 if n2 > s2 else 0)
+            )
+        order = [cards[i] for i in sorted(range(len(cards)), key=missing.__getitem__)]
+    else:
+        order = list(cards)
     out: dict[int, float] = {}
     for card in order:
         need = CARDS[card].eat
         cost = 0.0
         for k in (0, 1, 2):
-            if not need[k]:
+            asked = need[k]
+            if not asked:
                 continue
-            have = min(need[k], left[k])
+            have = left[k]
+            if asked < have:
+                have = asked
             left[k] -= have
-            short = need[k] - have
+            short = asked - have
             if short:
-                on_board = min(short, avail[k])
+                on_board = avail[k]
+                if short < on_board:
+                    on_board = short
                 avail[k] -= on_board
                 cost += on_board + 2.0 * (short - on_board)
                 if not reach[k]:
@@ -397,12 +505,175 @@ def _panda_costs(
     return out, left[0] + left[1] + left[2]
 
 
+class Snapshot:
+    """One board read for several questions, as a planner's value asks them (its own
+    evaluation, a target card's cost, each rival's expected hand): the layout and the
+    bamboo within the panda's reach are looked up once.  Valid while the board is unchanged;
+    the module's functions each make one for their single question.
+    """
+
+    __slots__ = ("_panda", "_pools", "board", "layout")
+
+    def __init__(self, board: Board, layout: object | None = None) -> None:
+        self.board = board
+        #: ``layout_token(board)``, when the caller has it already.
+        self.layout: _Layout = layout if isinstance(layout, _Layout) else _layout(board)
+        self._panda: tuple[list[int], list[bool]] | None = None
+        #: ``expected_hand_value``'s sums over a pool, by what they read of the seat.
+        self._pools: dict[tuple[Any, ...], tuple[Sequence[int], float]] = {}
+
+    def panda_bamboo(self) -> tuple[list[int], list[bool]]:
+        """``_bamboo_for_panda`` of the board, worked out once (callers do not change it)."""
+        found = self._panda
+        if found is None:
+            found = self._panda = _bamboo_for_panda(self.board, self.layout)
+        return found
+
+    def costs(self, seat: int, hand: Sequence[int]) -> tuple[dict[int, float], int]:
+        """Per card of ``hand``: the actions it still needs; and the spare sections."""
+        board, layout = self.board, self.layout
+        out: dict[int, float] = {}
+        pandas = []
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        for card in hand:
+            category = CARD_CATEGORY[card]
+            if category == PANDA_CARD:
+                pandas.append(card)
+            elif category == GARDENER_CARD:
+                out[card] = (
+                    0.0 if board.gardener_objective_found(card)
+                    else _gardener_cost(board, layout, card, stored)
+                )
+            else:
+                out[card] = _plot_card_cost(board, layout, card)
+        stock = board.eaten[seat]
+        spare = stock[0] + stock[1] + stock[2]
+        if pandas:
+            panda, spare = _panda_costs(self.panda_bamboo(), pandas, stock)
+            out.update(panda)
+        return out, spare
+
+    def card_cost(self, seat: int, card: int) -> float:
+        """As ``card_cost``."""
+        return self.costs(seat, (card,))[0][card]
+
+    def evaluate(
+        self, seat: int, weights: Weights = DEFAULT_WEIGHTS, horizon: int | None = None
+    ) -> tuple[float, dict[int, float]]:
+        """``evaluate``, and the costs of the hand's cards it read (empty for a hand it
+        cannot see)."""
+        board = self.board
+        w_score, decay, w_channel, w_improvement, w_spare, race = weights
+        total = w_score * score(board, seat)
+        if race:
+            total += w_score * race * len(board.completed[seat])  # type: ignore[attr-defined]
+        hand = known_hand(board, seat)
+        costs: dict[int, float] = {}
+        if hand is None:
+            total += UNKNOWN_CARD_VALUE * len(board.hand_categories[seat])  # type: ignore[attr-defined]
+        else:
+            costs, spare = self.costs(seat, hand)
+            if horizon is None:
+                horizon = actions_horizon(board, seat) if board.emperor >= 0 else 99  # type: ignore[attr-defined]
+            points = board.card_points  # type: ignore[attr-defined]
+            for card, cost in costs.items():
+                if cost < UNREACHABLE:
+                    value = (points[card] + race) * decay**cost
+                    if cost > horizon:
+                        value *= LATE_FACTOR
+                    total += value
+            total += w_spare * min(spare, SPARE_SECTION_CAP)
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        total += w_channel * board.stored_channels[seat]  # type: ignore[attr-defined]
+        total += w_improvement * (stored[1] + stored[2] + stored[3])
+        return total, costs
+
+    def expected_hand_value(
+        self, seat: int, pools: Sequence[Sequence[int]], decay: float = DECAY, race: float = 0.0
+    ) -> float:
+        """As ``expected_hand_value``."""
+        board = self.board
+        hands = getattr(board, "hands", None)
+        if hands is not None:
+            categories = [CARD_CATEGORY[c] for c in hands[seat]]
+        else:
+            categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
+        if not categories:
+            return 0.0
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        stock = board.eaten[seat]  # type: ignore[attr-defined]
+        total = 0.0
+        for category in (PLOT_CARD, GARDENER_CARD, PANDA_CARD):
+            n = categories.count(category)
+            pool = pools[category]
+            if not n or not pool:
+                continue
+            # Seats with the same stock (panda cards) or the same improvements in store
+            # (gardener cards) have the same sum over a pool: worked out once per board.
+            if category == PANDA_CARD:
+                key: tuple[Any, ...] = (category, id(pool), decay, race, stock)
+            elif category == GARDENER_CARD:
+                key = (category, id(pool), decay, race, stored[1] > 0, stored[2] > 0,
+                       stored[3] > 0)
+            else:
+                key = (category, id(pool), decay, race)
+            entry = self._pools.get(key)
+            if entry is not None and entry[0] is pool:
+                values = entry[1]
+            else:
+                values = self._pool_sum(category, pool, decay, race, seat)
+                self._pools[key] = (pool, values)  # the pool kept: its id stays its own
+            total += n * values / len(pool)
+        return total
+
+    def _pool_sum(
+        self, category: int, pool: Sequence[int], decay: float, race: float, seat: int
+    ) -> float:
+        """Σ over ``pool`` of each card's worth to ``seat`` (``expected_hand_value``)."""
+        board, layout = self.board, self.layout
+        stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        stock = board.eaten[seat]  # type: ignore[attr-defined]
+        points = board.card_points  # type: ignore[attr-defined]
+        values = 0.0
+        if category == PANDA_CARD:
+            avail, reach = self.panda_bamboo()
+            # Cards asking for the same sections cost the same: one discount per ask.
+            discounts: dict[tuple[int, int, int], float] = {}
+            for card in pool:
+                need = CARDS[card].eat
+                discount = discounts.get(need)
+                if discount is None:
+                    cost = 0.0
+                    for k in (0, 1, 2):
+                        short = need[k] - stock[k]
+                        if short > 0:
+                            on_board = short if short <= avail[k] else avail[k]
+                            cost += (
+                                on_board + 2.0 * (short - on_board)
+                                + (0.0 if reach[k] else 0.5)
+                            )
+                    discount = discounts[need] = decay**cost
+                values += (points[card] + race) * discount
+        elif category == GARDENER_CARD:
+            for card in pool:
+                if board.gardener_objective_found(card):
+                    values += points[card] + race
+                else:
+                    cost = _gardener_cost(board, layout, card, stored)
+                    if cost < UNREACHABLE:
+                        values += (points[card] + race) * decay**cost
+        else:
+            for card in pool:
+                cost = _plot_card_cost(board, layout, card)
+                values += (points[card] + race) * decay**cost
+        return values
+
+
 def card_costs(board: Board, seat: int, hand: Sequence[int] | None = None) -> dict[int, float]:
     """Estimated actions still needed by each card of ``hand`` (default: the seat's own)."""
     if hand is None:
         hand = own_hand(board, seat)
-    costs, _spare = _costs(board, seat, hand)
-    return costs
+    return Snapshot(board).costs(seat, hand)[0]
 
 
 def card_cost(board: Board, seat: int, card: int) -> float:
@@ -410,31 +681,11 @@ def card_cost(board: Board, seat: int, card: int) -> float:
 
     For a panda card the seat's whole stock is available to it (no sharing with the hand).
     """
-    return _costs(board, seat, (card,))[0][card]
+    return Snapshot(board).costs(seat, (card,))[0][card]
 
 
 def _costs(board: Board, seat: int, hand: Sequence[int]) -> tuple[dict[int, float], int]:
-    layout = _layout(board)
-    out: dict[int, float] = {}
-    pandas = []
-    stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
-    for card in hand:
-        category = CARD_CATEGORY[card]
-        if category == PANDA_CARD:
-            pandas.append(card)
-        elif category == GARDENER_CARD:
-            out[card] = (
-                0.0 if board.gardener_objective_found(card)
-                else _gardener_cost(board, layout, card, stored)
-            )
-        else:
-            out[card] = _plot_card_cost(board, layout, card)
-    stock = board.eaten[seat]
-    spare = stock[0] + stock[1] + stock[2]
-    if pandas:
-        panda, spare = _panda_costs(board, layout, pandas, stock)
-        out.update(panda)
-    return out, spare
+    return Snapshot(board).costs(seat, hand)
 
 
 # ----------------------------------------------------------------- the evaluation
@@ -519,28 +770,7 @@ def evaluate(
     ``horizon`` overrides ``actions_horizon`` (a planner that expects the game to end soon
     can say so before anyone holds the Emperor).
     """
-    w_score, decay, w_channel, w_improvement, w_spare, race = weights
-    total = w_score * score(board, seat)
-    if race:
-        total += w_score * race * len(board.completed[seat])  # type: ignore[attr-defined]
-    hand = known_hand(board, seat)
-    if hand is None:
-        total += UNKNOWN_CARD_VALUE * len(board.hand_categories[seat])  # type: ignore[attr-defined]
-    else:
-        costs, spare = _costs(board, seat, hand)
-        if horizon is None:
-            horizon = actions_horizon(board, seat) if board.emperor >= 0 else 99  # type: ignore[attr-defined]
-        for card, cost in costs.items():
-            if cost < UNREACHABLE:
-                value = (board.card_points[card] + race) * decay**cost
-                if cost > horizon:
-                    value *= LATE_FACTOR
-                total += value
-        total += w_spare * min(spare, SPARE_SECTION_CAP)
-    stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
-    total += w_channel * board.stored_channels[seat]  # type: ignore[attr-defined]
-    total += w_improvement * (stored[1] + stored[2] + stored[3])
-    return total
+    return Snapshot(board).evaluate(seat, weights, horizon)[0]
 
 
 def evaluate_all(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
@@ -564,48 +794,7 @@ def expected_hand_value(
     honest on a view or a determinized state alike.  A planner subtracts it to value
     denial: eating a tall shoot or spoiling a pattern lowers it.
     """
-    hands = getattr(board, "hands", None)
-    if hands is not None:
-        categories = [CARD_CATEGORY[c] for c in hands[seat]]
-    else:
-        categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
-    if not categories:
-        return 0.0
-    layout = _layout(board)
-    stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
-    stock = board.eaten[seat]  # type: ignore[attr-defined]
-    total = 0.0
-    for category in (PLOT_CARD, GARDENER_CARD, PANDA_CARD):
-        n = categories.count(category)
-        pool = pools[category]
-        if not n or not pool:
-            continue
-        values = 0.0
-        if category == PANDA_CARD:
-            avail, reach = _bamboo_for_panda(board, layout)
-            for card in pool:
-                need = CARDS[card].eat
-                cost = 0.0
-                for k in (0, 1, 2):
-                    short = need[k] - stock[k]
-                    if short > 0:
-                        on_board = short if short <= avail[k] else avail[k]
-                        cost += on_board + 2.0 * (short - on_board) + (0.0 if reach[k] else 0.5)
-                values += (board.card_points[card] + race) * decay**cost
-        elif category == GARDENER_CARD:
-            for card in pool:
-                if board.gardener_objective_found(card):
-                    values += board.card_points[card] + race
-                else:
-                    cost = _gardener_cost(board, layout, card, stored)
-                    if cost < UNREACHABLE:
-                        values += (board.card_points[card] + race) * decay**cost
-        else:
-            for card in pool:
-                cost = _plot_card_cost(board, layout, card)
-                values += (board.card_points[card] + race) * decay**cost
-        total += n * values / len(pool)
-    return total
+    return Snapshot(board).expected_hand_value(seat, pools, decay, race)
 
 
 def unseen_for(board: Board, seat: int, category: int) -> list[int]:
@@ -629,11 +818,11 @@ def draw_value(
     if category == PANDA_CARD:
         # Panda cards share the stock: value each candidate beside the hand's panda cards.
         pandas = tuple(c for c in hand if CARD_CATEGORY[c] == PANDA_CARD)
-        layout = _layout(board)
+        bamboo = Snapshot(board).panda_bamboo()
         stock = board.eaten[seat]  # type: ignore[attr-defined]
         total = 0.0
         for card in pool:
-            costs, _ = _panda_costs(board, layout, (*pandas, card), stock)
+            costs, _ = _panda_costs(bamboo, (*pandas, card), stock)
             total += card_value(board.card_points[card] + race, costs[card], decay)
         return total / len(pool)
     costs, _ = _costs(board, seat, pool)
@@ -645,7 +834,9 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
     """Time ``evaluate`` on mid-game states of greedy self-play (``python -m bots.heuristics``).
 
     Warm: the layout cache holds the board (the common case in a search, where most moves
-    only grow or eat bamboo).  Cold: the cache is emptied first (after a plot or channel).
+    only grow or eat bamboo).  Known: the same layout in new objects (a plot placed again
+    after another first action or in another sample), found by content.  Cold: the caches
+    are emptied first (a layout never seen).
     """
     import random
     import timeit
@@ -654,7 +845,7 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
 
     from .greedy import GreedyBot
 
-    warm_times, cold_times = [], []
+    warm_times, known_times, cold_times = [], [], []
     for seed in range(10):
         state = new_game(2, seed, history=False)
         bots = [GreedyBot(random.Random(seed)), GreedyBot(random.Random(seed + 100))]
@@ -666,19 +857,27 @@ def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by
         warm = timeit.timeit(lambda s=state, k=seat: evaluate(s, k), number=n) / n
 
         def cold(s: GameState = state, k: int = seat) -> None:
-            _LAYOUTS.clear()
+            _clear_caches()
             evaluate(s, k)
 
+        def known(s: GameState = state, k: int = seat) -> None:
+            twin = s.copy()
+            twin.tiles, twin.improvement = dict(s.tiles), dict(s.improvement)
+            evaluate(twin, k)
+
         cold_time = timeit.timeit(cold, number=300) / 300
+        known_time = timeit.timeit(known, number=3000) / 3000
         warm_times.append(warm)
+        known_times.append(known_time)
         cold_times.append(cold_time)
         print(
             f"seed {seed}: round {state.round}, {len(state.tiles) - 1} plots, "
             f"hand {len(state.hands[seat])}: {warm * 1e6:.1f} µs warm, "
-            f"{cold_time * 1e6:.1f} µs cold"
+            f"{known_time * 1e6:.1f} µs known, {cold_time * 1e6:.1f} µs cold"
         )
     print(
         f"mean {sum(warm_times) / len(warm_times) * 1e6:.1f} µs warm, "
+        f"{sum(known_times) / len(known_times) * 1e6:.1f} µs known, "
         f"{sum(cold_times) / len(cold_times) * 1e6:.1f} µs cold"
     )
 

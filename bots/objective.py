@@ -81,8 +81,10 @@ expectation, uses weather and stored pieces on purpose, and spoils what opponent
 likely building.  Limits: it plans one turn at a time and never simulates the opponents'
 replies; it judges their hands only by category (it does not read their moves to guess
 which cards they hold) and ignores their plot cards; its cost estimates ignore that two
-cards may need the same bamboo at different heights.  About 11 ms per decision on average
-(1.7 s for a whole 2-player game between two of them, 156 decisions; mean of 20 games).
+cards may need the same bamboo at different heights.  About 5 ms of CPU per decision on
+average (0.7 s for a whole 2-player game between two of them, about 140 decisions;
+``scripts/bench_bots.py``, median of three runs of five games on a loaded machine): ``value``
+remembers each position it has judged during a decision, by what it reads of it.
 """
 
 from __future__ import annotations
@@ -123,13 +125,12 @@ from arena.engine.state import ACTIONS, CHOOSE_WEATHER
 from .base import Bot, Param
 from .heuristics import (
     DECAY,
+    Snapshot,
     Weights,
-    card_cost,
     card_costs,
     card_value,
     draw_value,
-    evaluate,
-    expected_hand_value,
+    layout_token,
 )
 
 #: What the sun's third action is worth, as a share of the best single action's gain.
@@ -156,6 +157,30 @@ class _Plan:
     fence_colours: frozenset[int]
     #: Per category, the cards this seat has not seen (what opponents may hold).
     pools: tuple[list[int], ...] = ()
+
+
+def _value_key(state: GameState | PlayerView, plan: _Plan, layout: object) -> tuple[Any, ...]:
+    """What ``ObjectiveBot.value`` reads of a state, for one plan: the layout (by content),
+    the bamboo, both figures, the hands (the seat's cards, the others' categories), stocks,
+    stored pieces, the reserve of improvements, the seat's completed cards, the Emperor, and
+    where the turn stands when the Emperor is out and the plan sets no horizon (the
+    evaluation then reckons the actions left).  The shoots and the objectives found follow
+    from these."""
+    seat = plan.seat
+    turn = None
+    if state.emperor >= 0 and plan.horizon is None:
+        turn = (state.current, state.step, state.taken, state.weather, state.last_turns)
+    category = CARD_CATEGORY.__getitem__
+    hands = [
+        hand if s == seat else tuple(map(category, hand))
+        for s, hand in enumerate(state.hands)  # type: ignore[union-attr]
+    ]
+    return (
+        layout, tuple(state.bamboo.items()), state.gardener, state.panda,
+        *hands, *state.eaten, *state.stored_improvements,
+        state.stored_channels[seat], state.reserve_improvements, state.completed[seat],
+        state.emperor, turn,
+    )
 
 
 class ObjectiveBot(Bot):
@@ -197,6 +222,12 @@ class ObjectiveBot(Bot):
         #: The shared evaluation's weights, with this bot's ``decay``.
         self.weights = Weights(decay=self.decay, race=self.race)
         self.eaten_by_others: set[int] = set()
+        #: ``value``'s memory, for the plan it was made for.
+        self._values_plan: _Plan | None = None
+        self._values: dict[tuple[Any, ...], float] = {}
+        #: ``_draw_value``'s memory, for the view it was made for.
+        self._draws_view: PlayerView | None = None
+        self._draws: dict[tuple[int, int], float] = {}
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
@@ -300,19 +331,53 @@ class ObjectiveBot(Bot):
         return _Plan(seat, target, horizon, self.focus, frozenset(threatened), fence, pools)
 
     def value(self, state: GameState | PlayerView, plan: _Plan) -> float:
-        """The planner's evaluation: the shared one, plus the target's pull and fences."""
+        """The planner's evaluation: the shared one, plus the target's pull and fences.
+
+        Remembered for the decision (``plan``): a turn's search meets the same position many
+        times (a first action valued again when extended, two actions in either order), and
+        the key holds everything the value reads (see ``_value_key``).
+        """
+        if self._values_plan is not plan:
+            self._values_plan = plan
+            self._values = {}
+        layout = layout_token(state)
+        key = _value_key(state, plan, layout)
+        v = self._values.get(key)
+        if v is None:
+            v = self._values[key] = self._value(state, plan, layout)
+        return v
+
+    def _draw_value(self, view: PlayerView, seat: int, category: int) -> float:
+        """``draw_value`` of a deck on the decision's view, worked out once per decision."""
+        if self._draws_view is not view:
+            self._draws_view = view
+            self._draws = {}
+        key = (seat, category)
+        v = self._draws.get(key)
+        if v is None:
+            v = self._draws[key] = draw_value(view, seat, category, self.decay, self.race)
+        return v
+
+    def _value(
+        self, state: GameState | PlayerView, plan: _Plan, layout: object | None = None
+    ) -> float:
         seat = plan.seat
-        v = evaluate(state, seat, self.weights, horizon=plan.horizon)
+        board = Snapshot(state, layout)
+        v, costs = board.evaluate(seat, self.weights, horizon=plan.horizon)
         target = plan.target
         if target >= 0 and plan.focus and target in state.hands[seat]:  # type: ignore[union-attr]
-            cost = card_cost(state, seat, target)
+            # A panda card alone may use the whole stock: its cost apart from the hand's.
+            cost = (
+                board.card_cost(seat, target) if CARD_CATEGORY[target] == PANDA_CARD
+                else costs[target]
+            )
             v += plan.focus * card_value(state.card_points[target] + self.race, cost, self.decay)
         if plan.pools:
             deny = self.deny / (state.players - 1)
             for other in range(state.players):
                 if other != seat:
-                    v -= deny * expected_hand_value(
-                        state, other, plan.pools, self.decay, self.race
+                    v -= deny * board.expected_hand_value(
+                        other, plan.pools, self.decay, self.race
                     )
         if self.protect and plan.fence_colours & plan.threatened:
             improvement, tiles, bamboo = state.improvement, state.tiles, state.bamboo
@@ -344,7 +409,7 @@ class ObjectiveBot(Bot):
             child.apply(action)
             hand = child.hands[seat]
             child.hands[seat] = hand[:-1]
-            bonus = draw_value(view, seat, action >> B_SHIFT, self.decay, self.race)
+            bonus = self._draw_value(view, seat, action >> B_SHIFT)
             child.invalidate()  # the hand changed: re-derive the legal list when asked
             return self.value(child, plan) + bonus, child
         if kind == PLOT and samples > 1:

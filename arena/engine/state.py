@@ -12,7 +12,10 @@ options and the players' choices determine the game bit for bit (R2.5).
 
 Forced steps are taken by the engine: a turn with nothing left to do but ``end`` ends, and a
 weather effect with no possible target is skipped.  They carry no choice, so they are not
-decisions, and the history records only real choices and chance.
+decisions, and the history records only real choices and chance.  At an action step
+``apply`` tells a forced end with a cheap test (``_only_end``) and leaves the legal list to
+be built when asked for: a search applies many actions to copies whose legal lists it never
+reads.
 """
 
 from __future__ import annotations
@@ -512,6 +515,37 @@ class GameState(Board):
         out.append(END)
         return out
 
+    def _only_end(self) -> bool:
+        """Whether ``_legal_turn()`` would be ``[END]``: the same tests, stopping at the first
+        action found (the cheap ones first)."""
+        taken = self.taken
+        if len(taken) < (3 if self.weather == FACE_SUN else 2):
+            if self.plot_deck and (TURN_PLOT not in taken or self.weather == FACE_WIND):
+                return False
+            repeat = self.weather == FACE_WIND
+            if self.reserve_channels and (repeat or TURN_IRRIGATION not in taken):
+                return False
+            tiles = self.tiles
+            if repeat or TURN_GARDENER not in taken:
+                for ray in _RAYS[self.gardener]:
+                    if ray and ray[0] in tiles:
+                        return False
+            if repeat or TURN_PANDA not in taken:
+                for ray in _RAYS[self.panda]:
+                    if ray and ray[0] in tiles:
+                        return False
+            if len(self.hands[self.current]) < 5 and (repeat or TURN_OBJECTIVE not in taken):
+                decks = self.objective_decks
+                if decks[0] or decks[1] or decks[2]:
+                    return False
+        s = self.current
+        if self.stored_channels[s] and self.channel_spots():
+            return False
+        stored = self.stored_improvements[s]
+        if (stored[1] or stored[2] or stored[3]) and self.improvable_plots():
+            return False
+        return not any(self.objective_found(s, card) for card in self.hands[s])
+
     def _legal_place(self) -> list[int]:
         drawn = self.drawn
         spaces = self.placement_spaces()
@@ -661,6 +695,14 @@ class GameState(Board):
             if self.step == ROLL:
                 self._roll()
                 continue
+            if self.step == ACTIONS:
+                # The legal list is built only when asked for: a search applies many
+                # actions whose children it only evaluates.
+                if self._only_end():
+                    self._end_turn()
+                    continue
+                self._legal = None
+                return
             legal = self._generate()
             if len(legal) == 1:
                 only = legal[0]

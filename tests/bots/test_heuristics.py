@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.engine import new_game, parse_action
+from arena.engine import GameState, new_game, parse_action
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.components import parse_card
 from bots import heuristics
@@ -96,7 +96,7 @@ def test_layout_cache_gives_the_same_costs_as_a_cold_start() -> None:
         if state.ended:
             break
         warm = evaluate_all(state)
-        heuristics._LAYOUTS.clear()
+        heuristics._clear_caches()
         assert evaluate_all(state) == warm
 
 
@@ -171,3 +171,115 @@ def test_expected_hand_value_reads_categories_only_and_drops_when_shoots_are_eat
     # Eating the tall green shoot makes the opponent's gardener cards further away.
     state.apply(parse_action("panda 1,0"))
     assert heuristics.expected_hand_value(state, 1, pools) < value
+
+
+def _plot_cost_by_walking(state: GameState, card: int) -> float:
+    """The plot-card cost as first written (before the bit-set anchors and the caches): every
+    anchor met by a plot of the pattern's colour, every cell walked in pattern order."""
+    from arena.engine.components import POND_TILE
+    from arena.engine.grid import POND_RING
+    from arena.engine.objectives import PLOT_SHIFTS
+
+    if state.plot_objective_found(card):
+        return 0.0
+    tiles, irrigated = state.tiles, state.irrigated
+    spaces = set(state.placement_spaces())
+    by_colour: list[list[int]] = [[], [], []]
+    for cell, code in tiles.items():
+        if code != POND_TILE:
+            by_colour[code >> 2].append(cell)
+    rotations = PLOT_SHIFTS[card]
+    best = sum(
+        heuristics.PLOT_ACTION_COST[c] + heuristics.IRRIGATION_NEAR for _s, c in rotations[0]
+    )
+    for rotation in rotations:
+        anchors = {cell - shift for shift, colour in rotation for cell in by_colour[colour]}
+        for anchor in anchors:
+            total = 0.0
+            for shift, colour in rotation:
+                cell = anchor + shift
+                code = tiles.get(cell)
+                if code is None:
+                    more = 0.0 if cell in POND_RING else heuristics._irrigation_cost(state, cell)
+                    if cell not in spaces:
+                        more += heuristics.NOT_PLACEABLE_YET
+                    total += heuristics.PLOT_ACTION_COST[colour] + more
+                elif code == POND_TILE or code >> 2 != colour:
+                    break
+                elif cell not in irrigated:
+                    total += heuristics._irrigation_cost(state, cell)
+                if total >= best:
+                    break
+            else:
+                best = total
+    return best
+
+
+def _played_states(players: int, seed: int, moves: int = 400) -> list[GameState]:
+    """Every state of a random game that completes what it can (boards of every size)."""
+    state = new_game(players, seed, history=False)
+    rng = random.Random(seed)
+    states = []
+    for _ in range(moves):
+        if state.ended:
+            break
+        legal = state.legal_actions()
+        done = [a for a in legal if a & KIND_MASK == COMPLETE]
+        state.apply(done[0] if done else rng.choice(legal))
+        states.append(state.copy())
+    return states
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_plot_costs_are_those_of_the_walk_over_every_anchor(seed: int) -> None:
+    """Bit-set anchors and the layout caches give, bit for bit, the cost of the first walk."""
+    plots = range(15)  # the plot cards
+    for state in _played_states(2, seed)[::3]:
+        for card in plots:
+            assert card_cost(state, 0, card) == _plot_cost_by_walking(state, card)
+
+
+def test_boards_with_the_same_layout_share_it_whatever_their_objects() -> None:
+    """The layout cache finds a board by content: new objects with the same tiles, irrigation,
+    channels and improvements (as a search makes them) give the same token and costs; an
+    improvement elsewhere gives another layout that still shares the plot part."""
+    state = _played_states(2, 16, 160)[-1]  # 12 plots, one bare
+    twin = state.copy()
+    twin.tiles = dict(reversed(list(state.tiles.items())))
+    twin.irrigated = frozenset(set(state.irrigated))
+    twin.improvement = dict(state.improvement)
+    assert twin.tiles is not state.tiles
+    assert heuristics.layout_token(twin) is heuristics.layout_token(state)
+    assert evaluate_all(twin) == evaluate_all(state)
+    bare = state.improvable_plots()[0]
+    other = state.copy()
+    other.improvement = {**state.improvement, bare: 3}
+    token = heuristics.layout_token(other)
+    assert token is not heuristics.layout_token(state)
+    assert token.plots is heuristics.layout_token(state).plots  # type: ignore[attr-defined]
+
+
+def test_a_snapshot_answers_as_the_functions_do() -> None:
+    """``Snapshot`` reads the board once for several questions; each answer is the one the
+    module's function gives alone, and the functions give the same after the caches are
+    emptied (a cold start)."""
+    from arena.engine.components import GARDENER_CARD, PANDA_CARD
+
+    for state in _played_states(3, 9)[::7]:
+        view = state.view(0)
+        pools = ([], view.unseen_cards(GARDENER_CARD), view.unseen_cards(PANDA_CARD))
+        snap = heuristics.Snapshot(state)
+        answers = []
+        for seat in range(3):
+            value, costs = snap.evaluate(seat)
+            answers.append((value, costs, snap.expected_hand_value(seat, pools)))
+            assert value == evaluate(state, seat)
+            assert costs == card_costs(state, seat)
+            assert answers[-1][2] == heuristics.expected_hand_value(state, seat, pools)
+            for card in state.hands[seat]:
+                assert snap.card_cost(seat, card) == card_cost(state, seat, card)
+        heuristics._clear_caches()
+        cold = heuristics.Snapshot(state)
+        for seat in range(3):
+            value, costs = cold.evaluate(seat)
+            assert (value, costs, cold.expected_hand_value(seat, pools)) == answers[seat]

@@ -160,3 +160,28 @@ def test_does_not_take_the_emperor_to_lose() -> None:
         tiles,
     )
     assert decide("objective", ahead) == "complete panda-01"
+
+
+class _CheckedValues(ObjectiveBot):
+    """An ``objective`` bot that works every remembered value out again and compares."""
+
+    hits = 0
+
+    def value(self, state, plan):  # type: ignore[no-untyped-def]
+        remembered = self._values_plan is plan and len(self._values)
+        v = super().value(state, plan)
+        assert v == self._value(state, plan)
+        if remembered and len(self._values) == remembered:
+            _CheckedValues.hits += 1
+        return v
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_remembered_value_is_the_value_worked_out_again(players: int) -> None:
+    """``value`` remembers positions by what it reads (``_value_key``); if the key missed
+    something, a remembered value would differ from the one worked out on the spot."""
+    _CheckedValues.hits = 0
+    bots = [_CheckedValues(random.Random(seat)) for seat in range(players)]
+    outcome = play_game(bots, 31, RuleOptions(max_rounds=5))
+    assert outcome.error is None, outcome.error
+    assert _CheckedValues.hits > 100

@@ -227,3 +227,30 @@ def test_long_random_games(game: tuple[int, int, int, int]) -> None:
     if choice_seed % 10 == 0:
         again = replay(players, seed, OPTIONS[k], chosen)
         assert to_position(again) == to_position(state)
+
+
+@property_settings(150)
+@given(games)
+def test_the_lazy_forced_end_agrees_with_the_legal_list(game: tuple[int, int, int, int]) -> None:
+    """``apply`` no longer builds an action step's legal list to see whether only ``end`` is
+    left (search evaluates most children without asking for it): its cheap test
+    (``_only_end``) must say what the list says, and no state it leaves at an action step
+    offers ``end`` alone."""
+    seed, choice_seed, players, k = game
+
+    def every_step(state: GameState, rng: random.Random) -> None:
+        from arena.engine.state import ACTIONS
+
+        if state.step == ACTIONS:
+            assert state._only_end() == (state._legal_turn() == [act.END])
+        if rng.random() > 0.3:
+            return
+        for action in state.legal_actions():
+            child = state.copy()
+            child.apply(action)
+            if not child.ended and child.step == ACTIONS:
+                assert not child._only_end()
+                assert child.legal_actions() != [act.END]
+
+    state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step)
+    check_end(state)

@@ -1,0 +1,142 @@
+"""Games per CPU-second of the built-in bots in self-play, and their peak memory.
+
+Every seat of a game is played by the same bot spec, through ``arena.match.play_game`` (the
+loop every command uses), seeded as ``arena play`` seeds bots.  Each (bot, players) setting
+runs in its own fresh worker process, one at a time, so the figures are per core and
+``ru_maxrss`` is that worker's peak memory.  A run plays ``--games`` games (other seeds in
+each run) and counts games per CPU-second of the worker (``time.process_time``); the table
+shows the median over ``--runs`` runs with its spread (min-max).  CPU time, not wall time:
+a loaded machine slows the wall clock more than the process time, but it slows both, so
+compare two figures from one run of this script rather than from two days.
+
+``mcts`` plays a game in tens of seconds, so it plays ``--mcts-games`` games per run
+(default 1).  Issue 20's targets: greedy >= 25 games/CPU-s with 2 players and >= 12 with 4,
+objective >= 5 and >= 2, peak memory <= 200 MB per worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import resource
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
+
+from _args import at_least, bot_spec, script_parser
+
+from arena.match import play_game
+from bots.registry import BotSpec
+
+DEFAULT_BOTS = ("random", "greedy", "objective", "mcts")
+
+
+class Setting(NamedTuple):
+    """One line of the table: a bot spec in self-play with some players."""
+
+    spec: str
+    players: int
+    games: int
+    runs: int
+    seed: int
+
+
+class Measure(NamedTuple):
+    """What a worker measured for a setting."""
+
+    rates: tuple[float, ...]
+    decisions: int
+    peak_mb: float
+
+
+def play(spec: BotSpec, players: int, seed: int) -> int:
+    """One self-play game; returns the number of decisions made."""
+    bots = [spec.create(random.Random(seed * 10 + seat)) for seat in range(players)]
+    made = 0
+
+    def count(_seat: int) -> None:
+        nonlocal made
+        made += 1
+
+    outcome = play_game(bots, seed, on_decision=count)
+    if outcome.error is not None:
+        raise RuntimeError(f"{spec.text} failed in game {seed}: {outcome.error}")
+    return made
+
+
+def measure(setting: Setting) -> Measure:
+    """Run in a fresh worker: ``runs`` runs of ``games`` games, games per CPU-second each."""
+    spec = BotSpec.parse(setting.spec)
+    rates = []
+    decisions = 0
+    for run in range(setting.runs):
+        start = time.process_time()
+        for k in range(setting.games):
+            decisions += play(spec, setting.players, setting.seed + run * setting.games + k)
+        spent = time.process_time() - start
+        rates.append(setting.games / spent if spent > 0 else float("inf"))
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
+    return Measure(tuple(rates), decisions, peak_kb / 1024)
+
+
+def run_in_worker(setting: Setting) -> Measure:
+    """``measure`` in a new process (spawned: nothing inherited, so its peak is its own)."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(measure, setting).result()
+
+
+def row(setting: Setting, m: Measure) -> str:
+    med = statistics.median(m.rates)
+    games = setting.games * setting.runs
+    return (
+        f"{setting.spec:<22} {setting.players:>2}p {med:>10.2f} "
+        f"{min(m.rates):>9.2f}-{max(m.rates):<9.2f} {1 / med:>9.3f} "
+        f"{m.decisions / games:>7.0f} {m.peak_mb:>8.0f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = script_parser(
+        __doc__,
+        "python scripts/bench_bots.py",
+        "python scripts/bench_bots.py --bot greedy --bot objective --players 2 --games 10",
+        "python scripts/bench_bots.py --bot mcts --players 2 --mcts-games 2 --runs 3",
+    )
+    ap.add_argument("--bot", dest="bots", type=bot_spec, action="append", default=None,
+                    metavar="SPEC",
+                    help="a bot spec to measure (repeatable; default: " + ", ".join(DEFAULT_BOTS)
+                    + ")")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), action="append", default=None,
+                    help="players per game (repeatable; default: 2 and 4)")
+    ap.add_argument("--games", type=at_least(1), default=5,
+                    help="games per run of each bot but mcts (default 5)")
+    ap.add_argument("--mcts-games", type=at_least(1), default=1,
+                    help="games per run of an mcts spec (default 1: tens of seconds each)")
+    ap.add_argument("--runs", type=at_least(1), default=3,
+                    help="runs per setting; the table shows their median (default 3)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    args = ap.parse_args(argv)
+
+    specs: list[BotSpec] = args.bots or [BotSpec.parse(b) for b in DEFAULT_BOTS]
+    players: list[int] = sorted(set(args.players or (2, 4)))
+    settings = [
+        Setting(spec.text, n, args.mcts_games if spec.target == "mcts" else args.games,
+                args.runs, args.seed)
+        for spec in specs for n in players
+    ]
+    print(f"self-play through play_game; medians of {args.runs} run(s), one worker process "
+          "per line, CPU time (time.process_time)")
+    print(f"{'bot':<22} {'':>3} {'games/CPU-s':>10} {'min-max':^19} {'CPU s/game':>9} "
+          f"{'dec/game':>7} {'peak MB':>8}")
+    for k, setting in enumerate(settings, 1):
+        print(f"[{k}/{len(settings)}] {setting.spec}, {setting.players} players: "
+              f"{setting.runs} x {setting.games} game(s)...", file=sys.stderr, flush=True)
+        print(row(setting, run_in_worker(setting)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
