@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import PlayerView
+from bots.base import Param
 
 from .broken_bots import _Broken
 
@@ -48,3 +49,57 @@ class StockEditor(_Broken):
         view.completed.clear()
         view.shoots.append(123)
         return super().choose(view, legal)
+
+
+class _Liar(int):
+    """An int that equals everything: membership in any list says yes."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr for you")
+
+
+class EqualsAll(_Broken):
+    """Returns an int subclass equal to every action."""
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        return _Liar(123456)
+
+
+class _Mute(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no str for you")
+
+
+class MuteError(_Broken):
+    """Raises an exception whose ``__str__`` raises."""
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        raise _Mute()
+
+
+class _Faceless:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr for you")
+
+
+class Faceless(_Broken):
+    """Returns an object whose ``__repr__`` raises."""
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        return _Faceless()
+
+
+class Huge(_Broken):
+    """Returns 10**30, whose low bits read as an action."""
+
+    PARAMS = (*_Broken.PARAMS, Param("digits", int, 30, "the power of ten returned"))
+    digits: int
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        return 10**self.digits

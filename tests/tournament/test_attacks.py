@@ -100,3 +100,15 @@ def test_a_view_shares_no_mutable_object_with_its_game() -> None:
     assert copy == view and copy.tiles is not view.tiles
     with pytest.raises(TypeError):
         copy.improvement[1] = 0  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("bot", "kind", "message"), [
+    ("EqualsAll", "illegal", "returned an unprintable _Liar, which is not a legal action"),
+    ("MuteError", "crash", "_Mute: (unprintable)"),
+    ("Faceless", "illegal", "returned an unprintable _Faceless, which is not a legal"),
+    ("Huge", "illegal", "returned 1000000000000000000000000000000, which is not a legal"),
+    ("Huge:digits=5000", "illegal", "returned an integer of 16610 bits, which is not"),
+])
+def test_a_hostile_value_is_a_fault_of_its_seat(
+        tmp_path: Path, bot: str, kind: str, message: str) -> None:
+    blamed(attack(tmp_path, bot), kind, message)
