@@ -47,6 +47,7 @@ from typing import Any
 from arena.records import GameError
 
 from .schedule import Schedule, TournamentConfig, make_schedule
+from .store import forget_locks
 from .worker import (
     ACTIVE,
     ENGINE,
@@ -91,6 +92,7 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
     """A worker process: play the chunks of indices it is sent until it is sent ``None``."""
     # Ctrl-C reaches the whole process group; only the parent decides what to do with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forget_locks()
     player = GamePlayer(config, log_faults=log_faults)
     monitor = Monitor(status, history)
     # A parent killed outright (SIGKILL, the OOM killer) closes no pipe of ours: a sibling

@@ -50,6 +50,7 @@ from .store import (
     now_iso,
     read_games,
     read_manifest,
+    run_lock,
     write_manifest,
 )
 from .worker import Finished, summarize
@@ -312,6 +313,21 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
     settings = settings or RunSettings()
     stream = stream if stream is not None else sys.stderr
     directory = Path(directory)
+    if not resume:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot write the tournament to {directory}: "
+                             f"{exc.strerror or exc}") from None
+    elif not (directory / MANIFEST).is_file():
+        read_manifest(directory)  # names what is missing, before a lock file is made
+    with run_lock(directory):
+        return _run_locked(config, directory, resume, settings, stream)
+
+
+def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
+                settings: RunSettings, stream: IO[str]) -> RunResult:
+    """The run, ``directory`` locked (see ``run_tournament``)."""
     schedule, manifest, records, cut = prepare(config, directory, resume=resume)
     standings = Standings(config.names)
     sprt = SprtState(config.sprt) if config.sprt else None

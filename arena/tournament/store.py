@@ -7,13 +7,22 @@ and at the end, so a killed run loses at most the line being written.  Reading i
 file and its game is played again; any other damaged line stops the resume with its line
 number, since silently replaying a game in the middle of the file would hide a real problem.
 The manifest is replaced atomically (write a temporary file, then rename).
+
+A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
+cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
+race on its manifest.  The lock belongs to the open file, not to the file on disk: a run
+killed outright releases it with its last process, and a ``run.lock`` left behind blocks
+nothing.  The file holds the PID of the run, for the message that refuses a second one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -21,6 +30,7 @@ from typing import IO, Any
 MANIFEST = "manifest.json"
 GAMES = "games.jsonl"
 LOG = "arena.log"
+LOCK = "run.lock"
 FILE_FORMAT = "takenoko-arena-manifest/1"
 #: Seconds between fsyncs of games.jsonl while a run goes on.
 FSYNC_EVERY = 5.0
@@ -43,6 +53,45 @@ def arena_version() -> str:
         from arena import __version__
 
         return __version__
+
+
+#: Descriptors of the locks this process holds (a forked worker closes its copies).
+_held: set[int] = set()
+
+
+@contextlib.contextmanager
+def run_lock(directory: Path) -> Iterator[None]:
+    """Hold ``directory``'s lock for the block; StoreError naming the holder if another
+    run holds it."""
+    path = directory / LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot lock {path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+        os.close(fd)
+        raise StoreError(f"{directory} is in use by another run (process {holder}); wait "
+                         "for it to end or stop it, then resume") from None
+    _held.add(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        _held.discard(fd)
+        os.close(fd)  # releases the lock
+
+
+def forget_locks() -> None:
+    """Close a forked child's copies of its parent's locks: the run is the parent's, and an
+    orphaned child must not keep the directory locked."""
+    for fd in list(_held):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
