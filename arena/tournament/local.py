@@ -36,10 +36,11 @@ import multiprocessing
 import os
 import selectors
 import signal
+import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -72,6 +73,10 @@ log = logging.getLogger("arena.tournament")
 
 #: Seconds between watchdog checks when no result arrives.
 POLL = 0.1
+#: Seconds between an orphaned worker's looks at its parent.
+ORPHAN_POLL = 0.5
+#: ``prctl`` option: a signal for this process when its parent thread dies (Linux).
+PR_SET_PDEATHSIG = 1
 #: Worker deaths in a row that no game explains before the run stops (a loop otherwise).
 IDLE_DEATHS = 5
 
@@ -87,12 +92,47 @@ def watchdog_limit(move_time: float | None) -> float | None:
     return move_time + max(1.0, 0.5 * move_time)
 
 
+def die_with_parent(parent: int, *, by_signal: bool,
+                    before: Callable[[], None] | None = None) -> None:
+    """End this process soon after process ``parent`` dies (an orphan plays for nobody).
+
+    ``by_signal``: the kernel kills it at once (``PR_SET_PDEATHSIG``), even while a bot holds
+    the interpreter in C code.  The kernel means the death of the parent *thread* that forked
+    us, so only a fork from a main thread asks for it.  In every case a thread also polls the
+    parent's PID every ``ORPHAN_POLL`` seconds (a worker blocked in ``send`` to a dead parent
+    waits for good otherwise) and calls ``before`` (ending bot processes) before exiting.
+    """
+    if by_signal:
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def orphaned() -> bool:
+        return os.getppid() != parent
+
+    def watch() -> None:
+        while not orphaned():
+            time.sleep(ORPHAN_POLL)
+        if before is not None:
+            with contextlib.suppress(Exception):
+                before()
+        os._exit(70)
+
+    if orphaned():  # died before the signal was asked for
+        os._exit(70)
+    threading.Thread(target=watch, name="arena-orphan-watch", daemon=True).start()
+
+
 def _worker_main(conn: Connection, status: Any, history: Any, config: TournamentConfig,
-                 log_faults: bool = True) -> None:
+                 log_faults: bool = True, parent: int = 0, by_signal: bool = False) -> None:
     """A worker process: play the chunks of indices it is sent until it is sent ``None``."""
     # Ctrl-C reaches the whole process group; only the parent decides what to do with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_locks()
+    if parent:
+        die_with_parent(parent, by_signal=by_signal)
     player = GamePlayer(config, log_faults=log_faults)
     monitor = Monitor(status, history)
     # A parent killed outright (SIGKILL, the OOM killer) closes no pipe of ours: a sibling
@@ -181,7 +221,8 @@ class LocalExecutor:
         slot.generation += 1
         process = self.context.Process(
             target=_worker_main,
-            args=(child, slot.status, slot.history, self.config, self.log_faults),
+            args=(child, slot.status, slot.history, self.config, self.log_faults, os.getpid(),
+                  threading.current_thread() is threading.main_thread()),
             name=f"arena-worker-{slot.number}.{slot.generation}", daemon=True,
         )
         # Objects inherited from the parent stay out of the worker's garbage collections,
