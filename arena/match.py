@@ -44,6 +44,16 @@ class MoveTimeout(BaseException):
     """Raised inside a bot that thinks past its hard limit (BaseException: hard to swallow)."""
 
 
+class BotFault(Exception):
+    """A fault the referee found in a bot running elsewhere (a bot process): recorded as
+    ``kind`` with ``message`` as it stands."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
 @dataclass
 class GameOutcome:
     """A finished (or stopped) game: the final state, its record, and the fault if any."""
@@ -117,6 +127,9 @@ def _decisions(
             seconds[seat] += time.perf_counter() - start
             return {"seat": seat, "kind": "timeout",
                     "message": f"no decision within the {move_time:g} s move time"}
+        except BotFault as fault:
+            seconds[seat] += time.perf_counter() - start
+            return {"seat": seat, "kind": fault.kind, "message": fault.message}
         except Exception as exc:  # untrusted code: any exception is the bot's fault
             seconds[seat] += time.perf_counter() - start
             return {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
@@ -220,6 +233,9 @@ def play_game(
     for seat, bot in enumerate(bots):
         try:
             bot.start(seat, players, options)
+        except BotFault as fault:
+            error = {"seat": seat, "kind": fault.kind, "message": fault.message}
+            break
         except Exception as exc:
             error = {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
             break

@@ -28,6 +28,7 @@ from bots.base import BotConfigError
 from bots.registry import BotSpec
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
+from .sandbox import DEFAULT_BOT_MEMORY, ISOLATE_MODES, Isolation
 from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
 from .store import StoreError, read_manifest
 
@@ -105,6 +106,7 @@ Examples:
   arena tournament --bot random --bot greedy --bot objective --players 3 \\
       --rule max_rounds=30 --move-time 1 --out runs/rr3
   arena tournament --resume runs/rr3        # go on after a Ctrl-C or a crash
+  arena tournament --bot mypkg.bots.Mine --bot greedy --bot-memory 4096 --move-time 2
 """
 
 
@@ -141,6 +143,18 @@ Examples:
                    "cluster of --workers processes is started).")
 @click.option("--sprt", metavar="elo0=A,elo1=B[,alpha=..,beta=..]", default=None,
               help="Stop a 2-participant match as soon as the SPRT on deal pairs decides.")
+@click.option("--isolate", type=click.Choice(ISOLATE_MODES), default="untrusted",
+              show_default=True,
+              help="Which bots run in a process of their own that holds no game state: "
+                   "untrusted (every bot not shipped with the arena), all, or none. "
+                   "E.g. --isolate all.")
+@click.option("--trust", "trusted", multiple=True, metavar="NAME",
+              help="Run this participant (its name=, spec or bot name) in-process even if "
+                   "untrusted (repeat), e.g. --trust mypkg.bots.Fast.")
+@click.option("--bot-memory", type=click.IntRange(min=0), default=DEFAULT_BOT_MEMORY,
+              show_default=True, metavar="MB",
+              help="Address-space limit of each isolated bot's process, in MB (0: none), "
+                   "e.g. --bot-memory 4096.")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Games per task sent to a worker [default: automatic].")
 @click.option("--quiet", is_flag=True, help="No progress output.")
@@ -200,6 +214,8 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         chunk=params["chunk"],
         progress="none" if params["quiet"] else "auto",
         verbose=params["verbose"],
+        isolation=Isolation(params["isolate"], frozenset(params["trusted"]),
+                            params["bot_memory"]),
     )
     if not params["quiet"]:
         what = "Resuming" if resume is not None else "Tournament"

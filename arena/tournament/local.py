@@ -40,13 +40,14 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from arena.records import GameError
 
+from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
 from .store import forget_locks
 from .worker import (
@@ -92,48 +93,15 @@ def watchdog_limit(move_time: float | None) -> float | None:
     return move_time + max(1.0, 0.5 * move_time)
 
 
-def die_with_parent(parent: int, *, by_signal: bool,
-                    before: Callable[[], None] | None = None) -> None:
-    """End this process soon after process ``parent`` dies (an orphan plays for nobody).
-
-    ``by_signal``: the kernel kills it at once (``PR_SET_PDEATHSIG``), even while a bot holds
-    the interpreter in C code.  The kernel means the death of the parent *thread* that forked
-    us, so only a fork from a main thread asks for it.  In every case a thread also polls the
-    parent's PID every ``ORPHAN_POLL`` seconds (a worker blocked in ``send`` to a dead parent
-    waits for good otherwise) and calls ``before`` (ending bot processes) before exiting.
-    """
-    if by_signal:
-        with contextlib.suppress(Exception):
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-    def orphaned() -> bool:
-        return os.getppid() != parent
-
-    def watch() -> None:
-        while not orphaned():
-            time.sleep(ORPHAN_POLL)
-        if before is not None:
-            with contextlib.suppress(Exception):
-                before()
-        os._exit(70)
-
-    if orphaned():  # died before the signal was asked for
-        os._exit(70)
-    threading.Thread(target=watch, name="arena-orphan-watch", daemon=True).start()
-
-
 def _worker_main(conn: Connection, status: Any, history: Any, config: TournamentConfig,
-                 log_faults: bool = True, parent: int = 0, by_signal: bool = False) -> None:
+                 log_faults: bool, parent: int, by_signal: bool,
+                 isolation: Isolation | None) -> None:
     """A worker process: play the chunks of indices it is sent until it is sent ``None``."""
     # Ctrl-C reaches the whole process group; only the parent decides what to do with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_locks()
-    if parent:
-        die_with_parent(parent, by_signal=by_signal)
-    player = GamePlayer(config, log_faults=log_faults)
+    player = GamePlayer(config, log_faults=log_faults, isolation=isolation)
+    die_with_parent(parent, by_signal=by_signal, before=player.close)
     monitor = Monitor(status, history)
     # A parent killed outright (SIGKILL, the OOM killer) closes no pipe of ours: a sibling
     # forked later holds a copy of its end.  Its sentinel tells, and an orphan stops.
@@ -153,6 +121,7 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
             except Exception as exc:  # reported to the parent, which stops
                 result = ("failed", index, "".join(traceback.format_exception(exc)))
             conn.send(result)
+    player.close()
     conn.close()
 
 
@@ -179,7 +148,8 @@ class LocalExecutor:
     """Plays games on ``workers`` local processes; see the module docstring."""
 
     def __init__(self, config: TournamentConfig, workers: int, chunk: int | None = None, *,
-                 log_faults: bool = True, keep: bool = False) -> None:
+                 log_faults: bool = True, keep: bool = False,
+                 isolation: Isolation | None = None) -> None:
         """The keywords are for running inside a Dask worker.
 
         ``log_faults=False``: its log reaches nobody, so the faults travel in the records and
@@ -195,6 +165,7 @@ class LocalExecutor:
         self.context = multiprocessing.get_context("fork")
         self.log_faults = log_faults
         self.keep = keep
+        self.isolation = isolation
         self.slots: list[_Slot] = []
         self.deaths = 0
         self.idle_deaths = 0
@@ -222,7 +193,7 @@ class LocalExecutor:
         process = self.context.Process(
             target=_worker_main,
             args=(child, slot.status, slot.history, self.config, self.log_faults, os.getpid(),
-                  threading.current_thread() is threading.main_thread()),
+                  threading.current_thread() is threading.main_thread(), self.isolation),
             name=f"arena-worker-{slot.number}.{slot.generation}", daemon=True,
         )
         # Objects inherited from the parent stay out of the worker's garbage collections,

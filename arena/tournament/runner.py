@@ -36,6 +36,7 @@ from bots.registry import BotSpec
 
 from .logs import run_logging
 from .progress import Progress
+from .sandbox import Isolation
 from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
 from .sprt import SprtState, game_score
 from .standings import Standings
@@ -81,6 +82,8 @@ class RunSettings:
     #: ``auto`` (a bar on a terminal, lines otherwise), ``bar``, ``lines`` or ``none``.
     progress: str = "auto"
     verbose: bool = False
+    #: Which bots run in processes of their own, and their limits (see ``sandbox.py``).
+    isolation: Isolation = field(default_factory=Isolation)
 
 
 @dataclass
@@ -270,12 +273,14 @@ def make_executor(config: TournamentConfig, settings: RunSettings) -> Executor:
     if settings.executor == "dask":
         from .dask_runner import DaskExecutor
 
-        return DaskExecutor(config, settings.workers, settings.scheduler, settings.chunk)
+        return DaskExecutor(config, settings.workers, settings.scheduler, settings.chunk,
+                            isolation=settings.isolation)
     if settings.executor != "local":
         raise ValueError(f"unknown executor {settings.executor!r}")
     from .local import LocalExecutor
 
-    return LocalExecutor(config, settings.workers, settings.chunk)
+    return LocalExecutor(config, settings.workers, settings.chunk,
+                         isolation=settings.isolation)
 
 
 class _Interrupt:
@@ -355,6 +360,12 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                          schedule.total, " (a cut-short last line was dropped)" if cut else "")
             log.info("playing %d games with %d %s worker(s)", len(remaining), settings.workers,
                      settings.executor)
+            isolated = [spec.name for spec in config.participants
+                        if settings.isolation.isolates(spec)]
+            if isolated:
+                memory = settings.isolation.memory
+                log.info("in processes of their own (memory limit %s): %s",
+                         f"{memory} MB" if memory else "none", ", ".join(isolated))
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress)
             writer = GamesWriter(directory)
             executor = make_executor(config, settings)

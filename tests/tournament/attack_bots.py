@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.engine import PlayerView
 from bots.base import Param
+from bots.random_bot import RandomBot
 
 from .broken_bots import _Broken
 
@@ -48,7 +49,7 @@ class StockEditor(_Broken):
         view.eaten[view.seat] = (9, 9, 9)
         view.completed.clear()
         view.shoots.append(123)
-        return super().choose(view, legal)
+        return RandomBot.choose(self, view, legal)
 
 
 class _Liar(int):
@@ -103,3 +104,90 @@ class Huge(_Broken):
 
     def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
         return 10**self.digits
+
+
+class Spy(_Broken):
+    """Looks through its process for the game, the schedule, the worker's pipe and the
+    watchdog's shared memory (``gc``), then fails saying what it found.
+
+    In the worker's process it finds them all (that is why untrusted bots are isolated); in
+    a bot process it must find none.
+    """
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import gc
+        from multiprocessing.connection import Connection
+
+        from arena.engine import GameState
+
+        objects = gc.get_objects()
+        states = sum(type(o) is GameState for o in objects)
+        schedules = sum(type(o).__name__ in ("Schedule", "GamePlayer") for o in objects)
+        pipes = sum(isinstance(o, Connection) for o in objects)
+        monitors = sum(type(o).__name__ in ("Monitor", "_Watched") for o in objects)
+        referrers = sum(type(o) is GameState for o in gc.get_referrers(view.tiles))
+        raise RuntimeError(f"found states={states} schedules={schedules} pipes={pipes} "
+                           f"monitors={monitors} referrers={referrers}")
+
+
+class RuleBender(_Broken):
+    """Changes the frozen rule options it was given (``object.__setattr__``), then plays on:
+    in the worker's process that would shorten later games of other participants."""
+
+    def start(self, seat: int, players: int, options: Any) -> None:
+        super().start(seat, players, options)
+        object.__setattr__(options, "max_rounds", 3)
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        object.__setattr__(view.options, "max_rounds", 3)
+        return RandomBot.choose(self, view, legal)
+
+
+class Printer(RandomBot):
+    """Prints 300 kB to stdout and stderr at every decision, and plays random."""
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import sys
+
+        print("x" * 150_000)
+        print("y" * 150_000, file=sys.stderr)
+        return super().choose(view, legal)
+
+
+class Hog(_Broken):
+    """Allocates 3 GB."""
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        block = bytearray(3 * 1024**3)
+        return legal[len(block) % len(legal)]
+
+
+class Forker(_Broken):
+    """Forks a child that sleeps (writing its PID to ``pids``), then plays on."""
+
+    PARAMS = (*_Broken.PARAMS, Param("pids", str, "", "a folder for the children's PIDs"))
+    pids: str
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import os
+        import time
+
+        if os.fork() == 0:
+            with open(os.path.join(self.pids, str(os.getpid())), "w"):
+                pass
+            time.sleep(60)
+            os._exit(0)
+        return RandomBot.choose(self, view, legal)
+
+
+class HostKiller(_Broken):
+    """Kills the process that started its own (a bot process's host)."""
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import os
+        import signal
+        import time
+
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(5)
+        return legal[0]

@@ -21,12 +21,14 @@ from .conftest import FAST, read_records, run_cli
 pytestmark = pytest.mark.timeout(180, method="thread")
 
 ATTACK = "tests.tournament.attack_bots."
+BROKEN = "tests.tournament.broken_bots."
 
 
 def attack(tmp_path: Path, bot: str, *extra: str, name: str = "run") -> list[dict[str, Any]]:
     """Play the attacker against two random bots; every record replays; resume is a no-op."""
     out = tmp_path / name
-    spec = ATTACK + bot + ("," if ":" in bot else ":") + "name=X"
+    spec = (BROKEN + bot[len("..broken_bots."):] if bot.startswith("..") else ATTACK + bot)
+    spec += ("," if ":" in bot else ":") + "name=X"
     args = ["--bot", spec, "--bot", "random:name=A", "--bot", "random:name=B", "--games", "2",
             "--seed", "21", "--workers", "2", "--out", str(out), "--quiet", *FAST, *extra]
     result = run_cli(args)
@@ -112,3 +114,77 @@ def test_a_view_shares_no_mutable_object_with_its_game() -> None:
 def test_a_hostile_value_is_a_fault_of_its_seat(
         tmp_path: Path, bot: str, kind: str, message: str) -> None:
     blamed(attack(tmp_path, bot), kind, message)
+
+
+# ----------------------------------------------------------------- isolated bot processes
+
+
+@pytest.mark.parametrize(("bot", "kind", "message"), [
+    ("Crasher", "crash", "RuntimeError: deliberate crash (at "),
+    ("Illegal", "illegal", "returned -1, which is not a legal action at round"),
+    ("Exiter", "crash", "the bot's process died while choosing a move"),
+    ("Killer", "crash", "the bot's process died while choosing a move"),
+    ("Hanger", "timeout", "no decision within the 0.2 s move time"),
+    ("Lurker", "timeout", "no decision within the 0.2 s move time"),
+    ("BadInit", "crash", "the bot could not be created: RuntimeError: no bot today"),
+])
+def test_an_isolated_bot_faults_in_its_own_process(
+        tmp_path: Path, bot: str, kind: str, message: str) -> None:
+    records = attack(tmp_path, "..broken_bots." + bot, "--move-time", "0.2")
+    blamed(records, kind, message)
+    for record in records:
+        if record["error"] is not None:
+            # The referee's clock, not the worker's watchdog: no worker was killed.
+            assert record["seconds"][record["error"]["seat"]] < 1.0
+
+
+def test_an_isolated_bot_finds_nothing_of_the_game_in_its_process(tmp_path: Path) -> None:
+    blamed(attack(tmp_path, "Spy"), "crash",
+           "found states=0 schedules=0 pipes=0 monitors=0 referrers=0")
+
+
+def test_the_spy_does_find_the_game_when_trusted(tmp_path: Path) -> None:
+    # What isolation prevents: in the worker's process the same bot reaches everything.
+    for record in attack(tmp_path, "Spy", "--isolate", "none"):
+        if record["error"] is not None:
+            message = record["error"]["message"]
+            assert "states=0" not in message and "schedules=0" not in message
+            assert "monitors=0" not in message
+
+
+def test_an_isolated_bot_cannot_change_the_rules(tmp_path: Path) -> None:
+    for record in attack(tmp_path, "RuleBender"):
+        clean(record)
+        assert record["options"]["max_rounds"] == 8
+        assert record["rounds"] == 8 or not record["capped"]
+
+
+def test_an_isolated_bots_output_goes_to_the_log_bounded(tmp_path: Path) -> None:
+    records = attack(tmp_path, "Printer")
+    for record in records:
+        clean(record)
+    log = (tmp_path / "run" / "arena.log").read_text()
+    assert log.count("X (seat") == 4 and "more bytes dropped]" in log
+    assert len(log) < 6 * 10_000
+
+
+def test_an_isolated_bot_has_a_memory_limit(tmp_path: Path) -> None:
+    blamed(attack(tmp_path, "Hog", "--bot-memory", "512"), "crash", "MemoryError")
+
+
+def test_an_isolated_bots_children_end_with_its_game(tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    for record in attack(tmp_path, f"Forker:pids={pids}"):
+        clean(record)
+    children = [int(p.name) for p in pids.iterdir()]
+    assert len(children) == 4
+    alive = [p for p in children if psutil.pid_exists(p)
+             and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+    assert not alive
+
+
+def test_an_isolated_bot_that_kills_its_host_costs_its_own_games(tmp_path: Path) -> None:
+    blamed(attack(tmp_path, "HostKiller", "--move-time", "2"), "crash",
+           "the bot's process died while choosing a move")
