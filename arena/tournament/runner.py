@@ -118,7 +118,10 @@ def _whole(manifest: dict[str, Any], name: str) -> int:
     """A count or seed of the manifest, which must be written as a whole number."""
     value = manifest[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise StoreError(f"the manifest's {name} must be a whole number, not {value!r}")
+        raise StoreError(f"the manifest's {name} must be a whole number, not {_short(value)}")
+    if abs(value) >= 10**30:
+        raise StoreError(f"the manifest's {name} is a number of {len(str(abs(value)))} "
+                         "digits (manifest.json was edited)")
     return value
 
 

@@ -27,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from arena.records import json_problem
+
 MANIFEST = "manifest.json"
 GAMES = "games.jsonl"
 LOG = "arena.log"
@@ -100,9 +102,12 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     if not path.is_file():
         raise StoreError(f"{directory} holds no tournament to resume (no {MANIFEST})")
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"cannot read {path}: {exc}") from None
+        text = path.read_bytes()
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    data, problem = json_problem(text)
+    if problem:
+        raise StoreError(f"cannot read {path}: {problem}")
     if not isinstance(data, dict) or not str(data.get("file_format", "")).startswith(
         "takenoko-arena-manifest/"
     ):
@@ -123,11 +128,8 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
 
 
 def _is_record(raw: bytes) -> bool:
-    try:
-        record = json.loads(raw)
-    except ValueError:
-        return False
-    return isinstance(record, dict) and isinstance(record.get("game"), str)
+    record, problem = json_problem(raw)
+    return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
 
 
 def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
@@ -161,13 +163,12 @@ def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
             continue
-        try:
-            record = json.loads(raw)
-        except ValueError:
+        record, problem = json_problem(raw)
+        if problem:
             raise StoreError(
-                f"{path} line {number} is not a JSON game record; the file is damaged "
+                f"{path} line {number} is not a game record ({problem}); the file is damaged "
                 "(remove the line to have that game played again)"
-            ) from None
+            )
         if not isinstance(record, dict) or not isinstance(record.get("game"), str):
             raise StoreError(f"{path} line {number} is not a game record")
         records.append(record)
