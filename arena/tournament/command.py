@@ -28,7 +28,7 @@ from bots.base import BotConfigError
 from bots.registry import BotSpec
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
-from .sandbox import DEFAULT_BOT_MEMORY, ISOLATE_MODES, Isolation
+from .sandbox import DEFAULT_BOT_MEMORY, ISOLATE_MODES, MIN_BOT_MEMORY, Isolation
 from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
 from .store import StoreError, read_manifest
 
@@ -153,8 +153,8 @@ Examples:
                    "untrusted (repeat), e.g. --trust mypkg.bots.Fast.")
 @click.option("--bot-memory", type=click.IntRange(min=0), default=DEFAULT_BOT_MEMORY,
               show_default=True, metavar="MB",
-              help="Address-space limit of each isolated bot's process, in MB (0: none), "
-                   "e.g. --bot-memory 4096.")
+              help=f"Address-space limit of each isolated bot's process, in MB (0: none; "
+                   f"else at least {MIN_BOT_MEMORY}), e.g. --bot-memory 4096.")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Games per task sent to a worker [default: automatic].")
 @click.option("--quiet", is_flag=True, help="No progress output.")
@@ -174,6 +174,10 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     (the spec text, or its name=...): mcts and mcts:iterations=1000 are the same bot but
     play the same deals with different random streams.  For two runs whose bots differ
     only in a parameter to share their streams, give both the same name=.
+
+    Bots not shipped with the arena run in processes of their own (--isolate): they get a
+    copy of their view and return an action, under a memory limit (--bot-memory), their
+    output going to arena.log.  A run locks its directory: a second run on it is refused.
     """
     try:
         _run(ctx, params)
@@ -207,6 +211,18 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         except ImportError:
             raise InputError("--executor dask needs dask.distributed: "
                              "pip install 'takenoko-arena[dask]'") from None
+    memory = params["bot_memory"]
+    if 0 < memory < MIN_BOT_MEMORY:
+        # Python and the engine alone take about 110 MB of address space: every game of
+        # every isolated bot would be charged to the bot.
+        raise InputError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
+                         f"MB, not {memory}")
+    names = {spec.name for spec in config.participants}
+    names |= {spec.target for spec in config.participants}
+    for name in params["trusted"]:
+        if name not in names:
+            raise InputError(f"--trust {name} names no participant (participants: "
+                             f"{', '.join(config.names)})")
     settings = RunSettings(
         workers=params["workers"] or default_workers(),
         executor=executor,

@@ -25,6 +25,10 @@ from its seed and the actions chosen and recorded with the fault, the other game
 held go back to the front of the queue, and a fresh worker takes the slot.  Other workers are
 untouched, so nothing else is replayed.  Without ``--move-time`` there is no deadline (as
 with cutechess-cli without a time control): a bot that never returns holds its worker.
+
+A worker whose parent is killed outright stops within a second (``die_with_parent``: the
+kernel's parent-death signal, and a thread polling the parent's PID), and so do the bot
+processes of the untrusted bots it referees (``sandbox.py``).
 """
 
 from __future__ import annotations

@@ -59,6 +59,8 @@ log = logging.getLogger("arena.tournament")
 ISOLATE_MODES = ("untrusted", "all", "none")
 #: Default address-space limit of a bot process, in MB.
 DEFAULT_BOT_MEMORY = 2048
+#: The smallest limit accepted: Python with the engine and a bot maps about 110 MB.
+MIN_BOT_MEMORY = 256
 #: Bytes of a bot's output kept per game for ``arena.log``.
 OUTPUT_LIMIT = 8192
 #: Largest reply a bot process may send (an action is a few bytes).
@@ -345,6 +347,8 @@ class RemoteBot:
         self.closed = True
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.pid, signal.SIGKILL)  # should it have joined another group
         with contextlib.suppress(OSError):
             while select.select([self.out], [], [], 0)[0] and self._drain():
                 pass

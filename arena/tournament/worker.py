@@ -5,7 +5,8 @@ the bots from their picklable specs (classes are resolved once per worker: resol
 through the entry-point registry, which costs more than a short game), seeds each bot from
 (game seed, seat, participant), calls :func:`arena.match.play_game`, and returns the record
 already encoded as one JSON line, with a small summary for the standings, so that the parent
-only writes lines and adds numbers.
+only writes lines and adds numbers.  Untrusted bots are not built here: they play in bot
+processes of their own (``sandbox.py``), the worker refereeing.
 
 A :class:`Monitor` lets a parent watch a worker it cannot trust to stay alive: before each
 decision and each hook the worker writes, in shared memory, which game and seat is running

@@ -9,6 +9,7 @@ seat's blame, another game, the rules or the tournament.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -163,7 +164,7 @@ class Hog(_Broken):
 
 
 class Forker(_Broken):
-    """Forks a child that sleeps (writing its PID to ``pids``), then plays on."""
+    """Forks a child that sleeps (its PID written to ``pids``), then plays on."""
 
     PARAMS = (*_Broken.PARAMS, Param("pids", str, "", "a folder for the children's PIDs"))
     pids: str
@@ -172,11 +173,12 @@ class Forker(_Broken):
         import os
         import time
 
-        if os.fork() == 0:
-            with open(os.path.join(self.pids, str(os.getpid())), "w"):
-                pass
+        child = os.fork()
+        if child == 0:
             time.sleep(60)
             os._exit(0)
+        with open(os.path.join(self.pids, str(child)), "w"):
+            pass
         return RandomBot.choose(self, view, legal)
 
 
@@ -191,3 +193,24 @@ class HostKiller(_Broken):
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(5)
         return legal[0]
+
+
+class Forger(_Broken):
+    """Looks for the watchdog's shared status (to write the opponent's seat into it) and the
+    worker's result pipe (to send a 999-point win), then ends its process.
+
+    In a bot process there is neither, so the death is its own.
+    """
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import gc
+        import os
+        from multiprocessing.connection import Connection
+
+        for thing in gc.get_objects():
+            if type(thing).__name__ == "Monitor":
+                thing.status[2] = float(1 - view.seat + 1)  # WHO: the other seat thinks
+            elif isinstance(thing, Connection):
+                with contextlib.suppress(Exception):
+                    thing.send(("failed", 0, "forged"))
+        os._exit(0)

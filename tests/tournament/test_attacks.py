@@ -9,6 +9,8 @@ completed, that every record replays, and that ``--resume`` finds nothing left t
 
 from __future__ import annotations
 
+import contextlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -63,17 +65,23 @@ def clean(record: dict[str, Any]) -> None:
     assert record["winners"] and len(record["moves"]) > 20
 
 
+#: Attacks that must fail the same way in the worker's process and in a bot process.
+ISOLATE = pytest.mark.parametrize("isolate", ["none", "untrusted"])
+
+
+@ISOLATE
 @pytest.mark.parametrize(("bot", "message"), [
     ("TileEditor", "'mappingproxy' object does not support item assignment"),
     ("ImprovementEditor", "'mappingproxy' object does not support item assignment"),
 ])
 def test_a_bot_that_edits_its_view_fails_in_its_own_game(
-        tmp_path: Path, bot: str, message: str) -> None:
-    blamed(attack(tmp_path, bot), "crash", message)
+        tmp_path: Path, bot: str, message: str, isolate: str) -> None:
+    blamed(attack(tmp_path, bot, "--isolate", isolate), "crash", message)
 
 
-def test_a_bot_that_edits_its_own_copies_changes_nothing(tmp_path: Path) -> None:
-    records = attack(tmp_path, "StockEditor")
+@ISOLATE
+def test_a_bot_that_edits_its_own_copies_changes_nothing(tmp_path: Path, isolate: str) -> None:
+    records = attack(tmp_path, "StockEditor", "--isolate", isolate)
     for record in records:
         clean(record)
 
@@ -111,9 +119,10 @@ def test_a_view_shares_no_mutable_object_with_its_game() -> None:
     ("Huge", "illegal", "returned 1000000000000000000000000000000, which is not a legal"),
     ("Huge:digits=5000", "illegal", "returned an integer of 16610 bits, which is not"),
 ])
+@ISOLATE
 def test_a_hostile_value_is_a_fault_of_its_seat(
-        tmp_path: Path, bot: str, kind: str, message: str) -> None:
-    blamed(attack(tmp_path, bot), kind, message)
+        tmp_path: Path, bot: str, kind: str, message: str, isolate: str) -> None:
+    blamed(attack(tmp_path, bot, "--isolate", isolate), kind, message)
 
 
 # ----------------------------------------------------------------- isolated bot processes
@@ -145,7 +154,7 @@ def test_an_isolated_bot_finds_nothing_of_the_game_in_its_process(tmp_path: Path
 
 def test_the_spy_does_find_the_game_when_trusted(tmp_path: Path) -> None:
     # What isolation prevents: in the worker's process the same bot reaches everything.
-    for record in attack(tmp_path, "Spy", "--isolate", "none"):
+    for record in attack(tmp_path, "Spy", "--trust", "X"):
         if record["error"] is not None:
             message = record["error"]["message"]
             assert "states=0" not in message and "schedules=0" not in message
@@ -180,11 +189,36 @@ def test_an_isolated_bots_children_end_with_its_game(tmp_path: Path) -> None:
         clean(record)
     children = [int(p.name) for p in pids.iterdir()]
     assert len(children) == 4
-    alive = [p for p in children if psutil.pid_exists(p)
-             and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
-    assert not alive
+
+    def alive() -> list[int]:
+        out = []
+        for pid in children:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    out.append(pid)
+        return out
+
+    deadline = time.monotonic() + 3.0  # SIGKILL is sent; the kernel may take a moment
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive()
 
 
 def test_an_isolated_bot_that_kills_its_host_costs_its_own_games(tmp_path: Path) -> None:
     blamed(attack(tmp_path, "HostKiller", "--move-time", "2"), "crash",
            "the bot's process died while choosing a move")
+
+
+def test_an_isolated_bot_cannot_forge_the_watchdog_or_the_results(tmp_path: Path) -> None:
+    blamed(attack(tmp_path, "Forger"), "crash", "the bot's process died while choosing a move")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bot-memory", "100"], "--bot-memory must be 0 (no limit) or at least 256 MB, not 100"),
+    (["--trust", "Y"], "--trust Y names no participant (participants: A, B)"),
+])
+def test_isolation_options_are_checked(tmp_path: Path, args: list[str], message: str) -> None:
+    result = run_cli(["--bot", "random:name=A", "--bot", "random:name=B", "--quiet",
+                      "--out", str(tmp_path / "r"), *args])
+    assert result.exit_code == 2 and result.stderr.strip().splitlines()[-1] == f"Error: {message}"
+    assert not (tmp_path / "r").exists()

@@ -26,25 +26,29 @@ def gone_within(pids: list[int], seconds: float) -> bool:
     return False
 
 
-def test_workers_of_a_killed_run_stop(tmp_path: Path) -> None:
-    # Every game of X sleeps 30 s in its first decision: the workers are inside bot code.
+@pytest.mark.parametrize(("isolate", "processes"), [("none", 2), ("untrusted", 6)])
+def test_workers_of_a_killed_run_stop(tmp_path: Path, isolate: str, processes: int) -> None:
+    # Every game of X sleeps 30 s in its first decision: the workers (or, isolated, the bot
+    # processes, under their hosts under the workers) are inside bot code.
     run = subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", "--bot",
          "tests.tournament.broken_bots.Sleeper:at=1", "--bot", "random", "--games", "4",
-         "--workers", "2", "--quiet", "--rule", "max_rounds=8", "--out", str(tmp_path / "r")],
+         "--workers", "2", "--quiet", "--rule", "max_rounds=8", "--out", str(tmp_path / "r"),
+         "--isolate", isolate],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         parent = psutil.Process(run.pid)
         deadline = time.monotonic() + 30
-        while len(parent.children()) < 2 and time.monotonic() < deadline:
+        while (len(parent.children(recursive=True)) < processes
+               and time.monotonic() < deadline):
             time.sleep(0.1)
-        workers = [p.pid for p in parent.children(recursive=True)]
-        assert len(workers) >= 2
+        descendants = [p.pid for p in parent.children(recursive=True)]
+        assert len(descendants) == processes
         time.sleep(0.5)
     finally:
         run.send_signal(signal.SIGKILL)
         run.wait()
-    assert gone_within(workers, 5.0)
+    assert gone_within(descendants, 5.0)
 
 
 def test_a_worker_forked_from_another_thread_polls_its_parent() -> None:
