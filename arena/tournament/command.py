@@ -25,10 +25,15 @@ from click.core import ParameterSource
 
 from arena.engine import ArenaError, RuleOptions
 from bots.base import BotConfigError
-from bots.registry import BotSpec
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
-from .sandbox import DEFAULT_BOT_MEMORY, ISOLATE_MODES, MIN_BOT_MEMORY, Isolation
+from .sandbox import (
+    DEFAULT_BOT_MEMORY,
+    ISOLATE_MODES,
+    MIN_BOT_MEMORY,
+    Isolation,
+    parse_participant,
+)
 from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
 from .store import StoreError, read_manifest
 
@@ -57,15 +62,17 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def build_config(ctx: click.Context, params: dict[str, Any],
-                 base: TournamentConfig | None) -> TournamentConfig:
+                 base: TournamentConfig | None, isolation: Isolation) -> TournamentConfig:
     """The configuration from the options; with ``base`` (a manifest's), only the options
-    given on the command line replace its fields."""
+    given on the command line replace its fields.  Untrusted bots' specs are checked in a
+    process of their own (``parse_participant``)."""
     def pick(name: str) -> bool:
         return base is None or _given(ctx, name)
 
     fields: dict[str, Any] = {}
     if pick("bots"):
-        fields["participants"] = tuple(BotSpec.parse(text) for text in params["bots"])
+        fields["participants"] = tuple(parse_participant(text, isolation)
+                                       for text in params["bots"])
     if pick("players"):
         fields["players"] = params["players"]
     if pick("games"):
@@ -187,7 +194,18 @@ def tournament(ctx: click.Context, **params: Any) -> None:
         raise InputError(str(exc)) from None
 
 
+def _isolation(params: dict[str, Any]) -> Isolation:
+    memory = params["bot_memory"]
+    if 0 < memory < MIN_BOT_MEMORY:
+        # Python and the engine alone take about 110 MB of address space: every game of
+        # every isolated bot would be charged to the bot.
+        raise InputError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
+                         f"MB, not {memory}")
+    return Isolation(params["isolate"], frozenset(params["trusted"]), memory)
+
+
 def _run(ctx: click.Context, params: dict[str, Any]) -> None:
+    isolation = _isolation(params)
     resume = params["resume"]
     out: Path | None = params["out"]
     if resume is not None:
@@ -197,12 +215,12 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         assert directory is not None
         if resume and out is not None and Path(resume).resolve() != out.resolve():
             raise InputError(f"--resume {resume} and --out {out} name different directories")
-        base = config_from_manifest(read_manifest(directory))
-        config = build_config(ctx, params, base)
+        base = config_from_manifest(read_manifest(directory), isolation)
+        config = build_config(ctx, params, base, isolation)
     else:
         if len(params["bots"]) < 2:
             raise InputError("a tournament needs at least two --bot options")
-        config = build_config(ctx, params, None)
+        config = build_config(ctx, params, None, isolation)
         directory = out if out is not None else default_out()
     executor = "dask" if params["scheduler"] else params["executor"]
     if executor == "dask":
@@ -211,12 +229,6 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         except ImportError:
             raise InputError("--executor dask needs dask.distributed: "
                              "pip install 'takenoko-arena[dask]'") from None
-    memory = params["bot_memory"]
-    if 0 < memory < MIN_BOT_MEMORY:
-        # Python and the engine alone take about 110 MB of address space: every game of
-        # every isolated bot would be charged to the bot.
-        raise InputError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
-                         f"MB, not {memory}")
     names = {spec.name for spec in config.participants}
     names |= {spec.target for spec in config.participants}
     for name in params["trusted"]:
@@ -230,8 +242,7 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         chunk=params["chunk"],
         progress="none" if params["quiet"] else "auto",
         verbose=params["verbose"],
-        isolation=Isolation(params["isolate"], frozenset(params["trusted"]),
-                            params["bot_memory"]),
+        isolation=isolation,
     )
     if not params["quiet"]:
         what = "Resuming" if resume is not None else "Tournament"

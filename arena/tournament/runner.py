@@ -32,11 +32,10 @@ from typing import IO, Any, Protocol
 from arena.engine import ArenaError, RuleOptions
 from arena.records import blamed_seat
 from bots.base import BotConfigError
-from bots.registry import BotSpec
 
 from .logs import run_logging
 from .progress import Progress
-from .sandbox import Isolation
+from .sandbox import Isolation, parse_participant
 from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
 from .sprt import SprtState, game_score
 from .standings import Standings
@@ -125,10 +124,13 @@ def _whole(manifest: dict[str, Any], name: str) -> int:
     return value
 
 
-def config_from_manifest(manifest: dict[str, Any]) -> TournamentConfig:
-    """The configuration a manifest was written for (``arena tournament --resume DIR``)."""
+def config_from_manifest(manifest: dict[str, Any],
+                         isolation: Isolation | None = None) -> TournamentConfig:
+    """The configuration a manifest was written for (``arena tournament --resume DIR``);
+    with ``isolation``, untrusted specs are checked away from this process."""
     try:
-        participants = tuple(BotSpec.parse(p["spec"]) for p in manifest["participants"])
+        participants = tuple(parse_participant(p["spec"], isolation)
+                             for p in manifest["participants"])
         for spec, entry in zip(participants, manifest["participants"]):
             if spec.name != entry["name"]:
                 raise StoreError(f"the manifest names participant {entry['spec']!r} "

@@ -49,8 +49,8 @@ import orjson
 
 from arena.engine import GameResult, RuleOptions
 from arena.match import BotFault, describe_exception
-from bots.base import Bot
-from bots.registry import BUILTIN, BotSpec
+from bots.base import Bot, BotConfigError
+from bots.registry import BUILTIN, BotSpec, available
 
 log = logging.getLogger("arena.tournament")
 
@@ -84,15 +84,141 @@ class Isolation:
 
     def isolates(self, spec: BotSpec) -> bool:
         """Whether ``spec``'s bot runs in a process of its own."""
+        if isinstance(spec, ForeignSpec):
+            return True  # checked away from us: its class must never be imported here
         if self.mode == "none" or spec.name in self.trusted or spec.target in self.trusted:
             return False
         return self.mode == "all" or not shipped(spec)
 
+    def trusts_text(self, text: str) -> bool:
+        """Whether a spec's text may be parsed (its module imported) in this process: a bot
+        shipped with the arena, a trusted one, or any with ``--isolate none``."""
+        target, _, rest = text.strip().partition(":")
+        target = target.strip()
+        names = {text.strip(), target}
+        for pair in rest.split(","):
+            key, _, value = pair.partition("=")
+            if key.strip() == "name":
+                names.add(value.strip())
+        if self.mode == "none" or names & self.trusted:
+            return True
+        return _builtin_path(available().get(target, target))
+
+
+def _builtin_path(path: str) -> bool:
+    """Whether ``module:Class`` or ``module.Class`` is one of the arena's own bots."""
+    return path.replace(":", ".") in {t.replace(":", ".") for t in BUILTIN.values()}
+
 
 def shipped(spec: BotSpec) -> bool:
     """Whether the spec names a bot that comes with the arena (``bots/``, BUILTIN)."""
-    builtin = {target.replace(":", ".") for target in BUILTIN.values()}
-    return spec.class_path in builtin
+    return _builtin_path(spec.class_path)
+
+
+@dataclass(frozen=True)
+class ForeignSpec(BotSpec):
+    """A spec checked in a process of its own (``parse_participant``): its module was never
+    imported here, and its parameters with defaults filled in came back as data."""
+
+    checked: dict[str, Any] = field(default_factory=dict)
+
+    def full_params(self) -> dict[str, Any]:
+        return dict(self.checked)
+
+
+#: Seconds a bot module may take to import when its spec is checked.
+CHECK_TIME = 60.0
+
+
+def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
+    """``BotSpec.parse(text)``, except that an untrusted bot's module is imported only in a
+    short-lived process of its own.
+
+    Importing a module runs its code: in the arena's process, code run at import (a
+    ``gc`` callback, a patched engine function) would reach every game whatever the bots do
+    later.  So an untrusted spec is checked by a child, which sends back the spec's fields as
+    JSON; BotConfigError with one sentence when it is bad.
+    """
+    if isolation is None or isolation.trusts_text(text):
+        return BotSpec.parse(text)
+    stripped = text.strip()
+    target = stripped.partition(":")[0].strip()
+    reply = _check_elsewhere(stripped)
+    if isinstance(reply.get("error"), str):
+        raise BotConfigError(reply["error"][:300])
+    fields = reply.get("spec")
+    scalar = (int, float, str, bool)
+    if not (isinstance(fields, dict) and fields.get("text") == stripped
+            and fields.get("target") == target and isinstance(fields.get("name"), str)
+            and isinstance(fields.get("class_path"), str)
+            and all(isinstance(fields.get(k), dict) and all(
+                isinstance(v, scalar) for v in fields[k].values()) for k in ("params", "full"))):
+        raise BotConfigError(f"bot spec {stripped!r} could not be checked (its process "
+                             "answered nonsense)")
+    return ForeignSpec(text=stripped, target=target, params=fields["params"],
+                       name=fields["name"], class_path=fields["class_path"],
+                       checked=fields["full"])
+
+
+def _check_elsewhere(text: str) -> dict[str, Any]:
+    """Run ``BotSpec.parse(text)`` in a child (``--check``); its reply, or an error."""
+    theirs_r, theirs_w = os.pipe()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "arena.tournament.sandbox", "--check", str(theirs_w), text],
+            pass_fds=(theirs_w,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+        )
+    finally:
+        os.close(theirs_w)
+    data = bytearray()
+    deadline = time.monotonic() + CHECK_TIME
+    try:
+        while len(data) <= REPLY_LIMIT:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([theirs_r], [], [], wait)[0]:
+                return {"error": f"bot spec {text!r}: its module did not finish importing "
+                                 f"within {CHECK_TIME:g} s"}
+            chunk = os.read(theirs_r, 65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(theirs_r)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    try:
+        reply = orjson.loads(bytes(data))
+    except orjson.JSONDecodeError:
+        reply = None
+    if not isinstance(reply, dict):
+        return {"error": f"bot spec {text!r} could not be checked (its module ended the "
+                         "process that imported it)"}
+    return reply
+
+
+def _check_main(fd: int, text: str) -> None:
+    """The child of ``_check_elsewhere``: parse the spec, write the answer to ``fd``."""
+    try:
+        spec = BotSpec.parse(text)
+        out: dict[str, Any] = {"spec": {
+            "text": spec.text, "target": spec.target, "params": spec.params,
+            "name": spec.name, "class_path": spec.class_path, "full": spec.full_params()}}
+    except BotConfigError as exc:
+        out = {"error": str(exc)}
+    except Exception as exc:
+        out = {"error": f"bot spec {text!r} could not be checked: {describe_exception(exc)}"}
+    try:
+        payload = orjson.dumps(out)
+    except TypeError:
+        payload = orjson.dumps({"error": f"bot spec {text!r}: a parameter is not a number, "
+                                         "text or true/false"})
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(fd, view):]
+    os._exit(0)
 
 
 def die_with_parent(parent: int, *, by_signal: bool,
@@ -458,4 +584,7 @@ def _bot_main(cls: type[Bot], spec: BotSpec, seed: int, memory: int, requests: i
 
 
 if __name__ == "__main__":
-    _host_main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1")
+    if sys.argv[1] == "--check":
+        _check_main(int(sys.argv[2]), sys.argv[3])
+    else:
+        _host_main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1")

@@ -222,3 +222,26 @@ def test_isolation_options_are_checked(tmp_path: Path, args: list[str], message:
                       "--out", str(tmp_path / "r"), *args])
     assert result.exit_code == 2 and result.stderr.strip().splitlines()[-1] == f"Error: {message}"
     assert not (tmp_path / "r").exists()
+
+
+def test_an_untrusted_module_is_never_imported_by_the_arena(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import sys
+
+    marks = tmp_path / "imports"
+    monkeypatch.setenv("ARENA_IMPORT_SPY", str(marks))
+    out = tmp_path / "run"
+    spec = "tests.tournament.import_spy.Quiet:name=Q"
+    for args in (["--bot", spec, "--bot", "random:name=A", "--games", "2", "--seed", "3",
+                  "--workers", "2", "--out", str(out), "--quiet", *FAST],
+                 ["--resume", str(out), "--quiet"]):
+        result = run_cli(args)
+        assert result.exit_code == 0, result.output
+    assert "tests.tournament.import_spy" not in sys.modules
+    importers = [int(line) for line in marks.read_text().split()]
+    # The spec checked twice (start, resume), and a host in each worker that played it.
+    assert len(set(importers)) == len(importers) in (3, 4)
+    assert os.getpid() not in importers
+    records = read_records(out)
+    assert len(records) == 2 and all(r["error"] is None for r in records)
