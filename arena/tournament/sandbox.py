@@ -354,7 +354,12 @@ class BotHost:
 
 class RemoteBot:
     """A bot in a bot process, as the game loop sees it: ``start``, ``choose``, ``observe``,
-    ``finish`` become messages.  Events are sent with the next decision, not one by one."""
+    ``finish`` become messages.  Events are sent with the next decision, not one by one.
+
+    Between its replies the bot's process group is stopped (``SIGSTOP``, ``SIGCONT`` with
+    the next request), so that it cannot think, or spend the machine's cores, on the other
+    seats' time: a bot process runs only while the referee waits for it.
+    """
 
     def __init__(self, host: BotHost, seed: int, move_time: float | None) -> None:
         self.move_time = move_time
@@ -363,11 +368,13 @@ class RemoteBot:
         self.dropped = 0
         self.pid, self.requests, self.replies, self.out = host.spawn(seed)
         self.closed = False
+        self.paused = False
         os.set_blocking(self.out, False)
         self.poller = select.poll()
         self.poller.register(self.replies, select.POLLIN)
         self.poller.register(self.out, select.POLLIN)
         hello = self._reply("the bot could not be created")
+        self._pause()
         if not hello.get("observes"):
             # The game loop tells events only to bots whose observe is not Bot's.
             self.observe = types.MethodType(Bot.observe, self)  # type: ignore[method-assign]
@@ -375,6 +382,7 @@ class RemoteBot:
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         self._ask(("start", seat, players, options))
         self._reply("in its start hook")
+        self._pause()
 
     def observe(self, event: str) -> None:
         self.events.append(event)
@@ -383,6 +391,7 @@ class RemoteBot:
         events, self.events = self.events, []
         self._ask(("choose", events, view, list(legal)))
         reply = self._reply("while choosing a move")
+        self._pause()
         if "a" in reply:
             return reply["a"]
         shown = reply.get("x")
@@ -393,7 +402,16 @@ class RemoteBot:
         with contextlib.suppress(OSError):
             self._ask(("finish", events, result))
 
+    def _pause(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGSTOP)
+            self.paused = True
+
     def _ask(self, message: tuple[Any, ...]) -> None:
+        if self.paused:
+            self.paused = False
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGCONT)
         try:
             _send(self.requests, pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
         except BrokenPipeError:

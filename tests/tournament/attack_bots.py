@@ -214,3 +214,46 @@ class Forger(_Broken):
                 with contextlib.suppress(Exception):
                     thing.send(("failed", 0, "forged"))
         os._exit(0)
+
+
+class Slow(RandomBot):
+    """Random, 20 ms per decision: time for an opponent to ponder on."""
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import time
+
+        time.sleep(0.02)
+        return super().choose(view, legal)
+
+
+class Ponderer(RandomBot):
+    """Keeps a thread busy in the background, and fails if that thread ran while another
+    seat was thinking (work on the opponent's time, as an engine pondering)."""
+
+    def start(self, seat: int, players: int, options: Any) -> None:
+        import threading
+        import time
+
+        super().start(seat, players, options)
+        self.ticks: list[float] = []
+        self.replied = 0.0
+
+        def work() -> None:
+            while True:
+                self.ticks.append(time.monotonic())
+                time.sleep(0.002)
+
+        threading.Thread(target=work, daemon=True).start()
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import time
+
+        now = time.monotonic()
+        if self.replied and now - self.replied > 0.05:
+            ran = [t for t in self.ticks if self.replied + 0.01 < t < now - 0.01]
+            if ran:
+                raise RuntimeError(f"pondered: {len(ran)} ticks on the other seat's time")
+        self.ticks.clear()
+        action = super().choose(view, legal)
+        self.replied = time.monotonic()
+        return action

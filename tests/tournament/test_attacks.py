@@ -245,3 +245,18 @@ def test_an_untrusted_module_is_never_imported_by_the_arena(
     assert os.getpid() not in importers
     records = read_records(out)
     assert len(records) == 2 and all(r["error"] is None for r in records)
+
+
+@pytest.mark.parametrize("isolate", ["none", "untrusted"])
+def test_an_isolated_bot_cannot_think_on_the_other_seats_time(
+        tmp_path: Path, isolate: str) -> None:
+    out = tmp_path / "run"
+    result = run_cli(["--bot", ATTACK + "Ponderer:name=X", "--bot", ATTACK + "Slow:name=S",
+                      "--games", "2", "--seed", "5", "--workers", "2", "--quiet",
+                      "--out", str(out), "--isolate", isolate, *FAST])
+    assert result.exit_code == 0, result.output
+    errors = [r["error"] for r in read_records(out)]
+    if isolate == "none":  # the thread runs freely: the test bot does detect it
+        assert all(e is not None and "pondered" in e["message"] for e in errors)
+    else:  # the bot's process is stopped between its replies
+        assert errors == [None, None]
