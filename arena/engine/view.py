@@ -353,6 +353,13 @@ class PlayerView(Board):
 _FIELDS: tuple[str, ...] = PlayerView.__slots__
 
 
+#: The board values of the last view unpickled, by field: a new view whose board equals the
+#: last one's gets the same objects, so that bots' caches keyed by their identity (one per
+#: board layout) keep hitting in a bot process, where every view arrives as a copy.
+_LAST_BOARD: dict[str, Any] = {}
+_BOARD_FIELDS = ("tiles", "improvement", "irrigated", "channels")
+
+
 def _unpickle_view(values: tuple[Any, ...]) -> PlayerView:
     v = PlayerView.__new__(PlayerView)
     for name, value in zip(_FIELDS, values):
@@ -360,6 +367,12 @@ def _unpickle_view(values: tuple[Any, ...]) -> PlayerView:
             setattr(v, name, value)
     v.tiles = MappingProxyType(v.tiles)  # type: ignore[assignment]
     v.improvement = MappingProxyType(v.improvement)  # type: ignore[assignment]
+    for name in _BOARD_FIELDS:
+        value, last = getattr(v, name), _LAST_BOARD.get(name)
+        if last is not None and last == value:
+            setattr(v, name, last)
+        else:
+            _LAST_BOARD[name] = value
     return v
 
 
