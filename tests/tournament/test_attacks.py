@@ -18,7 +18,7 @@ import pytest
 
 from arena.replay import replay
 
-from .conftest import FAST, read_records, run_cli
+from .conftest import FAST, read_records, run_cli, timeless
 
 pytestmark = pytest.mark.timeout(180, method="thread")
 
@@ -260,3 +260,13 @@ def test_an_isolated_bot_cannot_think_on_the_other_seats_time(
         assert all(e is not None and "pondered" in e["message"] for e in errors)
     else:  # the bot's process is stopped between its replies
         assert errors == [None, None]
+
+
+def test_isolation_changes_no_record(tmp_path: Path) -> None:
+    # The same bots seeded the same way make the same decisions in a bot process.
+    for isolate in ("none", "all"):
+        result = run_cli(["--bot", "random:name=A", "--bot", "random:complete=true,name=B",
+                          "--games", "4", "--seed", "8", "--workers", "2", "--quiet",
+                          "--out", str(tmp_path / isolate), "--isolate", isolate, *FAST])
+        assert result.exit_code == 0, result.output
+    assert timeless(tmp_path / "none") == timeless(tmp_path / "all")
