@@ -204,6 +204,16 @@ def _isolation(params: dict[str, Any]) -> Isolation:
     return Isolation(params["isolate"], frozenset(params["trusted"]), memory)
 
 
+def _check_trusted(config: TournamentConfig, trusted: tuple[str, ...]) -> None:
+    """Each --trust must name a participant (its name, or the bot it runs)."""
+    names = {spec.name for spec in config.participants}
+    names |= {spec.target for spec in config.participants}
+    for name in trusted:
+        if name not in names:
+            raise InputError(f"--trust {name} names no participant (participants: "
+                             f"{', '.join(config.names)})")
+
+
 def _run(ctx: click.Context, params: dict[str, Any]) -> None:
     isolation = _isolation(params)
     resume = params["resume"]
@@ -222,6 +232,7 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
             raise InputError("a tournament needs at least two --bot options")
         config = build_config(ctx, params, None, isolation)
         directory = out if out is not None else default_out()
+    _check_trusted(config, params["trusted"])
     executor = "dask" if params["scheduler"] else params["executor"]
     if executor == "dask":
         try:
@@ -229,12 +240,6 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         except ImportError:
             raise InputError("--executor dask needs dask.distributed: "
                              "pip install 'takenoko-arena[dask]'") from None
-    names = {spec.name for spec in config.participants}
-    names |= {spec.target for spec in config.participants}
-    for name in params["trusted"]:
-        if name not in names:
-            raise InputError(f"--trust {name} names no participant (participants: "
-                             f"{', '.join(config.names)})")
     settings = RunSettings(
         workers=params["workers"] or default_workers(),
         executor=executor,

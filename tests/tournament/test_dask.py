@@ -84,6 +84,20 @@ def test_faults_on_a_cluster_are_recorded_as_locally(
     check_like_local(tmp_path, bot, f"{bot}-dask", *move_time)
 
 
+@pytest.mark.parametrize("bot", ["Exiter", "Hanger"])
+def test_isolated_bots_on_a_cluster_cost_only_their_games(
+        tmp_path: Path, cluster: tuple[str, bool], bot: str) -> None:
+    # In a bot process of its own, even on a daemonic worker: a bot that ends its process
+    # does not end the Dask worker, and the referee holds a hung bot to the move time.
+    address, _daemonic = cluster
+    move_time = ["--move-time", "0.2"] if bot == "Hanger" else []
+    broken_match(tmp_path, bot, f"{bot}-dask", "--scheduler", address, "--chunk", "2",
+                 *move_time, isolate="untrusted")
+    log = (tmp_path / f"{bot}-dask" / "arena.log").read_text()
+    assert "Dask worker died" not in log
+    check_like_local(tmp_path, bot, f"{bot}-dask", *move_time, isolate="untrusted")
+
+
 def a_daemonic_worker_waits_for_a_hung_bot(tmp_path: Path, address: str) -> None:
     """What the log warns of: the move time is only checked when the bot returns."""
     broken_match(tmp_path, "Hanger:seconds=0.6", "hang", "--scheduler", address,
@@ -103,16 +117,3 @@ def test_the_executors_own_cluster_stops_a_hung_bot(tmp_path: Path) -> None:
     assert "is daemonic" not in log and "Dask worker died" not in log
     check_like_local(tmp_path, "Hanger", "dask", "--move-time", "0.2")
 
-
-@pytest.mark.parametrize("bot", ["Exiter", "Hanger"])
-def test_isolated_bots_on_a_cluster_cost_only_their_games(
-        tmp_path: Path, cluster: tuple[str, bool], bot: str) -> None:
-    # In a bot process of its own, even on a daemonic worker: a bot that ends its process
-    # does not end the Dask worker, and the referee holds a hung bot to the move time.
-    address, _daemonic = cluster
-    move_time = ["--move-time", "0.2"] if bot == "Hanger" else []
-    broken_match(tmp_path, bot, f"{bot}-dask", "--scheduler", address, "--chunk", "2",
-                 *move_time, isolate="untrusted")
-    log = (tmp_path / f"{bot}-dask" / "arena.log").read_text()
-    assert "Dask worker died" not in log
-    check_like_local(tmp_path, bot, f"{bot}-dask", *move_time, isolate="untrusted")
