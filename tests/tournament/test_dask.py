@@ -116,4 +116,3 @@ def test_the_executors_own_cluster_stops_a_hung_bot(tmp_path: Path) -> None:
     log = (tmp_path / "dask" / "arena.log").read_text()
     assert "is daemonic" not in log and "Dask worker died" not in log
     check_like_local(tmp_path, "Hanger", "dask", "--move-time", "0.2")
-
