@@ -37,6 +37,7 @@ from .engine import (
     parse_action,
     to_position,
 )
+from .records import json_problem
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 
@@ -131,10 +132,9 @@ def read_position(path: str) -> GameState:
         raise UserError(f"cannot read position {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise UserError(f"position {path} is not text (not UTF-8)") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"position {path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    data, problem = json_problem(text)
+    if problem:
+        raise UserError(f"position {path} is {problem}")
     return from_position(data)
 
 

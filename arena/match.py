@@ -21,7 +21,15 @@ from typing import Any
 
 from bots.base import Bot
 
-from .engine import CardSet, GameState, RuleOptions, action_text, new_game
+from .engine import (
+    ArenaError,
+    CardSet,
+    GameState,
+    RuleOptions,
+    action_text,
+    new_game,
+    parse_action,
+)
 from .engine.state import DEALT, MOVE, event_text, visible_event_text
 from .records import GameError, GameRecord, make_record
 
@@ -42,6 +50,16 @@ def move_time_problem(seconds: float | None) -> str | None:
 
 class MoveTimeout(BaseException):
     """Raised inside a bot that thinks past its hard limit (BaseException: hard to swallow)."""
+
+
+class BotFault(Exception):
+    """A fault the referee found in a bot running elsewhere (a bot process): recorded as
+    ``kind`` with ``message`` as it stands."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
 
 
 @dataclass
@@ -117,6 +135,9 @@ def _decisions(
             seconds[seat] += time.perf_counter() - start
             return {"seat": seat, "kind": "timeout",
                     "message": f"no decision within the {move_time:g} s move time"}
+        except BotFault as fault:
+            seconds[seat] += time.perf_counter() - start
+            return {"seat": seat, "kind": fault.kind, "message": fault.message}
         except Exception as exc:  # untrusted code: any exception is the bot's fault
             seconds[seat] += time.perf_counter() - start
             return {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
@@ -125,7 +146,9 @@ def _decisions(
         if move_time and elapsed > move_time:
             return {"seat": seat, "kind": "timeout",
                     "message": f"took {elapsed:.3f} s, over the {move_time:g} s move time"}
-        if not isinstance(action, int) or isinstance(action, bool) or action not in legal:
+        # Exact type first: an int subclass may say it equals anything, and membership
+        # would ask it.
+        if type(action) is not int or action not in legal:
             return {"seat": seat, "kind": "illegal",
                     "message": f"returned {_show(action)}, which is not a legal action at "
                     f"round {state.round}, step {state.step_name}"}
@@ -135,11 +158,31 @@ def _decisions(
 
 
 def describe_exception(exc: BaseException) -> str:
-    """One line naming the exception and where in the bot it was raised."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
-    text = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    """One line naming the exception and where in the bot it was raised.
+
+    The exception is the bot's object: its ``__str__`` may raise or return anything, so every
+    part is asked for under a guard and only plain text comes out.
+    """
+    try:
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    except Exception:
+        where = ""
+    name = _text(lambda: type(exc).__name__, "an exception")
+    text = f"{name}: {_text(lambda: str(exc), '(unprintable)')}".rstrip(": ")
     return (text + where)[:500]
+
+
+def _text(make: Callable[[], object], fallback: str, limit: int = 500) -> str:
+    """``make()`` when it gives text (a bot's ``__str__``/``__repr__``), as a plain ``str``
+    cut to ``limit`` characters; else ``fallback``."""
+    try:
+        text = make()
+        if isinstance(text, str):
+            return str.__str__(text)[:limit]
+    except Exception:
+        pass
+    return fallback
 
 
 def play_game(
@@ -199,6 +242,9 @@ def play_game(
     for seat, bot in enumerate(bots):
         try:
             bot.start(seat, players, options)
+        except BotFault as fault:
+            error = {"seat": seat, "kind": fault.kind, "message": fault.message}
+            break
         except Exception as exc:
             error = {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
             break
@@ -221,10 +267,20 @@ def play_game(
 
 
 def _show(action: object) -> str:
-    """An action as text for an error message, whatever the bot returned."""
-    if isinstance(action, int) and not isinstance(action, bool):
-        try:
-            return repr(action_text(action))
-        except (ValueError, IndexError):
-            return repr(action)
-    return repr(action)[:80]
+    """An action as text for an error message, whatever the bot returned.
+
+    A plain int is named in notation only when it is an action (its text reads back as
+    itself: ``10**30`` masked would read "end"); anything else by a bounded ``repr``, or by
+    its type when its ``repr`` fails.
+    """
+    if type(action) is int:
+        if 0 <= action < 1 << 40:
+            try:
+                text = action_text(action)
+                if parse_action(text) == action:
+                    return repr(text)
+            except (ValueError, IndexError, ArenaError):
+                pass
+        return str(action) if abs(action) < 10**80 else f"an integer of {action.bit_length()} bits"
+    kind = _text(lambda: type(action).__name__, "object")
+    return _text(lambda: repr(action), f"an unprintable {kind}", 80)

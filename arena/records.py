@@ -67,11 +67,36 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, TypedDict
 
 ERROR_KINDS = ("crash", "illegal", "timeout")
+
+
+def json_problem(text: str | bytes) -> tuple[Any, str | None]:
+    """``(value, None)`` for readable JSON, else ``(None, what is wrong)`` in a few words.
+
+    Records, manifests and positions come from files anyone may have edited: JSON nested
+    deeper than the reader's recursion allows (RecursionError) and integers of more than
+    4,300 digits (Python's limit on converting them, a ValueError that is no
+    JSONDecodeError) are named like any other bad JSON, not left to crash the command.
+    """
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON: {exc.msg} (line {exc.lineno})"
+    except RecursionError:
+        return None, "JSON nested too deeply to read"
+    except ValueError:  # int_max_str_digits, or undecodable bytes
+        if isinstance(text, bytes | bytearray):
+            try:
+                text.decode("utf-8")
+            except UnicodeDecodeError:
+                return None, "not text (not UTF-8)"
+        return None, "JSON with an integer of more than 4300 digits"
+
 TIEBREAKS = ("none", "panda", "shared")
 ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
 

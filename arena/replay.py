@@ -7,7 +7,6 @@ different engine version or a faulty worker is caught at the first step where it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +23,7 @@ from .engine import (
     parse_action,
 )
 from .engine.state import event_text
-from .records import blamed_seat
+from .records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -59,11 +58,8 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     stripped = text.strip()
     if not stripped:
         raise RecordError(f"{path} is empty")
-    try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
-        pass
-    else:
+    whole, problem = json_problem(stripped)
+    if problem is None:
         if not isinstance(whole, dict):
             raise RecordError(f"{path} holds JSON that is not a game record")
         yield whole
@@ -71,10 +67,11 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            raise RecordError(f"{path}, line {number}: not a JSON game record") from None
+        record, problem = json_problem(line)
+        if problem:
+            if not problem.startswith("not JSON"):
+                raise RecordError(f"{path}, line {number}: {problem}")
+            raise RecordError(f"{path}, line {number}: not a JSON game record")
         if not isinstance(record, dict):
             raise RecordError(f"{path}, line {number}: not a JSON object")
         yield record

@@ -2,7 +2,14 @@
 
 A ``PlayerView`` is built by copying out of the state only what the seat may see; it holds no
 reference to the state, so a bot that is given a view cannot reach hidden information by any
-attribute path.  The hidden parts are: the objectives in other hands (the view keeps the
+attribute path.  Nor does it share a mutable object with the game: the containers the rules
+change in place are the view's own copies, and ``tiles`` and ``improvement`` (which the rules
+replace) are read-only proxies, so a bot that edits its view (a careless search simulating a
+move on it) fails in its own decision instead of corrupting the game.  That protects the game
+from mistakes, not from malice: in one process a bot can reach anything (``gc``), which is why
+the tournament runs untrusted bots in processes of their own.
+
+The hidden parts are: the objectives in other hands (the view keeps the
 category of each, in draw order, since everyone saw which deck each came from), the order of
 every deck (the view keeps its size, and the plots or cards this seat itself put under it and
 where), the plots another seat is choosing from, the generator's state and the game seed
@@ -19,6 +26,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from types import MappingProxyType
 from typing import Any
 
 from . import rng as splitmix
@@ -28,6 +36,27 @@ from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_publi
 
 #: The unseen plots, and per category the unseen cards with the hand slots they fill.
 _Pools = tuple[tuple[int, ...], list[tuple[tuple[int, ...], list[tuple[int, int]]]]]
+
+
+#: Read-only proxies by the identity of the dict they show, each holding its dict (so that
+#: an identity is not reused while its entry lives).  One proxy per board layout, not one
+#: per view: bots cache per layout by the identity of ``tiles`` and ``improvement``.
+_PROXIES: dict[int, tuple[dict[int, int], MappingProxyType[int, int]]] = {}
+_PROXY_LIMIT = 4096
+
+
+def read_only(mapping: Any) -> Any:
+    """A read-only proxy of a dict of the state, the same proxy for the same dict."""
+    if type(mapping) is MappingProxyType:
+        return mapping
+    entry = _PROXIES.get(id(mapping))
+    if entry is not None and entry[0] is mapping:
+        return entry[1]
+    if len(_PROXIES) >= _PROXY_LIMIT:
+        _PROXIES.clear()
+    proxy = MappingProxyType(mapping)
+    _PROXIES[id(mapping)] = (mapping, proxy)
+    return proxy
 
 
 class PlayerView(Board):
@@ -120,6 +149,10 @@ class PlayerView(Board):
         v = cls.__new__(cls)
         v.seat = seat
         copy_public(state, v)
+        # The two dicts the rules replace rather than change: handed out read-only, so a
+        # bot that edits its view fails in its own decision instead of changing the game.
+        v.tiles = read_only(state.tiles)  # type: ignore[assignment]
+        v.improvement = read_only(state.improvement)  # type: ignore[assignment]
         mine = state.current == seat and state.step == PLACE_STEP
         v.drawn = state.drawn if mine else ()
         v.drawn_count = len(state.drawn)
@@ -308,11 +341,44 @@ class PlayerView(Board):
     def __hash__(self) -> int:
         return hash(self.to_json())
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its fields, the read-only proxies as plain dicts (a proxy does not
+        pickle); the copy is read-only again once unpickled."""
+        values = tuple(getattr(self, name, None) for name in _FIELDS)
+        values = tuple(dict(v) if type(v) is MappingProxyType else v for v in values)
+        return _unpickle_view, (values,)
+
     def __repr__(self) -> str:
         return (
             f"<PlayerView seat={self.seat} round={self.round} current={self.current} "
             f"step={self.step_name}>"
         )
+
+
+_FIELDS: tuple[str, ...] = PlayerView.__slots__
+
+
+#: The board values of the last view unpickled, by field: a new view whose board equals the
+#: last one's gets the same objects, so that bots' caches keyed by their identity (one per
+#: board layout) keep hitting in a bot process, where every view arrives as a copy.
+_LAST_BOARD: dict[str, Any] = {}
+_BOARD_FIELDS = ("tiles", "improvement", "irrigated", "channels")
+
+
+def _unpickle_view(values: tuple[Any, ...]) -> PlayerView:
+    v = PlayerView.__new__(PlayerView)
+    for name, value in zip(_FIELDS, values):
+        if value is not None or name in ("_plot_ok", "_pools", "_spaces", "_edges"):
+            setattr(v, name, value)
+    v.tiles = MappingProxyType(v.tiles)  # type: ignore[assignment]
+    v.improvement = MappingProxyType(v.improvement)  # type: ignore[assignment]
+    for name in _BOARD_FIELDS:
+        value, last = getattr(v, name), _LAST_BOARD.get(name)
+        if last is not None and last == value:
+            setattr(v, name, last)
+        else:
+            _LAST_BOARD[name] = value
+    return v
 
 
 __all__ = ["ACTIONS", "PlayerView", "RuleOptions"]

@@ -26,9 +26,15 @@ from click.core import ParameterSource
 from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, RuleOptions
 from bots.base import BotConfigError
-from bots.registry import BotSpec
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
+from .sandbox import (
+    DEFAULT_BOT_MEMORY,
+    ISOLATE_MODES,
+    MIN_BOT_MEMORY,
+    Isolation,
+    parse_participant,
+)
 from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
 from .store import StoreError, read_manifest
 
@@ -57,15 +63,17 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def build_config(ctx: click.Context, params: dict[str, Any],
-                 base: TournamentConfig | None) -> TournamentConfig:
+                 base: TournamentConfig | None, isolation: Isolation) -> TournamentConfig:
     """The configuration from the options; with ``base`` (a manifest's), only the options
-    given on the command line replace its fields."""
+    given on the command line replace its fields.  Untrusted bots' specs are checked in a
+    process of their own (``parse_participant``)."""
     def pick(name: str) -> bool:
         return base is None or _given(ctx, name)
 
     fields: dict[str, Any] = {}
     if pick("bots"):
-        fields["participants"] = tuple(BotSpec.parse(text) for text in params["bots"])
+        fields["participants"] = tuple(parse_participant(text, isolation)
+                                       for text in params["bots"])
     if pick("players"):
         fields["players"] = params["players"]
     if pick("games"):
@@ -121,6 +129,7 @@ Examples:
   arena tournament --resume runs/rr3        # go on after a Ctrl-C or a crash
   arena tournament --bot objective:prefer=panda --bot objective --games 400 \\
       --cards plot15-at-5.json --out runs/rush    # card set: see `arena cards`
+  arena tournament --bot mypkg.bots.Mine --bot greedy --bot-memory 4096 --move-time 2
 """
 
 
@@ -160,6 +169,18 @@ Examples:
                    "cluster of --workers processes is started).")
 @click.option("--sprt", metavar="elo0=A,elo1=B[,alpha=..,beta=..]", default=None,
               help="Stop a 2-participant match as soon as the SPRT on deal pairs decides.")
+@click.option("--isolate", type=click.Choice(ISOLATE_MODES), default="untrusted",
+              show_default=True,
+              help="Which bots run in a process of their own that holds no game state: "
+                   "untrusted (every bot not shipped with the arena), all, or none. "
+                   "E.g. --isolate all.")
+@click.option("--trust", "trusted", multiple=True, metavar="NAME",
+              help="Run this participant (its name=, spec or bot name) in-process even if "
+                   "untrusted (repeat), e.g. --trust mypkg.bots.Fast.")
+@click.option("--bot-memory", type=click.IntRange(min=0), default=DEFAULT_BOT_MEMORY,
+              show_default=True, metavar="MB",
+              help=f"Address-space limit of each isolated bot's process, in MB (0: none; "
+                   f"else at least {MIN_BOT_MEMORY}), e.g. --bot-memory 4096.")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Games per task sent to a worker [default: automatic].")
 @click.option("--quiet", is_flag=True, help="No progress output.")
@@ -179,6 +200,10 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     (the spec text, or its name=...): mcts and mcts:iterations=1000 are the same bot but
     play the same deals with different random streams.  For two runs whose bots differ
     only in a parameter to share their streams, give both the same name=.
+
+    Bots not shipped with the arena run in processes of their own (--isolate): they get a
+    copy of their view and return an action, under a memory limit (--bot-memory), their
+    output going to arena.log.  A run locks its directory: a second run on it is refused.
     """
     try:
         _run(ctx, params)
@@ -188,7 +213,28 @@ def tournament(ctx: click.Context, **params: Any) -> None:
         raise InputError(str(exc)) from None
 
 
+def _isolation(params: dict[str, Any]) -> Isolation:
+    memory = params["bot_memory"]
+    if 0 < memory < MIN_BOT_MEMORY:
+        # Python and the engine alone take about 110 MB of address space: every game of
+        # every isolated bot would be charged to the bot.
+        raise InputError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
+                         f"MB, not {memory}")
+    return Isolation(params["isolate"], frozenset(params["trusted"]), memory)
+
+
+def _check_trusted(config: TournamentConfig, trusted: tuple[str, ...]) -> None:
+    """Each --trust must name a participant (its name, or the bot it runs)."""
+    names = {spec.name for spec in config.participants}
+    names |= {spec.target for spec in config.participants}
+    for name in trusted:
+        if name not in names:
+            raise InputError(f"--trust {name} names no participant (participants: "
+                             f"{', '.join(config.names)})")
+
+
 def _run(ctx: click.Context, params: dict[str, Any]) -> None:
+    isolation = _isolation(params)
     resume = params["resume"]
     out: Path | None = params["out"]
     if resume is not None:
@@ -198,13 +244,14 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         assert directory is not None
         if resume and out is not None and Path(resume).resolve() != out.resolve():
             raise InputError(f"--resume {resume} and --out {out} name different directories")
-        base = config_from_manifest(read_manifest(directory))
-        config = build_config(ctx, params, base)
+        base = config_from_manifest(read_manifest(directory), isolation)
+        config = build_config(ctx, params, base, isolation)
     else:
         if len(params["bots"]) < 2:
             raise InputError("a tournament needs at least two --bot options")
-        config = build_config(ctx, params, None)
+        config = build_config(ctx, params, None, isolation)
         directory = out if out is not None else default_out()
+    _check_trusted(config, params["trusted"])
     executor = "dask" if params["scheduler"] else params["executor"]
     if executor == "dask":
         try:
@@ -225,6 +272,7 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         chunk=params["chunk"],
         progress="none" if params["quiet"] else "auto",
         verbose=params["verbose"],
+        isolation=isolation,
     )
     if not params["quiet"]:
         what = "Resuming" if resume is not None else "Tournament"

@@ -43,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .local import LocalExecutor, WorkerFailure
+from .sandbox import Isolation
 from .schedule import TournamentConfig
 from .worker import Finished, GamePlayer
 
@@ -59,7 +60,8 @@ def config_key(config: TournamentConfig) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _take_executor(key: str, config: TournamentConfig) -> LocalExecutor:
+def _take_executor(key: str, config: TournamentConfig,
+                   isolation: Isolation | None) -> LocalExecutor:
     """An idle one-process executor for this configuration, its process kept between tasks.
 
     Executors of another configuration (an earlier tournament on a long-lived cluster) are
@@ -71,7 +73,8 @@ def _take_executor(key: str, config: TournamentConfig) -> LocalExecutor:
         executor = mine.pop() if mine else None
     for stale_executor in old:
         stale_executor.close()
-    return executor or LocalExecutor(config, workers=1, log_faults=False, keep=True)
+    return executor or LocalExecutor(config, workers=1, log_faults=False, keep=True,
+                                     isolation=isolation)
 
 
 def isolated() -> bool:
@@ -79,8 +82,8 @@ def isolated() -> bool:
     return not multiprocessing.current_process().daemon
 
 
-def play_chunk(key: str, config: TournamentConfig,
-               indices: Sequence[int]) -> tuple[str, bool, list[Finished]]:
+def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
+               isolation: Isolation | None = None) -> tuple[str, bool, list[Finished]]:
     """A Dask task: play these games of the schedule (module-level so it pickles by name).
 
     Returns the worker's address and whether it isolated the games, for the parent's log,
@@ -90,7 +93,7 @@ def play_chunk(key: str, config: TournamentConfig,
 
     worker = get_worker().address
     if isolated():
-        executor = _take_executor(key, config)
+        executor = _take_executor(key, config, isolation)
         try:
             executor.chunk = len(indices)
             return worker, True, [item for item in executor.play(indices) if item is not None]
@@ -101,7 +104,8 @@ def play_chunk(key: str, config: TournamentConfig,
         player = _players.get(key)
         if player is None:
             # Faults are logged by the parent (this process's log goes nowhere we keep).
-            player = _players[key] = GamePlayer(config, log_faults=False)
+            player = _players[key] = GamePlayer(config, log_faults=False,
+                                                isolation=isolation)
     return worker, False, [player.play(index) for index in indices]
 
 
@@ -127,8 +131,9 @@ class DaskExecutor:
     """Plays games as Dask tasks on ``scheduler`` (an address) or a new ``LocalCluster``."""
 
     def __init__(self, config: TournamentConfig, workers: int, scheduler: str | None = None,
-                 chunk: int | None = None) -> None:
+                 chunk: int | None = None, *, isolation: Isolation | None = None) -> None:
         self.config = config
+        self.isolation = isolation
         self.workers = max(1, workers)
         self.scheduler = scheduler
         self.chunk = chunk
@@ -185,9 +190,11 @@ class DaskExecutor:
         try:
             workers = len(client.scheduler_info().get("workers", {})) or self.workers
             chunks = self.chunks(indices, workers)
-            key = config_key(self.config)
+            # The key covers the isolation too: a kept child process plays with its own.
+            key = config_key(self.config) + repr(self.isolation)
             futures = client.map(play_chunk, [key] * len(chunks), [self.config] * len(chunks),
-                                 chunks, pure=False, retries=0)
+                                 chunks, [self.isolation] * len(chunks), pure=False,
+                                 retries=0)
             by_key = {f.key: chunk for f, chunk in zip(futures, chunks)}
             done = as_completed(futures, loop=client.loop, with_results=False)
             while not done.is_empty():
@@ -233,7 +240,7 @@ class DaskExecutor:
                     "pin the fault on a game and seat (workers started with "
                     "DASK_DISTRIBUTED__WORKER__DAEMON=False isolate their games and survive "
                     "such a bot)", len(chunk), type(exc).__name__)
-        local = LocalExecutor(self.config, workers=1, chunk=1)
+        local = LocalExecutor(self.config, workers=1, chunk=1, isolation=self.isolation)
         yield from local.play(chunk)
 
 

@@ -25,6 +25,10 @@ from its seed and the actions chosen and recorded with the fault, the other game
 held go back to the front of the queue, and a fresh worker takes the slot.  Other workers are
 untouched, so nothing else is replayed.  Without ``--move-time`` there is no deadline (as
 with cutechess-cli without a time control): a bot that never returns holds its worker.
+
+A worker whose parent is killed outright stops within a second (``die_with_parent``: the
+kernel's parent-death signal, and a thread polling the parent's PID), and so do the bot
+processes of the untrusted bots it referees (``sandbox.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import multiprocessing
 import os
 import selectors
 import signal
+import threading
 import time
 import traceback
 from collections import deque
@@ -46,7 +51,9 @@ from typing import Any
 
 from arena.records import GameError
 
+from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
+from .store import forget_locks
 from .worker import (
     ACTIVE,
     ENGINE,
@@ -71,6 +78,10 @@ log = logging.getLogger("arena.tournament")
 
 #: Seconds between watchdog checks when no result arrives.
 POLL = 0.1
+#: Seconds between an orphaned worker's looks at its parent.
+ORPHAN_POLL = 0.5
+#: ``prctl`` option: a signal for this process when its parent thread dies (Linux).
+PR_SET_PDEATHSIG = 1
 #: Worker deaths in a row that no game explains before the run stops (a loop otherwise).
 IDLE_DEATHS = 5
 
@@ -87,11 +98,14 @@ def watchdog_limit(move_time: float | None) -> float | None:
 
 
 def _worker_main(conn: Connection, status: Any, history: Any, config: TournamentConfig,
-                 log_faults: bool = True) -> None:
+                 log_faults: bool, parent: int, by_signal: bool,
+                 isolation: Isolation | None) -> None:
     """A worker process: play the chunks of indices it is sent until it is sent ``None``."""
     # Ctrl-C reaches the whole process group; only the parent decides what to do with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    player = GamePlayer(config, log_faults=log_faults)
+    forget_locks()
+    player = GamePlayer(config, log_faults=log_faults, isolation=isolation)
+    die_with_parent(parent, by_signal=by_signal, before=player.close)
     monitor = Monitor(status, history)
     # A parent killed outright (SIGKILL, the OOM killer) closes no pipe of ours: a sibling
     # forked later holds a copy of its end.  Its sentinel tells, and an orphan stops.
@@ -111,6 +125,7 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
             except Exception as exc:  # reported to the parent, which stops
                 result = ("failed", index, "".join(traceback.format_exception(exc)))
             conn.send(result)
+    player.close()
     conn.close()
 
 
@@ -137,7 +152,8 @@ class LocalExecutor:
     """Plays games on ``workers`` local processes; see the module docstring."""
 
     def __init__(self, config: TournamentConfig, workers: int, chunk: int | None = None, *,
-                 log_faults: bool = True, keep: bool = False) -> None:
+                 log_faults: bool = True, keep: bool = False,
+                 isolation: Isolation | None = None) -> None:
         """The keywords are for running inside a Dask worker.
 
         ``log_faults=False``: its log reaches nobody, so the faults travel in the records and
@@ -153,6 +169,7 @@ class LocalExecutor:
         self.context = multiprocessing.get_context("fork")
         self.log_faults = log_faults
         self.keep = keep
+        self.isolation = isolation
         self.slots: list[_Slot] = []
         self.deaths = 0
         self.idle_deaths = 0
@@ -179,7 +196,8 @@ class LocalExecutor:
         slot.generation += 1
         process = self.context.Process(
             target=_worker_main,
-            args=(child, slot.status, slot.history, self.config, self.log_faults),
+            args=(child, slot.status, slot.history, self.config, self.log_faults, os.getpid(),
+                  threading.current_thread() is threading.main_thread(), self.isolation),
             name=f"arena-worker-{slot.number}.{slot.generation}", daemon=True,
         )
         # Objects inherited from the parent stay out of the worker's garbage collections,

@@ -33,10 +33,10 @@ from arena import cards
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.records import blamed_seat
 from bots.base import BotConfigError
-from bots.registry import BotSpec
 
 from .logs import run_logging
 from .progress import Progress
+from .sandbox import Isolation, parse_participant
 from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
 from .sprt import SprtState, game_score
 from .standings import Standings
@@ -51,6 +51,7 @@ from .store import (
     now_iso,
     read_games,
     read_manifest,
+    run_lock,
     write_manifest,
 )
 from .worker import Finished, summarize
@@ -81,6 +82,8 @@ class RunSettings:
     #: ``auto`` (a bar on a terminal, lines otherwise), ``bar``, ``lines`` or ``none``.
     progress: str = "auto"
     verbose: bool = False
+    #: Which bots run in processes of their own, and their limits (see ``sandbox.py``).
+    isolation: Isolation = field(default_factory=Isolation)
 
 
 @dataclass
@@ -115,14 +118,20 @@ def _whole(manifest: dict[str, Any], name: str) -> int:
     """A count or seed of the manifest, which must be written as a whole number."""
     value = manifest[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise StoreError(f"the manifest's {name} must be a whole number, not {value!r}")
+        raise StoreError(f"the manifest's {name} must be a whole number, not {_short(value)}")
+    if abs(value) >= 10**30:
+        raise StoreError(f"the manifest's {name} is a number of {len(str(abs(value)))} "
+                         "digits (manifest.json was edited)")
     return value
 
 
-def config_from_manifest(manifest: dict[str, Any]) -> TournamentConfig:
-    """The configuration a manifest was written for (``arena tournament --resume DIR``)."""
+def config_from_manifest(manifest: dict[str, Any],
+                         isolation: Isolation | None = None) -> TournamentConfig:
+    """The configuration a manifest was written for (``arena tournament --resume DIR``);
+    with ``isolation``, untrusted specs are checked away from this process."""
     try:
-        participants = tuple(BotSpec.parse(p["spec"]) for p in manifest["participants"])
+        participants = tuple(parse_participant(p["spec"], isolation)
+                             for p in manifest["participants"])
         for spec, entry in zip(participants, manifest["participants"]):
             if spec.name != entry["name"]:
                 raise StoreError(f"the manifest names participant {entry['spec']!r} "
@@ -295,12 +304,14 @@ def make_executor(config: TournamentConfig, settings: RunSettings) -> Executor:
     if settings.executor == "dask":
         from .dask_runner import DaskExecutor
 
-        return DaskExecutor(config, settings.workers, settings.scheduler, settings.chunk)
+        return DaskExecutor(config, settings.workers, settings.scheduler, settings.chunk,
+                            isolation=settings.isolation)
     if settings.executor != "local":
         raise ValueError(f"unknown executor {settings.executor!r}")
     from .local import LocalExecutor
 
-    return LocalExecutor(config, settings.workers, settings.chunk)
+    return LocalExecutor(config, settings.workers, settings.chunk,
+                         isolation=settings.isolation)
 
 
 class _Interrupt:
@@ -338,6 +349,21 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
     settings = settings or RunSettings()
     stream = stream if stream is not None else sys.stderr
     directory = Path(directory)
+    if not resume:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot write the tournament to {directory}: "
+                             f"{exc.strerror or exc}") from None
+    elif not (directory / MANIFEST).is_file():
+        read_manifest(directory)  # names what is missing, before a lock file is made
+    with run_lock(directory):
+        return _run_locked(config, directory, resume, settings, stream)
+
+
+def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
+                settings: RunSettings, stream: IO[str]) -> RunResult:
+    """The run, ``directory`` locked (see ``run_tournament``)."""
     schedule, manifest, records, cut = prepare(config, directory, resume=resume)
     standings = Standings(config.names)
     sprt = SprtState(config.sprt) if config.sprt else None
@@ -365,6 +391,12 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
                          schedule.total, " (a cut-short last line was dropped)" if cut else "")
             log.info("playing %d games with %d %s worker(s)", len(remaining), settings.workers,
                      settings.executor)
+            isolated = [spec.name for spec in config.participants
+                        if settings.isolation.isolates(spec)]
+            if isolated:
+                memory = settings.isolation.memory
+                log.info("in processes of their own (memory limit %s): %s",
+                         f"{memory} MB" if memory else "none", ", ".join(isolated))
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress)
             writer = GamesWriter(directory)
             executor = make_executor(config, settings)

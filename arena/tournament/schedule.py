@@ -112,6 +112,10 @@ class SprtParams:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
 
 
+#: Games per pairing accepted (a schedule of that many is a few hundred MB).
+MAX_GAMES = 1_000_000
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """Everything that decides the games (and so goes into the manifest).
@@ -138,6 +142,9 @@ class TournamentConfig:
             raise ScheduleError(f"--players must be 2, 3 or 4, not {self.players}")
         if self.games < 1:
             raise ScheduleError(f"--games must be at least 1, not {self.games}")
+        if self.games > MAX_GAMES:
+            # The schedule is made up front: beyond this it would not fit in memory.
+            raise ScheduleError(f"--games must be at most {MAX_GAMES:,} per pairing")
         if self.format not in FORMATS:
             raise ScheduleError(f"--format must be round-robin or gauntlet, not {self.format!r}")
         problem = move_time_problem(self.move_time)

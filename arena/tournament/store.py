@@ -7,20 +7,32 @@ and at the end, so a killed run loses at most the line being written.  Reading i
 file and its game is played again; any other damaged line stops the resume with its line
 number, since silently replaying a game in the middle of the file would hide a real problem.
 The manifest is replaced atomically (write a temporary file, then rename).
+
+A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
+cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
+race on its manifest.  The lock belongs to the open file, not to the file on disk: a run
+killed outright releases it with its last process, and a ``run.lock`` left behind blocks
+nothing.  The file holds the PID of the run, for the message that refuses a second one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from arena.records import json_problem
+
 MANIFEST = "manifest.json"
 GAMES = "games.jsonl"
 LOG = "arena.log"
+LOCK = "run.lock"
 FILE_FORMAT = "takenoko-arena-manifest/1"
 #: Seconds between fsyncs of games.jsonl while a run goes on.
 FSYNC_EVERY = 5.0
@@ -45,15 +57,57 @@ def arena_version() -> str:
         return __version__
 
 
+#: Descriptors of the locks this process holds (a forked worker closes its copies).
+_held: set[int] = set()
+
+
+@contextlib.contextmanager
+def run_lock(directory: Path) -> Iterator[None]:
+    """Hold ``directory``'s lock for the block; StoreError naming the holder if another
+    run holds it."""
+    path = directory / LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot lock {path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+        os.close(fd)
+        raise StoreError(f"{directory} is in use by another run (process {holder}); wait "
+                         "for it to end or stop it, then resume") from None
+    _held.add(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        _held.discard(fd)
+        os.close(fd)  # releases the lock
+
+
+def forget_locks() -> None:
+    """Close a forked child's copies of its parent's locks: the run is the parent's, and an
+    orphaned child must not keep the directory locked."""
+    for fd in list(_held):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+
+
 def read_manifest(directory: Path) -> dict[str, Any]:
     """The manifest of ``directory``; StoreError when missing or unreadable."""
     path = directory / MANIFEST
     if not path.is_file():
         raise StoreError(f"{directory} holds no tournament to resume (no {MANIFEST})")
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"cannot read {path}: {exc}") from None
+        text = path.read_bytes()
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    data, problem = json_problem(text)
+    if problem:
+        raise StoreError(f"cannot read {path}: {problem}")
     if not isinstance(data, dict) or not str(data.get("file_format", "")).startswith(
         "takenoko-arena-manifest/"
     ):
@@ -74,11 +128,8 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
 
 
 def _is_record(raw: bytes) -> bool:
-    try:
-        record = json.loads(raw)
-    except ValueError:
-        return False
-    return isinstance(record, dict) and isinstance(record.get("game"), str)
+    record, problem = json_problem(raw)
+    return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
 
 
 def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
@@ -112,13 +163,12 @@ def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
             continue
-        try:
-            record = json.loads(raw)
-        except ValueError:
+        record, problem = json_problem(raw)
+        if problem:
             raise StoreError(
-                f"{path} line {number} is not a JSON game record; the file is damaged "
+                f"{path} line {number} is not a game record ({problem}); the file is damaged "
                 "(remove the line to have that game played again)"
-            ) from None
+            )
         if not isinstance(record, dict) or not isinstance(record.get("game"), str):
             raise StoreError(f"{path} line {number} is not a game record")
         records.append(record)

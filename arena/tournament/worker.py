@@ -5,7 +5,8 @@ the bots from their picklable specs (classes are resolved once per worker: resol
 through the entry-point registry, which costs more than a short game), seeds each bot from
 (game seed, seat, participant), calls :func:`arena.match.play_game`, and returns the record
 already encoded as one JSON line, with a small summary for the standings, so that the parent
-only writes lines and adds numbers.
+only writes lines and adds numbers.  Untrusted bots are not built here: they play in bot
+processes of their own (``sandbox.py``), the worker refereeing.
 
 A :class:`Monitor` lets a parent watch a worker it cannot trust to stay alive: before each
 decision and each hook the worker writes, in shared memory, which game and seat is running
@@ -27,10 +28,11 @@ from typing import Any, NamedTuple
 import orjson
 
 from arena.engine import GameState, RuleOptions, new_game
-from arena.match import describe_exception, play_game
+from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
 from bots.base import Bot
 
+from .sandbox import BotHost, Isolation, RemoteBot
 from .schedule import Schedule, ScheduledGame, TournamentConfig, bot_seed, make_schedule
 
 log = logging.getLogger("arena.tournament")
@@ -175,7 +177,7 @@ class _Watched:
         self.status = monitor.status
         self.hooked = -(seat + 1.0)
         self.choose = _watch_choose(bot.choose, seat, monitor)
-        if type(bot).observe is Bot.observe:
+        if getattr(bot.observe, "__func__", None) is Bot.observe:
             self.observe = bot.observe
         else:
             self.observe = self._observe
@@ -203,13 +205,38 @@ class _Watched:
 
 
 class GamePlayer:
-    """Plays games of one schedule by index; one per worker process or Dask worker."""
+    """Plays games of one schedule by index; one per worker process or Dask worker.
 
-    def __init__(self, config: TournamentConfig, *, log_faults: bool = True) -> None:
+    Participants that ``isolation`` isolates play through a :class:`~.sandbox.RemoteBot`,
+    one bot process per game; their classes are never imported here.
+    """
+
+    def __init__(self, config: TournamentConfig, *, log_faults: bool = True,
+                 isolation: Isolation | None = None) -> None:
         self.config = config
         self.log_faults = log_faults
         self.schedule: Schedule = make_schedule(config)
-        self.classes = [spec.bot_class() for spec in config.participants]
+        isolation = isolation or Isolation(mode="none")
+        self.hosts: list[BotHost | None] = [
+            BotHost(spec, isolation) if isolation.isolates(spec) else None
+            for spec in config.participants
+        ]
+        self.classes = [None if host else spec.bot_class()
+                        for spec, host in zip(config.participants, self.hosts)]
+
+    def close(self) -> None:
+        """Stop the bot hosts (and so any bot process left)."""
+        for host in self.hosts:
+            if host is not None:
+                host.close()
+
+    def _create(self, participant: int, seed: int) -> Any:
+        host = self.hosts[participant]
+        if host is not None:
+            return RemoteBot(host, seed, self.config.move_time)
+        cls = self.classes[participant]
+        assert cls is not None
+        return cls(random.Random(seed), **self.config.participants[participant].params)
 
     def play(self, index: int, monitor: Monitor | None = None) -> Finished:
         """Play game ``index`` of the schedule; bot faults end up in the record, not here."""
@@ -220,29 +247,40 @@ class GamePlayer:
             monitor.begin(index)
         log.debug("game %s started: %s", game.id, " vs ".join(names))
         bots: list[Any] = []
+        remote: list[tuple[int, RemoteBot]] = []
         error: GameError | None = None
-        for seat, participant in enumerate(game.seats):
-            spec = config.participants[participant]
-            rng = random.Random(bot_seed(game.seed, seat, spec.name))
-            try:
-                if monitor is not None:
-                    monitor.creating(seat)
-                bot = self.classes[participant](rng, **spec.params)
-            except Exception as exc:  # untrusted code
-                error = {"seat": seat, "kind": "crash",
-                         "message": f"the bot could not be created: {describe_exception(exc)}"}
-                break
-            bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
-        if error is not None:
-            record = make_record(new_game(config.players, game.seed, config.options,
-                                          cards=config.cards), names,
-                                 [0.0] * config.players, error, game.meta())
-        else:
-            outcome = play_game(bots, game.seed, config.options, names=names,
-                                move_time=config.move_time, meta=game.meta(),
-                                cards=config.cards)
-            record = outcome.record
-            error = outcome.error
+        try:
+            for seat, participant in enumerate(game.seats):
+                spec = config.participants[participant]
+                try:
+                    if monitor is not None:
+                        monitor.creating(seat)
+                    bot = self._create(participant, bot_seed(game.seed, seat, spec.name))
+                except BotFault as fault:
+                    error = {"seat": seat, "kind": fault.kind, "message": fault.message}
+                    break
+                except Exception as exc:  # untrusted code
+                    error = {"seat": seat, "kind": "crash", "message":
+                             f"the bot could not be created: {describe_exception(exc)}"}
+                    break
+                if isinstance(bot, RemoteBot):
+                    remote.append((seat, bot))
+                bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
+            if error is not None:
+                state = new_game(config.players, game.seed, config.options, cards=config.cards)
+                record = make_record(state, names, [0.0] * config.players, error, game.meta())
+            else:
+                outcome = play_game(bots, game.seed, config.options, names=names,
+                                    move_time=config.move_time, meta=game.meta(),
+                                    cards=config.cards)
+                record = outcome.record
+                error = outcome.error
+        finally:
+            for seat, bot in remote:
+                printed = bot.close()
+                if printed:
+                    log.info("game %s: %s (seat %d) printed:\n%s", game.id, names[seat], seat,
+                             printed.decode(errors="replace").rstrip())
         if monitor is not None:
             monitor.end()
         if error is not None and self.log_faults:

@@ -42,17 +42,22 @@ def cluster(request: pytest.FixtureRequest) -> Iterator[tuple[str, bool]]:
         yield local.scheduler_address, daemonic
 
 
-def broken_match(tmp_path: Path, bot: str, name: str, *extra: str) -> list[str]:
+def broken_match(tmp_path: Path, bot: str, name: str, *extra: str,
+                 isolate: str = "none") -> list[str]:
+    """The broken bot against random; in the worker's process unless ``isolate`` says."""
     named = bot + ("," if ":" in bot else ":") + "name=X"
     args = ["--bot", BROKEN + named, "--bot", "random:name=A", "--games", "4",
-            "--seed", "4", "--quiet", *FAST, "--out", str(tmp_path / name), *extra]
+            "--seed", "4", "--quiet", *FAST, "--out", str(tmp_path / name),
+            "--isolate", isolate, *extra]
     result = run_cli(args)
     assert result.exit_code == 0, result.output
     return args
 
 
-def check_like_local(tmp_path: Path, bot: str, name: str, *move_time: str) -> None:
-    broken_match(tmp_path, bot, f"{bot}-local", "--workers", "2", *move_time)
+def check_like_local(tmp_path: Path, bot: str, name: str, *move_time: str,
+                     isolate: str = "none") -> None:
+    broken_match(tmp_path, bot, f"{bot}-local", "--workers", "2", *move_time,
+                 isolate=isolate)
     records = timeless(tmp_path / name)
     assert records == timeless(tmp_path / f"{bot}-local")
     assert all(r["error"] and r["error"]["seat"] == r["seats"].index("X")
@@ -77,6 +82,20 @@ def test_faults_on_a_cluster_are_recorded_as_locally(
     # A daemonic worker says so when a task of its returns (the Exiter's never do).
     assert ("is daemonic" in log) == (daemonic and bot != "Exiter")
     check_like_local(tmp_path, bot, f"{bot}-dask", *move_time)
+
+
+@pytest.mark.parametrize("bot", ["Exiter", "Hanger"])
+def test_isolated_bots_on_a_cluster_cost_only_their_games(
+        tmp_path: Path, cluster: tuple[str, bool], bot: str) -> None:
+    # In a bot process of its own, even on a daemonic worker: a bot that ends its process
+    # does not end the Dask worker, and the referee holds a hung bot to the move time.
+    address, _daemonic = cluster
+    move_time = ["--move-time", "0.2"] if bot == "Hanger" else []
+    broken_match(tmp_path, bot, f"{bot}-dask", "--scheduler", address, "--chunk", "2",
+                 *move_time, isolate="untrusted")
+    log = (tmp_path / f"{bot}-dask" / "arena.log").read_text()
+    assert "Dask worker died" not in log
+    check_like_local(tmp_path, bot, f"{bot}-dask", *move_time, isolate="untrusted")
 
 
 def a_daemonic_worker_waits_for_a_hung_bot(tmp_path: Path, address: str) -> None:

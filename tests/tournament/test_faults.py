@@ -1,6 +1,8 @@
 """A broken bot costs its games only: each kind of fault, with a deliberately broken bot.
 
-Every test plays the broken bot against two sound ones (round-robin, 2 seats, 2 games per
+These bots run in the worker's process (``--isolate none``, as trusted bots do), where the
+alarm and the parent's watchdog catch them; ``test_attacks`` plays them isolated.  Every
+test plays the broken bot against two sound ones (round-robin, 2 seats, 2 games per
 pairing): the broken bot's 4 games must carry ``error`` against its seat with the right
 kind, the sound bots' game must be complete and clean, and the tournament must finish.
 """
@@ -25,7 +27,7 @@ def play(tmp_path: Path, broken: str, *extra: str, workers: int = 2,
     result = run_cli(["--bot", BROKEN + broken + ("," if ":" in broken else ":") + "name=X",
                       "--bot", "random:name=A", "--bot", "random:name=B", "--games", "2",
                       "--seed", "21", "--workers", str(workers), "--out", str(out), "--quiet",
-                      *FAST, *extra])
+                      "--isolate", "none", *FAST, *extra])
     assert result.exit_code == 0, result.output
     assert "Standings after 6 of 6 games (complete)" in result.stdout
     return read_records(out)
