@@ -804,15 +804,54 @@ class _FittedLeaf(_DenyLeaf):
         return lead_chance(z, 1.0)
 
     def __call__(self, s: GameState) -> list[float]:
+        """Per seat, ``chance`` against its rival: the searching seat against the public
+        estimate of its strongest rival, an opponent against the others' sampled hands.
+
+        Written out rather than through ``chance``: the terms every seat shares (points,
+        the phase, the actions left) are read once, and each sum is taken in the order
+        ``chance`` takes it, so the values are the same to the last bit.
+        """
         own, public_rival, public_q = self.own_and_rival(s)
         n = s.players
+        h = self.h
+        weight = h.SCORE_WEIGHT
+        w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10 = self.weights
+        completed, hands = s.completed, s.hands
+        scores = [h.score(s, p) for p in range(n)]
+        done = [len(c) for c in completed]
+        sizes = [len(hand) for hand in hands]
+        phase = max(done) / s.options.objectives_needed(n)
+        left = s.actions_left() if s.step == ACTIONS else 2
+        current = s.current
+        emperor = s.emperor
+        me = self.seat
+        exp = math.exp
         out = [0.0] * n
         for p in range(n):
-            if p == self.seat:
+            if p == me:
                 rival, q = public_rival, public_q
             else:  # an opponent, against the others' sampled hands
                 rival, q = max((own[k], k) for k in range(n) if k != p)
-            out[p] = self.chance(s, p, own[p], q, rival)
+            sp, sq = scores[p], scores[q]
+            points = sp - sq
+            hand = (own[p] - weight * sp) - (rival - weight * sq)
+            lead = done[p] - done[q]
+            tempo = left if current == p else -left if current == q else 0
+            z = w0
+            z += w1 * points
+            z += w2 * hand
+            z += w3 * lead
+            z += w4 * (sizes[p] - sizes[q])
+            z += w5 * tempo
+            z += w6 * (0 if emperor < 0 else 1 if emperor == p else -1)
+            z += w7 * phase
+            z += w8 * (phase * points)
+            z += w9 * (phase * hand)
+            z += w10 * (phase * lead)
+            # lead_chance(z, 1.0)
+            d = z / 1.0
+            d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
+            out[p] = 1.0 / (1.0 + exp(-d))
         return out
 
 
@@ -1072,6 +1111,12 @@ class MctsBot(Bot):
             self._planner = ObjectiveBot(self.rng)
         #: Iterations run by the last ``choose`` (for benchmarks).
         self.last_iterations = 0
+        #: The root's tree keys and their actions in this decision, and those of the
+        #: placements met, by the plots drawn and the legal list (``_iterate``).
+        self._root_keys: tuple[list[int], dict[int, int] | None] | None = None
+        self._place_keys: dict[
+            tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], dict[int, int] | None]
+        ] = {}
 
     def start(self, seat: int, players: int, options: Any) -> None:
         super().start(seat, players, options)
@@ -1118,6 +1163,8 @@ class MctsBot(Bot):
         if self._prepare is not None:
             self._prepare(view)
         root = self._root(view)
+        self._root_keys = None
+        self._place_keys.clear()
         n = 0
         while n < self._iterations:
             self._iterate(root, view)
@@ -1224,7 +1271,11 @@ class MctsBot(Bot):
     # --------------------------------------------------------------------- search
 
     def _iterate(self, root: Node, view: PlayerView) -> None:
-        """One iteration: sample, select, expand, roll out, evaluate, back up."""
+        """One iteration: sample, select, expand, roll out, evaluate, back up.
+
+        The root's candidates are the same in every sample (they are this seat's own, in
+        the position it sees), so they are worked out once per decision (``_root_keys``).
+        """
         s = view.determinize(self.rng)
         players = s.players
         node = root
@@ -1234,34 +1285,63 @@ class MctsBot(Bot):
         log, sqrt = math.log, math.sqrt
         turns = self.turns
         mover = s.current
+        keys = self._keys
+        keyed = self._root_keys
+        place_keys = self._place_keys
         while not s.ended:
             if turns and s.current != mover:
                 mover = s.current
                 turns -= 1
                 if not turns:
                     break  # the horizon: as many turns as asked have ended
-            cands, actions = self._keys(s, candidates(s.legal_actions()))
+            if keyed is not None:
+                cands, actions = keyed
+                keyed = None
+            elif s.step == PLACE_STEP:
+                # Placements: dozens of candidates to filter and key, the same whenever
+                # the same plots are drawn at the same place in the tree.
+                legal = s.legal_actions()
+                memo = (s.drawn, tuple(legal))
+                found = place_keys.get(memo)
+                if found is None:
+                    found = place_keys[memo] = keys(s, candidates(legal))
+                cands, actions = found
+            else:
+                cands, actions = keys(s, candidates(s.legal_actions()))
+            if node is root:
+                self._root_keys = (cands, actions)
             children = node.children
             if widen > 0:
                 limit = 1.0 + widen * sqrt(node.visits)
             else:
                 limit = 1e18
-            p = s.current
-            best_child: Node | None = None
-            best_action = -1
-            best_value = -1e18
-            available = 0
-            for a in cands:
-                child = children.get(a)
-                if child is None:
-                    continue
-                available += 1
-                child.avail += 1
-                n = child.visits
-                value = child.totals[p] / n + c * sqrt(log(child.avail) / n)
-                if value > best_value:
-                    best_value, best_child, best_action = value, child, a
-            if available < limit and available < len(cands):
+            known = len(children)
+            if known < limit and known < len(cands):
+                # Fewer children than both bounds: a new one is added here whatever the
+                # values, so only the availabilities are counted.
+                for a in cands:
+                    child = children.get(a)
+                    if child is not None:
+                        child.avail += 1
+                expand = True
+            else:
+                p = s.current
+                best_child: Node | None = None
+                best_action = -1
+                best_value = -1e18
+                available = 0
+                for a in cands:
+                    child = children.get(a)
+                    if child is None:
+                        continue
+                    available += 1
+                    child.avail += 1
+                    n = child.visits
+                    value = child.totals[p] / n + c * sqrt(log(child.avail) / n)
+                    if value > best_value:
+                        best_value, best_child, best_action = value, child, a
+                expand = available < limit and available < len(cands)
+            if expand:
                 a = self._untried(node, s, cands, len(path) <= self.lookahead, actions)
                 child = Node(players)
                 children[a] = child

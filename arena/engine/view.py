@@ -36,6 +36,7 @@ _Steps = tuple[tuple[int, int, int], ...]
 _Pools = tuple[
     tuple[int, ...], _Steps, _Places,
     tuple[tuple[tuple[int, ...], _Steps, tuple[tuple[int, int], ...], _Places], ...],
+    GameState,
 ]
 
 _STEPS: dict[int, _Steps] = {}
@@ -228,7 +229,8 @@ class PlayerView(Board):
         """What every sample re-deals, worked out once (a view never changes, however many
         samples a search draws from it): the unseen plots and the deck places they fill,
         and per category the unseen cards, the hand slots (other seat, index) and the deck
-        places they fill, each pool with the steps that shuffle it (``_shuffle_steps``).
+        places they fill, each pool with the steps that shuffle it (``_shuffle_steps``); and
+        the public game as a state to copy (``_public_state``).
         """
         pools = self._pools
         if pools is None:
@@ -251,9 +253,29 @@ class PlayerView(Board):
                 ))
             pools = self._pools = (
                 plots, _shuffle_steps(len(plots)),
-                _deck_places(self.plot_deck_size, known), tuple(cards),
+                _deck_places(self.plot_deck_size, known), tuple(cards), self._public_state(),
             )
         return pools
+
+    def _public_state(self) -> GameState:
+        """A state holding this view's public game, the hidden parts left empty: each
+        sample is a copy of it (``GameState.copy`` is written out field by field, faster
+        than ``copy_public``'s loop over names) with the hidden parts dealt."""
+        s = GameState.__new__(GameState)
+        copy_public(self, s)
+        s.seed = 0
+        s.rng = 0
+        s.dice = ()
+        s.drawn = self.drawn
+        s.plot_deck = ()
+        s.plot_known = self.plot_known
+        s.hands = []
+        s.objective_decks = ((), (), ())
+        s.objective_known = self.objective_known
+        s.history = None
+        s._legal = None
+        s._plot_ok = None
+        return s
 
     def determinize(
         self, rng: random.Random, legal: list[int] | None = None
@@ -267,13 +289,14 @@ class PlayerView(Board):
         then the three objective categories), done by ``_shuffle``: the same numbers in
         the same order, so a seeded search samples the same states as it always has.
         """
-        s = GameState.__new__(GameState)
-        copy_public(self, s)
+        unseen_plots, plot_steps, plot_places, unseen_cards, public = self._sampling()
+        s = public.copy()
+        # The board's caches as the view holds them now (it fills them as it is asked).
+        s._spaces = self._spaces
+        s._edges = self._edges
         s.seed = rng.getrandbits(63)
         s.rng = splitmix.seed_state(rng.getrandbits(64))
-        s.dice = ()
         seat = self.seat
-        unseen_plots, plot_steps, plot_places, unseen_cards = self._sampling()
 
         plots = list(unseen_plots)
         _shuffle(rng, plots, plot_steps)
@@ -284,7 +307,6 @@ class PlayerView(Board):
         else:
             s.drawn = self.drawn
         s.plot_deck = tuple(plots) if plot_places is None else _fill(plot_places, plots)
-        s.plot_known = self.plot_known
 
         hands = [list(cats) for cats in self.hand_categories]
         decks = []
@@ -297,9 +319,8 @@ class PlayerView(Board):
         hands[seat] = self.hand
         s.hands = [tuple(h) for h in hands]
         s.objective_decks = tuple(decks)
-        s.objective_known = self.objective_known
-        s.history = None
-        s._legal = list(legal) if legal is not None and self.current == seat else None
+        if legal is not None and self.current == seat:
+            s._legal = list(legal)
         s._plot_ok = self._plot_ok
         return s
 
