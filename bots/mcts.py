@@ -259,6 +259,9 @@ from arena.engine.actions import (
     A_SHIFT,
     B_SHIFT,
     CHANNEL,
+    CLOUDS,
+    CLOUDS_KEEP,
+    CLOUDS_MOVE,
     COMPLETE,
     END,
     GARDENER,
@@ -271,8 +274,10 @@ from arena.engine.actions import (
     PLACE,
     PLOT,
     RAIN,
+    SKIP,
     STORM,
     TURN_ACTION,
+    WEATHER,
 )
 from arena.engine.components import (
     CARD_CATEGORY,
@@ -310,6 +315,50 @@ TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)
 #: The ``swap`` flag of a ``place`` action (``actions.place``): only the order of the two
 #: plots sent under the deck, which no one sees again for many turns.
 SWAP_BIT = 1 << (4 + B_SHIFT)
+
+#: Per action kind: whether, taken by the seat to move in its own turn, its outcome reads
+#: nothing hidden (no deck, no other hand, no die while the turn goes on).  A plot draw, an
+#: objective draw, a placement (the other plots go under the deck) and the end of a turn
+#: (the next seat's die) do.
+_OPEN_KINDS = frozenset(
+    (GARDENER, PANDA, IRRIGATE, IRRIGATE_KEEP, CHANNEL, IMPROVE, COMPLETE, WEATHER, RAIN,
+     STORM, CLOUDS, CLOUDS_KEEP, CLOUDS_MOVE, SKIP)
+)
+OPEN_KIND: tuple[bool, ...] = tuple(k in _OPEN_KINDS for k in range(KIND_MASK + 1))
+
+
+#: Per action kind: whether, taken by the searching seat, it may let another seat move next
+#: in some samples and not in others (an objective drawn may or may not be completable at
+#: once; the end of a turn).  Along other actions of its turn, from the root, the searching
+#: seat moves at every node in every sample: the UCB there reads its values only, and an
+#: iteration that adds a child at such a node needs no other seat's value (``_mine_only``).
+#: A placement keyed by its place in the draw (``_position_keys``) puts another plot in
+#: each sample, and what the seat may do next (complete a plot card, or nothing: the turn
+#: ends) can differ with it; keyed by the plot (``tree_keys``) it is the same plot.
+SEAT_TURN_ENDS: tuple[bool, ...] = tuple(k in (OBJECTIVE, END) for k in range(KIND_MASK + 1))
+SEAT_TURN_ENDS_BY_POSITION: tuple[bool, ...] = tuple(
+    k in (OBJECTIVE, END, PLACE) for k in range(KIND_MASK + 1)
+)
+
+
+def _with_hidden(public: GameState, sample: GameState, seat: int) -> GameState:
+    """``public`` (reached from the root by ``OPEN_KIND`` actions of ``seat``) with the
+    hidden parts of ``sample``: its generator, decks and the other seats' hands.
+
+    Such a state is the same in every sample but for those parts, so the search keeps it
+    per node and copies it, instead of applying the same actions to each sample again.
+    The plots drawn and which deck places are known are the view's along such a path.
+    """
+    s = public.copy()
+    s.seed = sample.seed
+    s.rng = sample.rng
+    s.dice = sample.dice
+    s.plot_deck = sample.plot_deck
+    s.objective_decks = sample.objective_decks
+    hands = sample.hands.copy()
+    hands[seat] = public.hands[seat]
+    s.hands = hands
+    return s
 
 # ------------------------------------------------------------------------- card tables
 
@@ -725,16 +774,32 @@ class _DenyLeaf:
         """Every seat's evaluation from its hand in ``s``, and the searching seat's
         strongest rival as reckoned from public information: its value and its seat."""
         self.intern(s)
-        n = s.players
-        me = self.seat
-        own = [self.h.evaluate(s, p) for p in range(n)]
-        rival, q = max((self.rival(s, q), q) for q in range(n) if q != me)
+        own = [self.h.evaluate(s, p) for p in range(s.players)]
+        rival, q = self.public_rival(s)
         return own, rival, q
+
+    def public_rival(self, s: GameState) -> tuple[float, int]:
+        """The searching seat's strongest rival as reckoned from public information (the
+        layout interned first): its value and its seat."""
+        me = self.seat
+        return max((self.rival(s, q), q) for q in range(s.players) if q != me)
 
     def __call__(self, s: GameState) -> list[float]:
         own, rival, _q = self.own_and_rival(s)
         out = against_best(own, own, self.temperature)
         out[self.seat] = lead_chance(own[self.seat] - rival, self.temperature)
+        return out
+
+    def mine(self, s: GameState) -> list[float]:
+        """The searching seat's value alone, as ``__call__`` gives it (the other seats 0):
+        for the iterations whose values are read for that seat only (``MctsBot._iterate``).
+        It reads no other seat's hand, so their evaluations are not needed."""
+        self.intern(s)
+        me = self.seat
+        own = self.h.evaluate(s, me)
+        rival, _q = self.public_rival(s)
+        out = [0.0] * s.players
+        out[me] = lead_chance(own - rival, self.temperature)
         return out
 
 
@@ -812,6 +877,25 @@ class _FittedLeaf(_DenyLeaf):
         ``chance`` takes it, so the values are the same to the last bit.
         """
         own, public_rival, public_q = self.own_and_rival(s)
+        return self._chances(s, own, public_rival, public_q, range(s.players))
+
+    def mine(self, s: GameState) -> list[float]:
+        """The searching seat's chance alone, as ``__call__`` gives it (the other seats 0):
+        for the iterations whose values are read for that seat only (``MctsBot._iterate``).
+        It is reckoned against the public estimate of its rival, so the other seats'
+        evaluations are not needed."""
+        self.intern(s)
+        me = self.seat
+        own = [0.0] * s.players
+        own[me] = self.h.evaluate(s, me)
+        rival, q = self.public_rival(s)
+        return self._chances(s, own, rival, q, (me,))
+
+    def _chances(
+        self, s: GameState, own: list[float], public_rival: float, public_q: int,
+        seats: Sequence[int],
+    ) -> list[float]:
+        """``chance`` of each of ``seats`` (the others 0), from the seats' evaluations."""
         n = s.players
         h = self.h
         weight = h.SCORE_WEIGHT
@@ -827,7 +911,7 @@ class _FittedLeaf(_DenyLeaf):
         me = self.seat
         exp = math.exp
         out = [0.0] * n
-        for p in range(n):
+        for p in seats:
             if p == me:
                 rival, q = public_rival, public_q
             else:  # an opponent, against the others' sampled hands
@@ -1101,9 +1185,12 @@ class MctsBot(Bot):
         self._keys: Callable[
             [GameState | PlayerView, list[int]], tuple[list[int], dict[int, int] | None]
         ] = tree_keys
+        self._turn_ends: tuple[bool, ...] = SEAT_TURN_ENDS
         self._eval_name = ""
         self._evaluate: Callable[[GameState], list[float]]
         self._prepare: Callable[[PlayerView], None] | None = None
+        #: The leaf's value for the searching seat alone, if it has one (``_iterate``).
+        self._mine: Callable[[GameState], list[float]] | None = None
         self._for_players(2)
         if self.planner or self.delegate != "none":
             from .objective import ObjectiveBot
@@ -1117,6 +1204,8 @@ class MctsBot(Bot):
         self._place_keys: dict[
             tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], dict[int, int] | None]
         ] = {}
+        #: Per node reached from the root by open actions only, its state (``_iterate``).
+        self._states: dict[Node, GameState] = {}
 
     def start(self, seat: int, players: int, options: Any) -> None:
         super().start(seat, players, options)
@@ -1133,11 +1222,13 @@ class MctsBot(Bot):
         self._iterations = self.iterations or AUTO_ITERATIONS[key]
         self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
         self._keys = tree_keys if AUTO_PLOT_KEYS[key] else _position_keys
+        self._turn_ends = SEAT_TURN_ENDS if AUTO_PLOT_KEYS[key] else SEAT_TURN_ENDS_BY_POSITION
         name = self.eval if self.eval != "auto" else AUTO_EVAL[key]
         if name != self._eval_name:  # a leaf keeps caches: made again only when it changes
             self._eval_name = name
             self._evaluate = _EVALUATIONS[name](self.temperature)
             self._prepare = getattr(self._evaluate, "prepare", None)
+            self._mine = getattr(self._evaluate, "mine", None)
 
     def observe(self, event: str) -> None:
         """Passed on to the planner (it remembers where opponents' pandas ate)."""
@@ -1165,6 +1256,7 @@ class MctsBot(Bot):
         root = self._root(view)
         self._root_keys = None
         self._place_keys.clear()
+        self._states.clear()
         n = 0
         while n < self._iterations:
             self._iterate(root, view)
@@ -1288,6 +1380,17 @@ class MctsBot(Bot):
         keys = self._keys
         keyed = self._root_keys
         place_keys = self._place_keys
+        # While only open actions of the searching seat lead from the root, the state is
+        # one kept per node (``_with_hidden``).
+        states = self._states
+        open_path = s.current == self.seat
+        seat = self.seat
+        with_hidden = _with_hidden
+        # Whether the node reached is one where the searching seat moves in every sample:
+        # its children are judged by that seat's values only (see ``_mine_only``).
+        mine_path = open_path
+        mine_only = False
+        turn_ends = self._turn_ends
         while not s.ended:
             if turns and s.current != mover:
                 mover = s.current
@@ -1350,17 +1453,39 @@ class MctsBot(Bot):
                     k = self.prior
                     child.visits = k
                     child.totals = [k * x for x in prior[a]]
-                s.apply(a if actions is None else actions[a])
+                action = a if actions is None else actions[a]
+                s.apply(action)
+                if open_path and OPEN_KIND[action & KIND_MASK] and s.current == seat and (
+                    not s.ended
+                ):
+                    states[child] = s.copy()
                 path.append(child)
+                mine_only = mine_path
                 break
             assert best_child is not None
-            s.apply(best_action if actions is None else actions[best_action])
+            action = best_action if actions is None else actions[best_action]
+            if open_path:
+                public = states.get(best_child)
+                if public is not None:
+                    s = with_hidden(public, s, seat)
+                else:
+                    s.apply(action)
+                    if OPEN_KIND[action & KIND_MASK] and s.current == seat and not s.ended:
+                        states[best_child] = s.copy()
+                    else:
+                        open_path = False
+            else:
+                s.apply(action)
+            if mine_path and (turn_ends[action & KIND_MASK] or s.current != seat or s.ended):
+                mine_path = False
             node = best_child
             path.append(node)
         if self.depth and not s.ended and (not self.turns or turns > 1 or s.current == mover):
             self._rollout(s, s.current if turns == 1 else -1)
         if s.ended:
             values = s.returns()
+        elif mine_only and self._mine is not None:
+            values = self._mine(s)
         else:
             values = self._evaluate(s)
         for n in path:

@@ -91,3 +91,55 @@ def test_a_second_decision_is_a_fresh_bots(players: int) -> None:
         trees.append((b.choose(second.view(second.current), list(second.legal_actions())),
                       _tree(b._kept) if b._kept is not None else None))
     assert trees[0] == trees[1]
+
+
+@pytest.mark.parametrize(("players", "eval_name"), [(2, "fitted"), (3, "deny"), (4, "deny")])
+def test_the_searching_seats_value_alone_is_the_leafs(players: int, eval_name: str) -> None:
+    """``mine``: the leaf's value for the searching seat, computed without the others'."""
+    from bots.mcts import _EVALUATIONS
+
+    leaf = _EVALUATIONS[eval_name](8.0)
+    for s in sampled_states(players, 70 + players)[::4]:
+        if s.ended:
+            continue
+        for seat in range(players):
+            leaf.prepare(s.view(seat))  # type: ignore[attr-defined]
+            alone = leaf.mine(s)  # type: ignore[attr-defined]
+            assert alone[seat] == leaf(s)[seat]
+            assert [x for p, x in enumerate(alone) if p != seat] == [0.0] * (players - 1)
+
+
+def _seen_tree(node: object, seat: int) -> tuple:
+    """What a search reads of a tree: visits, availability and the searching seat's totals
+    everywhere (another seat's totals are read where it moves; see the test below)."""
+    return (node.visits, node.avail, node.totals[seat],  # type: ignore[attr-defined]
+            tuple((a, _seen_tree(c, seat))
+                  for a, c in sorted(node.children.items())))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("players", "seed", "at"), [(2, 5, 20), (2, 6, 45), (4, 7, 30)])
+def test_leaving_out_the_other_seats_values_changes_no_choice(
+    players: int, seed: int, at: int
+) -> None:
+    """Iterations that add a child where the searching seat moves in every sample score the
+    leaf for that seat alone.  Were another seat's value read anywhere it was left out, the
+    UCB choices, and so the visits, would differ from a search that scores every seat."""
+    state = next(
+        s for s in sampled_states(players, seed)[at:]
+        if s.step_name == "actions" and s.legal_actions()[0] & KIND_MASK != COMPLETE
+        and len(s.legal_actions()) > 3
+    )
+    legal = list(state.legal_actions())
+    trees = []
+    for alone in (True, False):
+        bot = MctsBot(random.Random(3), iterations=300, reuse=True)
+        bot.start(state.current, players, state.options)
+        if not alone:
+            bot._mine = None
+        root = []
+        original = bot._root
+        bot._root = lambda view, keep=root, f=original: keep.append(f(view)) or keep[-1]  # type: ignore[method-assign]
+        choice = bot.choose(state.view(state.current), legal)
+        trees.append((choice, _seen_tree(root[0], state.current)))
+    assert bot.last_iterations == 300
+    assert trees[0] == trees[1]
