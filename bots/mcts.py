@@ -1290,7 +1290,7 @@ class MctsBot(Bot):
         root = Node(view.players)
         s = view.determinize(self.rng)
         cands, actions = self._keys(s, candidates(s.legal_actions()))
-        self._lookahead_order(root, s, cands, actions)
+        self._lookahead_order(root, s, cands, actions, alone=view.current == self.seat)
         if self._planner is not None and view.step == ACTIONS and cands[0] & KIND_MASK != COMPLETE:
             self._planner_prior(root, view, s, cands)
         return root
@@ -1333,7 +1333,8 @@ class MctsBot(Bot):
         ]
 
     def _lookahead_order(
-        self, node: Node, s: GameState, cands: list[int], actions: dict[int, int] | None = None
+        self, node: Node, s: GameState, cands: list[int], actions: dict[int, int] | None = None,
+        alone: bool = False,
     ) -> list[int]:
         """Order a node's actions by the evaluation one step ahead in one sample, best first.
 
@@ -1342,8 +1343,12 @@ class MctsBot(Bot):
         pays for it); deeper nodes use the cheap ``action_score`` instead.  The values are
         kept as priors: a child created later starts with ``prior`` virtual visits at its
         one-step value, so a few unlucky samples do not bury a good action.
+
+        ``alone``: the searching seat moves at this node in every sample, so only its values
+        are read (the order, and its children's totals); the leaf scores it alone
+        (``_iterate``).
         """
-        evaluate = self._evaluate
+        evaluate = self._mine if alone and self._mine is not None else self._evaluate
         seat = s.current
         rand = self.rng.random
         scored = []
@@ -1411,8 +1416,8 @@ class MctsBot(Bot):
                 cands, actions = found
             else:
                 cands, actions = keys(s, candidates(s.legal_actions()))
-            if node is root:
-                self._root_keys = (cands, actions)
+                if node is root:
+                    self._root_keys = (cands, actions)
             children = node.children
             if widen > 0:
                 limit = 1.0 + widen * sqrt(node.visits)
@@ -1445,7 +1450,9 @@ class MctsBot(Bot):
                         best_value, best_child, best_action = value, child, a
                 expand = available < limit and available < len(cands)
             if expand:
-                a = self._untried(node, s, cands, len(path) <= self.lookahead, actions)
+                a = self._untried(
+                    node, s, cands, len(path) <= self.lookahead, actions, mine_path
+                )
                 child = Node(players)
                 children[a] = child
                 prior = node.prior
@@ -1488,21 +1495,29 @@ class MctsBot(Bot):
             values = self._mine(s)
         else:
             values = self._evaluate(s)
-        for n in path:
-            n.visits += 1
-            totals = n.totals
-            for i in range(players):
-                totals[i] += values[i]
+        if players == 2:
+            v0, v1 = values
+            for n in path:
+                n.visits += 1
+                totals = n.totals
+                totals[0] += v0
+                totals[1] += v1
+        else:
+            for n in path:
+                n.visits += 1
+                totals = n.totals
+                for i in range(players):
+                    totals[i] += values[i]
 
     def _untried(
         self, node: Node, s: GameState, cands: list[int], shallow: bool,
-        actions: dict[int, int] | None = None,
+        actions: dict[int, int] | None = None, alone: bool = False,
     ) -> int:
         """The next action (tree key) to add below a node: the first untried one in its
-        order."""
+        order (``alone``: see ``_lookahead_order``)."""
         order = node.order
         if order is None and shallow and s.current == self.seat:
-            order = self._lookahead_order(node, s, cands, actions)
+            order = self._lookahead_order(node, s, cands, actions, alone)
         elif order is None:
             rand = self.rng.random
             scored = sorted(

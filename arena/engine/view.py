@@ -26,9 +26,11 @@ from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, CATEGORY_CARDS, POND_TI
 from .options import RuleOptions
 from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_public
 
-#: Per deck place, top first: the card or plot this seat knows there, or -1 (dealt from the
-#: shuffled pool); None when it knows none (the deck is the pool in its shuffled order).
-_Places = tuple[int, ...] | None
+#: A deck's places, top first, in runs: a number ``k`` for ``k`` places dealt from the end
+#: of the shuffled pool (``pool.pop()`` after ``pool.pop()``), a tuple for places whose
+#: card or plot this seat knows; None when it knows none (the deck is the pool in its
+#: shuffled order).
+_Places = tuple[int | tuple[int, ...], ...] | None
 #: ``random.shuffle``'s steps over a list of some length: ``(i, i + 1, bits)`` from the last
 #: place down, ``bits`` the bit length of ``i + 1``.
 _Steps = tuple[tuple[int, int, int], ...]
@@ -71,15 +73,38 @@ def _shuffle(rng: random.Random, items: list[int], steps: _Steps) -> None:
 
 
 def _deck_places(size: int, known: dict[int, int]) -> _Places:
-    """A deck's places for ``_fill``: known ones hold their card, the others -1."""
+    """A deck's places for ``_fill``, in runs of dealt and of known places."""
     if not known:
         return None
-    return tuple(known.get(i, -1) for i in range(size))
+    runs: list[int | tuple[int, ...]] = []
+    for i in range(size):
+        card = known.get(i)
+        last = runs[-1] if runs else None
+        if card is None:
+            if isinstance(last, int):
+                runs[-1] = last + 1
+            else:
+                runs.append(1)
+        elif isinstance(last, tuple):
+            runs[-1] = (*last, card)
+        else:
+            runs.append((card,))
+    return tuple(runs)
 
 
-def _fill(places: tuple[int, ...], pool: list[int]) -> tuple[int, ...]:
-    """A deck: the known places as they are, the others dealt from the end of ``pool``."""
-    return tuple(pool.pop() if c < 0 else c for c in places)
+def _fill(places: tuple[int | tuple[int, ...], ...], pool: list[int]) -> tuple[int, ...]:
+    """A deck: the known places as they are, the others dealt from the end of ``pool``
+    (one place after another, as ``pool.pop()`` would deal them)."""
+    dealt = pool[::-1]
+    out: list[int] = []
+    j = 0
+    for run in places:
+        if isinstance(run, int):
+            out += dealt[j : j + run]
+            j += run
+        else:
+            out += run
+    return tuple(out)
 
 
 class PlayerView(Board):

@@ -14,7 +14,7 @@ import pytest
 from arena.engine import GameState, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.state import copy_public
-from arena.engine.view import PlayerView, _shuffle, _shuffle_steps
+from arena.engine.view import PlayerView, _deck_places, _fill, _shuffle, _shuffle_steps
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 12345])
@@ -36,6 +36,22 @@ def test_a_subclass_of_random_shuffles_its_own_way() -> None:
     items = [1, 2, 3, 4]
     _shuffle(Reversing(0), items, _shuffle_steps(4))
     assert items == [4, 3, 2, 1]
+
+
+def test_a_deck_is_filled_place_by_place() -> None:
+    """Known places keep their card, the others take ``pool.pop()`` in turn, whatever the
+    runs of known and unknown places (top, bottom, between)."""
+    rng = random.Random(5)
+    for _ in range(300):
+        size = rng.randrange(0, 12)
+        known = {i: 100 + i for i in range(size) if rng.random() < 0.3}
+        pool = [rng.randrange(50) for _ in range(size - len(known) + rng.randrange(3))]
+        rest = pool.copy()
+        expected = tuple(known[i] if i in known else rest.pop() for i in range(size))
+        places = _deck_places(size, known)
+        assert (places is None) == (not known)
+        if places is not None:
+            assert _fill(places, pool.copy()) == expected
 
 
 def reference_determinize(view: PlayerView, rng: random.Random) -> GameState:
