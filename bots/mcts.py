@@ -798,6 +798,8 @@ class _DenyLeaf:
         """The searching seat's strongest rival as reckoned from public information (the
         layout interned first): its value and its seat."""
         me = self.seat
+        if s.players == 2:
+            return self.rival(s, 1 - me), 1 - me
         return max((self.rival(s, q), q) for q in range(s.players) if q != me)
 
     def __call__(self, s: GameState) -> list[float]:
