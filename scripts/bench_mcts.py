@@ -5,6 +5,7 @@ Usage::
     python scripts/bench_mcts.py speed [--bot SPEC] [--runs 5] [--positions 3]
         [--policy random|SPEC] [--rounds 10]
     python scripts/bench_mcts.py game [--bot SPEC] [--opponent SPEC] [--games 4]
+    python scripts/bench_mcts.py profile [--bot SPEC] [--positions 3] [--runs 2] [--top 25]
     python scripts/bench_mcts.py match --opponent objective [--bot SPEC] [--players 2]
         [--games 400] [--workers 2] [--seed 1] [--rule K=V ...]
 
@@ -12,7 +13,10 @@ Usage::
 policy that completes objectives, or with ``--policy objective`` by that bot) and reports
 iterations per second of one decision at each, median and spread over several runs, per CPU
 second and per wall-clock second.  ``game`` times whole games at the bot's budget: seconds
-per decision and per game.  ``match`` plays the bot against an opponent spec: in 2-player
+per decision and per game.  ``profile`` runs ``speed``'s decisions under ``cProfile`` and
+prints the functions that take the most time, by their own time and with what they call
+(the figures are inflated by the profiler's cost per call, the proportions are the point).
+``match`` plays the bot against an opponent spec: in 2-player
 games each deal is played twice with the seats swapped, in 3-4 player games the bot takes
 every seat of each deal in turn against copies of the opponent, so deal luck cancels.  It
 prints games, the bot's win rate (a victory shared by k counts 1/k) with a 95% confidence
@@ -111,6 +115,31 @@ def speed(spec_text: str, runs: int, positions: int, policy: str = "random",
             f"{_spread(cpu)} per CPU second; {_spread(wall)} per wall second"
         )
     print(f"  all: {_spread(all_cpu)} per CPU second; {_spread(all_wall)} per wall second")
+
+
+def profile(spec_text: str, runs: int, positions: int, top: int, rounds: int = 10) -> None:
+    """The top of a profile of ``speed``'s decisions: by own time, then cumulative."""
+    import cProfile
+    import pstats
+
+    spec = BotSpec.parse(spec_text)
+    states = [midgame_position(100 + k, rounds) for k in range(positions)]
+    profiler = cProfile.Profile()
+    iterations = 0
+    for state in states:
+        legal = state.legal_actions()
+        for run in range(runs):
+            bot = spec.create(random.Random(run))
+            bot.start(state.current, state.players, state.options)
+            view = state.view(state.current)
+            profiler.enable()
+            bot.choose(view, list(legal))
+            profiler.disable()
+            iterations += getattr(bot, "last_iterations", 0)
+    print(f"bot {spec.text}: {positions * runs} decisions, {iterations} iterations")
+    stats = pstats.Stats(profiler, stream=sys.stdout)
+    stats.strip_dirs().sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
 
 
 def _spread(rates: list[float]) -> str:
@@ -282,6 +311,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         __doc__,
         "python scripts/bench_mcts.py speed --runs 5",
         "python scripts/bench_mcts.py game --games 4",
+        "python scripts/bench_mcts.py profile --positions 3 --runs 2 --top 25",
         "python scripts/bench_mcts.py match --opponent objective --games 100 --seed 16",
     )
     sub = parser.add_subparsers(dest="command", required=True)
@@ -296,6 +326,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     p_game.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
     p_game.add_argument("--opponent", type=bot_spec, default="random:complete=true")
     p_game.add_argument("--games", type=at_least(1), default=4)
+    p_profile = sub.add_parser("profile", help="where a decision's time goes (cProfile)")
+    p_profile.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
+    p_profile.add_argument("--runs", type=at_least(1), default=2)
+    p_profile.add_argument("--positions", type=at_least(1), default=3)
+    p_profile.add_argument("--top", type=at_least(1), default=25,
+                           help="functions listed, by own and by cumulative time")
     p_match = sub.add_parser("match", help="win rate against an opponent")
     p_match.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
     p_match.add_argument("--opponent", type=bot_spec, required=True)
@@ -308,6 +344,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "speed":
         speed(args.bot.text, args.runs, args.positions, args.policy, args.rounds)
+    elif args.command == "profile":
+        profile(args.bot.text, args.runs, args.positions, args.top)
     elif args.command == "game":
         game_times(args.bot.text, args.opponent.text, args.games)
     else:

@@ -34,8 +34,85 @@ from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, POND_TILE
 from .options import RuleOptions
 from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_public
 
-#: The unseen plots, and per category the unseen cards with the hand slots they fill.
-_Pools = tuple[tuple[int, ...], list[tuple[tuple[int, ...], list[tuple[int, int]]]]]
+#: A deck's places, top first, in runs: a number ``k`` for ``k`` places dealt from the end
+#: of the shuffled pool (``pool.pop()`` after ``pool.pop()``), a tuple for places whose
+#: card or plot this seat knows; None when it knows none (the deck is the pool in its
+#: shuffled order).
+_Places = tuple[int | tuple[int, ...], ...] | None
+#: ``random.shuffle``'s steps over a list of some length: ``(i, i + 1, bits)`` from the last
+#: place down, ``bits`` the bit length of ``i + 1``.
+_Steps = tuple[tuple[int, int, int], ...]
+#: What every sample re-deals (``PlayerView._sampling``).
+_Pools = tuple[
+    tuple[int, ...], _Steps, _Places,
+    tuple[tuple[tuple[int, ...], _Steps, tuple[tuple[int, int], ...], _Places], ...],
+    GameState,
+]
+
+_STEPS: dict[int, _Steps] = {}
+
+
+def _shuffle_steps(n: int) -> _Steps:
+    """The steps of ``random.shuffle`` over ``n`` items (worked out once per length)."""
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+    return steps
+
+
+def _shuffle(rng: random.Random, items: list[int], steps: _Steps) -> None:
+    """``rng.shuffle(items)``, to the same order with the same draws from ``rng``.
+
+    ``random.Random.shuffle`` swaps place ``i`` with ``randbelow(i + 1)``, which draws
+    ``getrandbits(bit length of i + 1)`` until it is below ``i + 1``.  Done here inline,
+    without its two calls per place, it is about twice as fast, and a search samples a
+    state per iteration.  A subclass of ``Random`` may draw otherwise: it gets its own
+    ``shuffle``.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, bits in steps:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
+def _deck_places(size: int, known: dict[int, int]) -> _Places:
+    """A deck's places for ``_fill``, in runs of dealt and of known places."""
+    if not known:
+        return None
+    runs: list[int | tuple[int, ...]] = []
+    for i in range(size):
+        card = known.get(i)
+        last = runs[-1] if runs else None
+        if card is None:
+            if isinstance(last, int):
+                runs[-1] = last + 1
+            else:
+                runs.append(1)
+        elif isinstance(last, tuple):
+            runs[-1] = (*last, card)
+        else:
+            runs.append((card,))
+    return tuple(runs)
+
+
+def _fill(places: tuple[int | tuple[int, ...], ...], pool: list[int]) -> tuple[int, ...]:
+    """A deck: the known places as they are, the others dealt from the end of ``pool``
+    (one place after another, as ``pool.pop()`` would deal them)."""
+    dealt = pool[::-1]
+    out: list[int] = []
+    j = 0
+    for run in places:
+        if isinstance(run, int):
+            out += dealt[j : j + run]
+            j += run
+        else:
+            out += run
+    return tuple(out)
 
 
 #: Read-only proxies by the identity of the dict they show, each holding its dict (so that
@@ -210,26 +287,56 @@ class PlayerView(Board):
         return [c for c in self.card_set.decks[category] if c not in seen]
 
     def _sampling(self) -> _Pools:
-        """What every sample re-deals: the unseen plots, and per category the unseen cards
-        with the hand slots (other seat, index) they fill.
-
-        A view never changes, so this is worked out once, however many samples a search
-        draws from it.
+        """What every sample re-deals, worked out once (a view never changes, however many
+        samples a search draws from it): the unseen plots and the deck places they fill,
+        and per category the unseen cards, the hand slots (other seat, index) and the deck
+        places they fill, each pool with the steps that shuffle it (``_shuffle_steps``); and
+        the public game as a state to copy (``_public_state``).
         """
         pools = self._pools
         if pools is None:
+            plots = tuple(self.unseen_plots())
+            known = dict(self.known_plots)
             cards = []
             for category in range(3):
-                slots = [
+                unseen = tuple(self.unseen_cards(category))
+                slots = tuple(
                     (other, j)
                     for other, cats in enumerate(self.hand_categories)
                     if other != self.seat
                     for j, cat in enumerate(cats)
                     if cat == category
-                ]
-                cards.append((tuple(self.unseen_cards(category)), slots))
-            pools = self._pools = (tuple(self.unseen_plots()), cards)
+                )
+                where = dict(self.known_objectives[category])
+                cards.append((
+                    unseen, _shuffle_steps(len(unseen)), slots,
+                    _deck_places(self.objective_deck_sizes[category], where),
+                ))
+            pools = self._pools = (
+                plots, _shuffle_steps(len(plots)),
+                _deck_places(self.plot_deck_size, known), tuple(cards), self._public_state(),
+            )
         return pools
+
+    def _public_state(self) -> GameState:
+        """A state holding this view's public game, the hidden parts left empty: each
+        sample is a copy of it (``GameState.copy`` is written out field by field, faster
+        than ``copy_public``'s loop over names) with the hidden parts dealt."""
+        s = GameState.__new__(GameState)
+        copy_public(self, s)
+        s.seed = 0
+        s.rng = 0
+        s.dice = ()
+        s.drawn = self.drawn
+        s.plot_deck = ()
+        s.plot_known = self.plot_known
+        s.hands = []
+        s.objective_decks = ((), (), ())
+        s.objective_known = self.objective_known
+        s.history = None
+        s._legal = None
+        s._plot_ok = None
+        return s
 
     def determinize(
         self, rng: random.Random, legal: list[int] | None = None
@@ -238,55 +345,43 @@ class PlayerView(Board):
 
         ``legal``: the legal actions of this seat when it is the one to play (what a bot is
         given); the sample's list is the same, so it is reused instead of recomputed.
+
+        The draws from ``rng`` are those of ``rng.shuffle`` on each pool in turn (plots,
+        then the three objective categories), done by ``_shuffle``: the same numbers in
+        the same order, so a seeded search samples the same states as it always has.
         """
-        s = GameState.__new__(GameState)
-        copy_public(self, s)
+        unseen_plots, plot_steps, plot_places, unseen_cards, public = self._sampling()
+        s = public.copy()
+        # The board's caches as the view holds them now (it fills them as it is asked).
+        s._spaces = self._spaces
+        s._edges = self._edges
         s.seed = rng.getrandbits(63)
         s.rng = splitmix.seed_state(rng.getrandbits(64))
-        s.dice = ()
         seat = self.seat
-        unseen_plots, unseen_cards = self._sampling()
 
         plots = list(unseen_plots)
-        rng.shuffle(plots)
-        if self.drawn_count and not self.drawn:
-            s.drawn = tuple(plots[: self.drawn_count])
-            del plots[: self.drawn_count]
+        _shuffle(rng, plots, plot_steps)
+        drawn_count = self.drawn_count
+        if drawn_count and not self.drawn:
+            s.drawn = tuple(plots[:drawn_count])
+            del plots[:drawn_count]
         else:
             s.drawn = self.drawn
-        if self.known_plots:
-            known = dict(self.known_plots)
-            s.plot_deck = tuple(
-                known[i] if i in known else plots.pop() for i in range(self.plot_deck_size)
-            )
-        else:
-            s.plot_deck = tuple(plots)
-        s.plot_known = self.plot_known
+        s.plot_deck = tuple(plots) if plot_places is None else _fill(plot_places, plots)
 
         hands = [list(cats) for cats in self.hand_categories]
-        hands[seat] = list(self.hand)
         decks = []
-        for category, (unseen, slots) in enumerate(unseen_cards):
+        for unseen, steps, slots, places in unseen_cards:
             pool = list(unseen)
-            rng.shuffle(pool)
+            _shuffle(rng, pool, steps)
             for other, j in slots:
                 hands[other][j] = pool.pop()
-            known_cards = self.known_objectives[category]
-            if known_cards:
-                where = dict(known_cards)
-                decks.append(
-                    tuple(
-                        where[i] if i in where else pool.pop()
-                        for i in range(self.objective_deck_sizes[category])
-                    )
-                )
-            else:
-                decks.append(tuple(pool))
+            decks.append(tuple(pool) if places is None else _fill(places, pool))
+        hands[seat] = self.hand
         s.hands = [tuple(h) for h in hands]
         s.objective_decks = tuple(decks)
-        s.objective_known = self.objective_known
-        s.history = None
-        s._legal = list(legal) if legal is not None and self.current == seat else None
+        if legal is not None and self.current == seat:
+            s._legal = list(legal)
         s._plot_ok = self._plot_ok
         return s
 
