@@ -85,6 +85,10 @@ LEGEND = (
 )
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def render_state(
     state: GameState, names: list[str] | None = None, *, color: bool = True, legend: bool = True
 ) -> str:
@@ -93,20 +97,23 @@ def render_state(
     if legend:
         out.append(LEGEND)
     weather = FACES[state.weather] if state.weather >= 0 else "-"
+    turn = (
+        "game over" if state.ended
+        else f"seat {state.current} to play, step {state.step_name}, weather {weather}"
+    )
     out.append(
-        f"round {state.round}, seat {state.current} to play, step {state.step_name}, "
-        f"weather {weather}; reserve: {state.reserve_channels} channels, "
+        f"round {state.round}, {turn}; reserve: {_count(state.reserve_channels, 'channel')}, "
         + ", ".join(
             f"{state.reserve_improvements[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3)
         )
-        + f"; deck: {len(state.plot_deck)} plots"
+        + f"; deck: {_count(len(state.plot_deck), 'plot')}"
     )
     scores = state.scores()
     for seat in range(state.players):
         name = names[seat] if names else f"seat {seat}"
         eaten = "/".join(str(n) for n in state.eaten[seat])
         stored = state.stored_improvements[seat]
-        extras = [f"{state.stored_channels[seat]} channels"] + [
+        extras = [_count(state.stored_channels[seat], "channel")] + [
             f"{stored[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3) if stored[i]
         ]
         crown = " (Emperor)" if state.emperor == seat else ""

@@ -13,6 +13,7 @@ import logging
 import os
 import random
 import sys
+import textwrap
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,11 +26,13 @@ from bots.registry import BotSpec, describe_all
 
 from . import __version__
 from .engine import (
+    OPTION_NAMES,
     ArenaError,
     GameState,
     RuleOptions,
     action_text,
     from_position,
+    new_game,
     parse_action,
     to_position,
 )
@@ -120,7 +123,8 @@ def read_position(path: str) -> GameState:
 def legal(position: str) -> None:
     """Print the legal actions of a position, one per line, sorted.
 
-    POSITION is a position file (NOTATION.md), or - for standard input.
+    POSITION is a position file (docs/notation.md; `arena position --new` writes one), or -
+    for standard input.
 
     \b
     Example:
@@ -161,6 +165,54 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
     click.echo(json.dumps(to_position(state), indent=1))
 
 
+# ------------------------------------------------------------------ rules / position
+
+
+@main.command()
+def rules() -> None:
+    """List the rule options (docs/rules.md, R12): name, default, values, what each changes.
+
+    Set one with --rule NAME=VALUE on play, tournament or position; a default is the
+    official rule.
+
+    \b
+    Example:
+      arena rules
+      arena play --bot greedy --bot random --rule cloud_keep=false --rule objectives_to_end=7
+    """
+    from .engine.options import DEFAULTS, OPTION_HELP, option_text
+
+    width = max(len(name) for name in OPTION_NAMES)
+    for name in OPTION_NAMES:
+        values, meaning = OPTION_HELP[name]
+        default = option_text(name, getattr(DEFAULTS, name))
+        click.echo(f"{name:<{width}}  default {default}; values: {values}")
+        indent = " " * (width + 2)
+        click.echo(textwrap.fill(meaning, 90, initial_indent=indent, subsequent_indent=indent))
+
+
+@main.command()
+@click.option("--new", "new", is_flag=True, required=True,
+              help="The starting position of a new game (the only kind for now).")
+@click.option("--players", type=click.IntRange(2, 4), required=True, help="2 to 4 players.")
+@click.option("--seed", type=int, default=None, help="Game seed (default: random).")
+@click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (R12).")
+def position(new: bool, players: int, seed: int | None, rules: tuple[str, ...]) -> None:
+    """Print the starting position of a game as position JSON (the format `legal` reads).
+
+    The position holds everything, decks and hands included: it is the whole truth of the
+    game, for `arena legal` and `arena apply`.
+
+    \b
+    Example:
+      arena position --new --players 2 --seed 7 > start.json
+      arena legal start.json
+    """
+    options = rule_options(rules)
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    click.echo(json.dumps(to_position(new_game(players, seed, options)), indent=1))
+
+
 # ------------------------------------------------------------------ play
 
 
@@ -170,7 +222,13 @@ def _print_event(line: str, round_: int, names: list[str]) -> None:
         return
     seat_text, _, text = line.partition(" ")
     seat = int(seat_text)
-    click.echo(f"r{round_:<2} {seat} {names[seat]:<12.12} {text}")
+    width = max(len(name) for name in names)
+    click.echo(f"r{round_:<2} {seat} {names[seat]:<{width}} {text}")
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 round``, ``2 rounds``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def print_result(record: dict[str, Any]) -> None:
@@ -184,16 +242,18 @@ def print_result(record: dict[str, Any]) -> None:
             record["tiebreak"]])
     if record["capped"]:
         flags.append(f"capped at round {record['rounds']}")
-    header = f"Game over after {record['rounds']} rounds" + (f" ({'; '.join(flags)})"
+    header = f"Game over after {plural(record['rounds'], 'round')}" + (f" ({'; '.join(flags)})"
                                                              if flags else "")
     click.echo(header)
+    width = max(len(name) for name in names)
     for seat, name in enumerate(names):
         crown = " Emperor" if record["emperor"] == seat else ""
-        mark = "winner" if seat in winners else ""
+        mark = "  winner" if seat in winners else ""
+        done = plural(len(record["completed"][seat]), "objective")
         click.echo(
-            f"  seat {seat}  {name:<24.24} {record['scores'][seat]:>3} pts "
-            f"(panda {record['panda_points'][seat]:>2}, {len(record['completed'][seat])} "
-            f"objectives{',' + crown if crown else ''})  {mark}"
+            f"  seat {seat}  {name:<{width}} {record['scores'][seat]:>3} pts "
+            f"(panda {record['panda_points'][seat]:>2}, {done}"
+            f"{',' + crown if crown else ''}){mark}"
         )
     if record.get("error"):
         err = record["error"]
@@ -264,15 +324,23 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: 
     if show and not quiet:
         click.echo(LEGEND)
 
+    seen = 0
+    turn_ended = False
+
     def on_event(line: str, round_: int, state: GameState) -> None:
+        nonlocal seen, turn_ended
+        seen += 1
         if quiet:
             return
         _print_event(line, round_, names)
-        # The state is already past the whole move: when the mover is no longer to play,
-        # that move ended the turn, and the board now is the board at the end of the turn.
-        if show and not line.startswith("*") and (
-            state.ended or state.current != int(line.split(" ", 1)[0])
-        ):
+        # The state is already past the whole move and the chance it brought (the next
+        # turn's roll, a card drawn): when the mover is no longer to play, that move ended
+        # the turn, and the board is drawn once those events are printed, as it shows them.
+        if not line.startswith("*"):
+            turn_ended = state.ended or state.current != int(line.split(" ", 1)[0])
+        history = state.history
+        if show and turn_ended and history is not None and seen == len(history):
+            turn_ended = False
             click.echo(render_state(state, names, color=color, legend=False))
 
     outcome = play_game(players, seed, options, names=names, move_time=move_time,
@@ -296,8 +364,10 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...], show: 
 @click.option("--step", type=click.IntRange(min=0), default=None,
               help="Stop after this many choices and show the board there.")
 @click.option("--show", is_flag=True, help="Draw the board (at --step, or at the end).")
+@click.option("--position", "as_position", is_flag=True,
+              help="Print the position JSON there instead (for `arena legal` / `apply`).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def replay(file: str, game_id: str | None, step: int | None, show: bool,
+def replay(file: str, game_id: str | None, step: int | None, show: bool, as_position: bool,
            color: bool | None) -> None:
     """Re-play a recorded game: check every move and the result, show any step.
 
@@ -308,6 +378,7 @@ def replay(file: str, game_id: str | None, step: int | None, show: bool,
     Examples:
       arena replay game.json
       arena replay runs/m1/games.jsonl --game 000-0003-1 --step 40 --show
+      arena replay game.json --step 40 --position > at40.json
     """
     from . import replay as replaying
     from .board_text import render_state
@@ -316,10 +387,20 @@ def replay(file: str, game_id: str | None, step: int | None, show: bool,
     result = replaying.replay(record, until=step)
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     names = list(record.get("seats", []))
+    if step is not None and result.moves < step and not result.problems:
+        click.echo(f"note: the game has only {result.moves} choices; this is its end, "
+                   f"not step {step}", err=True)
+    if as_position:
+        if result.problems:
+            for problem in result.problems:
+                click.echo(f"  {problem}", err=True)
+            raise UserError(f"game {record.get('game')}: the replay does not match the record")
+        click.echo(json.dumps(to_position(result.state), indent=1))
+        return
     if show or step is not None:
         click.echo(render_state(result.state, names, color=color))
     if step is not None:
-        click.echo(f"after {result.moves} choices (round {result.state.round})")
+        click.echo(f"after {plural(result.moves, 'choice')} (round {result.state.round})")
         if result.problems:
             for problem in result.problems:
                 click.echo(f"  {problem}", err=True)
@@ -331,7 +412,7 @@ def replay(file: str, game_id: str | None, step: int | None, show: bool,
             click.echo(f"  {problem}", err=True)
         sys.exit(1)
     click.echo(
-        f"game {record.get('game')}: {result.moves} choices re-played, every move legal, "
+        f"game {record.get('game')}: {plural(result.moves, 'choice')} re-played, every move legal, "
         "history and result match"
     )
     print_result(record)

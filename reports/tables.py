@@ -708,9 +708,10 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
     lines = [f"{'participant':<{width}}  {'games':>6}  {'win rate':>8}  {'95% CI':>15}  "
              f"{'Elo':>7}  {'Elo 95% CI':>15}"]
     for _, r in shown.iterrows():
-        ci = (f"[{r['win_rate_lo']:.3f}, {r['win_rate_hi']:.3f}]"
+        # Percentages, as the tournament's standings print them.
+        ci = (f"[{r['win_rate_lo']:.1%}, {r['win_rate_hi']:.1%}]"
               if not math.isnan(r["win_rate_lo"]) else "")
-        rate = f"{r['win_rate']:.3f}" if not math.isnan(r["win_rate"]) else "-"
+        rate = f"{r['win_rate']:.1%}" if not math.isnan(r["win_rate"]) else "-"
         elo = "-" if math.isnan(r["elo"]) else f"{r['elo']:+.0f}"
         elo_ci = ("" if math.isnan(r["elo_lo"]) else
                   f"[{r['elo_lo']:+.0f}, {r['elo_hi']:+.0f}]")

@@ -168,3 +168,54 @@ def _parse_value(name: str, text: str) -> Any:
 
 DEFAULTS = RuleOptions()
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleOptions))
+
+
+# What each option changes, for ``arena rules`` and the docs: (values, meaning).  Kept here,
+# beside the fields, so that a new option cannot be listed without saying what it does.
+OPTION_HELP: dict[str, tuple[str, str]] = {
+    "cloud_keep": (
+        "true, false",
+        "clouds: true lets the player keep the improvement token in the stock; false makes "
+        "them place it at once (R4.5)",
+    ),
+    "cloud_when_empty": (
+        ", ".join(CLOUD_WHEN_EMPTY),
+        "clouds with no token left in the reserve: choose sun, rain, wind or storm instead, "
+        "or move a placed token improvement to another plot that can take one (R4.5)",
+    ),
+    "redraw_satisfied": (
+        ", ".join(REDRAW_SATISFIED),
+        "a drawn objective that is already satisfied: keep it; or put a plot or gardener "
+        "card under its deck and draw again; or do so for every category (R10.7)",
+    ),
+    "gardener_on_shoot": (
+        "true, false",
+        "true: a gardener objective also needs the gardener standing on a shoot it uses "
+        "(R10.4, R10.5)",
+    ),
+    "bamboo_supply": (
+        ", ".join(BAMBOO_SUPPLY),
+        "limited: a colour stops growing once its 36/30/24 sections are all on the board or "
+        "in stocks (R1.5)",
+    ),
+    "objectives_to_end": (
+        "N, or 2:N,3:N,4:N",
+        "completed objectives that take the Emperor and end the game after the others' last "
+        "turns, per player count (R13.1)",
+    ),
+    "emperor_points": ("whole number >= 0", "points of the Emperor card (R13.1)"),
+    "max_rounds": (
+        "whole number >= 1",
+        "a safety cap, not a rule: a game still running after this round ends, is scored "
+        "and is flagged capped",
+    ),
+}
+
+
+def option_text(name: str, value: Any) -> str:
+    """An option's value as it is written on a command line (``true``, ``2:9,3:8,4:7``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if name == "objectives_to_end":
+        return ",".join(f"{k}:{v}" for k, v in value)
+    return str(value)

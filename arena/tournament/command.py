@@ -193,6 +193,12 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         except ImportError:
             raise InputError("--executor dask needs dask.distributed: "
                              "pip install 'takenoko-arena[dask]'") from None
+        if params["scheduler"]:
+            from .dask_runner import scheduler_problem
+
+            problem = scheduler_problem(params["scheduler"])
+            if problem:
+                raise InputError(problem)
     settings = RunSettings(
         workers=params["workers"] or default_workers(),
         executor=executor,

@@ -236,3 +236,23 @@ class DaskExecutor:
         local = LocalExecutor(self.config, workers=1, chunk=1)
         yield from local.play(chunk)
 
+
+def scheduler_problem(address: str, timeout: float = 10.0) -> str | None:
+    """Why the scheduler at ``address`` cannot be used, or None: asked before the run's
+    folder is written, so that a typo in an address leaves nothing behind."""
+    from distributed import Client
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    try:  # a malformed address is refused before a client is half built around it
+        get_backend(parse_address(address)[0])
+    except (ValueError, TypeError) as exc:
+        return f"--scheduler {address} is not a Dask scheduler address ({exc})"
+    for name in ("distributed", "tornado", "bokeh"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, ValueError, TypeError) as exc:
+        return f"cannot reach the Dask scheduler at {address} ({type(exc).__name__}: {exc})"
+    client.close()
+    return None

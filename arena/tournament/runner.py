@@ -373,7 +373,8 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
                 progress.update(len(done), standings.leader, force=not interrupted)
                 progress.close()
             if interrupted:
-                log.warning("interrupted: %d of %d games kept in %s", len(done),
+                # For arena.log: the console already gets the command's own sentence.
+                log.info("interrupted: %d of %d games kept in %s", len(done),
                             schedule.total, directory)
             else:
                 log.info("%d games played in %.1f s; %d of %d in the file%s", played,

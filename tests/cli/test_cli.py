@@ -198,7 +198,7 @@ def test_report_refuses_a_missing_directory(tmp_path: Path) -> None:
 def readme_bot() -> str:
     """The example bot of the README's "Writing a bot", verbatim."""
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("Writing a bot:"):]
+    section = readme[readme.index("## Writing a bot"):]
     start = section.index("```python\n") + len("```python\n")
     return section[start:section.index("\n```", start)]
 

@@ -97,3 +97,24 @@ def test_the_executors_own_cluster_stops_a_hung_bot(tmp_path: Path) -> None:
     log = (tmp_path / "dask" / "arena.log").read_text()
     assert "is daemonic" not in log and "Dask worker died" not in log
     check_like_local(tmp_path, "Hanger", "dask", "--move-time", "0.2")
+
+
+def test_an_unusable_scheduler_is_one_sentence_before_the_folder_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A typo in --scheduler is bad input (exit 2), said before anything is written; not
+    an exit 1 after a progress bar and an empty games.jsonl."""
+    import functools
+
+    from arena.tournament import dask_runner
+
+    quick = functools.partial(dask_runner.scheduler_problem, timeout=1.0)
+    monkeypatch.setattr(dask_runner, "scheduler_problem", quick)
+    for address, needle in (("tcp://127.0.0.1:1", "cannot reach the Dask scheduler"),
+                            ("nonsense:://x", "is not a Dask scheduler address")):
+        out = tmp_path / "run"
+        result = run_cli(["--bot", "random", "--bot", "greedy", "--games", "2",
+                          "--scheduler", address, "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert needle in result.output and "Traceback" not in result.output
+        assert not out.exists()

@@ -224,6 +224,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_resume(tmp_path: Path) 
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert f"arena tournament --resume {out}" in stderr and "Traceback" not in stderr
+    assert stderr.lower().count("interrupted") == 1, stderr  # said once, not also logged
     assert "Standings after" in stdout and "(so far)" in stdout
     kept = read_records(out)  # every line whole
     assert 20 <= len(kept) < 600
