@@ -16,6 +16,8 @@ work.  Then, by step:
 - weather: each face is valued by its best use now (rain on the plot the target needs,
   storm to eat a colour the hand needs, clouds for the improvement a card asks for), the sun
   by what a third action is worth, the wind a little (it allows repeating an action).
+- redraw (``redraw_satisfied=all``: a drawn card already satisfied went under its deck): the
+  deck with the best expected card, as for the objective action.
 - stored channels and improvements are free moves inside the same search, placed when they
   shorten a path; a stored enclosure is put on a bare plot the hand's gardener cards need
   as soon as an opponent has been eating that colour (``protect``).
