@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import GameState, PlayerView
-from arena.engine.actions import B_SHIFT, COMPLETE, KIND_MASK, PLACE
+from arena.engine.actions import B_SHIFT, COMPLETE, FREE_KINDS, KIND_MASK, PLACE
 from arena.engine.state import ACTIONS
 
 from .base import Bot, Param
@@ -91,10 +91,12 @@ class GreedyBot(Bot):
         child.apply(action)
         if depth > 0 and not child.ended and child.current == seat and child.step != ACTIONS:
             # A "swap" placement only reorders the plot deck's bottom, which the evaluation
-            # does not read: its value is that of the same placement without the swap.
+            # does not read: its value is that of the same placement without the swap.  The
+            # free moves open at that step (R3.1) are left to the action step that follows.
             return max(
                 GreedyBot.value_after(child, follow, seat, weights, depth - 1)
                 for follow in child.legal_actions()
-                if follow & KIND_MASK != PLACE or not follow >> B_SHIFT & SWAP_BIT
+                if (follow & KIND_MASK != PLACE or not follow >> B_SHIFT & SWAP_BIT)
+                and follow & KIND_MASK not in FREE_KINDS
             )
         return evaluate(child, seat, weights)

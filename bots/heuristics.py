@@ -102,7 +102,7 @@ from arena.engine.components import (
 )
 from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND, POND_RING, RAYS
 from arena.engine.objectives import PLOT_SHIFTS
-from arena.engine.state import ACTIONS, PLACE_STEP, Board, GameState
+from arena.engine.state import ACTIONS, PLACE_STEP, REDRAW_STEP, Board, GameState
 
 #: Weight of a point already scored, against a point still in hand (must stay above 1).
 SCORE_WEIGHT = 1.5
@@ -731,7 +731,7 @@ def actions_horizon(board: Board, seat: int) -> int:
         return 99
     current = board.current  # type: ignore[attr-defined]
     if current == seat:
-        if board.step in (ACTIONS, PLACE_STEP):  # type: ignore[attr-defined]
+        if board.step in (ACTIONS, PLACE_STEP, REDRAW_STEP):  # type: ignore[attr-defined]
             taken = len(board.taken)  # type: ignore[attr-defined]
             return max(0, (3 if board.weather == SUN else 2) - taken)  # type: ignore[attr-defined]
         return 3  # the weather comes first: the sun may still give a third action

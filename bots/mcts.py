@@ -1070,8 +1070,8 @@ def candidates(legal: list[int]) -> list[int]:
                 break
             out.append(a)
         return out
-    if kind == PLACE:
-        return [a for a in legal if not a & SWAP_BIT]
+    if legal[-1] & KIND_MASK == PLACE:  # the place step (its free moves come first, R3.1)
+        return [a for a in legal if a & KIND_MASK != PLACE or not a & SWAP_BIT]
     if len(legal) > 1 and legal[-1] == END and TURN_KIND[legal[-2] & KIND_MASK]:
         # An action is left: ending the turn now throws it away.  Some action is always
         # about as harmless as none (a figure moved to the pond grows or eats nothing), and
@@ -1107,6 +1107,9 @@ def tree_keys(
     drawn = s.drawn
     actions: dict[int, int] = {}
     for a in cands:
+        if a & KIND_MASK != PLACE:  # a free move at the place step (R3.1)
+            actions.setdefault(a, a)
+            continue
         key = (a & ~_PLOT_INDEX) | (drawn[a >> B_SHIFT & 3] + 1) << PLOT_KEY_SHIFT
         actions.setdefault(key, a)
     return list(actions), actions

@@ -16,6 +16,8 @@ work.  Then, by step:
 - weather: each face is valued by its best use now (rain on the plot the target needs,
   storm to eat a colour the hand needs, clouds for the improvement a card asks for), the sun
   by what a third action is worth, the wind a little (it allows repeating an action).
+- redraw (``redraw_satisfied=all``: a drawn card already satisfied went under its deck): the
+  deck with the best expected card, as for the objective action.
 - stored channels and improvements are free moves inside the same search, placed when they
   shorten a path; a stored enclosure is put on a bare plot the hand's gardener cards need
   as soon as an opponent has been eating that colour (``protect``).
@@ -103,11 +105,14 @@ from arena.engine.actions import (
     B_SHIFT,
     COMPLETE,
     END,
+    FREE_KINDS,
     IMPROVE,
     KIND_MASK,
     OBJECTIVE,
     PLACE,
     PLOT,
+    REDRAW,
+    WEATHER,
 )
 from arena.engine.components import (
     CARD_CATEGORY,
@@ -120,7 +125,7 @@ from arena.engine.components import (
     WIND,
 )
 from arena.engine.grid import parse_cell
-from arena.engine.state import ACTIONS, CHOOSE_WEATHER
+from arena.engine.state import ACTIONS, CHOOSE_WEATHER, REDRAW_STEP
 
 from .base import Bot, Param
 from .heuristics import (
@@ -253,6 +258,8 @@ class ObjectiveBot(Bot):
                 return max(completing, key=lambda a: view.card_points[a >> B_SHIFT])
         if self.prefer != "none":
             view = self._preferring(view)
+        if view.step == REDRAW_STEP:
+            return self._choose_redraw(view, legal)
         plan = self._plan(view)
         state = view.determinize(self.rng)
         if view.step == ACTIONS:
@@ -277,6 +284,13 @@ class ObjectiveBot(Bot):
             for c, p in enumerate(view.card_points)
         )
         return weighted
+
+    def _choose_redraw(self, view: PlayerView, legal: Sequence[int]) -> int:
+        """The replacement of a satisfied card (``redraw_satisfied=all``): the deck with the
+        best expected card, as for the objective action; stored pieces wait for the actions."""
+        redraws = [a for a in legal if a & KIND_MASK == REDRAW]
+        values = [self._draw_value(view, view.seat, a >> B_SHIFT) for a in redraws]
+        return self._best(redraws, values)
 
     def _emperor_would_lose(self, view: PlayerView, completing: Sequence[int]) -> bool:
         """Whether completing now would take the Emperor and end the game behind (R13).
@@ -407,6 +421,11 @@ class ObjectiveBot(Bot):
         if kind == OBJECTIVE:
             child = state.copy()
             child.apply(action)
+            # A satisfied card put back (``redraw_satisfied=all``): the sample's replacement
+            # comes from the best deck; the card kept is the hand's last either way.
+            while child.step == REDRAW_STEP and not child.ended:
+                redraws = [a for a in child.legal_actions() if a & KIND_MASK == REDRAW]
+                child.apply(max(redraws, key=lambda a: self._draw_value(view, seat, a >> B_SHIFT)))
             hand = child.hands[seat]
             child.hands[seat] = hand[:-1]
             bonus = self._draw_value(view, seat, action >> B_SHIFT)
@@ -429,6 +448,8 @@ class ObjectiveBot(Bot):
             for follow in child.legal_actions():
                 if follow & KIND_MASK == PLACE and follow >> B_SHIFT & 16:
                     continue  # "swap" only reorders the deck's bottom: the same value
+                if follow & KIND_MASK in FREE_KINDS:
+                    continue  # free moves (R3.1) are valued at the action step that follows
                 v, c = self._after(view, child, follow, plan)
                 if v > best_v:
                     best_v, best_c = v, c
@@ -497,7 +518,9 @@ class ObjectiveBot(Bot):
         values = []
         for action in legal:
             face = action >> B_SHIFT
-            if face == SUN:
+            if action & KIND_MASK != WEATHER:  # a free move first (R3.1)
+                values.append(self._after(view, state, action, plan)[0])
+            elif face == SUN:
                 values.append(base + SUN_SHARE * gain)
             elif face == WIND:
                 values.append(base + WIND_SHARE * gain)

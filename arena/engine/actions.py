@@ -34,6 +34,7 @@ CLOUDS = 14
 CLOUDS_KEEP = 15
 CLOUDS_MOVE = 16
 SKIP = 17
+REDRAW = 18
 
 KIND_MASK = 31
 A_SHIFT = 5
@@ -46,8 +47,10 @@ TURN_PLOT, TURN_IRRIGATION, TURN_GARDENER, TURN_PANDA, TURN_OBJECTIVE = range(5)
 #: TURN_ACTION[kind]: which of the five actions an action kind spends, or -1 (free or weather).
 TURN_ACTION: tuple[int, ...] = (
     -1, TURN_PLOT, -1, TURN_IRRIGATION, TURN_IRRIGATION, TURN_GARDENER, TURN_PANDA,
-    TURN_OBJECTIVE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    TURN_OBJECTIVE, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 )  # fmt: skip
+#: The free moves of R9, which R3.1 allows at every decision of one's own turn.
+FREE_KINDS: frozenset[int] = frozenset((CHANNEL, IMPROVE, COMPLETE))
 
 
 def make(kind: int, a: int = 0, b: int = 0) -> int:
@@ -118,6 +121,8 @@ def action_text(action: int) -> str:
         return f"clouds move {grid.cell_text(a)} {grid.cell_text(b)}"
     if kind == SKIP:
         return "skip"
+    if kind == REDRAW:
+        return f"redraw {CATEGORIES[b]}"
     raise ValueError(f"not an action: {action}")
 
 
@@ -147,7 +152,8 @@ def _improvement(text: str, action: str) -> int:
 _FORMS = (
     "end, plot, place K Q,R [+IMPROVEMENT] [swap], irrigation EDGE|keep, gardener Q,R, "
     "panda Q,R, objective CATEGORY, channel EDGE, improve IMPROVEMENT Q,R, complete CARD, "
-    "weather FACE, rain Q,R, storm Q,R, clouds IMPROVEMENT Q,R|keep, clouds move Q,R Q,R, skip"
+    "weather FACE, rain Q,R, storm Q,R, clouds IMPROVEMENT Q,R|keep, clouds move Q,R Q,R, skip, "
+    "redraw CATEGORY"
 )
 
 
@@ -186,12 +192,12 @@ def parse_action(text: str) -> int:
     if verb in ("gardener", "panda", "rain", "storm") and n == 1:
         kind = {"gardener": GARDENER, "panda": PANDA, "rain": RAIN, "storm": STORM}[verb]
         return make(kind, _cell(args[0], text))
-    if verb == "objective" and n == 1:
+    if verb in ("objective", "redraw") and n == 1:
         if args[0] not in CATEGORIES:
             raise NotationError(
                 f"in action {text!r}: {args[0]!r} is not a category (plot, gardener or panda)"
             )
-        return make(OBJECTIVE, 0, CATEGORIES.index(args[0]))
+        return make(OBJECTIVE if verb == "objective" else REDRAW, 0, CATEGORIES.index(args[0]))
     if verb == "channel" and n == 1:
         return make(CHANNEL, _edge(args[0], text))
     if verb == "improve" and n == 2:

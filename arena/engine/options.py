@@ -187,8 +187,10 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     ),
     "redraw_satisfied": (
         ", ".join(REDRAW_SATISFIED),
-        "a drawn objective that is already satisfied: keep it; or put a plot or gardener "
-        "card under its deck and draw again; or do so for every category (R10.7)",
+        "a drawn objective that is already satisfied: none keeps it; plot_gardener puts a "
+        "plot or gardener card under its deck and draws again from it; all (the published "
+        "variant) puts any such card under its deck and lets the player choose the deck of "
+        "the replacement, until a card is not satisfied (R10.7)",
     ),
     "gardener_on_shoot": (
         "true, false",

@@ -37,7 +37,18 @@ from .components import (
 from .errors import OptionError, PositionError
 from .objectives import SHOOT_COUNTERS, shoot_slot
 from .options import RuleOptions
-from .state import ACTIONS, NO_SEAT, PLACE_STEP, POND, ROLL, STEP_NAMES, Board, GameState
+from .state import (
+    ACTIONS,
+    NO_SEAT,
+    NONE_PUT_BACK,
+    PLACE_STEP,
+    POND,
+    REDRAW_STEP,
+    ROLL,
+    STEP_NAMES,
+    Board,
+    GameState,
+)
 
 FORMAT = "takenoko-position/1"
 DECK_NAMES = ("plots", "plot", "gardener", "panda")
@@ -84,6 +95,8 @@ def to_position(state: GameState) -> dict[str, Any]:
         },
         "dice": [FACES[f] for f in state.dice],
     }
+    if state.step == REDRAW_STEP:
+        data["turn"]["put_back"] = dict(zip(CATEGORIES, state.put_back))
     data.update(board_dict(state))
     data["reserve"] = {
         "channels": state.reserve_channels,
@@ -323,6 +336,20 @@ def from_position(data: Any) -> GameState:
     s.drawn = tuple(r.tile(t, f"turn.drawn[{i}]") for i, t in enumerate(drawn))
     if (s.step == PLACE_STEP) != bool(s.drawn) or len(s.drawn) > 3:
         raise r.fail("turn.drawn", "holds 1 to 3 plots at step place, and none at other steps")
+    put_back = r.get(turn, "put_back", "turn.put_back", dict, {})
+    for key in put_back:
+        if key not in CATEGORIES:
+            raise r.fail("turn.put_back", f"{key!r} is not a category (plot, gardener, panda)")
+    counts = [r.get(put_back, k, f"turn.put_back.{k}", int, 0) for k in CATEGORIES]
+    if min(counts) < 0:
+        raise r.fail("turn.put_back", "counts cannot be negative")
+    s.put_back = (counts[0], counts[1], counts[2])
+    if (s.step == REDRAW_STEP) != (s.put_back != NONE_PUT_BACK):
+        raise r.fail(
+            "turn.put_back",
+            "counts the satisfied cards put back at step redraw (at least one), and is empty "
+            "at other steps",
+        )
     s.dice = tuple(
         r.choice(f, FACES, f"dice[{i}]") for i, f in enumerate(r.get(d, "dice", "dice", list, []))
     )
@@ -484,6 +511,19 @@ def from_position(data: Any) -> GameState:
         masks.append(tuple(row))
     s.plot_known = masks[0]
     s.objective_known = tuple(masks[1:])
+    if s.step == REDRAW_STEP:
+        for k, name in enumerate(CATEGORIES):
+            if s.put_back[k] > len(s.objective_decks[k]):
+                raise r.fail(
+                    f"turn.put_back.{name}",
+                    f"{s.put_back[k]} cards put back, but the {name} deck holds "
+                    f"{len(s.objective_decks[k])}",
+                )
+        if not any(len(s.objective_decks[k]) > s.put_back[k] for k in range(3)):
+            raise r.fail(
+                "turn.put_back",
+                "at step redraw some deck must still hold a card not put back (R12)",
+            )
 
     # --- the end of the game
     s.ended = r.get(d, "ended", "ended", bool, False)
@@ -581,7 +621,7 @@ def _check_turn(r: _Reader, s: GameState) -> None:
         raise r.fail("turn.weather", f"step {name} needs the weather {' or '.join(faces[name])}")
     if step == ROLL and (weather >= 0 or taken):
         raise r.fail("turn", "step roll is the start of a turn: no weather, no actions yet")
-    if step not in (ACTIONS, PLACE_STEP) and taken:
+    if step not in (ACTIONS, PLACE_STEP, REDRAW_STEP) and taken:
         raise r.fail("turn.actions", "actions come after the weather")
     if s.round == 1 and step == ROLL:
         raise r.fail("turn.step", "there is no weather roll in the first round (R3.2)")
@@ -594,6 +634,11 @@ def _check_turn(r: _Reader, s: GameState) -> None:
         raise r.fail("turn.actions", "the same action twice needs the wind (R3.4)")
     if step == PLACE_STEP and (not taken or taken[-1] != ACTION_NAMES.index("plot")):
         raise r.fail("turn.actions", "step place follows the plot action")
+    if step == REDRAW_STEP:
+        if s.options.redraw_satisfied != "all":
+            raise r.fail("turn.step", "step redraw needs the option redraw_satisfied=all (R12)")
+        if not taken or taken[-1] != ACTION_NAMES.index("objective"):
+            raise r.fail("turn.actions", "step redraw follows the objective action")
 
 
 def positions_equal(a: GameState, b: GameState) -> bool:

@@ -10,12 +10,14 @@ dropped when what they depend on changes.
 Chance (the die, deck orders) comes only from the state's SplitMix64 generator, so a seed, the
 options and the players' choices determine the game bit for bit (R2.5).
 
-Forced steps are taken by the engine: a turn with nothing left to do but ``end`` ends, and a
-weather effect with no possible target is skipped.  They carry no choice, so they are not
-decisions, and the history records only real choices and chance.  At an action step
-``apply`` tells a forced end with a cheap test (``_only_end``) and leaves the legal list to
-be built when asked for: a search applies many actions to copies whose legal lists it never
-reads.
+Forced steps are taken by the engine: a turn with nothing left to do but ``end`` ends, a
+weather effect with no possible target is skipped, and a replacement card that only one deck
+can give is drawn from it; each only when no free move is open either, since R3.1 allows free
+moves at every decision of the player's own turn (with a stored channel, rain with no target
+is still a choice: the channel may give it one).  They carry no choice, so they are not
+decisions, and the history records only real choices and chance.  At an action step ``apply``
+finds a forced end with a cheap test (``_only_end``) and leaves the legal list to be built
+when asked for: a search applies many actions to copies whose legal lists it never reads.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from .actions import (
     PLACE,
     PLOT,
     RAIN,
+    REDRAW,
     SKIP,
     STORM,
     TURN_ACTION,
@@ -86,10 +89,14 @@ from .objectives import gardener_found, panda_found, plot_pattern_found, shoot_s
 from .options import DEFAULTS, RuleOptions
 
 # Decision steps of a turn (NOTATION.md ``turn.step``).
-ROLL, CHOOSE_WEATHER, RAIN_STEP, STORM_STEP, CLOUDS_STEP, ACTIONS, PLACE_STEP = range(7)
+ROLL, CHOOSE_WEATHER, RAIN_STEP, STORM_STEP, CLOUDS_STEP, ACTIONS, PLACE_STEP, REDRAW_STEP = (
+    range(8)
+)
 STEP_NAMES: tuple[str, ...] = (
-    "roll", "choose_weather", "rain", "storm", "clouds", "actions", "place",
+    "roll", "choose_weather", "rain", "storm", "clouds", "actions", "place", "redraw",
 )  # fmt: skip
+#: ``put_back`` outside the redraw step: no card put back.
+NONE_PUT_BACK = (0, 0, 0)
 
 # History entries: (tag, round, ...).  Moves are (MOVE, round, seat, action).
 MOVE, ROLLED, DREW_PLOTS, DREW, RETURNED, DEALT, EMPEROR, GAME_OVER = range(8)
@@ -321,6 +328,7 @@ class GameState(Board):
         "players",
         "plot_deck",
         "plot_known",
+        "put_back",
         "reserve_channels",
         "reserve_improvements",
         "rng",
@@ -345,6 +353,10 @@ class GameState(Board):
     weather: int
     taken: tuple[int, ...]
     drawn: tuple[int, ...]
+    #: Per objective category, the satisfied cards this objective action has put under the
+    #: deck (``redraw_satisfied=all``, step ``redraw``); a deck whose every card is one of
+    #: them cannot give a replacement.  Public: everyone saw which deck each went under.
+    put_back: tuple[int, int, int]
     reserve_channels: int
     reserve_improvements: tuple[int, int, int, int]
     plot_deck: tuple[int, ...]
@@ -413,6 +425,7 @@ class GameState(Board):
         s.weather = self.weather
         s.taken = self.taken
         s.drawn = self.drawn
+        s.put_back = self.put_back
         s.tiles = self.tiles
         s.bamboo = self.bamboo.copy()
         s.improvement = self.improvement
@@ -456,35 +469,27 @@ class GameState(Board):
         step = self.step
         if step == ACTIONS:
             return self._legal_turn()
+        if step == ROLL:
+            return []  # a chance node, resolved by _advance: no free move before it (R3.1)
+        # R3.1: the free moves at every decision of the turn, before the step's own choices.
+        out = self._free_moves()
         if step == PLACE_STEP:
-            return self._legal_place()
-        if step == RAIN_STEP:
-            return [RAIN | c << A_SHIFT for c in self.rain_targets()] + [SKIP]
-        if step == STORM_STEP:
-            return self._legal_storm()
-        if step == CLOUDS_STEP:
-            return self._legal_clouds()
-        if step == CHOOSE_WEATHER:
-            return self._legal_weather()
-        return []  # ROLL: a chance node, resolved by _advance
+            out += self._legal_place()
+        elif step == RAIN_STEP:
+            out += [RAIN | c << A_SHIFT for c in self.rain_targets()]
+            out.append(SKIP)
+        elif step == STORM_STEP:
+            out += self._legal_storm()
+        elif step == CLOUDS_STEP:
+            out += self._legal_clouds()
+        elif step == CHOOSE_WEATHER:
+            out += self._legal_weather()
+        else:
+            out += self._legal_redraw()
+        return out
 
     def _legal_turn(self) -> list[int]:
-        s = self.current
-        out: list[int] = []
-        hand = self.hands[s]
-        for card in hand:
-            if self.objective_found(s, card):
-                out.append(COMPLETE | card << B_SHIFT)
-        if self.stored_channels[s]:
-            for e in self.channel_spots():
-                out.append(CHANNEL | e << A_SHIFT)
-        stored = self.stored_improvements[s]
-        if stored[1] or stored[2] or stored[3]:
-            spots = self.improvable_plots()
-            for imp in (1, 2, 3):
-                if stored[imp]:
-                    for c in spots:
-                        out.append(IMPROVE | c << A_SHIFT | imp << B_SHIFT)
+        out = self._free_moves()
         taken = self.taken
         if len(taken) < (3 if self.weather == FACE_SUN else 2):
             repeat = self.weather == FACE_WIND
@@ -507,13 +512,39 @@ class GameState(Board):
                         if c not in tiles:
                             break
                         out.append(PANDA | c << A_SHIFT)
-            if len(hand) < 5 and (repeat or TURN_OBJECTIVE not in taken):
+            if len(self.hands[self.current]) < 5 and (repeat or TURN_OBJECTIVE not in taken):
                 decks = self.objective_decks
                 for k in (0, 1, 2):
                     if decks[k]:
                         out.append(OBJECTIVE | k << B_SHIFT)
         out.append(END)
         return out
+
+    def _free_moves(self) -> list[int]:
+        """The free moves of R9 open to the current seat now: completions first, then stored
+        channels, then stored improvements (R3.1 allows them at every decision of the turn)."""
+        s = self.current
+        out: list[int] = []
+        for card in self.hands[s]:
+            if self.objective_found(s, card):
+                out.append(COMPLETE | card << B_SHIFT)
+        if self.stored_channels[s]:
+            for e in self.channel_spots():
+                out.append(CHANNEL | e << A_SHIFT)
+        stored = self.stored_improvements[s]
+        if stored[1] or stored[2] or stored[3]:
+            spots = self.improvable_plots()
+            for imp in (1, 2, 3):
+                if stored[imp]:
+                    for c in spots:
+                        out.append(IMPROVE | c << A_SHIFT | imp << B_SHIFT)
+        return out
+
+    def _legal_redraw(self) -> list[int]:
+        """The decks that can give a replacement (R12 ``redraw_satisfied=all``): those with a
+        card on top that this draw has not already put back."""
+        decks, put_back = self.objective_decks, self.put_back
+        return [REDRAW | k << B_SHIFT for k in (0, 1, 2) if len(decks[k]) > put_back[k]]
 
     def _only_end(self) -> bool:
         """Whether ``_legal_turn()`` would be ``[END]``: the same tests, stopping at the first
@@ -685,6 +716,8 @@ class GameState(Board):
             self.step = ACTIONS
         elif kind == SKIP:
             self.step = ACTIONS
+        elif kind == REDRAW:
+            self._draw_objective(s, action >> B_SHIFT)
         else:
             raise IllegalActionError(f"{action} is not an action")
         self._advance()
@@ -705,12 +738,14 @@ class GameState(Board):
                 return
             legal = self._generate()
             if len(legal) == 1:
+                # One option and no free move beside it (R3.1): not a decision.  A place
+                # with one spot is still asked: it is the plot action's choice.
                 only = legal[0]
-                if only == END:
-                    self._end_turn()
-                    continue
                 if only == SKIP:
                     self.step = ACTIONS
+                    continue
+                if only & KIND_MASK == REDRAW:
+                    self._draw_objective(self.current, only >> B_SHIFT)
                     continue
             self._legal = legal
             return
@@ -908,12 +943,15 @@ class GameState(Board):
         self._put_improvement(dst, imp)
 
     def _draw_objective(self, seat: int, category: int) -> None:
-        """Objective action (R10.1, option ``redraw_satisfied``)."""
+        """Objective action (R10.1, option ``redraw_satisfied``), and ``redraw CATEGORY``."""
         deck = self.objective_decks[category]
         known = self.objective_known[category]
         card, deck, known = deck[0], deck[1:], known[1:]
         redraw = self.options.redraw_satisfied
-        if redraw == "all" or (redraw == "plot_gardener" and category != PANDA_CARD):
+        if redraw == "all":
+            self._draw_or_redraw(seat, category, card, deck, known)
+            return
+        if redraw == "plot_gardener" and category != PANDA_CARD:
             # Put satisfied cards under the deck and draw again; a deck of satisfied cards
             # only is gone through once, and its last card kept.
             tries = len(deck)
@@ -932,6 +970,40 @@ class GameState(Board):
         self.hands[seat] = (*self.hands[seat], card)
         if self.history is not None:
             self.history.append((DREW, self.round, card))
+
+    def _draw_or_redraw(
+        self, seat: int, category: int, card: int, deck: tuple[int, ...], known: tuple[int, ...]
+    ) -> None:
+        """R12 ``redraw_satisfied=all``: a satisfied card goes under its deck and the player
+        chooses the deck of the replacement (step ``redraw``), until a card is not satisfied.
+
+        A deck can give a replacement while it holds a card this draw has not put back (they
+        go to the bottom, so ``len(deck) > put_back``); when none can, the satisfied card is
+        kept, as a deck of satisfied cards is gone through once under ``plot_gardener``.
+        """
+        put_back = self.put_back
+        decks = list(self.objective_decks)
+        knowns = list(self.objective_known)
+        decks[category], knowns[category] = deck, known
+        if self.objective_found(seat, card) and any(
+            len(decks[k]) > put_back[k] for k in (0, 1, 2)
+        ):
+            if self.history is not None:
+                self.history.append((RETURNED, self.round, card))
+            decks[category] = (*deck, card)
+            knowns[category] = (*known, 1 << seat)
+            counts = list(put_back)
+            counts[category] += 1
+            self.put_back = (counts[0], counts[1], counts[2])
+            self.step = REDRAW_STEP
+        else:
+            self.hands[seat] = (*self.hands[seat], card)
+            if self.history is not None:
+                self.history.append((DREW, self.round, card))
+            self.put_back = NONE_PUT_BACK
+            self.step = ACTIONS
+        self.objective_decks = tuple(decks)
+        self.objective_known = tuple(knowns)
 
     def _complete(self, seat: int, card: int) -> None:
         """R9.1, R10.6, R13.1: the card is scored; maybe the Emperor."""
@@ -1027,9 +1099,9 @@ class GameState(Board):
 #: shared as they are (immutable, or replaced rather than changed in place) ...
 SHARED_PUBLIC: tuple[str, ...] = (
     "players", "options", "card_set", "card_points", "round", "current", "step", "weather",
-    "taken", "tiles", "improvement", "irrigated", "irrigated_by_colour", "channels", "network",
-    "gardener", "panda", "reserve_channels", "reserve_improvements", "emperor", "last_turns",
-    "ended", "capped", "_spaces", "_edges",
+    "taken", "put_back", "tiles", "improvement", "irrigated", "irrigated_by_colour", "channels",
+    "network", "gardener", "panda", "reserve_channels", "reserve_improvements", "emperor",
+    "last_turns", "ended", "capped", "_spaces", "_edges",
 )  # fmt: skip
 #: ... and the containers that the rules change in place, copied.
 COPIED_PUBLIC: tuple[str, ...] = (
@@ -1129,6 +1201,7 @@ def new_game(
     s.weather = -1
     s.taken = ()
     s.drawn = ()
+    s.put_back = NONE_PUT_BACK
     s.tiles = {POND: POND_TILE}
     s.bamboo = {}
     s.improvement = {}

@@ -173,6 +173,7 @@ class PlayerView(Board):
         "players",
         "plot_deck_size",
         "plot_known",
+        "put_back",
         "reserve_channels",
         "reserve_improvements",
         "round",
@@ -196,6 +197,9 @@ class PlayerView(Board):
     #: The plots being chosen from, when this seat is choosing; else empty.
     drawn: tuple[int, ...]
     drawn_count: int
+    #: Per category, the satisfied cards put back during the draw in progress (step
+    #: ``redraw``): public, as the ``returned`` events show each card's deck to everyone.
+    put_back: tuple[int, int, int]
     reserve_channels: int
     reserve_improvements: tuple[int, int, int, int]
     plot_deck_size: int
@@ -402,6 +406,7 @@ class PlayerView(Board):
             "taken": list(self.taken),
             "drawn": list(self.drawn),
             "drawn_count": self.drawn_count,
+            "put_back": list(self.put_back),
             "plot_deck_size": self.plot_deck_size,
             "plot_known": list(self.plot_known),
             "known_plots": [list(x) for x in self.known_plots],

@@ -61,22 +61,22 @@ def game_digest(spec: str, players: int, seed: int, decisions: int | None = None
 
 #: (bot spec, players, seed, decisions or None for a whole game) -> digest.
 CASES: dict[tuple[str, int, int, int | None], str] = {
-    ("random", 2, 1, None): "08746800fcf64fe6",
-    ("random:complete=true", 4, 2, None): "dfa7faa3ea27b00f",
-    ("greedy", 2, 1, None): "574af6b854e68773",
-    ("greedy", 2, 2, None): "05d815a18936aa77",
-    ("greedy", 4, 3, None): "734e0e359eaa2089",
-    ("objective", 2, 1, None): "27639285fffead14",
+    ("random", 2, 1, None): "b6f95f2738b8589e",
+    ("random:complete=true", 4, 2, None): "4b5639b6ab35faff",
+    ("greedy", 2, 1, None): "e4a12c97065e3e33",
+    ("greedy", 2, 2, None): "90246536a9a03b76",
+    ("greedy", 4, 3, None): "2b4af535a60efa9c",
+    ("objective", 2, 1, None): "def3bf7832aa169e",
     ("objective", 2, 2, None): "8fef1e33e60a8ffa",
-    ("objective", 4, 3, None): "a185e83fb12a9c93",
-    ("mcts", 2, 1, 40): "8133f3a6e3f48924",
-    ("mcts", 4, 3, 30): "ccb30ccd0350eb82",
+    ("objective", 4, 3, None): "a578af8c8221df83",
+    ("mcts", 2, 1, 40): "a187311653499fee",
+    ("mcts", 4, 3, 30): "635acb94361f302e",
 }
 
 #: Whole mcts games, for the long form only (about a minute each before the speed work).
 LONG_CASES: dict[tuple[str, int, int, int | None], str] = {
-    ("mcts", 2, 1, None): "cc734a32bd435ab0",
-    ("mcts", 4, 3, None): "0456fc2f278c51f7",
+    ("mcts", 2, 1, None): "59d30d259abdaf75",
+    ("mcts", 4, 3, None): "a49c6ba01579ed70",
 }
 
 

@@ -195,8 +195,8 @@ def finish_turn(state: GameState) -> GameState:
             play(state, "skip")
         elif step == "choose_weather":
             play(state, "weather sun")
-        elif step == "place":
-            state.play(state.legal_actions()[0])
+        elif step in ("place", "redraw"):
+            state.play(next(a for a in state.legal_actions() if action_text(a).startswith(step)))
         else:
             play(state, "end")
     return state

@@ -64,6 +64,9 @@ EVERY_KIND = [
     "clouds fertilizer keep",
     "clouds watershed keep",
     "clouds move 1,0 2,-1",
+    "redraw plot",
+    "redraw gardener",
+    "redraw panda",
 ]
 
 
@@ -77,9 +80,9 @@ def test_action_text_round_trips(text: str) -> None:
 
 
 def test_every_kind_is_covered() -> None:
-    """The list above holds each of the 18 action kinds."""
+    """The list above holds each of the 19 action kinds."""
     kinds = {act.kind_of(parse_action(t)) for t in EVERY_KIND}
-    assert kinds == set(range(18))
+    assert kinds == set(range(19))
 
 
 def test_every_card_and_every_cell_round_trip() -> None:
@@ -145,6 +148,9 @@ MALFORMED = [
     "improve 1,0 enclosure",
     "improve enclosure",
     "skip 1",
+    "redraw",
+    "redraw bamboo",
+    "redraw plot gardener",
 ]
 
 

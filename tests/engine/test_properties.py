@@ -199,7 +199,7 @@ def test_actions_round_trip_through_text(game: tuple[int, int, int, int]) -> Non
     while not state.ended:
         legal = state.legal_actions()
         for action in legal:
-            assert act.kind_of(action) <= act.SKIP
+            assert act.kind_of(action) <= act.REDRAW
             assert act.action_text(action) and state.legal_actions() is legal
             assert parse_action(action_text(action)) == action
         state.apply(rng.choice(legal))
@@ -251,6 +251,28 @@ def test_the_lazy_forced_end_agrees_with_the_legal_list(game: tuple[int, int, in
             if not child.ended and child.step == ACTIONS:
                 assert not child._only_end()
                 assert child.legal_actions() != [act.END]
+
+    state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step)
+    check_end(state)
+
+
+@property_settings(150)
+@given(games)
+def test_R3_1_free_moves_at_every_decision_and_no_forced_one_asked(
+    game: tuple[int, int, int, int],
+) -> None:
+    """R3.1: at every decision of a turn (weather, place and redraw steps included) the
+    current seat's free moves are listed first; a step is skipped or drawn for the seat only
+    when it has one option and no free move, so one action alone is asked only at ``place``
+    (the plot action's own choice)."""
+    seed, choice_seed, players, k = game
+
+    def every_step(state: GameState, rng: random.Random) -> None:
+        legal = state.legal_actions()
+        free = state._free_moves()
+        assert legal[: len(free)] == free
+        assert not any(act.kind_of(a) in act.FREE_KINDS for a in legal[len(free) :])
+        assert len(legal) > 1 or state.step_name == "place", state.step_name
 
     state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step)
     check_end(state)

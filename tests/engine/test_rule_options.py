@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from arena.engine import (
     GameState,
     OptionError,
+    PositionError,
     RuleOptions,
     from_position,
     grid,
@@ -15,6 +19,8 @@ from arena.engine import (
 )
 from arena.engine import components as comp
 from tests.engine.helpers import (
+    GARDENER_CARDS,
+    PLOT_CARDS,
     assert_legal,
     finish_turn,
     hand,
@@ -24,6 +30,7 @@ from tests.engine.helpers import (
     irrigated,
     legal,
     load,
+    make_position,
     objective_decks,
     play,
     tile,
@@ -74,7 +81,8 @@ def test_R12_cloud_when_empty_other_weather() -> None:
     """R12 cloud_when_empty=other_weather (default): sun, rain, wind or storm instead."""
     s = load(tiles=BOARD, step="roll", dice=["clouds"], hands=ALL_TOKENS_HELD)
     assert s.step_name == "choose_weather"
-    assert legal(s) == ["weather sun", "weather rain", "weather wind", "weather storm"]
+    weathers = [a for a in legal(s) if not a.startswith("improve ")]  # free moves (R3.1)
+    assert weathers == ["weather sun", "weather rain", "weather wind", "weather storm"]
     play(s, "weather storm")
     assert s.step_name == "storm"
 
@@ -106,7 +114,9 @@ def test_R12_cloud_when_empty_move_improvement() -> None:
     assert s.step_name == "clouds"
     # Only the token at 2,-1 may move (0,-1's watershed is printed); to bare plots without
     # an improvement: 2,-2 and -1,0.
-    assert sorted(legal(s)) == sorted(["clouds move 2,-1 2,-2", "clouds move 2,-1 -1,0", "skip"])
+    # Seat 0's stored tokens may be placed first (R3.1): the clouds' own options follow.
+    own = [a for a in legal(s) if not a.startswith("improve ")]
+    assert sorted(own) == sorted(["clouds move 2,-1 2,-2", "clouds move 2,-1 -1,0", "skip"])
     play(s, "clouds move 2,-1 2,-2")
     assert grid.parse_cell("2,-1") not in s.improvement
     assert s.improvement[grid.parse_cell("2,-2")] == comp.WATERSHED
@@ -216,14 +226,53 @@ def test_R12_redraw_satisfied_plot_gardener_keeps_panda_cards() -> None:
     assert hand_ids(s, 0) == ["plot-02", "panda-01"]
 
 
-def test_R12_redraw_satisfied_all_redraws_panda_cards_too() -> None:
-    """R12 redraw_satisfied=all, R10.7: a satisfied panda card goes under too."""
-    s = redraw_position("all", "panda", ["panda-01", "panda-02", "panda-06"])
+def redraw_all_position(**kwargs: Any) -> GameState:
+    """Seat 0 with 2 green eaten: panda-01 and panda-02 hold, panda-06 and gardener-05 do
+    not (``redraw_satisfied=all``)."""
+    mine = ["plot-02"]
+    return load(
+        tiles=[
+            tile("1,0", "green", 4),
+            tile("1,-1", "green", 1),
+            tile("2,-1", "green/watershed", 1),
+            tile("2,-2", "green/watershed", 1),
+        ],
+        weather="rain",
+        hands=[hand(mine, eaten=(2, 0, 0), **kwargs), hand()],
+        decks=objective_decks(
+            {"panda": ["panda-01", "panda-02", "panda-06"], "gardener": ["gardener-05"]},
+            elsewhere=mine,
+        ),
+        options={"redraw_satisfied": "all"},
+    )
+
+
+def test_R12_redraw_satisfied_all_the_player_chooses_the_replacement_deck() -> None:
+    """R12 redraw_satisfied=all, R10.7: a satisfied card goes under its deck and the player
+    chooses the category of the replacement (its own included), until a card is not
+    satisfied; the whole is one objective action."""
+    s = redraw_all_position()
     play(s, "objective panda")
-    assert hand_ids(s, 0) == ["plot-02", "panda-06"]
+    assert s.step_name == "redraw" and s.put_back == (0, 0, 1)
+    assert hand_ids(s, 0) == ["plot-02"]
+    assert legal(s) == ["redraw plot", "redraw gardener", "redraw panda"]
+    play(s, "redraw panda")  # panda-02: satisfied too
+    assert s.step_name == "redraw" and s.put_back == (0, 0, 2)
+    play(s, "redraw gardener")
+    assert hand_ids(s, 0) == ["plot-02", "gardener-05"]
+    assert s.step_name == "actions" and s.put_back == (0, 0, 0)
+    assert s.taken == (4,), "one objective action, however many redraws"
     deck = [comp.CARDS[c].id for c in s.objective_decks[2]]
-    assert deck[-2:] == ["panda-01", "panda-02"]
-    # The player knows where the returned cards are; the others do not.
+    assert deck[0] == "panda-06" and deck[-2:] == ["panda-01", "panda-02"]
+    assert s.history_text()[-6:] == [
+        "0 objective panda",
+        "* returned panda-01",
+        "0 redraw panda",
+        "* returned panda-02",
+        "0 redraw gardener",
+        "* drew gardener-05",
+    ]
+    # The player knows where the returned cards are; the others know only their deck.
     assert s.view(0).known_objectives[2] == (
         (len(deck) - 2, comp.parse_card("panda-01")),
         (len(deck) - 1, comp.parse_card("panda-02")),
@@ -231,23 +280,119 @@ def test_R12_redraw_satisfied_all_redraws_panda_cards_too() -> None:
     assert s.view(1).known_objectives[2] == ()
 
 
-def test_R12_redraw_satisfied_all_satisfied_deck_keeps_the_last() -> None:
-    """R12, R10.7: a deck of satisfied cards only is gone through once; the last is kept."""
+def test_R12_redraw_satisfied_all_an_unsatisfied_draw_is_kept_at_once() -> None:
+    """R12 redraw_satisfied=all: a card that does not hold is drawn as with ``none``."""
+    s = redraw_all_position()
+    play(s, "objective gardener")
+    assert hand_ids(s, 0) == ["plot-02", "gardener-05"] and s.step_name == "actions"
+
+
+def test_R12_redraw_satisfied_all_a_deck_gone_through_is_not_offered() -> None:
+    """R12 redraw_satisfied=all: a deck whose every card was put back by this draw cannot
+    give a replacement, so it is not offered."""
     pandas = [f"panda-{i:02d}" for i in range(1, 16)]
-    mine = ["plot-02"]
-    # Seat 1 holds all panda cards but panda-01 and panda-02 (5 in hand, 8 completed).
-    others = pandas[2:7]
-    done = pandas[7:]
     s = load(
         tiles=[tile("1,0", "green", 1)],
         weather="rain",
-        hands=[hand(mine, eaten=(2, 0, 0)), hand(others, completed=done)],
+        hands=[hand(["plot-02"], eaten=(2, 0, 0)), hand(pandas[2:7], completed=pandas[7:])],
         options={"redraw_satisfied": "all"},
     )
     assert len(s.objective_decks[2]) == 2
+    play(s, "objective panda", "redraw panda")
+    assert s.put_back == (0, 0, 2)
+    assert legal(s) == ["redraw plot", "redraw gardener"]
+
+
+def test_R12_redraw_satisfied_all_views_and_positions_at_the_redraw_step() -> None:
+    """R12, R2.6: the redraw step is public (everyone saw the card go under its deck), it is
+    written and read back by positions, and samples of any seat's view agree with it."""
+    s = redraw_all_position()
     play(s, "objective panda")
-    assert len(hand_ids(s, 0)) == 2 and hand_ids(s, 0)[1] in ("panda-01", "panda-02")
-    assert len(s.objective_decks[2]) == 1
+    for seat in (0, 1):
+        view = s.view(seat)
+        assert view.step_name == "redraw" and view.put_back == (0, 0, 1)
+        sample = view.determinize(random.Random(seat))
+        assert sample.view(seat).to_json() == view.to_json()
+        assert sample.legal_actions() == s.legal_actions()
+    data = to_position(s)
+    assert data["turn"]["step"] == "redraw"
+    assert data["turn"]["put_back"] == {"plot": 0, "gardener": 0, "panda": 1}
+    again = from_position(data)
+    assert to_position(again) == data and again.legal_actions() == s.legal_actions()
+    play(again, "redraw gardener")
+    assert hand_ids(again, 0) == ["plot-02", "gardener-05"]
+    assert s.view(1).to_json() != s.view(0).to_json()
+
+
+def one_deck_left(channels: int = 0) -> GameState:
+    """Plot and gardener decks empty; the panda deck holds panda-01 and panda-02, both
+    satisfied for seat 0 (``redraw_satisfied=all``)."""
+    pandas = [f"panda-{i:02d}" for i in range(1, 16)]
+    mine = ["plot-02"]
+    others_done = [c for c in PLOT_CARDS if c != "plot-02"] + list(GARDENER_CARDS)
+    s = load(
+        tiles=[tile("1,0", "green", 1), tile("1,-1", "green", 1)],
+        weather="rain",
+        hands=[hand(mine, eaten=(2, 0, 0), channels=channels),
+               hand(pandas[2:7], completed=others_done + pandas[7:])],
+        options={"redraw_satisfied": "all", "objectives_to_end": {"2": 40, "3": 40, "4": 40}},
+    )
+    assert [len(d) for d in s.objective_decks] == [0, 0, 2]
+    return s
+
+
+def test_R12_redraw_satisfied_all_one_deck_left_draws_by_itself() -> None:
+    """R12, R10.7: when a single deck can give the replacement and no free move is open,
+    the engine draws it (no choice); when no deck can, the satisfied card is kept."""
+    s = one_deck_left()
+    play(s, "objective panda")
+    assert s.history_text()[-3:] == ["0 objective panda", "* returned panda-01",
+                                     "* drew panda-02"], "the only deck: no choice recorded"
+    assert hand_ids(s, 0) == ["plot-02", "panda-02"] and s.step_name == "actions"
+    assert [comp.CARDS[c].id for c in s.objective_decks[2]] == ["panda-01"]
+
+
+def test_R3_1_free_moves_at_the_redraw_step() -> None:
+    """R3.1, R12: the redraw step is a decision of the turn, so free moves are open there;
+    with a stored channel even a single deck left is a choice."""
+    s = one_deck_left(channels=1)
+    play(s, "objective panda")
+    assert s.step_name == "redraw"
+    assert legal(s) == ["channel 1,-1|1,0", "redraw panda"]
+    play(s, "channel 1,-1|1,0")
+    assert s.stored_channels[0] == 0
+    assert hand_ids(s, 0) == ["plot-02", "panda-02"] and s.step_name == "actions"
+    t = redraw_all_position(channels=1)
+    play(t, "objective panda")
+    assert legal(t) == ["channel 1,-1|1,0", "redraw plot", "redraw gardener", "redraw panda"]
+
+
+def test_R12_redraw_step_positions_are_checked() -> None:
+    """R12: a redraw step needs the option, the objective action, and a deck to draw from;
+    ``put_back`` belongs to that step only."""
+    base = {"tiles": [tile("1,0", "green", 1)], "weather": "rain",
+            "options": {"redraw_satisfied": "all"}}
+    good = make_position(step="redraw", actions=["objective"], **base)
+    good["turn"]["put_back"] = {"panda": 1}
+    assert from_position(good).step_name == "redraw"
+    cases = [
+        ({"options": {}}, "turn.step"),
+        ({"actions": []}, "turn.actions"),
+        ({"put_back": {}}, "turn.put_back"),
+        ({"put_back": {"dragon": 1}}, "turn.put_back"),
+        ({"put_back": {"panda": 40}}, "turn.put_back.panda"),
+    ]
+    for change, field in cases:
+        data = make_position(step="redraw", actions=change.get("actions", ["objective"]),
+                             **{**base, **({"options": change["options"]} if "options" in change
+                                           else {})})
+        data["turn"]["put_back"] = change.get("put_back", {"panda": 1})
+        with pytest.raises(PositionError, match=field.replace(".", r"\.")):
+            from_position(data)
+    at_actions = make_position(**base)
+    at_actions["turn"]["put_back"] = {"panda": 1}
+    with pytest.raises(PositionError, match=r"turn\.put_back"):
+        from_position(at_actions)
 
 
 # --------------------------------------------------------------------------- gardener_on_shoot

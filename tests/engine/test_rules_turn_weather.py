@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import FACES, GameState, PositionError, grid, new_game
+from arena.engine.components import ENCLOSURE
 from tests.engine.helpers import (
     PLOT_CARDS,
     all_plots_on_board,
@@ -73,6 +74,82 @@ def test_R3_1_free_moves_at_any_point_of_the_action_step() -> None:
     assert turn_over(s, 0, 2), "nothing left to do: the engine ends the turn"
     assert completed_ids(s, 0) == ["panda-01", "panda-02", "panda-06"]
     assert eaten(s, 0) == (2, 0, 0)  # 4 + 2 eaten this turn, 4 spent; 2 yellow spent
+
+
+# Rain has no target here (both irrigated plots are at 4) until a channel irrigates 2,-1.
+DRY_RAIN_BOARD = [tile("1,0", "green", 4), tile("1,-1", "green", 4), tile("2,-1", "green", 0)]
+
+
+def test_R3_1_a_stored_channel_before_choosing_the_rain_target() -> None:
+    """R3.1: at the rain step a stored channel may be placed first, and the rain then falls
+    on the plot it irrigated; so rain with no target is a decision when a channel is held."""
+    s = load(tiles=DRY_RAIN_BOARD, channels=["1,0|1,-1"], step="roll", dice=["rain"],
+             hands=[hand(channels=1), hand()])
+    assert s.step_name == "rain"
+    assert legal(s) == ["channel 1,-1|2,-1", "channel 1,0|2,-1", "skip"]
+    play(s, "channel 1,-1|2,-1")
+    assert s.step_name == "rain" and height(s, "2,-1") == 1
+    assert legal(s) == ["rain 2,-1", "skip"]
+    play(s, "rain 2,-1")
+    assert height(s, "2,-1") == 2 and s.step_name == "actions"
+    assert s.history_text()[-2:] == ["0 channel 1,-1|2,-1", "0 rain 2,-1"]
+
+
+def test_R3_1_rain_with_no_target_and_no_free_move_is_skipped() -> None:
+    """R3.1, R4.2: with no rain target and no free move the rain is not a decision."""
+    s = load(tiles=DRY_RAIN_BOARD, channels=["1,0|1,-1"], step="roll", dice=["rain"])
+    assert s.step_name == "actions"
+    assert s.history_text() == ["* roll rain"]
+
+
+def test_R3_1_a_stored_enclosure_before_the_storm_moves_the_panda() -> None:
+    """R3.1: at the storm step a stored improvement may be placed first; the storm stays."""
+    s = load(tiles=BOARD, step="roll", dice=["storm"],
+             hands=[hand(improvements=["enclosure"]), hand()])
+    assert s.step_name == "storm"
+    assert_legal(s, "improve enclosure 2,-1", "improve enclosure 1,1", "storm 1,0", "skip")
+    play(s, "improve enclosure 2,-1")
+    assert s.step_name == "storm" and s.improvement[grid.parse_cell("2,-1")] == ENCLOSURE
+    assert s.stored_improvements[0] == (0, 0, 0, 0)
+    play(s, "storm 2,-1")
+    assert s.step_name == "actions" and s.panda == grid.parse_cell("2,-1")
+
+
+def test_R3_1_an_objective_completed_before_the_weather_is_chosen() -> None:
+    """R3.1: at the "?" choice (and before the clouds) a satisfied objective may be completed."""
+    s = load(tiles=BOARD, step="roll", dice=["choice"],
+             hands=[hand(["panda-01", "plot-02"], eaten=(2, 0, 0)), hand()])
+    assert s.step_name == "choose_weather"
+    assert legal(s)[0] == "complete panda-01"
+    play(s, "complete panda-01")
+    assert s.step_name == "choose_weather" and completed_ids(s, 0) == ["panda-01"]
+    play(s, "weather clouds")
+    assert s.step_name == "clouds"
+
+
+def test_R3_1_free_moves_at_the_place_step() -> None:
+    """R3.1: while the drawn plots wait to be placed, free moves are open too."""
+    s = load(tiles=BOARD, weather="sun", hands=[hand(["panda-01"], eaten=(2, 0, 0), channels=1),
+                                              hand()])
+    play(s, "plot")
+    assert s.step_name == "place"
+    kinds_now = kinds(s)
+    assert {"complete", "channel", "place"} <= kinds_now
+    play(s, "complete panda-01")
+    assert s.step_name == "place" and completed_ids(s, 0) == ["panda-01"]
+
+
+def test_R3_1_no_free_move_before_the_roll_nor_in_another_turn() -> None:
+    """R3.1: the die is rolled before the first decision of the turn, and a seat's satisfied
+    objective is not its to complete while another seat plays."""
+    s = load(tiles=BOARD, step="roll", dice=["sun", "wind"],
+             hands=[hand(["panda-01"], eaten=(2, 0, 0)), hand(["panda-02"], eaten=(2, 0, 0))])
+    assert s.history_text() == ["* roll sun"], "nothing is chosen before the roll"
+    assert "complete panda-01" in legal(s)
+    play(s, "complete panda-01", "end")
+    assert s.current == 1 and s.step_name == "actions" and s.history_text()[-1] == "* roll wind"
+    assert_illegal(s, "complete panda-01")
+    assert legal(s)[0] == "complete panda-02"
 
 
 def test_R3_2_no_weather_in_the_first_round() -> None:
@@ -370,7 +447,8 @@ def test_R4_5_clouds_with_an_empty_reserve_choose_another_weather() -> None:
     ]
     s = load(tiles=BOARD, step="roll", dice=["clouds"], hands=stocks)
     assert s.step_name == "choose_weather"
-    assert legal(s) == ["weather sun", "weather rain", "weather wind", "weather storm"]
+    weathers = [a for a in legal(s) if not a.startswith("improve ")]  # free moves (R3.1)
+    assert weathers == ["weather sun", "weather rain", "weather wind", "weather storm"]
     play(s, "weather sun")
     assert s.weather == FACES.index("sun") and s.actions_left() == 3
 
