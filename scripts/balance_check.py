@@ -124,6 +124,18 @@ def games_to_find(games: int, lo: float, hi: float, size: float) -> int | None:
     return math.ceil(games * (se * (stats.Z + balance.POWER_Z) / abs(size)) ** 2)
 
 
+def _winning_seats(t: Tables) -> dict[str, tuple[int, ...]]:
+    """Per game (id and seed), the seats that won."""
+    out = {}
+    for line in (Path(t.source) / "games.jsonl").read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:  # a last line cut short: the loader skips it too
+            continue
+        out[f"{record['game']}@{record['seed']}"] = tuple(sorted(record.get("winners", ())))
+    return out
+
+
 def paired_check(a: Tables, b: Tables, replicates: int, planted: dict[str, int]
                  ) -> dict[str, Any]:
     """The paired report of ``b`` against ``a``: the cards it lists, and each planted card's
@@ -133,6 +145,10 @@ def paired_check(a: Tables, b: Tables, replicates: int, planted: dict[str, int]
         # Renamed participants (the A/A) are paired on purpose: same deals, other streams.
         raise ReportError(problem)
     _, cards, info = paired_sections(a, b, "A", "B", replicates)
+    # By seat, not by name: the A/A's participants are renamed, and the report's count of
+    # changed winners matches names.
+    wa, wb = _winning_seats(a), _winning_seats(b)
+    info["winner_changed"] = sum(wa[g] != wb[g] for g in wa.keys() & wb.keys())
     cards = cards.set_index("card")
     tested = {m: int(cards[f"q_{m}"].notna().sum()) for m in ("fair_value", "completion_rate")}
     flagged = {m: sorted(cards.index[cards[f"q_{m}"] <= balance.FDR])

@@ -58,6 +58,11 @@ def test_plays_the_three_runs_on_the_same_deals_and_summarises_them(
         assert all(c.split("-")[0] in ("plot", "panda", "gardener")
                    for cards in part["flagged"].values() for c in cards)
     assert isinstance(summary["aa"]["within_fdr"], bool)
+    # Changed winners are counted by seat: renaming the A/A's participants changes no winner.
+    winners = {name: {g["game"]: sorted(g["winners"]) for g in _games(out / name)}
+               for name in ("default", "aa")}
+    changed = sum(winners["default"][g] != winners["aa"][g] for g in winners["default"])
+    assert summary["aa"]["winner_changed"] == changed < 6
     assert "plot-11 moved +2" in text and "panda-06 moved -4" in text and "A/A" in text
 
     # Run again: everything is resumed, nothing played.
