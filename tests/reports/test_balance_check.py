@@ -26,7 +26,7 @@ def test_plays_the_three_runs_on_the_same_deals_and_summarises_them(
     out = tmp_path / "check"
     argv = ["--bot", "random", "--games", "6", "--replicates", "20", "--workers", "1",
             "--progress", "none", "--out", str(out), "--rich", "plot-11", "--zero", "panda-06",
-            "--plus", "2"]
+            "--plus", "2", "--at", "4", "--at", "40"]
     assert check.main(argv) == 0
     text = capsys.readouterr().out
     summary = json.loads((out / "balance_check+2.json").read_text())
@@ -58,6 +58,10 @@ def test_plays_the_three_runs_on_the_same_deals_and_summarises_them(
         assert all(c.split("-")[0] in ("plot", "panda", "gardener")
                    for cards in part["flagged"].values() for c in cards)
     assert isinstance(summary["aa"]["within_fdr"], bool)
+    # --at: the first 4 games (2 deals) checked too; 40 is past the run's size, skipped.
+    (row,) = summary["smaller"]
+    assert row["games"] == 4 and set(row["planted"]) == {"plot-11", "panda-06"}
+    assert "First 4 games:" in text
     # Changed winners are counted by seat: renaming the A/A's participants changes no winner.
     winners = {name: {g["game"]: sorted(g["winners"]) for g in _games(out / name)}
                for name in ("default", "aa")}
