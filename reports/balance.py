@@ -34,6 +34,9 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from arena.cards import condition
+from arena.engine.components import CARDS
+
 from . import stats
 from .loader import CATEGORIES, Tables, emperor_points
 
@@ -551,15 +554,23 @@ def suggest(result: dict[str, Any], method: str = "fair-value") -> pd.DataFrame:
                         "points": points.reindex(order).to_numpy()})
     if method == "fair-value":
         tau2 = result["info"].get("spread", math.nan) ** 2
-        se = _scale(result["boot"]["fair_value"])
-        se = pd.Series(se, index=order)
+        se = pd.Series(_scale(result["boot"]["fair_value"]), index=order)
         fair = cards["fair_value"].reindex(order)
+        gap = fair - points.reindex(order)
+        # Copies of one card (panda-13, -14 and -15 ask the same) are one card to a designer:
+        # their imbalances are pooled (weighted by precision), or the suggestion would give
+        # identical cards different points on noise alone.
+        gap, se = _pool_copies(gap, se)
         shrink = tau2 / (tau2 + se ** 2) if tau2 == tau2 else 0.0 * se
-        target = points.reindex(order) + (fair - points.reindex(order)) * shrink
+        target = points.reindex(order) + gap * shrink
         out["target"] = target.to_numpy()
+        copies = pd.Series(order.map(_copy_group).to_numpy(), index=order)
+        size = copies.map(copies.value_counts())
         why = np.where(fair.isna().to_numpy(), "no estimate (too few completions)",
-                       [f"fair value {f:.1f}, shrunk by {k:.2f}" for f, k in
-                        zip(fair.fillna(0), pd.Series(shrink).fillna(0), strict=True)])
+                       [f"fair value {f:.1f}, shrunk by {k:.2f}"
+                        + (f" (imbalance pooled over its {n} copies)" if n > 1 else "")
+                        for f, k, n in zip(fair.fillna(0), pd.Series(shrink).fillna(0), size,
+                                           strict=True)])
     elif method == "efficiency":
         cats = result["categories"].set_index("category")
         ratio = out["category"].map(cats["efficiency_ratio"])
@@ -574,6 +585,25 @@ def suggest(result: dict[str, Any], method: str = "fair-value") -> pd.DataFrame:
     out["change"] = out["suggested"] - out["points"]
     out["why"] = why
     return out
+
+
+def _copy_group(card: str) -> str:
+    """What a card asks (category and condition): equal for copies of one card."""
+    index = next((c.index for c in CARDS if c.id == card), None)
+    return card if index is None else f"{CARDS[index].category}: {condition(index)}"
+
+
+def _pool_copies(gap: pd.Series, se: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Per card, the precision-weighted mean imbalance of its copies and that mean's error;
+    copies without an estimate take their copies' (a card with none keeps NaN)."""
+    group = pd.Series(gap.index.map(_copy_group), index=gap.index)
+    ok = gap.notna() & se.notna() & (se > 0)
+    w = (1.0 / se.where(ok) ** 2).fillna(0.0)
+    sum_w = w.groupby(group).transform("sum")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = (gap.fillna(0.0) * w).groupby(group).transform("sum") / sum_w
+        pooled_se = 1.0 / np.sqrt(sum_w)
+    return pooled.where(sum_w > 0), pooled_se.where(sum_w > 0)
 
 
 def suggest_card_set(

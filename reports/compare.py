@@ -271,7 +271,7 @@ def paired_sections(
     cards[f"points[{lb}]"] = jb.cards.set_index("card")["points"].reindex(
         ja.cards["card"]).to_numpy()
     for name in ("completion_rate", "points_per_turn", "fair_value"):
-        with np.errstate(invalid="ignore"):  # inf - inf: a card never drawn in a replicate
+        with np.errstate(invalid="ignore"):  # inf - inf: a card never held in a replicate
             d = fb[name][0] - fa[name][0]
             db = bb[name] - ba[name]
         cards[f"{name}[{la}]"] = fa[name][0]

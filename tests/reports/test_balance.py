@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -124,3 +125,27 @@ def test_suggest_moves_the_planted_cards_and_writes_a_card_file(tmp_path: Path) 
     assert bad.exit_code == 2 and "--out" in bad.output and "Traceback" not in bad.output
     missing = CliRunner().invoke(main, ["balance", "suggest", str(tmp_path / "nothing")])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_copies_of_a_card_get_one_suggestion() -> None:
+    # panda-13, -14 and -15 ask the same; plot-01 has no copy.  Before pooling, 13 and 14
+    # were suggested 6 and 7 points on noise alone.
+    cards = ["panda-13", "panda-14", "panda-15", "plot-01"]
+    gap = pd.Series([1.0, 3.0, np.nan, 2.0], index=cards)
+    se = pd.Series([1.0, 1.0, np.nan, 0.5], index=cards)
+    pooled, pooled_se = balance._pool_copies(gap, se)
+    assert pooled[["panda-13", "panda-14", "panda-15"]].tolist() == [2.0, 2.0, 2.0]
+    assert pooled_se["panda-15"] == pytest.approx(2 ** -0.5)
+    assert pooled["plot-01"] == 2.0 and pooled_se["plot-01"] == 0.5
+    none, none_se = balance._pool_copies(pd.Series([np.nan], index=["plot-02"]),
+                                         pd.Series([np.nan], index=["plot-02"]))
+    assert np.isnan(none["plot-02"]) and np.isnan(none_se["plot-02"])
+
+
+def test_the_suggestion_gives_copies_the_same_points(tmp_path: Path) -> None:
+    # panda-13 alone planted: its copies share the move (pooled), never split 6 / 7 / 6.
+    t = run(tmp_path, "run", 2000, 3, 1, planted={"panda-13": 4})
+    table = balance.suggest(balance.analyse(t, replicates=200))
+    groups = table.assign(group=table["card"].map(balance._copy_group)).groupby("group")
+    assert (groups["suggested"].nunique() == 1).all()
+    assert table.set_index("card").loc["panda-14", "suggested"] > 6
