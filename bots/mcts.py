@@ -308,7 +308,7 @@ from arena.engine.components import (
 from arena.engine.grid import POND, POND_RING
 from arena.engine.objectives import PLOT_SHIFTS
 from arena.engine.state import ACTIONS, PLACE_STEP, GameState
-from arena.match import MAX_MOVE_TIME
+from arena.limits import MAX_MOVE_TIME
 
 from .base import Bot, Param
 
