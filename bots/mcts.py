@@ -128,9 +128,9 @@ from .mcts_leaves import LEAVES, lead_chance, make_leaf
 from .mcts_search import Node, Search, candidates
 
 #: The default budget, delegation and leaf by number of players (2, and 3 or more), from
-#: paired screens against ``objective`` (``docs/experiments.md``): with 2 players the fitted leaf at
-#: 1000 iterations did as well as ``deny`` at 3000; with 3-4 players more iterations, the
-#: delegation and the fitted leaf did worse.
+#: paired screens against ``objective`` (``docs/experiments.md``): with 2 players the fitted
+#: leaf at 1000 iterations did as well as ``deny`` at 3000; with 3-4 players more
+#: iterations, the delegation and the fitted leaf did worse.
 AUTO_ITERATIONS = {2: 1000, 3: 1000}
 AUTO_DELEGATE = {2: "steps", 3: "none"}
 AUTO_EVAL = {2: "fitted", 3: "deny"}

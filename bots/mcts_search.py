@@ -351,7 +351,7 @@ class Search:
         """One iteration: sample, select, expand, roll out, evaluate, back up.
 
         The root's candidates are the same in every sample (they are this seat's own, in
-        the position it sees), so they are worked out once per decision (``_root_keys``).
+        the position it sees), so they are worked out once per decision (``root_keys``).
         """
         s = view.determinize(self.rng)
         players = s.players

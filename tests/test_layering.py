@@ -121,3 +121,21 @@ def test_the_limits_load_nothing_else_of_ours() -> None:
                          cwd=ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "['arena', 'arena.limits']"
+
+
+#: Bot modules that still read engine internals, and why: ``heuristics`` reads ``Board`` and
+#: the step constants from ``arena.engine.state`` (left while it is compiled with mypyc).
+INTERNALS_ALLOWED = {"bots.heuristics"}
+
+
+def test_bots_use_the_engines_public_names_only() -> None:
+    """A bot imports ``arena.engine`` and its value modules (actions, components, grid,
+    objectives, options), never the state, view or position modules behind the public
+    ``GameState``/``PlayerView`` (STYLE.md: bots use the engine's public API)."""
+    internals = {"arena.engine.state", "arena.engine.view", "arena.engine.position"}
+    found = {
+        module: sorted(imports & internals)
+        for module, imports in project_graph().items()
+        if module.startswith("bots.") and module not in INTERNALS_ALLOWED
+    }
+    assert {m: i for m, i in found.items() if i} == {}

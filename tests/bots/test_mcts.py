@@ -381,3 +381,46 @@ def test_plot_placements_are_keyed_by_the_plot_not_its_place_in_the_draw() -> No
         assert any(actions[k] != actions2[k] for k in keys)  # other positions, same keys
     turn = new_game(2, 5)
     assert tree_keys(turn, candidates(turn.legal_actions()))[1] is None
+
+
+
+def test_the_search_takes_any_leaf_given_to_it() -> None:
+    """The evaluator interface (``mcts_leaves.Leaf``): a leaf handed to the search is told
+    the decision's view once, is asked for the leaf values, and its values decide.  A leaf
+    that likes the gardener on one cell makes the search move it there, whichever cell."""
+    from arena.engine.actions import A_MASK, A_SHIFT, GARDENER
+    from bots.mcts_leaves import Leaf
+
+    state = next(
+        s for s in (played(2, 25, k) for k in range(30, 80))
+        if s.step_name == "actions"
+        and sum(1 for a in candidates(list(s.legal_actions())) if a & KIND_MASK == GARDENER) > 2
+    )
+    seat = state.current
+    legal = list(state.legal_actions())
+    moves = [a for a in candidates(legal) if a & KIND_MASK == GARDENER]
+
+    class Likes(Leaf):
+        """1 for the searching seat when the gardener stands on ``cell``, else 0."""
+
+        def __init__(self, cell: int) -> None:
+            self.cell = cell
+            self.prepared = 0
+            self.calls = 0
+
+        def prepare(self, view: object) -> None:
+            self.prepared += 1
+
+        def __call__(self, s: GameState) -> list[float]:
+            self.calls += 1
+            good = 1.0 if s.gardener == self.cell else 0.0
+            return [good if p == seat else 1.0 - good for p in range(s.players)]
+
+    for wanted in (moves[0], moves[-1]):
+        bot = MctsBot(random.Random(1), iterations=200, planner=False, delegate="none",
+                      depth=0, prior=1000)
+        bot.start(seat, 2, state.options)
+        leaf = Likes(wanted >> A_SHIFT & A_MASK)
+        bot.search.configure(leaf, plot_keys=True)
+        assert bot.choose(state.view(seat), legal) == wanted
+        assert leaf.prepared == 1 and leaf.calls >= 200
