@@ -290,7 +290,7 @@ def check_move_time(ctx: click.Context, param: click.Parameter,
                     value: float | None) -> float | None:
     """Refuse a NaN, infinite or absurd limit before the game: in it, the thinking bot
     would be blamed."""
-    from .match import move_time_problem
+    from .limits import move_time_problem
 
     problem = move_time_problem(value)
     if problem:

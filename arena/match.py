@@ -31,21 +31,8 @@ from .engine import (
     parse_action,
 )
 from .engine.state import DEALT, MOVE, event_text, visible_event_text
+from .limits import move_time_problem
 from .records import GameError, GameRecord, make_record
-
-#: The longest move time accepted (a day): beyond it the alarm's timer overflows, and no
-#: tournament means it.
-MAX_MOVE_TIME = 86400.0
-
-
-def move_time_problem(seconds: float | None) -> str | None:
-    """What is wrong with a move time (None if nothing): checked before any game starts,
-    because inside one a bad limit would be charged to the bot that was thinking."""
-    if seconds is None:
-        return None
-    if not 0 < seconds <= MAX_MOVE_TIME:  # also false for NaN
-        return f"must be above 0 and at most {MAX_MOVE_TIME:g} seconds, not {seconds:g}"
-    return None
 
 
 class MoveTimeout(BaseException):

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from arena.engine import GameResult, PlayerView, RuleOptions
+from arena.engine import Action, GameResult, PlayerView, RuleOptions
 from arena.engine.options import parse_bool
 
 
@@ -173,7 +173,7 @@ class Bot:
         self.players = players
         self.options = options
 
-    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One of ``legal`` (the actions of ``arena.engine.actions``), chosen from the view."""
         raise NotImplementedError
 

@@ -32,9 +32,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import GameState, PlayerView
+from arena.engine import ACTIONS, GameState, PlayerView
 from arena.engine.actions import B_SHIFT, COMPLETE, FREE_KINDS, KIND_MASK, PLACE
-from arena.engine.state import ACTIONS
 
 from .base import Bot, Param
 from .heuristics import DECAY, DEFAULT_WEIGHTS, Weights, evaluate

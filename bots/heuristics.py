@@ -102,7 +102,7 @@ from arena.engine.components import (
 )
 from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND, POND_RING, RAYS
 from arena.engine.objectives import PLOT_SHIFTS
-from arena.engine.state import ACTIONS, PLACE_STEP, REDRAW_STEP, Board, GameState
+from arena.engine.state import ACTIONS, PLACE_STEP, REDRAW_STEP, Board
 
 #: Weight of a point already scored, against a point still in hand (must stay above 1).
 SCORE_WEIGHT = 1.5
@@ -829,60 +829,3 @@ def draw_value(
     points = board.card_points
     return sum(card_value(points[c] + race, costs[c], decay) for c in pool) / len(pool)
 
-
-def _bench(rounds: int = 9) -> None:  # pragma: no cover - a measurement, run by hand
-    """Time ``evaluate`` on mid-game states of greedy self-play (``python -m bots.heuristics``).
-
-    Warm: the layout cache holds the board (the common case in a search, where most moves
-    only grow or eat bamboo).  Known: the same layout in new objects (a plot placed again
-    after another first action or in another sample), found by content.  Cold: the caches
-    are emptied first (a layout never seen).
-    """
-    import random
-    import timeit
-
-    from arena.engine import new_game
-
-    from .greedy import GreedyBot
-
-    warm_times, known_times, cold_times = [], [], []
-    for seed in range(10):
-        state = new_game(2, seed, history=False)
-        bots = [GreedyBot(random.Random(seed)), GreedyBot(random.Random(seed + 100))]
-        while not state.ended and state.round < rounds:
-            seat = state.current
-            state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
-        seat = state.current
-        n = 3000
-        warm = timeit.timeit(lambda s=state, k=seat: evaluate(s, k), number=n) / n
-
-        def cold(s: GameState = state, k: int = seat) -> None:
-            _clear_caches()
-            evaluate(s, k)
-
-        def known(s: GameState = state, k: int = seat) -> None:
-            twin = s.copy()
-            twin.tiles, twin.improvement = dict(s.tiles), dict(s.improvement)
-            evaluate(twin, k)
-
-        cold_time = timeit.timeit(cold, number=300) / 300
-        known_time = timeit.timeit(known, number=3000) / 3000
-        warm_times.append(warm)
-        known_times.append(known_time)
-        cold_times.append(cold_time)
-        print(
-            f"seed {seed}: round {state.round}, {len(state.tiles) - 1} plots, "
-            f"hand {len(state.hands[seat])}: {warm * 1e6:.1f} µs warm, "
-            f"{known_time * 1e6:.1f} µs known, {cold_time * 1e6:.1f} µs cold"
-        )
-    print(
-        f"mean {sum(warm_times) / len(warm_times) * 1e6:.1f} µs warm, "
-        f"{sum(known_times) / len(known_times) * 1e6:.1f} µs known, "
-        f"{sum(cold_times) / len(cold_times) * 1e6:.1f} µs cold"
-    )
-
-
-if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    _bench(int(sys.argv[1]) if len(sys.argv) > 1 else 9)

@@ -9,7 +9,7 @@ Usage::
 Plays games between ``objective`` bots (every other game each decision is, with probability
 ``--explore``, a uniformly random legal action, so that the positions are not only those
 the planner would reach), and at every decision of an action step records, for every seat,
-the leaf's features (``bots.mcts._FittedLeaf.features``: the seat's own evaluation against
+the leaf's features (``bots.mcts_leaves.FittedLeaf.features``: the seat's own evaluation against
 its strongest rival as reckoned from public information, the same as in the search) and
 whether that seat went on to win (a victory shared by k counts 1/k).  A logistic regression
 (L2 0.001, L-BFGS) is fitted on the games whose seed is not a multiple of 5; the others are
@@ -23,7 +23,7 @@ its seed).
 ``games.jsonl``, or ``arena play --record`` files): each game is re-played from its seed and
 moves and the same rows are taken at the same decisions, so the leaf can be fitted on the
 positions a search bot's own play reaches rather than the planner's.  Games that ended in a
-bot error are skipped; the log loss of the weights in ``bots.mcts.FITTED_WEIGHTS`` on the
+bot error are skipped; the log loss of the weights in ``bots.mcts_leaves.FITTED_WEIGHTS`` on the
 held-out rows is printed too, for comparison.
 """
 
@@ -49,13 +49,13 @@ from arena.engine.state import ACTIONS
 from arena.replay import RecordError, read_records, replay
 from arena.tournament.sprt import game_score
 from bots import heuristics
-from bots.mcts import FITTED_WEIGHTS, _FittedLeaf
+from bots.mcts_leaves import FITTED_WEIGHTS, FittedLeaf
 from bots.registry import BotSpec
 
 Row = tuple[int, float, list[float]]
 
 
-def _features(s: GameState, leaves: list[_FittedLeaf]) -> list[tuple[int, list[float]]]:
+def _features(s: GameState, leaves: list[FittedLeaf]) -> list[tuple[int, list[float]]]:
     """Every seat's leaf features at an action-step decision, as the search reads them."""
     out = []
     for p, leaf in enumerate(leaves):
@@ -79,7 +79,7 @@ def play(players: int, seed: int, explore: float, cards: CardSet = DEFAULT_CARD_
     s = new_game(players, seed, options, history=False, cards=cards)
     for seat, bot in enumerate(bots):
         bot.start(seat, players, s.options)
-    leaves = [_FittedLeaf(8.0) for _ in range(players)]
+    leaves = [FittedLeaf(8.0) for _ in range(players)]
     pending: list[tuple[int, list[float]]] = []
     while not s.ended:
         legal = list(s.legal_actions())
@@ -100,13 +100,13 @@ def rows_from_record(record: dict[str, Any]) -> list[Row]:
     is not the game's."""
     if record.get("error"):
         return []
-    leaves: list[_FittedLeaf] = []
+    leaves: list[FittedLeaf] = []
     pending: list[tuple[int, list[float]]] = []
 
     def collect(s: GameState) -> None:
         if s.step == ACTIONS:
             if not leaves:
-                leaves.extend(_FittedLeaf(8.0) for _ in range(s.players))
+                leaves.extend(FittedLeaf(8.0) for _ in range(s.players))
             pending.extend(_features(s, leaves))
 
     name = f"game {record.get('game')!r}"

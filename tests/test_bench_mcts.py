@@ -19,4 +19,4 @@ def test_profile_lists_the_search_by_own_and_cumulative_time() -> None:
     out = run.stdout
     assert "1 decisions, 100 iterations" in out
     assert "Ordered by: internal time" in out and "Ordered by: cumulative time" in out
-    assert "(choose)" in out and "(_iterate)" in out
+    assert "(choose)" in out and "(iterate)" in out

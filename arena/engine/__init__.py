@@ -14,6 +14,7 @@ Typical use::
 
 from . import actions, components, grid
 from .actions import action_text, parse_action
+from .aliases import Action, CardId, Cell, Edge
 from .components import (
     CARDS,
     CATEGORIES,
@@ -27,22 +28,48 @@ from .components import (
 from .errors import ArenaError, IllegalActionError, NotationError, OptionError, PositionError
 from .options import DEFAULTS, OPTION_NAMES, RuleOptions
 from .position import from_position, positions_equal, to_position
-from .state import STEP_NAMES, GameResult, GameState, event_text, new_game
+from .state import (
+    ACTIONS,
+    CHOOSE_WEATHER,
+    CLOUDS_STEP,
+    PLACE_STEP,
+    RAIN_STEP,
+    REDRAW_STEP,
+    ROLL,
+    STEP_NAMES,
+    STORM_STEP,
+    GameResult,
+    GameState,
+    event_text,
+    new_game,
+)
 from .view import PlayerView
 
 __all__ = [
+    "ACTIONS",
     "CARDS",
     "CATEGORIES",
+    "CHOOSE_WEATHER",
+    "CLOUDS_STEP",
     "COLOURS",
     "DEFAULTS",
     "DEFAULT_CARD_SET",
     "FACES",
     "IMPROVEMENTS",
     "OPTION_NAMES",
+    "PLACE_STEP",
+    "RAIN_STEP",
+    "REDRAW_STEP",
+    "ROLL",
     "STEP_NAMES",
+    "STORM_STEP",
+    "Action",
     "ArenaError",
     "Card",
+    "CardId",
     "CardSet",
+    "Cell",
+    "Edge",
     "GameResult",
     "GameState",
     "IllegalActionError",

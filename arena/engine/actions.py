@@ -12,6 +12,7 @@ an improvement, or a second cell).
 from __future__ import annotations
 
 from . import grid
+from .aliases import Action
 from .components import CARDS, CATEGORIES, FACES, IMPROVEMENTS, parse_card
 from .errors import NotationError
 
@@ -74,7 +75,7 @@ def kind_of(action: int) -> int:
     return action & KIND_MASK
 
 
-def action_text(action: int) -> str:
+def action_text(action: Action) -> str:
     """The notation of an action (NOTATION.md)."""
     kind = action & KIND_MASK
     a = action >> A_SHIFT & A_MASK
@@ -157,7 +158,7 @@ _FORMS = (
 )
 
 
-def parse_action(text: str) -> int:
+def parse_action(text: str) -> Action:
     """The action of a notation text; raises NotationError with one sentence when malformed."""
     words = text.strip().split(" ")
     verb, args = words[0], words[1:]

@@ -13,6 +13,8 @@ RADIUS 15 leaves a ring of empty spaces around the farthest possible plot.
 
 from __future__ import annotations
 
+from .aliases import Cell
+
 RADIUS = 15
 #: Row stride; three padding columns keep pattern shifts from wrapping into the next row.
 WIDTH = 2 * RADIUS + 1 + 3
@@ -24,7 +26,7 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-
 DELTAS: tuple[int, ...] = tuple(dq + dr * WIDTH for dq, dr in DIRECTIONS)
 
 
-def cell_of(q: int, r: int) -> int:
+def cell_of(q: int, r: int) -> Cell:
     """Index of axial ``(q, r)``; -1 when off the grid."""
     if max(abs(q), abs(r), abs(q + r)) > RADIUS:
         return -1
@@ -155,7 +157,7 @@ def cell_text(cell: int) -> str:
     return f"{q},{r}"
 
 
-def parse_cell(text: str) -> int:
+def parse_cell(text: str) -> Cell:
     """Cell of a ``q,r`` text; raises ValueError naming the text when malformed or off grid."""
     parts = text.split(",")
     if len(parts) != 2:

@@ -23,7 +23,7 @@ from typing import Any
 
 from arena.cards import changes, summary
 from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
-from arena.match import move_time_problem
+from arena.limits import move_time_problem
 from bots.registry import BotSpec
 
 FORMATS = ("round-robin", "gauntlet")

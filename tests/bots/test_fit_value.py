@@ -11,7 +11,7 @@ import pytest
 from arena.engine import new_game
 from arena.engine.state import ACTIONS
 from arena.records import make_record
-from bots.mcts import _FittedLeaf
+from bots.mcts_leaves import FittedLeaf
 from bots.registry import BotSpec
 from tests.scripts import load_script
 
@@ -25,7 +25,7 @@ def _game(seed: int, players: int = 2) -> tuple[dict, list[tuple[int, float, lis
     bots = [BotSpec.parse("greedy").create(random.Random(seed + p)) for p in range(players)]
     for p, bot in enumerate(bots):
         bot.start(p, players, s.options)
-    leaves = [_FittedLeaf(8.0) for _ in range(players)]
+    leaves = [FittedLeaf(8.0) for _ in range(players)]
     seen: list[tuple[int, list[float]]] = []
     while not s.ended:
         if s.step == ACTIONS:

@@ -17,7 +17,9 @@ from arena.engine.components import CARD_POINTS
 from arena.engine.state import ACTIONS
 from arena.match import play_game
 from bots.base import BotConfigError
-from bots.mcts import MctsBot, candidates, progress, tree_keys, win_chances
+from bots.mcts import MctsBot
+from bots.mcts_leaves import DenyLeaf, FittedLeaf, progress, win_chances
+from bots.mcts_search import candidates, tree_keys
 from bots.random_bot import RandomBot
 from bots.registry import BotSpec
 from tests.bots.positions import hidden_twin
@@ -86,7 +88,7 @@ def test_hidden_information_does_not_change_the_decision(
     for params in (
         {"iterations": 60},
         {"iterations": 40, "rollout": "random", "depth": 5},
-        {"iterations": 40, "eval": "heuristics", "planner": False},
+        {"iterations": 40, "eval": "sampled", "planner": False},
     ):
         assert decide(state, 3, **params) == decide(twin, 3, **params)
 
@@ -263,7 +265,7 @@ def test_deny_evaluation_values_the_searching_seat_from_public_information(
     seat = state.current
     bot = MctsBot(random.Random(0), iterations=1, eval=evaluation)
     bot.start(seat, players, state.options)
-    leaf = bot._evaluate
+    leaf = bot.search.evaluate
     leaf.prepare(state.view(seat))
     twin = hidden_twin(state, seat, random.Random(2))
     assert twin.hands != state.hands
@@ -318,21 +320,19 @@ def test_the_default_budget_and_delegation_follow_the_number_of_players() -> Non
     """``iterations=0``, ``delegate=auto`` and ``eval=auto`` (the defaults) are chosen per
     game, from the screens: 1000 iterations, ``steps`` and the fitted leaf with 2 players,
     1000, ``none`` and ``deny`` with 3-4; a value given explicitly is kept."""
-    from bots.mcts import _DenyLeaf, _FittedLeaf
-
     bot = BotSpec.parse("mcts").create(random.Random(0))
     assert isinstance(bot, MctsBot)
     resolved = {}
     for players in (2, 3, 4, 2):
         bot.start(0, players, RuleOptions())
-        resolved[players] = (bot._iterations, bot._delegate, type(bot._evaluate),
-                             bot._keys is tree_keys)
-    assert resolved == {2: (1000, "steps", _FittedLeaf, True), 3: (1000, "none", _DenyLeaf, False),
-                        4: (1000, "none", _DenyLeaf, False)}
+        resolved[players] = (bot._iterations, bot._delegate, type(bot.search.evaluate),
+                             bot.search.keys is tree_keys)
+    assert resolved == {2: (1000, "steps", FittedLeaf, True), 3: (1000, "none", DenyLeaf, False),
+                        4: (1000, "none", DenyLeaf, False)}
     explicit = MctsBot(random.Random(0), iterations=50, delegate="complete", eval="deny")
     explicit.start(0, 2, RuleOptions())
     assert (explicit._iterations, explicit._delegate) == (50, "complete")
-    assert type(explicit._evaluate) is _DenyLeaf
+    assert type(explicit.search.evaluate) is DenyLeaf
     state = played(2, 27, 20)
     explicit.start(state.current, 2, state.options)
     legal = list(state.legal_actions())
@@ -344,10 +344,10 @@ def test_the_default_budget_and_delegation_follow_the_number_of_players() -> Non
 def test_fitted_evaluation_reads_the_race_and_the_turn() -> None:
     """``eval=fitted``: its inputs are the leads of the seat over its rival, and a lead in
     completed cards or in points raises the win chance (the fitted weights say so)."""
-    from bots.mcts import FITTED_WEIGHTS, _FittedLeaf
+    from bots.mcts_leaves import FITTED_WEIGHTS
 
     state = played(2, 26, 40)
-    leaf = _FittedLeaf(8.0)
+    leaf = FittedLeaf(8.0)
     leaf.prepare(state.view(0))
     p, q = state.current, 1 - state.current
     own, rival = 10.0, 7.0
@@ -385,3 +385,46 @@ def test_plot_placements_are_keyed_by_the_plot_not_its_place_in_the_draw() -> No
         assert any(actions[k] != actions2[k] for k in keys)  # other positions, same keys
     turn = new_game(2, 5)
     assert tree_keys(turn, candidates(turn.legal_actions()))[1] is None
+
+
+
+def test_the_search_takes_any_leaf_given_to_it() -> None:
+    """The evaluator interface (``mcts_leaves.Leaf``): a leaf handed to the search is told
+    the decision's view once, is asked for the leaf values, and its values decide.  A leaf
+    that likes the gardener on one cell makes the search move it there, whichever cell."""
+    from arena.engine.actions import A_MASK, A_SHIFT, GARDENER
+    from bots.mcts_leaves import Leaf
+
+    state = next(
+        s for s in (played(2, 25, k) for k in range(30, 80))
+        if s.step_name == "actions"
+        and sum(1 for a in candidates(list(s.legal_actions())) if a & KIND_MASK == GARDENER) > 2
+    )
+    seat = state.current
+    legal = list(state.legal_actions())
+    moves = [a for a in candidates(legal) if a & KIND_MASK == GARDENER]
+
+    class Likes(Leaf):
+        """1 for the searching seat when the gardener stands on ``cell``, else 0."""
+
+        def __init__(self, cell: int) -> None:
+            self.cell = cell
+            self.prepared = 0
+            self.calls = 0
+
+        def prepare(self, view: object) -> None:
+            self.prepared += 1
+
+        def __call__(self, s: GameState) -> list[float]:
+            self.calls += 1
+            good = 1.0 if s.gardener == self.cell else 0.0
+            return [good if p == seat else 1.0 - good for p in range(s.players)]
+
+    for wanted in (moves[0], moves[-1]):
+        bot = MctsBot(random.Random(1), iterations=200, planner=False, delegate="none",
+                      depth=0, prior=1000)
+        bot.start(seat, 2, state.options)
+        leaf = Likes(wanted >> A_SHIFT & A_MASK)
+        bot.search.configure(leaf, plot_keys=True)
+        assert bot.choose(state.view(seat), legal) == wanted
+        assert leaf.prepared == 1 and leaf.calls >= 200

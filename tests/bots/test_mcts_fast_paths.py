@@ -14,7 +14,8 @@ import pytest
 
 from arena.engine import GameState, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
-from bots.mcts import FITTED_WEIGHTS, MctsBot, _FittedLeaf, lead_chance
+from bots.mcts import MctsBot
+from bots.mcts_leaves import FITTED_WEIGHTS, FittedLeaf, lead_chance, make_leaf
 
 
 def sampled_states(players: int, seed: int) -> list[GameState]:
@@ -30,7 +31,7 @@ def sampled_states(players: int, seed: int) -> list[GameState]:
     return out
 
 
-def plain_fitted(leaf: _FittedLeaf, s: GameState) -> list[float]:
+def plain_fitted(leaf: FittedLeaf, s: GameState) -> list[float]:
     """The fitted leaf through ``features`` and ``chance``, term by term."""
     own, public_rival, public_q = leaf.own_and_rival(s)
     n = s.players
@@ -47,7 +48,7 @@ def plain_fitted(leaf: _FittedLeaf, s: GameState) -> list[float]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_fitted_leaf_is_its_features_weighed(players: int) -> None:
     states = sampled_states(players, 60 + players)
-    leaf = _FittedLeaf(8.0)
+    leaf = FittedLeaf(8.0)
     for s in states[::3]:
         view = s.view(s.current) if not s.ended else s.view(0)
         leaf.prepare(view)
@@ -57,7 +58,7 @@ def test_the_fitted_leaf_is_its_features_weighed(players: int) -> None:
 def test_the_fitted_chance_is_the_logistic_of_the_weighed_features() -> None:
     """``chance`` itself, against the weights read by hand (the reference above uses it)."""
     s = sampled_states(2, 5)[40]
-    leaf = _FittedLeaf(8.0)
+    leaf = FittedLeaf(8.0)
     leaf.prepare(s.view(0))
     own, rival, q = leaf.own_and_rival(s)
     x = leaf.features(s, 0, own[0], q, rival)
@@ -96,15 +97,13 @@ def test_a_second_decision_is_a_fresh_bots(players: int) -> None:
 @pytest.mark.parametrize(("players", "eval_name"), [(2, "fitted"), (3, "deny"), (4, "deny")])
 def test_the_searching_seats_value_alone_is_the_leafs(players: int, eval_name: str) -> None:
     """``mine``: the leaf's value for the searching seat, computed without the others'."""
-    from bots.mcts import _EVALUATIONS
-
-    leaf = _EVALUATIONS[eval_name](8.0)
+    leaf = make_leaf(eval_name, 8.0)
     for s in sampled_states(players, 70 + players)[::4]:
         if s.ended:
             continue
         for seat in range(players):
-            leaf.prepare(s.view(seat))  # type: ignore[attr-defined]
-            alone = leaf.mine(s)  # type: ignore[attr-defined]
+            leaf.prepare(s.view(seat))
+            alone = leaf.mine(s)
             assert alone[seat] == leaf(s)[seat]
             assert [x for p, x in enumerate(alone) if p != seat] == [0.0] * (players - 1)
 
@@ -135,7 +134,7 @@ def test_leaving_out_the_other_seats_values_changes_no_choice(
         bot = MctsBot(random.Random(3), iterations=300, reuse=True)
         bot.start(state.current, players, state.options)
         if not alone:
-            bot._mine = None
+            bot.search.mine = None
         root = []
         original = bot._root
         bot._root = lambda view, keep=root, f=original: keep.append(f(view)) or keep[-1]  # type: ignore[method-assign]

@@ -1,0 +1,141 @@
+"""The direction of dependencies (STYLE.md, "Our own layout"): limits below everything that
+uses them, the engine importing nothing else of ours, and no cycle among module-level
+imports (an import cycle makes the order of imports matter, and a module half-initialised
+when its partner reads it fails far from the cause)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("arena", "bots", "reports")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The project modules ``path`` imports when it is imported (not inside functions, not
+    under ``if TYPE_CHECKING``)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.If):
+                if "TYPE_CHECKING" not in ast.unparse(node.test):
+                    visit(node.body)
+                    visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                found.add(base)
+                # ``from . import heuristics`` imports a module, not a name
+                found.update(f"{base}.{alias.name}" for alias in node.names)
+
+    visit(ast.parse(path.read_text()).body)
+    return found
+
+
+def project_graph() -> dict[str, set[str]]:
+    files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
+    names = {module_name(p) for p in files}
+    return {module_name(p): {m for m in top_level_imports(p) if m in names} - {module_name(p)}
+            for p in files}
+
+
+def test_no_cycle_among_module_level_imports() -> None:
+    graph = project_graph()
+    # A package imports its own modules in its __init__; that edge is not a cycle in practice
+    # (the submodule's import of its package's name is resolved first), so edges into a
+    # package's __init__ from inside the package are left out.
+    edges = {a: {b for b in bs if not a.startswith(b + ".")} for a, bs in graph.items()}
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+
+    def walk(node: str, trail: list[str]) -> None:
+        if node in trail:
+            cycles.append([*trail[trail.index(node):], node])
+            return
+        if node in done:
+            return
+        for nxt in sorted(edges.get(node, ())):
+            walk(nxt, [*trail, node])
+        done.add(node)
+
+    for start in sorted(edges):
+        walk(start, [])
+    assert cycles == []
+
+
+def test_the_engine_imports_nothing_else_of_ours() -> None:
+    for module, imports in project_graph().items():
+        if module.startswith("arena.engine"):
+            assert {m for m in imports if not m.startswith("arena.engine")} == set(), module
+
+
+def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every project module that importing ``start`` imports, its packages' ``__init__``
+    aside (``arena.tournament``'s loads the runner, which a user of the schedule alone need
+    not)."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+@pytest.mark.parametrize(("module", "forbidden"), [
+    # a bot bounds its thinking time without importing the game loop
+    ("bots.mcts", "arena.match"),
+    # a schedule checks its move time without importing the game loop
+    ("arena.tournament.schedule", "arena.match"),
+])
+def test_a_module_does_not_import_a_layer_above_it(module: str, forbidden: str) -> None:
+    assert forbidden not in reaches(project_graph(), module)
+
+
+def test_the_limits_load_nothing_else_of_ours() -> None:
+    code = ("import sys, arena.limits; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('arena', 'bots')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "['arena', 'arena.limits']"
+
+
+#: Bot modules that still read engine internals, and why: ``heuristics`` reads ``Board`` and
+#: the step constants from ``arena.engine.state`` (left while it is compiled with mypyc).
+INTERNALS_ALLOWED = {"bots.heuristics"}
+
+
+def test_bots_use_the_engines_public_names_only() -> None:
+    """A bot imports ``arena.engine`` and its value modules (actions, components, grid,
+    objectives, options), never the state, view or position modules behind the public
+    ``GameState``/``PlayerView`` (STYLE.md: bots use the engine's public API)."""
+    internals = {"arena.engine.state", "arena.engine.view", "arena.engine.position"}
+    found = {
+        module: sorted(imports & internals)
+        for module, imports in project_graph().items()
+        if module.startswith("bots.") and module not in INTERNALS_ALLOWED
+    }
+    assert {m: i for m, i in found.items() if i} == {}
