@@ -214,6 +214,8 @@ class DaskExecutor:
                                             f"{exc}") from exc
                     self._note_isolation(worker, isolating)
                     for item in results:
+                        if item.printed:  # isolated bots' output: the task's log is not kept
+                            log.info("(on Dask) %s", item.printed)
                         if item.summary.error_seat is not None:
                             record = json.loads(item.line)
                             error = record["error"]

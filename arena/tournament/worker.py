@@ -62,11 +62,17 @@ class Summary(NamedTuple):
 
 
 class Finished(NamedTuple):
-    """A game played: its schedule index, its record as one JSON line, and its summary."""
+    """A game played: its schedule index, its record as one JSON line, and its summary.
+
+    ``printed`` is what its isolated bots printed (bounded by their hosts), as log text: a
+    worker whose log reaches ``arena.log`` logs it itself, and a Dask task, whose log goes
+    nowhere kept, hands it to the parent with the game.
+    """
 
     index: int
     line: str
     summary: Summary
+    printed: str = ""
 
 
 def summarize(record: GameRecord | dict[str, Any]) -> Summary:
@@ -87,8 +93,8 @@ def encode(record: GameRecord | dict[str, Any]) -> str:
     return orjson.dumps(record).decode()
 
 
-def finished(index: int, record: GameRecord | dict[str, Any]) -> Finished:
-    return Finished(index, encode(record), summarize(record))
+def finished(index: int, record: GameRecord | dict[str, Any], printed: str = "") -> Finished:
+    return Finished(index, encode(record), summarize(record), printed)
 
 
 class Monitor:
@@ -248,6 +254,7 @@ class GamePlayer:
         log.debug("game %s started: %s", game.id, " vs ".join(names))
         bots: list[Any] = []
         remote: list[tuple[int, RemoteBot]] = []
+        printed: list[str] = []
         error: GameError | None = None
         try:
             for seat, participant in enumerate(game.seats):
@@ -277,10 +284,12 @@ class GamePlayer:
                 error = outcome.error
         finally:
             for seat, bot in remote:
-                printed = bot.close()
-                if printed:
-                    log.info("game %s: %s (seat %d) printed:\n%s", game.id, names[seat], seat,
-                             printed.decode(errors="replace").rstrip())
+                output = bot.close()
+                if output:
+                    text = (f"game {game.id}: {names[seat]} (seat {seat}) printed:\n"
+                            + output.decode(errors="replace").rstrip())
+                    log.info("%s", text)
+                    printed.append(text)
         if monitor is not None:
             monitor.end()
         if error is not None and self.log_faults:
@@ -288,7 +297,7 @@ class GamePlayer:
                         error["seat"], error["kind"], error["message"])
         else:
             log.debug("game %s finished: winners %s", game.id, record["winners"])
-        return finished(index, record)
+        return finished(index, record, "\n".join(printed))
 
 
 @dataclass

@@ -137,3 +137,17 @@ def test_an_unusable_scheduler_is_one_sentence_before_the_folder_is_written(
         assert result.exit_code == 2, result.output
         assert needle in result.output and "Traceback" not in result.output
         assert not out.exists()
+
+
+def test_isolated_bots_output_on_a_cluster_reaches_the_log(
+        tmp_path: Path, cluster: tuple[str, bool]) -> None:
+    # A Dask task's own log goes nowhere kept: the output comes back with its games.
+    address, _daemonic = cluster
+    args = ["--bot", "tests.tournament.attack_bots.Printer:name=X", "--bot", "random:name=A",
+            "--games", "4", "--seed", "4", "--quiet", *FAST, "--out", str(tmp_path / "p"),
+            "--scheduler", address, "--chunk", "2"]
+    result = run_cli(args)
+    assert result.exit_code == 0, result.output
+    log = (tmp_path / "p" / "arena.log").read_text()
+    assert log.count("(on Dask) game") == 4 and log.count("X (seat") == 4
+    assert "more bytes dropped]" in log
