@@ -64,12 +64,6 @@ def place(k: int, cell: int, improvement: int = 0, swap: bool = False) -> int:
     return PLACE | cell << A_SHIFT | (k | improvement << 2 | swap << 4) << B_SHIFT
 
 
-END_ACTION = END
-PLOT_ACTION = PLOT
-SKIP_ACTION = SKIP
-IRRIGATE_KEEP_ACTION = IRRIGATE_KEEP
-
-
 def kind_of(action: int) -> int:
     """The kind of an action (``END``, ``PLOT``, ...)."""
     return action & KIND_MASK

@@ -32,11 +32,6 @@ SUN, RAIN, WIND, STORM, CLOUDS, CHOICE = 0, 1, 2, 3, 4, 5
 POND_TILE = 12
 
 
-def tile_code(colour: int, improvement: int = NO_IMPROVEMENT) -> int:
-    """Code of a printed tile."""
-    return colour * 4 + improvement
-
-
 def tile_name(code: int) -> str:
     """``colour`` or ``colour/improvement`` (NOTATION.md)."""
     if code == POND_TILE:

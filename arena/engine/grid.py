@@ -134,11 +134,6 @@ def edge_of(a: int, b: int) -> int:
     return _edge_ids.get((min(a, b), max(a, b)), -1)
 
 
-def is_cell(cell: int) -> bool:
-    """Whether an int is a cell of the grid."""
-    return cell in _VALID
-
-
 def rotate(q: int, r: int) -> tuple[int, int]:
     """One 60° rotation (NOTATION.md): ``(q, r) -> (-r, q + r)``."""
     return -r, q + r
