@@ -44,7 +44,6 @@ POND: int = cell_of(0, 0)
 CELLS: tuple[int, ...] = tuple(
     c for c in range(SIZE) if cell_of(*coords_of(c)) == c and c % WIDTH < 2 * RADIUS + 1
 )
-_VALID = frozenset(CELLS)
 
 
 def _neighbour(cell: int, d: int) -> int:
