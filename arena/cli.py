@@ -220,7 +220,9 @@ def rules() -> None:
 @click.option("--players", type=click.IntRange(2, 4), required=True, help="2 to 4 players.")
 @click.option("--seed", type=int, default=None, help="Game seed (default: random).")
 @click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (R12).")
-def position(new: bool, players: int, seed: int | None, rules: tuple[str, ...]) -> None:
+@click.option("--cards", "cards_path", metavar="FILE", default=None, help=CARDS_HELP)
+def position(new: bool, players: int, seed: int | None, rules: tuple[str, ...],
+             cards_path: str | None) -> None:
     """Print the starting position of a game as position JSON (the format `legal` reads).
 
     The position holds everything, decks and hands included: it is the whole truth of the
@@ -230,10 +232,13 @@ def position(new: bool, players: int, seed: int | None, rules: tuple[str, ...]) 
     Example:
       arena position --new --players 2 --seed 7 > start.json
       arena legal start.json
+      arena position --new --players 3 --seed 7 --cards my-set.json > start3.json
     """
-    options = rule_options(rules)
+    choice = card_choice(cards_path, players)
+    options = choice.options(rule_options(rules), rule_given=rule_given(rules, "emperor_points"))
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    click.echo(json.dumps(to_position(new_game(players, seed, options)), indent=1))
+    state = new_game(players, seed, options, cards=choice.cards)
+    click.echo(json.dumps(to_position(state), indent=1))
 
 
 # ------------------------------------------------------------------ play

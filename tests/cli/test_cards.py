@@ -202,3 +202,23 @@ def test_summary_is_canonical() -> None:
     info = cards.summary(removed, 2)
     assert "plot-15" not in info["points"] and info["removed"] == ["plot-15"]
     assert len(info["hash"]) == 12 and int(info["hash"], 16) >= 0
+
+
+def test_position_new_takes_a_card_set(tmp_path: Path) -> None:
+    """`arena position --new --cards FILE`: the position carries the set, `legal` reads it."""
+    path = write(tmp_path, {"points": {"plot-15": 7}, "remove": ["gardener-13"],
+                            "emperor": 3})
+    code, out, err = run("position", "--new", "--players", "3", "--seed", "7",
+                         "--cards", str(path))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["card_set"]["points"]["plot-15"] == 7
+    assert data["card_set"]["remove"] == ["gardener-13"]
+    assert data["options"]["emperor_points"] == 3
+    start = tmp_path / "start.json"
+    start.write_text(out)
+    code, out, err = run("legal", str(start))
+    assert code == 0 and out, err
+    too_small = write(tmp_path, {"remove": PANDA[:12]}, "small.json")
+    code, out, err = run("position", "--new", "--players", "4", "--cards", str(too_small))
+    assert code == 2 and "4-player" in err and out == ""
