@@ -166,15 +166,20 @@ def test_R12_clouds_move_only_with_move_improvement() -> None:
 # --------------------------------------------------------------------------- redraw_satisfied
 
 
+def redraw_tiles() -> list[dict[str, Any]]:
+    """Green plots under the redraw tests' hands: a tall one, and shoots of 1."""
+    return [
+        tile("1,0", "green", 4),
+        tile("1,-1", "green", 1),
+        tile("2,-1", "green/watershed", 1),
+        tile("2,-2", "green/watershed", 1),
+    ]
+
+
 def redraw_position(option: str, category: str, top: list[str]) -> GameState:
     mine = ["plot-02"]
     return load(
-        tiles=[
-            tile("1,0", "green", 4),
-            tile("1,-1", "green", 1),
-            tile("2,-1", "green/watershed", 1),
-            tile("2,-2", "green/watershed", 1),
-        ],
+        tiles=redraw_tiles(),
         weather="rain",
         hands=[hand(mine, eaten=(2, 0, 0)), hand()],
         decks=objective_decks({category: top}, elsewhere=mine),
@@ -231,12 +236,7 @@ def redraw_all_position(**kwargs: Any) -> GameState:
     not (``redraw_satisfied=all``)."""
     mine = ["plot-02"]
     return load(
-        tiles=[
-            tile("1,0", "green", 4),
-            tile("1,-1", "green", 1),
-            tile("2,-1", "green/watershed", 1),
-            tile("2,-2", "green/watershed", 1),
-        ],
+        tiles=redraw_tiles(),
         weather="rain",
         hands=[hand(mine, eaten=(2, 0, 0), **kwargs), hand()],
         decks=objective_decks(

@@ -34,3 +34,15 @@ def timeless(directory: Path) -> dict[str, dict[str, Any]]:
         assert record["game"] not in out, f"game {record['game']} recorded twice"
         out[record["game"]] = record
     return out
+
+
+def assert_blamed(record: dict[str, Any], name: str, kind: str, message: str) -> int:
+    """The game of participant ``name`` ended with its fault of ``kind``: it cannot win,
+    another seat did.  Returns its seat."""
+    seat = record["seats"].index(name)
+    error = record["error"]
+    assert error is not None, record["game"]
+    assert error["seat"] == seat and error["kind"] == kind, error
+    assert message in error["message"], error
+    assert seat not in record["winners"] and record["winners"], record["game"]
+    return seat

@@ -18,7 +18,7 @@ import pytest
 
 from arena.replay import replay
 
-from .conftest import FAST, read_records, run_cli, timeless
+from .conftest import FAST, assert_blamed, read_records, run_cli, timeless
 
 pytestmark = pytest.mark.timeout(180, method="thread")
 
@@ -50,12 +50,7 @@ def blamed(records: list[dict[str, Any]], kind: str, message: str) -> None:
     """The attacker's games carry its fault; the others are clean."""
     for record in records:
         if "X" in record["seats"]:
-            seat = record["seats"].index("X")
-            error = record["error"]
-            assert error is not None, record["game"]
-            assert error["seat"] == seat and error["kind"] == kind, error
-            assert message in error["message"], error
-            assert seat not in record["winners"] and record["winners"]
+            assert_blamed(record, "X", kind, message)
         else:
             clean(record)
 

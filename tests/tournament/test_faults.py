@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import BROKEN, FAST, read_records, run_cli, timeless
+from .conftest import BROKEN, FAST, assert_blamed, read_records, run_cli, timeless
 
 #: A hung run fails its test instead of holding CI (thread method: SIGALRM is the games').
 pytestmark = pytest.mark.timeout(180, method="thread")
@@ -37,12 +37,7 @@ def check(records: list[dict[str, Any]], kind: str, message: str) -> None:
     assert len(records) == 6
     for record in records:
         if "X" in record["seats"]:
-            seat = record["seats"].index("X")
-            error = record["error"]
-            assert error is not None, record["game"]
-            assert error["seat"] == seat and error["kind"] == kind, error
-            assert message in error["message"], error
-            assert seat not in record["winners"] and record["winners"], record["game"]
+            seat = assert_blamed(record, "X", kind, message)
             # The game stopped at the faulty decision: the seat had decided twice before.
             assert sum(m.startswith(f"{seat} ") for m in record["moves"]) == 2
         else:
