@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import ACTIONS, GameState, PlayerView
+from arena.engine import STEP_ACTIONS, GameState, PlayerView
 from arena.engine.actions import B_SHIFT, COMPLETE, FREE_KINDS, KIND_MASK, PLACE
 
 from .base import Bot, Param
@@ -88,7 +88,7 @@ class GreedyBot(Bot):
         """
         child = state.copy()
         child.apply(action)
-        if depth > 0 and not child.ended and child.current == seat and child.step != ACTIONS:
+        if depth > 0 and not child.ended and child.current == seat and child.step != STEP_ACTIONS:
             # A "swap" placement only reorders the plot deck's bottom, which the evaluation
             # does not read: its value is that of the same placement without the swap.  The
             # free moves open at that step (R3.1) are left to the action step that follows.

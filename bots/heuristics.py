@@ -89,20 +89,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from arena.engine import STEP_ACTIONS, STEP_PLACE, STEP_REDRAW, Board
 from arena.engine.components import (
     CARD_CATEGORY,
     CARDS,
     ENCLOSURE,
+    FACE_SUN,
     FERTILIZER,
     GARDENER_CARD,
     PANDA_CARD,
     PLOT_CARD,
     POND_TILE,
-    SUN,
 )
 from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND, POND_RING, RAYS
 from arena.engine.objectives import PLOT_SHIFTS
-from arena.engine.state import ACTIONS, PLACE_STEP, REDRAW_STEP, Board
 
 #: Weight of a point already scored, against a point still in hand (must stay above 1).
 SCORE_WEIGHT = 1.5
@@ -731,9 +731,9 @@ def actions_horizon(board: Board, seat: int) -> int:
         return 99
     current = board.current  # type: ignore[attr-defined]
     if current == seat:
-        if board.step in (ACTIONS, PLACE_STEP, REDRAW_STEP):  # type: ignore[attr-defined]
+        if board.step in (STEP_ACTIONS, STEP_PLACE, STEP_REDRAW):  # type: ignore[attr-defined]
             taken = len(board.taken)  # type: ignore[attr-defined]
-            return max(0, (3 if board.weather == SUN else 2) - taken)  # type: ignore[attr-defined]
+            return max(0, (3 if board.weather == FACE_SUN else 2) - taken)  # type: ignore[attr-defined]
         return 3  # the weather comes first: the sun may still give a third action
     if seat == emperor:
         return 0

@@ -118,7 +118,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import ACTIONS, Action, GameState, PlayerView
+from arena.engine import STEP_ACTIONS, Action, GameState, PlayerView
 from arena.engine.actions import COMPLETE, END, KIND_MASK
 from arena.limits import MAX_MOVE_TIME
 
@@ -245,7 +245,7 @@ class MctsBot(Bot):
             return legal[0]
         if self._delegate != "none" and (
             legal[0] & KIND_MASK == COMPLETE
-            or (self._delegate == "steps" and view.step != ACTIONS)
+            or (self._delegate == "steps" and view.step != STEP_ACTIONS)
         ):
             self._kept = None
             self.last_iterations = 0
@@ -279,7 +279,11 @@ class MctsBot(Bot):
         s = view.determinize(self.rng)
         cands, actions = self.search.keys(s, candidates(s.legal_actions()))
         self.search.lookahead_order(root, s, cands, actions, alone=view.current == self.seat)
-        if self._planner is not None and view.step == ACTIONS and cands[0] & KIND_MASK != COMPLETE:
+        if (
+            self._planner is not None
+            and view.step == STEP_ACTIONS
+            and cands[0] & KIND_MASK != COMPLETE
+        ):
             self._planner_prior(root, view, s, cands)
         return root
 

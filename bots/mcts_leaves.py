@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.engine import ACTIONS, GameState, PlayerView
+from arena.engine import STEP_ACTIONS, GameState, PlayerView
 from arena.engine.components import (
     CARD_CATEGORY,
     CARDS,
@@ -544,7 +544,7 @@ class FittedLeaf(DenyLeaf):
         hand = (own - h.SCORE_WEIGHT * sp) - (rival - h.SCORE_WEIGHT * sq)
         done = len(s.completed[p]) - len(s.completed[q])
         phase = max(len(c) for c in s.completed) / s.options.objectives_needed(s.players)
-        left = s.actions_left() if s.step == ACTIONS else 2
+        left = s.actions_left() if s.step == STEP_ACTIONS else 2
         tempo = left if s.current == p else -left if s.current == q else 0
         emperor = 0 if s.emperor < 0 else 1 if s.emperor == p else -1
         return [
@@ -597,7 +597,7 @@ class FittedLeaf(DenyLeaf):
         done = [len(c) for c in completed]
         sizes = [len(hand) for hand in hands]
         phase = max(done) / s.options.objectives_needed(n)
-        left = s.actions_left() if s.step == ACTIONS else 2
+        left = s.actions_left() if s.step == STEP_ACTIONS else 2
         current = s.current
         emperor = s.emperor
         me = self.seat

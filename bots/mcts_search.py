@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from arena.engine import PLACE_STEP, Action, GameState, PlayerView
+from arena.engine import STEP_PLACE, Action, GameState, PlayerView
 from arena.engine.actions import (
     A_MASK,
     A_SHIFT,
@@ -205,7 +205,7 @@ def tree_keys(
     cell; two drawn plots with the same tile are the same key.  Used with 2 players
     (``AUTO_PLOT_KEYS``).
     """
-    if s.step != PLACE_STEP:
+    if s.step != STEP_PLACE:
         return cands, None
     drawn = s.drawn
     actions: dict[int, int] = {}
@@ -388,7 +388,7 @@ class Search:
             if keyed is not None:
                 cands, actions = keyed
                 keyed = None
-            elif s.step == PLACE_STEP:
+            elif s.step == STEP_PLACE:
                 # Placements: dozens of candidates to filter and key, the same whenever
                 # the same plots are drawn at the same place in the tree.
                 legal = s.legal_actions()

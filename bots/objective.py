@@ -81,9 +81,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine import (
-    ACTIONS,
-    CHOOSE_WEATHER,
-    REDRAW_STEP,
+    STEP_ACTIONS,
+    STEP_CHOOSE_WEATHER,
+    STEP_REDRAW,
     GameState,
     PlayerView,
     RuleOptions,
@@ -108,10 +108,10 @@ from arena.engine.components import (
     CARDS,
     CATEGORIES,
     ENCLOSURE,
+    FACE_SUN,
+    FACE_WIND,
     GARDENER_CARD,
     PANDA_CARD,
-    SUN,
-    WIND,
 )
 from arena.engine.grid import parse_cell
 
@@ -246,16 +246,16 @@ class ObjectiveBot(Bot):
                 return max(completing, key=lambda a: view.card_points[a >> B_SHIFT])
         if self.prefer != "none":
             view = self._preferring(view)
-        if view.step == REDRAW_STEP:
+        if view.step == STEP_REDRAW:
             return self._choose_redraw(view, legal)
         plan = self._plan(view)
         state = view.determinize(self.rng)
-        if view.step == ACTIONS:
+        if view.step == STEP_ACTIONS:
             fence = self._fence(view, legal, plan)
             if fence is not None:
                 return fence
             return self._plan_turn(view, state, legal, plan)
-        if view.step == CHOOSE_WEATHER:
+        if view.step == STEP_CHOOSE_WEATHER:
             return self._choose_weather(view, state, legal, plan)
         # place, rain, storm, clouds: the best result now.
         values = [self._after(view, state, a, plan)[0] for a in legal]
@@ -313,7 +313,7 @@ class ObjectiveBot(Bot):
             len(view.completed[s]) >= needed - 1 for s in range(view.players) if s != seat
         ):
             # An opponent may take the Emperor on its next turn: we have this turn and one more.
-            left = (3 if view.weather == SUN else 2) - len(view.taken)
+            left = (3 if view.weather == FACE_SUN else 2) - len(view.taken)
             horizon = left + 2
         # Opponents eat a colour if their stock shows it or their panda was seen on it.
         threatened = {
@@ -411,7 +411,7 @@ class ObjectiveBot(Bot):
             child.apply(action)
             # A satisfied card put back (``redraw_satisfied=all``): the sample's replacement
             # comes from the best deck; the card kept is the hand's last either way.
-            while child.step == REDRAW_STEP and not child.ended:
+            while child.step == STEP_REDRAW and not child.ended:
                 redraws = [a for a in child.legal_actions() if a & KIND_MASK == REDRAW]
                 child.apply(max(redraws, key=lambda a: self._draw_value(view, seat, a >> B_SHIFT)))
             hand = child.hands[seat]
@@ -431,7 +431,7 @@ class ObjectiveBot(Bot):
             return total / samples, first
         child = state.copy()
         child.apply(action)
-        if not child.ended and child.current == seat and child.step != ACTIONS:
+        if not child.ended and child.current == seat and child.step != STEP_ACTIONS:
             best_v, best_c = -1e9, child
             for follow in child.legal_actions():
                 if follow & KIND_MASK == PLACE and follow >> B_SHIFT & 16:
@@ -476,7 +476,7 @@ class ObjectiveBot(Bot):
         ranked = sorted(firsts, key=lambda t: -t[0])
         values = {a: v for v, a, _c in firsts}
         for v1, action, child in ranked[: self.beam]:
-            if action == END or child.ended or child.current != seat or child.step != ACTIONS:
+            if action == END or child.ended or child.current != seat or child.step != STEP_ACTIONS:
                 continue
             bonus = v1 - self.value(child, plan)
             best2 = v1
@@ -499,7 +499,7 @@ class ObjectiveBot(Bot):
         base = self.value(state, plan)
         # The best single action's gain now: what one more action (the sun) is roughly worth.
         probe = state.copy()
-        probe.step = ACTIONS
+        probe.step = STEP_ACTIONS
         probe.weather = -1
         probe.invalidate()
         gain = 0.0
@@ -512,9 +512,9 @@ class ObjectiveBot(Bot):
             face = action >> B_SHIFT
             if action & KIND_MASK != WEATHER:  # a free move first (R3.1)
                 values.append(self._after(view, state, action, plan)[0])
-            elif face == SUN:
+            elif face == FACE_SUN:
                 values.append(base + SUN_SHARE * gain)
-            elif face == WIND:
+            elif face == FACE_WIND:
                 values.append(base + WIND_SHARE * gain)
             else:
                 values.append(self._after(view, state, action, plan)[0])

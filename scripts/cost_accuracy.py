@@ -25,7 +25,7 @@ from _args import at_least, script_parser
 from arena.engine import new_game
 from arena.engine.actions import KIND_MASK, TURN_ACTION
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
-from arena.engine.state import ACTIONS
+from arena.engine.state import STEP_ACTIONS
 from bots import heuristics
 from bots.registry import BotSpec
 
@@ -50,7 +50,7 @@ def play(seed: int) -> list[Record]:
     records: list[Record] = []
     while not s.ended:
         p = s.current
-        if s.step == ACTIONS and recorded_round[p] != s.round:
+        if s.step == STEP_ACTIONS and recorded_round[p] != s.round:
             recorded_round[p] = s.round
             for card, cost in heuristics.card_costs(s, p).items():
                 pending.setdefault((p, card), []).append((cost, actions[p]))

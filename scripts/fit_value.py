@@ -45,7 +45,7 @@ from scipy.optimize import minimize
 
 from arena.cards import DEFAULT_CHOICE
 from arena.engine import DEFAULT_CARD_SET, ArenaError, CardSet, GameState, RuleOptions, new_game
-from arena.engine.state import ACTIONS
+from arena.engine.state import STEP_ACTIONS
 from arena.replay import RecordError, read_records, replay
 from arena.tournament.sprt import game_score
 from bots import heuristics
@@ -83,7 +83,7 @@ def play(players: int, seed: int, explore: float, cards: CardSet = DEFAULT_CARD_
     pending: list[tuple[int, list[float]]] = []
     while not s.ended:
         legal = list(s.legal_actions())
-        if s.step == ACTIONS:
+        if s.step == STEP_ACTIONS:
             pending.extend(_features(s, leaves))
         seat = s.current
         if explore and seed % 2 and rng.random() < explore:
@@ -104,7 +104,7 @@ def rows_from_record(record: dict[str, Any]) -> list[Row]:
     pending: list[tuple[int, list[float]]] = []
 
     def collect(s: GameState) -> None:
-        if s.step == ACTIONS:
+        if s.step == STEP_ACTIONS:
             if not leaves:
                 leaves.extend(FittedLeaf(8.0) for _ in range(s.players))
             pending.extend(_features(s, leaves))

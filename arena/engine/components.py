@@ -25,8 +25,10 @@ NO_IMPROVEMENT, WATERSHED, ENCLOSURE, FERTILIZER = 0, 1, 2, 3
 CATEGORIES: tuple[str, ...] = ("plot", "gardener", "panda")
 PLOT_CARD, GARDENER_CARD, PANDA_CARD = 0, 1, 2
 
+#: The weather die's faces (R4.1); ``FACE_`` keeps them apart from the action kinds and
+#: the decision steps of the same names.
 FACES: tuple[str, ...] = ("sun", "rain", "wind", "storm", "clouds", "choice")
-SUN, RAIN, WIND, STORM, CLOUDS, CHOICE = 0, 1, 2, 3, 4, 5
+FACE_SUN, FACE_RAIN, FACE_WIND, FACE_STORM, FACE_CLOUDS, FACE_CHOICE = 0, 1, 2, 3, 4, 5
 
 #: A tile code is ``colour * 4 + printed improvement``; the pond has its own code.
 POND_TILE = 12

@@ -38,14 +38,14 @@ from .errors import OptionError, PositionError
 from .objectives import SHOOT_COUNTERS, shoot_slot
 from .options import RuleOptions
 from .state import (
-    ACTIONS,
     NO_SEAT,
     NONE_PUT_BACK,
-    PLACE_STEP,
     POND,
-    REDRAW_STEP,
-    ROLL,
+    STEP_ACTIONS,
     STEP_NAMES,
+    STEP_PLACE,
+    STEP_REDRAW,
+    STEP_ROLL,
     Board,
     GameState,
 )
@@ -95,7 +95,7 @@ def to_position(state: GameState) -> dict[str, Any]:
         },
         "dice": [FACES[f] for f in state.dice],
     }
-    if state.step == REDRAW_STEP:
+    if state.step == STEP_REDRAW:
         data["turn"]["put_back"] = dict(zip(CATEGORIES, state.put_back))
     data.update(board_dict(state))
     data["reserve"] = {
@@ -334,7 +334,7 @@ def from_position(data: Any) -> GameState:
     _check_turn(r, s)
     drawn = r.get(turn, "drawn", "turn.drawn", list, [])
     s.drawn = tuple(r.tile(t, f"turn.drawn[{i}]") for i, t in enumerate(drawn))
-    if (s.step == PLACE_STEP) != bool(s.drawn) or len(s.drawn) > 3:
+    if (s.step == STEP_PLACE) != bool(s.drawn) or len(s.drawn) > 3:
         raise r.fail("turn.drawn", "holds 1 to 3 plots at step place, and none at other steps")
     put_back = r.get(turn, "put_back", "turn.put_back", dict, {})
     for key in put_back:
@@ -344,7 +344,7 @@ def from_position(data: Any) -> GameState:
     if min(counts) < 0:
         raise r.fail("turn.put_back", "counts cannot be negative")
     s.put_back = (counts[0], counts[1], counts[2])
-    if (s.step == REDRAW_STEP) != (s.put_back != NONE_PUT_BACK):
+    if (s.step == STEP_REDRAW) != (s.put_back != NONE_PUT_BACK):
         raise r.fail(
             "turn.put_back",
             "counts the satisfied cards put back at step redraw (at least one), and is empty "
@@ -511,7 +511,7 @@ def from_position(data: Any) -> GameState:
         masks.append(tuple(row))
     s.plot_known = masks[0]
     s.objective_known = tuple(masks[1:])
-    if s.step == REDRAW_STEP:
+    if s.step == STEP_REDRAW:
         for k, name in enumerate(CATEGORIES):
             if s.put_back[k] > len(s.objective_decks[k]):
                 raise r.fail(
@@ -619,11 +619,11 @@ def _check_turn(r: _Reader, s: GameState) -> None:
     name = STEP_NAMES[step]
     if name in faces and (weather < 0 or FACES[weather] not in faces[name]):
         raise r.fail("turn.weather", f"step {name} needs the weather {' or '.join(faces[name])}")
-    if step == ROLL and (weather >= 0 or taken):
+    if step == STEP_ROLL and (weather >= 0 or taken):
         raise r.fail("turn", "step roll is the start of a turn: no weather, no actions yet")
-    if step not in (ACTIONS, PLACE_STEP, REDRAW_STEP) and taken:
+    if step not in (STEP_ACTIONS, STEP_PLACE, STEP_REDRAW) and taken:
         raise r.fail("turn.actions", "actions come after the weather")
-    if s.round == 1 and step == ROLL:
+    if s.round == 1 and step == STEP_ROLL:
         raise r.fail("turn.step", "there is no weather roll in the first round (R3.2)")
     if s.round == 1 and weather >= 0:
         raise r.fail("turn.weather", "there is no weather in the first round (R3.2)")
@@ -632,9 +632,9 @@ def _check_turn(r: _Reader, s: GameState) -> None:
         raise r.fail("turn.actions", f"{len(taken)} actions; at most {limit} this turn (R3.3)")
     if weather != FACES.index("wind") and len(set(taken)) != len(taken):
         raise r.fail("turn.actions", "the same action twice needs the wind (R3.4)")
-    if step == PLACE_STEP and (not taken or taken[-1] != ACTION_NAMES.index("plot")):
+    if step == STEP_PLACE and (not taken or taken[-1] != ACTION_NAMES.index("plot")):
         raise r.fail("turn.actions", "step place follows the plot action")
-    if step == REDRAW_STEP:
+    if step == STEP_REDRAW:
         if s.options.redraw_satisfied != "all":
             raise r.fail("turn.step", "step redraw needs the option redraw_satisfied=all (R12)")
         if not taken or taken[-1] != ACTION_NAMES.index("objective"):

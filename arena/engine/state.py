@@ -67,6 +67,12 @@ from .components import (
     CHANNELS,
     DEFAULT_CARD_SET,
     ENCLOSURE,
+    FACE_CHOICE,
+    FACE_CLOUDS,
+    FACE_RAIN,
+    FACE_STORM,
+    FACE_SUN,
+    FACE_WIND,
     FACES,
     FERTILIZER,
     GARDENER_CARD,
@@ -78,20 +84,22 @@ from .components import (
     CardSet,
     tile_name,
 )
-from .components import CHOICE as FACE_CHOICE
-from .components import CLOUDS as FACE_CLOUDS
-from .components import RAIN as FACE_RAIN
-from .components import STORM as FACE_STORM
-from .components import SUN as FACE_SUN
-from .components import WIND as FACE_WIND
 from .errors import IllegalActionError, OptionError
 from .objectives import gardener_found, panda_found, plot_pattern_found, shoot_slot
 from .options import DEFAULTS, RuleOptions
 
-# Decision steps of a turn (NOTATION.md ``turn.step``).
-ROLL, CHOOSE_WEATHER, RAIN_STEP, STORM_STEP, CLOUDS_STEP, ACTIONS, PLACE_STEP, REDRAW_STEP = (
-    range(8)
-)
+# Decision steps of a turn (the position's ``turn.step``).  ``STEP_`` keeps them apart from
+# the action kinds (``actions.RAIN``) and the weather faces (``components.FACE_RAIN``).
+(
+    STEP_ROLL,
+    STEP_CHOOSE_WEATHER,
+    STEP_RAIN,
+    STEP_STORM,
+    STEP_CLOUDS,
+    STEP_ACTIONS,
+    STEP_PLACE,
+    STEP_REDRAW,
+) = range(8)
 STEP_NAMES: tuple[str, ...] = (
     "roll", "choose_weather", "rain", "storm", "clouds", "actions", "place", "redraw",
 )  # fmt: skip
@@ -467,22 +475,22 @@ class GameState(Board):
         if self.ended:
             return []
         step = self.step
-        if step == ACTIONS:
+        if step == STEP_ACTIONS:
             return self._legal_turn()
-        if step == ROLL:
+        if step == STEP_ROLL:
             return []  # a chance node, resolved by _advance: no free move before it (R3.1)
         # R3.1: the free moves at every decision of the turn, before the step's own choices.
         out = self._free_moves()
-        if step == PLACE_STEP:
+        if step == STEP_PLACE:
             out += self._legal_place()
-        elif step == RAIN_STEP:
+        elif step == STEP_RAIN:
             out += [RAIN | c << A_SHIFT for c in self.rain_targets()]
             out.append(SKIP)
-        elif step == STORM_STEP:
+        elif step == STEP_STORM:
             out += self._legal_storm()
-        elif step == CLOUDS_STEP:
+        elif step == STEP_CLOUDS:
             out += self._legal_clouds()
-        elif step == CHOOSE_WEATHER:
+        elif step == STEP_CHOOSE_WEATHER:
             out += self._legal_weather()
         else:
             out += self._legal_redraw()
@@ -696,26 +704,26 @@ class GameState(Board):
             self._set_weather(action >> B_SHIFT)
         elif kind == RAIN:
             self._grow(a)
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         elif kind == STORM:
             self.panda = a
             self._eat(a, s)
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         elif kind == CLOUDS:
             imp = action >> B_SHIFT
             self.reserve_improvements = _minus(self.reserve_improvements, imp)
             self._put_improvement(a, imp)
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         elif kind == CLOUDS_KEEP:
             imp = action >> B_SHIFT
             self.reserve_improvements = _minus(self.reserve_improvements, imp)
             self.stored_improvements[s] = _plus(self.stored_improvements[s], imp)
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         elif kind == CLOUDS_MOVE:
             self._move_improvement(a, action >> B_SHIFT)
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         elif kind == SKIP:
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         elif kind == REDRAW:
             self._draw_objective(s, action >> B_SHIFT)
         else:
@@ -725,10 +733,10 @@ class GameState(Board):
     def _advance(self) -> None:
         """Resolve chance and forced steps until a real decision (or the end) is reached."""
         while not self.ended:
-            if self.step == ROLL:
+            if self.step == STEP_ROLL:
                 self._roll()
                 continue
-            if self.step == ACTIONS:
+            if self.step == STEP_ACTIONS:
                 # The legal list is built only when asked for: a search applies many
                 # actions whose children it only evaluates.
                 if self._only_end():
@@ -742,7 +750,7 @@ class GameState(Board):
                 # with one spot is still asked: it is the plot action's choice.
                 only = legal[0]
                 if only == SKIP:
-                    self.step = ACTIONS
+                    self.step = STEP_ACTIONS
                     continue
                 if only & KIND_MASK == REDRAW:
                     self._draw_objective(self.current, only >> B_SHIFT)
@@ -771,21 +779,21 @@ class GameState(Board):
 
     def _weather_step(self, face: int) -> None:
         if face == FACE_RAIN:
-            self.step = RAIN_STEP
+            self.step = STEP_RAIN
         elif face == FACE_STORM:
-            self.step = STORM_STEP
+            self.step = STEP_STORM
         elif face == FACE_CLOUDS:
             reserve = self.reserve_improvements
             if reserve[1] or reserve[2] or reserve[3]:
-                self.step = CLOUDS_STEP
+                self.step = STEP_CLOUDS
             elif self.options.cloud_when_empty == "other_weather":
-                self.step = CHOOSE_WEATHER
+                self.step = STEP_CHOOSE_WEATHER
             else:
-                self.step = CLOUDS_STEP
+                self.step = STEP_CLOUDS
         elif face == FACE_CHOICE:
-            self.step = CHOOSE_WEATHER
+            self.step = STEP_CHOOSE_WEATHER
         else:  # sun, wind: they only change what the action step allows
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
 
     def _end_turn(self) -> None:
         """End of a turn (R3, R13.2): next seat, new round, or the end of the game."""
@@ -807,11 +815,11 @@ class GameState(Board):
         self.taken = ()
         self.weather = -1
         self.drawn = ()
-        self.step = ROLL if self.round > 1 else ACTIONS
+        self.step = STEP_ROLL if self.round > 1 else STEP_ACTIONS
 
     def _game_over(self) -> None:
         self.ended = True
-        self.step = ACTIONS
+        self.step = STEP_ACTIONS
         if self.history is not None:
             self.history.append((GAME_OVER, self.round))
 
@@ -821,7 +829,7 @@ class GameState(Board):
         self.drawn = self.plot_deck[:n]
         self.plot_deck = self.plot_deck[n:]
         self.plot_known = self.plot_known[n:]
-        self.step = PLACE_STEP
+        self.step = STEP_PLACE
         if self.history is not None:
             self.history.append((DREW_PLOTS, self.round, self.drawn))
 
@@ -837,7 +845,7 @@ class GameState(Board):
             self.plot_deck = self.plot_deck + others
             self.plot_known = self.plot_known + (1 << self.current,) * len(others)
         self.drawn = ()
-        self.step = ACTIONS
+        self.step = STEP_ACTIONS
         self.tiles = {**self.tiles, cell: tile}
         self.bamboo[cell] = 0
         self._spaces = None
@@ -995,13 +1003,13 @@ class GameState(Board):
             counts = list(put_back)
             counts[category] += 1
             self.put_back = (counts[0], counts[1], counts[2])
-            self.step = REDRAW_STEP
+            self.step = STEP_REDRAW
         else:
             self.hands[seat] = (*self.hands[seat], card)
             if self.history is not None:
                 self.history.append((DREW, self.round, card))
             self.put_back = NONE_PUT_BACK
-            self.step = ACTIONS
+            self.step = STEP_ACTIONS
         self.objective_decks = tuple(decks)
         self.objective_known = tuple(knowns)
 
@@ -1197,7 +1205,7 @@ def new_game(
     s.dice = tuple(dice)
     s.round = 1
     s.current = 0
-    s.step = ACTIONS
+    s.step = STEP_ACTIONS
     s.weather = -1
     s.taken = ()
     s.drawn = ()

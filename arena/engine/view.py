@@ -32,7 +32,7 @@ from typing import Any
 from . import rng as splitmix
 from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, POND_TILE
 from .options import RuleOptions
-from .state import ACTIONS, PLACE_STEP, STEP_NAMES, Board, GameState, copy_public
+from .state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, Board, GameState, copy_public
 
 #: A deck's places, top first, in runs: a number ``k`` for ``k`` places dealt from the end
 #: of the shuffled pool (``pool.pop()`` after ``pool.pop()``), a tuple for places whose
@@ -234,7 +234,7 @@ class PlayerView(Board):
         # bot that edits its view fails in its own decision instead of changing the game.
         v.tiles = read_only(state.tiles)  # type: ignore[assignment]
         v.improvement = read_only(state.improvement)  # type: ignore[assignment]
-        mine = state.current == seat and state.step == PLACE_STEP
+        mine = state.current == seat and state.step == STEP_PLACE
         v.drawn = state.drawn if mine else ()
         v.drawn_count = len(state.drawn)
         bit = 1 << seat
@@ -481,4 +481,4 @@ def _unpickle_view(values: tuple[Any, ...]) -> PlayerView:
     return v
 
 
-__all__ = ["ACTIONS", "PlayerView", "RuleOptions"]
+__all__ = ["STEP_ACTIONS", "PlayerView", "RuleOptions"]

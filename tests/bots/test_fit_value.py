@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.engine import new_game
-from arena.engine.state import ACTIONS
+from arena.engine.state import STEP_ACTIONS
 from arena.records import make_record
 from bots.mcts_leaves import FittedLeaf
 from bots.registry import BotSpec
@@ -28,7 +28,7 @@ def _game(seed: int, players: int = 2) -> tuple[dict, list[tuple[int, float, lis
     leaves = [FittedLeaf(8.0) for _ in range(players)]
     seen: list[tuple[int, list[float]]] = []
     while not s.ended:
-        if s.step == ACTIONS:
+        if s.step == STEP_ACTIONS:
             for p, leaf in enumerate(leaves):
                 leaf.prepare(s.view(p))
                 own, rival, q = leaf.own_and_rival(s)

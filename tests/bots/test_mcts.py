@@ -14,7 +14,7 @@ import pytest
 from arena.engine import GameState, RuleOptions, action_text, from_position, new_game
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
-from arena.engine.state import ACTIONS
+from arena.engine.state import STEP_ACTIONS
 from arena.match import play_game
 from bots.base import BotConfigError
 from bots.mcts import MctsBot
@@ -143,7 +143,7 @@ def test_good_parameters_are_read() -> None:
 def test_time_budget_is_respected() -> None:
     state = played(2, 24, 60)
     rng = random.Random(24)
-    while state.step != ACTIONS or state.legal_actions()[0] & KIND_MASK == COMPLETE:
+    while state.step != STEP_ACTIONS or state.legal_actions()[0] & KIND_MASK == COMPLETE:
         state.apply(rng.choice(state.legal_actions()))  # a decision the search makes itself
     bot = MctsBot(random.Random(0), iterations=10**6, time=0.2)  # the cap: time decides
     bot.start(state.current, 2, state.options)

@@ -239,16 +239,16 @@ def test_the_lazy_forced_end_agrees_with_the_legal_list(game: tuple[int, int, in
     seed, choice_seed, players, k = game
 
     def every_step(state: GameState, rng: random.Random) -> None:
-        from arena.engine.state import ACTIONS
+        from arena.engine.state import STEP_ACTIONS
 
-        if state.step == ACTIONS:
+        if state.step == STEP_ACTIONS:
             assert state._only_end() == (state._legal_turn() == [act.END])
         if rng.random() > 0.3:
             return
         for action in state.legal_actions():
             child = state.copy()
             child.apply(action)
-            if not child.ended and child.step == ACTIONS:
+            if not child.ended and child.step == STEP_ACTIONS:
                 assert not child._only_end()
                 assert child.legal_actions() != [act.END]
 
