@@ -16,8 +16,10 @@ gets a :class:`arena.engine.CardSet` (no file reading happens in ``arena/engine`
 
 What runs carry: a manifest's ``card_set`` is the resolved set (:func:`summary`: every card
 in play with its points, the removed cards, the Emperor's points, and a 12-hex-digit hash of
-those), a game record's is ``{"hash", "changes"}`` (:func:`record_field`: what differs from
-the printed set, in this file format), from which ``arena replay`` rebuilds the set.
+those) and its ``catalog`` describes every card (:func:`catalog`), so that a report needs
+nothing but the run's files; a game record's is ``{"hash", "changes"}`` (:func:`record_field`:
+what differs from the printed set, in this file format), from which ``arena replay`` rebuilds
+the set.
 """
 
 from __future__ import annotations
@@ -160,6 +162,17 @@ def summary(cards: CardSet, emperor: int) -> dict[str, Any]:
     }
     text = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
     return {"hash": hashlib.sha256(text.encode()).hexdigest()[:12], **resolved}
+
+
+def catalog(cards: CardSet) -> list[dict[str, Any]]:
+    """The manifest's ``catalog``: every objective card in deck order, as the reports need it
+    (they read the run's files, never the engine): ``id``, ``category``, ``asks`` (its
+    condition in words, equal for copies of one card), ``printed`` points, ``points`` in
+    this run and whether it was ``removed``."""
+    return [{"id": card.id, "category": card.category_name, "asks": condition(card.index),
+             "printed": card.points, "points": cards.points[card.index],
+             "removed": card.index in cards.removed}
+            for card in CARDS]
 
 
 def changes(cards: CardSet, emperor: int) -> dict[str, Any]:

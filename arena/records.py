@@ -60,6 +60,10 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``card_set``      ``{"hash", "emperor", "points": {card id: points, every card in play},
                   "removed": [card ids], "changes": what differs from the printed set}``
                   (``arena/cards.py``); absent in manifests written before card sets.
+``catalog``       list, every objective card in deck order (removed ones included):
+                  ``{"id", "category", "asks": its condition in words, "printed": points,
+                  "points": in this run, "removed": bool}``; what the reports know the cards
+                  by.  Absent in manifests written before it (``--resume`` adds it).
 ``move_time``     float | None, the hard limit per decision in seconds.
 ``sprt``          None or ``{"elo0", "elo1", "alpha", "beta"}`` (plus ``"result"`` when decided).
 ``started``, ``finished``  ISO-8601 times (``finished`` null while running or interrupted).

@@ -34,11 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from arena.cards import condition
-from arena.engine.components import CARDS
-
 from . import stats
-from .loader import CATEGORIES, Tables, emperor_points
+from .loader import CATEGORIES, ReportError, Tables, emperor_points
 
 FDR = 0.05
 REPLICATES = 1000
@@ -100,7 +97,7 @@ class Sample:
     deals: pd.Index              # a key per deal that two runs on one schedule share
     strata: np.ndarray           # the pairing of each deal
     sums: np.ndarray             # deals × (len(QUANTITIES) · cards)
-    cards: pd.DataFrame          # card, category, points (the run's), removed
+    cards: pd.DataFrame          # card, category, asks, points (the run's), removed
     games: int                   # games without error behind the sums
     fit: dict[str, Any]          # the regression: beta, bread, scores per deal, columns
 
@@ -158,7 +155,7 @@ def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
     for i, q in enumerate(QUANTITIES):
         np.add.at(sums, (d, i * n_cards + code), columns[q])
     fit = _regression(t, deal_of_game, n_deals, min_completions)
-    cards = catalog[["card", "category", "points", "removed"]].reset_index(drop=True)
+    cards = catalog[["card", "category", "asks", "points", "removed"]].reset_index(drop=True)
     return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit)
 
 
@@ -373,7 +370,7 @@ def card_table(
     q = {name: s.sums[:, i * n:(i + 1) * n].sum(axis=0) for i, name in enumerate(QUANTITIES)}
     cat = s.cards["category"].astype(str).to_numpy()
     points = s.cards["points"].to_numpy(dtype=float)
-    out = s.cards[["card", "category", "points"]].copy()
+    out = s.cards[["card", "category", "asks", "points"]].copy()
     out["drawn"] = q["drawn"].astype(int)
     out["completed"] = q["completed"].astype(int)
     rate = full["completion_rate"][0]
@@ -500,8 +497,10 @@ def category_table(s: Sample, full: dict[str, np.ndarray],
             r[name] = float(full[key][0])
             lo, hi = _interval(boot[key])
             r[f"{name}_lo"], r[f"{name}_hi"] = float(lo), float(hi)
-        ratio = boot[f"cat_ppt_{c}"] / boot["deck_points_per_turn"]
-        r["efficiency_ratio"] = float(full[f"cat_ppt_{c}"][0] / full["deck_points_per_turn"][0])
+        with np.errstate(divide="ignore", invalid="ignore"):  # no points known: NaN
+            ratio = boot[f"cat_ppt_{c}"] / boot["deck_points_per_turn"]
+            r["efficiency_ratio"] = float(full[f"cat_ppt_{c}"][0]
+                                          / full["deck_points_per_turn"][0])
         lo, hi = _interval(ratio)
         r["efficiency_ratio_lo"], r["efficiency_ratio_hi"] = float(lo), float(hi)
         rows.append(r)
@@ -560,11 +559,11 @@ def suggest(result: dict[str, Any], method: str = "fair-value") -> pd.DataFrame:
         # Copies of one card (panda-13, -14 and -15 ask the same) are one card to a designer:
         # their imbalances are pooled (weighted by precision), or the suggestion would give
         # identical cards different points on noise alone.
-        gap, se = _pool_copies(gap, se)
+        copies = pd.Series(copy_groups(s.cards), index=order)
+        gap, se = _pool_copies(gap, se, copies)
         shrink = tau2 / (tau2 + se ** 2) if tau2 == tau2 else 0.0 * se
         target = points.reindex(order) + gap * shrink
         out["target"] = target.to_numpy()
-        copies = pd.Series(order.map(_copy_group).to_numpy(), index=order)
         size = copies.map(copies.value_counts())
         why = np.where(fair.isna().to_numpy(), "no estimate (too few completions)",
                        [f"fair value {f:.1f}, shrunk by {k:.2f}"
@@ -587,16 +586,18 @@ def suggest(result: dict[str, Any], method: str = "fair-value") -> pd.DataFrame:
     return out
 
 
-def _copy_group(card: str) -> str:
-    """What a card asks (category and condition): equal for copies of one card."""
-    index = next((c.index for c in CARDS if c.id == card), None)
-    return card if index is None else f"{CARDS[index].category}: {condition(index)}"
+def copy_groups(cards: pd.DataFrame) -> list[str]:
+    """Per card of a catalog, what it asks (category and condition): equal for copies of one
+    card; a card whose condition is unknown (a manifest without catalog) is its own group."""
+    return [f"{cat}: {asks}" if asks else card for card, cat, asks in
+            zip(cards["card"], cards["category"].astype(str), cards["asks"], strict=True)]
 
 
-def _pool_copies(gap: pd.Series, se: pd.Series) -> tuple[pd.Series, pd.Series]:
-    """Per card, the precision-weighted mean imbalance of its copies and that mean's error;
-    copies without an estimate take their copies' (a card with none keeps NaN)."""
-    group = pd.Series(gap.index.map(_copy_group), index=gap.index)
+def _pool_copies(gap: pd.Series, se: pd.Series, group: pd.Series
+                 ) -> tuple[pd.Series, pd.Series]:
+    """Per card, the precision-weighted mean imbalance of its copies (``group``: equal for
+    copies, indexed like ``gap``) and that mean's error; copies without an estimate take
+    their copies' (a card with none keeps NaN)."""
     ok = gap.notna() & se.notna() & (se > 0)
     w = (1.0 / se.where(ok) ** 2).fillna(0.0)
     sum_w = w.groupby(group).transform("sum")
@@ -615,6 +616,12 @@ def suggest_card_set(
     listed too, so the file reads as the whole set), keeps the run's Emperor and removed
     cards, and is what ``arena tournament --cards FILE`` reads.
     """
+    unknown = t.catalog.loc[~t.catalog["removed"] & t.catalog["points"].isna(), "card"]
+    if len(unknown):
+        raise ReportError(f"{t.source}: the points of {', '.join(unknown[:3])}"
+                          f"{' ...' if len(unknown) > 3 else ''} are not in its manifest.json "
+                          "(`arena tournament --resume DIR` adds its card catalog), so no card "
+                          "set can be suggested.")
     result = analyse(t, replicates=replicates)
     table = suggest(result, method)
     removed = set(t.catalog.loc[t.catalog["removed"], "card"])

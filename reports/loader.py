@@ -10,6 +10,10 @@ histories) never sit in memory as Python objects:
 - ``cards``: one row per objective card a seat drew, with the rounds it was drawn and
   completed in.
 
+What each card is (category, condition, points in the run, printed points) is the manifest's
+``catalog``, never the engine's data: a report reads nothing but the run's folder, so a run
+played with another version of the game, or of its cards, still reports what it played.
+
 Bad input policy.  A missing directory or manifest, or a manifest that is not a JSON object,
 raises :class:`ReportError`.  A missing ``games.jsonl`` is a tournament that has not finished
 a game yet: a warning, and empty tables.  The last line of ``games.jsonl`` is the one a crash or
@@ -23,11 +27,11 @@ games (id ``play``) are all kept.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -114,62 +118,75 @@ def _without_errors(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[~mask] if mask.any() else frame
 
 
-def _components_path() -> Path | None:
-    """Where ``arena/engine/data/components.json`` is, found without importing ``arena``."""
-    candidates: list[Path] = []
-    try:
-        spec = importlib.util.find_spec("arena")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None and spec.submodule_search_locations:
-        candidates += [Path(p) for p in spec.submodule_search_locations]
-    candidates.append(Path(__file__).resolve().parent.parent / "arena")
-    for base in candidates:
-        path = base / "engine" / "data" / "components.json"
-        if path.is_file():
-            return path
-    return None
+#: The Emperor's points when a manifest says nothing of them (R12's default); a tournament's
+#: manifest always does, in its rule options.
+DEFAULT_EMPEROR = 2
+_CATALOG_COLUMNS = ("card", "category", "asks", "points", "printed", "removed")
 
 
 def card_catalog(manifest: dict[str, Any] | None = None) -> pd.DataFrame:
-    """The objective cards of the game (id, category, points, removed), in deck order.
+    """The objective cards of the run in deck order: ``card``, ``category``, ``asks`` (its
+    condition in words), ``points`` (the run's), ``printed``, ``removed``.
 
-    The points are the run's: the manifest's ``card_set`` (written when the tournament was
-    played with ``--cards FILE``) when it has one, else the printed values, read from the
-    engine's data file rather than the engine, which the reports never import.  If the file
-    cannot be found the printed catalog is empty and cards found in the games get their
-    category from their id and no points.
+    They are the manifest's ``catalog``: the reports read the run's files, never the engine,
+    so a run describes its own cards.  A manifest written before the catalog has none, and
+    the catalog is rebuilt from what it does hold (:func:`catalog_missing` says what is then
+    unknown): the card set's points of every card in play and its removed cards, each card's
+    category from its id, no printed points and no conditions.  Older still, without a card
+    set, the cards are known only from the games (the loader adds them, as it adds any card a
+    catalog lacks) and have no points.
     """
-    rows: list[tuple[str, str, float]] = []
-    path = _components_path()
-    if path is not None:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for cat in CATEGORIES:
-            for card in data.get("objectives", {}).get(cat, []):
-                rows.append((str(card["id"]), cat, float(card["points"])))
-    catalog = pd.DataFrame(rows, columns=["card", "category", "points"])
-    catalog["printed"] = catalog["points"]
-    catalog["removed"] = False
-    card_set = (manifest or {}).get("card_set")
+    manifest = manifest or {}
+    entries = manifest.get("catalog")
+    if isinstance(entries, list):
+        return pd.DataFrame({
+            "card": [str(e["id"]) for e in entries],
+            "category": [str(e["category"]) for e in entries],
+            "asks": [str(e.get("asks") or "") for e in entries],
+            "points": [_number(e.get("points")) for e in entries],
+            "printed": [_number(e.get("printed")) for e in entries],
+            "removed": [bool(e.get("removed", False)) for e in entries],
+        }, columns=list(_CATALOG_COLUMNS))
+    card_set = manifest.get("card_set")
+    points: dict[str, Any] = {}
+    removed: list[str] = []
     if isinstance(card_set, dict):
         points = card_set.get("points") or {}
-        known = dict(zip(catalog["card"], range(len(catalog)), strict=True))
-        extra = [c for c in points if c not in known]
-        if extra:
-            catalog = pd.concat([catalog, pd.DataFrame({
-                "card": extra, "category": [_category_of(c) for c in extra],
-                "points": math.nan, "printed": math.nan, "removed": False})],
-                ignore_index=True)
-        catalog["points"] = [float(points.get(c, p)) for c, p in
-                             zip(catalog["card"], catalog["points"], strict=True)]
-        removed = set(card_set.get("removed") or [])
-        catalog["removed"] = catalog["card"].isin(removed)
-    return catalog
+        removed = [c for c in card_set.get("removed") or [] if c not in points]
+    cards = [*points, *removed]
+    return pd.DataFrame({
+        "card": cards,
+        "category": [_category_of(c) for c in cards],
+        "asks": "",
+        "points": [_number(points.get(c)) for c in cards],
+        "printed": math.nan,
+        "removed": [c in removed for c in cards],
+    }, columns=list(_CATALOG_COLUMNS))
+
+
+def catalog_missing(manifest: dict[str, Any]) -> str | None:
+    """What a report on this run cannot know for want of the manifest's catalog, or None."""
+    if isinstance(manifest.get("catalog"), list):
+        return None
+    head = "manifest.json has no card catalog (it was written before manifests carried one)"
+    fix = "`arena tournament --resume DIR` adds it"
+    if isinstance(manifest.get("card_set"), dict):
+        return (f"{head}: the card points are its card_set's; printed points and what each "
+                "card asks are unknown, so copies of a card are not pooled in suggested "
+                f"points; {fix}")
+    return (f"{head} nor card set: the card points are unknown, so the card tables give counts, "
+            "completion rates and turns held but no points, fair values or points per turn; "
+            f"{fix}")
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else math.nan
 
 
 def emperor_points(manifest: dict[str, Any] | None = None) -> int:
     """The Emperor card's points in the run: the manifest's card set, then its rule option
-    ``emperor_points``, then the printed card (2 unless the data file says otherwise)."""
+    ``emperor_points``, then R12's default."""
     manifest = manifest or {}
     card_set = manifest.get("card_set")
     if isinstance(card_set, dict) and isinstance(card_set.get("emperor"), int):
@@ -178,10 +195,7 @@ def emperor_points(manifest: dict[str, Any] | None = None) -> int:
     rule = options.get("emperor_points") if isinstance(options, dict) else None
     if isinstance(rule, int) and not isinstance(rule, bool):
         return rule
-    path = _components_path()
-    if path is None:
-        return 2
-    return int(json.loads(path.read_text(encoding="utf-8")).get("emperor_points", 2))
+    return DEFAULT_EMPEROR
 
 
 def card_set_hash(manifest: dict[str, Any]) -> str:
@@ -236,16 +250,22 @@ def _manifest_problem(manifest: dict[str, Any]) -> str | None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             return f"has '{name}': {str(value)[:40]}, not a whole number from {low} to {high}"
-    card_set = manifest.get("card_set")
+    return _card_set_problem(manifest.get("card_set")) or _catalog_problem(
+        manifest.get("catalog"))
+
+
+def _points_ok(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1000
+
+
+def _card_set_problem(card_set: Any) -> str | None:
     if card_set is None:
         return None
     if not isinstance(card_set, dict):
         return "has a 'card_set' that is not a JSON object"
     points = card_set.get("points", {})
     if not isinstance(points, dict) or not all(
-        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
-        and 0 <= v <= 1000 for k, v in points.items()
-    ):
+            isinstance(k, str) and _points_ok(v) for k, v in points.items()):
         return "has a 'card_set.points' that is not a map of card ids to points from 0 to 1000"
     emperor = card_set.get("emperor")
     if emperor is not None and (isinstance(emperor, bool) or not isinstance(emperor, int)
@@ -254,6 +274,27 @@ def _manifest_problem(manifest: dict[str, Any]) -> str | None:
     removed = card_set.get("removed", [])
     if not isinstance(removed, list) or not all(isinstance(c, str) for c in removed):
         return "has a 'card_set.removed' that is not a list of card ids"
+    return None
+
+
+def _catalog_problem(catalog: Any) -> str | None:
+    if catalog is None:
+        return None
+    what = ("has a 'catalog' that is not a list of cards, each {\"id\", \"category\", "
+            "\"asks\", \"printed\", \"points\", \"removed\"}")
+    if not isinstance(catalog, list) or not all(isinstance(e, dict) for e in catalog):
+        return what
+    for i, e in enumerate(catalog):
+        if not isinstance(e.get("id"), str) or not isinstance(e.get("category"), str) \
+                or not isinstance(e.get("asks", ""), str | None) \
+                or not isinstance(e.get("removed", False), bool):
+            return f"{what} (entry {i + 1} is not)"
+        for name in ("points", "printed"):
+            if e.get(name) is not None and not _points_ok(e[name]):
+                return f"has a 'catalog' entry {e['id'][:40]!r} whose {name} is not from 0 to 1000"
+    twice = [card for card, n in Counter(e["id"] for e in catalog).items() if n > 1]
+    if twice:
+        return f"has a 'catalog' that lists a card twice ({twice[0][:40]!r})"
     return None
 
 
@@ -326,6 +367,7 @@ class _Builder:
         self.card_code: dict[str, int] = {c: i for i, c in enumerate(catalog["card"])}
         self.card_points: list[float] = list(catalog["points"])
         self.card_cat: list[str] = list(catalog["category"])
+        self.card_asks: list[str] = list(catalog["asks"])
         self.card_printed: list[float] = list(catalog["printed"])
         self.card_removed: list[bool] = list(catalog["removed"])
         self.names: dict[str, int] = {p: i for i, p in enumerate(participants)}
@@ -349,6 +391,7 @@ class _Builder:
             self.card_code[card] = code
             self.card_points.append(math.nan)
             self.card_cat.append(_category_of(card))
+            self.card_asks.append("")
             self.card_printed.append(math.nan)
             self.card_removed.append(False)
         return code
@@ -553,6 +596,7 @@ class _Builder:
         catalog = pd.DataFrame({
             "card": sorted(self.card_code, key=self.card_code.__getitem__),
             "category": self.card_cat,
+            "asks": self.card_asks,
             "points": self.card_points,
             "printed": self.card_printed,
             "removed": self.card_removed,
@@ -582,6 +626,10 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
     manifest = read_manifest(directory)
     warnings: list[str] = []
     catalog = card_catalog(manifest)
+    missing = catalog_missing(manifest)
+    if missing:
+        warnings.append(missing)
+        log.warning(missing)
     participants = [p["name"] for p in manifest.get("participants", [])]
     builder = _Builder(catalog, participants)
     path = directory / "games.jsonl"

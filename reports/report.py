@@ -38,7 +38,7 @@ def card_set_text(t: Tables) -> str:
     c = t.catalog
     changed = [f"{card} {printed:g}→{points:g}" for card, points, printed, removed in
                zip(c["card"], c["points"], c["printed"], c["removed"], strict=True)
-               if not removed and points == points and points != printed]
+               if not removed and points == points and printed == printed and points != printed]
     removed = list(c.loc[c["removed"], "card"])
     emperor = emperor_points(t.manifest)
     parts = [card_set_hash(t.manifest), f"Emperor {emperor}"]
@@ -46,7 +46,9 @@ def card_set_text(t: Tables) -> str:
         parts.append("points changed: " + ", ".join(changed))
     if removed:
         parts.append("removed: " + ", ".join(removed))
-    if not changed and not removed:
+    if c["printed"].isna().all():
+        parts.append("printed points not in the manifest")
+    elif not changed and not removed:
         parts.append("printed points")
     return "; ".join(parts)
 

@@ -28,8 +28,8 @@ OBJECTIVES_TO_END = {2: 9, 3: 8, 4: 7}
 EMPEROR_POINTS = 2
 MAX_ROUNDS = 60
 
-# Printed points as in arena/engine/data/components.json: the generator must not import arena
-# (see STYLE.md), and a benchmark should not depend on a data file being found.
+# Printed points as the game prints them: the generator must not import arena (see
+# STYLE.md).  Its manifests carry them in their catalog, as a tournament's do.
 PRINTED: dict[str, list[int]] = {
     "plot": [2, 3, 4, 2, 3, 4, 2, 3, 4, 3, 4, 5, 3, 4, 5],
     "gardener": [3, 4, 4, 5, 4, 5, 5, 6, 5, 6, 6, 7, 8, 7, 6],
@@ -39,6 +39,19 @@ CARDS: dict[str, list[tuple[str, int]]] = {
     cat: [(f"{cat}-{i + 1:02d}", pts) for i, pts in enumerate(points)]
     for cat, points in PRINTED.items()
 }
+
+
+def catalog(card_points: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """The manifest's ``catalog`` (``arena/records.py``) of the synthetic cards.
+
+    What a card asks is made up, but copies are where the game has them: the panda cards of
+    equal points ask the same, every plot and gardener card something of its own."""
+    points = card_points or {}
+    return [{"id": card, "category": cat,
+             "asks": (f"synthetic panda card of {pts} points" if cat == "panda"
+                      else f"synthetic {cat} card {i + 1}"),
+             "printed": pts, "points": points.get(card, pts), "removed": False}
+            for cat in CATEGORIES for i, (card, pts) in enumerate(CARDS[cat])]
 
 
 def _move_pool(rng: random.Random, size: int = 4096) -> list[str]:
@@ -281,6 +294,7 @@ def manifest(participants: Sequence[str], players: int, games: int, seed: int = 
         "options": rules,
         "move_time": None,
         "sprt": None,
+        "catalog": catalog(),
         "started": "2025-01-01T00:00:00+00:00",
         "finished": "2025-01-01T01:00:00+00:00",
     }
@@ -318,6 +332,7 @@ def write_tournament(
                            "emperor": EMPEROR_POINTS,
                            "points": {c: p for cat in CATEGORIES for c, p in CARDS[cat]}
                            | card_points, "removed": []}
+        man["catalog"] = catalog(card_points)
     (out / "manifest.json").write_text(json.dumps(man, indent=2))
     with (out / "games.jsonl").open("wb") as fh:
         for rec in records(participants, players, games, seed, error_rate=error_rate,

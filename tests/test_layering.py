@@ -139,3 +139,21 @@ def test_bots_use_the_engines_public_names_only() -> None:
         if module.startswith("bots.") and module not in INTERNALS_ALLOWED
     }
     assert {m: i for m, i in found.items() if i} == {}
+
+
+def test_the_reports_read_files_not_the_arena() -> None:
+    """A report needs nothing but a run's folder (STYLE.md: reports read the files, never live
+    objects): no module of ``reports`` imports ``arena`` or ``bots``, not even inside a
+    function, and none reads the engine's data file, whose cards the manifest's ``catalog``
+    carries."""
+    found = {}
+    for path in (ROOT / "reports").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                 for alias in node.names]
+        names += [node.module or "" for node in ast.walk(tree)
+                  if isinstance(node, ast.ImportFrom) and not node.level]
+        bad = [n for n in names if n.split(".")[0] in ("arena", "bots")]
+        if bad or "components.json" in path.read_text():
+            found[module_name(path)] = bad or ["components.json"]
+    assert found == {}

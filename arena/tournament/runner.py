@@ -234,6 +234,7 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
         "move_time": fields["move_time"],
         "sprt": fields["sprt"],
         "card_set": fields["card_set"],
+        "catalog": cards.catalog(config.cards),
         "started": now_iso(),
         "finished": None,
     }
@@ -267,6 +268,11 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool
     if resume:
         manifest = read_manifest(directory)
         check_manifest(config, manifest, directory)
+        if "catalog" not in manifest:
+            # Written before manifests carried the catalog; the card set was just checked to
+            # be this configuration's, so the catalog can be added (the reports want it).
+            manifest["catalog"] = cards.catalog(config.cards)
+            write_manifest(directory, manifest)
         records, cut = read_games(directory)
         by_id = schedule.by_id()
         kept: dict[str, dict[str, Any]] = {}

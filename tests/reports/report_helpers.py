@@ -10,6 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena import cards
+from arena.engine import DEFAULT_CARD_SET
+
 DEFAULT_OPTIONS = {
     "cloud_keep": True, "cloud_when_empty": "other_weather", "redraw_satisfied": "none",
     "gardener_on_shoot": False, "bamboo_supply": "unlimited",
@@ -55,8 +58,11 @@ def card(name: str, seat: int, drawn: int, completed: int | None) -> dict[str, A
 def write_run(
     directory: Path, records: list[dict[str, Any]], participants: list[str],
     players: int = 2, options: dict[str, Any] | None = None, tail: str = "",
+    catalog: bool = True,
 ) -> Path:
-    """Write manifest.json and games.jsonl (plus ``tail`` appended raw) into ``directory``."""
+    """Write manifest.json and games.jsonl (plus ``tail`` appended raw) into ``directory``;
+    the manifest carries the printed cards' catalog unless ``catalog`` is false (a run
+    written before manifests carried it)."""
     directory.mkdir(parents=True, exist_ok=True)
     rules = dict(DEFAULT_OPTIONS)
     rules.update(options or {})
@@ -68,6 +74,8 @@ def write_run(
         "format": "round-robin", "seed": 7, "options": rules, "move_time": None,
         "sprt": None, "started": "2025-01-01T00:00:00", "finished": None,
     }
+    if catalog:
+        manifest["catalog"] = cards.catalog(DEFAULT_CARD_SET)
     (directory / "manifest.json").write_text(json.dumps(manifest))
     lines = "".join(json.dumps(r) + "\n" for r in records)
     (directory / "games.jsonl").write_text(lines + tail)

@@ -133,12 +133,13 @@ def test_copies_of_a_card_get_one_suggestion() -> None:
     cards = ["panda-13", "panda-14", "panda-15", "plot-01"]
     gap = pd.Series([1.0, 3.0, np.nan, 2.0], index=cards)
     se = pd.Series([1.0, 1.0, np.nan, 0.5], index=cards)
-    pooled, pooled_se = balance._pool_copies(gap, se)
+    group = pd.Series(["panda: eat 3", "panda: eat 3", "panda: eat 3", "plot-01"], index=cards)
+    pooled, pooled_se = balance._pool_copies(gap, se, group)
     assert pooled[["panda-13", "panda-14", "panda-15"]].tolist() == [2.0, 2.0, 2.0]
     assert pooled_se["panda-15"] == pytest.approx(2 ** -0.5)
     assert pooled["plot-01"] == 2.0 and pooled_se["plot-01"] == 0.5
-    none, none_se = balance._pool_copies(pd.Series([np.nan], index=["plot-02"]),
-                                         pd.Series([np.nan], index=["plot-02"]))
+    one = pd.Series([np.nan], index=["plot-02"])
+    none, none_se = balance._pool_copies(one, one, pd.Series(["plot-02"], index=["plot-02"]))
     assert np.isnan(none["plot-02"]) and np.isnan(none_se["plot-02"])
 
 
@@ -146,6 +147,8 @@ def test_the_suggestion_gives_copies_the_same_points(tmp_path: Path) -> None:
     # panda-13 alone planted: its copies share the move (pooled), never split 6 / 7 / 6.
     t = run(tmp_path, "run", 2000, 3, 1, planted={"panda-13": 4})
     table = balance.suggest(balance.analyse(t, replicates=200))
-    groups = table.assign(group=table["card"].map(balance._copy_group)).groupby("group")
+    copies = dict(zip(t.catalog["card"], balance.copy_groups(t.catalog), strict=True))
+    assert len(set(copies.values())) == 45 - 4 - 3 - 2 - 2  # the game's copies
+    groups = table.assign(group=table["card"].map(copies)).groupby("group")
     assert (groups["suggested"].nunique() == 1).all()
     assert table.set_index("card").loc["panda-14", "suggested"] > 6

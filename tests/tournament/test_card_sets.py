@@ -52,6 +52,37 @@ def test_manifest_and_records_carry_the_card_set(tmp_path: Path) -> None:
     assert again.exit_code == 0 and "Nothing left to play" in again.output
 
 
+def test_the_manifest_carries_the_card_catalog(tmp_path: Path) -> None:
+    """Every card in deck order, as the reports need it (they never read the engine)."""
+    path = _file(tmp_path, {"points": {"plot-01": 7}, "remove": ["gardener-13"]})
+    out = tmp_path / "run"
+    result = run_cli([*PAIR, "--games", "2", "--seed", "3", "--quiet", "--cards", str(path),
+                      "--out", str(out), *FAST])
+    assert result.exit_code == 0, result.output
+    catalog = json.loads((out / "manifest.json").read_text())["catalog"]
+    assert [e["id"] for e in catalog] == [c.id for c in comp.CARDS]
+    first = catalog[0]
+    assert first == {"id": "plot-01", "category": "plot", "asks": "line: green green green",
+                     "printed": 2, "points": 7, "removed": False}
+    by_id = {e["id"]: e for e in catalog}
+    assert by_id["gardener-13"]["removed"] and by_id["gardener-13"]["category"] == "gardener"
+    assert by_id["panda-13"]["asks"] == by_id["panda-15"]["asks"] == \
+        "eat 1 green + 1 yellow + 1 pink"
+    assert all(e["points"] == e["printed"] for e in catalog if e["id"] != "plot-01")
+
+
+def test_resume_adds_the_catalog_to_an_older_manifest(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run_cli([*PAIR, "--games", "2", "--seed", "4", "--quiet", "--out", str(out),
+                    *FAST]).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    written = manifest.pop("catalog")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    result = run_cli(["--resume", str(out), "--quiet"])
+    assert result.exit_code == 0 and "Nothing left to play" in result.output
+    assert json.loads((out / "manifest.json").read_text())["catalog"] == written
+
+
 def test_resume_refuses_another_card_set_naming_it(tmp_path: Path) -> None:
     first = _file(tmp_path, {"points": {"plot-15": 7}}, "a.json")
     other = _file(tmp_path, {"points": {"plot-15": 6}, "remove": ["panda-02"]}, "b.json")
