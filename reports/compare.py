@@ -167,7 +167,7 @@ def card_differences(runs: Sequence[Tables], labels: Sequence[str]) -> pd.DataFr
     """Cards whose points (or presence) differ between the runs' card sets."""
     def value(t: Tables) -> dict[str, str]:
         c = t.catalog
-        return {card: ("removed" if removed else f"{pts:g}")
+        return {card: ("removed" if removed else "unknown" if pts != pts else f"{pts:g}")
                 for card, pts, removed in zip(c["card"], c["points"], c["removed"],
                                               strict=True)}
 

@@ -94,6 +94,8 @@ def card_text(model: pd.Series, players: int) -> str:
         f"interval over whole deals ({int(model['replicates'])} replicates, deals drawn "
         "within their pairing), because the rotations of one deal share its cards and luck."
         "\n\n"
+        "- `asks`, `points`: what the card asks and its points in this run, from the run's "
+        "manifest (its `catalog`).\n"
         "- `completion_rate`: completed / drawn (Wilson interval on the draws discounted by "
         "their design effect); `in_hand_at_end` = 1 − completion rate.\n"
         "- `turns_held`: the holder's turns from drawing the card to completing it.\n"
