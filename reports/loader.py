@@ -168,15 +168,14 @@ def catalog_missing(manifest: dict[str, Any]) -> str | None:
     """What a report on this run cannot know for want of the manifest's catalog, or None."""
     if isinstance(manifest.get("catalog"), list):
         return None
-    head = "manifest.json has no card catalog (it was written before manifests carried one)"
-    fix = "`arena tournament --resume DIR` adds it"
+    fix = "`arena tournament --resume DIR` adds the catalog"
     if isinstance(manifest.get("card_set"), dict):
-        return (f"{head}: the card points are its card_set's; printed points and what each "
-                "card asks are unknown, so copies of a card are not pooled in suggested "
-                f"points; {fix}")
-    return (f"{head} nor card set: the card points are unknown, so the card tables give counts, "
-            "completion rates and turns held but no points, fair values or points per turn; "
-            f"{fix}")
+        return ("manifest.json has no card catalog (it was written before manifests carried "
+                "one): the card points are its card_set's; printed points and what each card "
+                f"asks are unknown, so copies of a card are not pooled in suggested points; {fix}")
+    return ("manifest.json has neither card catalog nor card set (it was written before "
+            "either): the card points are unknown, so the card tables give counts, completion "
+            f"rates and turns held but no points, fair values or points per turn; {fix}")
 
 
 def _number(value: Any) -> float:

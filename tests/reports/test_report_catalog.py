@@ -75,7 +75,7 @@ def test_a_folder_without_catalog_nor_card_set_reports_without_points(
         tmp_path: Path) -> None:
     directory = edit_manifest(duel(tmp_path / "run"), catalog=None)
     t, cards = card_row(directory)
-    assert [w for w in t.warnings if "points are unknown" in w]
+    assert [w for w in t.warnings if "neither card catalog nor card set" in w]
     # The cards seen in the games, counted; their points unknown rather than guessed.
     assert list(t.catalog["card"]) == ["plot-01", "panda-01"]
     assert (cards.loc["plot-01", "drawn"], cards.loc["plot-01", "completed"]) == (4, 3)
