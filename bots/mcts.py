@@ -40,9 +40,8 @@ sampled hand. Both become win chances through a logistic of the lead scaled by
 ``temperature``. ``fitted`` (the 2-player default) splits the same measures into terms
 (points, hand, cards completed, whose turn it is, how far the game is) weighed by a logistic
 regression fitted on recorded games (``FITTED_WEIGHTS``, ``scripts/fit_value.py``).
-``progress``, ``sampled``, ``heuristics-public`` and ``score`` are baselines (see
-``bots.mcts_leaves``). A finished game scores its real result (1 for a win, 1/k for a
-victory shared by k).
+``score`` (points only) is the baseline. A finished game scores its real result (1 for a
+win, 1/k for a victory shared by k).
 
 At the root of the action step (``planner=true``), the ``objective`` bot's turn planner
 values every first action with its best follow-up in the same turn; those values order
@@ -67,11 +66,11 @@ Parameters:
 - ``depth`` (1): decisions played by the rollout policy below a new node before evaluating.
 - ``rollout`` (``greedy-lite``): ``random`` (uniform, objectives completed first) or
   ``greedy-lite`` (the better of two random actions by a cheap action score).
-- ``eval`` (``auto``: ``fitted`` with 2 players, ``deny`` with 3-4): the leaf evaluation
-  (above).
+- ``eval`` (``auto``: ``fitted`` with 2 players, ``deny`` with 3-4): the leaf evaluation,
+  ``deny``, ``fitted`` or ``score`` (above).
 - ``temperature`` (8): evaluation points of lead that make a win chance of about 73%, in the
-  ``deny`` leaf and the planner's root priors; the other leaves do not read it (``fitted``'s
-  scale is fitted, the baselines use a fixed 3).
+  ``deny`` leaf and the planner's root priors; points of lead in ``score``; ``fitted``'s
+  scale was fitted, so its logit is divided by ``temperature / 8`` (8 reads the fit as made).
 - ``widen`` (1.5): progressive widening, a node with ``n`` visits considers
   ``1 + widen * sqrt(n)`` actions; 0 considers every legal action at once.
 - ``lookahead`` (2): tree levels (the root is 1) whose own-turn nodes use the look-ahead.
@@ -124,7 +123,7 @@ from arena.limits import MAX_MOVE_TIME
 
 from . import heuristics
 from .base import Bot, Param
-from .mcts_leaves import LEAVES, lead_chance, make_leaf
+from .mcts_leaves import DEFAULT_TEMPERATURE, LEAVES, lead_chance, make_leaf
 from .mcts_search import Node, Search, candidates
 
 #: The default budget, delegation and leaf by number of players (2, and 3 or more), from
@@ -158,9 +157,10 @@ class MctsBot(Bot):
         Param("eval", str, "auto", "leaf evaluation; auto = fitted with 2 players, deny "
               "with 3-4",
               choices=("auto", *LEAVES)),
-        Param("temperature", float, 8.0, "logistic scale from a lead in evaluation "
-              "points to a win chance, in the deny leaf and the planner's root priors (the "
-              "other leaves ignore it: fitted's scale is fitted, the baselines use 3)",
+        Param("temperature", float, DEFAULT_TEMPERATURE, "logistic scale from a lead in "
+              "evaluation points to a win chance, in the deny leaf and the planner's root "
+              "priors; in points for score; fitted divides its fitted logit by "
+              "temperature/8 (8 = as fitted)",
               minimum=0.01),
         Param("widen", float, 1.5, "progressive widening: 1 + widen*sqrt(visits) actions "
               "per node; 0 = all", minimum=0.0),

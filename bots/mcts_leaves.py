@@ -8,11 +8,11 @@ so that every node can be judged by the seat to move there (max^n with 3-4 playe
 The leaves (``eval=``): ``deny`` (the 3-4 player default) and ``fitted`` (the 2-player one)
 are built on ``bots.heuristics.evaluate``, the measure the ``objective`` bot plans with, and
 judge the searching seat against its rivals as reckoned from public information only, so
-that its values do not swing with the hands a sample deals the opponents.  ``progress`` (this
-module's own cheaper measure: points plus each card's points times ``0.6 ** steps``, against
-the public estimate of the others), ``sampled`` (``progress`` read from sampled hands),
-``heuristics-public`` and ``score`` (points only, a baseline) are kept as baselines for
-screens; how each fared is in ``docs/experiments.md``.
+that its values do not swing with the hands a sample deals the opponents.  ``score`` (points
+only) is the baseline: it reads no hand, so what the others gain over it is what their
+reading of the hands is worth.  Every leaf turns a lead into a win chance through a
+logistic that ``temperature`` scales.  Other leaves were screened and removed; their
+figures are in ``docs/experiments.md``.
 """
 
 from __future__ import annotations
@@ -22,255 +22,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.engine import STEP_ACTIONS, GameState, PlayerView
-from arena.engine.components import (
-    CARD_CATEGORY,
-    CARDS,
-    ENCLOSURE,
-    FERTILIZER,
-    GARDENER_CARD,
-    PANDA_CARD,
-    PLOT_CARD,
-    WATERSHED,
-)
-from arena.engine.grid import POND
-from arena.engine.objectives import PLOT_SHIFTS
+from arena.engine.components import CARD_CATEGORY, GARDENER_CARD, PANDA_CARD, PLOT_CARD
 
 from . import heuristics
 
-# ------------------------------------------------------------------------- card tables
-
-#: Per card: the colour a gardener card grows, else -1.
-GARDEN_COLOUR: tuple[int, ...] = tuple(
-    c.colour if c.category == GARDENER_CARD else -1 for c in CARDS
-)
-#: Per card: the sections a panda card needs, else None.
-PANDA_NEED: tuple[tuple[int, int, int] | None, ...] = tuple(
-    c.eat if c.category == PANDA_CARD else None for c in CARDS
-)
-
-
 # ------------------------------------------------------------------------- evaluation
 
-#: Leaf values: per missing step an objective in hand is worth this much less.
-STEP_DISCOUNT = 0.6
-#: After the Emperor is taken only a turn or so is left: hands are worth much less.
-LATE_DISCOUNT = 0.25
-#: Points per action left in the turn of the seat to move (so that a leaf in the middle of
-#: a turn is not worse than one after it).
-TEMPO = 0.35
-#: Logistic scale (points) from a lead over the best opponent to a win chance.
-TEMPERATURE = 3.0
-#: A card in another seat's hand, valued from public information only.
-HAND_CARD = 1.0
-#: An eaten section in a stock, valued from public information only (up to six).
-STOCK_SECTION = 0.25
-#: Steps an objective with no usable plot, shoot or pattern start is reckoned to need.
-FAR = 5.0
-
-_plot_cache: dict[tuple[tuple[int, int, int], int], float] = {}
-
-
-def plot_steps(irrigated_by_colour: tuple[int, int, int], card: int) -> float:
-    """Actions a plot card still needs: about 1.5 per pattern cell that is not there (R10.3).
-
-    A cell may be missing if nothing blocks it (an irrigated plot of another colour, or the
-    pond); with bit sets over the board this is a few big-int operations per rotation, and
-    the answer depends only on the irrigated plots, so it is cached across searches.
-    """
-    key = (irrigated_by_colour, card)
-    steps = _plot_cache.get(key)
-    if steps is not None:
-        return steps
-    blocked = irrigated_by_colour[0] | irrigated_by_colour[1] | irrigated_by_colour[2]
-    blocked |= 1 << POND
-    best = 3
-    for rotation in PLOT_SHIFTS[card]:
-        ok = [irrigated_by_colour[colour] >> shift for shift, colour in rotation]
-        free = [
-            (irrigated_by_colour[colour] >> shift) | ~(blocked >> shift)
-            for shift, colour in rotation
-        ]
-        n = len(ok)
-        full = -1
-        for m in ok:
-            full &= m
-        if full:
-            best = 0
-            break
-        if best <= 1:
-            continue
-        for j in range(n):
-            m = free[j]
-            for i in range(n):
-                if i != j:
-                    m &= ok[i]
-            if m:
-                best = 1
-                break
-        if best <= 2:
-            continue
-        for j in range(n):
-            for k in range(j + 1, n):
-                m = free[j] & free[k]
-                for i in range(n):
-                    if i != j and i != k:
-                        m &= ok[i]
-                if m:
-                    best = 2
-                    break
-            if best == 2:
-                break
-    steps = 1.5 * best if best < 3 else FAR
-    if len(_plot_cache) > 200_000:
-        _plot_cache.clear()
-    _plot_cache[key] = steps
-    return steps
-
-
-def _plots_by_colour(s: GameState) -> list[list[tuple[int, int, bool]]]:
-    """Per colour, ``(height, improvement, irrigated)`` of every plot in play."""
-    out: list[list[tuple[int, int, bool]]] = [[], [], []]
-    tiles, improvement, irrigated = s.tiles, s.improvement, s.irrigated
-    for cell, h in s.bamboo.items():
-        out[tiles[cell] >> 2].append((h, improvement.get(cell, 0), cell in irrigated))
-    return out
-
-
-def gardener_steps(card: int, plots: list[tuple[int, int, bool]]) -> float:
-    """Actions a gardener card still needs (R10.4, R10.5), from the plots of its colour."""
-    c = CARDS[card]
-    if c.shoots == 1:
-        want = c.improvement
-        best = FAR
-        for h, imp, irr in plots:
-            if imp != want:
-                continue
-            grow = 2 if imp == FERTILIZER else 1
-            if not irr:
-                # Irrigating it is one action and one growth.
-                h = min(4, h + grow)
-                steps = 1.0
-            else:
-                steps = 0.0
-            steps += -(-(4 - h) // grow)
-            if steps < best:
-                best = steps
-        if best >= FAR and want:
-            # A plot without bamboo can still take the improvement: one more step.
-            for h, imp, irr in plots:
-                if imp == 0 and h == 0:
-                    grow = 2 if want == FERTILIZER else 1
-                    steps = 1.0 + (0 if irr or want == WATERSHED else 1) + -(-4 // grow)
-                    best = min(best, steps)
-        return best
-    needs = []
-    for h, imp, _irr in plots:
-        if h == 3:
-            needs.append(0)
-        elif h == 4:
-            if imp != ENCLOSURE:
-                needs.append(1)
-        elif imp == FERTILIZER:
-            needs.append(1 if h == 1 else 2 if h == 2 else 3)
-        else:
-            needs.append(3 - h)
-    needs.sort()
-    k = c.shoots
-    total = float(sum(needs[:k])) + 3.5 * max(0, k - len(needs))
-    # One gardener move grows the same-colour plots around it too.
-    return total * 0.6
-
-
-def progress(s: GameState) -> list[float]:
-    """Per seat: points plus the discounted points of the objectives in hand, plus tempo."""
-    players = s.players
-    plots = None
-    base = LATE_DISCOUNT if s.emperor >= 0 else STEP_DISCOUNT
-    out = []
-    bamboo_left: list[int] | None = None
-    for p in range(players):
-        value = 0.0
-        for card in s.completed[p]:
-            value += s.card_points[card]
-        if s.emperor == p:
-            value += s.options.emperor_points
-        stock: list[int] | None = None
-        for card in s.hands[p]:
-            category = CARD_CATEGORY[card]
-            if category == PANDA_CARD:
-                if stock is None:
-                    stock = list(s.eaten[p])
-                need = PANDA_NEED[card]
-                assert need is not None
-                steps = 0.0
-                for colour in (0, 1, 2):
-                    k = need[colour]
-                    if k:
-                        have = stock[colour]
-                        if have >= k:
-                            stock[colour] = have - k
-                        else:
-                            missing = k - have
-                            stock[colour] = 0
-                            if bamboo_left is None:
-                                bamboo_left = _edible(s)
-                            steps += missing
-                            if bamboo_left[colour] < missing:
-                                steps += missing - bamboo_left[colour]
-            elif category == GARDENER_CARD:
-                if plots is None:
-                    plots = _plots_by_colour(s)
-                steps = gardener_steps(card, plots[GARDEN_COLOUR[card]])
-            else:
-                steps = plot_steps(s.irrigated_by_colour, card)
-            value += s.card_points[card] * 0.95 * base**steps
-        out.append(value)
-    _add_tempo(s, out)
-    return out
-
-
-def _add_tempo(s: GameState, values: list[float]) -> None:
-    """The seat to move gets a little for each action left in its turn."""
-    if not s.ended:
-        left = s.actions_left()
-        if left > 0:
-            values[s.current] += TEMPO * left
-
-
-def public_progress(s: GameState) -> list[float]:
-    """Per seat, what anyone could reckon: points, a flat value per card in hand, the stock.
-
-    A card in hand is worth ``HAND_CARD`` on average (measured on ``objective`` games), and
-    eaten sections are the raw material of panda cards.  No tempo: actions left are only
-    worth something to the seat that spends them, and a seat's actions show in public only
-    when they score, so with tempo here a seat would look worse for every action it takes.
-    """
-    out = []
-    for p in range(s.players):
-        value = float(HAND_CARD * len(s.hands[p]))
-        for card in s.completed[p]:
-            value += s.card_points[card]
-        if s.emperor == p:
-            value += s.options.emperor_points
-        e = s.eaten[p]
-        value += STOCK_SECTION * min(e[0] + e[1] + e[2], 6)
-        out.append(value)
-    return out
-
-
-def _edible(s: GameState) -> list[int]:
-    """Sections of each colour the panda could eat (on plots without an enclosure)."""
-    out = [0, 0, 0]
-    tiles, improvement = s.tiles, s.improvement
-    for cell, h in s.bamboo.items():
-        if h and improvement.get(cell) != ENCLOSURE:
-            out[tiles[cell] >> 2] += h
-    return out
-
-
-def score_only(s: GameState) -> list[float]:
-    """Per seat: the points scored so far (the ``eval=score`` baseline)."""
-    return [float(x) for x in s.scores()]
+#: ``mcts``'s default ``temperature``, the one at which ``FittedLeaf`` reads its regression
+#: as fitted (its logit is divided by ``temperature / DEFAULT_TEMPERATURE``).
+DEFAULT_TEMPERATURE = 8.0
 
 
 class Leaf:
@@ -296,38 +56,18 @@ class Leaf:
         return self(s)
 
 
-class FunctionLeaf(Leaf):
-    """A leaf that is a function of the state alone (``progress``, ``sampled``, ``score``)."""
+class ScoreLeaf(Leaf):
+    """``eval=score``: win chances from the points scored only, the baseline.
 
-    def __init__(self, value: Callable[[GameState], list[float]]) -> None:
-        self.value = value
+    Each seat's lead in points over the best other seat, through a logistic scaled by
+    ``temperature`` (here points of lead, not evaluation points).
+    """
+
+    def __init__(self, temperature: float) -> None:
+        self.temperature = temperature
 
     def __call__(self, s: GameState) -> list[float]:
-        return self.value(s)
-
-
-def leaf_progress(s: GameState) -> list[float]:
-    """Win chances: each seat's own ``progress`` against the others' public estimate.
-
-    A seat knows its own hand and not the others', so it is judged that way: its progress
-    from its hand (for the searching seat, the true hand; for another seat, the hand of the
-    sample) against the best ``public_progress`` of the others.  The searching seat's value
-    then never depends on the opponents' sampled hands, which would otherwise add noise far
-    larger than the difference between two actions.
-    """
-    own = progress(s)
-    public = public_progress(s)
-    return against_best(own, public)
-
-
-def leaf_sampled(s: GameState) -> list[float]:
-    """Win chances from every seat's ``progress`` with the hands of the sample."""
-    return win_chances(progress(s))
-
-
-def leaf_score(s: GameState) -> list[float]:
-    """Win chances from the points scored only (a baseline)."""
-    return win_chances(score_only(s))
+        return win_chances([float(x) for x in s.scores()], self.temperature)
 
 
 class _LayoutInterner:
@@ -364,34 +104,6 @@ class _LayoutInterner:
             canon = self.table[key] = (s.tiles, s.irrigated, s.channels, s.improvement)
         s.tiles, s.irrigated, s.channels, s.improvement = canon  # type: ignore[assignment]
         self.last = canon
-
-
-class HeuristicsPublicLeaf(Leaf):
-    """``eval=heuristics-public``: ``bots.heuristics.evaluate`` of each seat against the
-    others' public estimate.
-
-    As ``eval=progress`` does with this module's measure: a seat's own value reads its hand,
-    the others are valued as ``bots.heuristics`` values a hand it cannot see (a flat value
-    per card), so the searching seat's values do not depend on the sampled hands.
-    """
-
-    def __init__(self) -> None:
-        self.intern = _LayoutInterner()
-
-    def __call__(self, s: GameState) -> list[float]:
-        h = heuristics
-        self.intern(s)
-        n = s.players
-        own = [h.evaluate(s, p) for p in range(n)]
-        public = []
-        for q in range(n):
-            stored = s.stored_improvements[q]
-            public.append(
-                h.SCORE_WEIGHT * h.score(s, q) + h.UNKNOWN_CARD_VALUE * len(s.hands[q])
-                + h.CHANNEL_VALUE * s.stored_channels[q]
-                + h.IMPROVEMENT_VALUE * (stored[1] + stored[2] + stored[3])
-            )
-        return against_best(own, public)
 
 
 class DenyLeaf(Leaf):
@@ -525,11 +237,18 @@ class FittedLeaf(DenyLeaf):
     weights a logistic regression chose: how far the game is (a lead in points counts for
     more near the end, a lead in hand value for more at the start), the number of cards
     completed (the race to the Emperor, R13.2) and whose actions are left this turn.
+
+    Its scale was fitted too, so ``temperature`` is read relative to the default: the logit
+    is divided by ``temperature / DEFAULT_TEMPERATURE``.  At the default that is 1 and the
+    fit is read as made (the same floats to the last bit); a higher temperature flattens
+    the win chances, as it does for ``deny``.
     """
 
     def __init__(self, temperature: float) -> None:
         super().__init__(temperature)
         self.weights = FITTED_WEIGHTS[2]
+        #: What the fitted logit is divided by: 1.0 at the default temperature.
+        self.scale = temperature / DEFAULT_TEMPERATURE
 
     def prepare(self, view: PlayerView) -> None:
         super().prepare(view)
@@ -553,12 +272,12 @@ class FittedLeaf(DenyLeaf):
         ]
 
     def chance(self, s: GameState, p: int, own: float, q: int, rival: float) -> float:
-        """Seat ``p``'s win chance against seat ``q``: the fitted logistic."""
+        """Seat ``p``'s win chance against seat ``q``: the fitted logistic, scaled."""
         w = self.weights
         z = w[0]
         for i, x in enumerate(self.features(s, p, own, q, rival), 1):
             z += w[i] * x
-        return lead_chance(z, 1.0)
+        return lead_chance(z, self.scale)
 
     def __call__(self, s: GameState) -> list[float]:
         """Per seat, ``chance`` against its rival: the searching seat against the public
@@ -601,6 +320,7 @@ class FittedLeaf(DenyLeaf):
         current = s.current
         emperor = s.emperor
         me = self.seat
+        scale = self.scale
         exp = math.exp
         out = [0.0] * n
         for p in seats:
@@ -624,22 +344,18 @@ class FittedLeaf(DenyLeaf):
             z += w8 * (phase * points)
             z += w9 * (phase * hand)
             z += w10 * (phase * lead)
-            # lead_chance(z, 1.0)
-            d = z / 1.0
+            # lead_chance(z, scale)
+            d = z / scale
             d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
             out[p] = 1.0 / (1.0 + exp(-d))
         return out
 
 
-#: Leaf evaluations by name: factories given the temperature (``deny`` is the only leaf
-#: that reads it; ``fitted``'s scale is fitted, the others use ``TEMPERATURE``).
+#: Leaf evaluations by name: factories given the temperature (every leaf reads it).
 LEAVES: dict[str, Callable[[float], Leaf]] = {
     "deny": DenyLeaf,
     "fitted": FittedLeaf,
-    "heuristics-public": lambda t: HeuristicsPublicLeaf(),
-    "progress": lambda t: FunctionLeaf(leaf_progress),
-    "sampled": lambda t: FunctionLeaf(leaf_sampled),
-    "score": lambda t: FunctionLeaf(leaf_score),
+    "score": ScoreLeaf,
 }
 
 
@@ -648,16 +364,14 @@ def make_leaf(name: str, temperature: float) -> Leaf:
     return LEAVES[name](temperature)
 
 
-def lead_chance(lead: float, temperature: float = TEMPERATURE) -> float:
+def lead_chance(lead: float, temperature: float) -> float:
     """A win chance in (0, 1) from a lead in evaluation points: a logistic, clamped."""
     d = lead / temperature
     d = -30.0 if d < -30.0 else 30.0 if d > 30.0 else d
     return 1.0 / (1.0 + math.exp(-d))
 
 
-def against_best(
-    own: list[float], rivals: list[float], temperature: float = TEMPERATURE
-) -> list[float]:
+def against_best(own: list[float], rivals: list[float], temperature: float) -> list[float]:
     """Per seat ``p``, the chance of its ``own`` value against the best ``rivals`` value of
     the other seats (the two lists differ where a seat is judged from public estimates)."""
     n = len(own)
@@ -667,7 +381,7 @@ def against_best(
     ]
 
 
-def win_chances(values: list[float], temperature: float = TEMPERATURE) -> list[float]:
+def win_chances(values: list[float], temperature: float) -> list[float]:
     """Per seat, a logistic of its lead over the best other seat: a value in (0, 1)."""
     if len(values) == 2:
         v0 = lead_chance(values[0] - values[1], temperature)

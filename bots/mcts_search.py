@@ -43,10 +43,19 @@ from arena.engine.actions import (
     TURN_ACTION,
     WEATHER,
 )
-from arena.engine.components import CARD_CATEGORY, ENCLOSURE, PANDA_CARD
+from arena.engine.components import CARD_CATEGORY, CARDS, ENCLOSURE, GARDENER_CARD, PANDA_CARD
 from arena.engine.grid import POND, POND_RING
 
-from .mcts_leaves import GARDEN_COLOUR, PANDA_NEED, Leaf
+from .mcts_leaves import Leaf
+
+#: Per card: the colour a gardener card grows, else -1 (for ``action_score``).
+GARDEN_COLOUR: tuple[int, ...] = tuple(
+    c.colour if c.category == GARDENER_CARD else -1 for c in CARDS
+)
+#: Per card: the sections a panda card needs, else None (for ``action_score``).
+PANDA_NEED: tuple[tuple[int, int, int] | None, ...] = tuple(
+    c.eat if c.category == PANDA_CARD else None for c in CARDS
+)
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)

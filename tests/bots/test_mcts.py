@@ -6,6 +6,7 @@ that measure strength live in ``scripts/bench_mcts.py``.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -18,7 +19,7 @@ from arena.engine.state import STEP_ACTIONS
 from arena.match import play_game
 from bots.base import BotConfigError
 from bots.mcts import MctsBot
-from bots.mcts_leaves import DenyLeaf, FittedLeaf, progress, win_chances
+from bots.mcts_leaves import DenyLeaf, FittedLeaf, ScoreLeaf, make_leaf
 from bots.mcts_search import candidates, tree_keys
 from bots.random_bot import RandomBot
 from bots.registry import BotSpec
@@ -52,12 +53,13 @@ def decide(state: GameState, seed: int = 0, **params: object) -> int:
 @pytest.mark.parametrize(
     ("specs", "seed"),
     [
-        (["mcts:iterations=30,eval=heuristics-public", "random"], 1),
+        (["mcts:iterations=30,eval=deny", "random"], 1),
         (["objective", "mcts:iterations=30,eval=fitted"], 4),
-        (["random:complete=true", "mcts:iterations=20,rollout=random,depth=4,eval=sampled"],
-         2),
-        (["mcts:iterations=15", "mcts:iterations=15,widen=0,reuse=false,eval=progress",
-          "random", "mcts:iterations=15,eval=score,c=1.2,prior=0,lookahead=0,depth=0"], 3),
+        (["random:complete=true",
+          "mcts:iterations=20,rollout=random,depth=4,eval=score,temperature=3"], 2),
+        (["mcts:iterations=15", "mcts:iterations=15,widen=0,reuse=false,eval=fitted,"
+          "temperature=16", "random",
+          "mcts:iterations=15,eval=score,c=1.2,prior=0,lookahead=0,depth=0"], 3),
     ],
 )
 def test_plays_short_games_with_legal_moves_only(specs: list[str], seed: int) -> None:
@@ -88,7 +90,7 @@ def test_hidden_information_does_not_change_the_decision(
     for params in (
         {"iterations": 60},
         {"iterations": 40, "rollout": "random", "depth": 5},
-        {"iterations": 40, "eval": "sampled", "planner": False},
+        {"iterations": 40, "eval": "score", "planner": False},
     ):
         assert decide(state, 3, **params) == decide(twin, 3, **params)
 
@@ -130,6 +132,14 @@ def test_a_turn_continued_with_the_kept_subtree_stays_honest() -> None:
 def test_bad_parameters_are_refused(spec: str) -> None:
     with pytest.raises(BotConfigError):
         BotSpec.parse(spec)
+
+
+@pytest.mark.parametrize("name", ["progress", "sampled", "heuristics-public", "heuristics"])
+def test_removed_leaves_are_refused_with_the_valid_ones(name: str) -> None:
+    """Leaves that lost their screens were removed (``docs/experiments.md``): a spec naming
+    one is refused with the leaves there are."""
+    with pytest.raises(BotConfigError, match=r"valid: auto, deny, fitted, score\)"):
+        BotSpec.parse(f"mcts:eval={name}")
 
 
 def test_good_parameters_are_read() -> None:
@@ -229,14 +239,23 @@ def test_candidates_put_completions_first_and_alone() -> None:
 
 
 def test_evaluation_prefers_progress_and_points() -> None:
+    """``deny`` values a card a section from done above the rival's unknown cards; ``score``
+    reads points only, and a point of lead is a win chance above a half."""
     near = _position(
         [{"objectives": ["panda-01"], "eaten": {"green": 1, "yellow": 0, "pink": 0}},
          {"objectives": ["panda-02"]}],
         [{"at": "1,0", "tile": "green", "bamboo": 2}],
     )
-    values = progress(near)
-    assert values[0] > values[1]  # one section from 3 points against two sections
-    chances = win_chances(values)
+    deny = make_leaf("deny", 8.0)
+    deny.prepare(near.view(0))
+    assert deny(near)[0] > 0.5  # one section from 3 points against a card it cannot see
+    assert ScoreLeaf(8.0)(near) == [0.5, 0.5]  # no points yet
+    ahead = _position(
+        [{"objectives": ["panda-02"], "completed": ["panda-01"]},
+         {"objectives": ["panda-03"]}],
+        [{"at": "1,0", "tile": "green", "bamboo": 2}],
+    )
+    chances = ScoreLeaf(8.0)(ahead)
     assert chances[0] > 0.5 and abs(sum(chances) - 1.0) < 1e-9
 
 
@@ -360,6 +379,74 @@ def test_fitted_evaluation_reads_the_race_and_the_turn() -> None:
     w = FITTED_WEIGHTS[2]
     assert w[1] + w[8] > 0 and w[3] + w[10] > 0  # points and cards completed count for
     assert leaf.chance(state, p, own + 3, q, rival) > leaf.chance(state, p, own, q, rival)
+
+
+def _fitted_as_fitted(leaf: FittedLeaf, s: GameState) -> list[float]:
+    """The fitted leaf's values as they were before ``temperature`` reached it: the plain
+    logistic of the weighed features, summed in the leaf's order."""
+    own, public_rival, public_q = leaf.own_and_rival(s)
+    n = s.players
+    w = leaf.weights
+    out = []
+    for p in range(n):
+        if p == leaf.seat:
+            rival, q = public_rival, public_q
+        else:
+            rival, q = max((own[k], k) for k in range(n) if k != p)
+        z = w[0]
+        for wi, x in zip(w[1:], leaf.features(s, p, own[p], q, rival)):
+            z += wi * x
+        z = -30.0 if z < -30.0 else 30.0 if z > 30.0 else z
+        out.append(1.0 / (1.0 + math.exp(-z)))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_temperature_scales_every_leaf_and_its_default_changes_nothing(players: int) -> None:
+    """``temperature`` means something for every leaf.  ``fitted`` divides its fitted logit
+    by ``temperature / 8``: at the default its values are the fitted logistic to the last
+    bit (the decision digests hold the same), higher is flatter.  ``score`` reads it as the
+    points of lead that make a win chance of about 73%."""
+    rng = random.Random(players)
+    state = new_game(players, 29)
+    samples = []
+    while not state.ended:
+        if state.round % 3 == 0:
+            samples.append(state.view(state.current).determinize(rng))
+        legal = state.legal_actions()
+        state.apply(legal[0] if legal[0] & KIND_MASK == COMPLETE else rng.choice(legal))
+    default, flat = FittedLeaf(8.0), FittedLeaf(16.0)
+    flatter = 0
+    for s in samples[::4]:
+        seat = s.current
+        for leaf in (default, flat):
+            leaf.prepare(s.view(seat))
+        as_fitted = _fitted_as_fitted(default, s)
+        assert default(s) == as_fitted  # equal, not close
+        values = flat(s)
+        assert flat.mine(s)[seat] == values[seat]
+        for v, v8 in zip(values, as_fitted):
+            z = math.log(v8 / (1.0 - v8))  # the fitted logit, halved at temperature 16
+            assert v == pytest.approx(1.0 / (1.0 + math.exp(-z / 2.0)))
+            assert abs(v - 0.5) <= abs(v8 - 0.5)
+            flatter += v != v8
+    assert flatter > 0
+    scored = [s for s in samples if len(set(s.scores())) > 1]
+    assert scored
+    for s in scored:
+        points = s.scores()
+        for t in (3.0, 8.0):
+            chances = ScoreLeaf(t)(s)
+            lead = points[0] - max(points[1:])
+            assert chances[0] == pytest.approx(1.0 / (1.0 + math.exp(-lead / t)))
+        assert ScoreLeaf(3.0)(s) != ScoreLeaf(8.0)(s)
+    for name, kind in (("fitted", FittedLeaf), ("score", ScoreLeaf)):
+        bot = MctsBot(random.Random(0), eval=name, temperature=4.0)
+        bot.start(0, players, RuleOptions())
+        leaf = bot.search.evaluate
+        assert type(leaf) is kind
+        assert (leaf.scale if isinstance(leaf, FittedLeaf) else leaf.temperature) == (
+            0.5 if name == "fitted" else 4.0)
 
 
 def test_plot_placements_are_keyed_by_the_plot_not_its_place_in_the_draw() -> None:
