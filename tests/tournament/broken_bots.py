@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import PlayerView, RuleOptions
+from arena.engine import Event, PlayerView, RuleOptions
 from bots.base import Param
 from bots.random_bot import RandomBot
 
@@ -120,7 +120,7 @@ class Lurker(RandomBot):
         super().start(seat, players, options)
         self.events = 0
 
-    def observe(self, event: str) -> None:
+    def observe(self, event: Event) -> None:
         self.events += 1
         if self.events == self.at:
             time.sleep(30)
