@@ -218,7 +218,7 @@ def play_game(
             entry = history[seen]
             seen += 1
             tag = entry[0]
-            if tag == MOVE or tag == DEALT:
+            if tag in (MOVE, DEALT):
                 actor = entry[2]
             # Most events are the same for every seat: one (immutable) Event serves them all.
             shared = Event.of(entry, actor) if observers and tag not in PRIVATE_TAGS else None

@@ -354,7 +354,8 @@ class BotHost:
 
 class RemoteBot:
     """A bot in a bot process, as the game loop sees it: ``start``, ``choose``, ``observe``,
-    ``finish`` become messages.  Events are sent with the next decision, not one by one.
+    ``finish`` become messages.  Events (``Event`` values) are sent with the next decision,
+    not one by one.
 
     Between its replies the bot's process group is stopped (``SIGSTOP``, ``SIGCONT`` with
     the next request), so that it cannot think, or spend the machine's cores, on the other
