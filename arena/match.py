@@ -30,7 +30,7 @@ from .engine import (
     new_game,
     parse_action,
 )
-from .engine.state import DEALT, MOVE, event_text, visible_event_text
+from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event, event_text
 from .limits import move_time_problem
 from .records import GameError, GameRecord, make_record
 
@@ -206,7 +206,7 @@ def play_game(
     seen = 0
     actor = 0
 
-    # Only bots that override the hook are told events: formatting them costs time.
+    # Only bots that override the hook are told events: making them costs time.
     observers = [
         (seat, b) for seat, b in enumerate(bots)
         if getattr(b.observe, "__func__", None) is not Bot.observe
@@ -217,12 +217,16 @@ def play_game(
         while seen < len(history):
             entry = history[seen]
             seen += 1
-            if entry[0] == MOVE or entry[0] == DEALT:
+            tag = entry[0]
+            if tag in (MOVE, DEALT):
                 actor = entry[2]
+            # Most events are the same for every seat: one (immutable) Event serves them all.
+            shared = Event.of(entry, actor) if observers and tag not in PRIVATE_TAGS else None
             for seat, bot in observers:
+                event = shared if shared is not None else Event.of(entry, actor, seat)
                 # A failing hook is not worth the game: the bot only loses what it observes.
                 with contextlib.suppress(Exception):
-                    bot.observe(visible_event_text(entry, seat, actor))
+                    bot.observe(event)
             if on_event is not None:
                 on_event(event_text(entry), entry[1], state)
 

@@ -156,7 +156,7 @@ def make_record(
     from .cards import record_field
     from .engine.actions import ACTION_NAMES, COMPLETE, KIND_MASK, TURN_ACTION
     from .engine.components import CARDS, FACES
-    from .engine.state import DEALT, DREW, MOVE, ROLLED, event_text
+    from .engine.history import DEALT, DREW, MOVE, ROLLED, event_text
 
     players = state.players
     result = state.result(excluded=(error["seat"],) if error else ())

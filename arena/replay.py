@@ -19,10 +19,10 @@ from .engine import (
     NotationError,
     RuleOptions,
     action_text,
+    event_text,
     new_game,
     parse_action,
 )
-from .engine.state import event_text
 from .records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",

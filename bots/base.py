@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from arena.engine import Action, GameResult, PlayerView, RuleOptions
+from arena.engine import Action, Event, GameResult, PlayerView, RuleOptions
 from arena.engine.options import parse_bool
 
 
@@ -136,7 +136,7 @@ class Bot:
     The arena creates a bot with its parameters and a seeded ``random.Random`` (the only
     randomness a bot should use, so games replay), calls ``start`` once per game, ``choose``
     at each of its decisions, and the optional hooks ``observe`` (each event its seat may
-    see, in notation) and ``finish``.  One instance plays one game at a time; it may be
+    see, as an ``Event``) and ``finish``.  One instance plays one game at a time; it may be
     reused for the next game after ``start``.
     """
 
@@ -177,8 +177,14 @@ class Bot:
         """One of ``legal`` (the actions of ``arena.engine.actions``), chosen from the view."""
         raise NotImplementedError
 
-    def observe(self, event: str) -> None:
-        """An event this seat may see (a move of anyone, or chance), in notation."""
+    def observe(self, event: Event) -> None:
+        """An event this seat may see: a move of anyone, or chance, as data.
+
+        ``event.kind`` says which (``"move"``, ``"roll"``, ``"drew"``...); a move has its
+        ``seat`` and ``action``, a roll its ``face``, a draw its ``cards`` (``None`` where
+        another seat's card is hidden, its ``categories`` shown).  ``str(event)`` is the
+        notation, as game records write it (NOTATION.md).
+        """
 
     def finish(self, result: GameResult) -> None:
         """The game is over."""

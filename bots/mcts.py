@@ -117,7 +117,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import STEP_ACTIONS, Action, GameState, PlayerView
+from arena.engine import STEP_ACTIONS, Action, Event, GameState, PlayerView
 from arena.engine.actions import COMPLETE, END, KIND_MASK
 from arena.limits import MAX_MOVE_TIME
 
@@ -231,7 +231,7 @@ class MctsBot(Bot):
             leaf = make_leaf(name, self.temperature)
         self.search.configure(leaf, AUTO_PLOT_KEYS[key])
 
-    def observe(self, event: str) -> None:
+    def observe(self, event: Event) -> None:
         """Passed on to the planner (it remembers where opponents' pandas ate)."""
         if self._planner is not None:
             self._planner.observe(event)

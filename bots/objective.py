@@ -73,7 +73,6 @@ remembers each position it has judged during a decision, by what it reads of it.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import random
 from collections.abc import Sequence
@@ -84,6 +83,7 @@ from arena.engine import (
     STEP_ACTIONS,
     STEP_CHOOSE_WEATHER,
     STEP_REDRAW,
+    Event,
     GameState,
     PlayerView,
     RuleOptions,
@@ -98,9 +98,11 @@ from arena.engine.actions import (
     IMPROVE,
     KIND_MASK,
     OBJECTIVE,
+    PANDA,
     PLACE,
     PLOT,
     REDRAW,
+    STORM,
     WEATHER,
 )
 from arena.engine.components import (
@@ -113,7 +115,6 @@ from arena.engine.components import (
     GARDENER_CARD,
     PANDA_CARD,
 )
-from arena.engine.grid import parse_cell
 
 from .base import Bot, Param
 from .heuristics import (
@@ -226,12 +227,11 @@ class ObjectiveBot(Bot):
         super().start(seat, players, options)
         self.eaten_by_others = set()
 
-    def observe(self, event: str) -> None:
+    def observe(self, event: Event) -> None:
         """Remember where opponents' pandas went (to decide when to fence, ``protect``)."""
-        words = event.split(" ")
-        if len(words) == 3 and words[1] in ("panda", "storm") and words[0] != str(self.seat):
-            with contextlib.suppress(ValueError):
-                self.eaten_by_others.add(parse_cell(words[2]))
+        action = event.action  # None but for a move
+        if action is not None and event.seat != self.seat and action & KIND_MASK in (PANDA, STORM):
+            self.eaten_by_others.add(action >> A_SHIFT & A_MASK)
 
     # ----------------------------------------------------------------- decisions
 

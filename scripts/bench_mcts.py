@@ -45,7 +45,7 @@ from _args import (
 
 from arena.engine import DEFAULT_CARD_SET, ArenaError, CardSet, GameState, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
-from arena.engine.state import MOVE
+from arena.engine.history import MOVE
 from arena.match import play_game
 from arena.tournament.sprt import game_score
 from bots.registry import BotSpec

@@ -37,7 +37,7 @@ from typing import Any
 
 from _args import add_match_options, match_config, script_parser
 
-from arena.engine import ArenaError, GameState, PlayerView, RuleOptions
+from arena.engine import ArenaError, Event, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
 from arena.tournament.schedule import Schedule, bot_seed, make_schedule
@@ -109,7 +109,7 @@ class Clairvoyant(Bot):
         assert self.truth is not None
         return self.inner.choose(RevealingView(view, self.truth, self.reveal), legal)  # type: ignore[arg-type]
 
-    def observe(self, event: str) -> None:
+    def observe(self, event: Event) -> None:
         self.inner.observe(event)
 
     def finish(self, result: Any) -> None:

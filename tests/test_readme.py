@@ -110,3 +110,25 @@ def test_the_rules_docs_list_every_option_with_its_default() -> None:
     assert set(rows) == set(OPTION_NAMES)
     for name in OPTION_NAMES:
         assert rows[name] == option_text(name, getattr(DEFAULTS, name)), name
+
+
+def test_the_bots_docs_observe_example_sees_the_opponents_pandas() -> None:
+    """docs/bots.md's ``Watcher`` is told Events and finds the cells of the other seat's
+    panda moves in them."""
+    import random
+
+    from arena.engine import RuleOptions
+    from arena.engine.actions import A_MASK, A_SHIFT, KIND_MASK, PANDA
+    from arena.engine.history import MOVE
+    from arena.match import play_game
+    from bots.random_bot import RandomBot
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    (code,) = [code for lang, code in blocks(text) if lang == "python"]
+    namespace: dict[str, object] = {}
+    exec(code, namespace)
+    watcher = namespace["Watcher"](random.Random(1))  # type: ignore[operator]
+    out = play_game([watcher, RandomBot(random.Random(2))], 3, RuleOptions(max_rounds=12))
+    pandas = {e[3] >> A_SHIFT & A_MASK for e in out.state.history or ()
+              if e[0] == MOVE and e[2] == 1 and e[3] & KIND_MASK == PANDA}
+    assert pandas and watcher.eaten_at == pandas

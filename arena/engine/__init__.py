@@ -12,7 +12,7 @@ Typical use::
 ``arena.engine`` imports nothing else of the project and does no I/O.
 """
 
-from . import actions, components, grid
+from . import actions, components, grid, history
 from .actions import action_text, parse_action
 from .aliases import Action, CardId, Cell, Edge
 from .components import (
@@ -26,6 +26,7 @@ from .components import (
     CardSet,
 )
 from .errors import ArenaError, IllegalActionError, NotationError, OptionError, PositionError
+from .history import EVENT_KINDS, Event, event_text, events
 from .options import DEFAULTS, OPTION_NAMES, RuleOptions
 from .position import from_position, positions_equal, to_position
 from .state import (
@@ -41,7 +42,6 @@ from .state import (
     Board,
     GameResult,
     GameState,
-    event_text,
     new_game,
 )
 from .view import PlayerView
@@ -52,6 +52,7 @@ __all__ = [
     "COLOURS",
     "DEFAULTS",
     "DEFAULT_CARD_SET",
+    "EVENT_KINDS",
     "FACES",
     "IMPROVEMENTS",
     "OPTION_NAMES",
@@ -72,6 +73,7 @@ __all__ = [
     "CardSet",
     "Cell",
     "Edge",
+    "Event",
     "GameResult",
     "GameState",
     "IllegalActionError",
@@ -84,8 +86,10 @@ __all__ = [
     "actions",
     "components",
     "event_text",
+    "events",
     "from_position",
     "grid",
+    "history",
     "new_game",
     "parse_action",
     "positions_equal",

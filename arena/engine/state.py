@@ -73,7 +73,6 @@ from .components import (
     FACE_STORM,
     FACE_SUN,
     FACE_WIND,
-    FACES,
     FERTILIZER,
     GARDENER_CARD,
     IMPROVEMENT_TOKENS,
@@ -82,9 +81,19 @@ from .components import (
     POND_TILE,
     WATERSHED,
     CardSet,
-    tile_name,
 )
 from .errors import IllegalActionError, OptionError
+from .history import (
+    DEALT,
+    DREW,
+    DREW_PLOTS,
+    EMPEROR,
+    GAME_OVER,
+    MOVE,
+    RETURNED,
+    ROLLED,
+    event_text,
+)
 from .objectives import gardener_found, panda_found, plot_pattern_found, shoot_slot
 from .options import DEFAULTS, RuleOptions
 
@@ -105,9 +114,6 @@ STEP_NAMES: tuple[str, ...] = (
 )  # fmt: skip
 #: ``put_back`` outside the redraw step: no card put back.
 NONE_PUT_BACK = (0, 0, 0)
-
-# History entries: (tag, round, ...).  Moves are (MOVE, round, seat, action).
-MOVE, ROLLED, DREW_PLOTS, DREW, RETURNED, DEALT, EMPEROR, GAME_OVER = range(8)
 
 NO_SEAT = -1
 POND = grid.POND
@@ -1145,28 +1151,6 @@ def _plus3(counts: tuple[int, int, int], index: int) -> tuple[int, int, int]:
     return (counts[0], counts[1], counts[2] + 1)
 
 
-def event_text(entry: tuple) -> str:
-    """Notation of a history entry."""
-    tag = entry[0]
-    if tag == MOVE:
-        return f"{entry[2]} {action_text(entry[3])}"
-    if tag == ROLLED:
-        return f"* roll {FACES[entry[2]]}"
-    if tag == DREW_PLOTS:
-        return "* drew plots " + " ".join(tile_name(t) for t in entry[2])
-    if tag == DREW:
-        return f"* drew {CARDS[entry[2]].id}"
-    if tag == RETURNED:
-        return f"* returned {CARDS[entry[2]].id}"
-    if tag == DEALT:
-        return f"* deal {entry[2]} " + " ".join(CARDS[c].id for c in entry[3])
-    if tag == EMPEROR:
-        return f"* emperor {entry[2]}"
-    if tag == GAME_OVER:
-        return "* game over"
-    raise ValueError(f"not a history entry: {entry!r}")
-
-
 def new_game(
     players: int = 2,
     seed: int = 0,
@@ -1247,21 +1231,3 @@ def new_game(
     s._advance()
     return s
 
-
-def visible_event_text(entry: tuple, viewer: int, actor: int) -> str:
-    """The notation of a history entry as ``viewer`` may see it (R2.6).
-
-    ``actor`` is the seat whose move caused the entry.  Drawn plots and cards are shown to
-    the seat that drew them; the others learn how many plots, or which category of card.
-    """
-    tag = entry[0]
-    if tag == DREW_PLOTS and viewer != actor:
-        return "* drew plots " + " ".join("?" for _ in entry[2])
-    if tag in (DREW, RETURNED) and viewer != actor:
-        verb = "drew" if tag == DREW else "returned"
-        return f"* {verb} {CARDS[entry[2]].category_name} ?"
-    if tag == DEALT and viewer != entry[2]:
-        return f"* deal {entry[2]} " + " ".join(
-            f"{CARDS[c].category_name} ?" for c in entry[3]
-        )
-    return event_text(entry)

@@ -47,7 +47,7 @@ from typing import Any
 
 import orjson
 
-from arena.engine import GameResult, RuleOptions
+from arena.engine import Event, GameResult, RuleOptions
 from arena.match import BotFault, describe_exception
 from bots.base import Bot, BotConfigError
 from bots.registry import BUILTIN, BotSpec, available
@@ -354,7 +354,8 @@ class BotHost:
 
 class RemoteBot:
     """A bot in a bot process, as the game loop sees it: ``start``, ``choose``, ``observe``,
-    ``finish`` become messages.  Events are sent with the next decision, not one by one.
+    ``finish`` become messages.  Events (``Event`` values) are sent with the next decision,
+    not one by one.
 
     Between its replies the bot's process group is stopped (``SIGSTOP``, ``SIGCONT`` with
     the next request), so that it cannot think, or spend the machine's cores, on the other
@@ -363,7 +364,7 @@ class RemoteBot:
 
     def __init__(self, host: BotHost, seed: int, move_time: float | None) -> None:
         self.move_time = move_time
-        self.events: list[str] = []
+        self.events: list[Event] = []
         self.output = bytearray()
         self.dropped = 0
         self.pid, self.requests, self.replies, self.out = host.spawn(seed)
@@ -384,7 +385,7 @@ class RemoteBot:
         self._reply("in its start hook")
         self._pause()
 
-    def observe(self, event: str) -> None:
+    def observe(self, event: Event) -> None:
         self.events.append(event)
 
     def choose(self, view: Any, legal: Sequence[int]) -> Any:

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from arena.engine import GameState, RuleOptions, new_game
+from arena.engine import Event, GameState, RuleOptions, new_game
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
 from bots.base import Bot
@@ -195,7 +195,7 @@ class _Watched:
         self.bot.start(seat, players, options)
         status[WHO] = 0.0
 
-    def _observe(self, event: str) -> None:
+    def _observe(self, event: Event) -> None:
         status = self.status
         status[WHO] = self.hooked
         status[SINCE] = monotonic()

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.engine import RuleOptions, action_text
+from arena.engine import Event, RuleOptions, action_text, parse_action
 from arena.engine.actions import KIND_MASK, OBJECTIVE
 from arena.engine.components import parse_card
 from arena.match import play_game
@@ -94,7 +94,7 @@ def test_protection_follows_what_it_saw_an_opponent_eat() -> None:
     assert not decide("objective", state).startswith("improve")
     bot = ObjectiveBot(random.Random(0))
     bot.start(0, 2, state.options)
-    bot.observe("1 panda 1,0")
+    bot.observe(Event("move", 3, 1, action=parse_action("panda 1,0")))
     action = bot.choose(state.view(0), list(state.legal_actions()))
     assert action_text(action) == "improve enclosure 1,0"
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import PlayerView, RuleOptions
+from arena.engine import Event, PlayerView, RuleOptions
 from bots.base import Param
 from bots.random_bot import RandomBot
 
@@ -120,7 +120,25 @@ class Lurker(RandomBot):
         super().start(seat, players, options)
         self.events = 0
 
-    def observe(self, event: str) -> None:
+    def observe(self, event: Event) -> None:
         self.events += 1
         if self.events == self.at:
             time.sleep(30)
+
+
+class Teller(_Broken):
+    """Tells, as its crash at decision ``at``, the chance events it observed: how a test reads
+    what a bot in a bot process was told (only an action or an error comes back)."""
+
+    def start(self, seat: int, players: int, options: RuleOptions) -> None:
+        super().start(seat, players, options)
+        self.told: list[str] = []
+
+    def observe(self, event: Event) -> None:
+        if type(event) is not Event or Event.from_dict(event.to_dict()) != event:
+            self.told.append(f"not an Event: {event!r}")
+        elif event.kind != "move":
+            self.told.append(event.text)
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        raise RuntimeError("|".join(self.told))
