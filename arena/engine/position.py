@@ -16,6 +16,7 @@ from typing import Any
 
 from . import grid, rng
 from .actions import ACTION_NAMES
+from .board import COPIED, FIELDS, SHARED, Board
 from .components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
@@ -46,7 +47,6 @@ from .state import (
     STEP_PLACE,
     STEP_REDRAW,
     STEP_ROLL,
-    Board,
     GameState,
 )
 
@@ -642,5 +642,14 @@ def _check_turn(r: _Reader, s: GameState) -> None:
 
 
 def positions_equal(a: GameState, b: GameState) -> bool:
-    """Whether two states are the same position (what round-trip tests compare)."""
-    return to_position(a) == to_position(b)
+    """Whether two states are the same position (what round-trip tests compare).
+
+    Every field of ``board.FIELDS`` but the history and the caches is compared, the derived
+    ones too (the network, the shoots), so a field added to the table is compared without
+    being named here; and the plots must have been placed in the same order, which the
+    rules and bots read (``Board.plots``) and a dict's equality ignores.
+    """
+    for name, how, _public in FIELDS:
+        if how in (SHARED, COPIED) and getattr(a, name) != getattr(b, name):
+            return False
+    return list(a.bamboo) == list(b.bamboo)
