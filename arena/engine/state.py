@@ -3,9 +3,10 @@
 One ``GameState`` is the whole truth of a game at a decision point.  Its layout is chosen for
 search: everything is ints, tuples, small dicts and frozensets; structures that rarely change
 (tiles, improvements, channels, irrigation) are replaced rather than mutated, so ``copy()``
-shares them and only copies the few containers that change every turn.  Derived sets that are
-costly to build (placement spaces, channel spots, plot objectives found) are cached and
-dropped when what they depend on changes.
+shares them and only copies the few containers that change every turn (``board.FIELDS``
+says which, for every field).  Derived sets that are costly to build (placement spaces,
+channel spots, plot objectives found) are cached and dropped when what they depend on
+changes.
 
 Chance (the die, deck orders) comes only from the state's SplitMix64 generator, so a seed, the
 options and the players' choices determine the game bit for bit (R2.5).
