@@ -10,9 +10,8 @@ colour-blind reader loses nothing.
 
 from __future__ import annotations
 
-from .engine import grid
+from .engine import Board, GameState, grid
 from .engine.components import CARDS, COLOURS, FACES, IMPROVEMENTS, POND_TILE
-from .engine.state import Board, GameState
 
 CELL_WIDTH = 4  # text columns per unit of x
 _ANSI = {"green": "32", "yellow": "33", "pink": "35", "blue": "34;1", "dim": "2", "bold": "1"}

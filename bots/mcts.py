@@ -105,7 +105,7 @@ every sample (the actions of its own turn from the root, up to an objective draw
 turn's end), the UCB reads its values only, so an iteration that adds a child there scores
 the leaf for it alone (``mine``); and the states reached by its open actions (``OPEN_KIND``:
 no draw, no die) are the same in every sample but for the hidden parts, so they are kept per
-node and copied (``mcts_search.with_hidden``).
+node and given each sample's hidden parts (``GameState.with_hidden_from``).
 
 Reference: P. I. Cowling, E. J. Powley, D. Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012.

@@ -89,26 +89,6 @@ SEAT_TURN_ENDS_BY_POSITION: tuple[bool, ...] = tuple(
 )
 
 
-def with_hidden(public: GameState, sample: GameState, seat: int) -> GameState:
-    """``public`` (reached from the root by ``OPEN_KIND`` actions of ``seat``) with the
-    hidden parts of ``sample``: its generator, decks and the other seats' hands.
-
-    Such a state is the same in every sample but for those parts, so the search keeps it
-    per node and copies it, instead of applying the same actions to each sample again.
-    The plots drawn and which deck places are known are the view's along such a path.
-    """
-    s = public.copy()
-    s.seed = sample.seed
-    s.rng = sample.rng
-    s.dice = sample.dice
-    s.plot_deck = sample.plot_deck
-    s.objective_decks = sample.objective_decks
-    hands = sample.hands.copy()
-    hands[seat] = public.hands[seat]
-    s.hands = hands
-    return s
-
-
 # ------------------------------------------------------------------------- action scores
 
 
@@ -378,11 +358,10 @@ class Search:
         keyed = self.root_keys
         place_keys = self.place_keys
         # While only open actions of the searching seat lead from the root, the state is
-        # one kept per node (``with_hidden``).
+        # one kept per node, given each sample's hidden parts (``with_hidden_from``).
         states = self.states
         open_path = s.current == self.seat
         seat = self.seat
-        hidden = with_hidden
         # Whether the node reached is one where the searching seat moves in every sample:
         # its children are judged by that seat's values only (see ``mine_only``).
         mine_path = open_path
@@ -466,7 +445,7 @@ class Search:
             if open_path:
                 public = states.get(best_child)
                 if public is not None:
-                    s = hidden(public, s, seat)
+                    s = public.with_hidden_from(s, seat)
                 else:
                     s.apply(action)
                     if OPEN_KIND[action & KIND_MASK] and s.current == seat and not s.ended:

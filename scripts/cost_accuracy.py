@@ -22,10 +22,9 @@ from collections.abc import Sequence
 
 from _args import at_least, script_parser
 
-from arena.engine import new_game
+from arena.engine import STEP_ACTIONS, new_game
 from arena.engine.actions import KIND_MASK, TURN_ACTION
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
-from arena.engine.state import STEP_ACTIONS
 from bots import heuristics
 from bots.registry import BotSpec
 

@@ -44,8 +44,15 @@ from _args import at_least, card_file, fraction, output_file, usage_error
 from scipy.optimize import minimize
 
 from arena.cards import DEFAULT_CHOICE
-from arena.engine import DEFAULT_CARD_SET, ArenaError, CardSet, GameState, RuleOptions, new_game
-from arena.engine.state import STEP_ACTIONS
+from arena.engine import (
+    DEFAULT_CARD_SET,
+    STEP_ACTIONS,
+    ArenaError,
+    CardSet,
+    GameState,
+    RuleOptions,
+    new_game,
+)
 from arena.replay import RecordError, read_records, replay
 from arena.tournament.sprt import game_score
 from bots import heuristics

@@ -123,20 +123,19 @@ def test_the_limits_load_nothing_else_of_ours() -> None:
     assert run.stdout.strip() == "['arena', 'arena.limits']"
 
 
-#: Bot modules that still read engine internals, and why: ``heuristics`` reads ``Board`` and
-#: the step constants from ``arena.engine.state`` (left while it is compiled with mypyc).
-INTERNALS_ALLOWED = {"bots.heuristics"}
+#: The engine's modules behind its public ``GameState``/``PlayerView``/``Board``.
+ENGINE_INTERNALS = {"arena.engine.state", "arena.engine.view", "arena.engine.position",
+                    "arena.engine.board"}
 
 
 def test_bots_use_the_engines_public_names_only() -> None:
     """A bot imports ``arena.engine`` and its value modules (actions, components, grid,
     objectives, options), never the state, view or position modules behind the public
     ``GameState``/``PlayerView`` (STYLE.md: bots use the engine's public API)."""
-    internals = {"arena.engine.state", "arena.engine.view", "arena.engine.position"}
     found = {
-        module: sorted(imports & internals)
+        module: sorted(imports & ENGINE_INTERNALS)
         for module, imports in project_graph().items()
-        if module.startswith("bots.") and module not in INTERNALS_ALLOWED
+        if module.startswith("bots.")
     }
     assert {m: i for m, i in found.items() if i} == {}
 
@@ -157,3 +156,19 @@ def test_the_reports_read_files_not_the_arena() -> None:
         if bad or "components.json" in path.read_text():
             found[module_name(path)] = bad or ["components.json"]
     assert found == {}
+
+
+def test_scripts_use_the_engines_public_names_only() -> None:
+    """Scripts, like bots, import the engine's public names: no internal module, no
+    underscore name, wherever the import stands (a benchmark may import inside a function)."""
+    found = set()
+    for path in sorted((ROOT / "scripts").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("arena.engine"):
+                for alias in node.names:
+                    if node.module in ENGINE_INTERNALS or alias.name.startswith("_"):
+                        found.add((path.stem, node.module, alias.name))
+            elif isinstance(node, ast.Import):
+                found.update((path.stem, a.name, "") for a in node.names
+                             if a.name in ENGINE_INTERNALS)
+    assert found == set()

@@ -15,6 +15,7 @@ Typical use::
 from . import actions, components, grid, history
 from .actions import action_text, parse_action
 from .aliases import Action, CardId, Cell, Edge
+from .board import Board
 from .components import (
     CARDS,
     CATEGORIES,
@@ -39,7 +40,6 @@ from .state import (
     STEP_REDRAW,
     STEP_ROLL,
     STEP_STORM,
-    Board,
     GameResult,
     GameState,
     new_game,

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import grid, rng
 from .actions import ACTION_NAMES
+from .board import CACHE, COPIED, FIELDS, SHARED, Board
 from .components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
@@ -46,7 +47,6 @@ from .state import (
     STEP_PLACE,
     STEP_REDRAW,
     STEP_ROLL,
-    Board,
     GameState,
 )
 
@@ -198,8 +198,34 @@ def from_position(data: Any) -> GameState:
     A position at step ``roll`` is a chance node: the die is rolled (scripted ``dice`` first)
     so the state returned is at the next decision.  Decks left out are filled with the
     components found nowhere else, shuffled with ``seed``.
+
+    The sections are read in this order, each checked against those before it (a deck's
+    plots against the tiles, a reserve against the stocks), so a position with several
+    faults is refused for the first one in that order.
     """
     r = _Reader(data)
+    s = GameState.__new__(GameState)
+    _read_game(r, s)
+    claimed_irrigated = _read_tiles(r, s)
+    _read_channels(r, s)
+    _read_irrigation(r, s, claimed_irrigated)
+    _read_figures(r, s)
+    _read_turn(r, s)
+    _read_hands(r, s)
+    _read_reserve(r, s)
+    _read_decks(r, s)
+    _read_known(r, s)
+    _read_end(r, s)
+    s.history = []
+    for name, how, _public in FIELDS:
+        if how == CACHE:
+            setattr(s, name, None)
+    s._advance()
+    return s
+
+
+def _read_game(r: _Reader, s: GameState) -> None:
+    """``format``, ``options``, ``players``, ``seed``, ``card_set``, ``round``, ``current``."""
     d = r.data
     fmt = d.get("format")
     if fmt != FORMAT:
@@ -211,13 +237,11 @@ def from_position(data: Any) -> GameState:
     players = r.get(d, "players", "players", int)
     if players not in (2, 3, 4):
         raise r.fail("players", f"a game has 2, 3 or 4 players, not {players}")
-    seed = r.get(d, "seed", "seed", int, 0)
-    s = GameState.__new__(GameState)
     s.players = players
     s.options = options
+    s.seed = r.get(d, "seed", "seed", int, 0)
     s.card_set = _card_set(r, d)
     s.card_points = s.card_set.points
-    s.seed = seed
     s.round = r.get(d, "round", "round", int, 1)
     if s.round < 1:
         raise r.fail("round", f"must be at least 1, not {s.round}")
@@ -225,12 +249,18 @@ def from_position(data: Any) -> GameState:
     if not 0 <= s.current < players:
         raise r.fail("current", f"seat {s.current} is not in a {players}-player game")
 
-    # --- the board
+
+def _read_tiles(r: _Reader, s: GameState) -> dict[int, tuple[str, bool]]:
+    """``tiles``: the plots, their bamboo and improvements, joined to the pond (R5.2).
+
+    Returns the ``irrigated`` each entry claims, by cell with its field, to be checked once
+    the channels are known.
+    """
     tiles: dict[int, int] = {POND: POND_TILE}
     bamboo: dict[int, int] = {}
     improvement: dict[int, int] = {}
     claimed_irrigated: dict[int, tuple[str, bool]] = {}
-    for i, entry in enumerate(r.get(d, "tiles", "tiles", list, [])):
+    for i, entry in enumerate(r.get(r.data, "tiles", "tiles", list, [])):
         f = f"tiles[{i}]"
         if not isinstance(entry, dict):
             raise r.fail(f, "must be an object with at, tile, bamboo, improvement")
@@ -261,9 +291,17 @@ def from_position(data: Any) -> GameState:
             claimed_irrigated[cell] = (f"{f}.irrigated", r.get(entry, "irrigated",
                                                               f"{f}.irrigated", bool))
     _check_connected(r, tiles)
+    s.tiles = tiles
+    s.bamboo = bamboo
+    s.improvement = improvement
+    return claimed_irrigated
 
+
+def _read_channels(r: _Reader, s: GameState) -> None:
+    """``channels``: between two plots, off the pond, in networks from the pond (R6)."""
+    tiles = s.tiles
     channels: set[int] = set()
-    for i, text in enumerate(r.get(d, "channels", "channels", list, [])):
+    for i, text in enumerate(r.get(r.data, "channels", "channels", list, [])):
         f = f"channels[{i}]"
         if not isinstance(text, str):
             raise r.fail(f, f"must be an edge q,r|q,r, not {text!r}")
@@ -279,13 +317,21 @@ def from_position(data: Any) -> GameState:
         if edge in channels:
             raise r.fail(f, f"{text} holds two channels")
         channels.add(edge)
-    network = _check_network(r, channels)
+    s.network = _check_network(r, channels)
+    s.channels = frozenset(channels)
 
+
+def _read_irrigation(
+    r: _Reader, s: GameState, claimed_irrigated: dict[int, tuple[str, bool]]
+) -> None:
+    """The irrigated plots, derived from the pond, channels and watersheds (R6.4), and
+    checked against each tile's ``irrigated`` and its bamboo."""
+    tiles, bamboo, improvement = s.tiles, s.bamboo, s.improvement
     irrigated = {c for c in bamboo if c in grid.POND_RING or improvement.get(c) == WATERSHED}
-    for e in channels:
+    for e in s.channels:
         irrigated.update(grid.EDGE_CELLS[e])
     for cell, (field, claim) in claimed_irrigated.items():
-        if claim and cell not in irrigated and options.cloud_when_empty == "move_improvement":
+        if claim and cell not in irrigated and s.options.cloud_when_empty == "move_improvement":
             # A watershed moved away by clouds leaves its plot irrigated (R6.4, R12).
             irrigated.add(cell)
             continue
@@ -302,29 +348,32 @@ def from_position(data: Any) -> GameState:
                 "tiles",
                 f"the plot at {grid.cell_text(cell)} has bamboo but is not irrigated (R6.4)",
             )
-    s.tiles = tiles
-    s.bamboo = bamboo
-    s.improvement = improvement
     s.irrigated = frozenset(irrigated)
     bits = [0, 0, 0]
     for c in irrigated:
         bits[tiles[c] >> 2] |= 1 << c
     s.irrigated_by_colour = (bits[0], bits[1], bits[2])
-    s.channels = frozenset(channels)
-    s.network = network
+
+
+def _read_figures(r: _Reader, s: GameState) -> None:
+    """``gardener`` and ``panda``, on tiles in play (R7.1); and the shoots they may count."""
+    d, tiles = r.data, s.tiles
     s.gardener = r.cell(d.get("gardener", "0,0"), "gardener")
     s.panda = r.cell(d.get("panda", "0,0"), "panda")
     for name, cell in (("gardener", s.gardener), ("panda", s.panda)):
         if cell not in tiles:
             raise r.fail(name, f"{grid.cell_text(cell)} is not a tile in play (R7.1)")
     shoots = [0] * SHOOT_COUNTERS
-    for cell, height in bamboo.items():
-        slot = shoot_slot(tiles[cell] >> 2, height, improvement.get(cell, 0))
+    for cell, height in s.bamboo.items():
+        slot = shoot_slot(tiles[cell] >> 2, height, s.improvement.get(cell, 0))
         if slot >= 0:
             shoots[slot] += 1
     s.shoots = shoots
 
-    # --- the turn
+
+def _read_turn(r: _Reader, s: GameState) -> None:
+    """``turn`` (step, weather, actions taken, plots drawn, cards put back) and ``dice``."""
+    d = r.data
     turn = r.get(d, "turn", "turn", dict, {})
     s.step = r.choice(turn.get("step", "actions"), STEP_NAMES, "turn.step")
     weather = turn.get("weather")
@@ -354,8 +403,12 @@ def from_position(data: Any) -> GameState:
         r.choice(f, FACES, f"dice[{i}]") for i, f in enumerate(r.get(d, "dice", "dice", list, []))
     )
 
-    # --- players' stocks and hands
-    hands_data = r.get(d, "hands", "hands", list)
+
+def _read_hands(r: _Reader, s: GameState) -> None:
+    """``hands``: per seat the objectives in hand and completed, the sections eaten (within
+    the supply when it is limited) and the stored channels and improvements."""
+    players = s.players
+    hands_data = r.get(r.data, "hands", "hands", list)
     if len(hands_data) != players:
         raise r.fail("hands", f"has {len(hands_data)} entries for {players} players")
     s.hands, s.completed, s.eaten, s.stored_channels, s.stored_improvements = [], [], [], [], []
@@ -386,10 +439,11 @@ def from_position(data: Any) -> GameState:
         for i, name in enumerate(r.get(h, "improvements", f"{f}.improvements", list, [])):
             imps[r.choice(name, IMPROVEMENTS[1:], f"{f}.improvements[{i}]") + 1] += 1
         s.stored_improvements.append((imps[0], imps[1], imps[2], imps[3]))
-    if options.bamboo_supply == "limited":
+    if s.options.bamboo_supply == "limited":
         # Sections are counted components when the supply is limited (R1.5, R12).
+        tiles = s.tiles
         for colour, name in enumerate(COLOURS):
-            total = sum(h for c, h in bamboo.items() if tiles[c] >> 2 == colour)
+            total = sum(h for c, h in s.bamboo.items() if tiles[c] >> 2 == colour)
             fields = ["tiles"] + [f"hands[{i}].eaten.{name}" for i in range(players)]
             for field, count in zip(fields, [0] + [e[colour] for e in s.eaten]):
                 total += count
@@ -400,9 +454,13 @@ def from_position(data: Any) -> GameState:
                         f"game's {BAMBOO_SECTIONS[colour]} (R1.5, bamboo_supply=limited)",
                     )
 
-    # --- reserve and conservation of channels and tokens
-    reserve = r.get(d, "reserve", "reserve", dict, {})
-    placed_tokens = Counter(imp for c, imp in improvement.items() if not tiles[c] & 3)
+
+def _read_reserve(r: _Reader, s: GameState) -> None:
+    """``reserve``: channels and improvement tokens, which with those on the board and in
+    stocks must make the game's (R1.3, R1.4); left out, they are worked out."""
+    reserve = r.get(r.data, "reserve", "reserve", dict, {})
+    tiles, channels = s.tiles, s.channels
+    placed_tokens = Counter(imp for c, imp in s.improvement.items() if not tiles[c] & 3)
     held = [sum(si[i] for si in s.stored_improvements) for i in range(4)]
     if "channels" in reserve:
         s.reserve_channels = r.get(reserve, "channels", "reserve.channels", int)
@@ -433,13 +491,20 @@ def from_position(data: Any) -> GameState:
             )
     s.reserve_improvements = (0, reserve_imps[1], reserve_imps[2], reserve_imps[3])
 
-    # --- decks and conservation of plots and cards
-    state = rng.seed_state(seed)
+
+def _read_decks(r: _Reader, s: GameState) -> None:
+    """``decks``, then ``rng``: every plot and card of the game found once (R1.2, R1.6).
+
+    A deck left out is what is found nowhere else, shuffled from ``seed``; ``rng`` left
+    out is the generator after those shuffles.
+    """
+    d = r.data
+    state = rng.seed_state(s.seed)
     decks = r.get(d, "decks", "decks", dict, {})
     for key in decks:
         if key not in DECK_NAMES:
             raise r.fail("decks", f"{key!r} is not a deck ({', '.join(DECK_NAMES)})")
-    plots_used = Counter(t for c, t in tiles.items() if c != POND)
+    plots_used = Counter(t for c, t in s.tiles.items() if c != POND)
     plots_used.update(s.drawn)
     if "plots" in decks:
         deck_list = r.get(decks, "plots", "decks.plots", list)
@@ -453,16 +518,7 @@ def from_position(data: Any) -> GameState:
         if any(v < 0 for v in missing.values()):
             raise r.fail("tiles", _plot_mismatch(plots_used))
         state, s.plot_deck = rng.shuffled(state, sorted(missing.elements()))
-    seen_cards: dict[int, str] = {}
-    for seat in range(players):
-        for field, cards in ((f"hands[{seat}].objectives", s.hands[seat]),
-                             (f"hands[{seat}].completed", s.completed[seat])):
-            for c in cards:
-                if c in seen_cards:
-                    raise r.fail(field, f"{CARDS[c].id} is also in {seen_cards[c]}")
-                if c in s.card_set.removed:
-                    raise r.fail(field, f"{CARDS[c].id} is removed by the card_set")
-                seen_cards[c] = field
+    seen_cards = _cards_in_hands(r, s)
     objective_decks = []
     for k, name in enumerate(CATEGORIES):
         if name in decks:
@@ -495,7 +551,28 @@ def from_position(data: Any) -> GameState:
     if not 0 <= s.rng < 1 << 64:
         raise r.fail("rng", "must be a 64-bit generator state")
 
-    known = r.get(d, "known", "known", dict, {})
+
+def _cards_in_hands(r: _Reader, s: GameState) -> dict[int, str]:
+    """The cards in hands and completed, each with the field it was found in: once each,
+    and in the game's card set."""
+    seen_cards: dict[int, str] = {}
+    for seat in range(s.players):
+        for field, cards in ((f"hands[{seat}].objectives", s.hands[seat]),
+                             (f"hands[{seat}].completed", s.completed[seat])):
+            for c in cards:
+                if c in seen_cards:
+                    raise r.fail(field, f"{CARDS[c].id} is also in {seen_cards[c]}")
+                if c in s.card_set.removed:
+                    raise r.fail(field, f"{CARDS[c].id} is removed by the card_set")
+                seen_cards[c] = field
+    return seen_cards
+
+
+def _read_known(r: _Reader, s: GameState) -> None:
+    """``known``: per deck place, the seats that know what lies there; and, at step redraw,
+    the cards put back against the decks that hold them."""
+    players = s.players
+    known = r.get(r.data, "known", "known", dict, {})
     masks = []
     for name, deck in zip(DECK_NAMES, (s.plot_deck, *s.objective_decks)):
         entries = r.get(known, name, f"known.{name}", list, [[]] * len(deck))
@@ -525,11 +602,14 @@ def from_position(data: Any) -> GameState:
                 "at step redraw some deck must still hold a card not put back (R12)",
             )
 
-    # --- the end of the game
+
+def _read_end(r: _Reader, s: GameState) -> None:
+    """``ended``, ``capped``, ``emperor`` and ``last_turns`` (R13.1, R13.2)."""
+    d, players = r.data, s.players
     s.ended = r.get(d, "ended", "ended", bool, False)
     s.capped = r.get(d, "capped", "capped", bool, False)
     emperor = d.get("emperor")
-    needed = options.objectives_needed(players)
+    needed = s.options.objectives_needed(players)
     if emperor is None:
         s.emperor, s.last_turns = NO_SEAT, -1
         if d.get("last_turns") is not None:
@@ -555,13 +635,6 @@ def from_position(data: Any) -> GameState:
         lowest = 0 if s.ended else 1
         if not lowest <= s.last_turns <= players - 1:
             raise r.fail("last_turns", f"must be between {lowest} and {players - 1}")
-    s.history = []
-    s._legal = None
-    s._spaces = None
-    s._edges = None
-    s._plot_ok = None
-    s._advance()
-    return s
 
 
 def _card_set(r: _Reader, d: dict) -> CardSet:
@@ -642,5 +715,14 @@ def _check_turn(r: _Reader, s: GameState) -> None:
 
 
 def positions_equal(a: GameState, b: GameState) -> bool:
-    """Whether two states are the same position (what round-trip tests compare)."""
-    return to_position(a) == to_position(b)
+    """Whether two states are the same position (what round-trip tests compare).
+
+    Every field of ``board.FIELDS`` but the history and the caches is compared, the derived
+    ones too (the network, the shoots), so a field added to the table is compared without
+    being named here; and the plots must have been placed in the same order, which the
+    rules and bots read (``Board.plots``) and a dict's equality ignores.
+    """
+    for name, how, _public in FIELDS:
+        if how in (SHARED, COPIED) and getattr(a, name) != getattr(b, name):
+            return False
+    return list(a.bamboo) == list(b.bamboo)

@@ -30,9 +30,10 @@ from types import MappingProxyType
 from typing import Any
 
 from . import rng as splitmix
+from .board import COPIED_PUBLIC, SHARED_PUBLIC, Board, copy_public
 from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, POND_TILE
 from .options import RuleOptions
-from .state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, Board, GameState, copy_public
+from .state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, GameState
 
 #: A deck's places, top first, in runs: a number ``k`` for ``k`` places dealt from the end
 #: of the shuffled pool (``pool.pop()`` after ``pool.pop()``), a tuple for places whose
@@ -139,88 +140,37 @@ def read_only(mapping: Any) -> Any:
 class PlayerView(Board):
     """The information set of one seat at one moment (a snapshot: it never changes)."""
 
+    # The public fields (``board.FIELDS``) are declared on ``Board``; the view's own here.
     __slots__ = (
-        "_edges",
+        *SHARED_PUBLIC,
+        *COPIED_PUBLIC,
         "_plot_ok",
         "_pools",
-        "_spaces",
-        "bamboo",
-        "capped",
-        "card_points",
-        "card_set",
-        "channels",
-        "completed",
-        "current",
         "drawn",
         "drawn_count",
-        "eaten",
-        "emperor",
-        "ended",
-        "gardener",
         "hand",
         "hand_categories",
-        "improvement",
-        "irrigated",
-        "irrigated_by_colour",
         "known_objectives",
         "known_plots",
-        "last_turns",
-        "network",
         "objective_deck_sizes",
-        "objective_known",
-        "options",
-        "panda",
-        "players",
         "plot_deck_size",
-        "plot_known",
-        "put_back",
-        "reserve_channels",
-        "reserve_improvements",
-        "round",
         "seat",
-        "shoots",
-        "step",
-        "stored_channels",
-        "stored_improvements",
-        "taken",
-        "tiles",
-        "weather",
-    )  # fmt: skip
+    )
 
     seat: int
-    players: int
-    round: int
-    current: int
-    step: int
-    weather: int
-    taken: tuple[int, ...]
     #: The plots being chosen from, when this seat is choosing; else empty.
     drawn: tuple[int, ...]
     drawn_count: int
-    #: Per category, the satisfied cards put back during the draw in progress (step
-    #: ``redraw``): public, as the ``returned`` events show each card's deck to everyone.
-    put_back: tuple[int, int, int]
-    reserve_channels: int
-    reserve_improvements: tuple[int, int, int, int]
     plot_deck_size: int
-    #: Per deck position (top first), a bit mask of the seats that know the plot there.
-    plot_known: tuple[int, ...]
     #: ``(position, tile)`` for the plots this seat knows in the deck.
     known_plots: tuple[tuple[int, int], ...]
     objective_deck_sizes: tuple[int, int, int]
-    objective_known: tuple[tuple[int, ...], ...]
     known_objectives: tuple[tuple[tuple[int, int], ...], ...]
     #: This seat's objectives, in draw order.
     hand: tuple[int, ...]
     #: Per seat, the category of each objective in hand, in draw order.
     hand_categories: tuple[tuple[int, ...], ...]
-    completed: list[tuple[int, ...]]
-    stored_channels: list[int]
-    stored_improvements: list[tuple[int, int, int, int]]
-    emperor: int
-    last_turns: int
-    ended: bool
-    capped: bool
+    _pools: _Pools | None
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> PlayerView:
@@ -239,12 +189,10 @@ class PlayerView(Board):
         v.drawn_count = len(state.drawn)
         bit = 1 << seat
         v.plot_deck_size = len(state.plot_deck)
-        v.plot_known = state.plot_known
         v.known_plots = tuple(
             (i, t) for i, (t, m) in enumerate(zip(state.plot_deck, state.plot_known)) if m & bit
         )
         v.objective_deck_sizes = tuple(len(d) for d in state.objective_decks)  # type: ignore[assignment]
-        v.objective_known = state.objective_known
         v.known_objectives = tuple(
             tuple((i, c) for i, (c, m) in enumerate(zip(deck, known)) if m & bit)
             for deck, known in zip(state.objective_decks, state.objective_known)
@@ -333,10 +281,8 @@ class PlayerView(Board):
         s.dice = ()
         s.drawn = self.drawn
         s.plot_deck = ()
-        s.plot_known = self.plot_known
         s.hands = []
         s.objective_decks = ((), (), ())
-        s.objective_known = self.objective_known
         s.history = None
         s._legal = None
         s._plot_ok = None

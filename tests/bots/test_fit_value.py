@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import new_game
-from arena.engine.state import STEP_ACTIONS
+from arena.engine import STEP_ACTIONS, new_game
 from arena.records import make_record
 from bots.mcts_leaves import FittedLeaf
 from bots.registry import BotSpec

@@ -12,10 +12,9 @@ import time
 
 import pytest
 
-from arena.engine import GameState, RuleOptions, action_text, from_position, new_game
+from arena.engine import STEP_ACTIONS, GameState, RuleOptions, action_text, from_position, new_game
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
-from arena.engine.state import STEP_ACTIONS
 from arena.match import play_game
 from bots.base import BotConfigError
 from bots.mcts import MctsBot

@@ -13,7 +13,7 @@ import pytest
 
 from arena.engine import GameState, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
-from arena.engine.state import copy_public
+from arena.engine.board import copy_public
 from arena.engine.view import PlayerView, _deck_places, _fill, _shuffle, _shuffle_steps
 
 

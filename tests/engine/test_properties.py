@@ -239,7 +239,7 @@ def test_the_lazy_forced_end_agrees_with_the_legal_list(game: tuple[int, int, in
     seed, choice_seed, players, k = game
 
     def every_step(state: GameState, rng: random.Random) -> None:
-        from arena.engine.state import STEP_ACTIONS
+        from arena.engine import STEP_ACTIONS
 
         if state.step == STEP_ACTIONS:
             assert state._only_end() == (state._legal_turn() == [act.END])
