@@ -25,6 +25,7 @@ from .engine import (
     ArenaError,
     CardSet,
     GameState,
+    PlayerView,
     RuleOptions,
     action_text,
     new_game,
@@ -111,7 +112,7 @@ def _decisions(
     while not state.ended:
         seat = state.current
         legal = state.legal_actions()
-        view = state.view(seat)
+        view = PlayerView.of(state, seat)
         if on_decision is not None:
             on_decision(seat)
         start = time.perf_counter()
@@ -137,7 +138,7 @@ def _decisions(
         # would ask it.
         if type(action) is not int or action not in legal:
             return {"seat": seat, "kind": "illegal",
-                    "message": f"returned {_show(action)}, which is not a legal action at "
+                    "message": f"returned {returned_text(action)}, which is not a legal action at "
                     f"round {state.round}, step {state.step_name}"}
         state.apply(action)
         publish()
@@ -257,7 +258,7 @@ def play_game(
     return GameOutcome(state, record, error, seconds)
 
 
-def _show(action: object) -> str:
+def returned_text(action: object) -> str:
     """An action as text for an error message, whatever the bot returned.
 
     A plain int is named in notation only when it is an action (its text reads back as

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from _args import at_least, positive_float, script_parser
 
-from arena.engine import GameState, new_game
+from arena.engine import GameState, PlayerView, new_game
 
 
 def mid_game_states(count: int, players: int) -> list[GameState]:
@@ -90,7 +90,7 @@ def main() -> None:
         results["games"].append(games)
         results["copy"].append(rate(args.seconds, states, GameState.copy))
         results["det"].append(
-            rate(args.seconds, states, lambda s: s.view(s.current).determinize(det_rng))
+            rate(args.seconds, states, lambda s: PlayerView.of(s, s.current).determinize(det_rng))
         )
     print(f"engine benchmark: {args.players} players, {args.runs} runs of {args.seconds:g} s each")
     print(f"  decisions/s (random playouts): {summary(results['dec'], '/s')}")

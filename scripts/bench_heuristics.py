@@ -20,7 +20,7 @@ import timeit
 
 from _args import at_least, script_parser
 
-from arena.engine import GameState, new_game
+from arena.engine import GameState, PlayerView, new_game
 from bots import heuristics
 from bots.greedy import GreedyBot
 
@@ -33,7 +33,7 @@ def measure(rounds: int) -> None:
         bots = [GreedyBot(random.Random(seed)), GreedyBot(random.Random(seed + 100))]
         while not state.ended and state.round < rounds:
             seat = state.current
-            state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
+            state.apply(bots[seat].choose(PlayerView.of(state, seat), state.legal_actions()))
         seat = state.current
         n = 3000
         warm = timeit.timeit(lambda s=state, k=seat: heuristics.evaluate(s, k), number=n) / n

@@ -43,7 +43,15 @@ from _args import (
     script_parser,
 )
 
-from arena.engine import DEFAULT_CARD_SET, ArenaError, CardSet, GameState, RuleOptions, new_game
+from arena.engine import (
+    DEFAULT_CARD_SET,
+    ArenaError,
+    CardSet,
+    GameState,
+    PlayerView,
+    RuleOptions,
+    new_game,
+)
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.history import MOVE
 from arena.match import play_game
@@ -73,7 +81,7 @@ def midgame_position(seed: int, rounds: int = 10, players: int = 2,
     while not state.ended and (state.round < rounds or state.step_name != "actions"):
         legal = state.legal_actions()
         if bots is not None:
-            action = bots[state.current].choose(state.view(state.current), list(legal))
+            action = bots[state.current].choose(PlayerView.of(state, state.current), list(legal))
         else:
             action = legal[0]
             if action & KIND_MASK != COMPLETE:
@@ -103,7 +111,7 @@ def speed(spec_text: str, runs: int, positions: int, policy: str = "random",
             bot = spec.create(random.Random(run))
             bot.start(state.current, state.players, state.options)
             start, start_cpu = time.perf_counter(), time.process_time()
-            bot.choose(state.view(state.current), list(legal))
+            bot.choose(PlayerView.of(state, state.current), list(legal))
             elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
             iterations = getattr(bot, "last_iterations", 0)
             wall.append(iterations / elapsed)
@@ -131,7 +139,7 @@ def profile(spec_text: str, runs: int, positions: int, top: int, rounds: int = 1
         for run in range(runs):
             bot = spec.create(random.Random(run))
             bot.start(state.current, state.players, state.options)
-            view = state.view(state.current)
+            view = PlayerView.of(state, state.current)
             profiler.enable()
             bot.choose(view, list(legal))
             profiler.disable()

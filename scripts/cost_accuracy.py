@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from _args import at_least, script_parser
 
-from arena.engine import STEP_ACTIONS, new_game
+from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.engine.actions import KIND_MASK, TURN_ACTION
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
 from bots import heuristics
@@ -53,7 +53,7 @@ def play(seed: int) -> list[Record]:
             recorded_round[p] = s.round
             for card, cost in heuristics.card_costs(s, p).items():
                 pending.setdefault((p, card), []).append((cost, actions[p]))
-        action = bots[p].choose(s.view(p), list(s.legal_actions()))
+        action = bots[p].choose(PlayerView.of(s, p), list(s.legal_actions()))
         if TURN_ACTION[action & KIND_MASK] >= 0:
             actions[p] += 1
         before = [len(done) for done in s.completed]

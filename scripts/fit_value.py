@@ -50,6 +50,7 @@ from arena.engine import (
     ArenaError,
     CardSet,
     GameState,
+    PlayerView,
     RuleOptions,
     new_game,
 )
@@ -66,7 +67,7 @@ def _features(s: GameState, leaves: list[FittedLeaf]) -> list[tuple[int, list[fl
     """Every seat's leaf features at an action-step decision, as the search reads them."""
     out = []
     for p, leaf in enumerate(leaves):
-        leaf.prepare(s.view(p))
+        leaf.prepare(PlayerView.of(s, p))
         own, rival, q = leaf.own_and_rival(s)
         out.append((p, leaf.features(s, p, own[p], q, rival)))
     return out
@@ -96,7 +97,7 @@ def play(players: int, seed: int, explore: float, cards: CardSet = DEFAULT_CARD_
         if explore and seed % 2 and rng.random() < explore:
             action = rng.choice(legal)
         else:
-            action = bots[seat].choose(s.view(seat), legal)
+            action = bots[seat].choose(PlayerView.of(s, seat), legal)
         s.apply(action)
     return _rows(seed, s, pending)
 

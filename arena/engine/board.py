@@ -13,14 +13,18 @@ copied everywhere it must be, and one left out cannot be set at all.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import grid
 from .components import (
     BAMBOO_SECTIONS,
     CARD_CATEGORY,
     GARDENER_CARD,
+    IMPROVEMENTS,
     PANDA_CARD,
     POND_TILE,
     CardSet,
+    tile_name,
 )
 from .objectives import gardener_found, panda_found, plot_pattern_found
 from .options import RuleOptions
@@ -288,3 +292,25 @@ def copy_public(source: Board, target: Board) -> None:
         setattr(target, name, getattr(source, name))
     for name in COPIED_PUBLIC:
         setattr(target, name, getattr(source, name).copy())
+
+
+def board_dict(board: Board) -> dict[str, Any]:
+    """The public board as JSON: tiles in the order they were placed, channels, figures."""
+    tiles = []
+    for cell, height in board.bamboo.items():
+        imp = board.improvement.get(cell, 0)
+        tiles.append(
+            {
+                "at": grid.cell_text(cell),
+                "tile": tile_name(board.tiles[cell]),
+                "bamboo": height,
+                "improvement": IMPROVEMENTS[imp] if imp else None,
+                "irrigated": cell in board.irrigated,
+            }
+        )
+    return {
+        "tiles": tiles,
+        "channels": sorted(grid.edge_text(e) for e in board.channels),
+        "gardener": grid.cell_text(board.gardener),
+        "panda": grid.cell_text(board.panda),
+    }

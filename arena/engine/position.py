@@ -16,7 +16,7 @@ from typing import Any
 
 from . import grid, rng
 from .actions import ACTION_NAMES
-from .board import CACHE, COPIED, FIELDS, SHARED, Board
+from .board import CACHE, COPIED, FIELDS, SHARED, board_dict
 from .components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
@@ -52,28 +52,6 @@ from .state import (
 
 FORMAT = "takenoko-position/1"
 DECK_NAMES = ("plots", "plot", "gardener", "panda")
-
-
-def board_dict(board: Board) -> dict[str, Any]:
-    """The public board as JSON: tiles in the order they were placed, channels, figures."""
-    tiles = []
-    for cell, height in board.bamboo.items():
-        imp = board.improvement.get(cell, 0)
-        tiles.append(
-            {
-                "at": grid.cell_text(cell),
-                "tile": tile_name(board.tiles[cell]),
-                "bamboo": height,
-                "improvement": IMPROVEMENTS[imp] if imp else None,
-                "irrigated": cell in board.irrigated,
-            }
-        )
-    return {
-        "tiles": tiles,
-        "channels": sorted(grid.edge_text(e) for e in board.channels),
-        "gardener": grid.cell_text(board.gardener),
-        "panda": grid.cell_text(board.panda),
-    }
 
 
 def to_position(state: GameState) -> dict[str, Any]:

@@ -900,12 +900,6 @@ class GameState(Board):
         """The history in notation: ``"S ACTION"`` for choices, ``"* EVENT"`` for chance."""
         return [event_text(entry) for entry in self.history or ()]
 
-    def view(self, seat: int) -> Any:
-        """What ``seat`` may know (R2.6): see ``PlayerView``."""
-        from .view import PlayerView
-
-        return PlayerView.of(self, seat)
-
     def __repr__(self) -> str:
         return (
             f"<GameState players={self.players} round={self.round} seat={self.current} "

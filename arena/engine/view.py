@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import rng as splitmix
-from .board import COPIED_PUBLIC, SHARED_PUBLIC, Board, copy_public
+from .board import COPIED_PUBLIC, SHARED_PUBLIC, Board, board_dict, copy_public
 from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, POND_TILE
 from .options import RuleOptions
 from .state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, GameState
@@ -339,8 +339,6 @@ class PlayerView(Board):
 
     def to_dict(self) -> dict[str, Any]:
         """Everything in the view, JSON-ready (equal views give equal dicts)."""
-        from .position import board_dict
-
         data: dict[str, Any] = {
             "seat": self.seat,
             "players": self.players,

@@ -48,7 +48,7 @@ from typing import Any
 import orjson
 
 from arena.engine import Event, GameResult, RuleOptions
-from arena.match import BotFault, describe_exception
+from arena.match import BotFault, describe_exception, returned_text
 from bots.base import Bot, BotConfigError
 from bots.registry import BUILTIN, BotSpec, available
 
@@ -597,9 +597,7 @@ def _bot_main(cls: type[Bot], spec: BotSpec, seed: int, memory: int, requests: i
         if type(action) is int and -(1 << 63) <= action < 1 << 63:
             reply({"a": action})
         else:
-            from arena.match import _show
-
-            reply({"x": _show(action)})
+            reply({"x": returned_text(action)})
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.engine import GameState, RuleOptions, action_text, from_position
+from arena.engine import GameState, PlayerView, RuleOptions, action_text, from_position
 from arena.engine.components import CARD_CATEGORY
 from bots.registry import BotSpec
 
@@ -40,7 +40,7 @@ def decide(spec: str, state: GameState, seed: int = 0) -> str:
     """The decision of a fresh bot of ``spec`` for the seat to play, as notation."""
     bot = BotSpec.parse(spec).create(random.Random(seed))
     bot.start(state.current, state.players, state.options)
-    action = bot.choose(state.view(state.current), list(state.legal_actions()))
+    action = bot.choose(PlayerView.of(state, state.current), list(state.legal_actions()))
     assert action in state.legal_actions()
     return action_text(action)
 

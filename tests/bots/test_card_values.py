@@ -13,7 +13,15 @@ import random
 import pytest
 from scipy.stats import fisher_exact
 
-from arena.engine import CardSet, GameState, RuleOptions, from_position, new_game, to_position
+from arena.engine import (
+    CardSet,
+    GameState,
+    PlayerView,
+    RuleOptions,
+    from_position,
+    new_game,
+    to_position,
+)
 from arena.engine import components as comp
 from bots.base import BotConfigError
 from bots.objective import ObjectiveBot
@@ -42,7 +50,7 @@ def _completes_plot_01(seed: int, points: int, rounds: int = 5) -> bool:
         bot.start(seat, 2, state.options)
     while not state.ended:
         seat = state.current
-        state.apply(bots[seat].choose(state.view(seat), list(state.legal_actions())))
+        state.apply(bots[seat].choose(PlayerView.of(state, seat), list(state.legal_actions())))
         if PLOT_01 in state.completed[0]:
             return True
     return False
@@ -63,7 +71,7 @@ def test_the_archetype_weights_only_its_category_and_only_for_itself() -> None:
     game = new_game(2, 3)
     bot = ObjectiveBot(random.Random(1), prefer="panda", weight=3.0)
     bot.start(0, 2, game.options)
-    view = game.view(0)
+    view = PlayerView.of(game, 0)
     weighted = bot._preferring(view)
     for card in comp.CARDS:
         factor = 3.0 if card.category == comp.PANDA_CARD else 1
@@ -89,6 +97,6 @@ def test_every_archetype_plays_a_legal_game() -> None:
         while not state.ended:
             seat = state.current
             legal = list(state.legal_actions())
-            action = bots[seat].choose(state.view(seat), legal)
+            action = bots[seat].choose(PlayerView.of(state, seat), legal)
             assert action in legal
             state.apply(action)

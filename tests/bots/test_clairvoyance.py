@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import GameState, new_game
+from arena.engine import GameState, PlayerView, new_game
 from tests.scripts import load_script
 
 clairvoyance = load_script("clairvoyance")
@@ -34,7 +34,7 @@ def _moves(run: Path) -> dict[str, list[str]]:
 def test_samples_keep_what_is_revealed_and_deal_the_rest_again(reveal: str) -> None:
     truth = _midgame(5, 60)
     assert not truth.ended
-    view = truth.view(truth.current)
+    view = PlayerView.of(truth, truth.current)
     sample = clairvoyance.RevealingView(view, truth, reveal).determinize(random.Random(1))
     if reveal == "none":  # the honest sample, drawn with the same generator
         honest = view.determinize(random.Random(1))

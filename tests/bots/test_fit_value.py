@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import STEP_ACTIONS, new_game
+from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.records import make_record
 from bots.mcts_leaves import FittedLeaf
 from bots.registry import BotSpec
@@ -29,10 +29,10 @@ def _game(seed: int, players: int = 2) -> tuple[dict, list[tuple[int, float, lis
     while not s.ended:
         if s.step == STEP_ACTIONS:
             for p, leaf in enumerate(leaves):
-                leaf.prepare(s.view(p))
+                leaf.prepare(PlayerView.of(s, p))
                 own, rival, q = leaf.own_and_rival(s)
                 seen.append((p, leaf.features(s, p, own[p], q, rival)))
-        s.apply(bots[s.current].choose(s.view(s.current), list(s.legal_actions())))
+        s.apply(bots[s.current].choose(PlayerView.of(s, s.current), list(s.legal_actions())))
     record = make_record(s, [f"greedy#{p}" for p in range(players)], [0.0] * players, None,
                          {"game": f"g{seed}", "deal": seed, "rotation": 0})
     winners = s.result().winners

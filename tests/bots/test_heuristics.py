@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.engine import GameState, new_game, parse_action
+from arena.engine import GameState, PlayerView, new_game, parse_action
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.components import parse_card
 from bots import heuristics
@@ -106,20 +106,20 @@ def test_a_view_is_evaluated_like_the_state_for_its_own_seat() -> None:
     for _ in range(50):
         state.apply(rng.choice(state.legal_actions()))
     for seat in range(3):
-        assert evaluate(state.view(seat), seat) == evaluate(state, seat)
+        assert evaluate(PlayerView.of(state, seat), seat) == evaluate(state, seat)
     # Another seat's hand is unknown in a view: only its size counts.
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     other = evaluate(view, 1)
     assert other == evaluate(view, 1)
     hidden = state.copy()
     hidden.hands[1] = tuple(reversed(hidden.hands[1]))
-    assert evaluate(hidden.view(0), 1) == other
+    assert evaluate(PlayerView.of(hidden, 0), 1) == other
     assert other >= UNKNOWN_CARD_VALUE * len(state.hands[1])
 
 
 def test_draw_value_is_an_average_over_unseen_cards() -> None:
     state = position(**ONE_GROWTH_TO_GO)
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     for category in range(3):
         value = draw_value(view, 0, category)
         assert 0 < value < 8
@@ -140,7 +140,7 @@ def test_race_raises_a_draw_and_a_rival_hand_by_at_most_its_bonus_per_card() -> 
     from arena.engine.components import GARDENER_CARD, PANDA_CARD
 
     state = position(**ONE_GROWTH_TO_GO)
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     for category in range(3):
         base = draw_value(view, 0, category)
         assert base < draw_value(view, 0, category, race=3.0) <= base + 3.0
@@ -158,7 +158,7 @@ def test_expected_hand_value_reads_categories_only_and_drops_when_shoots_are_eat
     state = position(
         [{"objectives": ["panda-01"]}, {"objectives": ["gardener-01", "gardener-10"]}], tiles
     )
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     pools = ([], view.unseen_cards(GARDENER_CARD), view.unseen_cards(PANDA_CARD))
     value = heuristics.expected_hand_value(state, 1, pools)
     assert value > 0
@@ -167,7 +167,7 @@ def test_expected_hand_value_reads_categories_only_and_drops_when_shoots_are_eat
         [{"objectives": ["panda-01"]}, {"objectives": ["gardener-02", "gardener-03"]}], tiles
     )
     assert heuristics.expected_hand_value(other, 1, pools) == value
-    assert heuristics.expected_hand_value(other.view(0), 1, pools) == value
+    assert heuristics.expected_hand_value(PlayerView.of(other, 0), 1, pools) == value
     # Eating the tall green shoot makes the opponent's gardener cards further away.
     state.apply(parse_action("panda 1,0"))
     assert heuristics.expected_hand_value(state, 1, pools) < value
@@ -267,7 +267,7 @@ def test_a_snapshot_answers_as_the_functions_do() -> None:
     from arena.engine.components import GARDENER_CARD, PANDA_CARD
 
     for state in _played_states(3, 9)[::7]:
-        view = state.view(0)
+        view = PlayerView.of(state, 0)
         pools = ([], view.unseen_cards(GARDENER_CARD), view.unseen_cards(PANDA_CARD))
         snap = heuristics.Snapshot(state)
         answers = []

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from arena.engine import GameState, RuleOptions, new_game
+from arena.engine import GameState, PlayerView, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK, PLOT
 from bots.base import BotConfigError
 from bots.registry import BotSpec, available, load_class
@@ -70,7 +70,7 @@ def test_same_view_same_decision(
         state.hands, state.objective_decks, state.plot_deck, state.rng,
     )
     assert twin.hands[seat] == state.hands[seat]
-    view, twin_view = state.view(seat), twin.view(seat)
+    view, twin_view = PlayerView.of(state, seat), PlayerView.of(twin, seat)
     assert view == twin_view
     assert view.to_json() == twin_view.to_json()
     legal = list(state.legal_actions())

@@ -12,7 +12,15 @@ import time
 
 import pytest
 
-from arena.engine import STEP_ACTIONS, GameState, RuleOptions, action_text, from_position, new_game
+from arena.engine import (
+    STEP_ACTIONS,
+    GameState,
+    PlayerView,
+    RuleOptions,
+    action_text,
+    from_position,
+    new_game,
+)
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
 from arena.match import play_game
@@ -44,7 +52,7 @@ def decide(state: GameState, seed: int = 0, **params: object) -> int:
     bot = MctsBot(random.Random(seed), **params)
     bot.start(state.current, state.players, state.options)
     legal = list(state.legal_actions())
-    action = bot.choose(state.view(state.current), legal)
+    action = bot.choose(PlayerView.of(state, state.current), legal)
     assert action in legal
     return action
 
@@ -84,7 +92,7 @@ def test_hidden_information_does_not_change_the_decision(
     seat = state.current
     twin = hidden_twin(state, seat, random.Random(seed))
     assert twin.hands != state.hands and twin.hands[seat] == state.hands[seat]
-    assert state.view(seat) == twin.view(seat)
+    assert PlayerView.of(state, seat) == PlayerView.of(twin, seat)
     assert state.legal_actions() == twin.legal_actions()
     for params in (
         {"iterations": 60},
@@ -108,7 +116,7 @@ def test_a_turn_continued_with_the_kept_subtree_stays_honest() -> None:
         bot.start(seat, state.players, state.options)
     decisions = 0
     for _ in range(3):  # up to three decisions of the same turn
-        views = [g.view(seat) for g in games]
+        views = [PlayerView.of(g, seat) for g in games]
         if games[0].current != seat or games[0].ended or views[0] != views[1]:
             break  # the turn is over, or a draw told the twins apart (both fine)
         chosen = [
@@ -157,7 +165,7 @@ def test_time_budget_is_respected() -> None:
     bot = MctsBot(random.Random(0), iterations=10**6, time=0.2)  # the cap: time decides
     bot.start(state.current, 2, state.options)
     start = time.perf_counter()
-    action = bot.choose(state.view(state.current), list(state.legal_actions()))
+    action = bot.choose(PlayerView.of(state, state.current), list(state.legal_actions()))
     elapsed = time.perf_counter() - start
     assert action in state.legal_actions()
     # The clock is read every 8 iterations: a little over, never much (margins for a
@@ -193,7 +201,7 @@ def play_turn(state: GameState, seed: int, **params: object) -> GameState:
     bot.start(seat, state.players, state.options)
     while not state.ended and state.current == seat and state.round == turn:
         legal = list(state.legal_actions())
-        action = bot.choose(state.view(seat), legal)
+        action = bot.choose(PlayerView.of(state, seat), legal)
         assert action in legal
         state.apply(action)
     return state
@@ -246,7 +254,7 @@ def test_evaluation_prefers_progress_and_points() -> None:
         [{"at": "1,0", "tile": "green", "bamboo": 2}],
     )
     deny = make_leaf("deny", 8.0)
-    deny.prepare(near.view(0))
+    deny.prepare(PlayerView.of(near, 0))
     assert deny(near)[0] > 0.5  # one section from 3 points against a card it cannot see
     assert ScoreLeaf(8.0)(near) == [0.5, 0.5]  # no points yet
     ahead = _position(
@@ -284,7 +292,7 @@ def test_deny_evaluation_values_the_searching_seat_from_public_information(
     bot = MctsBot(random.Random(0), iterations=1, eval=evaluation)
     bot.start(seat, players, state.options)
     leaf = bot.search.evaluate
-    leaf.prepare(state.view(seat))
+    leaf.prepare(PlayerView.of(state, seat))
     twin = hidden_twin(state, seat, random.Random(2))
     assert twin.hands != state.hands
     mine = leaf(state.copy())[seat]
@@ -308,7 +316,7 @@ def test_delegated_steps_are_the_planners_decisions() -> None:
             planner = ObjectiveBot(random.Random(7))
             for bot in (mcts, planner):
                 bot.start(seat, 2, state.options)
-            view = state.view(seat)
+            view = PlayerView.of(state, seat)
             assert mcts.choose(view, legal) == planner.choose(view, legal)
             assert mcts.last_iterations == 0
             checked.add(state.step_name)
@@ -354,7 +362,7 @@ def test_the_default_budget_and_delegation_follow_the_number_of_players() -> Non
     state = played(2, 27, 20)
     explicit.start(state.current, 2, state.options)
     legal = list(state.legal_actions())
-    explicit.choose(state.view(state.current), legal)
+    explicit.choose(PlayerView.of(state, state.current), legal)
     # ``complete`` hands completions to the planner (no search) and searches the rest.
     assert explicit.last_iterations == (0 if legal[0] & KIND_MASK == COMPLETE else 50)
 
@@ -366,7 +374,7 @@ def test_fitted_evaluation_reads_the_race_and_the_turn() -> None:
 
     state = played(2, 26, 40)
     leaf = FittedLeaf(8.0)
-    leaf.prepare(state.view(0))
+    leaf.prepare(PlayerView.of(state, 0))
     p, q = state.current, 1 - state.current
     own, rival = 10.0, 7.0
     f = leaf.features(state, p, own, q, rival)
@@ -411,7 +419,7 @@ def test_temperature_scales_every_leaf_and_its_default_changes_nothing(players: 
     samples = []
     while not state.ended:
         if state.round % 3 == 0:
-            samples.append(state.view(state.current).determinize(rng))
+            samples.append(PlayerView.of(state, state.current).determinize(rng))
         legal = state.legal_actions()
         state.apply(legal[0] if legal[0] & KIND_MASK == COMPLETE else rng.choice(legal))
     default, flat = FittedLeaf(8.0), FittedLeaf(16.0)
@@ -419,7 +427,7 @@ def test_temperature_scales_every_leaf_and_its_default_changes_nothing(players: 
     for s in samples[::4]:
         seat = s.current
         for leaf in (default, flat):
-            leaf.prepare(s.view(seat))
+            leaf.prepare(PlayerView.of(s, seat))
         as_fitted = _fitted_as_fitted(default, s)
         assert default(s) == as_fitted  # equal, not close
         values = flat(s)
@@ -512,5 +520,5 @@ def test_the_search_takes_any_leaf_given_to_it() -> None:
         bot.start(seat, 2, state.options)
         leaf = Likes(wanted >> A_SHIFT & A_MASK)
         bot.search.configure(leaf, plot_keys=True)
-        assert bot.choose(state.view(seat), legal) == wanted
+        assert bot.choose(PlayerView.of(state, seat), legal) == wanted
         assert leaf.prepared == 1 and leaf.calls >= 200

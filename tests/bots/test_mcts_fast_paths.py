@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from arena.engine import GameState, new_game
+from arena.engine import GameState, PlayerView, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from bots.mcts import MctsBot
 from bots.mcts_leaves import FITTED_WEIGHTS, FittedLeaf, lead_chance, make_leaf
@@ -24,7 +24,7 @@ def sampled_states(players: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     out = []
     while not state.ended:
-        out.append(state.view(state.current).determinize(rng))
+        out.append(PlayerView.of(state, state.current).determinize(rng))
         legal = state.legal_actions()
         state.apply(legal[0] if legal[0] & KIND_MASK == COMPLETE else rng.choice(legal))
     out.append(state)
@@ -50,7 +50,7 @@ def test_the_fitted_leaf_is_its_features_weighed(players: int) -> None:
     states = sampled_states(players, 60 + players)
     leaf = FittedLeaf(8.0)
     for s in states[::3]:
-        view = s.view(s.current) if not s.ended else s.view(0)
+        view = PlayerView.of(s, s.current) if not s.ended else PlayerView.of(s, 0)
         leaf.prepare(view)
         assert leaf(s) == plain_fitted(leaf, s)  # equal, not close: the same sums
 
@@ -59,7 +59,7 @@ def test_the_fitted_chance_is_the_logistic_of_the_weighed_features() -> None:
     """``chance`` itself, against the weights read by hand (the reference above uses it)."""
     s = sampled_states(2, 5)[40]
     leaf = FittedLeaf(8.0)
-    leaf.prepare(s.view(0))
+    leaf.prepare(PlayerView.of(s, 0))
     own, rival, q = leaf.own_and_rival(s)
     x = leaf.features(s, 0, own[0], q, rival)
     w = FITTED_WEIGHTS[2]
@@ -83,13 +83,13 @@ def test_a_second_decision_is_a_fresh_bots(players: int) -> None:
     assert first.round != second.round
     bot = MctsBot(random.Random(9), iterations=120)
     bot.start(first.current, players, first.options)
-    bot.choose(first.view(first.current), list(first.legal_actions()))
+    bot.choose(PlayerView.of(first, first.current), list(first.legal_actions()))
     fresh = MctsBot(random.Random(), iterations=120)
     fresh.rng.setstate(bot.rng.getstate())
     trees = []
     for b in (bot, fresh):
         b.start(second.current, players, second.options)
-        trees.append((b.choose(second.view(second.current), list(second.legal_actions())),
+        trees.append((b.choose(PlayerView.of(second, second.current), list(second.legal_actions())),
                       _tree(b._kept) if b._kept is not None else None))
     assert trees[0] == trees[1]
 
@@ -102,7 +102,7 @@ def test_the_searching_seats_value_alone_is_the_leafs(players: int, eval_name: s
         if s.ended:
             continue
         for seat in range(players):
-            leaf.prepare(s.view(seat))
+            leaf.prepare(PlayerView.of(s, seat))
             alone = leaf.mine(s)
             assert alone[seat] == leaf(s)[seat]
             assert [x for p, x in enumerate(alone) if p != seat] == [0.0] * (players - 1)
@@ -138,7 +138,7 @@ def test_leaving_out_the_other_seats_values_changes_no_choice(
         root = []
         original = bot._root
         bot._root = lambda view, keep=root, f=original: keep.append(f(view)) or keep[-1]  # type: ignore[method-assign]
-        choice = bot.choose(state.view(state.current), legal)
+        choice = bot.choose(PlayerView.of(state, state.current), legal)
         trees.append((choice, _seen_tree(root[0], state.current)))
     assert bot.last_iterations == 300
     assert trees[0] == trees[1]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.engine import Event, RuleOptions, action_text, parse_action
+from arena.engine import Event, PlayerView, RuleOptions, action_text, parse_action
 from arena.engine.actions import KIND_MASK, OBJECTIVE
 from arena.engine.components import parse_card
 from arena.match import play_game
@@ -61,7 +61,7 @@ def test_race_targets_the_quicker_card_over_the_richer_one() -> None:
     for race in (0.0, 5.0):
         bot = ObjectiveBot(random.Random(0), race=race)
         bot.start(0, 2, state.options)
-        targets[race] = bot._plan(state.view(0)).target
+        targets[race] = bot._plan(PlayerView.of(state, 0)).target
     assert targets == {0.0: parse_card("panda-13"), 5.0: parse_card("panda-01")}
 
 
@@ -95,7 +95,7 @@ def test_protection_follows_what_it_saw_an_opponent_eat() -> None:
     bot = ObjectiveBot(random.Random(0))
     bot.start(0, 2, state.options)
     bot.observe(Event("move", 3, 1, action=parse_action("panda 1,0")))
-    action = bot.choose(state.view(0), list(state.legal_actions()))
+    action = bot.choose(PlayerView.of(state, 0), list(state.legal_actions()))
     assert action_text(action) == "improve enclosure 1,0"
 
 
@@ -134,7 +134,7 @@ def test_draws_during_a_turn_that_starts_with_an_empty_hand() -> None:
     bot.start(0, 2, state.options)
     taken = []
     while state.current == 0 and not state.ended:
-        action = bot.choose(state.view(0), list(state.legal_actions()))
+        action = bot.choose(PlayerView.of(state, 0), list(state.legal_actions()))
         taken.append(action_text(action))
         state.apply(action)
     assert any(t.startswith("objective") for t in taken), taken

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.engine import GameState, RuleOptions
+from arena.engine import GameState, PlayerView, RuleOptions
 from arena.engine.actions import B_SHIFT, KIND_MASK, REDRAW
 from arena.match import play_game
 from bots.heuristics import draw_value
@@ -39,7 +39,7 @@ def test_R3_1_R12_every_bot_chooses_a_legal_action_at_the_new_decisions(spec: st
     for state in decisions():
         bot = BotSpec.parse(spec).create(random.Random(1))
         bot.start(state.current, state.players, state.options)
-        action = bot.choose(state.view(state.current), list(state.legal_actions()))
+        action = bot.choose(PlayerView.of(state, state.current), list(state.legal_actions()))
         assert action in state.legal_actions()
 
 
@@ -65,7 +65,7 @@ def test_R12_the_objective_bot_redraws_from_the_deck_with_the_best_expected_card
     there (they wait for the action step)."""
     state = redraw_all_position(channels=1)
     play(state, "objective panda")
-    view = state.view(0)
+    view = PlayerView.of(state, 0)
     bot = ObjectiveBot(random.Random(0))
     bot.start(0, 2, state.options)
     action = bot.choose(view, list(state.legal_actions()))

@@ -11,6 +11,7 @@ from arena.engine import (
     CardSet,
     GameState,
     OptionError,
+    PlayerView,
     PositionError,
     from_position,
     new_game,
@@ -56,7 +57,7 @@ def test_R13_3_scores_come_from_the_games_card_table() -> None:
         cards_points = plain.scores()[seat] - emperor_bonus[seat]
         assert rich.scores()[seat] == 2 * cards_points + emperor_bonus[seat]
         assert rich.panda_points()[seat] == 2 * plain.panda_points()[seat]
-    view = rich.view(0)
+    view = PlayerView.of(rich, 0)
     assert view.card_points == doubled.points and view.scores() == rich.scores()
 
 
@@ -71,7 +72,7 @@ def test_removed_cards_are_never_dealt_drawn_or_sampled() -> None:
             c for d in game.objective_decks for c in d
         }
         assert everywhere == set(range(len(comp.CARDS))) - ids
-        view = game.view(1)
+        view = PlayerView.of(game, 1)
         for k in range(3):
             assert not ids & set(view.unseen_cards(k))
         sample = view.determinize(random.Random(seed))

@@ -104,7 +104,7 @@ def test_determinize_samples_as_the_plain_algorithm(players: int) -> None:
     checked = 0
     while not state.ended:
         for seat in range(players):
-            view = state.view(seat)
+            view = PlayerView.of(state, seat)
             a, b = random.Random(checked), random.Random(checked)
             for _ in range(3):
                 fast, plain = view.determinize(a), reference_determinize(view, b)

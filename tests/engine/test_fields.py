@@ -103,7 +103,7 @@ def test_every_way_to_make_a_state_sets_every_field() -> None:
         assert set_fields(new_game(players, players)) == set(FIELD_NAMES)
     state = played()
     assert set_fields(from_position(to_position(state))) == set(FIELD_NAMES)
-    sample = state.view(state.current).determinize(random.Random(1))
+    sample = PlayerView.of(state, state.current).determinize(random.Random(1))
     assert set_fields(sample) == set(FIELD_NAMES)
     assert set_fields(sample.with_hidden_from(sample, 0)) == set(FIELD_NAMES)
 
@@ -114,7 +114,7 @@ def test_with_hidden_from_takes_the_samples_hidden_parts_and_nothing_else() -> N
     table must be added to ``with_hidden_from`` or here."""
     state = played()
     seat = state.current
-    view = state.view(seat)
+    view = PlayerView.of(state, seat)
     public, sample = view.determinize(random.Random(1)), view.determinize(random.Random(2))
     assert public.hands != sample.hands and public.plot_deck != sample.plot_deck
     mixed = public.with_hidden_from(sample, seat)

@@ -14,7 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.engine import GameState, RuleOptions, action_text, new_game, parse_action, to_position
+from arena.engine import (
+    GameState,
+    PlayerView,
+    RuleOptions,
+    action_text,
+    new_game,
+    parse_action,
+    to_position,
+)
 from arena.engine import actions as act
 from tests.engine.helpers import check_board, check_components, check_state, replay
 
@@ -171,11 +179,11 @@ def test_determinized_views_are_consistent(game: tuple[int, int, int, int]) -> N
         if rng.random() > 0.15:
             return
         seat = rng.randrange(state.players) if rng.random() < 0.5 else state.current
-        view = state.view(seat)
+        view = PlayerView.of(state, seat)
         sample = view.determinize(random.Random(rng.random()))
         check_components(sample)
         check_board(sample)
-        assert sample.view(seat).to_json() == view.to_json()
+        assert PlayerView.of(sample, seat).to_json() == view.to_json()
         if seat == state.current:
             assert sample.legal_actions() == state.legal_actions()
         # A sampled state is a real game: it plays on.

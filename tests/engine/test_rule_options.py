@@ -10,6 +10,7 @@ import pytest
 from arena.engine import (
     GameState,
     OptionError,
+    PlayerView,
     PositionError,
     RuleOptions,
     from_position,
@@ -273,11 +274,11 @@ def test_R12_redraw_satisfied_all_the_player_chooses_the_replacement_deck() -> N
         "* drew gardener-05",
     ]
     # The player knows where the returned cards are; the others know only their deck.
-    assert s.view(0).known_objectives[2] == (
+    assert PlayerView.of(s, 0).known_objectives[2] == (
         (len(deck) - 2, comp.parse_card("panda-01")),
         (len(deck) - 1, comp.parse_card("panda-02")),
     )
-    assert s.view(1).known_objectives[2] == ()
+    assert PlayerView.of(s, 1).known_objectives[2] == ()
 
 
 def test_R12_redraw_satisfied_all_an_unsatisfied_draw_is_kept_at_once() -> None:
@@ -309,10 +310,10 @@ def test_R12_redraw_satisfied_all_views_and_positions_at_the_redraw_step() -> No
     s = redraw_all_position()
     play(s, "objective panda")
     for seat in (0, 1):
-        view = s.view(seat)
+        view = PlayerView.of(s, seat)
         assert view.step_name == "redraw" and view.put_back == (0, 0, 1)
         sample = view.determinize(random.Random(seat))
-        assert sample.view(seat).to_json() == view.to_json()
+        assert PlayerView.of(sample, seat).to_json() == view.to_json()
         assert sample.legal_actions() == s.legal_actions()
     data = to_position(s)
     assert data["turn"]["step"] == "redraw"
@@ -321,7 +322,7 @@ def test_R12_redraw_satisfied_all_views_and_positions_at_the_redraw_step() -> No
     assert to_position(again) == data and again.legal_actions() == s.legal_actions()
     play(again, "redraw gardener")
     assert hand_ids(again, 0) == ["plot-02", "gardener-05"]
-    assert s.view(1).to_json() != s.view(0).to_json()
+    assert PlayerView.of(s, 1).to_json() != PlayerView.of(s, 0).to_json()
 
 
 def one_deck_left(channels: int = 0) -> GameState:

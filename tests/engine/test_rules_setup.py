@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from arena.engine import FACES, PositionError, grid, new_game
+from arena.engine import FACES, PlayerView, PositionError, grid, new_game
 from arena.engine import components as comp
 from tests.engine.helpers import (
     assert_illegal,
@@ -204,7 +204,7 @@ def test_R2_3_each_player_starts_with_three_objectives_and_empty_stock(players: 
         assert s.completed[seat] == ()
     assert s.actions_left() == 2
     # The others see only the categories of a hand.
-    view = s.view(1)
+    view = PlayerView.of(s, 1)
     assert view.hand == s.hands[1]
     assert view.hand_categories[0] == (0, 1, 2)
     assert all(c not in view.to_json() for c in (comp.CARDS[x].id for x in s.hands[0]))

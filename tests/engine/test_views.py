@@ -82,23 +82,23 @@ def test_R2_6_hidden_changes_leave_the_view_unchanged(current: int) -> None:
     # Both states have worked out their current seat's legal actions (and caches).
     a.legal_actions()
     b.legal_actions()
-    va, vb = a.view(0), b.view(0)
+    va, vb = PlayerView.of(a, 0), PlayerView.of(b, 0)
     assert va.to_json() == vb.to_json()
     assert va == vb
     # No attribute of the view tells them apart either.
     assert all_slots(va) == all_slots(vb)
     # Seat 1, who holds the cards, sees the difference.
-    assert a.view(1).to_json() != b.view(1).to_json()
+    assert PlayerView.of(a, 1).to_json() != PlayerView.of(b, 1).to_json()
 
 
 def test_R2_6_no_hidden_card_id_in_a_view() -> None:
     """R2.6: the view of seat 0 names none of seat 1's objectives, only their categories."""
     s = from_position(position(THEIRS))
-    text = s.view(0).to_json()
+    text = PlayerView.of(s, 0).to_json()
     for card_id in THEIRS:
         assert card_id not in text
-    assert s.view(0).hand_categories[1] == (0, 1, 2, 0)
-    assert s.view(0).hand_size(1) == 4
+    assert PlayerView.of(s, 0).hand_categories[1] == (0, 1, 2, 0)
+    assert PlayerView.of(s, 0).hand_size(1) == 4
     for card_id in MINE:
         assert card_id in text
 
@@ -121,7 +121,7 @@ def test_R2_6_no_hidden_card_id_in_a_view() -> None:
 def test_R2_6_visible_changes_change_the_view(what: str, changed) -> None:
     """R2.6: the board, one's own hand, the stocks and completed cards are seen."""
     a, b = from_position(position(THEIRS)), from_position(changed())
-    assert a.view(0).to_json() != b.view(0).to_json(), what
+    assert PlayerView.of(a, 0).to_json() != PlayerView.of(b, 0).to_json(), what
 
 
 def edit(fn) -> Json:
@@ -136,7 +136,7 @@ def test_R2_6_drawn_plots_are_seen_only_by_the_drawer() -> None:
     play(s, "plot")
     drawn = s.drawn
     assert len(drawn) == 3
-    mine, theirs = s.view(0), s.view(1)
+    mine, theirs = PlayerView.of(s, 0), PlayerView.of(s, 1)
     assert mine.drawn == drawn and mine.drawn_count == 3
     assert theirs.drawn == () and theirs.drawn_count == 3
     assert theirs.to_json() != mine.to_json()
@@ -164,8 +164,8 @@ def test_R2_6_drawn_plots_hidden_even_with_equal_deck_contents() -> None:
     b = from_position(make_position(drawn=drawn_b, decks={"plots": deck_b}, **common))
     check_components(a)
     check_components(b)
-    assert a.view(1).to_json() == b.view(1).to_json()
-    assert a.view(0).to_json() != b.view(0).to_json()
+    assert PlayerView.of(a, 1).to_json() == PlayerView.of(b, 1).to_json()
+    assert PlayerView.of(a, 0).to_json() != PlayerView.of(b, 0).to_json()
 
 
 def test_R2_6_returned_plots_are_known_only_to_their_owner() -> None:
@@ -175,19 +175,19 @@ def test_R2_6_returned_plots_are_known_only_to_their_owner() -> None:
     returned = [t for i, t in enumerate(s.drawn) if i != 0]
     s.play(s.legal_actions()[legal(s).index("place 0 1,0")])
     size = len(s.plot_deck)
-    assert s.view(0).known_plots == ((size - 2, returned[0]), (size - 1, returned[1]))
-    assert s.view(1).known_plots == ()
+    assert PlayerView.of(s, 0).known_plots == ((size - 2, returned[0]), (size - 1, returned[1]))
+    assert PlayerView.of(s, 1).known_plots == ()
     # Seat 1 samples them among the unseen; seat 0 keeps them where they are.
     for k in range(10):
-        d0 = s.view(0).determinize(random.Random(k))
+        d0 = PlayerView.of(s, 0).determinize(random.Random(k))
         assert d0.plot_deck[-2:] == tuple(returned)
-        check_components(s.view(1).determinize(random.Random(k)))
+        check_components(PlayerView.of(s, 1).determinize(random.Random(k)))
 
 
 def test_R2_6_the_view_holds_no_reference_to_the_state() -> None:
     """R2.6: a view is a snapshot; later play does not change it, and it holds no state."""
     s = new_game(2, seed=6)
-    view = s.view(1)
+    view = PlayerView.of(s, 1)
     before = view.to_json()
     play(s, "plot")
     s.play(s.legal_actions()[0])
@@ -198,7 +198,7 @@ def test_R2_6_the_view_holds_no_reference_to_the_state() -> None:
 def test_R2_6_completed_cards_and_stocks_are_public() -> None:
     """R2.6: completed objectives and stocks of every seat appear in every view."""
     s = from_position(position(THEIRS))
-    v = s.view(0)
+    v = PlayerView.of(s, 0)
     assert [comp.CARDS[c].id for c in v.completed[1]] == ["panda-02"]
     assert v.stored_channels == [0, 1] and list(v.eaten[0]) == [1, 0, 0]
     assert v.gardener == grid.POND

@@ -85,13 +85,13 @@ def test_a_view_shares_no_mutable_object_with_its_game() -> None:
     import pickle
     import random
 
-    from arena.engine import new_game
+    from arena.engine import PlayerView, new_game
 
     state = new_game(2, 7)
     rng = random.Random(7)
     for _ in range(40):
         state.apply(rng.choice(state.legal_actions()))
-    view = state.view(state.current)
+    view = PlayerView.of(state, state.current)
     mutable = (dict, list, set, bytearray)
     for name in type(view).__slots__:
         value = getattr(view, name, None)
@@ -100,7 +100,7 @@ def test_a_view_shares_no_mutable_object_with_its_game() -> None:
     with pytest.raises(TypeError):
         view.tiles[1] = 0  # type: ignore[index]
     # One proxy per board layout, so bots' caches keyed by identity keep working.
-    assert state.view(0).tiles is state.view(1).tiles
+    assert PlayerView.of(state, 0).tiles is PlayerView.of(state, 1).tiles
     copy = pickle.loads(pickle.dumps(view))
     assert copy == view and copy.tiles is not view.tiles
     with pytest.raises(TypeError):
