@@ -248,20 +248,40 @@ class DaskExecutor:
 
 def scheduler_problem(address: str, timeout: float = 10.0) -> str | None:
     """Why the scheduler at ``address`` cannot be used, or None: asked before the run's
-    folder is written, so that a typo in an address leaves nothing behind."""
-    from distributed import Client
-    from distributed.comm import parse_address
-    from distributed.comm.registry import get_backend
+    folder is written, so that a typo in an address leaves nothing behind.
 
-    try:  # a malformed address is refused before a client is half built around it
+    It asks the scheduler who it is over Dask's own protocol rather than building a
+    ``Client``: a client half built around a bad address closes itself when collected,
+    20 seconds later, with a traceback on stderr; and a server that is not a Dask
+    scheduler answers bytes the client reads as a frame length (a MemoryError).
+    """
+    import asyncio
+
+    from distributed.comm import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+    from distributed.core import rpc
+
+    try:  # a malformed address is refused before anything connects to it
         get_backend(parse_address(address)[0])
+        get_address_host_port(address)
     except (ValueError, TypeError) as exc:
         return f"--scheduler {address} is not a Dask scheduler address ({exc})"
+
+    async def identity() -> Any:
+        async with rpc(address, timeout=timeout) as scheduler:
+            return await asyncio.wait_for(scheduler.identity(), timeout)
+
     for name in ("distributed", "tornado", "bokeh"):
         logging.getLogger(name).setLevel(logging.ERROR)
     try:
-        client = Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, ValueError, TypeError) as exc:
-        return f"cannot reach the Dask scheduler at {address} ({type(exc).__name__}: {exc})"
-    client.close()
+        info = asyncio.run(identity())
+    except (TimeoutError, OSError) as exc:
+        why = str(exc) or f"no answer in {timeout:g} s"
+        return f"cannot reach the Dask scheduler at {address} ({why})"
+    except Exception as exc:  # whatever a server of another kind makes the protocol raise
+        return (f"the server at {address} does not answer as a Dask scheduler does (reading "
+                f"its answer raised {type(exc).__name__})")
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind != "Scheduler":
+        return f"the server at {address} is a Dask {kind or 'server'}, not a scheduler"
     return None

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -129,14 +134,42 @@ def test_an_unusable_scheduler_is_one_sentence_before_the_folder_is_written(
 
     quick = functools.partial(dask_runner.scheduler_problem, timeout=1.0)
     monkeypatch.setattr(dask_runner, "scheduler_problem", quick)
-    for address, needle in (("tcp://127.0.0.1:1", "cannot reach the Dask scheduler"),
-                            ("nonsense:://x", "is not a Dask scheduler address")):
+    # A server of another kind: it answers bytes that Dask reads as an absurd frame length.
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def babble() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 64)
+
+    threading.Thread(target=babble, daemon=True).start()
+    cases = (("tcp://127.0.0.1:1", "cannot reach the Dask scheduler"),
+             ("nonsense:://x", "is not a Dask scheduler address"),
+             ("tcp://nohost", "missing port number"),
+             (f"tcp://127.0.0.1:{port}", "does not answer as a Dask scheduler"))
+    for address, needle in cases:
         out = tmp_path / "run"
         result = run_cli(["--bot", "random", "--bot", "greedy", "--games", "2",
                           "--scheduler", address, "--out", str(out)])
         assert result.exit_code == 2, result.output
         assert needle in result.output and "Traceback" not in result.output
         assert not out.exists()
+    server.close()
+
+
+def test_a_bad_scheduler_address_leaves_no_traceback_behind(tmp_path: Path) -> None:
+    """A ``Client`` half built around a bad address printed a traceback when collected, 20 s
+    after the one-sentence error; nothing of the kind must follow it."""
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena", "tournament", "--bot", "random", "--bot", "greedy",
+         "--games", "2", "--scheduler", "tcp://nohost", "--out", str(out)],
+        capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "missing port number" in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()
 
 
 def test_isolated_bots_output_on_a_cluster_reaches_the_log(
