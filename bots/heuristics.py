@@ -89,7 +89,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from arena.engine import STEP_ACTIONS, STEP_PLACE, STEP_REDRAW, Board
+from arena.engine import STEP_ACTIONS, STEP_PLACE, STEP_REDRAW, Board, GameState, PlayerView
 from arena.engine.components import (
     CARD_CATEGORY,
     CARDS,
@@ -593,9 +593,8 @@ class Snapshot:
     ) -> float:
         """As ``expected_hand_value``."""
         board = self.board
-        hands = getattr(board, "hands", None)
-        if hands is not None:
-            categories = [CARD_CATEGORY[c] for c in hands[seat]]
+        if isinstance(board, GameState):
+            categories = [CARD_CATEGORY[c] for c in board.hands[seat]]
         else:
             categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
         if not categories:
@@ -702,11 +701,10 @@ def own_hand(board: Board, seat: int) -> tuple[int, ...]:
 
 def known_hand(board: Board, seat: int) -> tuple[int, ...] | None:
     """The hand of ``seat`` if ``board`` may show it, else None (a view of another seat)."""
-    hands = getattr(board, "hands", None)
-    if hands is not None:
-        return hands[seat]  # type: ignore[no-any-return]
-    if getattr(board, "seat", -1) == seat:
-        return board.hand  # type: ignore[attr-defined,no-any-return]
+    if isinstance(board, GameState):
+        return board.hands[seat]
+    if isinstance(board, PlayerView) and board.seat == seat:
+        return board.hand
     return None
 
 
@@ -799,9 +797,8 @@ def expected_hand_value(
 
 def unseen_for(board: Board, seat: int, category: int) -> list[int]:
     """Cards of a category ``seat`` could draw, from what it may know."""
-    unseen = getattr(board, "unseen_cards", None)
-    if unseen is not None and getattr(board, "seat", -1) == seat:
-        return unseen(category)  # type: ignore[no-any-return]
+    if isinstance(board, PlayerView) and board.seat == seat:
+        return board.unseen_cards(category)
     seen = {c for done in board.completed for c in done}  # type: ignore[attr-defined]
     seen.update(own_hand(board, seat))
     return [c for c in board.card_set.decks[category] if c not in seen]

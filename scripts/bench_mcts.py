@@ -25,6 +25,7 @@ interval, and mean scores.  The long matches live here rather than in the tests.
 
 from __future__ import annotations
 
+import argparse
 import math
 import multiprocessing
 import random
@@ -56,6 +57,7 @@ from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.history import MOVE
 from arena.match import play_game
 from arena.tournament.sprt import game_score
+from bots.mcts import MctsBot
 from bots.registry import BotSpec
 
 DEFAULT_BOT = "mcts"
@@ -113,7 +115,7 @@ def speed(spec_text: str, runs: int, positions: int, policy: str = "random",
             start, start_cpu = time.perf_counter(), time.process_time()
             bot.choose(PlayerView.of(state, state.current), list(legal))
             elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
-            iterations = getattr(bot, "last_iterations", 0)
+            iterations = bot.last_iterations
             wall.append(iterations / elapsed)
             cpu.append(iterations / max(elapsed_cpu, 1e-9))
         all_wall.extend(wall)
@@ -143,7 +145,7 @@ def profile(spec_text: str, runs: int, positions: int, top: int, rounds: int = 1
             profiler.enable()
             bot.choose(view, list(legal))
             profiler.disable()
-            iterations += getattr(bot, "last_iterations", 0)
+            iterations += bot.last_iterations
     print(f"bot {spec.text}: {positions * runs} decisions, {iterations} iterations")
     stats = pstats.Stats(profiler, stream=sys.stdout)
     stats.strip_dirs().sort_stats("tottime").print_stats(top)
@@ -314,6 +316,16 @@ def _policy(text: str) -> str:
     return text if text == "random" else bot_spec(text).text
 
 
+def mcts_spec(text: str) -> BotSpec:
+    """A ``--bot`` for ``speed`` and ``profile``: they count a search's iterations, which only
+    an ``mcts`` bot reports (another bot's rate read 0 per second)."""
+    spec = bot_spec(text)
+    if not isinstance(spec.create(random.Random(0)), MctsBot):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an mcts bot: speed and profile "
+                                         "count search iterations")
+    return spec
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = script_parser(
         __doc__,
@@ -324,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p_speed = sub.add_parser("speed", help="iterations per second at mid-game positions")
-    p_speed.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
+    p_speed.add_argument("--bot", type=mcts_spec, default=DEFAULT_BOT)
     p_speed.add_argument("--runs", type=at_least(1), default=5)
     p_speed.add_argument("--positions", type=at_least(1), default=3)
     p_speed.add_argument("--policy", type=_policy, default="random",
@@ -335,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p_game.add_argument("--opponent", type=bot_spec, default="random:complete=true")
     p_game.add_argument("--games", type=at_least(1), default=4)
     p_profile = sub.add_parser("profile", help="where a decision's time goes (cProfile)")
-    p_profile.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
+    p_profile.add_argument("--bot", type=mcts_spec, default=DEFAULT_BOT)
     p_profile.add_argument("--runs", type=at_least(1), default=2)
     p_profile.add_argument("--positions", type=at_least(1), default=3)
     p_profile.add_argument("--top", type=at_least(1), default=25,

@@ -26,6 +26,7 @@ The bot's own choices, its planner prior and its ``view`` stay honest; only the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import random
@@ -51,19 +52,21 @@ REVEALS = ("none", "hands", "cards", "all")
 SUBJECT = 0
 
 
-class RevealingView:
+class RevealingView(PlayerView):
     """A seat's view whose ``determinize`` starts from the true game (see the module text).
 
-    Everything but ``determinize`` is the real view's, so the bot reads the same public game.
+    A ``PlayerView`` itself, with the real view's fields, so the bot reads the same public
+    game and code that tells a view from a state by its type treats it as the view it is.
     """
 
+    __slots__ = ("_reveal", "_truth")
+
     def __init__(self, view: PlayerView, truth: GameState, reveal: str) -> None:
-        self._view = view
+        for name in PlayerView.__slots__:
+            with contextlib.suppress(AttributeError):  # a slot left unset stays unset
+                setattr(self, name, getattr(view, name))
         self._truth = truth
         self._reveal = reveal
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._view, name)
 
     def determinize(self, rng: random.Random, legal: list[int] | None = None) -> GameState:
         """A copy of the true game with the parts not revealed dealt again from ``rng``.
@@ -71,16 +74,15 @@ class RevealingView:
         ``legal`` is accepted for the view's signature; a copy of the truth has the true list.
         """
         if self._reveal == "none":
-            return self._view.determinize(rng, legal)
+            return super().determinize(rng, legal)
         s = self._truth.copy()
         if self._reveal != "all":  # the dice stay unknown: a fresh generator
             s.rng = splitmix.seed_state(rng.getrandbits(64))
         if self._reveal == "hands":
-            view = self._view
-            s.plot_deck = _reshuffled(s.plot_deck, view.known_plots, rng)
+            s.plot_deck = _reshuffled(s.plot_deck, self.known_plots, rng)
             s.objective_decks = tuple(
                 _reshuffled(deck, known, rng)
-                for deck, known in zip(s.objective_decks, view.known_objectives, strict=True)
+                for deck, known in zip(s.objective_decks, self.known_objectives, strict=True)
             )
         return s
 
@@ -107,7 +109,7 @@ class Clairvoyant(Bot):
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         assert self.truth is not None
-        return self.inner.choose(RevealingView(view, self.truth, self.reveal), legal)  # type: ignore[arg-type]
+        return self.inner.choose(RevealingView(view, self.truth, self.reveal), legal)
 
     def observe(self, event: Event) -> None:
         self.inner.observe(event)

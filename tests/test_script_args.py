@@ -41,6 +41,7 @@ def test_types_accept_the_edge_and_refuse_past_it() -> None:
     ("bench_mcts", ["match", "--opponent", "random", "--games", "-2"],
      "argument --games: must be at least 1, not -2"),
     ("bench_mcts", ["profile", "--top", "0"], "argument --top: must be at least 1, not 0"),
+    ("bench_mcts", ["speed", "--bot", "greedy"], "'greedy' is not an mcts bot"),
     ("strength", ["greedy", "random", "--workers", "0"],
      "argument --workers: must be at least 1, not 0"),
     ("fit_value", ["--explore", "2"], "argument --explore: must be between 0 and 1, not 2"),
