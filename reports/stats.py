@@ -12,7 +12,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
@@ -57,31 +56,6 @@ def newcombe(
     lo = d - np.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
     hi = d + np.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
     return d, lo, hi
-
-
-def mean_ci(values: ArrayLike, z: float = Z) -> tuple[float, float, float]:
-    """Mean with a normal-approximation interval (NaN bounds below two values)."""
-    v = np.asarray(values, dtype=float)
-    v = v[~np.isnan(v)]
-    if len(v) == 0:
-        return math.nan, math.nan, math.nan
-    mean = float(v.mean())
-    if len(v) < 2:
-        return mean, math.nan, math.nan
-    half = z * float(v.std(ddof=1)) / math.sqrt(len(v))
-    return mean, mean - half, mean + half
-
-
-def grouped_mean_ci(
-    frame: pd.DataFrame, by: str | list[str], column: str, z: float = Z
-) -> pd.DataFrame:
-    """:func:`mean_ci` per group, vectorised (columns ``n``, ``mean``, ``lo``, ``hi``)."""
-    g = frame.groupby(by, observed=True)[column]
-    out = pd.DataFrame({"n": g.count(), "mean": g.mean(), "sd": g.std(ddof=1)})
-    half = z * out["sd"] / np.sqrt(out["n"])
-    out["lo"] = out["mean"] - half
-    out["hi"] = out["mean"] + half
-    return out
 
 
 def los(wins: ArrayLike, losses: ArrayLike) -> FloatArray:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 CATEGORIES = ("plot", "gardener", "panda")
-ACTIONS = ("plot", "irrigation", "gardener", "panda", "objective")
 FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
 OBJECTIVES_TO_END = {2: 9, 3: 8, 4: 7}
 EMPEROR_POINTS = 2

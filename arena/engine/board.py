@@ -30,7 +30,6 @@ from .objectives import gardener_found, panda_found, plot_pattern_found
 from .options import RuleOptions
 
 POND = grid.POND
-_RAYS = grid.RAYS
 _NEIGHBOURS = grid.NEIGHBOURS
 _POND_RING = grid.POND_RING
 _POND_EDGES = grid.POND_EDGES
@@ -246,17 +245,6 @@ class Board:
         used = sum(h for c, h in self.bamboo.items() if tiles[c] >> 2 == colour)
         used += sum(e[colour] for e in self.eaten)
         return BAMBOO_SECTIONS[colour] - used
-
-    def figure_moves(self, start: int) -> list[int]:
-        """Where the gardener or panda can go from ``start`` (R7.1, R8.1)."""
-        tiles = self.tiles
-        out = []
-        for ray in _RAYS[start]:
-            for c in ray:
-                if c not in tiles:
-                    break
-                out.append(c)
-        return out
 
     def plot_objective_found(self, card: int) -> bool:
         """Whether a plot card's pattern is on the board now (R10.3)."""

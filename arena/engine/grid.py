@@ -22,8 +22,6 @@ SIZE = WIDTH * (2 * RADIUS + 1)
 
 #: The six directions of NOTATION.md, in order.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-#: The same directions as index deltas.
-DELTAS: tuple[int, ...] = tuple(dq + dr * WIDTH for dq, dr in DIRECTIONS)
 
 
 def cell_of(q: int, r: int) -> Cell:

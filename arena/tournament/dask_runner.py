@@ -137,7 +137,6 @@ class DaskExecutor:
         self.workers = max(1, workers)
         self.scheduler = scheduler
         self.chunk = chunk
-        self.fallbacks = 0
         self.daemonic: set[str] = set()
 
     def chunks(self, indices: Sequence[int], workers: int) -> list[list[int]]:
@@ -237,7 +236,6 @@ class DaskExecutor:
 
     def _fallback(self, chunk: list[int], exc: BaseException) -> Iterator[Finished | None]:
         """Replay a chunk whose task failed with the local, fault-isolating executor."""
-        self.fallbacks += 1
         log.warning("a Dask worker died running %d game(s) (%s); replaying them locally to "
                     "pin the fault on a game and seat (workers started with "
                     "DASK_DISTRIBUTED__WORKER__DAEMON=False isolate their games and survive "

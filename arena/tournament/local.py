@@ -171,7 +171,6 @@ class LocalExecutor:
         self.keep = keep
         self.isolation = isolation
         self.slots: list[_Slot] = []
-        self.deaths = 0
         self.idle_deaths = 0
         self.selector = selectors.DefaultSelector()
 
@@ -325,7 +324,6 @@ class LocalExecutor:
         shot = snapshot(slot.status, slot.history, self.config.players)
         if slot.conn is not None:
             slot.conn.close()
-        self.deaths += 1
         if shot is None or shot.index not in slot.assigned:
             self.idle_deaths += 1
             if self.idle_deaths >= IDLE_DEATHS:
