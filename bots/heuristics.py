@@ -564,7 +564,7 @@ class Snapshot:
         cannot see)."""
         board = self.board
         w_score, decay, w_channel, w_improvement, w_spare, race = weights
-        total = w_score * score(board, seat)
+        total = w_score * board.score(seat)
         if race:
             total += w_score * race * len(board.completed[seat])  # type: ignore[attr-defined]
         hand = known_hand(board, seat)
@@ -706,16 +706,6 @@ def known_hand(board: Board, seat: int) -> tuple[int, ...] | None:
     if isinstance(board, PlayerView) and board.seat == seat:
         return board.hand
     return None
-
-
-def score(board: Board, seat: int) -> int:
-    """Points of ``seat`` now (R13.3): completed cards and the Emperor."""
-    total = 0
-    for card in board.completed[seat]:  # type: ignore[attr-defined]
-        total += board.card_points[card]
-    if board.emperor == seat:  # type: ignore[attr-defined]
-        total += board.options.emperor_points
-    return total
 
 
 def actions_horizon(board: Board, seat: int) -> int:

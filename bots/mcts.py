@@ -302,7 +302,7 @@ class MctsBot(Bot):
         if not values:
             return
         rival = max(
-            heuristics.SCORE_WEIGHT * heuristics.score(view, q)
+            heuristics.SCORE_WEIGHT * view.score(q)
             + heuristics.CHANNEL_VALUE * view.stored_channels[q]
             + heuristics.IMPROVEMENT_VALUE * sum(view.stored_improvements[q][1:])
             for q in range(view.players) if q != seat

@@ -152,7 +152,7 @@ class DenyLeaf(Leaf):
         h = self.h
         stored = s.stored_improvements[q]
         value = (
-            h.SCORE_WEIGHT * h.score(s, q) + h.CHANNEL_VALUE * s.stored_channels[q]
+            h.SCORE_WEIGHT * s.score(q) + h.CHANNEL_VALUE * s.stored_channels[q]
             + h.IMPROVEMENT_VALUE * (stored[1] + stored[2] + stored[3])
         )
         hand = s.hands[q]
@@ -258,7 +258,7 @@ class FittedLeaf(DenyLeaf):
         """The regression's inputs for seat ``p`` against seat ``q`` (``FITTED_WEIGHTS``),
         ``own`` and ``rival`` their evaluations."""
         h = self.h
-        sp, sq = h.score(s, p), h.score(s, q)
+        sp, sq = s.score(p), s.score(q)
         points = sp - sq
         hand = (own - h.SCORE_WEIGHT * sp) - (rival - h.SCORE_WEIGHT * sq)
         done = len(s.completed[p]) - len(s.completed[q])
@@ -312,7 +312,7 @@ class FittedLeaf(DenyLeaf):
         weight = h.SCORE_WEIGHT
         w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10 = self.weights
         completed, hands = s.completed, s.hands
-        scores = [h.score(s, p) for p in range(n)]
+        scores = [s.score(p) for p in range(n)]
         done = [len(c) for c in completed]
         sizes = [len(hand) for hand in hands]
         phase = max(done) / s.options.objectives_needed(n)

@@ -246,6 +246,22 @@ class Board:
         used += sum(e[colour] for e in self.eaten)
         return BAMBOO_SECTIONS[colour] - used
 
+    def scores(self) -> list[int]:
+        """Points per seat now (R13.3): completed objectives plus the Emperor, all public."""
+        points = self.card_points
+        out = [sum(points[c] for c in done) for done in self.completed]
+        if self.emperor >= 0:
+            out[self.emperor] += self.options.emperor_points
+        return out
+
+    def score(self, seat: int) -> int:
+        """``scores()[seat]`` without the other seats' sums (an evaluation's hot path)."""
+        points = self.card_points
+        total = sum(points[c] for c in self.completed[seat])
+        if self.emperor == seat:
+            total += self.options.emperor_points
+        return total
+
     def plot_objective_found(self, card: int) -> bool:
         """Whether a plot card's pattern is on the board now (R10.3)."""
         found = self._plot_ok

@@ -842,14 +842,6 @@ class GameState(Board):
 
     # ----------------------------------------------------------------- results
 
-    def scores(self) -> list[int]:
-        """Points per seat now (R13.3): completed objectives plus the Emperor."""
-        points = self.card_points
-        out = [sum(points[c] for c in done) for done in self.completed]
-        if self.emperor >= 0:
-            out[self.emperor] += self.options.emperor_points
-        return out
-
     def panda_points(self) -> list[int]:
         """Points of completed panda objectives per seat (the tie-break of R13.4)."""
         points = self.card_points

@@ -213,14 +213,6 @@ class PlayerView(Board):
         """How many objectives a seat holds."""
         return len(self.hand_categories[seat])
 
-    def scores(self) -> list[int]:
-        """Points per seat now (public: completed cards and the Emperor)."""
-        points = self.card_points
-        out = [sum(points[c] for c in done) for done in self.completed]
-        if self.emperor >= 0:
-            out[self.emperor] += self.options.emperor_points
-        return out
-
     # ----------------------------------------------------------------- sampling
 
     def unseen_plots(self) -> list[int]:

@@ -202,3 +202,22 @@ def test_R2_6_completed_cards_and_stocks_are_public() -> None:
     assert [comp.CARDS[c].id for c in v.completed[1]] == ["panda-02"]
     assert v.stored_channels == [0, 1] and list(v.eaten[0]) == [1, 0, 0]
     assert v.gardener == grid.POND
+
+
+def test_a_view_scores_as_its_state_does_seat_by_seat() -> None:
+    """R13.3: points are public, so a view's scores are the state's; ``score(seat)`` (a
+    bot's hot path) is the same sum for one seat."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        state = new_game(2 + seed % 3, seed)
+        while not state.ended:
+            state.apply(rng.choice(state.legal_actions()))
+            if state.round % 5 == 0:
+                scores = state.scores()
+                view = PlayerView.of(state, state.current)
+                assert view.scores() == scores
+                assert [state.score(s) for s in range(state.players)] == scores
+                assert [view.score(s) for s in range(state.players)] == scores
+                checked += any(scores)
+    assert checked > 0
