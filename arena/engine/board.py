@@ -248,14 +248,10 @@ class Board:
 
     def scores(self) -> list[int]:
         """Points per seat now (R13.3): completed objectives plus the Emperor, all public."""
-        points = self.card_points
-        out = [sum(points[c] for c in done) for done in self.completed]
-        if self.emperor >= 0:
-            out[self.emperor] += self.options.emperor_points
-        return out
+        return [self.score(seat) for seat in range(len(self.completed))]
 
     def score(self, seat: int) -> int:
-        """``scores()[seat]`` without the other seats' sums (an evaluation's hot path)."""
+        """One seat's points without the other seats' sums (an evaluation's hot path)."""
         points = self.card_points
         total = sum(points[c] for c in self.completed[seat])
         if self.emperor == seat:
