@@ -192,7 +192,7 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
 
 @main.command()
 def rules() -> None:
-    """List the rule options (docs/rules.md, R12): name, default, values, what each changes.
+    """List the rule options (docs/rules.md, R12): name, default, values, rules, what each changes.
 
     Set one with --rule NAME=VALUE on play, tournament or position; a default is the
     official rule.
