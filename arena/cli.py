@@ -27,7 +27,6 @@ from bots.registry import BotSpec, describe_all
 from . import __version__
 from .cards import CardChoice
 from .engine import (
-    OPTION_NAMES,
     ArenaError,
     GameState,
     RuleOptions,
@@ -193,7 +192,7 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
 
 @main.command()
 def rules() -> None:
-    """List the rule options (docs/rules.md, R12): name, default, values, what each changes.
+    """List the rule options (docs/rules.md, R12): name, default, values, rules, what each changes.
 
     Set one with --rule NAME=VALUE on play, tournament or position; a default is the
     official rule.
@@ -203,15 +202,16 @@ def rules() -> None:
       arena rules
       arena play --bot greedy --bot random --rule cloud_keep=false --rule objectives_to_end=7
     """
-    from .engine.options import DEFAULTS, OPTION_HELP, option_text
+    from .engine.options import OPTIONS
 
-    width = max(len(name) for name in OPTION_NAMES)
-    for name in OPTION_NAMES:
-        values, meaning = OPTION_HELP[name]
-        default = option_text(name, getattr(DEFAULTS, name))
-        click.echo(f"{name:<{width}}  default {default}; values: {values}")
-        indent = " " * (width + 2)
-        click.echo(textwrap.fill(meaning, 90, initial_indent=indent, subsequent_indent=indent))
+    width = max(len(spec.name) for spec in OPTIONS)
+    indent = " " * (width + 2)
+    for spec in OPTIONS:
+        rules = (f"; rule{'s' * (len(spec.rules) > 1)} {', '.join(spec.rules)}"
+                 if spec.rules else "")
+        click.echo(f"{spec.name:<{width}}  default {spec.text(spec.default)}; "
+                   f"values: {spec.values_text()}{rules}")
+        click.echo(textwrap.fill(spec.help, 90, initial_indent=indent, subsequent_indent=indent))
 
 
 @main.command()

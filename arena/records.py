@@ -154,7 +154,7 @@ def make_record(
 ) -> GameRecord:
     """The record of a game from its final state and history (see the module docstring)."""
     from .cards import record_field
-    from .engine.actions import ACTION_NAMES, COMPLETE, KIND_MASK, TURN_ACTION
+    from .engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
     from .engine.components import CARDS, FACES
     from .engine.history import DEALT, DREW, MOVE, ROLLED, event_text
 
@@ -179,11 +179,11 @@ def make_record(
         tag = entry[0]
         if tag == MOVE:
             actor, action = entry[2], entry[3]
-            kind = action & KIND_MASK
+            kind = kind_of(action)
             if TURN_ACTION[kind] >= 0:
                 actions[actor][ACTION_NAMES[TURN_ACTION[kind]]] += 1
             elif kind == COMPLETE:
-                done = where.get((actor, CARDS[action >> 17].id))
+                done = where.get((actor, CARDS[card_of(action)].id))
                 if done is not None:
                     done["completed_round"] = entry[1]
         elif tag == DEALT:

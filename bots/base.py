@@ -8,7 +8,7 @@ state, so an honest bot needs no discipline to stay honest; a bot that wants to 
 Writing a bot (the README's example, which a test runs)::
 
     from bots.base import Bot, Param
-    from arena.engine.actions import COMPLETE, KIND_MASK
+    from arena.engine.actions import COMPLETE, kind_of
 
     class Eager(Bot):
         '''Completes an objective once it could have for `patience` decisions; else random.'''
@@ -21,12 +21,12 @@ Writing a bot (the README's example, which a test runs)::
             self.waited = 0
 
         def choose(self, view, legal):
-            completing = [a for a in legal if a & KIND_MASK == COMPLETE]
+            completing = [a for a in legal if kind_of(a) == COMPLETE]
             if completing and self.waited >= self.patience:
                 self.waited = 0
                 return completing[0]
             self.waited += bool(completing)
-            others = [a for a in legal if a & KIND_MASK != COMPLETE]
+            others = [a for a in legal if kind_of(a) != COMPLETE]
             return self.rng.choice(others or legal)
 
 Register it in your package's ``pyproject.toml``::

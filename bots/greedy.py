@@ -33,13 +33,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import STEP_ACTIONS, GameState, PlayerView
-from arena.engine.actions import B_SHIFT, COMPLETE, FREE_KINDS, KIND_MASK, PLACE
+from arena.engine.actions import COMPLETE, FREE_KINDS, is_swap, kind_of
 
 from .base import Bot, Param
 from .heuristics import DECAY, DEFAULT_WEIGHTS, Weights, evaluate
-
-#: The "swap" flag of a ``place`` action's argument (``arena.engine.actions.place``).
-SWAP_BIT = 16
 
 
 class GreedyBot(Bot):
@@ -62,7 +59,7 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return legal[0]
         for action in legal:
-            if action & KIND_MASK == COMPLETE:
+            if kind_of(action) == COMPLETE:
                 return action
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
@@ -95,7 +92,6 @@ class GreedyBot(Bot):
             return max(
                 GreedyBot.value_after(child, follow, seat, weights, depth - 1)
                 for follow in child.legal_actions()
-                if (follow & KIND_MASK != PLACE or not follow >> B_SHIFT & SWAP_BIT)
-                and follow & KIND_MASK not in FREE_KINDS
+                if not is_swap(follow) and kind_of(follow) not in FREE_KINDS
             )
         return evaluate(child, seat, weights)

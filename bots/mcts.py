@@ -118,7 +118,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import STEP_ACTIONS, Action, Event, GameState, PlayerView
-from arena.engine.actions import COMPLETE, END, KIND_MASK
+from arena.engine.actions import COMPLETE, END, kind_of
 from arena.limits import MAX_MOVE_TIME
 
 from . import heuristics
@@ -244,7 +244,7 @@ class MctsBot(Bot):
             self._kept = None
             return legal[0]
         if self._delegate != "none" and (
-            legal[0] & KIND_MASK == COMPLETE
+            kind_of(legal[0]) == COMPLETE
             or (self._delegate == "steps" and view.step != STEP_ACTIONS)
         ):
             self._kept = None
@@ -282,7 +282,7 @@ class MctsBot(Bot):
         if (
             self._planner is not None
             and view.step == STEP_ACTIONS
-            and cands[0] & KIND_MASK != COMPLETE
+            and kind_of(cands[0]) != COMPLETE
         ):
             self._planner_prior(root, view, s, cands)
         return root

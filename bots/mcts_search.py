@@ -19,8 +19,6 @@ from typing import Any
 
 from arena.engine import STEP_PLACE, Action, GameState, PlayerView
 from arena.engine.actions import (
-    A_MASK,
-    A_SHIFT,
     B_SHIFT,
     CHANNEL,
     CLOUDS,
@@ -32,7 +30,6 @@ from arena.engine.actions import (
     IMPROVE,
     IRRIGATE,
     IRRIGATE_KEEP,
-    KIND_MASK,
     OBJECTIVE,
     PANDA,
     PLACE,
@@ -42,6 +39,11 @@ from arena.engine.actions import (
     STORM,
     TURN_ACTION,
     WEATHER,
+    Kind,
+    cell_of,
+    is_swap,
+    kind_of,
+    plot_of,
 )
 from arena.engine.components import CARD_CATEGORY, CARDS, ENCLOSURE, GARDENER_CARD, PANDA_CARD
 from arena.engine.grid import POND, POND_RING
@@ -60,10 +62,6 @@ PANDA_NEED: tuple[tuple[int, int, int] | None, ...] = tuple(
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)
 
-#: The ``swap`` flag of a ``place`` action (``actions.place``): only the order of the two
-#: plots sent under the deck, which no one sees again for many turns.
-SWAP_BIT = 1 << (4 + B_SHIFT)
-
 #: Per action kind: whether, taken by the seat to move in its own turn, its outcome reads
 #: nothing hidden (no deck, no other hand, no die while the turn goes on).  A plot draw, an
 #: objective draw, a placement (the other plots go under the deck) and the end of a turn
@@ -72,7 +70,7 @@ _OPEN_KINDS = frozenset(
     (GARDENER, PANDA, IRRIGATE, IRRIGATE_KEEP, CHANNEL, IMPROVE, COMPLETE, WEATHER, RAIN,
      STORM, CLOUDS, CLOUDS_KEEP, CLOUDS_MOVE, SKIP)
 )
-OPEN_KIND: tuple[bool, ...] = tuple(k in _OPEN_KINDS for k in range(KIND_MASK + 1))
+OPEN_KIND: tuple[bool, ...] = tuple(k in _OPEN_KINDS for k in Kind)
 
 
 #: Per action kind: whether, taken by the searching seat, it may let another seat move next
@@ -83,10 +81,8 @@ OPEN_KIND: tuple[bool, ...] = tuple(k in _OPEN_KINDS for k in range(KIND_MASK + 
 #: A placement keyed by its place in the draw (``position_keys``) puts another plot in
 #: each sample, and what the seat may do next (complete a plot card, or nothing: the turn
 #: ends) can differ with it; keyed by the plot (``tree_keys``) it is the same plot.
-SEAT_TURN_ENDS: tuple[bool, ...] = tuple(k in (OBJECTIVE, END) for k in range(KIND_MASK + 1))
-SEAT_TURN_ENDS_BY_POSITION: tuple[bool, ...] = tuple(
-    k in (OBJECTIVE, END, PLACE) for k in range(KIND_MASK + 1)
-)
+SEAT_TURN_ENDS: tuple[bool, ...] = tuple(k in (OBJECTIVE, END) for k in Kind)
+SEAT_TURN_ENDS_BY_POSITION: tuple[bool, ...] = tuple(k in (OBJECTIVE, END, PLACE) for k in Kind)
 
 
 # ------------------------------------------------------------------------- action scores
@@ -99,12 +95,12 @@ def action_score(s: GameState, a: Action) -> float:
     eating the colours the hand asks for, drawing objectives when the hand is short, and not
     ending a turn with actions left.
     """
-    kind = a & KIND_MASK
+    kind = kind_of(a)
     if kind == COMPLETE:
         return 100.0
     p = s.current
     if kind in (GARDENER, RAIN):
-        cell = a >> A_SHIFT & A_MASK
+        cell = cell_of(a)
         if cell == POND:
             return -1.0
         colour = s.tiles[cell] >> 2
@@ -118,7 +114,7 @@ def action_score(s: GameState, a: Action) -> float:
             score += 0.5
         return score
     if kind in (PANDA, STORM):
-        cell = a >> A_SHIFT & A_MASK
+        cell = cell_of(a)
         if cell == POND:
             return -1.0
         h = s.bamboo[cell]
@@ -138,7 +134,7 @@ def action_score(s: GameState, a: Action) -> float:
     if kind == END:
         return -2.0
     if kind == PLACE:
-        cell = a >> A_SHIFT & A_MASK
+        cell = cell_of(a)
         return 1.0 if cell in POND_RING else 0.5
     if kind in (IRRIGATE, CHANNEL, PLOT, IMPROVE):
         return 0.5
@@ -154,17 +150,16 @@ def candidates(legal: list[Action]) -> list[Action]:
     completions first), so it is taken before anything else; the search still chooses
     between several completions.
     """
-    kind = legal[0] & KIND_MASK
-    if kind == COMPLETE:
+    if kind_of(legal[0]) == COMPLETE:
         out = []
         for a in legal:
-            if a & KIND_MASK != COMPLETE:
+            if kind_of(a) != COMPLETE:
                 break
             out.append(a)
         return out
-    if legal[-1] & KIND_MASK == PLACE:  # the place step (its free moves come first, R3.1)
-        return [a for a in legal if a & KIND_MASK != PLACE or not a & SWAP_BIT]
-    if len(legal) > 1 and legal[-1] == END and TURN_KIND[legal[-2] & KIND_MASK]:
+    if kind_of(legal[-1]) == PLACE:  # the place step (its free moves come first, R3.1)
+        return [a for a in legal if not is_swap(a)]
+    if len(legal) > 1 and legal[-1] == END and TURN_KIND[kind_of(legal[-2])]:
         # An action is left: ending the turn now throws it away.  Some action is always
         # about as harmless as none (a figure moved to the pond grows or eats nothing), and
         # an evaluation that is noisy, or that sees an opponent gain from every growth,
@@ -199,10 +194,10 @@ def tree_keys(
     drawn = s.drawn
     actions: dict[int, int] = {}
     for a in cands:
-        if a & KIND_MASK != PLACE:  # a free move at the place step (R3.1)
+        if kind_of(a) != PLACE:  # a free move at the place step (R3.1)
             actions.setdefault(a, a)
             continue
-        key = (a & ~_PLOT_INDEX) | (drawn[a >> B_SHIFT & 3] + 1) << PLOT_KEY_SHIFT
+        key = (a & ~_PLOT_INDEX) | (drawn[plot_of(a)] + 1) << PLOT_KEY_SHIFT
         actions.setdefault(key, a)
     return list(actions), actions
 
@@ -433,7 +428,7 @@ class Search:
                     child.totals = [k * x for x in prior[a]]
                 action = a if actions is None else actions[a]
                 s.apply(action)
-                if open_path and OPEN_KIND[action & KIND_MASK] and s.current == seat and (
+                if open_path and OPEN_KIND[kind_of(action)] and s.current == seat and (
                     not s.ended
                 ):
                     states[child] = s.copy()
@@ -448,13 +443,13 @@ class Search:
                     s = public.with_hidden_from(s, seat)
                 else:
                     s.apply(action)
-                    if OPEN_KIND[action & KIND_MASK] and s.current == seat and not s.ended:
+                    if OPEN_KIND[kind_of(action)] and s.current == seat and not s.ended:
                         states[best_child] = s.copy()
                     else:
                         open_path = False
             else:
                 s.apply(action)
-            if mine_path and (turn_ends[action & KIND_MASK] or s.current != seat or s.ended):
+            if mine_path and (turn_ends[kind_of(action)] or s.current != seat or s.ended):
                 mine_path = False
             node = best_child
             path.append(node)
@@ -517,9 +512,9 @@ class Search:
         for _ in range(self.depth):
             legal = s.legal_actions()
             a = legal[0]
-            if a & KIND_MASK != COMPLETE:
+            if kind_of(a) != COMPLETE:
                 n = len(legal)
-                if n > 1 and legal[-1] == END and TURN_KIND[legal[-2] & KIND_MASK]:
+                if n > 1 and legal[-1] == END and TURN_KIND[kind_of(legal[-2])]:
                     n -= 1  # an action is left: do not end the turn (see ``candidates``)
                 a = legal[int(rand() * n)]
                 if greedy:

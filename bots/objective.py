@@ -89,21 +89,23 @@ from arena.engine import (
     RuleOptions,
 )
 from arena.engine.actions import (
-    A_MASK,
-    A_SHIFT,
-    B_SHIFT,
     COMPLETE,
     END,
     FREE_KINDS,
     IMPROVE,
-    KIND_MASK,
     OBJECTIVE,
     PANDA,
-    PLACE,
     PLOT,
     REDRAW,
     STORM,
     WEATHER,
+    card_of,
+    category_of,
+    cell_of,
+    face_of,
+    improvement_of,
+    is_swap,
+    kind_of,
 )
 from arena.engine.components import (
     CARD_CATEGORY,
@@ -230,20 +232,20 @@ class ObjectiveBot(Bot):
     def observe(self, event: Event) -> None:
         """Remember where opponents' pandas went (to decide when to fence, ``protect``)."""
         action = event.action  # None but for a move
-        if action is not None and event.seat != self.seat and action & KIND_MASK in (PANDA, STORM):
-            self.eaten_by_others.add(action >> A_SHIFT & A_MASK)
+        if action is not None and event.seat != self.seat and kind_of(action) in (PANDA, STORM):
+            self.eaten_by_others.add(cell_of(action))
 
     # ----------------------------------------------------------------- decisions
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         if len(legal) == 1:
             return legal[0]
-        completing = [a for a in legal if a & KIND_MASK == COMPLETE]
+        completing = [a for a in legal if kind_of(a) == COMPLETE]
         if completing:
             if self._emperor_would_lose(view, completing):
-                legal = [a for a in legal if a & KIND_MASK != COMPLETE]
+                legal = [a for a in legal if kind_of(a) != COMPLETE]
             else:
-                return max(completing, key=lambda a: view.card_points[a >> B_SHIFT])
+                return max(completing, key=lambda a: view.card_points[card_of(a)])
         if self.prefer != "none":
             view = self._preferring(view)
         if view.step == STEP_REDRAW:
@@ -276,8 +278,8 @@ class ObjectiveBot(Bot):
     def _choose_redraw(self, view: PlayerView, legal: Sequence[int]) -> int:
         """The replacement of a satisfied card (``redraw_satisfied=all``): the deck with the
         best expected card, as for the objective action; stored pieces wait for the actions."""
-        redraws = [a for a in legal if a & KIND_MASK == REDRAW]
-        values = [self._draw_value(view, view.seat, a >> B_SHIFT) for a in redraws]
+        redraws = [a for a in legal if kind_of(a) == REDRAW]
+        values = [self._draw_value(view, view.seat, category_of(a)) for a in redraws]
         return self._best(redraws, values)
 
     def _emperor_would_lose(self, view: PlayerView, completing: Sequence[int]) -> bool:
@@ -293,7 +295,7 @@ class ObjectiveBot(Bot):
             return False
         scores = view.scores()
         mine = scores[seat] + view.options.emperor_points
-        mine += sum(view.card_points[a >> B_SHIFT] for a in completing)
+        mine += sum(view.card_points[card_of(a)] for a in completing)
         best_other = max(scores[s] for s in range(view.players) if s != seat)
         return mine < best_other
 
@@ -405,18 +407,19 @@ class ObjectiveBot(Bot):
         With ``samples`` > 1, ``plot`` is valued over that many sampled draws.
         """
         seat = plan.seat
-        kind = action & KIND_MASK
+        kind = kind_of(action)
         if kind == OBJECTIVE:
             child = state.copy()
             child.apply(action)
             # A satisfied card put back (``redraw_satisfied=all``): the sample's replacement
             # comes from the best deck; the card kept is the hand's last either way.
             while child.step == STEP_REDRAW and not child.ended:
-                redraws = [a for a in child.legal_actions() if a & KIND_MASK == REDRAW]
-                child.apply(max(redraws, key=lambda a: self._draw_value(view, seat, a >> B_SHIFT)))
+                redraws = [a for a in child.legal_actions() if kind_of(a) == REDRAW]
+                child.apply(max(redraws,
+                                key=lambda a: self._draw_value(view, seat, category_of(a))))
             hand = child.hands[seat]
             child.hands[seat] = hand[:-1]
-            bonus = self._draw_value(view, seat, action >> B_SHIFT)
+            bonus = self._draw_value(view, seat, category_of(action))
             child.invalidate()  # the hand changed: re-derive the legal list when asked
             return self.value(child, plan) + bonus, child
         if kind == PLOT and samples > 1:
@@ -434,9 +437,9 @@ class ObjectiveBot(Bot):
         if not child.ended and child.current == seat and child.step != STEP_ACTIONS:
             best_v, best_c = -1e9, child
             for follow in child.legal_actions():
-                if follow & KIND_MASK == PLACE and follow >> B_SHIFT & 16:
+                if is_swap(follow):
                     continue  # "swap" only reorders the deck's bottom: the same value
-                if follow & KIND_MASK in FREE_KINDS:
+                if kind_of(follow) in FREE_KINDS:
                     continue  # free moves (R3.1) are valued at the action step that follows
                 v, c = self._after(view, child, follow, plan)
                 if v > best_v:
@@ -468,7 +471,7 @@ class ObjectiveBot(Bot):
         hand_full = len(view.hand) >= self.hand_size
         firsts: list[tuple[float, int, GameState]] = []
         for action in legal:
-            kind = action & KIND_MASK
+            kind = kind_of(action)
             if kind == OBJECTIVE and hand_full:
                 continue
             v, child = self._after(view, state, action, plan, self.plot_samples)
@@ -481,10 +484,10 @@ class ObjectiveBot(Bot):
             bonus = v1 - self.value(child, plan)
             best2 = v1
             # A drawn card is left out of ``child`` (its value is in ``bonus``): count it.
-            drew = action & KIND_MASK == OBJECTIVE
+            drew = kind_of(action) == OBJECTIVE
             full = len(child.hands[seat]) + drew >= self.hand_size
             for follow in child.legal_actions():
-                kind = follow & KIND_MASK
+                kind = kind_of(follow)
                 if kind in (END, COMPLETE) or (kind == OBJECTIVE and full):
                     continue
                 v2, _c = self._after(view, child, follow, plan)
@@ -504,13 +507,13 @@ class ObjectiveBot(Bot):
         probe.invalidate()
         gain = 0.0
         for action in probe.legal_actions():
-            if action & KIND_MASK in (END, OBJECTIVE):
+            if kind_of(action) in (END, OBJECTIVE):
                 continue
             gain = max(gain, self._after(view, probe, action, plan)[0] - base)
         values = []
         for action in legal:
-            face = action >> B_SHIFT
-            if action & KIND_MASK != WEATHER:  # a free move first (R3.1)
+            face = face_of(action)
+            if kind_of(action) != WEATHER:  # a free move first (R3.1)
                 values.append(self._after(view, state, action, plan)[0])
             elif face == FACE_SUN:
                 values.append(base + SUN_SHARE * gain)
@@ -528,9 +531,9 @@ class ObjectiveBot(Bot):
             return None
         best, best_key = None, None
         for action in legal:
-            if action & KIND_MASK != IMPROVE or action >> B_SHIFT != ENCLOSURE:
+            if kind_of(action) != IMPROVE or improvement_of(action) != ENCLOSURE:
                 continue
-            cell = action >> A_SHIFT & A_MASK
+            cell = cell_of(action)
             colour = view.colour(cell)
             if colour not in plan.fence_colours or colour not in plan.threatened:
                 continue

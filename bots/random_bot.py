@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.engine import PlayerView
-from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.engine.actions import COMPLETE, kind_of
 
 from .base import Bot, Param
 
@@ -27,6 +27,6 @@ class RandomBot(Bot):
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         if self.complete:
             for action in legal:
-                if action & KIND_MASK == COMPLETE:
+                if kind_of(action) == COMPLETE:
                     return action
         return legal[self.rng.randrange(len(legal))]

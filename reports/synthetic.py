@@ -23,12 +23,20 @@ from typing import Any
 
 CATEGORIES = ("plot", "gardener", "panda")
 FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
-OBJECTIVES_TO_END = {2: 9, 3: 8, 4: 7}
-EMPEROR_POINTS = 2
-MAX_ROUNDS = 60
+#: The engine's option table, a data file shared with the native core, read as JSON: the
+#: generator imports nothing of ``arena``, as the reports do not.  Its defaults are the
+#: manifest's ``options``, and the simulated games end, cap and score by them.
+OPTION_TABLE = Path(__file__).resolve().parents[1] / "arena" / "engine" / "data" / "options.json"
+DEFAULT_OPTIONS: dict[str, Any] = {
+    entry["name"]: entry["default"]
+    for entry in json.loads(OPTION_TABLE.read_text(encoding="utf-8"))["options"]
+}
+OBJECTIVES_TO_END = {int(k): v for k, v in DEFAULT_OPTIONS["objectives_to_end"].items()}
+EMPEROR_POINTS: int = DEFAULT_OPTIONS["emperor_points"]
+MAX_ROUNDS: int = DEFAULT_OPTIONS["max_rounds"]
 
-# Printed points as the game prints them: the generator must not import arena (see
-# STYLE.md).  Its manifests carry them in their catalog, as a tournament's do.
+# Printed points as the game prints them: the generator must not import arena.  Its
+# manifests carry them in their catalog, as a tournament's do.
 PRINTED: dict[str, list[int]] = {
     "plot": [2, 3, 4, 2, 3, 4, 2, 3, 4, 3, 4, 5, 3, 4, 5],
     "gardener": [3, 4, 4, 5, 4, 5, 5, 6, 5, 6, 6, 7, 8, 7, 6],
@@ -272,12 +280,7 @@ def records(
 def manifest(participants: Sequence[str], players: int, games: int, seed: int = 1,
              options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A manifest matching :func:`records`."""
-    rules = {
-        "cloud_keep": True, "cloud_when_empty": "other_weather", "redraw_satisfied": "none",
-        "gardener_on_shoot": False, "bamboo_supply": "unlimited",
-        "objectives_to_end": {"2": 9, "3": 8, "4": 7}, "emperor_points": 2, "max_rounds": 60,
-    }
-    rules.update(options or {})
+    rules = {**DEFAULT_OPTIONS, **(options or {})}
     return {
         "file_format": "takenoko-arena-manifest/1",
         "arena_version": "0.1.0",

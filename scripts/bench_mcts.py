@@ -53,7 +53,7 @@ from arena.engine import (
     RuleOptions,
     new_game,
 )
-from arena.engine.actions import COMPLETE, KIND_MASK
+from arena.engine.actions import COMPLETE, kind_of
 from arena.engine.history import MOVE
 from arena.match import play_game
 from arena.tournament.sprt import game_score
@@ -86,7 +86,7 @@ def midgame_position(seed: int, rounds: int = 10, players: int = 2,
             action = bots[state.current].choose(PlayerView.of(state, state.current), list(legal))
         else:
             action = legal[0]
-            if action & KIND_MASK != COMPLETE:
+            if kind_of(action) != COMPLETE:
                 action = legal[rng.randrange(len(legal))]
         state.apply(action)
     return state

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from _args import at_least, script_parser
 
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
-from arena.engine.actions import KIND_MASK, TURN_ACTION
+from arena.engine.actions import TURN_ACTION, kind_of
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
 from bots import heuristics
 from bots.registry import BotSpec
@@ -54,7 +54,7 @@ def play(seed: int) -> list[Record]:
             for card, cost in heuristics.card_costs(s, p).items():
                 pending.setdefault((p, card), []).append((cost, actions[p]))
         action = bots[p].choose(PlayerView.of(s, p), list(s.legal_actions()))
-        if TURN_ACTION[action & KIND_MASK] >= 0:
+        if TURN_ACTION[kind_of(action)] >= 0:
             actions[p] += 1
         before = [len(done) for done in s.completed]
         s.apply(action)

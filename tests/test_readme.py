@@ -100,16 +100,15 @@ def test_the_notation_docs_example_is_a_valid_position() -> None:
     assert state.players == 2 and state.legal_actions()
 
 
-def test_the_rules_docs_list_every_option_with_its_default() -> None:
-    """docs/rules.md's option table says what `arena rules` says (one row per option)."""
-    from arena.engine import DEFAULTS, OPTION_NAMES
-    from arena.engine.options import option_text
+def test_the_rules_docs_option_table_is_the_option_table() -> None:
+    """docs/rules.md's option table is the one ``scripts/rules_table.py`` makes from
+    options.json, row for row (``--write`` rebuilds it)."""
+    from tests.scripts import load_script
 
-    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    rows = {m[1]: m[2] for m in re.finditer(r"^\| `(\w+)` \| `([^`]*)` \|", text, re.M)}
-    assert set(rows) == set(OPTION_NAMES)
-    for name in OPTION_NAMES:
-        assert rows[name] == option_text(name, getattr(DEFAULTS, name)), name
+    script = load_script("rules_table")
+    lines = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8").split("\n")
+    start, end = script.table_span(lines)
+    assert lines[start:end] == script.markdown_table()
 
 
 def test_the_bots_docs_observe_example_sees_the_opponents_pandas() -> None:

@@ -1,4 +1,4 @@
-"""Actions as ints, with the text form of NOTATION.md.
+"""Actions as ints, with the text form of docs/notation.md.
 
 An action is a plain int: hashable, ordered, free to copy and to store in a search tree, and
 decoded with a couple of shifts in ``apply``.  ``action_text`` and ``parse_action`` give the
@@ -6,41 +6,75 @@ notation and round-trip exactly, like python-chess's ``Move.uci()`` / ``Move.fro
 
 Layout: ``kind | a << 5 | b << 17``; ``a`` is a cell or an edge, ``b`` a small argument
 (a drawn plot's number with its improvement and ``swap`` flag, a category, a card, a face,
-an improvement, or a second cell).
+an improvement, or a second cell).  Code outside the engine reads the fields by name:
+``kind_of``, ``cell_of``/``edge_of``, ``arg_of`` (or ``card_of``, ``category_of``,
+``face_of``), and for a ``place`` ``plot_of``, ``improvement_of`` and ``is_swap``.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from . import grid
-from .aliases import Action
+from .aliases import Action, CardId, Cell, Edge
 from .components import CARDS, CATEGORIES, FACES, IMPROVEMENTS, parse_card
 from .errors import NotationError
 
-# Action kinds.
-END = 0
-PLOT = 1
-PLACE = 2
-IRRIGATE = 3
-IRRIGATE_KEEP = 4
-GARDENER = 5
-PANDA = 6
-OBJECTIVE = 7
-CHANNEL = 8
-IMPROVE = 9
-COMPLETE = 10
-WEATHER = 11
-RAIN = 12
-STORM = 13
-CLOUDS = 14
-CLOUDS_KEEP = 15
-CLOUDS_MOVE = 16
-SKIP = 17
-REDRAW = 18
+
+class Kind(IntEnum):
+    """What an action does: its low five bits (``kind_of``), named after its notation."""
+
+    END = 0
+    PLOT = 1
+    PLACE = 2
+    IRRIGATE = 3
+    IRRIGATE_KEEP = 4
+    GARDENER = 5
+    PANDA = 6
+    OBJECTIVE = 7
+    CHANNEL = 8
+    IMPROVE = 9
+    COMPLETE = 10
+    WEATHER = 11
+    RAIN = 12
+    STORM = 13
+    CLOUDS = 14
+    CLOUDS_KEEP = 15
+    CLOUDS_MOVE = 16
+    SKIP = 17
+    REDRAW = 18
+
+
+# The kinds as plain ints, as code written before ``Kind`` imports them (``kind_of(a) ==
+# PANDA``).  Plain ints rather than the members themselves, so that an action built from one
+# (``parse_action("end")``, a legal list's ``END``) is an int, not an enum member.
+END = Kind.END.value
+PLOT = Kind.PLOT.value
+PLACE = Kind.PLACE.value
+IRRIGATE = Kind.IRRIGATE.value
+IRRIGATE_KEEP = Kind.IRRIGATE_KEEP.value
+GARDENER = Kind.GARDENER.value
+PANDA = Kind.PANDA.value
+OBJECTIVE = Kind.OBJECTIVE.value
+CHANNEL = Kind.CHANNEL.value
+IMPROVE = Kind.IMPROVE.value
+COMPLETE = Kind.COMPLETE.value
+WEATHER = Kind.WEATHER.value
+RAIN = Kind.RAIN.value
+STORM = Kind.STORM.value
+CLOUDS = Kind.CLOUDS.value
+CLOUDS_KEEP = Kind.CLOUDS_KEEP.value
+CLOUDS_MOVE = Kind.CLOUDS_MOVE.value
+SKIP = Kind.SKIP.value
+REDRAW = Kind.REDRAW.value
 
 KIND_MASK = 31
 A_SHIFT = 5
 B_SHIFT = 17
 A_MASK = (1 << 12) - 1
+#: A ``place`` action's ``swap`` flag: bit 4 of its argument.
+_SWAP_BIT = 1 << (B_SHIFT + 4)
+_SWAP_FIELDS = KIND_MASK | _SWAP_BIT
 
 #: The five actions of R3.5 (the ones a turn counts), by action kind.
 ACTION_NAMES: tuple[str, ...] = ("plot", "irrigation", "gardener", "panda", "objective")
@@ -54,19 +88,69 @@ TURN_ACTION: tuple[int, ...] = (
 FREE_KINDS: frozenset[int] = frozenset((CHANNEL, IMPROVE, COMPLETE))
 
 
-def make(kind: int, a: int = 0, b: int = 0) -> int:
+def make(kind: int, a: int = 0, b: int = 0) -> Action:
     """Action of a kind with its arguments."""
     return kind | a << A_SHIFT | b << B_SHIFT
 
 
-def place(k: int, cell: int, improvement: int = 0, swap: bool = False) -> int:
+def place(k: int, cell: Cell, improvement: int = 0, swap: bool = False) -> Action:
     """``place K Q,R [+IMPROVEMENT] [swap]``."""
     return PLACE | cell << A_SHIFT | (k | improvement << 2 | swap << 4) << B_SHIFT
 
 
-def kind_of(action: int) -> int:
-    """The kind of an action (``END``, ``PLOT``, ...)."""
+def kind_of(action: Action) -> int:
+    """The kind of an action, as an int (``PANDA``; ``Kind(kind_of(a))`` names it)."""
     return action & KIND_MASK
+
+
+def cell_of(action: Action) -> Cell:
+    """The cell of an action: where a figure goes, rain falls, a plot or an improvement is put,
+    or the plot a ``clouds move`` takes its token from."""
+    return action >> A_SHIFT & A_MASK
+
+
+def edge_of(action: Action) -> Edge:
+    """The edge of an ``irrigation`` or ``channel`` action (the field ``cell_of`` reads)."""
+    return action >> A_SHIFT & A_MASK
+
+
+def arg_of(action: Action) -> int:
+    """The argument of an action: a category, card, face, improvement, or the cell a ``clouds
+    move`` takes the token to (a ``place`` packs three fields here: ``plot_of`` and after)."""
+    return action >> B_SHIFT
+
+
+def card_of(action: Action) -> CardId:
+    """The card a ``complete`` action completes."""
+    return action >> B_SHIFT
+
+
+def category_of(action: Action) -> int:
+    """The deck an ``objective`` or ``redraw`` action draws from (an index in CATEGORIES)."""
+    return action >> B_SHIFT
+
+
+def face_of(action: Action) -> int:
+    """The weather a ``weather`` action chooses (an index in FACES)."""
+    return action >> B_SHIFT
+
+
+def plot_of(action: Action) -> int:
+    """Which of the drawn plots a ``place`` action puts in play (0, 1 or 2)."""
+    return action >> B_SHIFT & 3
+
+
+def improvement_of(action: Action) -> int:
+    """The improvement (an index in IMPROVEMENTS, 0 for none) a ``place`` action puts with
+    its plot, or an ``improve``, ``clouds`` or ``clouds keep`` action puts or keeps."""
+    b = action >> B_SHIFT
+    return b >> 2 & 3 if action & KIND_MASK == PLACE else b
+
+
+def is_swap(action: Action) -> bool:
+    """Whether an action is a ``place ... swap``: the two plots going under the deck swap
+    order, which changes nothing anyone sees for many turns."""
+    return action & _SWAP_FIELDS == PLACE | _SWAP_BIT
 
 
 def action_text(action: Action) -> str:

@@ -24,7 +24,7 @@ from arena.engine import (
     new_game,
     to_position,
 )
-from arena.engine.options import OPTION_HELP, option_text
+from arena.engine.options import OPTIONS, option_text
 from arena.replay import replay
 
 
@@ -43,11 +43,11 @@ def test_rules_lists_every_option_with_its_default_and_meaning() -> None:
     code, out, _ = run("rules")
     assert code == 0
     flat = " ".join(out.split())
-    for name in OPTION_NAMES:
-        values, meaning = OPTION_HELP[name]
-        default = option_text(name, getattr(DEFAULTS, name))
-        assert f"{name} default {default}; values: {values}" in flat
-        assert " ".join(meaning.split()) in flat
+    for spec in OPTIONS:
+        default = option_text(spec.name, getattr(DEFAULTS, spec.name))
+        assert f"{spec.name} default {default}; values: {spec.values_text()}" in flat
+        assert " ".join(spec.help.split()) in flat
+        assert all(rule in flat for rule in spec.rules)
     # What `arena rules` says is the default is what --rule reads back as the default.
     for name in OPTION_NAMES:
         pair = f"{name}={option_text(name, getattr(DEFAULTS, name))}"
