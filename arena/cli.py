@@ -21,10 +21,8 @@ from typing import Any
 
 import click
 
-from bots.base import BotConfigError
-from bots.registry import BotSpec, describe_all
-
 from . import __version__
+from .bot import BotConfigError
 from .cards import CardChoice
 from .engine import (
     OPTION_NAMES,
@@ -38,6 +36,7 @@ from .engine import (
     to_position,
 )
 from .records import json_problem
+from .registry import BotSpec, describe_all
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 

@@ -19,8 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.base import Bot
-
+from .bot import Bot
 from .engine import (
     ArenaError,
     CardSet,

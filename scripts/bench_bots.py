@@ -28,7 +28,7 @@ from typing import NamedTuple
 from _args import at_least, bot_spec, script_parser
 
 from arena.match import play_game
-from bots.registry import BotSpec
+from arena.registry import BotSpec
 
 DEFAULT_BOTS = ("random", "greedy", "objective", "mcts")
 

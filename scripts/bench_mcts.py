@@ -56,9 +56,9 @@ from arena.engine import (
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.history import MOVE
 from arena.match import play_game
+from arena.registry import BotSpec
 from arena.tournament.sprt import game_score
 from bots.mcts import MctsBot
-from bots.registry import BotSpec
 
 DEFAULT_BOT = "mcts"
 

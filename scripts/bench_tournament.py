@@ -57,9 +57,9 @@ from _args import (  # noqa: E402
 
 from arena.engine import ArenaError  # noqa: E402
 from arena.match import play_game  # noqa: E402
+from arena.registry import BotSpec  # noqa: E402
 from arena.tournament.runner import RunSettings, run_tournament  # noqa: E402
 from arena.tournament.schedule import TournamentConfig, bot_seed, make_schedule  # noqa: E402
-from bots.registry import BotSpec  # noqa: E402
 
 
 def bare_loop(config: TournamentConfig) -> float:

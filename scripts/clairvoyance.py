@@ -38,6 +38,7 @@ from typing import Any
 
 from _args import add_match_options, match_config, script_parser
 
+from arena.bot import Bot
 from arena.engine import ArenaError, Event, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
@@ -45,7 +46,6 @@ from arena.tournament.schedule import Schedule, bot_seed, make_schedule
 from arena.tournament.sprt import game_score
 from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
-from bots.base import Bot
 
 REVEALS = ("none", "hands", "cards", "all")
 #: The participant whose samples see: ``against_copies`` puts SPEC_A first.

@@ -54,11 +54,11 @@ from arena.engine import (
     RuleOptions,
     new_game,
 )
+from arena.registry import BotSpec
 from arena.replay import RecordError, read_records, replay
 from arena.tournament.sprt import game_score
 from bots import heuristics
 from bots.mcts_leaves import FITTED_WEIGHTS, FittedLeaf
-from bots.registry import BotSpec
 
 Row = tuple[int, float, list[float]]
 

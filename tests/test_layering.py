@@ -124,6 +124,30 @@ def test_a_module_does_not_import_a_layer_above_it(module: str, forbidden: str) 
     assert forbidden not in reaches(project_graph(), module)
 
 
+def test_the_arena_does_not_import_the_bots() -> None:
+    """The harness owns the bot protocol (``arena.bot``, ``arena.registry``): no module of
+    ``arena`` imports ``bots``, not even inside a function.  The built-in bots are loaded as
+    any plugin is, through their entry points at run time (``importlib``), which no import
+    statement shows."""
+    found = {module: sorted(m for m in imports if m.split(".")[0] == "bots")
+             for module, imports in project_graph(inside_functions=True).items()
+             if module.split(".")[0] == "arena"}
+    assert {m: i for m, i in found.items() if i} == {}
+
+
+def test_loading_the_arena_loads_no_bot() -> None:
+    """Importing the commands, the game loop and the runner loads no bot module; naming a
+    bot by its entry point loads its module, and only then."""
+    code = ("import sys, arena.cli, arena.match, arena.tournament.worker, arena.registry; "
+            "before = sorted(m for m in sys.modules if m.split('.')[0] == 'bots'); "
+            "arena.registry.BotSpec.parse('random'); "
+            "print(before, 'bots.random_bot' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[] True"
+
+
 def test_the_limits_load_nothing_else_of_ours() -> None:
     code = ("import sys, arena.limits; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('arena', 'bots')))")

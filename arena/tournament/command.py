@@ -23,9 +23,9 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from arena.bot import BotConfigError
 from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, RuleOptions
-from bots.base import BotConfigError
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
 from .sandbox import (

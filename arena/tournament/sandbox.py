@@ -47,10 +47,10 @@ from typing import Any
 
 import orjson
 
+from arena.bot import Bot, BotConfigError
 from arena.engine import Event, GameResult, RuleOptions
 from arena.match import BotFault, describe_exception, returned_text
-from bots.base import Bot, BotConfigError
-from bots.registry import BUILTIN, BotSpec, available
+from arena.registry import BotSpec, available, is_builtin, split_spec
 
 log = logging.getLogger("arena.tournament")
 
@@ -92,27 +92,22 @@ class Isolation:
 
     def trusts_text(self, text: str) -> bool:
         """Whether a spec's text may be parsed (its module imported) in this process: a bot
-        shipped with the arena, a trusted one, or any with ``--isolate none``."""
-        target, _, rest = text.strip().partition(":")
-        target = target.strip()
-        names = {text.strip(), target}
-        for pair in rest.split(","):
-            key, _, value = pair.partition("=")
-            if key.strip() == "name":
-                names.add(value.strip())
+        shipped with the arena, a trusted one, or any with ``--isolate none``.
+
+        Read with the spec parser itself (``split_spec``), before anything is imported; a
+        text that is no spec raises its BotConfigError here.
+        """
+        parts = split_spec(text)
+        names = {parts.text, parts.target} | ({parts.name} if parts.name else set())
         if self.mode == "none" or names & self.trusted:
             return True
-        return _builtin_path(available().get(target, target))
-
-
-def _builtin_path(path: str) -> bool:
-    """Whether ``module:Class`` or ``module.Class`` is one of the arena's own bots."""
-    return path.replace(":", ".") in {t.replace(":", ".") for t in BUILTIN.values()}
+        return is_builtin(available().get(parts.target, parts.target))
 
 
 def shipped(spec: BotSpec) -> bool:
-    """Whether the spec names a bot that comes with the arena (``bots/``, BUILTIN)."""
-    return _builtin_path(spec.class_path)
+    """Whether the spec names a bot that comes with the arena: one that the arena's own
+    distribution registers (``arena.registry.is_builtin``)."""
+    return is_builtin(spec.class_path)
 
 
 @dataclass(frozen=True)

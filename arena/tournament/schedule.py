@@ -24,7 +24,7 @@ from typing import Any
 from arena.cards import changes, summary
 from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
 from arena.limits import move_time_problem
-from bots.registry import BotSpec
+from arena.registry import BotSpec
 
 FORMATS = ("round-robin", "gauntlet")
 #: Games are handed to workers deal by deal across pairings (``deal``, ``pairing``,

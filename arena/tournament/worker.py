@@ -27,10 +27,10 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
-from bots.base import Bot
 
 from .sandbox import BotHost, Isolation, RemoteBot
 from .schedule import Schedule, ScheduledGame, TournamentConfig, bot_seed, make_schedule

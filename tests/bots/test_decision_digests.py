@@ -22,7 +22,7 @@ import sys
 import pytest
 
 from arena.match import play_game
-from bots.registry import BotSpec
+from arena.registry import BotSpec
 
 LONG = os.environ.get("ARENA_LONG") == "1"
 

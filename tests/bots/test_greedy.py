@@ -8,8 +8,8 @@ import pytest
 
 from arena.engine import RuleOptions, action_text
 from arena.match import play_game
+from arena.registry import BotSpec
 from bots.greedy import GreedyBot
-from bots.registry import BotSpec
 
 from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
 

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from arena.bot import BotConfigError
 from arena.engine import (
     STEP_ACTIONS,
     GameState,
@@ -25,12 +26,11 @@ from arena.engine import (
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
 from arena.match import play_game
-from bots.base import BotConfigError
+from arena.registry import BotSpec
 from bots.mcts import MctsBot
 from bots.mcts_leaves import DenyLeaf, FittedLeaf, ScoreLeaf, make_leaf
 from bots.mcts_search import candidates, tree_keys
 from bots.random_bot import RandomBot
-from bots.registry import BotSpec
 from tests.bots.positions import hidden_twin
 
 SHORT = RuleOptions(max_rounds=6)

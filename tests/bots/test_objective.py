@@ -10,8 +10,8 @@ from arena.engine import Event, PlayerView, RuleOptions, action_text, parse_acti
 from arena.engine.actions import KIND_MASK, OBJECTIVE
 from arena.engine.components import parse_card
 from arena.match import play_game
+from arena.registry import BotSpec
 from bots.objective import ObjectiveBot
-from bots.registry import BotSpec
 
 from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
+from arena.bot import Bot
 from arena.engine import RuleOptions
 from arena.engine.components import CARDS
 from arena.match import play_game
 from arena.records import ACTION_KINDS
 from arena.replay import replay
-from bots.base import Bot
 from bots.random_bot import RandomBot
 
 

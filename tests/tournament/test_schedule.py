@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from arena.engine import RuleOptions
+from arena.registry import BotSpec
 from arena.tournament.schedule import (
     ScheduleError,
     SprtParams,
@@ -18,7 +19,6 @@ from arena.tournament.schedule import (
     make_schedule,
     pairings,
 )
-from bots.registry import BotSpec
 
 
 def config(n: int = 2, **kwargs: object) -> TournamentConfig:
