@@ -11,6 +11,9 @@ A spec is parsed and validated once, in the parent process, so that a typo is re
 before a tournament starts rather than in a thousand worker tracebacks; what crosses to the
 workers is the picklable ``BotSpec`` (target and parameters), never a class object.
 
+A bot is made by ``make_bot(spec, game_seed, seat)``, its generator seeded from the game, the
+seat and the participant's name (``arena.seeds.bot_seed``).
+
 Trust follows the registration: a bot class is *ours* (runs in the worker's process in a
 tournament, ``--isolate untrusted``) exactly when the arena's own distribution registers it.
 No list is kept by hand beside the entry points, so a new built-in bot that is registered is
@@ -31,6 +34,7 @@ from importlib.metadata import entry_points
 from typing import Any, NamedTuple
 
 from .bot import Bot, BotConfigError
+from .seeds import bot_seed
 
 ENTRY_POINT_GROUP = "takenoko_arena.bots"
 #: The distribution whose entry points are the arena's own bots (``pyproject.toml``'s name).
@@ -229,7 +233,7 @@ class BotSpec:
         return load_class(self.class_path if self.class_path else self.target)
 
     def create(self, rng: random.Random) -> Bot:
-        """A new bot of this spec with its own generator."""
+        """A new bot of this spec with the generator given (a test's, or ``make_bot``'s)."""
         return self.bot_class()(rng, **self.params)
 
     def to_dict(self) -> dict[str, Any]:
@@ -239,6 +243,18 @@ class BotSpec:
             "class": self.class_path,
             "params": self.full_params(),
         }
+
+
+def make_bot(spec: BotSpec, game_seed: int, seat: int) -> Bot:
+    """The bot of ``spec`` at ``seat`` of the game seeded ``game_seed``: the one way the
+    arena makes a bot (``arena play``, the tournament workers, the scripts).
+
+    Its generator is ``random.Random(bot_seed(game_seed, seat, spec.name))``
+    (``arena.seeds``), so a game plays the same wherever it is played: a tournament's game is
+    ``arena play`` with its seed and its seats' specs.  An isolated bot is made in its own
+    process from that same seed (``arena.tournament.sandbox``), never from the game seed.
+    """
+    return spec.create(random.Random(bot_seed(game_seed, seat, spec.name)))
 
 
 def describe_all() -> list[tuple[str, type[Bot] | None, str]]:

@@ -511,7 +511,7 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
     (size,) = _HEADER.unpack(_read_exact(sock_fd, _HEADER.size))
     spec, memory = pickle.loads(_read_exact(sock_fd, size))
     try:
-        cls = spec.bot_class()
+        spec.bot_class()  # imported once here; each bot process inherits the module
     except Exception:
         os._exit(3)  # the referee names it: no reply to its first request
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # bot processes are reaped by the kernel
@@ -527,7 +527,7 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
         if pid == 0:
             try:
                 sock.close()
-                _bot_main(cls, spec, seed, memory, *fds)
+                _bot_main(spec, seed, memory, *fds)
             finally:
                 os._exit(0)
         with contextlib.suppress(OSError):
@@ -537,9 +537,13 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
         sock.sendall(struct.pack(">Q", pid))
 
 
-def _bot_main(cls: type[Bot], spec: BotSpec, seed: int, memory: int, requests: int,
-              replies: int, out: int) -> None:
-    """A bot process: create the bot, then answer requests until the pipe closes."""
+def _bot_main(spec: BotSpec, seed: int, memory: int, requests: int, replies: int,
+              out: int) -> None:
+    """A bot process: create the bot, then answer requests until the pipe closes.
+
+    ``seed`` is the bot's own (``arena.seeds.bot_seed``, as ``make_bot`` seeds a bot in the
+    worker), so the bot plays as it would in-process; the game seed never reaches it.
+    """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     die_with_parent(os.getppid(), by_signal=True)
@@ -556,7 +560,7 @@ def _bot_main(cls: type[Bot], spec: BotSpec, seed: int, memory: int, requests: i
         _send(replies, orjson.dumps(value))
 
     try:
-        bot = cls(random.Random(seed), **spec.params)
+        bot = spec.create(random.Random(seed))
     except Exception as exc:
         reply({"e": describe_exception(exc)})
         return

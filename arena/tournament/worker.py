@@ -1,9 +1,9 @@
 """Playing scheduled games where the work is done (a pool process or a Dask worker).
 
-A worker gets the configuration once and then only game indices.  For each game it builds
-the bots from their picklable specs (classes are resolved once per worker: resolving goes
-through the entry-point registry, which costs more than a short game), seeds each bot from
-(game seed, seat, participant), calls :func:`arena.match.play_game`, and returns the record
+A worker gets the configuration once and then only game indices.  For each game it makes
+the bots from their picklable specs with :func:`arena.registry.make_bot` (seeded from the
+game seed, the seat and the participant's name, as ``arena play`` seeds them), calls
+:func:`arena.match.play_game`, and returns the record
 already encoded as one JSON line, with a small summary for the standings, so that the parent
 only writes lines and adds numbers.  Untrusted bots are not built here: they play in bot
 processes of their own (``sandbox.py``), the worker refereeing.
@@ -19,7 +19,6 @@ those actions (the engine is deterministic) and records the fault against the ri
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import monotonic
@@ -31,9 +30,11 @@ from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
+from arena.registry import make_bot
+from arena.seeds import bot_seed
 
 from .sandbox import BotHost, Isolation, RemoteBot
-from .schedule import Schedule, ScheduledGame, TournamentConfig, bot_seed, make_schedule
+from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
 log = logging.getLogger("arena.tournament")
 
@@ -227,8 +228,9 @@ class GamePlayer:
             BotHost(spec, isolation) if isolation.isolates(spec) else None
             for spec in config.participants
         ]
-        self.classes = [None if host else spec.bot_class()
-                        for spec, host in zip(config.participants, self.hosts)]
+        for spec, host in zip(config.participants, self.hosts):
+            if host is None:
+                spec.bot_class()  # imported once, before the first game
 
     def close(self) -> None:
         """Stop the bot hosts (and so any bot process left)."""
@@ -236,13 +238,14 @@ class GamePlayer:
             if host is not None:
                 host.close()
 
-    def _create(self, participant: int, seed: int) -> Any:
+    def _create(self, participant: int, game: ScheduledGame, seat: int) -> Any:
+        """The bot of ``participant`` at ``seat``: made here, or in its bot process from the
+        same seed (which tells nothing of the game seed)."""
+        spec = self.config.participants[participant]
         host = self.hosts[participant]
         if host is not None:
-            return RemoteBot(host, seed, self.config.move_time)
-        cls = self.classes[participant]
-        assert cls is not None
-        return cls(random.Random(seed), **self.config.participants[participant].params)
+            return RemoteBot(host, bot_seed(game.seed, seat, spec.name), self.config.move_time)
+        return make_bot(spec, game.seed, seat)
 
     def play(self, index: int, monitor: Monitor | None = None) -> Finished:
         """Play game ``index`` of the schedule; bot faults end up in the record, not here."""
@@ -258,11 +261,10 @@ class GamePlayer:
         error: GameError | None = None
         try:
             for seat, participant in enumerate(game.seats):
-                spec = config.participants[participant]
                 try:
                     if monitor is not None:
                         monitor.creating(seat)
-                    bot = self._create(participant, bot_seed(game.seed, seat, spec.name))
+                    bot = self._create(participant, game, seat)
                 except BotFault as fault:
                     error = {"seat": seat, "kind": fault.kind, "message": fault.message}
                     break
