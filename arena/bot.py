@@ -139,7 +139,8 @@ class Bot:
     """Base class of every bot.
 
     The arena creates a bot with its parameters and a seeded ``random.Random`` (the only
-    randomness a bot should use, so games replay), calls ``start`` once per game, ``choose``
+    randomness a bot should use, so games replay; ``arena.registry.make_bot`` seeds it from
+    the game, the seat and the participant's name), calls ``start`` once per game, ``choose``
     at each of its decisions, and the optional hooks ``observe`` (each event its seat may
     see, as an ``Event``) and ``finish``.  One instance plays one game at a time; it may be
     reused for the next game after ``start``.

@@ -36,7 +36,7 @@ from .engine import (
     to_position,
 )
 from .records import json_problem
-from .registry import BotSpec, describe_all
+from .registry import BotSpec, describe_all, make_bot
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 
@@ -331,6 +331,10 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          quiet: bool, color: bool | None) -> None:
     """Play one game between bots and print the moves and the result.
 
+    Each bot's random generator is seeded from the game seed, its seat and its name (the
+    spec text, or name=), as in a tournament: --seed with a tournament game's seed and its
+    seats' specs in seat order plays that game again, move for move.
+
     \b
     Example:
       arena play --bot greedy --bot random --seed 7 --show --record game.json
@@ -348,7 +352,7 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     names = [spec.name for spec in specs]
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
-    players = [spec.create(random.Random(seed * 10 + seat)) for seat, spec in enumerate(specs)]
+    players = [make_bot(spec, seed, seat) for seat, spec in enumerate(specs)]
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
         if cards_path is not None:
