@@ -27,6 +27,7 @@ from .cards import CardChoice
 from .engine import (
     OPTION_NAMES,
     ArenaError,
+    Event,
     GameState,
     RuleOptions,
     action_text,
@@ -243,14 +244,14 @@ def position(new: bool, players: int, seed: int | None, rules: tuple[str, ...],
 # ------------------------------------------------------------------ play
 
 
-def _print_event(line: str, round_: int, names: list[str]) -> None:
-    if line.startswith("*"):
-        click.echo(click.style(f"      {line[2:]}", dim=True))
+def _print_event(event: Event, names: list[str]) -> None:
+    if event.kind != "move":
+        click.echo(click.style(f"      {event.text[2:]}", dim=True))
         return
-    seat_text, _, text = line.partition(" ")
-    seat = int(seat_text)
+    assert event.seat is not None
     width = max(len(name) for name in names)
-    click.echo(f"r{round_:<2} {seat} {names[seat]:<{width}} {text}")
+    action = action_text(event.action)  # type: ignore[arg-type]
+    click.echo(f"r{event.round:<2} {event.seat} {names[event.seat]:<{width}} {action}")
 
 
 def plural(count: int, noun: str) -> str:
@@ -363,17 +364,17 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     seen = 0
     turn_ended = False
 
-    def on_event(line: str, round_: int, state: GameState) -> None:
+    def on_event(event: Event, state: GameState) -> None:
         nonlocal seen, turn_ended
         seen += 1
         if quiet:
             return
-        _print_event(line, round_, names)
+        _print_event(event, names)
         # The state is already past the whole move and the chance it brought (the next
         # turn's roll, a card drawn): when the mover is no longer to play, that move ended
         # the turn, and the board is drawn once those events are printed, as it shows them.
-        if not line.startswith("*"):
-            turn_ended = state.ended or state.current != int(line.split(" ", 1)[0])
+        if event.kind == "move":
+            turn_ended = state.ended or state.current != event.seat
         history = state.history
         if show and turn_ended and history is not None and seen == len(history):
             turn_ended = False

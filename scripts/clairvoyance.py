@@ -144,7 +144,7 @@ def play(index: int) -> dict[str, Any]:
         bots.append(bot)
     assert wrapped is not None
 
-    def see(_text: str, _round: int, state: GameState) -> None:
+    def see(_event: Event, state: GameState) -> None:
         wrapped.truth = state
 
     names = _names(schedule, game, reveal)

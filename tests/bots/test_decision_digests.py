@@ -49,7 +49,7 @@ def game_digest(spec: str, players: int, seed: int, decisions: int | None = None
 
     try:
         outcome = play_game(
-            bots, seed, on_event=lambda line, _round, _state: events.append(line),
+            bots, seed, on_event=lambda event, _state: events.append(str(event)),
             on_decision=on_decision,
         )
         assert outcome.error is None, outcome.error
