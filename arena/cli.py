@@ -23,7 +23,7 @@ import click
 
 from . import __version__
 from .bot import BotConfigError
-from .cards import CardChoice
+from .cards import CardChoice, card_choice
 from .engine import (
     OPTION_NAMES,
     ArenaError,
@@ -38,6 +38,8 @@ from .engine import (
 )
 from .records import json_problem
 from .registry import BotSpec, describe_all, make_bot
+from .tournament.command import tournament
+from .user_error import UserError
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 
@@ -70,12 +72,6 @@ class ArenaGroup(click.Group):
             sys.exit(1)
 
 
-class UserError(click.ClickException):
-    """Bad input: the message, exit status 2."""
-
-    exit_code = 2
-
-
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="takenoko-arena")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
@@ -105,19 +101,6 @@ def rule_options(pairs: Sequence[str]) -> RuleOptions:
 def rule_given(pairs: Sequence[str], name: str) -> bool:
     """Whether ``--rule`` set the option ``name`` (a card file must then agree with it)."""
     return any(pair.partition("=")[0].strip() == name for pair in pairs)
-
-
-def card_choice(path: str | None, players: int | None = None) -> CardChoice:
-    """``--cards FILE`` read and checked (for ``players`` seats when given), or the printed
-    set when the option is left out."""
-    from .cards import DEFAULT_CHOICE, load
-
-    if path is None:
-        return DEFAULT_CHOICE
-    choice = load(path)
-    if players is not None:
-        choice.check_deal(players)
-    return choice
 
 
 CARDS_HELP = ("A card-set file (JSON: name, emperor, points, remove), e.g. from "
@@ -661,15 +644,7 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
         click.echo(f"card set written to {target}")
 
 
-def _register_tournament() -> None:
-    try:
-        from .tournament.command import tournament
-    except ImportError:  # the runner is optional while it is being built
-        return
-    main.add_command(tournament)
-
-
-_register_tournament()
+main.add_command(tournament)
 
 
 if __name__ == "__main__":
