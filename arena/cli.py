@@ -454,7 +454,8 @@ def cards_command(cards_path: str | None, template_path: str | None) -> None:
 @click.option("--position", "as_position", is_flag=True,
               help="Print the position JSON there instead (for `arena legal` / `apply`).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def replay(file: str, game_id: str | None, step: int | None, show: bool, as_position: bool,
+def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
+                   as_position: bool,
            color: bool | None) -> None:
     """Re-play a recorded game: check every move and the result, show any step.
 
@@ -471,7 +472,7 @@ def replay(file: str, game_id: str | None, step: int | None, show: bool, as_posi
     from .board_text import render_state
 
     record = replaying.find_record(file, game_id)
-    result = replaying.replay(record, until=step)
+    result = replaying.replay_record(record, until=step)
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     names = list(record.get("seats", []))
     if step is not None and result.moves < step and not result.problems:

@@ -46,7 +46,7 @@ log = logging.getLogger("arena.tournament")
 GAME, ACTIVE, WHO, SINCE = 0, 1, 2, 3
 SECONDS = 4
 STATUS_SIZE = SECONDS + 4
-# What a snapshot says the worker was doing.
+# What a monitor reading says the worker was doing.
 ENGINE, THINKING, HOOK = 0.0, 1.0, 2.0
 #: Actions kept per game for rebuilding a game whose worker died (far beyond any game).
 HISTORY_SIZE = 1 << 16
@@ -303,7 +303,7 @@ class GamePlayer:
 
 
 @dataclass
-class Snapshot:
+class MonitorReading:
     """What the parent read from a dead worker's monitor."""
 
     index: int
@@ -323,13 +323,13 @@ def doing(who: float) -> tuple[float, int]:
     return ENGINE, -1
 
 
-def snapshot(status: Any, history: Any, players: int) -> Snapshot | None:
+def read_monitor(status: Any, history: Any, players: int) -> MonitorReading | None:
     """The game a worker was playing (None when it was between games)."""
     if status[ACTIVE] < 0.5 or status[GAME] < 0:
         return None
     n = max(0, min(int(history[0]), HISTORY_SIZE))
     phase, seat = doing(status[WHO])
-    return Snapshot(
+    return MonitorReading(
         index=int(status[GAME]),
         phase=phase,
         seat=seat,
@@ -339,7 +339,7 @@ def snapshot(status: Any, history: Any, players: int) -> Snapshot | None:
     )
 
 
-def replay(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
+def state_after(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
     """The state of a game after these actions, replayed from its seed.
 
     The engine is deterministic, so this is the state the dead worker had; an action that
@@ -356,5 +356,5 @@ def replay(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> G
 
 def rebuild(schedule: Schedule, game: ScheduledGame, state: GameState,
             seconds: Sequence[float], error: GameError) -> GameRecord:
-    """The record of a game cut short outside its process (see :func:`replay`)."""
+    """The record of a game cut short outside its process (see :func:`state_after`)."""
     return make_record(state, schedule.names(game), list(seconds), error, game.meta())

@@ -372,7 +372,7 @@ def play_random_game(
     return state, chosen
 
 
-def replay(
+def replay_choices(
     players: int, seed: int, options: RuleOptions | None, actions: Iterable[int]
 ) -> GameState:
     """A game replayed from its seed and the choices made."""
