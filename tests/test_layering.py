@@ -1,4 +1,4 @@
-"""The direction of dependencies (STYLE.md, "Our own layout"): limits below everything that
+"""The direction of dependencies (the README's "Layout"): limits below everything that
 uses them, the engine importing nothing else of ours, and no cycle among module-level
 imports (an import cycle makes the order of imports matter, and a module half-initialised
 when its partner reads it fails far from the cause)."""
@@ -165,7 +165,7 @@ ENGINE_INTERNALS = {"arena.engine.state", "arena.engine.view", "arena.engine.pos
 def test_bots_use_the_engines_public_names_only() -> None:
     """A bot imports ``arena.engine`` and its value modules (actions, components, grid,
     objectives, options), never the state, view or position modules behind the public
-    ``GameState``/``PlayerView`` (STYLE.md: bots use the engine's public API)."""
+    ``GameState``/``PlayerView`` (bots use the engine's public API)."""
     found = {
         module: sorted(imports & ENGINE_INTERNALS)
         for module, imports in project_graph().items()
@@ -175,7 +175,7 @@ def test_bots_use_the_engines_public_names_only() -> None:
 
 
 def test_the_reports_read_files_not_the_arena() -> None:
-    """A report needs nothing but a run's folder (STYLE.md: reports read the files, never live
+    """A report needs nothing but a run's folder (reports read the files, never live
     objects): no module of ``reports`` imports ``arena`` or ``bots``, not even inside a
     function, and none reads the engine's data file, whose cards the manifest's ``catalog``
     carries."""

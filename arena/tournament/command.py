@@ -1,8 +1,8 @@
 """``arena tournament``: the click command over :func:`arena.tournament.runner.run_tournament`.
 
-It only parses, calls and prints (STYLE.md).  Bad input of any kind (an unknown bot or rule,
-a bad ``--sprt``, a directory that holds another tournament) is one sentence on stderr with
-exit status 2; an interrupted run exits with 130 after saying how to resume it.
+Like every command, it only parses, calls and prints.  Bad input of any kind (an unknown bot
+or rule, a bad ``--sprt``, a directory that holds another tournament) is one sentence on
+stderr with exit status 2; an interrupted run exits with 130 after saying how to resume it.
 
 ``--resume`` takes an optional directory: ``arena tournament --resume DIR`` re-reads the
 whole command from ``DIR/manifest.json``; ``--resume`` with ``--out DIR`` and the full
