@@ -136,15 +136,20 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     """
     if isolation is None or isolation.trusts_text(text):
         return BotSpec.parse(text)
-    stripped = text.strip()
-    target = stripped.partition(":")[0].strip()
+    parts = split_spec(text)
+    stripped, target = parts.text, parts.target
     reply = _check_elsewhere(stripped)
     if isinstance(reply.get("error"), str):
         raise BotConfigError(reply["error"][:300])
     fields = reply.get("spec")
     scalar = (int, float, str, bool)
+    # What the text itself says (its name, which parameters it sets) is read here: the child
+    # only adds what needs the module (the class, the values converted, the defaults).
     if not (isinstance(fields, dict) and fields.get("text") == stripped
-            and fields.get("target") == target and isinstance(fields.get("name"), str)
+            and fields.get("target") == target
+            and fields.get("name") == (parts.name or stripped)
+            and isinstance(fields.get("params"), dict)
+            and set(fields["params"]) == set(parts.params)
             and isinstance(fields.get("class_path"), str)
             and all(isinstance(fields.get(k), dict) and all(
                 isinstance(v, scalar) for v in fields[k].values()) for k in ("params", "full"))):
