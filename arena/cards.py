@@ -139,6 +139,17 @@ def load(path: str | Path) -> CardChoice:
     return parse(data, where)
 
 
+def card_choice(path: str | Path | None, players: int | None = None) -> CardChoice:
+    """What ``--cards FILE`` gives every command: the file read and checked (for ``players``
+    seats when given), or the printed set when the option is left out."""
+    if path is None:
+        return DEFAULT_CHOICE
+    choice = load(path)
+    if players is not None:
+        choice.check_deal(players)
+    return choice
+
+
 def template(cards: CardSet = DEFAULT_CARD_SET, emperor: int = EMPEROR_POINTS) -> dict[str, Any]:
     """A whole file: every card's points (a starting point to edit), and its removed cards."""
     return {

@@ -21,13 +21,12 @@ from typing import Any
 
 import click
 
-from bots.base import BotConfigError
-from bots.registry import BotSpec, describe_all
-
 from . import __version__
-from .cards import CardChoice
+from .bot import BotConfigError
+from .cards import CardChoice, card_choice
 from .engine import (
     ArenaError,
+    Event,
     GameState,
     RuleOptions,
     action_text,
@@ -37,6 +36,9 @@ from .engine import (
     to_position,
 )
 from .records import json_problem
+from .registry import BotSpec, describe_all, make_bot
+from .tournament.command import tournament
+from .user_error import UserError
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 
@@ -69,12 +71,6 @@ class ArenaGroup(click.Group):
             sys.exit(1)
 
 
-class UserError(click.ClickException):
-    """Bad input: the message, exit status 2."""
-
-    exit_code = 2
-
-
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="takenoko-arena")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
@@ -104,19 +100,6 @@ def rule_options(pairs: Sequence[str]) -> RuleOptions:
 def rule_given(pairs: Sequence[str], name: str) -> bool:
     """Whether ``--rule`` set the option ``name`` (a card file must then agree with it)."""
     return any(pair.partition("=")[0].strip() == name for pair in pairs)
-
-
-def card_choice(path: str | None, players: int | None = None) -> CardChoice:
-    """``--cards FILE`` read and checked (for ``players`` seats when given), or the printed
-    set when the option is left out."""
-    from .cards import DEFAULT_CHOICE, load
-
-    if path is None:
-        return DEFAULT_CHOICE
-    choice = load(path)
-    if players is not None:
-        choice.check_deal(players)
-    return choice
 
 
 CARDS_HELP = ("A card-set file (JSON: name, emperor, points, remove), e.g. from "
@@ -244,14 +227,14 @@ def position(new: bool, players: int, seed: int | None, rules: tuple[str, ...],
 # ------------------------------------------------------------------ play
 
 
-def _print_event(line: str, round_: int, names: list[str]) -> None:
-    if line.startswith("*"):
-        click.echo(click.style(f"      {line[2:]}", dim=True))
+def _print_event(event: Event, names: list[str]) -> None:
+    if event.kind != "move":
+        click.echo(click.style(f"      {event.text[2:]}", dim=True))
         return
-    seat_text, _, text = line.partition(" ")
-    seat = int(seat_text)
+    assert event.seat is not None
     width = max(len(name) for name in names)
-    click.echo(f"r{round_:<2} {seat} {names[seat]:<{width}} {text}")
+    action = action_text(event.action)  # type: ignore[arg-type]
+    click.echo(f"r{event.round:<2} {event.seat} {names[event.seat]:<{width}} {action}")
 
 
 def plural(count: int, noun: str) -> str:
@@ -332,6 +315,10 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          quiet: bool, color: bool | None) -> None:
     """Play one game between bots and print the moves and the result.
 
+    Each bot's random generator is seeded from the game seed, its seat and its name (the
+    spec text, or name=), as in a tournament: --seed with a tournament game's seed and its
+    seats' specs in seat order plays that game again, move for move.
+
     \b
     Example:
       arena play --bot greedy --bot random --seed 7 --show --record game.json
@@ -349,7 +336,7 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     names = [spec.name for spec in specs]
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
-    players = [spec.create(random.Random(seed * 10 + seat)) for seat, spec in enumerate(specs)]
+    players = [make_bot(spec, seed, seat) for seat, spec in enumerate(specs)]
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
         if cards_path is not None:
@@ -360,17 +347,17 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     seen = 0
     turn_ended = False
 
-    def on_event(line: str, round_: int, state: GameState) -> None:
+    def on_event(event: Event, state: GameState) -> None:
         nonlocal seen, turn_ended
         seen += 1
         if quiet:
             return
-        _print_event(line, round_, names)
+        _print_event(event, names)
         # The state is already past the whole move and the chance it brought (the next
         # turn's roll, a card drawn): when the mover is no longer to play, that move ended
         # the turn, and the board is drawn once those events are printed, as it shows them.
-        if not line.startswith("*"):
-            turn_ended = state.ended or state.current != int(line.split(" ", 1)[0])
+        if event.kind == "move":
+            turn_ended = state.ended or state.current != event.seat
         history = state.history
         if show and turn_ended and history is not None and seen == len(history):
             turn_ended = False
@@ -467,7 +454,8 @@ def cards_command(cards_path: str | None, template_path: str | None) -> None:
 @click.option("--position", "as_position", is_flag=True,
               help="Print the position JSON there instead (for `arena legal` / `apply`).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def replay(file: str, game_id: str | None, step: int | None, show: bool, as_position: bool,
+def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
+                   as_position: bool,
            color: bool | None) -> None:
     """Re-play a recorded game: check every move and the result, show any step.
 
@@ -484,7 +472,7 @@ def replay(file: str, game_id: str | None, step: int | None, show: bool, as_posi
     from .board_text import render_state
 
     record = replaying.find_record(file, game_id)
-    result = replaying.replay(record, until=step)
+    result = replaying.replay_record(record, until=step)
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     names = list(record.get("seats", []))
     if step is not None and result.moves < step and not result.problems:
@@ -657,15 +645,7 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
         click.echo(f"card set written to {target}")
 
 
-def _register_tournament() -> None:
-    try:
-        from .tournament.command import tournament
-    except ImportError:  # the runner is optional while it is being built
-        return
-    main.add_command(tournament)
-
-
-_register_tournament()
+main.add_command(tournament)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.base import Bot
-
+from .bot import Bot
 from .engine import (
     ArenaError,
     CardSet,
@@ -31,7 +30,7 @@ from .engine import (
     new_game,
     parse_action,
 )
-from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event, event_text
+from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
 from .limits import move_time_problem
 from .records import GameError, GameRecord, make_record
 
@@ -180,7 +179,7 @@ def play_game(
     *,
     names: Sequence[str] | None = None,
     move_time: float | None = None,
-    on_event: Callable[[str, int, GameState], None] | None = None,
+    on_event: Callable[[Event, GameState], None] | None = None,
     dice: Sequence[int] = (),
     meta: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
@@ -188,7 +187,8 @@ def play_game(
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
 
-    ``on_event`` receives every history entry in notation, with its round, as it happens;
+    ``on_event`` receives every event as it happens, whole (hidden parts shown: it is for
+    the one who runs the game, not for a seat), with the state already past it;
     ``on_decision`` is told which seat is about to think (the tournament's watchdog uses it
     to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
     pairing, deal, rotation).  ``cards`` is the objective card set (default: the printed one).
@@ -229,7 +229,7 @@ def play_game(
                 with contextlib.suppress(Exception):
                     bot.observe(event)
             if on_event is not None:
-                on_event(event_text(entry), entry[1], state)
+                on_event(Event.of(entry, actor), state)
 
     for seat, bot in enumerate(bots):
         try:

@@ -2,8 +2,9 @@
 
 The record is the contract between the runner (which writes it), ``arena replay`` (which
 checks it) and the reports (which read nothing else), so its fields are spelled out here
-once.  ``../shared/spec/CLI.md`` names the required fields; the ones marked *extra* are ours,
-added so that a report over 100,000 games need not re-parse every move history.
+once (docs/tournaments.md, "Files", describes them for users).  The ones marked *extra* go
+beyond the fields every record has, added so that a report over 100,000 games need not
+re-parse every move history.
 
 Fields
 ------

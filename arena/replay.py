@@ -102,7 +102,7 @@ def _field(record: dict[str, Any], name: str, kind: type) -> Any:
     return value
 
 
-def replay(
+def replay_record(
     record: dict[str, Any], *, until: int | None = None,
     before: Callable[[GameState], None] | None = None,
 ) -> Replay:

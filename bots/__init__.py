@@ -1,7 +1,7 @@
-"""Bots: a small API (``bots.base``), a registry by entry point (``bots.registry``) and the
-built-in strategies, one module each."""
+"""The built-in bots, one module each; the arena registers them by entry point
+(``pyproject.toml``) like any plugin's.  The API they implement is ``arena.bot``, which
+``bots.base`` re-exports."""
 
 from .base import Bot, BotConfigError, Param
-from .registry import BotSpec, available, load_class
 
-__all__ = ["Bot", "BotConfigError", "BotSpec", "Param", "available", "load_class"]
+__all__ = ["Bot", "BotConfigError", "Param"]

@@ -74,14 +74,10 @@ API (stable; ``board`` is a ``GameState`` or a ``PlayerView``):
   an object standing for the board's layout (equal layouts, the same object), for a bot's
   own memory.
 
-Speed (``python scripts/bench_heuristics.py --round ROUND`` measures it on greedy self-play,
-ten games; figures of a loaded 2-core machine): a mid-game evaluation (round 9 or 13) takes ~8 µs on
-average (2-14 µs) when the layout is cached, as after a gardener or panda move; ~12 µs
-(4-21 µs) when the layout comes in new objects but was met before, as when a search places
-the same plot again (found by content); ~75-80 µs (17-150 µs) for a layout never met, whose
-plot-card costs are then worked out.  ``expected_hand_value`` without plot cards: ~13 µs
-(4-17 µs).  ``Snapshot`` answers several questions about one board for the price of one
-layout look-up (a planner's value: its evaluation, a target's cost, each rival's hand).
+``Snapshot`` answers several questions about one board for the price of one layout look-up
+(a planner's value: its evaluation, a target's cost, each rival's hand).  What an evaluation
+costs, cached and not: ``scripts/bench_heuristics.py``, and its figures in
+docs/experiments.md.
 """
 
 from __future__ import annotations

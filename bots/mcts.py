@@ -20,95 +20,34 @@ its own generator, and the tree is keyed by our choices only, so no outcome is a
 repeat across iterations.  The bot never reads hidden information: its only inputs are the
 view and ``view.determinize(self.rng)``; hands it sees in a sample are samples, not peeks.
 
-Pruning and guidance: a satisfied objective is always completed before anything else (a
-free move worth points), and the ``swap`` variants of a plot placement (the order of the two
-plots sent under the deck) are not searched.  Progressive widening lets a node consider one
-more action each time its visits grow.  At the root and in the bot's own turn just below it,
-the actions are ordered by a one-step look-ahead (apply, evaluate) and each child starts with
-a few virtual visits at that one-step value (a progressive bias: the search begins as a
-greedy player and corrects it with samples); deeper nodes order their actions by a cheap
-action score.
+Guidance: a satisfied objective is always completed before anything else, and the ``swap``
+variants of a plot placement are not searched.  Progressive widening lets a node consider
+one more action each time its visits grow.  At the root and in the bot's own turn just below
+it, the actions are ordered by a one-step look-ahead and each child starts with a few
+virtual visits at that value (a progressive bias); deeper nodes order their actions by a
+cheap action score.  At the root of the action step (``planner=true``) the ``objective``
+bot's turn planner values every first action with its best follow-up in the turn, and those
+values order the root's actions and are its prior.  While an action of the turn is left,
+ending the turn is not searched (some action is always about as harmless as none).  With
+``delegate=steps`` (the 2-player default) the decisions outside the action step (weather,
+where a drawn plot goes, where rain, storm or clouds act) and the completions (including
+whether to take the Emperor when that would end the game behind, R13) are the planner's,
+which leaves the budget to the decisions that matter.
 
-The leaf evaluation (``bots.mcts_leaves``; ``eval=deny``, the default with 3-4 players) is
-built on ``bots.heuristics.evaluate``, the measure the ``objective`` bot plans with (weighted
-points plus each card in hand discounted by the actions it still needs). The searching seat's
-value is its own evaluation against the best opponent as estimated from public information
-only (points, stored pieces, and each hidden card valued as the mean of the unseen cards of
-its category on this board), so its values do not swing with the hands a sample deals the
-opponents; an opponent's value, which it maximises at its own nodes, is read from its
-sampled hand. Both become win chances through a logistic of the lead scaled by
-``temperature``. ``fitted`` (the 2-player default) splits the same measures into terms
-(points, hand, cards completed, whose turn it is, how far the game is) weighed by a logistic
-regression fitted on recorded games (``FITTED_WEIGHTS``, ``scripts/fit_value.py``).
-``score`` (points only) is the baseline. A finished game scores its real result (1 for a
-win, 1/k for a victory shared by k).
+The leaf evaluations (``eval``: ``deny``, ``fitted``, ``score``) are ``bots.mcts_leaves``;
+both ``deny`` and ``fitted`` are built on ``bots.heuristics.evaluate`` and value the
+opponents' hidden cards from public information at the searching seat, so its values do not
+swing with the hands a sample deals them.  A finished game scores its real result.
 
-At the root of the action step (``planner=true``), the ``objective`` bot's turn planner
-values every first action with its best follow-up in the same turn; those values order
-the root's actions and are its prior.  While an action of the turn is left, ending the
-turn is not searched (some action is always about as harmless as none).
+Two savings leave the decisions as they are: where the searching seat moves in every
+sample (its own turn from the root), the UCB reads its values only, so a leaf there is
+scored for it alone (``mine``); and the states reached by its open actions (``OPEN_KIND``:
+no draw, no die) differ between samples only in the hidden parts, so they are kept per node
+and given each sample's hidden parts (``GameState.with_hidden_from``).
 
-In 2-player games the search is spent on the action step.  With ``delegate=steps`` (the
-2-player default) the other decisions (which weather face, which plot to keep and where,
-where rain, storm or clouds act) and the choice of which satisfied objective to complete,
-and whether to complete it at all when taking the Emperor would end the game behind
-(R13), are the ``objective`` planner's, which leaves the budget to the decisions that
-matter.
-
-How the defaults were chosen, and what else was tried, is in ``docs/experiments.md``.
-
-Parameters:
-- ``iterations`` (0: 1000, kept per number of players in ``AUTO_ITERATIONS``): iterations
-  per decision; with ``time`` set, the cap.
-- ``time`` (0): seconds per decision; 0 searches exactly ``iterations`` (reproducible).
-- ``c`` (0.03): the exploration constant of UCB (values are win chances in [0, 1]; the
-  priors and progressive widening do most of the exploring).
-- ``depth`` (1): decisions played by the rollout policy below a new node before evaluating.
-- ``rollout`` (``greedy-lite``): ``random`` (uniform, objectives completed first) or
-  ``greedy-lite`` (the better of two random actions by a cheap action score).
-- ``eval`` (``auto``: ``fitted`` with 2 players, ``deny`` with 3-4): the leaf evaluation,
-  ``deny``, ``fitted`` or ``score`` (above).
-- ``temperature`` (8): evaluation points of lead that make a win chance of about 73%, in the
-  ``deny`` leaf and the planner's root priors; points of lead in ``score``; ``fitted``'s
-  scale was fitted, so its logit is divided by ``temperature / 8`` (8 reads the fit as made).
-- ``widen`` (1.5): progressive widening, a node with ``n`` visits considers
-  ``1 + widen * sqrt(n)`` actions; 0 considers every legal action at once.
-- ``lookahead`` (2): tree levels (the root is 1) whose own-turn nodes use the look-ahead.
-- ``prior`` (3): virtual visits given to a look-ahead node's children; 0 turns the bias off.
-- ``reuse`` (true): keep the subtree of the chosen action for the next decision of the turn.
-- ``turns`` (0): a horizon; the search evaluates once this many turns have ended.
-- ``planner`` (true): root priors from the ``objective`` planner (above).
-- ``delegate`` (``auto``: ``steps`` with 2 players, ``none`` with 3-4): decisions left to
-  the ``objective`` planner: ``none``, ``complete`` (completions only), ``steps``
-  (completions and every decision outside the action step).
-
-Strengths: plans the actions of a turn together (a channel, then the growth it enables),
-weighs the die and the draws by sampling them, and plays the opponents' replies.  Limits:
-the budget is small for a game with 10-150 actions per decision, so the strength rests on
-the leaf heuristic and the one-step prior; opponents are modelled as playing the tree's own
-policy for their sampled hands (max^n), not as they really play; hidden cards are
-sampled uniformly from the unseen ones; iterations per
-second are those of a pure-Python forward model and leaf.
-
-Speed (``python scripts/bench_mcts.py speed``, CPU time, 2 players, three round-10
-positions, a loaded 2-core machine): a median of about 6,700 iterations per second (5,300 to
-7,200) where the bot before the speed work of issue 20 did about 5,500 (3,900 to 6,300) in
-the same runs, with the same decisions (``tests/bots/test_decision_digests.py``); a game
-against ``random:complete=true`` (``bench_mcts.py game``) takes a median 8.2 CPU seconds
-against 8.9 before (1.08 to 1.18 times faster, four games).  The thinking times in
-``docs/experiments.md`` were measured before that work.  What the search spends: the leaf
-(``bots.heuristics.evaluate`` and the public estimate of the rival) about 40% of an
-iteration, the forward model (``apply`` and its legal lists) about a quarter, the root's
-planner prior and look-ahead under a tenth, ``view.determinize`` about a tenth (an eighth
-before).  Two savings leave the decisions as they were: where the searching seat moves in
-every sample (the actions of its own turn from the root, up to an objective drawn or the
-turn's end), the UCB reads its values only, so an iteration that adds a child there scores
-the leaf for it alone (``mine``); and the states reached by its open actions (``OPEN_KIND``:
-no draw, no die) are the same in every sample but for the hidden parts, so they are kept per
-node and given each sample's hidden parts (``GameState.with_hidden_from``).
-
-Reference: P. I. Cowling, E. J. Powley, D. Whitehouse, "Information Set Monte Carlo Tree
-Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012.
+The parameters are ``MctsBot.PARAMS`` (``arena bots`` lists them); docs/bots.md says what
+each does, the bot's strengths and limits, and its measured strength; how the defaults were
+chosen, and the speed measurements, are in docs/experiments.md.
 """
 
 from __future__ import annotations

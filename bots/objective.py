@@ -43,12 +43,7 @@ Archetypes: ``prefer`` (``plot``, ``gardener`` or ``panda``; default ``none``) m
 plan as if the cards of that category were worth ``weight`` (default 2) times their points: its
 target, its draws and its evaluation favour them, while what it completes and the Emperor
 check still use the game's points.  ``objective:prefer=panda`` is the classic panda rush, so
-"rush against balanced" is a tournament.  Measured (2-player round robin of the default and
-the three archetypes, 40 games per pairing, seed 19): per game, ``prefer=panda`` completed
-6.56 panda cards (95% CI ±0.22) against the default's 5.17 (±0.26), ``prefer=plot`` 3.71 plot
-cards against 1.70, ``prefer=gardener`` 3.49 gardener cards against 1.63; head to head the
-panda rush completed 0.95 more panda cards a game than the default (paired, [0.40, 1.50])
-and won 38.8% of 40 games (Wilson 25.3-54.2%).
+"rush against balanced" is a tournament (what the archetypes do, measured: docs/experiments.md).
 
 Parameters: ``hand_size`` (cards to hold before it stops drawing, default 5: the rules'
 limit), ``beam`` (first actions extended by a second one, default 6), ``plot_samples``

@@ -19,12 +19,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.bot import BotConfigError
 from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, CardSet, RuleOptions
 from arena.records import write_problem
+from arena.registry import BotSpec
 from arena.tournament.schedule import TournamentConfig, against_copies
-from bots.base import BotConfigError
-from bots.registry import BotSpec
 
 
 def script_parser(doc: str | None, *examples: str) -> argparse.ArgumentParser:

@@ -41,10 +41,10 @@ from _args import at_least, bot_spec, output_dir, output_file, script_parser
 
 from arena.cards import CardChoice, parse, template
 from arena.engine import ArenaError
+from arena.registry import BotSpec
 from arena.tournament import RunSettings, TournamentConfig, run_tournament
 from arena.tournament.schedule import ScheduleError, against_copies
 from arena.tournament.store import StoreError
-from bots.registry import BotSpec
 from reports import balance, stats
 from reports.compare import paired_sections, pairing_problem
 from reports.loader import ReportError, Tables, load

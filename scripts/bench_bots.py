@@ -17,7 +17,6 @@ objective >= 5 and >= 2, peak memory <= 200 MB per worker.
 from __future__ import annotations
 
 import multiprocessing
-import random
 import resource
 import statistics
 import sys
@@ -28,7 +27,7 @@ from typing import NamedTuple
 from _args import at_least, bot_spec, script_parser
 
 from arena.match import play_game
-from bots.registry import BotSpec
+from arena.registry import BotSpec, make_bot
 
 DEFAULT_BOTS = ("random", "greedy", "objective", "mcts")
 
@@ -53,7 +52,7 @@ class Measure(NamedTuple):
 
 def play(spec: BotSpec, players: int, seed: int) -> int:
     """One self-play game; returns the number of decisions made."""
-    bots = [spec.create(random.Random(seed * 10 + seat)) for seat in range(players)]
+    bots = [make_bot(spec, seed, seat) for seat in range(players)]  # as `arena play`
     made = 0
 
     def count(_seat: int) -> None:

@@ -56,9 +56,9 @@ from arena.engine import (
 from arena.engine.actions import COMPLETE, kind_of
 from arena.engine.history import MOVE
 from arena.match import play_game
+from arena.registry import BotSpec, make_bot
 from arena.tournament.sprt import game_score
 from bots.mcts import MctsBot
-from bots.registry import BotSpec
 
 DEFAULT_BOT = "mcts"
 
@@ -187,10 +187,7 @@ class Outcome:
 
 def run_job(job: Job) -> Outcome:
     """Play one game (in a worker process)."""
-    bots = []
-    for i, text in enumerate(job.specs):
-        spec = BotSpec.parse(text)
-        bots.append(spec.create(random.Random(job.seed * 10 + i)))
+    bots = [make_bot(BotSpec.parse(text), job.seed, i) for i, text in enumerate(job.specs)]
     out = play_game(bots, job.seed, job.options, cards=job.cards)
     result = out.state.result()
     share = game_score(result.winners, job.seat)

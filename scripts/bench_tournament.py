@@ -33,7 +33,6 @@ overhead in CPU time do not depend on what else runs.  The load average is print
 from __future__ import annotations
 
 import os
-import random
 import resource
 import shutil
 import statistics
@@ -57,22 +56,20 @@ from _args import (  # noqa: E402
 
 from arena.engine import ArenaError  # noqa: E402
 from arena.match import play_game  # noqa: E402
+from arena.registry import BotSpec, make_bot  # noqa: E402
 from arena.tournament.runner import RunSettings, run_tournament  # noqa: E402
-from arena.tournament.schedule import TournamentConfig, bot_seed, make_schedule  # noqa: E402
-from bots.registry import BotSpec  # noqa: E402
+from arena.tournament.schedule import TournamentConfig, make_schedule  # noqa: E402
 
 
 def bare_loop(config: TournamentConfig) -> float:
     """Seconds to play every scheduled game in a plain loop (no processes, no files)."""
     schedule = make_schedule(config)
-    classes = [spec.bot_class() for spec in config.participants]
+    for spec in config.participants:
+        spec.bot_class()  # imported before the clock starts, as a worker does
     start = time.perf_counter()
     for game in schedule.games:
-        bots = []
-        for seat, who in enumerate(game.seats):
-            spec = config.participants[who]
-            bots.append(classes[who](random.Random(bot_seed(game.seed, seat, spec.name)),
-                                     **spec.params))
+        bots = [make_bot(config.participants[who], game.seed, seat)
+                for seat, who in enumerate(game.seats)]
         play_game(bots, game.seed, config.options, names=schedule.names(game),
                   move_time=config.move_time, meta=game.meta(), cards=config.cards)
     return time.perf_counter() - start

@@ -38,14 +38,15 @@ from typing import Any
 
 from _args import add_match_options, match_config, script_parser
 
+from arena.bot import Bot
 from arena.engine import ArenaError, Event, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
 from arena.match import play_game
-from arena.tournament.schedule import Schedule, bot_seed, make_schedule
+from arena.registry import make_bot
+from arena.tournament.schedule import Schedule, make_schedule
 from arena.tournament.sprt import game_score
 from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
-from bots.base import Bot
 
 REVEALS = ("none", "hands", "cards", "all")
 #: The participant whose samples see: ``against_copies`` puts SPEC_A first.
@@ -118,33 +119,32 @@ class Clairvoyant(Bot):
         self.inner.finish(result)
 
 
-_JOB: tuple[Schedule, str, list[type[Bot]]] | None = None
+_JOB: tuple[Schedule, str] | None = None
 
 
 def _init(schedule: Schedule, reveal: str) -> None:
     global _JOB
-    classes = [spec.bot_class() for spec in schedule.config.participants]
-    _JOB = (schedule, reveal, classes)
+    for spec in schedule.config.participants:
+        spec.bot_class()  # imported once per process, before the first game
+    _JOB = (schedule, reveal)
 
 
 def play(index: int) -> dict[str, Any]:
     """Game ``index`` of the schedule, the subject's bot wrapped; its record."""
     assert _JOB is not None
-    schedule, reveal, classes = _JOB
+    schedule, reveal = _JOB
     game = schedule.games[index]
     config = schedule.config
     bots: list[Bot] = []
     wrapped: Clairvoyant | None = None
     for seat, participant in enumerate(game.seats):
-        spec = config.participants[participant]
-        bot = classes[participant](random.Random(bot_seed(game.seed, seat, spec.name)),
-                                   **spec.params)
+        bot = make_bot(config.participants[participant], game.seed, seat)
         if participant == SUBJECT:
             bot = wrapped = Clairvoyant(bot, reveal)
         bots.append(bot)
     assert wrapped is not None
 
-    def see(_text: str, _round: int, state: GameState) -> None:
+    def see(_event: Event, state: GameState) -> None:
         wrapped.truth = state
 
     names = _names(schedule, game, reveal)

@@ -25,8 +25,8 @@ from _args import at_least, script_parser
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.engine.actions import TURN_ACTION, kind_of
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
+from arena.registry import BotSpec
 from bots import heuristics
-from bots.registry import BotSpec
 
 #: Buckets of estimated cost: [low, high).
 BUCKETS = ((0.0, 0.5), (0.5, 1.5), (1.5, 2.5), (2.5, 4.0), (4.0, 7.0), (7.0, 99.0))

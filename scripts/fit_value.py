@@ -54,11 +54,11 @@ from arena.engine import (
     RuleOptions,
     new_game,
 )
-from arena.replay import RecordError, read_records, replay
+from arena.registry import BotSpec
+from arena.replay import RecordError, read_records, replay_record
 from arena.tournament.sprt import game_score
 from bots import heuristics
 from bots.mcts_leaves import FITTED_WEIGHTS, FittedLeaf
-from bots.registry import BotSpec
 
 Row = tuple[int, float, list[float]]
 
@@ -119,7 +119,7 @@ def rows_from_record(record: dict[str, Any]) -> list[Row]:
 
     name = f"game {record.get('game')!r}"
     try:
-        result = replay(record, before=collect)
+        result = replay_record(record, before=collect)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from None
     if result.problems:

@@ -1,4 +1,4 @@
-"""The direction of dependencies (STYLE.md, "Our own layout"): limits below everything that
+"""The direction of dependencies (the README's "Layout"): limits below everything that
 uses them, the engine importing nothing else of ours, and no cycle among module-level
 imports (an import cycle makes the order of imports matter, and a module half-initialised
 when its partner reads it fails far from the cause)."""
@@ -124,6 +124,30 @@ def test_a_module_does_not_import_a_layer_above_it(module: str, forbidden: str) 
     assert forbidden not in reaches(project_graph(), module)
 
 
+def test_the_arena_does_not_import_the_bots() -> None:
+    """The harness owns the bot protocol (``arena.bot``, ``arena.registry``): no module of
+    ``arena`` imports ``bots``, not even inside a function.  The built-in bots are loaded as
+    any plugin is, through their entry points at run time (``importlib``), which no import
+    statement shows."""
+    found = {module: sorted(m for m in imports if m.split(".")[0] == "bots")
+             for module, imports in project_graph(inside_functions=True).items()
+             if module.split(".")[0] == "arena"}
+    assert {m: i for m, i in found.items() if i} == {}
+
+
+def test_loading_the_arena_loads_no_bot() -> None:
+    """Importing the commands, the game loop and the runner loads no bot module; naming a
+    bot by its entry point loads its module, and only then."""
+    code = ("import sys, arena.cli, arena.match, arena.tournament.worker, arena.registry; "
+            "before = sorted(m for m in sys.modules if m.split('.')[0] == 'bots'); "
+            "arena.registry.BotSpec.parse('random'); "
+            "print(before, 'bots.random_bot' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[] True"
+
+
 def test_the_limits_load_nothing_else_of_ours() -> None:
     code = ("import sys, arena.limits; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('arena', 'bots')))")
@@ -141,7 +165,7 @@ ENGINE_INTERNALS = {"arena.engine.state", "arena.engine.view", "arena.engine.pos
 def test_bots_use_the_engines_public_names_only() -> None:
     """A bot imports ``arena.engine`` and its value modules (actions, components, grid,
     objectives, options), never the state, view or position modules behind the public
-    ``GameState``/``PlayerView`` (STYLE.md: bots use the engine's public API)."""
+    ``GameState``/``PlayerView`` (bots use the engine's public API)."""
     found = {
         module: sorted(imports & ENGINE_INTERNALS)
         for module, imports in project_graph().items()
@@ -151,7 +175,7 @@ def test_bots_use_the_engines_public_names_only() -> None:
 
 
 def test_the_reports_read_files_not_the_arena() -> None:
-    """A report needs nothing but a run's folder (STYLE.md: reports read the files, never live
+    """A report needs nothing but a run's folder (reports read the files, never live
     objects): no module of ``reports`` imports ``arena`` or ``bots``, not even inside a
     function, and none reads the engine's data file, whose cards the manifest's ``catalog``
     carries."""

@@ -35,7 +35,7 @@ POND_TILE = 12
 
 
 def tile_name(code: int) -> str:
-    """``colour`` or ``colour/improvement`` (NOTATION.md)."""
+    """``colour`` or ``colour/improvement`` (docs/notation.md)."""
     if code == POND_TILE:
         return "pond"
     colour, improvement = divmod(code, 4)

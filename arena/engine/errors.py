@@ -12,7 +12,7 @@ class OptionError(ArenaError, ValueError):
 
 
 class NotationError(ArenaError, ValueError):
-    """Action or event text that does not follow NOTATION.md."""
+    """Action or event text that does not follow docs/notation.md."""
 
 
 class IllegalActionError(ArenaError, ValueError):

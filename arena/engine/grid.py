@@ -20,7 +20,7 @@ RADIUS = 15
 WIDTH = 2 * RADIUS + 1 + 3
 SIZE = WIDTH * (2 * RADIUS + 1)
 
-#: The six directions of NOTATION.md, in order.
+#: The six directions of docs/notation.md, in order.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
@@ -132,7 +132,7 @@ def edge_of(a: int, b: int) -> int:
 
 
 def rotate(q: int, r: int) -> tuple[int, int]:
-    """One 60° rotation (NOTATION.md): ``(q, r) -> (-r, q + r)``."""
+    """One 60° rotation (docs/notation.md): ``(q, r) -> (-r, q + r)``."""
     return -r, q + r
 
 

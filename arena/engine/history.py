@@ -3,7 +3,7 @@
 The state records the game as plain tuples, ``(tag, round, ...)``, appended as things happen
 (cheap on the hot path, and enough to replay a game): ``(MOVE, round, seat, action)`` for a
 choice, and an entry per chance event (a roll, a draw, a deal).  ``event_text`` writes an
-entry in notation (NOTATION.md), as game records keep it.
+entry in notation (docs/notation.md), as game records keep it.
 
 Bots are told what happened as an ``Event``: the same entry as data, with what their seat may
 not see taken out (R2.6): another seat's drawn plots and cards are ``None`` there, only their
@@ -59,7 +59,7 @@ def event_text(entry: tuple) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """What happened, as one seat may see it: a move, or chance (NOTATION.md, "Events").
+    """What happened, as one seat may see it: a move, or chance (docs/notation.md, "Events").
 
     ``kind`` is one of ``EVENT_KINDS``; the fields that do not belong to it keep their
     defaults.  ``seat`` is the seat that acted: the mover, the seat dealt to, the seat that
@@ -117,7 +117,7 @@ class Event:
 
     @property
     def text(self) -> str:
-        """The notation of the event (NOTATION.md), hidden parts as ``?``."""
+        """The notation of the event (docs/notation.md), hidden parts as ``?``."""
         kind = self.kind
         if kind == "move":
             return f"{self.seat} {action_text(self.action)}"  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Positions as the JSON of NOTATION.md: written from a state, read back into one.
+"""Positions as the JSON of docs/notation.md: written from a state, read back into one.
 
 Reading is all-or-nothing and names the field at fault (``tiles[3].bamboo``), because a
 position is typed or edited by hand to set up a test or a puzzle, and "invalid position" with
@@ -55,7 +55,7 @@ DECK_NAMES = ("plots", "plot", "gardener", "panda")
 
 
 def to_position(state: GameState) -> dict[str, Any]:
-    """The position of a state (NOTATION.md): the whole truth, hidden parts included."""
+    """The position of a state (docs/notation.md): the whole truth, hidden parts included."""
     data: dict[str, Any] = {
         "format": FORMAT,
         "options": state.options.to_dict(only_changed=True),

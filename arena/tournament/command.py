@@ -1,8 +1,8 @@
 """``arena tournament``: the click command over :func:`arena.tournament.runner.run_tournament`.
 
-It only parses, calls and prints (STYLE.md).  Bad input of any kind (an unknown bot or rule,
-a bad ``--sprt``, a directory that holds another tournament) is one sentence on stderr with
-exit status 2; an interrupted run exits with 130 after saying how to resume it.
+Like every command, it only parses, calls and prints.  Bad input of any kind (an unknown bot
+or rule, a bad ``--sprt``, a directory that holds another tournament) is one sentence on
+stderr with exit status 2; an interrupted run exits with 130 after saying how to resume it.
 
 ``--resume`` takes an optional directory: ``arena tournament --resume DIR`` re-reads the
 whole command from ``DIR/manifest.json``; ``--resume`` with ``--out DIR`` and the full
@@ -23,9 +23,10 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from arena.cards import DEFAULT_CHOICE, CardChoice, load
+from arena.bot import BotConfigError
+from arena.cards import card_choice
 from arena.engine import ArenaError, RuleOptions
-from bots.base import BotConfigError
+from arena.user_error import UserError
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
 from .sandbox import (
@@ -37,12 +38,6 @@ from .sandbox import (
 )
 from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
 from .store import StoreError, read_manifest
-
-
-class InputError(click.ClickException):
-    """Bad input: ``Error: <sentence>`` on stderr, exit status 2."""
-
-    exit_code = 2
 
 
 class Interrupted(click.ClickException):
@@ -100,13 +95,8 @@ def build_config(ctx: click.Context, params: dict[str, Any],
     if base is not None:
         return replace(base, **fields)
     if len(fields["participants"]) < 2:
-        raise InputError("a tournament needs at least two --bot options")
+        raise UserError("a tournament needs at least two --bot options")
     return TournamentConfig(**fields)
-
-
-def card_choice(path: str | None) -> CardChoice:
-    """``--cards FILE`` read and checked, or the printed set."""
-    return DEFAULT_CHOICE if path is None else load(path)
 
 
 def default_out() -> Path:
@@ -210,7 +200,7 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
         if params["debug"]:
             traceback.print_exc()
-        raise InputError(str(exc)) from None
+        raise UserError(str(exc)) from None
 
 
 def _isolation(params: dict[str, Any]) -> Isolation:
@@ -218,7 +208,7 @@ def _isolation(params: dict[str, Any]) -> Isolation:
     if 0 < memory < MIN_BOT_MEMORY:
         # Python and the engine alone take about 110 MB of address space: every game of
         # every isolated bot would be charged to the bot.
-        raise InputError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
+        raise UserError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
                          f"MB, not {memory}")
     return Isolation(params["isolate"], frozenset(params["trusted"]), memory)
 
@@ -229,7 +219,7 @@ def _check_trusted(config: TournamentConfig, trusted: tuple[str, ...]) -> None:
     names |= {spec.target for spec in config.participants}
     for name in trusted:
         if name not in names:
-            raise InputError(f"--trust {name} names no participant (participants: "
+            raise UserError(f"--trust {name} names no participant (participants: "
                              f"{', '.join(config.names)})")
 
 
@@ -239,16 +229,16 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
     out: Path | None = params["out"]
     if resume is not None:
         if resume == "" and out is None:
-            raise InputError("--resume needs a directory: --resume DIR, or --out DIR")
+            raise UserError("--resume needs a directory: --resume DIR, or --out DIR")
         directory = Path(resume) if resume else out
         assert directory is not None
         if resume and out is not None and Path(resume).resolve() != out.resolve():
-            raise InputError(f"--resume {resume} and --out {out} name different directories")
+            raise UserError(f"--resume {resume} and --out {out} name different directories")
         base = config_from_manifest(read_manifest(directory), isolation)
         config = build_config(ctx, params, base, isolation)
     else:
         if len(params["bots"]) < 2:
-            raise InputError("a tournament needs at least two --bot options")
+            raise UserError("a tournament needs at least two --bot options")
         config = build_config(ctx, params, None, isolation)
         directory = out if out is not None else default_out()
     _check_trusted(config, params["trusted"])
@@ -257,14 +247,14 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise InputError("--executor dask needs dask.distributed: "
+            raise UserError("--executor dask needs dask.distributed: "
                              "pip install 'takenoko-arena[dask]'") from None
         if params["scheduler"]:
             from .dask_runner import scheduler_problem
 
             problem = scheduler_problem(params["scheduler"])
             if problem:
-                raise InputError(problem)
+                raise UserError(problem)
     settings = RunSettings(
         workers=params["workers"] or default_workers(),
         executor=executor,

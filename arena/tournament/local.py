@@ -69,9 +69,9 @@ from .worker import (
     Monitor,
     doing,
     finished,
+    read_monitor,
     rebuild,
-    replay,
-    snapshot,
+    state_after,
 )
 
 log = logging.getLogger("arena.tournament")
@@ -321,7 +321,7 @@ class LocalExecutor:
         if slot.conn is not None:
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(slot.conn)
-        shot = snapshot(slot.status, slot.history, self.config.players)
+        shot = read_monitor(slot.status, slot.history, self.config.players)
         if slot.conn is not None:
             slot.conn.close()
         if shot is None or shot.index not in slot.assigned:
@@ -338,7 +338,7 @@ class LocalExecutor:
         self.idle_deaths = 0
         slot.assigned.remove(shot.index)
         game = self.schedule.games[shot.index]
-        state = replay(self.schedule, game, shot.actions)
+        state = state_after(self.schedule, game, shot.actions)
         seconds = list(shot.seconds)
         if shot.phase == ENGINE:
             # Outside bot code (a bot's own thread?): blame the seat whose turn it was.

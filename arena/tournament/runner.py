@@ -3,7 +3,7 @@
 Everything the ``arena tournament`` command does is here as library calls::
 
     from arena.tournament import TournamentConfig, RunSettings, run_tournament
-    from bots.registry import BotSpec
+    from arena.registry import BotSpec
     config = TournamentConfig((BotSpec.parse("random"), BotSpec.parse("random:complete=true")),
                               games=100, seed=1)
     result = run_tournament(config, Path("runs/demo"), settings=RunSettings(workers=2))
@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from arena import cards
+from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.records import blamed_seat
-from bots.base import BotConfigError
 
 from .logs import run_logging
 from .progress import Progress

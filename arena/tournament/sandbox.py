@@ -47,10 +47,10 @@ from typing import Any
 
 import orjson
 
+from arena.bot import Bot, BotConfigError
 from arena.engine import Event, GameResult, RuleOptions
 from arena.match import BotFault, describe_exception, returned_text
-from bots.base import Bot, BotConfigError
-from bots.registry import BUILTIN, BotSpec, available
+from arena.registry import BotSpec, available, is_builtin, split_spec
 
 log = logging.getLogger("arena.tournament")
 
@@ -92,27 +92,22 @@ class Isolation:
 
     def trusts_text(self, text: str) -> bool:
         """Whether a spec's text may be parsed (its module imported) in this process: a bot
-        shipped with the arena, a trusted one, or any with ``--isolate none``."""
-        target, _, rest = text.strip().partition(":")
-        target = target.strip()
-        names = {text.strip(), target}
-        for pair in rest.split(","):
-            key, _, value = pair.partition("=")
-            if key.strip() == "name":
-                names.add(value.strip())
+        shipped with the arena, a trusted one, or any with ``--isolate none``.
+
+        Read with the spec parser itself (``split_spec``), before anything is imported; a
+        text that is no spec raises its BotConfigError here.
+        """
+        parts = split_spec(text)
+        names = {parts.text, parts.target} | ({parts.name} if parts.name else set())
         if self.mode == "none" or names & self.trusted:
             return True
-        return _builtin_path(available().get(target, target))
-
-
-def _builtin_path(path: str) -> bool:
-    """Whether ``module:Class`` or ``module.Class`` is one of the arena's own bots."""
-    return path.replace(":", ".") in {t.replace(":", ".") for t in BUILTIN.values()}
+        return is_builtin(available().get(parts.target, parts.target))
 
 
 def shipped(spec: BotSpec) -> bool:
-    """Whether the spec names a bot that comes with the arena (``bots/``, BUILTIN)."""
-    return _builtin_path(spec.class_path)
+    """Whether the spec names a bot that comes with the arena: one that the arena's own
+    distribution registers (``arena.registry.is_builtin``)."""
+    return is_builtin(spec.class_path)
 
 
 @dataclass(frozen=True)
@@ -141,15 +136,20 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     """
     if isolation is None or isolation.trusts_text(text):
         return BotSpec.parse(text)
-    stripped = text.strip()
-    target = stripped.partition(":")[0].strip()
+    parts = split_spec(text)
+    stripped, target = parts.text, parts.target
     reply = _check_elsewhere(stripped)
     if isinstance(reply.get("error"), str):
         raise BotConfigError(reply["error"][:300])
     fields = reply.get("spec")
     scalar = (int, float, str, bool)
+    # What the text itself says (its name, which parameters it sets) is read here: the child
+    # only adds what needs the module (the class, the values converted, the defaults).
     if not (isinstance(fields, dict) and fields.get("text") == stripped
-            and fields.get("target") == target and isinstance(fields.get("name"), str)
+            and fields.get("target") == target
+            and fields.get("name") == (parts.name or stripped)
+            and isinstance(fields.get("params"), dict)
+            and set(fields["params"]) == set(parts.params)
             and isinstance(fields.get("class_path"), str)
             and all(isinstance(fields.get(k), dict) and all(
                 isinstance(v, scalar) for v in fields[k].values()) for k in ("params", "full"))):
@@ -516,7 +516,7 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
     (size,) = _HEADER.unpack(_read_exact(sock_fd, _HEADER.size))
     spec, memory = pickle.loads(_read_exact(sock_fd, size))
     try:
-        cls = spec.bot_class()
+        spec.bot_class()  # imported once here; each bot process inherits the module
     except Exception:
         os._exit(3)  # the referee names it: no reply to its first request
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # bot processes are reaped by the kernel
@@ -532,7 +532,7 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
         if pid == 0:
             try:
                 sock.close()
-                _bot_main(cls, spec, seed, memory, *fds)
+                _bot_main(spec, seed, memory, *fds)
             finally:
                 os._exit(0)
         with contextlib.suppress(OSError):
@@ -542,9 +542,13 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
         sock.sendall(struct.pack(">Q", pid))
 
 
-def _bot_main(cls: type[Bot], spec: BotSpec, seed: int, memory: int, requests: int,
-              replies: int, out: int) -> None:
-    """A bot process: create the bot, then answer requests until the pipe closes."""
+def _bot_main(spec: BotSpec, seed: int, memory: int, requests: int, replies: int,
+              out: int) -> None:
+    """A bot process: create the bot, then answer requests until the pipe closes.
+
+    ``seed`` is the bot's own (``arena.seeds.bot_seed``, as ``make_bot`` seeds a bot in the
+    worker), so the bot plays as it would in-process; the game seed never reaches it.
+    """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     die_with_parent(os.getppid(), by_signal=True)
@@ -561,7 +565,7 @@ def _bot_main(cls: type[Bot], spec: BotSpec, seed: int, memory: int, requests: i
         _send(replies, orjson.dumps(value))
 
     try:
-        bot = cls(random.Random(seed), **spec.params)
+        bot = spec.create(random.Random(seed))
     except Exception as exc:
         reply({"e": describe_exception(exc)})
         return

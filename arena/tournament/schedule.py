@@ -7,14 +7,11 @@ configuration (never on which worker played it, nor when), which is what makes 1
 8 workers and a Dask cluster give the same records, and what lets ``--resume`` know exactly
 which games are missing.
 
-Seeds come from ``hashlib.blake2b`` over the master seed and the game's coordinates, never
-from Python's ``hash()`` (salted per process) nor from a shared generator (whose output would
-depend on the order games are handed out).
+Game seeds are derived from the master seed and the game's coordinates (``arena.seeds``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from collections.abc import Sequence
@@ -24,34 +21,14 @@ from typing import Any
 from arena.cards import changes, summary
 from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
 from arena.limits import move_time_problem
-from bots.registry import BotSpec
+from arena.registry import BotSpec
+from arena.seeds import deal_seed
 
 FORMATS = ("round-robin", "gauntlet")
-#: Games are handed to workers deal by deal across pairings (``deal``, ``pairing``,
-#: ``rotation``), so an interrupted run has played every pairing about equally.
-SEED_BITS = 63
 
 
 class ScheduleError(ValueError):
     """A configuration that cannot make a tournament (one sentence for the user)."""
-
-
-def derive_seed(*parts: object) -> int:
-    """A stable 63-bit seed from any parts (``derive_seed("deal", 7, 0, 12)``).
-
-    blake2b over the parts' text: the same on every platform, Python version and process.
-    """
-    text = "\x1f".join(str(p) for p in parts).encode()
-    digest = hashlib.blake2b(text, digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
-
-
-def bot_seed(game_seed: int, seat: int, participant: str) -> int:
-    """The seed of a bot's ``random.Random`` in one game: from the game, seat and participant.
-
-    Derived, not drawn, so a bot plays the same moves whichever worker runs the game.
-    """
-    return derive_seed("bot", game_seed, seat, participant)
 
 
 #: Elo differences an SPRT may test: at 1000 the stronger side scores 99.7%, and much
@@ -315,7 +292,7 @@ def make_schedule(config: TournamentConfig) -> Schedule:
     games: list[ScheduledGame] = []
     for deal in range(deals):
         for pairing, lineup in enumerate(lineups):
-            seed = derive_seed("deal", config.seed, pairing, deal)
+            seed = deal_seed(config.seed, pairing, deal)
             for rotation in range(players):
                 seats = tuple(lineup[(seat + rotation) % players] for seat in range(players))
                 games.append(ScheduledGame(len(games), pairing, deal, rotation, seed, seats))

@@ -1,9 +1,9 @@
 """Playing scheduled games where the work is done (a pool process or a Dask worker).
 
-A worker gets the configuration once and then only game indices.  For each game it builds
-the bots from their picklable specs (classes are resolved once per worker: resolving goes
-through the entry-point registry, which costs more than a short game), seeds each bot from
-(game seed, seat, participant), calls :func:`arena.match.play_game`, and returns the record
+A worker gets the configuration once and then only game indices.  For each game it makes
+the bots from their picklable specs with :func:`arena.registry.make_bot` (seeded from the
+game seed, the seat and the participant's name, as ``arena play`` seeds them), calls
+:func:`arena.match.play_game`, and returns the record
 already encoded as one JSON line, with a small summary for the standings, so that the parent
 only writes lines and adds numbers.  Untrusted bots are not built here: they play in bot
 processes of their own (``sandbox.py``), the worker refereeing.
@@ -19,7 +19,6 @@ those actions (the engine is deterministic) and records the fault against the ri
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import monotonic
@@ -27,13 +26,15 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
-from bots.base import Bot
+from arena.registry import make_bot
+from arena.seeds import bot_seed
 
 from .sandbox import BotHost, Isolation, RemoteBot
-from .schedule import Schedule, ScheduledGame, TournamentConfig, bot_seed, make_schedule
+from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
 log = logging.getLogger("arena.tournament")
 
@@ -45,7 +46,7 @@ log = logging.getLogger("arena.tournament")
 GAME, ACTIVE, WHO, SINCE = 0, 1, 2, 3
 SECONDS = 4
 STATUS_SIZE = SECONDS + 4
-# What a snapshot says the worker was doing.
+# What a monitor reading says the worker was doing.
 ENGINE, THINKING, HOOK = 0.0, 1.0, 2.0
 #: Actions kept per game for rebuilding a game whose worker died (far beyond any game).
 HISTORY_SIZE = 1 << 16
@@ -227,8 +228,9 @@ class GamePlayer:
             BotHost(spec, isolation) if isolation.isolates(spec) else None
             for spec in config.participants
         ]
-        self.classes = [None if host else spec.bot_class()
-                        for spec, host in zip(config.participants, self.hosts)]
+        for spec, host in zip(config.participants, self.hosts):
+            if host is None:
+                spec.bot_class()  # imported once, before the first game
 
     def close(self) -> None:
         """Stop the bot hosts (and so any bot process left)."""
@@ -236,13 +238,14 @@ class GamePlayer:
             if host is not None:
                 host.close()
 
-    def _create(self, participant: int, seed: int) -> Any:
+    def _create(self, participant: int, game: ScheduledGame, seat: int) -> Any:
+        """The bot of ``participant`` at ``seat``: made here, or in its bot process from the
+        same seed (which tells nothing of the game seed)."""
+        spec = self.config.participants[participant]
         host = self.hosts[participant]
         if host is not None:
-            return RemoteBot(host, seed, self.config.move_time)
-        cls = self.classes[participant]
-        assert cls is not None
-        return cls(random.Random(seed), **self.config.participants[participant].params)
+            return RemoteBot(host, bot_seed(game.seed, seat, spec.name), self.config.move_time)
+        return make_bot(spec, game.seed, seat)
 
     def play(self, index: int, monitor: Monitor | None = None) -> Finished:
         """Play game ``index`` of the schedule; bot faults end up in the record, not here."""
@@ -258,11 +261,10 @@ class GamePlayer:
         error: GameError | None = None
         try:
             for seat, participant in enumerate(game.seats):
-                spec = config.participants[participant]
                 try:
                     if monitor is not None:
                         monitor.creating(seat)
-                    bot = self._create(participant, bot_seed(game.seed, seat, spec.name))
+                    bot = self._create(participant, game, seat)
                 except BotFault as fault:
                     error = {"seat": seat, "kind": fault.kind, "message": fault.message}
                     break
@@ -301,7 +303,7 @@ class GamePlayer:
 
 
 @dataclass
-class Snapshot:
+class MonitorReading:
     """What the parent read from a dead worker's monitor."""
 
     index: int
@@ -321,13 +323,13 @@ def doing(who: float) -> tuple[float, int]:
     return ENGINE, -1
 
 
-def snapshot(status: Any, history: Any, players: int) -> Snapshot | None:
+def read_monitor(status: Any, history: Any, players: int) -> MonitorReading | None:
     """The game a worker was playing (None when it was between games)."""
     if status[ACTIVE] < 0.5 or status[GAME] < 0:
         return None
     n = max(0, min(int(history[0]), HISTORY_SIZE))
     phase, seat = doing(status[WHO])
-    return Snapshot(
+    return MonitorReading(
         index=int(status[GAME]),
         phase=phase,
         seat=seat,
@@ -337,7 +339,7 @@ def snapshot(status: Any, history: Any, players: int) -> Snapshot | None:
     )
 
 
-def replay(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
+def state_after(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
     """The state of a game after these actions, replayed from its seed.
 
     The engine is deterministic, so this is the state the dead worker had; an action that
@@ -354,5 +356,5 @@ def replay(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> G
 
 def rebuild(schedule: Schedule, game: ScheduledGame, state: GameState,
             seconds: Sequence[float], error: GameError) -> GameRecord:
-    """The record of a game cut short outside its process (see :func:`replay`)."""
+    """The record of a game cut short outside its process (see :func:`state_after`)."""
     return make_record(state, schedule.names(game), list(seconds), error, game.meta())

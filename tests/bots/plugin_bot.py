@@ -24,3 +24,11 @@ class MyBot(Bot):
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         return legal[min(self.x, len(legal) - 1)]
+
+
+class Lucky(Bot):
+    """Plays a legal action drawn from its own generator (a plug-in whose play shows how it
+    was seeded)."""
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
+        return self.rng.choice(legal)

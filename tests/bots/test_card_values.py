@@ -13,6 +13,7 @@ import random
 import pytest
 from scipy.stats import fisher_exact
 
+from arena.bot import BotConfigError
 from arena.engine import (
     CardSet,
     GameState,
@@ -23,9 +24,8 @@ from arena.engine import (
     to_position,
 )
 from arena.engine import components as comp
-from bots.base import BotConfigError
+from arena.registry import BotSpec
 from bots.objective import ObjectiveBot
-from bots.registry import BotSpec
 
 PLOT_01 = comp.CARD_INDEX["plot-01"]
 

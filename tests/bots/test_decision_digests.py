@@ -8,21 +8,21 @@ A change that is meant to alter play (a rule fix, a new default) re-makes the di
 own commit and says why (``python -m tests.bots.test_decision_digests`` prints them).
 
 The games go through ``arena.match.play_game``, the loop every command uses, with the bots
-seeded as ``arena play`` seeds them.  ``mcts`` is slow, so the short form digests the first
-decisions of its games; ``ARENA_LONG=1`` plays them to the end as well.
+made as ``arena play`` and the tournaments make them (``arena.registry.make_bot``).  ``mcts``
+is slow, so the short form digests the first decisions of its games; ``ARENA_LONG=1`` plays
+them to the end as well.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import random
 import sys
 
 import pytest
 
 from arena.match import play_game
-from bots.registry import BotSpec
+from arena.registry import BotSpec, make_bot
 
 LONG = os.environ.get("ARENA_LONG") == "1"
 
@@ -37,7 +37,7 @@ def game_digest(spec: str, players: int, seed: int, decisions: int | None = None
     ``decisions`` stops the game after that many decisions (None: to the end).
     """
     parsed = BotSpec.parse(spec)
-    bots = [parsed.create(random.Random(seed * 10 + seat)) for seat in range(players)]
+    bots = [make_bot(parsed, seed, seat) for seat in range(players)]  # as `arena play` does
     events: list[str] = []
     made = 0
 
@@ -49,7 +49,7 @@ def game_digest(spec: str, players: int, seed: int, decisions: int | None = None
 
     try:
         outcome = play_game(
-            bots, seed, on_event=lambda line, _round, _state: events.append(line),
+            bots, seed, on_event=lambda event, _state: events.append(str(event)),
             on_decision=on_decision,
         )
         assert outcome.error is None, outcome.error
@@ -61,22 +61,22 @@ def game_digest(spec: str, players: int, seed: int, decisions: int | None = None
 
 #: (bot spec, players, seed, decisions or None for a whole game) -> digest.
 CASES: dict[tuple[str, int, int, int | None], str] = {
-    ("random", 2, 1, None): "b6f95f2738b8589e",
-    ("random:complete=true", 4, 2, None): "4b5639b6ab35faff",
-    ("greedy", 2, 1, None): "e4a12c97065e3e33",
-    ("greedy", 2, 2, None): "90246536a9a03b76",
-    ("greedy", 4, 3, None): "2b4af535a60efa9c",
-    ("objective", 2, 1, None): "def3bf7832aa169e",
-    ("objective", 2, 2, None): "8fef1e33e60a8ffa",
-    ("objective", 4, 3, None): "a578af8c8221df83",
-    ("mcts", 2, 1, 40): "a187311653499fee",
-    ("mcts", 4, 3, 30): "635acb94361f302e",
+    ("random", 2, 1, None): "4072493cb4686f6f",
+    ("random:complete=true", 4, 2, None): "96353b43f5e35889",
+    ("greedy", 2, 1, None): "681b096b436474d0",
+    ("greedy", 2, 2, None): "1c07a9097faad9dd",
+    ("greedy", 4, 3, None): "168896e9e916b4bc",
+    ("objective", 2, 1, None): "a29176757cbc6fbe",
+    ("objective", 2, 2, None): "2c0c3e69e952b5bc",
+    ("objective", 4, 3, None): "b3927e15aa7efd9a",
+    ("mcts", 2, 1, 40): "873d8c8c9dda8468",
+    ("mcts", 4, 3, 30): "475be0816efec0bc",
 }
 
 #: Whole mcts games, for the long form only (about a minute each before the speed work).
 LONG_CASES: dict[tuple[str, int, int, int | None], str] = {
-    ("mcts", 2, 1, None): "59d30d259abdaf75",
-    ("mcts", 4, 3, None): "a49c6ba01579ed70",
+    ("mcts", 2, 1, None): "9e1475de58e90297",
+    ("mcts", 4, 3, None): "510b092c9d2a2c34",
 }
 
 

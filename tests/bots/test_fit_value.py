@@ -10,8 +10,8 @@ import pytest
 
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.records import make_record
+from arena.registry import BotSpec
 from bots.mcts_leaves import FittedLeaf
-from bots.registry import BotSpec
 from tests.scripts import load_script
 
 fit_value = load_script("fit_value")

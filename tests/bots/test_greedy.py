@@ -8,8 +8,8 @@ import pytest
 
 from arena.engine import RuleOptions, action_text
 from arena.match import play_game
+from arena.registry import BotSpec, make_bot
 from bots.greedy import GreedyBot
-from bots.registry import BotSpec
 
 from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
 
@@ -18,7 +18,7 @@ from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
 def test_plays_short_games_with_legal_moves_only(players: int, seed: int) -> None:
     """``play_game`` records any illegal action or crash as an error: there must be none."""
     specs = ["greedy", "random:complete=true", "greedy:samples=2", "random"][:players]
-    bots = [BotSpec.parse(s).create(random.Random(seed * 10 + i)) for i, s in enumerate(specs)]
+    bots = [make_bot(BotSpec.parse(s), seed, i) for i, s in enumerate(specs)]
     outcome = play_game(bots, seed, SHORT)
     assert outcome.error is None
     assert outcome.state.ended

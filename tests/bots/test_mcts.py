@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from arena.bot import BotConfigError
 from arena.engine import (
     STEP_ACTIONS,
     GameState,
@@ -25,12 +26,11 @@ from arena.engine import (
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
 from arena.match import play_game
-from bots.base import BotConfigError
+from arena.registry import BotSpec, make_bot
 from bots.mcts import MctsBot
 from bots.mcts_leaves import DenyLeaf, FittedLeaf, ScoreLeaf, make_leaf
 from bots.mcts_search import candidates, tree_keys
 from bots.random_bot import RandomBot
-from bots.registry import BotSpec
 from tests.bots.positions import hidden_twin
 
 SHORT = RuleOptions(max_rounds=6)
@@ -71,7 +71,7 @@ def decide(state: GameState, seed: int = 0, **params: object) -> int:
     ],
 )
 def test_plays_short_games_with_legal_moves_only(specs: list[str], seed: int) -> None:
-    bots = [BotSpec.parse(s).create(random.Random(seed * 10 + i)) for i, s in enumerate(specs)]
+    bots = [make_bot(BotSpec.parse(s), seed, i) for i, s in enumerate(specs)]
     outcome = play_game(bots, seed, SHORT)
     assert outcome.error is None  # an illegal action would be recorded here
     assert outcome.state.ended

@@ -10,8 +10,8 @@ from arena.engine import Event, PlayerView, RuleOptions, action_text, parse_acti
 from arena.engine.actions import KIND_MASK, OBJECTIVE
 from arena.engine.components import parse_card
 from arena.match import play_game
+from arena.registry import BotSpec, make_bot
 from bots.objective import ObjectiveBot
-from bots.registry import BotSpec
 
 from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
 
@@ -19,7 +19,7 @@ from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position
 @pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 5), (4, 6)])
 def test_plays_short_games_with_legal_moves_only(players: int, seed: int) -> None:
     specs = ["objective", "greedy", "objective:protect=false,hand_size=2", "random"][:players]
-    bots = [BotSpec.parse(s).create(random.Random(seed * 10 + i)) for i, s in enumerate(specs)]
+    bots = [make_bot(BotSpec.parse(s), seed, i) for i, s in enumerate(specs)]
     outcome = play_game(bots, seed, SHORT)
     assert outcome.error is None
     assert outcome.state.ended

@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import random
 import sys
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from arena.bot import Bot, BotConfigError
 from arena.match import play_game
-from bots.base import BotConfigError
-from bots.registry import BUILTIN, ENTRY_POINT_GROUP, BotSpec, available, load_class
+from arena.registry import (
+    DISTRIBUTION,
+    ENTRY_POINT_GROUP,
+    BotSpec,
+    Registered,
+    available,
+    builtin_paths,
+    is_builtin,
+    load_class,
+    registered,
+)
+from arena.tournament.sandbox import Isolation
 from tests.bots.plugin_bot import MyBot
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_dotted_path_loads_a_bot_from_the_tests_without_installing_it() -> None:
@@ -44,12 +61,96 @@ def test_entry_point_names_resolve(name: str) -> None:
     assert BotSpec.parse(name).class_path == f"{module}.{attr}"
 
 
-def test_installed_entry_points_match_the_builtin_table() -> None:
-    from importlib.metadata import entry_points
+def ours() -> dict[str, str]:
+    """The bots ``pyproject.toml`` registers: the arena's own."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return project["project"]["entry-points"][ENTRY_POINT_GROUP]
 
-    installed = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    for name in ("random", "greedy", "objective", "mcts"):
-        assert installed.get(name, BUILTIN[name]) == BUILTIN[name]
+
+def test_the_built_in_bots_are_the_distributions_entry_points_and_trusted() -> None:
+    """Every bot of ``pyproject.toml`` is registered by the arena's own distribution (the
+    installed metadata agrees with the file), keeps its name, and is trusted: it runs in the
+    worker's process, its spec is parsed here."""
+    assert ours()  # the file has the table this test reads
+    for name, target in ours().items():
+        assert Registered(name, target, DISTRIBUTION) in registered(), name
+        assert available()[name] == target
+        assert is_builtin(target)
+        spec = BotSpec.parse(name)
+        assert not Isolation().isolates(spec), name
+        assert Isolation().trusts_text(f"{name}:name=x")
+    assert builtin_paths() == {t.replace(":", ".") for t in ours().values()}
+
+
+def test_every_bot_class_of_the_bots_package_is_registered() -> None:
+    """A ``bots/foo.py`` whose bot is left out of ``pyproject.toml`` would have no name and
+    would run isolated, five times slower: every bot class defined in ``bots/`` must be
+    registered (and so trusted)."""
+    defined = set()
+    for path in sorted((ROOT / "bots").glob("*.py")):
+        module = importlib.import_module(f"bots.{path.stem}")
+        defined |= {f"{module.__name__}.{name}" for name, cls in inspect.getmembers(
+            module, inspect.isclass) if issubclass(cls, Bot) and cls is not Bot
+            and cls.__module__ == module.__name__ and not name.startswith("_")}
+    assert defined  # the walk found the bots
+    assert defined == builtin_paths()
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    """The entry points read again, before and after the test (they are cached)."""
+    registered.cache_clear()
+    yield
+    registered.cache_clear()
+
+
+def test_a_bot_registered_by_another_distribution_is_not_trusted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> None:
+    """A plugin installed beside the arena (a distribution's metadata on the path) names its
+    bot, but the bot runs isolated, and it cannot take over the name of one of ours."""
+    info = tmp_path / "someone_else-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: someone-else\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        f"[{ENTRY_POINT_GROUP}]\nmine = tests.bots.plugin_bot:MyBot\n"
+        "random = tests.bots.plugin_bot:MyBot\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert Registered("mine", "tests.bots.plugin_bot:MyBot", "someone-else") in registered()
+    assert available()["mine"] == "tests.bots.plugin_bot:MyBot"
+    assert available()["random"] == ours()["random"]  # ours wins the name
+    spec = BotSpec.parse("mine:x=1")
+    assert spec.bot_class() is MyBot
+    assert not is_builtin(spec.class_path)
+    assert Isolation().isolates(spec)
+    assert not Isolation().trusts_text("mine:x=1")
+    assert Isolation(trusted=frozenset({"mine"})).trusts_text("mine:x=1")
+    assert Isolation(mode="none").trusts_text("mine")
+    assert Isolation().trusts_text("random")
+
+
+def test_a_dotted_path_is_trusted_only_when_it_names_one_of_ours() -> None:
+    assert Isolation().trusts_text("bots.greedy.GreedyBot:samples=2")
+    assert not Isolation().trusts_text("tests.bots.plugin_bot.MyBot")
+    assert Isolation().isolates(BotSpec.parse("tests.bots.plugin_bot.MyBot"))
+
+
+def test_without_registered_bots_the_error_says_to_install(
+        monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> None:
+    """A source tree that was never installed has no entry points: the error says why."""
+    import arena.registry
+
+    monkeypatch.setattr(arena.registry, "entry_points", lambda group: [])
+    with pytest.raises(BotConfigError, match="pip install -e"):
+        BotSpec.parse("random")
+    assert BotSpec.parse("bots.random_bot.RandomBot").name == "bots.random_bot.RandomBot"
+
+
+def test_a_malformed_spec_is_refused_before_any_import() -> None:
+    """The trust decision reads a spec with the spec parser: bad text is its error."""
+    with pytest.raises(BotConfigError, match="is not key=value"):
+        Isolation().trusts_text("mypkg.Mine:fast")
+    with pytest.raises(BotConfigError, match="names no bot"):
+        Isolation().trusts_text(":x=1")
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ import pytest
 from arena.engine import GameState, PlayerView, RuleOptions
 from arena.engine.actions import B_SHIFT, KIND_MASK, REDRAW
 from arena.match import play_game
+from arena.registry import BotSpec
 from bots.heuristics import draw_value
 from bots.objective import ObjectiveBot
-from bots.registry import BotSpec
 from tests.engine.helpers import hand, legal, load, play, tile
 from tests.engine.test_rule_options import redraw_all_position
 

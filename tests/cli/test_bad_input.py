@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.bot import BotConfigError, Param
 from arena.cli import main
-from bots.base import BotConfigError, Param
-from bots.registry import BotSpec
+from arena.registry import BotSpec
 from reports import ReportError, load, write_report
 
 PLAY = ["play", "--bot", "random", "--bot", "random", "-q", "--rule", "max_rounds=3"]

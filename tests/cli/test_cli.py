@@ -204,13 +204,13 @@ def readme_bot() -> str:
 
 
 def test_the_bot_api_docstring_shows_the_readmes_bot() -> None:
-    """``bots/base.py`` repeats the example for readers of ``bots/`` alone: the same code."""
+    """``arena/bot.py`` repeats the example for readers of the protocol alone: the same code."""
     import textwrap
 
-    import bots.base
+    import arena.bot
 
     shown = textwrap.indent(readme_bot().replace('"""', "'''"), "    ")
-    assert shown in (bots.base.__doc__ or "")
+    assert shown in (arena.bot.__doc__ or "")
 
 
 def test_the_readmes_bot_runs_from_the_current_directory(tmp_path: Path) -> None:
@@ -224,7 +224,7 @@ def test_the_readmes_bot_runs_from_the_current_directory(tmp_path: Path) -> None
     for patience in (0, 1000):
         record = tmp_path / f"game{patience}.json"
         proc = subprocess.run([*cmd, "play", "--bot", f"mybots.Eager:patience={patience}",
-                               "--bot", "greedy", "-q", "--seed", "3", "--rule",
+                               "--bot", "greedy", "-q", "--seed", "1", "--rule",
                                "max_rounds=12", "--record", str(record)],
                               cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr

@@ -25,7 +25,7 @@ from arena.engine import (
     to_position,
 )
 from arena.engine.options import OPTIONS, option_text
-from arena.replay import replay
+from arena.replay import replay_record
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -100,14 +100,14 @@ def test_replay_position_is_the_state_after_k_choices(record: Path) -> None:
     for k in (0, 9, 30):
         code, out, _ = run("replay", str(record), "--step", str(k), "--position")
         assert code == 0
-        expected = replay(data, until=k).state
+        expected = replay_record(data, until=k).state
         assert json.loads(out) == json.loads(json.dumps(to_position(expected)))
     code, out, _ = run("replay", str(record), "--position")
     assert code == 0 and json.loads(out)["ended"] is True
 
 
 def test_replay_past_the_end_says_so(record: Path) -> None:
-    total = replay(json.loads(record.read_text())).moves
+    total = replay_record(json.loads(record.read_text())).moves
     for extra in ([], ["--position"]):
         code, _, err = run("replay", str(record), "--step", str(total + 5), *extra)
         assert code == 0

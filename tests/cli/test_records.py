@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
+from arena.bot import Bot
 from arena.engine import RuleOptions
 from arena.engine.components import CARDS
 from arena.match import play_game
 from arena.records import ACTION_KINDS
-from arena.replay import replay
-from bots.base import Bot
+from arena.replay import replay_record
 from bots.random_bot import RandomBot
 
 
@@ -68,7 +68,7 @@ def test_a_crashing_bot_costs_the_game_and_cannot_win() -> None:
     assert "RuntimeError: boom" in error["message"]
     assert outcome.record["winners"] == [1]
     # The stopped game still replays up to where it stopped, and its result matches.
-    assert replay(dict(outcome.record)).ok
+    assert replay_record(dict(outcome.record)).ok
 
 
 def test_an_illegal_action_is_recorded_with_the_seat() -> None:

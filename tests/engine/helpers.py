@@ -1,6 +1,6 @@
 """Shared helpers of the engine tests: scripted positions, action shortcuts, invariants.
 
-Positions are written in the format of ``spec/NOTATION.md`` and read with ``from_position``;
+Positions are written in the format of docs/notation.md and read with ``from_position``;
 the helpers only fill in the boring parts (empty hands, the turn, the round) so that each test
 shows the few facts it is about.
 """
@@ -90,7 +90,7 @@ def make_position(
     last_turns: int | None = None,
     seed: int = 0,
 ) -> Json:
-    """A position dict (NOTATION.md); by default round 2, seat 0 at the action step.
+    """A position dict (docs/notation.md); by default round 2, seat 0 at the action step.
 
     Decks left out are filled from ``seed`` with every component found nowhere else, and the
     reserve is derived from what is on the board and in the stocks.
@@ -372,7 +372,7 @@ def play_random_game(
     return state, chosen
 
 
-def replay(
+def replay_choices(
     players: int, seed: int, options: RuleOptions | None, actions: Iterable[int]
 ) -> GameState:
     """A game replayed from its seed and the choices made."""

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from arena.engine import RuleOptions, new_game, to_position
-from tests.engine.helpers import play_random_game, replay
+from tests.engine.helpers import play_random_game, replay_choices
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -23,7 +23,7 @@ def test_R2_5_same_seed_same_choices_same_game(players: int, options: RuleOption
         assert chosen == again
         assert first.history_text() == second.history_text()
         assert to_position(first) == to_position(second)
-        replayed = replay(players, seed, options, chosen)
+        replayed = replay_choices(players, seed, options, chosen)
         assert replayed.history_text() == first.history_text()
         assert to_position(replayed) == to_position(first)
 

@@ -1,4 +1,4 @@
-"""Events (NOTATION.md, "Events"; R2.6): a history entry as data, its text the notation of
+"""Events (docs/notation.md, "Events"; R2.6): a history entry as data, its text the notation of
 the entry as the seat may read it, its dict a round trip, and another seat's draws hidden."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""NOTATION.md: action texts round-trip, malformed texts are refused, events are written."""
+"""docs/notation.md: action texts round-trip, malformed texts are refused, events are written."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ EVENT = re.compile(
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_history_line_follows_the_notation(players: int) -> None:
-    """Every line of a whole game's history is an action or an event of NOTATION.md."""
+    """Every line of a whole game's history is an action or an event of docs/notation.md."""
     options = None
     for seed in range(6):
         state, chosen = play_random_game(players, seed, options)

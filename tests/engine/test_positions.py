@@ -1,4 +1,5 @@
-"""Positions (NOTATION.md): written and read back equal; bad input refused, naming the field."""
+"""Positions (docs/notation.md): written and read back equal; bad input refused, naming the
+field."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from arena.engine import (
     to_position,
 )
 from arena.engine import actions as act
-from tests.engine.helpers import check_board, check_components, check_state, replay
+from tests.engine.helpers import check_board, check_components, check_state, replay_choices
 
 LONG = os.environ.get("ARENA_LONG") == "1"
 
@@ -162,7 +162,7 @@ def test_replay_from_seed_and_choices_is_identical(game: tuple[int, int, int, in
         action = rng.choice(state.legal_actions())
         chosen.append(action)
         state.apply(action)
-    again = replay(players, seed, options, chosen)
+    again = replay_choices(players, seed, options, chosen)
     assert to_position(again) == to_position(state)
     assert again.history_text() == state.history_text()
     assert again.result() == state.result()
@@ -233,7 +233,7 @@ def test_long_random_games(game: tuple[int, int, int, int]) -> None:
     check_board(state)
     check_end(state)
     if choice_seed % 10 == 0:
-        again = replay(players, seed, OPTIONS[k], chosen)
+        again = replay_choices(players, seed, OPTIONS[k], chosen)
         assert to_position(again) == to_position(state)
 
 

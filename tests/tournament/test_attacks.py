@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from arena.replay import replay
+from arena.replay import replay_record
 
 from .conftest import FAST, assert_blamed, read_records, run_cli, timeless
 
@@ -39,7 +39,7 @@ def attack(tmp_path: Path, bot: str, *extra: str, name: str = "run") -> list[dic
     records = read_records(out)
     assert len(records) == 6 and len({r["game"] for r in records}) == 6
     for record in records:
-        assert replay(record).ok, (record["game"], replay(record).problems)
+        assert replay_record(record).ok, (record["game"], replay_record(record).problems)
     again = run_cli(["--resume", str(out), "--quiet"])
     assert again.exit_code == 0, again.output
     assert "Nothing left to play" in again.stdout

@@ -9,7 +9,7 @@ from pathlib import Path
 from arena import cards
 from arena.engine import DEFAULT_CARD_SET
 from arena.engine import components as comp
-from arena.replay import replay
+from arena.replay import replay_record
 
 from .conftest import FAST, read_records, run_cli
 
@@ -46,7 +46,7 @@ def test_manifest_and_records_carry_the_card_set(tmp_path: Path) -> None:
         assert record["card_set"]["changes"]["remove"] == ["plot-15", "gardener-13"]
         drawn = {c["card"] for c in record["cards"]}
         assert not drawn & {"plot-15", "gardener-13"}
-        assert replay(record).ok
+        assert replay_record(record).ok
     # --resume DIR reads the card set back from the manifest.
     again = run_cli(["--resume", str(out), "--quiet"])
     assert again.exit_code == 0 and "Nothing left to play" in again.output

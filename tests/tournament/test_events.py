@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
+from arena.bot import Bot
 from arena.engine import Event, RuleOptions, events
 from arena.match import play_game
+from arena.registry import BotSpec
 from arena.tournament.sandbox import BotHost, Isolation, RemoteBot
-from bots.base import Bot
 from bots.random_bot import RandomBot
-from bots.registry import BotSpec
 
 from .conftest import BROKEN
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.registry import BotSpec
 from arena.tournament import local
 from arena.tournament.local import LocalExecutor, WorkerFailure
 from arena.tournament.schedule import TournamentConfig
-from bots.registry import BotSpec
 
 pytestmark = pytest.mark.timeout(120, method="thread")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from arena.records import ERROR_KINDS, TIEBREAKS
+from arena.registry import BotSpec
 from arena.tournament.schedule import TournamentConfig, make_schedule
 from arena.tournament.standings import wilson
-from bots.registry import BotSpec
 
 from .conftest import BROKEN, FAST, read_records, run_cli, timeless
 

@@ -7,18 +7,17 @@ from collections import Counter
 import pytest
 
 from arena.engine import RuleOptions
+from arena.registry import BotSpec
+from arena.seeds import bot_seed, deal_seed, derive_seed
 from arena.tournament.schedule import (
     ScheduleError,
     SprtParams,
     TournamentConfig,
     against_copies,
     balanced_lineups,
-    bot_seed,
-    derive_seed,
     make_schedule,
     pairings,
 )
-from bots.registry import BotSpec
 
 
 def config(n: int = 2, **kwargs: object) -> TournamentConfig:
@@ -33,6 +32,23 @@ def test_seeds_are_stable_across_processes_and_versions() -> None:
     assert derive_seed("deal", 1, 0, 1) != derive_seed("deal", 1, 0, 0)
     assert 0 <= bot_seed(123, 1, "P0") < 2**63
     assert bot_seed(123, 0, "P0") != bot_seed(123, 1, "P0") != bot_seed(123, 1, "P1")
+
+
+def test_seeds_are_the_derivation_docs_tournaments_md_spells_out() -> None:
+    """The values another implementation checks itself against (docs/tournaments.md): the
+    parts as text joined by U+001F, BLAKE2b with an 8-byte digest, big-endian, shifted by 1."""
+    import hashlib
+
+    def by_hand(text: str) -> int:
+        digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+        return int.from_bytes(digest, "big") >> 1
+
+    assert deal_seed(1, 0, 0) == by_hand("deal\x1f1\x1f0\x1f0") == 6729284057250090040
+    assert bot_seed(7, 0, "greedy") == by_hand("bot\x1f7\x1f0\x1fgreedy") == 6546394872698250891
+    assert bot_seed(7, 1, "random:complete=true") == 4596341331609484975
+    assert bot_seed(-3, 2, "é") == by_hand("bot\x1f-3\x1f2\x1fé") == 6682915463800261682
+    schedule = make_schedule(config(2, seed=1))
+    assert schedule.games[0].seed == deal_seed(1, 0, 0)
 
 
 def test_games_are_rounded_up_to_whole_rotations_and_ids_follow_the_record_format() -> None:
