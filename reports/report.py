@@ -7,17 +7,15 @@ deals), so each section says how its figures were computed and which games it co
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from . import charts, tables
-from .loader import ReportError, Tables, card_set_hash, emperor_points, load
+from .loader import ReportError, Tables, load
 from .render import Section, Table, write_document
 
 REPORT_DIR = "report"
@@ -31,54 +29,6 @@ FILES = (
     "head_to_head.png", "scores.png", "seat_advantage.png", "card_completion.png",
     "card_value.png", "game_length.png",
 )
-
-
-def card_set_text(t: Tables) -> str:
-    """The run's card set in a line: its hash and the cards whose points are not printed."""
-    c = t.catalog
-    changed = [f"{card} {printed:g}→{points:g}" for card, points, printed, removed in
-               zip(c["card"], c["points"], c["printed"], c["removed"], strict=True)
-               if not removed and points == points and printed == printed and points != printed]
-    removed = list(c.loc[c["removed"], "card"])
-    emperor = emperor_points(t.manifest)
-    parts = [card_set_hash(t.manifest), f"Emperor {emperor}"]
-    if changed:
-        parts.append("points changed: " + ", ".join(changed))
-    if removed:
-        parts.append("removed: " + ", ".join(removed))
-    if c["printed"].isna().all():
-        parts.append("printed points not in the manifest")
-    elif not changed and not removed:
-        parts.append("printed points")
-    return "; ".join(parts)
-
-
-def overview(t: Tables) -> pd.DataFrame:
-    """What was played: the manifest's facts beside the counts found in the games."""
-    m = t.manifest
-    g = t.games
-    options = sorted(set(g["options"])) if len(g) else []
-    rows: list[tuple[str, Any]] = [
-        ("directory", str(t.source)),
-        ("participants", ", ".join(t.participants)),
-        ("players per game", t.players),
-        ("format", m.get("format", "")),
-        ("games per pairing asked", m.get("games", "")),
-        ("games scheduled", m.get("scheduled", "")),
-        ("games in games.jsonl", len(g)),
-        ("games stopped by an error", int(g["error"].sum()) if len(g) else 0),
-        ("capped games (max_rounds)", int(g["capped"].sum()) if len(g) else 0),
-        ("deals (seeds)", int(g["deal_key"].nunique()) if len(g) else 0),
-        ("master seed", m.get("seed", "")),
-        ("rule options (manifest)", json.dumps(m.get("options", {}), sort_keys=True)),
-        ("card set", card_set_text(t)),
-        ("options differing from defaults (games)", "; ".join(options)),
-        ("move time limit (s)", m.get("move_time", "")),
-        ("arena version", m.get("arena_version", "")),
-        ("started", m.get("started", "")),
-        ("finished", m.get("finished") or "(not finished)"),
-    ]
-    return pd.DataFrame({"item": [r[0] for r in rows], "value": [str(r[1]) for r in rows]})
 
 
 def card_text(model: pd.Series, players: int) -> str:
@@ -179,7 +129,7 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[S
         "Bradley–Terry Elo (mean 0) from who finished ahead of whom, and openskill's "
         "Plackett–Luce `mu`, `sigma` and `ordinal` = mu − 3 sigma")
     sections = [
-        Section("Overview", intro, [Table("overview", "Tournament", overview(t), 100)]),
+        Section("Overview", intro, [Table("overview", "Tournament", tables.overview(t), 100)]),
         Section(
             "Standings",
             "A shared victory between k seats counts 1/k of a win in `win_share` and "
