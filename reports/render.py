@@ -1,11 +1,12 @@
 """Writing a report: CSV per table, Markdown, and an HTML file with its charts embedded.
 
-A report is a list of :class:`Section` objects built by ``report.py`` (one tournament) or
-``compare.py`` (several); this module only turns them into files, so the two kinds of report
-look alike and the statistics never depend on presentation.  CSV files keep every column at
-full precision (an interval is two columns, ``x_lo`` and ``x_hi``); Markdown and HTML show
-``x [lo, hi]`` rounded for reading.  The HTML has no external reference (images are base64
-``data:`` URIs, the style sheet is inline), so it can be mailed or archived as one file.
+A report is a list of :class:`Part` objects, made by the sections of ``sections.py`` for one
+tournament or for a comparison of several; this module only turns them into files, so the two
+kinds of report look alike and the statistics never depend on presentation.  CSV files keep
+every column at full precision (an interval is two columns, ``x_lo`` and ``x_hi``); Markdown
+and HTML show ``x [lo, hi]`` rounded for reading.  The HTML has no external reference
+(images are base64 ``data:`` URIs, the style sheet is inline), so it can be mailed or archived
+as one file.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class Table:
 
 
 @dataclass
-class Section:
+class Part:
     """A titled part of the report: explanation, tables and charts (PNG files in the output)."""
 
     title: str
@@ -259,7 +260,7 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 """
 
 
-def write_document(title: str, sections: list[Section], out: Path) -> Path:
+def write_document(title: str, parts: list[Part], out: Path) -> Path:
     """Write every table as CSV, then ``report.md`` and a self-contained ``report.html``."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -268,7 +269,7 @@ def write_document(title: str, sections: list[Section], out: Path) -> Path:
             f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
             "</p>"]
     toc = []
-    for number, section in enumerate(sections, start=1):
+    for number, section in enumerate(parts, start=1):
         anchor = f"s{number}"
         toc.append(f"<li><a href=\"#{anchor}\">{html.escape(section.title)}</a></li>")
         md.append(f"## {number}. {section.title}\n")

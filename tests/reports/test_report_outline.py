@@ -26,7 +26,8 @@ from typing import Any
 import pytest
 
 import reports
-from reports import synthetic
+import reports.report
+from reports import sections, synthetic
 from tests.reports.report_helpers import duel, write_run
 
 GOLDEN = Path(__file__).parent / "golden" / "report_outline.json"
@@ -87,5 +88,18 @@ def test_the_reports_keep_their_shape(tmp_path: Path) -> None:
     for case in golden:
         for part in ("files", "csv", "markdown", "html"):
             assert found[case][part] == golden[case][part], (case, part)
-    # ``reports.FILES`` names exactly the files of a one-tournament report, no more.
+    # ``reports.FILES`` names exactly the files of a one-tournament report, no more;
+    # ``COMPARE_FILES`` those of a comparison but the paired sections', named after the runs.
     assert sorted(reports.FILES) == found["duel"]["files"] == found["empty"]["files"]
+    paired = ["paired_cards_redraw-all.csv", "paired_win_rates_redraw-all.csv"]
+    assert sorted([*reports.COMPARE_FILES, *paired]) == found["compare"]["files"]
+
+
+def test_no_two_sections_write_one_file() -> None:
+    """A name is a section's own: a second section writing ``cards.csv`` would overwrite the
+    first's without a word."""
+    assert len({s.name for s in sections.SECTIONS}) == len(sections.SECTIONS)
+    for kind in ("report", "compare"):
+        names = [n for _, form in sections.forms(kind) for n in form.files()]
+        assert len(names) == len(set(names)), kind
+        assert not set(names) & set(reports.report.DOCUMENT_FILES), kind
