@@ -40,10 +40,10 @@ from _args import add_match_options, match_config, script_parser
 
 from arena.engine import ArenaError, Event, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
+from arena.intervals import wilson
 from arena.match import play_game
 from arena.tournament.schedule import Schedule, bot_seed, make_schedule
 from arena.tournament.sprt import game_score
-from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
 from bots.base import Bot
 
