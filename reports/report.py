@@ -14,7 +14,7 @@ from pathlib import Path
 from . import sections, tables
 from .loader import ReportError, Tables, load
 from .render import Part, write_document
-from .sections import Run, Runs, forms
+from .sections import SECTIONS, Run, Runs
 
 REPORT_DIR = "report"
 COMPARE_DIR = "report-compare"
@@ -32,7 +32,7 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[P
     ``out``, and ``summary.txt``, the standings the command line prints."""
     out.mkdir(parents=True, exist_ok=True)
     run = Run(t, replicates)
-    made = [p for s, form in forms("report") for p in form.parts(run, s.title, out)]
+    made = [p for s in SECTIONS for p in s.parts("report", run, out)]
     summary = tables.summary_text(run.get(sections.standings)["standings"])
     (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
     return made
@@ -45,7 +45,7 @@ def compare(
     ``out``, and ``summary.txt``, each run's standings one after the other."""
     out.mkdir(parents=True, exist_ok=True)
     context = Runs(runs, replicates)
-    made = [p for s, form in forms("compare") for p in form.parts(context, s.title, out)]
+    made = [p for s in SECTIONS for p in s.parts("compare", context, out)]
     summary = "\n\n".join(
         f"{lab}\n{tables.summary_text(r['standings'])}"
         for lab, r in zip(context.labels, context.each(sections.standings), strict=True))

@@ -139,6 +139,10 @@ class Form(Generic[C]):
         return made
 
 
+#: The two kinds of report: one tournament's, and the comparison of several.
+Kind = Literal["report", "compare"]
+
+
 @dataclass(frozen=True)
 class Section:
     """One section of the reports: its form in a one-tournament report (``report``) and in a
@@ -149,15 +153,23 @@ class Section:
     report: Form[Run] | None = None
     compare: Form[Runs] | None = None
 
+    def parts(self, kind: Kind, context: Any, out: Path) -> list[Part]:
+        """This section's parts in a ``kind`` of report (none where it is left out), its
+        charts drawn into ``out``; ``context`` is the :class:`Run` or the :class:`Runs`."""
+        form = getattr(self, kind)
+        return [] if form is None else form.parts(context, self.title, out)
+
 
 # Overview ----------------------------------------------------------------------------------
 
 
 def overview(run: Run) -> Result:
+    """What was played, from the manifest and the games."""
     return {"overview": tables.overview(run.tables)}
 
 
 def overview_text(run: Run, result: Result) -> str:
+    """How many games the report stands on, and what went wrong reading them."""
     t = run.tables
     if len(t.games) == 0:
         intro = "**No games**: games.jsonl holds no finished game yet, so every table is empty."
@@ -173,6 +185,7 @@ def overview_text(run: Run, result: Result) -> str:
 
 
 def runs_overview(runs: Runs) -> Result:
+    """One row per run, and the rule options and cards that differ between them."""
     rows, options = compare.runs_table(runs.tables, runs.labels)
     if options.empty:
         options = pd.DataFrame({"option": ["(none: the runs use the same rule options)"]})
@@ -180,6 +193,7 @@ def runs_overview(runs: Runs) -> Result:
 
 
 def runs_text(runs: Runs, result: Result) -> str:
+    """The comparison's method, whether each run is paired with the baseline, and why not."""
     labels = runs.labels
     notes = [p["note"] for p in runs.get(pairings)]
     intro = (
@@ -217,10 +231,12 @@ def pairwise(run: Run) -> pd.DataFrame:
 
 
 def ratings(run: Run) -> Result:
+    """Elo with its deal bootstrap, LOS and the per-pair results."""
     return tables.ratings(run.tables, replicates=run.replicates, pairs=run.get(pairwise))
 
 
 def ratings_text(run: Run, result: Result) -> str:
+    """How the ratings and their intervals were computed."""
     players = run.tables.players
     rating_text = (
         "Bradley–Terry Elo (mean 0) from every game" if players == 2 else
@@ -239,10 +255,12 @@ def ratings_text(run: Run, result: Result) -> str:
 
 
 def standings(run: Run) -> Result:
+    """The standings, sorted by the ratings' Elo."""
     return {"standings": tables.standings(run.tables, run.get(ratings)["ratings"])}
 
 
 def standings_text(run: Run, result: Result) -> str:
+    """What the standings count, shared wins and faults included."""
     return (
         "A shared victory between k seats counts 1/k of a win in `win_share` and "
         "`win_rate`; `wins` (outright, the panda tie-break included) and `shared_wins` are "
@@ -256,14 +274,17 @@ def standings_text(run: Run, result: Result) -> str:
 
 
 def draw_win_rates(run: Run, result: Result, path: Path) -> object:
+    """Win rate per participant, with Wilson intervals."""
     return charts.win_rates(result["standings"], run.tables.players, path)
 
 
 def draw_scores(run: Run, result: Result, path: Path) -> object:
+    """Score distribution per participant, in the standings' order."""
     return charts.scores(run.tables.seats, list(result["standings"]["participant"]), path)
 
 
 def standings_compared(runs: Runs) -> Result:
+    """Win rate and Elo per run, and each run's difference from the baseline."""
     st = [r["standings"] for r in runs.each(standings)]
     win = side_by_side(st, runs.labels, ["participant"], "win_rate", ("win_share", "games"))
     elo = side_by_side(st, runs.labels, ["participant"], "elo")
@@ -271,12 +292,14 @@ def standings_compared(runs: Runs) -> Result:
 
 
 def standings_compared_text(runs: Runs, result: Result) -> str:
+    """The participants whose win rate moved."""
     return ("Win rate (shared wins as 1/k) and Bradley–Terry Elo per run. "
             + significance_text("win rate", significant(result["standings"], "participant",
                                                         "win_rate", runs.labels)))
 
 
 def draw_compared_win_rates(runs: Runs, result: Result, path: Path) -> object:
+    """Win rate per participant, one bar per run."""
     return charts.compare_bars(result["standings"], "participant", runs.labels, "win_rate",
                                path, "Win rate per participant and run (95% Wilson interval)",
                                "win rate", reference=1.0 / runs.tables[0].players)
@@ -286,6 +309,7 @@ def draw_compared_win_rates(runs: Runs, result: Result, path: Path) -> object:
 
 
 def head_to_head(run: Run) -> Result:
+    """How often the row finished ahead of the column."""
     return tables.head_to_head(run.tables, pairs=run.get(pairwise))
 
 
@@ -299,12 +323,14 @@ def draw_head_to_head(run: Run, result: Result, path: Path) -> object:
 
 
 def head_to_head_compared(runs: Runs) -> Result:
+    """The head-to-head rates per run, and their differences."""
     frames = [r["pairs"] for r in runs.each(head_to_head)]
     return {"pairs": side_by_side(frames, runs.labels, ["row", "column"], "rate",
                                   ("ahead", "games"))}
 
 
 def head_to_head_compared_text(runs: Runs, result: Result) -> str:
+    """The pairs whose head-to-head rate moved."""
     h2h = result["pairs"]
     return ("How often the row finished ahead of the column, per run. "
             + significance_text("head-to-head rate", significant(
@@ -313,10 +339,12 @@ def head_to_head_compared_text(runs: Runs, result: Result) -> str:
 
 
 def paired(run: Run) -> Result:
+    """Pentanomial-style counts per deal, and how much the pairing narrows the interval."""
     return {"paired": tables.paired(run.tables)}
 
 
 def paired_text(run: Run, result: Result) -> str:
+    """What a deal's counts are for this number of players."""
     players = run.tables.players
     return (
         "A deal is one seed played once in every seat rotation. Per complete deal, the "
@@ -337,10 +365,12 @@ def paired_text(run: Run, result: Result) -> str:
 
 
 def tiebreaks(run: Run) -> Result:
+    """Ties on points: how they were decided, who gained, the margins."""
     return tables.tiebreaks(run.tables)
 
 
 def tiebreaks_compared(runs: Runs) -> Result:
+    """The rates of ties, panda tie-breaks and shared wins per run."""
     frames = [r["summary"] for r in runs.each(tiebreaks)]
     return {"ties": join([side_by_side(frames, runs.labels, ["players"], f"{name}_rate",
                                        (name, "games"))
@@ -348,16 +378,19 @@ def tiebreaks_compared(runs: Runs) -> Result:
 
 
 def tiebreaks_compared_text(runs: Runs, result: Result) -> str:
+    """The player counts whose rate of ties moved."""
     return ("Share of games tied on points, decided by panda points, and shared. "
             + significance_text("tie-break rate", significant(result["ties"], "players",
                                                               "tied_rate", runs.labels)))
 
 
 def seat_advantage(run: Run) -> Result:
+    """Win rate per seat, and the test of no seat advantage."""
     return tables.seat_advantage(run.tables)
 
 
 def seat_advantage_compared(runs: Runs) -> Result:
+    """Win rate per seat per run, and each run's test."""
     sa = runs.each(seat_advantage)
     frames = [s["seats"].assign(key=lambda f: f["players"].astype(str) + "p seat "
                                 + f["seat"].astype(str)) for s in sa]
@@ -369,6 +402,7 @@ def seat_advantage_compared(runs: Runs) -> Result:
 
 
 def seat_advantage_compared_text(runs: Runs, result: Result) -> str:
+    """The seats whose win rate moved."""
     return ("Win rate per seat per run; `p[run]` is the chi-square test of no seat "
             "advantage within that run. "
             + significance_text("seat win rate", significant(result["seats"], "key",
@@ -379,6 +413,7 @@ def seat_advantage_compared_text(runs: Runs, result: Result) -> str:
 
 
 def cards(run: Run) -> Result:
+    """The card figures, with intervals from the deal bootstrap."""
     return tables.card_balance(run.tables, replicates=run.replicates)
 
 
@@ -442,6 +477,7 @@ def cards_text(run: Run, result: Result) -> str:
 
 
 def cards_compared(runs: Runs) -> Result:
+    """The card and category figures per run, and each set's spread."""
     cb = runs.each(cards)
     labels = runs.labels
     card_frames = [c["cards"] for c in cb]
@@ -470,6 +506,7 @@ def cards_compared(runs: Runs) -> Result:
 
 
 def cards_compared_text(runs: Runs, result: Result) -> str:
+    """The cards whose completion rate or fair value moved, tested together."""
     per_card, labels, fdr = result["cards"], runs.labels, balance.FDR
     return (
         "Completion rate, turns held to completion, points per turn held and the fair value "
@@ -484,6 +521,7 @@ def cards_compared_text(runs: Runs, result: Result) -> str:
 
 
 def draw_compared_cards(runs: Runs, result: Result, path: Path) -> object:
+    """Change in completion rate per card, against the baseline."""
     return charts.compare_diffs(result["cards"], "card", runs.base, runs.labels[1:],
                                 "completion_rate", path,
                                 f"Change in completion rate per card, against {runs.base}",
@@ -494,10 +532,12 @@ def draw_compared_cards(runs: Runs, result: Result, path: Path) -> object:
 
 
 def game_shape(run: Run) -> Result:
+    """Game length, capped games, the Emperor, weather, actions and faults."""
     return tables.game_shape(run.tables)
 
 
 def game_shape_compared(runs: Runs) -> Result:
+    """Mean length (with a normal interval), capped games and the Emperor per run."""
     frames = []
     for g in runs.each(game_shape):
         f = g["summary"].copy()
@@ -518,6 +558,7 @@ def game_shape_compared(runs: Runs) -> Result:
 
 
 def game_shape_compared_text(runs: Runs, result: Result) -> str:
+    """The player counts whose mean game length moved."""
     return ("Mean rounds per game (normal interval), capped games and the Emperor holder's "
             "win rate per run. "
             + significance_text("mean game length", significant(result["shape"], "players",
@@ -525,6 +566,7 @@ def game_shape_compared_text(runs: Runs, result: Result) -> str:
 
 
 def draw_compared_lengths(runs: Runs, result: Result, path: Path) -> object:
+    """Game length per run, games without error."""
     return charts.compare_lengths(
         {lab: t.ok_games["rounds"][t.ok_games["rounds"] >= 0]
          for t, lab in zip(runs.tables, runs.labels, strict=True)}, path)
@@ -555,10 +597,12 @@ def pairings(runs: Runs) -> list[Result]:
 
 
 def paired_runs(runs: Runs) -> list[Result]:
+    """The paired figures of each run that shares its deals with the baseline."""
     return [p for p in runs.get(pairings) if p["paired"]]
 
 
 def paired_runs_text(runs: Runs, result: Result) -> str:
+    """What the deals both runs played say: winners, cards and the set's balance."""
     lab, base, info, per_card = result["run"], result["base"], result["info"], result["cards"]
     changed = {name: [f"{r['card']} ({r[f'Δ{name}']:{spec}})" for _, r in per_card.iterrows()
                       if r[f"q_{name}"] <= balance.FDR]
@@ -711,8 +755,6 @@ SECTIONS: tuple[Section, ...] = (
              text=paired_runs_text, title="Paired: {run} against {base}", repeat=True),
     ),
 )
-
-Kind = Literal["report", "compare"]
 
 
 def forms(kind: Kind) -> list[tuple[Section, Form[Any]]]:
