@@ -122,8 +122,9 @@ class Form(Generic[C]):
         return [f"{c.stem}.csv" for c in self.tables] + [c.file for c in self.charts]
 
     def parts(self, context: C, title: str, out: Path) -> list[Part]:
-        """The report's parts for this form: computed, charts drawn into ``out``."""
-        computed = self.compute(context)
+        """The report's parts for this form: computed (once: another section may have
+        asked for the same result already), charts drawn into ``out``."""
+        computed = context.get(self.compute)
         made = []
         for result in computed if self.repeat else [computed]:
             def name(text: str, result: Result = result) -> str:

@@ -103,3 +103,27 @@ def test_no_two_sections_write_one_file() -> None:
         names = [n for _, form in sections.forms(kind) for n in form.files()]
         assert len(names) == len(set(names)), kind
         assert not set(names) & set(reports.report.DOCUMENT_FILES), kind
+
+
+def test_each_result_is_computed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sections share results through ``Run.get`` (the standings use the ratings, the
+    head-to-head the pairwise results): the bootstraps run once per run, not once per
+    section that reads them."""
+    calls: dict[str, int] = {}
+
+    def counted(name: str) -> None:
+        real = getattr(reports.tables, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] = calls.get(name, 0) + 1
+            return real(*args, **kwargs)
+        monkeypatch.setattr(reports.tables, name, wrapper)
+
+    for name in ("pairwise", "ratings", "standings", "card_balance", "game_shape"):
+        counted(name)
+    base, other = duel(tmp_path / "base"), duel(tmp_path / "other")
+    reports.write_report([base], replicates=REPLICATES)
+    assert calls == dict.fromkeys(calls, 1) and len(calls) == 5
+    calls.clear()
+    reports.write_report([base, other], replicates=REPLICATES)
+    assert calls == dict.fromkeys(calls, 2) and len(calls) == 5
