@@ -10,9 +10,11 @@ so a finished tournament can be analysed anywhere, and from a notebook::
     reports.write_report(["runs/rr"])      # runs/rr/report/: report.md, report.html, CSV, PNG
 
 Layout: ``loader`` (files to DataFrames, the bad-input policy), ``stats`` (intervals,
-ratings, regressions), ``tables`` (one function per report section), ``charts`` (matplotlib,
-Agg), ``render`` (Markdown, HTML, CSV), ``report`` (one tournament), ``compare`` (several)
-and ``synthetic`` (made-up tournaments for the benchmark and the tests).
+ratings, regressions), ``balance`` (the card figures), ``tables`` (one function per report
+section), ``compare`` (differences between runs), ``charts`` (matplotlib, Agg), ``sections``
+(the registry: what each section computes, writes and says, for one run and for several),
+``render`` (Markdown, HTML, CSV), ``report`` (the files, as loops over the registry) and
+``synthetic`` (made-up tournaments for the benchmark and the tests).
 
 ``write_report`` also leaves ``summary.txt`` (the standings :func:`summary_text` prints) in
 its folder, so a caller can print it without loading the games a second time.
@@ -21,7 +23,7 @@ its folder, so a caller can print it without loading the games a second time.
 from __future__ import annotations
 
 from .loader import ReportError, Tables, card_catalog, load
-from .report import FILES, write_report
+from .report import COMPARE_FILES, FILES, write_report
 from .tables import (
     card_balance,
     game_shape,
@@ -36,6 +38,7 @@ from .tables import (
 )
 
 __all__ = [
+    "COMPARE_FILES",
     "FILES",
     "ReportError",
     "Tables",

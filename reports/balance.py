@@ -20,7 +20,7 @@ one more matrix product.
 Cards are tested together: each test's p-value comes from its bootstrap standard error, and
 flags are decided by the Benjamini–Hochberg procedure across the cards (false discovery rate
 ``FDR``), so that among the cards flagged at most about 5% are flagged by chance, however
-many cards there are.  ``tests/reports/test_balance_sim.py`` checks that on simulated runs.
+many cards there are.  ``tests/reports/test_balance.py`` checks that on simulated runs.
 """
 
 from __future__ import annotations

@@ -21,15 +21,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from . import balance, charts, stats, tables
+from . import balance, stats
 from .loader import Tables, card_set_hash
-from .render import Section, Table
 
 
 def run_labels(runs: Sequence[Tables]) -> list[str]:
@@ -89,7 +87,7 @@ def _in_order(frames: Sequence[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
         ignore_index=True)
 
 
-def _join(parts: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
+def join(parts: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
     """Tables sharing ``keys`` side by side, rows in order of first appearance."""
     out = _in_order(parts, keys)
     for p in parts:
@@ -119,7 +117,8 @@ def significant(frame: pd.DataFrame, key: str, metric: str, labels: Sequence[str
     return found
 
 
-def _sig_text(what: str, rows: list[str], fdr: float | None = None) -> str:
+def significance_text(what: str, rows: list[str], fdr: float | None = None) -> str:
+    """The sentence listing the rows found by :func:`significant`, naming the test used."""
     test = ("95% interval excludes 0" if fdr is None else
             f"Benjamini–Hochberg q ≤ {fdr:.0%} across the rows")
     if not rows:
@@ -180,7 +179,7 @@ def card_differences(runs: Sequence[Tables], labels: Sequence[str]) -> pd.DataFr
     return out
 
 
-def _interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
+def interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
     """``x [lo, hi]``, or "not estimated" when there were too few games for it."""
     v, lo, hi = (values.get(k, float("nan")) for k in (key, f"{key}_lo", f"{key}_hi"))
     if math.isnan(v):
@@ -299,219 +298,3 @@ def paired_sections(
             "spread_a": spa, "spread_b": spb, "spread_change": d_hat,
             "spread_change_lo": float(dlo), "spread_change_hi": float(dhi)}
     return win, cards, info
-
-
-def compare(
-    runs: Sequence[Tables], out: Path, replicates: int = tables.REPLICATES
-) -> list[Section]:
-    """The sections of a comparison report; charts are written into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    labels = run_labels(runs)
-    base = labels[0]
-    st, sa, tb, cb, gs = [], [], [], [], []
-    for t in runs:
-        st.append(tables.standings(t, tables.ratings(t, replicates=replicates)["ratings"]))
-        sa.append(tables.seat_advantage(t))
-        tb.append(tables.tiebreaks(t))
-        cb.append(tables.card_balance(t))
-        gs.append(tables.game_shape(t))
-    run_rows, options = runs_table(runs, labels)
-
-    # Standings: win rate (a proportion of win shares) and Elo.
-    win = side_by_side(st, labels, ["participant"], "win_rate", ("win_share", "games"))
-    elo = side_by_side(st, labels, ["participant"], "elo")
-    standings = _join([win, elo], ["participant"])
-    charts.compare_bars(standings, "participant", labels, "win_rate",
-                        out / "compare_win_rates.png",
-                        "Win rate per participant and run (95% Wilson interval)", "win rate",
-                        reference=1.0 / runs[0].players)
-
-    h2h_frames = [tables.head_to_head(t)["pairs"] for t in runs]
-    h2h = side_by_side(h2h_frames, labels, ["row", "column"], "rate", ("ahead", "games"))
-
-    seat_frames = [s["seats"].assign(key=lambda f: f["players"].astype(str) + "p seat "
-                                     + f["seat"].astype(str)) for s in sa]
-    seats = side_by_side(seat_frames, labels, ["key", "players", "seat"], "win_rate",
-                         ("wins", "games"))
-    tests = _join([s["tests"][["players", "p_value"]].rename(columns={"p_value": f"p[{lab}]"})
-                   for s, lab in zip(sa, labels, strict=True)], ["players"])
-    charts.compare_bars(seats, "key", labels, "win_rate", out / "compare_seats.png",
-                        "Win rate per seat and run (95% Wilson interval)", "win rate")
-
-    tie_parts = []
-    for name in ("tied", "panda", "shared"):
-        frames = [f["summary"] for f in tb]
-        tie_parts.append(side_by_side(frames, labels, ["players"], f"{name}_rate",
-                                      (name, "games")))
-    ties = _join(tie_parts, ["players"])
-
-    card_frames = [c["cards"] for c in cb]
-    ident = card_frames[0][["card", "category", "points"]]
-    cards = _join([
-        ident,
-        side_by_side(card_frames, labels, ["card"], "completion_rate", ("completed", "drawn")),
-        side_by_side(card_frames, labels, ["card"], "turns_held"),
-        side_by_side(card_frames, labels, ["card"], "points_per_turn"),
-        side_by_side(card_frames, labels, ["card"], "fair_value"),
-    ], ["card"])
-    for c, lab in zip(cb, labels, strict=True):
-        cards[f"flag[{lab}]"] = cards["card"].map(c["cards"].set_index("card")["flag"])
-    categories = _join([
-        side_by_side([c["categories"] for c in cb], labels, ["category"], "winners_share"),
-        side_by_side([c["categories"] for c in cb], labels, ["category"], "completion_rate"),
-        side_by_side([c["categories"] for c in cb], labels, ["category"], "points_per_turn"),
-    ], ["category"])
-    spreads = pd.DataFrame([{
-        "run": lab, "cards_modelled": int(c["model"]["cards_modelled"].iloc[0]),
-        "spread": c["model"]["spread"].iloc[0], "spread_lo": c["model"]["spread_lo"].iloc[0],
-        "spread_hi": c["model"]["spread_hi"].iloc[0]} for c, lab in zip(cb, labels,
-                                                                        strict=True)])
-
-    # Paired comparisons with the baseline, where the schedules allow.
-    pairing_notes: list[str] = []
-    paired_parts: list[Section] = []
-    for t, lab in zip(runs[1:], labels[1:], strict=True):
-        problem = pairing_problem(runs[0], t)
-        if problem:
-            pairing_notes.append(problem)
-            continue
-        win, pcards, info = paired_sections(runs[0], t, base, lab, replicates)
-        pairing_notes.append(
-            f"{lab} is paired with {base}: same seed, participants, {t.players} players per "
-            f"game and format, {info['deals']} deals in common; {info['winner_changed']} of "
-            f"the {info['games_compared']} games played in both changed winner.")
-        listed = [f"{r['card']} ({r['Δfair_value']:+.2f})" for _, r in pcards.iterrows()
-                  if r["q_fair_value"] <= balance.FDR]
-        listed_rate = [f"{r['card']} ({r['Δcompletion_rate']:+.3f})" for _, r in
-                       pcards.iterrows() if r["q_completion_rate"] <= balance.FDR]
-        sa_, sb_ = info["spread_a"], info["spread_b"]
-        paired_parts.append(Section(
-            f"Paired: {lab} against {base}",
-            f"The {info['deals']} deals both runs played, resampled together (the same "
-            f"{replicates} bootstrap draws of deals, within pairings, in both runs), so each "
-            "interval is for the difference itself with the deals' luck cancelled. "
-            f"{info['winner_changed']} of {info['games_compared']} games changed winner."
-            "\n\n"
-            "Cards whose fair value changed (Benjamini–Hochberg, false discovery rate "
-            f"{balance.FDR:.0%} across the cards): {', '.join(listed) or 'none'}. Cards whose "
-            f"completion rate changed: {', '.join(listed_rate) or 'none'}."
-            "\n\n"
-            f"Balance of each set (spread of fair value − points over the cards, corrected "
-            f"for noise): {base} {_interval_text(sa_, 'spread')}, {lab} "
-            f"{_interval_text(sb_, 'spread')}; paired change of the raw spread "
-            f"{_interval_text(info, 'spread_change', '+.2f')} points (below 0: {lab} is more "
-            "balanced).",
-            [Table(f"paired_win_rates_{lab}", "Win rate, paired difference", win),
-             Table(f"paired_cards_{lab}", "Cards, paired differences", pcards)]))
-    if len(labels) > 1:
-        charts.compare_diffs(cards, "card", base, labels[1:], "completion_rate",
-                             out / "compare_cards.png",
-                             f"Change in completion rate per card, against {base}",
-                             "difference in completion rate")
-    else:  # pragma: no cover - compare is only called with several runs
-        charts.compare_diffs(cards.iloc[:0], "card", base, [], "completion_rate",
-                             out / "compare_cards.png", "Change in completion rate", "")
-
-    shape_frames = []
-    for g in gs:
-        f = g["summary"].copy()
-        n = f["games"] - f["errors"]
-        half = stats.Z * f["rounds_sd"] / np.sqrt(n.where(n > 0))
-        f["rounds_mean_lo"], f["rounds_mean_hi"] = f["rounds_mean"] - half, \
-            f["rounds_mean"] + half
-        f["ok_games"] = n
-        f["emperor_won_n"] = f["emperor_won"] * f["emperor_games"]
-        shape_frames.append(f)
-    shape = _join([
-        side_by_side(shape_frames, labels, ["players"], "rounds_mean"),
-        side_by_side(shape_frames, labels, ["players"], "capped_rate", ("capped", "ok_games")),
-        side_by_side(shape_frames, labels, ["players"], "emperor_won",
-                     ("emperor_won_n", "emperor_games")),
-    ], ["players"])
-    charts.compare_lengths(
-        {lab: t.ok_games["rounds"][t.ok_games["rounds"] >= 0]
-         for t, lab in zip(runs, labels, strict=True)},
-        out / "compare_rounds.png")
-
-    # The console summary of a comparison: each run's standings, one after the other.
-    summary = "\n\n".join(f"{lab}\n{tables.summary_text(s)}"
-                          for lab, s in zip(labels, st, strict=True))
-    (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
-
-    warnings = [f"- {lab}: {w}" for t, lab in zip(runs, labels, strict=True)
-                for w in t.warnings]
-    differing = card_differences(runs, labels)
-    intro = (
-        f"{len(runs)} runs compared; the first, **{base}**, is the baseline: each `Δ` column is "
-        "a run's figure minus the baseline's, with a 95% interval for the difference. "
-        "The side-by-side sections treat the runs as independent samples (Newcombe's "
-        "interval for proportions; normal, from each run's own interval, otherwise); the "
-        "paired sections, where the schedules allow, use the deals both runs played. Lists "
-        "of significant differences make one test per row at 5%, except the per-card lists, "
-        f"which control the false discovery rate at {balance.FDR:.0%} (Benjamini–Hochberg)."
-        "\n\n" + "\n".join(f"- {n}" for n in pairing_notes)
-    )
-    if not differing.empty:
-        intro += ("\n\nThe card sets differ in " + str(len(differing)) + " cards: "
-                  + "; ".join(f"{r['card']} " + " / ".join(str(r[lab]) for lab in labels)
-                              for _, r in differing.iterrows()) + ".")
-    if any(len(t.games) == 0 for t in runs):
-        empty = [lab for t, lab in zip(runs, labels, strict=True) if len(t.games) == 0]
-        intro += "\n\n**No games** in: " + ", ".join(empty) + "."
-    if warnings:
-        intro += "\n\nWarnings while reading the files:\n\n" + "\n".join(warnings)
-    if options.empty:
-        options = pd.DataFrame({"option": ["(none: the runs use the same rule options)"]})
-
-    return [
-        Section("Runs", intro, [Table("runs", "Runs", run_rows),
-                                Table("options", "Rule options that differ", options)]),
-        Section("Standings",
-                "Win rate (shared wins as 1/k) and Bradley–Terry Elo per run. "
-                + _sig_text("win rate", significant(standings, "participant", "win_rate",
-                                                    labels)),
-                [Table("compare_standings", "Standings side by side", standings)],
-                [("compare_win_rates.png", "Win rates per run")]),
-        Section("Head to head",
-                "How often the row finished ahead of the column, per run. "
-                + _sig_text("head-to-head rate", significant(
-                    h2h.assign(pair=h2h["row"] + " ahead of " + h2h["column"]), "pair",
-                    "rate", labels)),
-                [Table("compare_head_to_head", "Row ahead of column", h2h)]),
-        Section("Seat advantage",
-                "Win rate per seat per run; `p[run]` is the chi-square test of no seat "
-                "advantage within that run. "
-                + _sig_text("seat win rate", significant(seats, "key", "win_rate", labels)),
-                [Table("compare_seats", "Seat win rates", seats),
-                 Table("compare_seat_tests", "Test of no seat advantage per run", tests)],
-                [("compare_seats.png", "Seat win rates per run")]),
-        Section("Tie-breaks",
-                "Share of games tied on points, decided by panda points, and shared. "
-                + _sig_text("tie-break rate", significant(ties, "players", "tied_rate",
-                                                          labels)),
-                [Table("compare_tiebreaks", "Tie-break rates", ties)]),
-        Section("Objective-card balance",
-                "Completion rate, turns held to completion, points per turn held and the "
-                "fair value per card and run (methods as in the single report), compared "
-                "as independent samples. "
-                + _sig_text("completion rate", significant(cards, "card", "completion_rate",
-                                                           labels, balance.FDR), balance.FDR)
-                + " " + _sig_text("fair value", significant(cards, "card", "fair_value",
-                                                             labels, balance.FDR), balance.FDR)
-                + " The spread is the root-mean-square of fair value − points over the cards "
-                "with an estimate, corrected for the estimates' noise: smaller is more "
-                "balanced.",
-                [Table("compare_cards", "Cards", cards),
-                 Table("compare_card_categories", "Categories", categories),
-                 Table("compare_spread", "Spread of fair value − points per run", spreads)],
-                [("compare_cards.png", "Change in completion rate per card")]),
-        Section("Game shape",
-                "Mean rounds per game (normal interval), capped games and the Emperor "
-                "holder's win rate per run. "
-                + _sig_text("mean game length", significant(shape, "players", "rounds_mean",
-                                                            labels)),
-                [Table("compare_game_shape", "Game shape", shape)],
-                [("compare_rounds.png", "Game length per run")]),
-        *paired_parts,
-    ]
-

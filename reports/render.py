@@ -1,11 +1,12 @@
 """Writing a report: CSV per table, Markdown, and an HTML file with its charts embedded.
 
-A report is a list of :class:`Section` objects built by ``report.py`` (one tournament) or
-``compare.py`` (several); this module only turns them into files, so the two kinds of report
-look alike and the statistics never depend on presentation.  CSV files keep every column at
-full precision (an interval is two columns, ``x_lo`` and ``x_hi``); Markdown and HTML show
-``x [lo, hi]`` rounded for reading.  The HTML has no external reference (images are base64
-``data:`` URIs, the style sheet is inline), so it can be mailed or archived as one file.
+A report is a list of :class:`Part` objects, made by the sections of ``sections.py`` for one
+tournament or for a comparison of several; this module only turns them into files, so the two
+kinds of report look alike and the statistics never depend on presentation.  CSV files keep
+every column at full precision (an interval is two columns, ``x_lo`` and ``x_hi``); Markdown
+and HTML show ``x [lo, hi]`` rounded for reading.  The HTML has no external reference
+(images are base64 ``data:`` URIs, the style sheet is inline), so it can be mailed or archived
+as one file.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class Table:
 
 
 @dataclass
-class Section:
+class Part:
     """A titled part of the report: explanation, tables and charts (PNG files in the output)."""
 
     title: str
@@ -72,41 +73,52 @@ def fmt(value: object) -> str:
 
 
 def display(frame: pd.DataFrame) -> pd.DataFrame:
-    """Text version of a table: ``x``, ``x_lo``, ``x_hi`` become one ``x [lo, hi]`` column."""
+    """Text version of a table: ``x``, ``x_lo``, ``x_hi`` become one ``x [lo, hi]`` column.
+
+    A figure that too few games resolve is NaN, with ``x_games_needed`` beside it: its cell
+    then reads "not enough games: about N needed" (the count stays a column of the CSV), so
+    a section says so without writing text into a column of numbers.
+    """
     out: dict[str, list[str]] = {}
     cols = list(frame.columns)
-    skip = set()
+    skip = {f"{col}_games_needed" for col in cols} & set(cols)
     for col in cols:
         if col in skip:
             continue
         lo, hi = f"{col}_lo", f"{col}_hi"
         values = frame[col].tolist()
         bound = f"{col}_clipped"
+        name = str(col)
         if bound in frame.columns:
             # A value clipped at a bound (a perfect record's Elo) is shown as "< -999".
             skip.update((lo, hi, bound))
-            out[str(col)] = [
+            name = f"{col} [95% CI]" if lo in frame.columns else str(col)
+            out[name] = [
                 ("< " if v < 0 else "> ") + f"{v:+.0f}" if c and not _missing(v) else
                 (fmt(v) if _missing(a) else f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
                 for v, a, b, c in zip(values, frame.get(lo, frame[col]).tolist(),
                                       frame.get(hi, frame[col]).tolist(),
                                       frame[bound].tolist(), strict=True)]
-            if lo in frame.columns:
-                out[f"{col} [95% CI]"] = out.pop(str(col))
-            continue
-        if lo in frame.columns and hi in frame.columns:
+        elif lo in frame.columns and hi in frame.columns:
             skip.update((lo, hi))
+            name = f"{col} [95% CI]"
             text = []
             for v, a, b in zip(values, frame[lo].tolist(), frame[hi].tolist(), strict=True):
                 if _missing(a) and _missing(b):
                     text.append(fmt(v))
                 else:
                     text.append(f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
-            out[f"{col} [95% CI]"] = text
+            out[name] = text
         elif _whole(frame[col]):
-            out[str(col)] = ["–" if _missing(v) else str(int(v)) for v in values]
+            out[name] = ["–" if _missing(v) else str(int(v)) for v in values]
         else:
-            out[str(col)] = [fmt(v) for v in values]
+            out[name] = [fmt(v) for v in values]
+        needed = f"{col}_games_needed"
+        if needed in frame.columns:
+            out[name] = [f"not enough games: about {int(n)} needed"
+                         if _missing(v) and not _missing(n) else shown
+                         for v, n, shown in zip(values, frame[needed].tolist(), out[name],
+                                                strict=True)]
     return pd.DataFrame(out, index=range(len(frame)))
 
 
@@ -259,7 +271,7 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 """
 
 
-def write_document(title: str, sections: list[Section], out: Path) -> Path:
+def write_document(title: str, parts: list[Part], out: Path) -> Path:
     """Write every table as CSV, then ``report.md`` and a self-contained ``report.html``."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -268,7 +280,7 @@ def write_document(title: str, sections: list[Section], out: Path) -> Path:
             f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
             "</p>"]
     toc = []
-    for number, section in enumerate(sections, start=1):
+    for number, section in enumerate(parts, start=1):
         anchor = f"s{number}"
         toc.append(f"<li><a href=\"#{anchor}\">{html.escape(section.title)}</a></li>")
         md.append(f"## {number}. {section.title}\n")

@@ -15,25 +15,23 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
-Z = 1.959963984540054
+from arena import intervals
+
+Z = intervals.Z
 ELO_PER_NAT = 400.0 / math.log(10.0)
 ELO_CLIP = 999.0
 FloatArray = NDArray[np.float64]
 
 
 def wilson(successes: ArrayLike, n: ArrayLike, z: float = Z) -> tuple[FloatArray, FloatArray]:
-    """Wilson score interval for ``successes / n``; NaN where ``n`` is 0."""
-    x = np.asarray(successes, dtype=float)
-    m = np.asarray(n, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = x / m
-        denom = 1.0 + z * z / m
-        centre = (p + z * z / (2.0 * m)) / denom
-        half = z * np.sqrt(np.clip(p * (1.0 - p), 0.0, None) / m + z * z / (4.0 * m * m)) / denom
-    # At x = 0 (x = n) the bound is exactly 0 (1); rounding would leave 1e-19 there.
-    lo = np.where(m > 0, np.where(x <= 0, 0.0, np.clip(centre - half, 0.0, 1.0)), np.nan)
-    hi = np.where(m > 0, np.where(x >= m, 1.0, np.clip(centre + half, 0.0, 1.0)), np.nan)
-    return lo, hi
+    """:func:`arena.intervals.wilson` element by element (the arrays broadcast); NaN where
+    ``n`` is 0.  The formula is the tournament's, so a report and the standings printed
+    while the games ran give the same interval."""
+    lo, hi = _wilson(np.asarray(successes, dtype=float), np.asarray(n, dtype=float), z)
+    return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+
+
+_wilson = np.vectorize(intervals.wilson, otypes=[float, float], excluded={2, "z"})
 
 
 def newcombe(

@@ -35,8 +35,9 @@ OBJECTIVES_TO_END = {int(k): v for k, v in DEFAULT_OPTIONS["objectives_to_end"].
 EMPEROR_POINTS: int = DEFAULT_OPTIONS["emperor_points"]
 MAX_ROUNDS: int = DEFAULT_OPTIONS["max_rounds"]
 
-# Printed points as the game prints them: the generator must not import arena.  Its
-# manifests carry them in their catalog, as a tournament's do.
+# Printed points as the game prints them, written here because the reports never read the
+# engine's cards (docs/reports.md, "The card catalog"): the generator's manifests carry them
+# in their catalog, as a tournament's do.
 PRINTED: dict[str, list[int]] = {
     "plot": [2, 3, 4, 2, 3, 4, 2, 3, 4, 3, 4, 5, 3, 4, 5],
     "gardener": [3, 4, 4, 5, 4, 5, 5, 6, 5, 6, 6, 7, 8, 7, 6],

@@ -15,6 +15,7 @@ A shared victory between ``k`` seats counts as ``1/k`` of a win in every rate; t
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from typing import Any
 
@@ -22,10 +23,65 @@ import numpy as np
 import pandas as pd
 
 from . import balance, stats
-from .loader import ACTION_KINDS, CATEGORIES, WEATHER_FACES, Tables
+from .loader import (
+    ACTION_KINDS,
+    CATEGORIES,
+    WEATHER_FACES,
+    Tables,
+    card_set_hash,
+    emperor_points,
+)
 
 REPLICATES = 1000
 MIN_COMPLETIONS = balance.MIN_COMPLETIONS
+
+
+def card_set_text(t: Tables) -> str:
+    """The run's card set in a line: its hash and the cards whose points are not printed."""
+    c = t.catalog
+    changed = [f"{card} {printed:g}→{points:g}" for card, points, printed, removed in
+               zip(c["card"], c["points"], c["printed"], c["removed"], strict=True)
+               if not removed and points == points and printed == printed and points != printed]
+    removed = list(c.loc[c["removed"], "card"])
+    emperor = emperor_points(t.manifest)
+    parts = [card_set_hash(t.manifest), f"Emperor {emperor}"]
+    if changed:
+        parts.append("points changed: " + ", ".join(changed))
+    if removed:
+        parts.append("removed: " + ", ".join(removed))
+    if c["printed"].isna().all():
+        parts.append("printed points not in the manifest")
+    elif not changed and not removed:
+        parts.append("printed points")
+    return "; ".join(parts)
+
+
+def overview(t: Tables) -> pd.DataFrame:
+    """What was played: the manifest's facts beside the counts found in the games."""
+    m = t.manifest
+    g = t.games
+    options = sorted(set(g["options"])) if len(g) else []
+    rows: list[tuple[str, Any]] = [
+        ("directory", str(t.source)),
+        ("participants", ", ".join(t.participants)),
+        ("players per game", t.players),
+        ("format", m.get("format", "")),
+        ("games per pairing asked", m.get("games", "")),
+        ("games scheduled", m.get("scheduled", "")),
+        ("games in games.jsonl", len(g)),
+        ("games stopped by an error", int(g["error"].sum()) if len(g) else 0),
+        ("capped games (max_rounds)", int(g["capped"].sum()) if len(g) else 0),
+        ("deals (seeds)", int(g["deal_key"].nunique()) if len(g) else 0),
+        ("master seed", m.get("seed", "")),
+        ("rule options (manifest)", json.dumps(m.get("options", {}), sort_keys=True)),
+        ("card set", card_set_text(t)),
+        ("options differing from defaults (games)", "; ".join(options)),
+        ("move time limit (s)", m.get("move_time", "")),
+        ("arena version", m.get("arena_version", "")),
+        ("started", m.get("started", "")),
+        ("finished", m.get("finished") or "(not finished)"),
+    ]
+    return pd.DataFrame({"item": [r[0] for r in rows], "value": [str(r[1]) for r in rows]})
 
 
 def _by_participant(t: Tables, frame: pd.DataFrame, column: str, how: str) -> pd.Series:

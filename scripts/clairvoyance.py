@@ -41,11 +41,11 @@ from _args import add_match_options, match_config, script_parser
 from arena.bot import Bot
 from arena.engine import ArenaError, Event, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
+from arena.intervals import wilson
 from arena.match import play_game
 from arena.registry import make_bot
 from arena.tournament.schedule import Schedule, make_schedule
 from arena.tournament.sprt import game_score
-from arena.tournament.standings import wilson
 from arena.tournament.store import GAMES, StoreError, read_games
 
 REVEALS = ("none", "hands", "cards", "all")

@@ -39,8 +39,8 @@ from pathlib import Path
 from _args import at_least
 from scipy.stats import binomtest
 
+from arena.intervals import wilson
 from arena.tournament.sprt import game_score
-from arena.tournament.standings import wilson
 
 #: ``scripts/strength.py`` names the copies of its second spec ``NAME#1``, ``NAME#2``...
 _COPY = re.compile(r"#\d+$")

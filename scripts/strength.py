@@ -24,8 +24,8 @@ from pathlib import Path
 
 from _args import add_match_options, match_config, positive_float, script_parser
 
+from arena.intervals import wilson
 from arena.tournament import RunSettings, run_tournament
-from arena.tournament.standings import wilson
 from arena.tournament.store import StoreError
 
 

@@ -6,10 +6,7 @@ seats counts ``1/k`` of a win in the rate (the raw counts of outright and shared
 shown beside it), the interval is Wilson's, and a seat that faulted counts an error and no
 win.
 
-The Wilson formula is the one of ``reports.stats.wilson`` (a test checks they agree), written
-out here rather than imported because importing ``reports.stats`` runs ``reports/__init__``,
-which loads pandas, scipy and matplotlib: seconds added to every run for one line of
-arithmetic.
+The Wilson interval is ``arena.intervals.wilson``, the formula the reports use too.
 """
 
 from __future__ import annotations
@@ -18,22 +15,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.intervals import wilson
+
 from .worker import Summary
-
-Z = 1.959963984540054
-
-
-def wilson(successes: float, n: float) -> tuple[float, float]:
-    """95% Wilson interval of ``successes / n`` (NaNs when ``n`` is 0); 0 and 1 are exact."""
-    if n <= 0:
-        return math.nan, math.nan
-    p = successes / n
-    denom = 1 + Z * Z / n
-    centre = (p + Z * Z / (2 * n)) / denom
-    half = Z * math.sqrt(max(p * (1 - p), 0.0) / n + Z * Z / (4 * n * n)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return lo, hi
 
 
 @dataclass

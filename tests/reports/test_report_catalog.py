@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import reports
 from arena.cli import main
 from reports.balance import suggest_card_set
-from reports.report import card_set_text
+from reports.tables import card_set_text
 from tests.reports.report_helpers import duel
 
 

@@ -86,7 +86,8 @@ def test_duplicate_games_keep_the_last_record(tmp_path: Path) -> None:
 
 
 def test_records_without_the_extra_fields(tmp_path: Path) -> None:
-    """Only the fields CLI.md requires: cards come from drawn/completed, deals from the id."""
+    """A record without the fields added to it later (cards, actions, weather, the ids,
+    players, options): cards come from drawn/completed, deals from the game id."""
     rec = record(2, 5, 1, ["B", "A"], [10, 5], [0],
                  cards=[card("plot-01", 0, 0, 4), card("panda-02", 1, 0, None)])
     for extra in ("cards", "actions", "weather", "pairing", "deal", "rotation", "players",

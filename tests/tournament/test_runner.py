@@ -16,7 +16,6 @@ import pytest
 from arena.records import ERROR_KINDS, TIEBREAKS
 from arena.registry import BotSpec
 from arena.tournament.schedule import TournamentConfig, make_schedule
-from arena.tournament.standings import wilson
 
 from .conftest import BROKEN, FAST, read_records, run_cli, timeless
 
@@ -194,13 +193,6 @@ def test_worker_logging_reaches_the_log_file(tmp_path: Path) -> None:
     # The fault was logged inside a worker process and reached the parent's file.
     assert "arena-worker-" in log and "deliberate crash" in log
     assert "WARNING" in result.stderr  # and the console
-
-
-def test_wilson_agrees_with_the_reports_package() -> None:
-    stats = pytest.importorskip("reports.stats")
-    for x, n in ((0, 10), (3, 10), (10, 10), (7.5, 20), (480, 1000)):
-        lo, hi = stats.wilson(x, n)
-        assert wilson(x, n) == pytest.approx((float(lo), float(hi)), abs=1e-12)
 
 
 def test_ctrl_c_keeps_the_finished_games_and_says_how_to_resume(tmp_path: Path) -> None:

@@ -1,0 +1,772 @@
+"""The report's sections, as a registry: one entry per section, read by both kinds of report.
+
+A :class:`Section` says, for a one-tournament report and for a comparison of runs, what the
+section computes, which CSV files and charts it writes and what its text says; ``analyse``
+and ``compare`` (``report.py``) are loops over :data:`SECTIONS`, and the report's file list
+is read from it.  A new section is one entry here, with the functions it names: no other
+list has to learn about it (docs/reports.md says how one is added).
+
+The text is part of each section on purpose: a number whose method is not written beside it
+gets misread (a win rate with shared wins, an interval that ignores the duplicate deals), so
+each section says how its figures were computed and which games it counts.  The text is a
+function of the section's results, so it can quote the run's own figures, or say that there
+were not enough games for one.
+
+Sections share results (the standings are sorted by the ratings, the head-to-head chart by
+the standings), so a section asks for another's through :meth:`Run.get`, which computes a
+result once and keeps it: no section depends on which ran before it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from . import balance, charts, compare, stats, tables
+from .compare import interval_text, join, side_by_side, significance_text, significant
+from .loader import Tables
+from .render import MAX_ROWS, Part, Table
+
+#: What a section computes: its tables by name, and any figure its text quotes.
+Result = dict[str, Any]
+R = TypeVar("R")
+
+
+class _Results:
+    """Results computed on first use and kept, keyed by the function that computes them."""
+
+    def __init__(self) -> None:
+        self._done: dict[Callable[[Any], Any], Any] = {}
+
+    def get(self, compute: Callable[[Any], R]) -> R:
+        """``compute(self)``, computed once: what a section uses to read another's result."""
+        if compute not in self._done:
+            self._done[compute] = compute(self)
+        return self._done[compute]
+
+
+class Run(_Results):
+    """One tournament being reported: its tables, the bootstrap size, and its results."""
+
+    def __init__(self, t: Tables, replicates: int) -> None:
+        super().__init__()
+        self.tables = t
+        self.replicates = replicates
+
+
+class Runs(_Results):
+    """Several tournaments being compared: each as a :class:`Run` (whose results are those of
+    its own report, computed the same way), their short labels, and the comparison's
+    results.  The first run is the baseline."""
+
+    def __init__(self, runs: Sequence[Tables], replicates: int) -> None:
+        super().__init__()
+        self.runs = [Run(t, replicates) for t in runs]
+        self.tables = list(runs)
+        self.labels = compare.run_labels(runs)
+        self.base = self.labels[0]
+        self.replicates = replicates
+
+    def each(self, compute: Callable[[Run], R]) -> list[R]:
+        """``compute``'s result for every run, in order."""
+        return [run.get(compute) for run in self.runs]
+
+
+C = TypeVar("C", Run, Runs)
+
+
+@dataclass(frozen=True)
+class Csv:
+    """A table of a section: the result's frame ``key``, written as ``stem.csv``."""
+
+    key: str
+    stem: str
+    caption: str
+    max_rows: int = MAX_ROWS
+
+
+@dataclass(frozen=True)
+class Chart(Generic[C]):
+    """A chart of a section: ``draw(context, result, path)`` writes the PNG ``file``."""
+
+    file: str
+    caption: str
+    draw: Callable[[C, Result, Path], object]
+
+
+@dataclass(frozen=True)
+class Form(Generic[C]):
+    """A section as one kind of report shows it: what it computes, tables, charts and text.
+
+    ``text`` is a string or a function of the context and the result.  ``title`` replaces
+    the section's own.  With ``repeat``, ``compute`` returns a list of results, one part of
+    the report each (a comparison's paired sections, one per run paired with the baseline);
+    the title and the file names are then templates filled from each result (``{run}``).
+    """
+
+    compute: Callable[[C], Any]
+    tables: tuple[Csv, ...] = ()
+    charts: tuple[Chart[C], ...] = ()
+    text: str | Callable[[C, Result], str] = ""
+    title: str = ""
+    repeat: bool = False
+
+    def files(self) -> list[str]:
+        """The CSV and PNG files this form writes (templates when it repeats)."""
+        return [f"{c.stem}.csv" for c in self.tables] + [c.file for c in self.charts]
+
+    def parts(self, context: C, title: str, out: Path) -> list[Part]:
+        """The report's parts for this form: computed (once: another section may have
+        asked for the same result already), charts drawn into ``out``."""
+        computed = context.get(self.compute)
+        made = []
+        for result in computed if self.repeat else [computed]:
+            def name(text: str, result: Result = result) -> str:
+                return text.format_map(result) if self.repeat else text
+
+            for chart in self.charts:
+                chart.draw(context, result, out / name(chart.file))
+            text = self.text(context, result) if callable(self.text) else self.text
+            made.append(Part(
+                name(self.title or title), text,
+                [Table(name(c.stem), c.caption, result[c.key], c.max_rows) for c in self.tables],
+                [(name(c.file), c.caption) for c in self.charts]))
+        return made
+
+
+#: The two kinds of report: one tournament's, and the comparison of several.
+Kind = Literal["report", "compare"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the reports: its form in a one-tournament report (``report``) and in a
+    comparison of runs (``compare``); None where a kind of report leaves it out."""
+
+    name: str
+    title: str
+    report: Form[Run] | None = None
+    compare: Form[Runs] | None = None
+
+    def parts(self, kind: Kind, context: Any, out: Path) -> list[Part]:
+        """This section's parts in a ``kind`` of report (none where it is left out), its
+        charts drawn into ``out``; ``context`` is the :class:`Run` or the :class:`Runs`."""
+        form = getattr(self, kind)
+        return [] if form is None else form.parts(context, self.title, out)
+
+
+# Overview ----------------------------------------------------------------------------------
+
+
+def overview(run: Run) -> Result:
+    """What was played, from the manifest and the games."""
+    return {"overview": tables.overview(run.tables)}
+
+
+def overview_text(run: Run, result: Result) -> str:
+    """How many games the report stands on, and what went wrong reading them."""
+    t = run.tables
+    if len(t.games) == 0:
+        intro = "**No games**: games.jsonl holds no finished game yet, so every table is empty."
+    else:
+        intro = (f"{len(t.games)} games between {len(t.participants)} participants, "
+                 f"{t.players} per game. Every figure below is computed from these game "
+                 "records; every rate comes with its 95% confidence interval, written "
+                 "`x [lo, hi]`.")
+    if t.warnings:
+        intro += "\n\nWarnings while reading the files:\n\n" + "\n".join(
+            f"- {w}" for w in t.warnings)
+    return intro
+
+
+def runs_overview(runs: Runs) -> Result:
+    """One row per run, and the rule options and cards that differ between them."""
+    rows, options = compare.runs_table(runs.tables, runs.labels)
+    if options.empty:
+        options = pd.DataFrame({"option": ["(none: the runs use the same rule options)"]})
+    return {"runs": rows, "options": options}
+
+
+def runs_text(runs: Runs, result: Result) -> str:
+    """The comparison's method, whether each run is paired with the baseline, and why not."""
+    labels = runs.labels
+    notes = [p["note"] for p in runs.get(pairings)]
+    intro = (
+        f"{len(labels)} runs compared; the first, **{runs.base}**, is the baseline: each `Δ` "
+        "column is a run's figure minus the baseline's, with a 95% interval for the "
+        "difference. The side-by-side sections treat the runs as independent samples "
+        "(Newcombe's interval for proportions; normal, from each run's own interval, "
+        "otherwise); the paired sections, where the schedules allow, use the deals both runs "
+        "played. Lists of significant differences make one test per row at 5%, except the "
+        "per-card lists, which control the false discovery rate at "
+        f"{balance.FDR:.0%} (Benjamini–Hochberg)."
+        "\n\n" + "\n".join(f"- {n}" for n in notes)
+    )
+    differing = compare.card_differences(runs.tables, labels)
+    if not differing.empty:
+        intro += ("\n\nThe card sets differ in " + str(len(differing)) + " cards: "
+                  + "; ".join(f"{r['card']} " + " / ".join(str(r[lab]) for lab in labels)
+                              for _, r in differing.iterrows()) + ".")
+    empty = [lab for t, lab in zip(runs.tables, labels, strict=True) if len(t.games) == 0]
+    if empty:
+        intro += "\n\n**No games** in: " + ", ".join(empty) + "."
+    warnings = [f"- {lab}: {w}" for t, lab in zip(runs.tables, labels, strict=True)
+                for w in t.warnings]
+    if warnings:
+        intro += "\n\nWarnings while reading the files:\n\n" + "\n".join(warnings)
+    return intro
+
+
+# Standings and ratings ---------------------------------------------------------------------
+
+
+def pairwise(run: Run) -> pd.DataFrame:
+    """Who finished ahead of whom, shared by the ratings and the head-to-head table."""
+    return tables.pairwise(run.tables)
+
+
+def ratings(run: Run) -> Result:
+    """Elo with its deal bootstrap, LOS and the per-pair results."""
+    return tables.ratings(run.tables, replicates=run.replicates, pairs=run.get(pairwise))
+
+
+def ratings_text(run: Run, result: Result) -> str:
+    """How the ratings and their intervals were computed."""
+    players = run.tables.players
+    rating_text = (
+        "Bradley–Terry Elo (mean 0) from every game" if players == 2 else
+        "Bradley–Terry Elo (mean 0) from who finished ahead of whom, and openskill's "
+        "Plackett–Luce `mu`, `sigma` and `ordinal` = mu − 3 sigma")
+    return (
+        f"{rating_text}. The Elo interval is the 2.5–97.5 percentile range over "
+        f"{run.replicates} bootstrap resamples of whole deals within each pairing: the games "
+        "of one deal share its seed and are not independent, so resampling single games "
+        "would give intervals too narrow. Ratings are clipped at ±999 Elo (a perfect record "
+        "has no finite estimate). LOS, the likelihood of superiority of the row over the "
+        "column, is Phi((W − L) / sqrt(W + L)) over their direct decisive results, as "
+        "cutechess prints it."
+        + ("" if players == 2 else " openskill updates game by game (in game-id order); "
+           "its sigma is the filter's uncertainty about mu, not a sampling interval."))
+
+
+def standings(run: Run) -> Result:
+    """The standings, sorted by the ratings' Elo."""
+    return {"standings": tables.standings(run.tables, run.get(ratings)["ratings"])}
+
+
+def standings_text(run: Run, result: Result) -> str:
+    """What the standings count, shared wins and faults included."""
+    return (
+        "A shared victory between k seats counts 1/k of a win in `win_share` and "
+        "`win_rate`; `wins` (outright, the panda tie-break included) and `shared_wins` are "
+        "the raw counts. The win rate's interval is Wilson's. `errors`: games this "
+        "participant lost by a crash, an illegal move or a timeout (counted as losses). "
+        "`capped`: games that hit the round cap (kept, scored as they stood). Sorted by "
+        "the Bradley–Terry Elo of the next section"
+        + ("." if run.tables.players == 2 else " (from who finished ahead of whom; "
+           "openskill's `ordinal` is shown too, but its online updates depend on the game "
+           "order)."))
+
+
+def draw_win_rates(run: Run, result: Result, path: Path) -> object:
+    """Win rate per participant, with Wilson intervals."""
+    return charts.win_rates(result["standings"], run.tables.players, path)
+
+
+def draw_scores(run: Run, result: Result, path: Path) -> object:
+    """Score distribution per participant, in the standings' order."""
+    return charts.scores(run.tables.seats, list(result["standings"]["participant"]), path)
+
+
+def standings_compared(runs: Runs) -> Result:
+    """Win rate and Elo per run, and each run's difference from the baseline."""
+    st = [r["standings"] for r in runs.each(standings)]
+    win = side_by_side(st, runs.labels, ["participant"], "win_rate", ("win_share", "games"))
+    elo = side_by_side(st, runs.labels, ["participant"], "elo")
+    return {"standings": join([win, elo], ["participant"])}
+
+
+def standings_compared_text(runs: Runs, result: Result) -> str:
+    """The participants whose win rate moved."""
+    return ("Win rate (shared wins as 1/k) and Bradley–Terry Elo per run. "
+            + significance_text("win rate", significant(result["standings"], "participant",
+                                                        "win_rate", runs.labels)))
+
+
+def draw_compared_win_rates(runs: Runs, result: Result, path: Path) -> object:
+    """Win rate per participant, one bar per run."""
+    return charts.compare_bars(result["standings"], "participant", runs.labels, "win_rate",
+                               path, "Win rate per participant and run (95% Wilson interval)",
+                               "win rate", reference=1.0 / runs.tables[0].players)
+
+
+# Head to head and the paired analysis ------------------------------------------------------
+
+
+def head_to_head(run: Run) -> Result:
+    """How often the row finished ahead of the column."""
+    return tables.head_to_head(run.tables, pairs=run.get(pairwise))
+
+
+def draw_head_to_head(run: Run, result: Result, path: Path) -> object:
+    """The heat map, rows and columns in the standings' order."""
+    matrix = result["matrix"]
+    order = [p for p in run.get(standings)["standings"]["participant"]
+             if p in set(matrix["participant"])]
+    ordered = matrix.set_index("participant").reindex(index=order, columns=order)
+    return charts.head_to_head(ordered.reset_index(), path)
+
+
+def head_to_head_compared(runs: Runs) -> Result:
+    """The head-to-head rates per run, and their differences."""
+    frames = [r["pairs"] for r in runs.each(head_to_head)]
+    return {"pairs": side_by_side(frames, runs.labels, ["row", "column"], "rate",
+                                  ("ahead", "games"))}
+
+
+def head_to_head_compared_text(runs: Runs, result: Result) -> str:
+    """The pairs whose head-to-head rate moved."""
+    h2h = result["pairs"]
+    return ("How often the row finished ahead of the column, per run. "
+            + significance_text("head-to-head rate", significant(
+                h2h.assign(pair=h2h["row"] + " ahead of " + h2h["column"]), "pair", "rate",
+                runs.labels)))
+
+
+def paired(run: Run) -> Result:
+    """Pentanomial-style counts per deal, and how much the pairing narrows the interval."""
+    return {"paired": tables.paired(run.tables)}
+
+
+def paired_text(run: Run, result: Result) -> str:
+    """What a deal's counts are for this number of players."""
+    players = run.tables.players
+    return (
+        "A deal is one seed played once in every seat rotation. Per complete deal, the "
+        "columns `0` … count the deals by the participant's summed win shares over the "
+        + ("two rotations: 0, 0.5, 1, 1.5, 2, fishtest's pentanomial outcomes (the row is "
+           "the pairing's first participant; the opponent's counts are the mirror image). "
+           if players == 2 else
+           f"{players} rotations, in half-point bins: the {players}-player analogue of "
+           "fishtest's pentanomial counts (a 1/3 share is rounded to the nearest half). ")
+        + "`se_unpaired` treats the games as independent, `se_paired` uses the deal means; "
+        "`variance_ratio` = se_unpaired² / se_paired², how many times fewer games the "
+        "paired estimate needs for the same precision (above 1 when the deal's luck is "
+        "shared by its rotations). `score_lo`/`score_hi` is the paired interval. Pairing "
+        "`all` pools a participant's deals against everyone.")
+
+
+# Tie-breaks and seats ----------------------------------------------------------------------
+
+
+def tiebreaks(run: Run) -> Result:
+    """Ties on points: how they were decided, who gained, the margins."""
+    return tables.tiebreaks(run.tables)
+
+
+def tiebreaks_compared(runs: Runs) -> Result:
+    """The rates of ties, panda tie-breaks and shared wins per run."""
+    frames = [r["summary"] for r in runs.each(tiebreaks)]
+    return {"ties": join([side_by_side(frames, runs.labels, ["players"], f"{name}_rate",
+                                       (name, "games"))
+                          for name in ("tied", "panda", "shared")], ["players"])}
+
+
+def tiebreaks_compared_text(runs: Runs, result: Result) -> str:
+    """The player counts whose rate of ties moved."""
+    return ("Share of games tied on points, decided by panda points, and shared. "
+            + significance_text("tie-break rate", significant(result["ties"], "players",
+                                                              "tied_rate", runs.labels)))
+
+
+def seat_advantage(run: Run) -> Result:
+    """Win rate per seat, and the test of no seat advantage."""
+    return tables.seat_advantage(run.tables)
+
+
+def seat_advantage_compared(runs: Runs) -> Result:
+    """Win rate per seat per run, and each run's test."""
+    sa = runs.each(seat_advantage)
+    frames = [s["seats"].assign(key=lambda f: f["players"].astype(str) + "p seat "
+                                + f["seat"].astype(str)) for s in sa]
+    seats = side_by_side(frames, runs.labels, ["key", "players", "seat"], "win_rate",
+                         ("wins", "games"))
+    tests = join([s["tests"][["players", "p_value"]].rename(columns={"p_value": f"p[{lab}]"})
+                  for s, lab in zip(sa, runs.labels, strict=True)], ["players"])
+    return {"seats": seats, "tests": tests}
+
+
+def seat_advantage_compared_text(runs: Runs, result: Result) -> str:
+    """The seats whose win rate moved."""
+    return ("Win rate per seat per run; `p[run]` is the chi-square test of no seat "
+            "advantage within that run. "
+            + significance_text("seat win rate", significant(result["seats"], "key",
+                                                             "win_rate", runs.labels)))
+
+
+# Objective cards ---------------------------------------------------------------------------
+
+
+def cards(run: Run) -> Result:
+    """The card figures, with intervals from the deal bootstrap."""
+    return tables.card_balance(run.tables, replicates=run.replicates)
+
+
+def cards_text(run: Run, result: Result) -> str:
+    """The card section's explanation, with the run's own figures in it."""
+    model = result["model"].iloc[0]
+    fdr = float(model["fdr"])
+    spread = ("not estimated (the games do not show that a point helps win)"
+              if math.isnan(model["spread"]) else
+              f"{model['spread']:.2f} points [{model['spread_lo']:.2f}, "
+              f"{model['spread_hi']:.2f}]")
+    return (
+        "Per card, over games without error, most unbalanced first (largest |fair value − "
+        "points|; cards without an estimate last). Every interval is a 95% bootstrap "
+        f"interval over whole deals ({int(model['replicates'])} replicates, deals drawn "
+        "within their pairing), because the rotations of one deal share its cards and luck."
+        "\n\n"
+        "- `asks`, `points`: what the card asks and its points in this run, from the run's "
+        "manifest (its `catalog`).\n"
+        "- `completion_rate`: completed / drawn (Wilson interval on the draws discounted by "
+        "their design effect); `in_hand_at_end` = 1 − completion rate.\n"
+        "- `turns_held`: the holder's turns from drawing the card to completing it.\n"
+        "- `points_per_turn`: the card's points earned / turns it was held (to completion, or "
+        "to the end when never completed): its efficiency.\n"
+        "- `lift`: win rate of the seats that completed it minus that of the seats that "
+        "drew it and did not (association, not cause).\n"
+        "- `fair_value`: the points an average card would need to move the odds of winning "
+        "as much as completing this one, from a logistic regression of winning on the cards "
+        "completed, the Emperor, the player count and the participant (so a strong bot's "
+        "favourite cards are not credited with its strength); divided by the exchange rate "
+        "(log-odds per point: the slope of the cards' coefficients on their points), which "
+        "is re-estimated in every replicate so its uncertainty is in the interval. "
+        "`imbalance` = fair value − points.\n"
+        "- `p_value`/`q_value`: the test of fair value = points and its Benjamini–Hochberg "
+        f"adjustment across the {int(model['cards_modelled'])} cards with an estimate.\n"
+        "- `games_needed`: about how many games (of this kind) would make the fair value's "
+        "error small enough to detect a one-point imbalance (5% two-sided, 80% power).\n"
+        "- `flag`: `worth more`/`worth less` when q ≤ "
+        f"{fdr:.2f}; `dead` when the completion rate is below half the rest of its category "
+        f"(`category_rate`) and a one-sided test says so at q ≤ {fdr:.2f}; `efficient`/"
+        "`inefficient` when its points per turn differ from the rest of its category's at "
+        f"q ≤ {fdr:.2f}. Multiple testing: each flag kind is decided by the Benjamini–"
+        f"Hochberg procedure across the cards, so at most about {fdr:.0%} of the cards "
+        "flagged are flagged by chance."
+        "\n\n"
+        f"The set as a whole: a point is worth {model['log_odds_per_point']:.3f} "
+        f"[{model['log_odds_per_point_lo']:.3f}, {model['log_odds_per_point_hi']:.3f}] "
+        f"log-odds of winning; the Emperor ({model['emperor_points']:g} points) is worth "
+        f"{model['emperor_fair_value']:.1f} [{model['emperor_fair_value_lo']:.1f}, "
+        f"{model['emperor_fair_value_hi']:.1f}] points (it goes to whoever finishes first, "
+        "so it also carries the value of finishing first); the spread of fair value − points "
+        f"across the cards, corrected for noise, is {spread}: the smaller, the better "
+        "balanced the set. Cards completed fewer than "
+        f"{int(model['min_completions'])} times get no fair value."
+        "\n\n"
+        "Per category: the share of the winners' points (shared wins weighted by their "
+        "fraction) and of all points that came from each category and from the Emperor, "
+        "beside the category's share of the set's points; its completion rate and points per "
+        "turn, and `efficiency_ratio`, its points per turn over the deck's (1 = parity)."
+    )
+
+
+def cards_compared(runs: Runs) -> Result:
+    """The card and category figures per run, and each set's spread."""
+    cb = runs.each(cards)
+    labels = runs.labels
+    card_frames = [c["cards"] for c in cb]
+    ident = card_frames[0][["card", "category", "points"]]
+    per_card = join([
+        ident,
+        side_by_side(card_frames, labels, ["card"], "completion_rate", ("completed", "drawn")),
+        side_by_side(card_frames, labels, ["card"], "turns_held"),
+        side_by_side(card_frames, labels, ["card"], "points_per_turn"),
+        side_by_side(card_frames, labels, ["card"], "fair_value"),
+    ], ["card"])
+    for c, lab in zip(cb, labels, strict=True):
+        per_card[f"flag[{lab}]"] = per_card["card"].map(c["cards"].set_index("card")["flag"])
+    category_frames = [c["categories"] for c in cb]
+    categories = join([
+        side_by_side(category_frames, labels, ["category"], "winners_share"),
+        side_by_side(category_frames, labels, ["category"], "completion_rate"),
+        side_by_side(category_frames, labels, ["category"], "points_per_turn"),
+    ], ["category"])
+    spreads = pd.DataFrame([{
+        "run": lab, "cards_modelled": int(c["model"]["cards_modelled"].iloc[0]),
+        "spread": c["model"]["spread"].iloc[0], "spread_lo": c["model"]["spread_lo"].iloc[0],
+        "spread_hi": c["model"]["spread_hi"].iloc[0]}
+        for c, lab in zip(cb, labels, strict=True)])
+    return {"cards": per_card, "categories": categories, "spreads": spreads}
+
+
+def cards_compared_text(runs: Runs, result: Result) -> str:
+    """The cards whose completion rate or fair value moved, tested together."""
+    per_card, labels, fdr = result["cards"], runs.labels, balance.FDR
+    return (
+        "Completion rate, turns held to completion, points per turn held and the fair value "
+        "per card and run (methods as in the single report), compared as independent "
+        "samples. "
+        + significance_text("completion rate", significant(per_card, "card", "completion_rate",
+                                                           labels, fdr), fdr)
+        + " " + significance_text("fair value", significant(per_card, "card", "fair_value",
+                                                            labels, fdr), fdr)
+        + " The spread is the root-mean-square of fair value − points over the cards with an "
+        "estimate, corrected for the estimates' noise: smaller is more balanced.")
+
+
+def draw_compared_cards(runs: Runs, result: Result, path: Path) -> object:
+    """Change in completion rate per card, against the baseline."""
+    return charts.compare_diffs(result["cards"], "card", runs.base, runs.labels[1:],
+                                "completion_rate", path,
+                                f"Change in completion rate per card, against {runs.base}",
+                                "difference in completion rate")
+
+
+# Game shape --------------------------------------------------------------------------------
+
+
+def game_shape(run: Run) -> Result:
+    """Game length, capped games, the Emperor, weather, actions and faults."""
+    return tables.game_shape(run.tables)
+
+
+def game_shape_compared(runs: Runs) -> Result:
+    """Mean length (with a normal interval), capped games and the Emperor per run."""
+    frames = []
+    for g in runs.each(game_shape):
+        f = g["summary"].copy()
+        n = f["games"] - f["errors"]
+        half = stats.Z * f["rounds_sd"] / np.sqrt(n.where(n > 0))
+        f["rounds_mean_lo"], f["rounds_mean_hi"] = f["rounds_mean"] - half, \
+            f["rounds_mean"] + half
+        f["ok_games"] = n
+        f["emperor_won_n"] = f["emperor_won"] * f["emperor_games"]
+        frames.append(f)
+    labels = runs.labels
+    return {"shape": join([
+        side_by_side(frames, labels, ["players"], "rounds_mean"),
+        side_by_side(frames, labels, ["players"], "capped_rate", ("capped", "ok_games")),
+        side_by_side(frames, labels, ["players"], "emperor_won",
+                     ("emperor_won_n", "emperor_games")),
+    ], ["players"])}
+
+
+def game_shape_compared_text(runs: Runs, result: Result) -> str:
+    """The player counts whose mean game length moved."""
+    return ("Mean rounds per game (normal interval), capped games and the Emperor holder's "
+            "win rate per run. "
+            + significance_text("mean game length", significant(result["shape"], "players",
+                                                                "rounds_mean", runs.labels)))
+
+
+def draw_compared_lengths(runs: Runs, result: Result, path: Path) -> object:
+    """Game length per run, games without error."""
+    return charts.compare_lengths(
+        {lab: t.ok_games["rounds"][t.ok_games["rounds"] >= 0]
+         for t, lab in zip(runs.tables, runs.labels, strict=True)}, path)
+
+
+# Paired comparisons with the baseline ------------------------------------------------------
+
+
+def pairings(runs: Runs) -> list[Result]:
+    """Per run after the baseline: why it cannot be paired with it, or the paired figures;
+    with the sentence the comparison's introduction says about it (``note``)."""
+    base, first = runs.base, runs.tables[0]
+    found = []
+    for t, lab in zip(runs.tables[1:], runs.labels[1:], strict=True):
+        problem = compare.pairing_problem(first, t)
+        if problem:
+            found.append({"run": lab, "base": base, "note": problem, "paired": False})
+            continue
+        win, per_card, info = compare.paired_sections(first, t, base, lab, runs.replicates)
+        found.append({
+            "run": lab, "base": base, "paired": True, "win": win, "cards": per_card,
+            "info": info,
+            "note": f"{lab} is paired with {base}: same seed, participants, {t.players} "
+                    f"players per game and format, {info['deals']} deals in common; "
+                    f"{info['winner_changed']} of the {info['games_compared']} games played "
+                    "in both changed winner."})
+    return found
+
+
+def paired_runs(runs: Runs) -> list[Result]:
+    """The paired figures of each run that shares its deals with the baseline."""
+    return [p for p in runs.get(pairings) if p["paired"]]
+
+
+def paired_runs_text(runs: Runs, result: Result) -> str:
+    """What the deals both runs played say: winners, cards and the set's balance."""
+    lab, base, info, per_card = result["run"], result["base"], result["info"], result["cards"]
+    changed = {name: [f"{r['card']} ({r[f'Δ{name}']:{spec}})" for _, r in per_card.iterrows()
+                      if r[f"q_{name}"] <= balance.FDR]
+               for name, spec in (("fair_value", "+.2f"), ("completion_rate", "+.3f"))}
+    return (
+        f"The {info['deals']} deals both runs played, resampled together (the same "
+        f"{runs.replicates} bootstrap draws of deals, within pairings, in both runs), so each "
+        "interval is for the difference itself with the deals' luck cancelled. "
+        f"{info['winner_changed']} of {info['games_compared']} games changed winner."
+        "\n\n"
+        "Cards whose fair value changed (Benjamini–Hochberg, false discovery rate "
+        f"{balance.FDR:.0%} across the cards): {', '.join(changed['fair_value']) or 'none'}. "
+        "Cards whose completion rate changed: "
+        f"{', '.join(changed['completion_rate']) or 'none'}."
+        "\n\n"
+        "Balance of each set (spread of fair value − points over the cards, corrected for "
+        f"noise): {base} {interval_text(info['spread_a'], 'spread')}, {lab} "
+        f"{interval_text(info['spread_b'], 'spread')}; paired change of the raw spread "
+        f"{interval_text(info, 'spread_change', '+.2f')} points (below 0: {lab} is more "
+        "balanced).")
+
+
+# The registry ------------------------------------------------------------------------------
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "overview", "Overview",
+        Form(overview, (Csv("overview", "overview", "Tournament", 100),), text=overview_text),
+        Form(runs_overview, (Csv("runs", "runs", "Runs"),
+                             Csv("options", "options", "Rule options that differ")),
+             text=runs_text, title="Runs"),
+    ),
+    Section(
+        "standings", "Standings",
+        Form(standings, (Csv("standings", "standings", "Standings"),),
+             (Chart("win_rates.png", "Win rate per participant", draw_win_rates),
+              Chart("scores.png", "Score distribution per participant", draw_scores)),
+             standings_text),
+        Form(standings_compared,
+             (Csv("standings", "compare_standings", "Standings side by side"),),
+             (Chart("compare_win_rates.png", "Win rates per run", draw_compared_win_rates),),
+             standings_compared_text),
+    ),
+    Section(
+        "ratings", "Ratings",
+        Form(ratings, (Csv("ratings", "ratings", "Ratings"),
+                       Csv("los", "los", "Likelihood of superiority (row over column)"),
+                       Csv("pairs", "rating_pairs", "Results per pair")),
+             text=ratings_text),
+        None,  # the comparison's standings carry each run's Elo
+    ),
+    Section(
+        "head_to_head", "Head to head",
+        Form(head_to_head, (Csv("matrix", "head_to_head", "Row ahead of column (rate)"),
+                            Csv("pairs", "head_to_head_pairs",
+                                "Every ordered pair, with intervals")),
+             (Chart("head_to_head.png", "Head-to-head heat map", draw_head_to_head),),
+             "How often the row finished ahead of the column in the games where both played "
+             "(2 players: the row's win rate; a shared win or equal ranks count half), with "
+             "Wilson intervals that treat games as independent; the paired analysis below "
+             "shows how much the duplicate deals tighten them."),
+        Form(head_to_head_compared,
+             (Csv("pairs", "compare_head_to_head", "Row ahead of column"),),
+             text=head_to_head_compared_text),
+    ),
+    Section(
+        "paired", "Paired analysis over duplicate deals",
+        Form(paired, (Csv("paired", "paired",
+                          "Pentanomial-style counts and variance reduction"),),
+             text=paired_text),
+        None,  # between runs, the paired sections at the end compare over common deals
+    ),
+    Section(
+        "tiebreaks", "Tie-breaks",
+        Form(tiebreaks, (Csv("summary", "tiebreaks", "Tie-breaks per player count"),
+                         Csv("participants", "tiebreak_participants",
+                             "Tie-breaks per participant"),
+                         Csv("margins", "margins", "Score margin between first and second")),
+             text="R13.4: among seats tied on points, the most panda points wins; still "
+             "tied, they share. Games stopped by an error are left out (see "
+             "`errors_left_out`). `inconsistent` counts games whose `tiebreak` field "
+             "disagrees with their scores (0 unless the engine has a bug). Per participant: "
+             "games it was tied at the top of, wins and losses through the panda tie-break, "
+             "shared wins. The margin is the top score minus the next one."),
+        Form(tiebreaks_compared, (Csv("ties", "compare_tiebreaks", "Tie-break rates"),),
+             text=tiebreaks_compared_text),
+    ),
+    Section(
+        "seat_advantage", "Seat advantage",
+        Form(seat_advantage, (Csv("seats", "seat_advantage", "Win rate per seat"),
+                              Csv("tests", "seat_tests", "Test of no seat advantage")),
+             (Chart("seat_advantage.png", "Win rate per seat",
+                    lambda run, r, path: charts.seat_advantage(r["seats"], path)),),
+             "Win rate per seat (seat 0 plays first), games without error. Each deal is "
+             "played in every rotation, so every participant sits in every seat equally "
+             "often and a difference between seats is the seat's, not the players'. The "
+             "test is a chi-square goodness of fit of wins per seat (shared wins as "
+             "fractions) against equal shares."),
+        Form(seat_advantage_compared,
+             (Csv("seats", "compare_seats", "Seat win rates"),
+              Csv("tests", "compare_seat_tests", "Test of no seat advantage per run")),
+             (Chart("compare_seats.png", "Seat win rates per run",
+                    lambda runs, r, path: charts.compare_bars(
+                        r["seats"], "key", runs.labels, "win_rate", path,
+                        "Win rate per seat and run (95% Wilson interval)", "win rate")),),
+             seat_advantage_compared_text),
+    ),
+    Section(
+        "cards", "Objective-card balance",
+        Form(cards, (Csv("cards", "cards", "Cards, most unbalanced first"),
+                     Csv("categories", "card_categories", "Categories"),
+                     Csv("model", "card_model", "The set as a whole")),
+             (Chart("card_value.png", "Fair value minus points per card",
+                    lambda run, r, path: charts.card_value(r["cards"], path)),
+              Chart("card_completion.png", "Completion rate per card",
+                    lambda run, r, path: charts.card_completion(r["cards"], path))),
+             cards_text),
+        Form(cards_compared, (Csv("cards", "compare_cards", "Cards"),
+                              Csv("categories", "compare_card_categories", "Categories"),
+                              Csv("spreads", "compare_spread",
+                                  "Spread of fair value − points per run")),
+             (Chart("compare_cards.png", "Change in completion rate per card",
+                    draw_compared_cards),),
+             cards_compared_text),
+    ),
+    Section(
+        "game_shape", "Game shape",
+        Form(game_shape, (Csv("summary", "game_shape", "Per player count"),
+                          Csv("rounds", "rounds", "Games per number of rounds"),
+                          Csv("weather", "weather", "Weather faces"),
+                          Csv("actions", "actions", "Actions per participant"),
+                          Csv("errors", "errors", "Games stopped by an error", 20)),
+             (Chart("game_length.png", "Game length histogram",
+                    lambda run, r, path: charts.game_length(r["rounds"], path)),),
+             "Rounds per game, games that hit the round cap, and the Emperor's effect: how "
+             "often the seat that took the Emperor won, against `chance` = 1/players. Error "
+             "games are counted in `errors`, then left out. Weather: how often each face "
+             "was rolled (a fair die gives 1/6 each). Actions: per participant, the mean "
+             "number of each action per game, and its share of all the participant's "
+             "actions."),
+        Form(game_shape_compared, (Csv("shape", "compare_game_shape", "Game shape"),),
+             (Chart("compare_rounds.png", "Game length per run", draw_compared_lengths),),
+             game_shape_compared_text),
+    ),
+    Section(
+        "paired_runs", "Paired comparison with the baseline",
+        None,  # a single run has no baseline; its duplicate deals are the paired analysis
+        Form(paired_runs, (Csv("win", "paired_win_rates_{run}", "Win rate, paired difference"),
+                           Csv("cards", "paired_cards_{run}", "Cards, paired differences")),
+             text=paired_runs_text, title="Paired: {run} against {base}", repeat=True),
+    ),
+)
+
+
+def forms(kind: Kind) -> list[tuple[Section, Form[Any]]]:
+    """The sections a kind of report shows, in the registry's order, with their form."""
+    return [(s, f) for s in SECTIONS if (f := getattr(s, kind)) is not None]
+
+
+def files(kind: Kind) -> tuple[str, ...]:
+    """The CSV files, then the charts, that a kind of report writes, in section order; the
+    files of a repeated section (named after each run paired with the baseline) are left
+    out, their names being known only once the runs are."""
+    names = [name for _, form in forms(kind) if not form.repeat for name in form.files()]
+    return tuple(n for n in names if n.endswith(".csv")) + tuple(
+        n for n in names if not n.endswith(".csv"))
