@@ -188,6 +188,71 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
     click.echo(json.dumps(to_position(state), indent=1))
 
 
+# ------------------------------------------------------------------ show
+
+
+def check_out_path(ctx: click.Context, param: click.Parameter,
+                   value: str | None) -> str | None:
+    """An output file that cannot be written is said before any work."""
+    from .records import write_problem
+
+    problem = write_problem(value) if value not in (None, "-") else None
+    if problem:
+        raise click.BadParameter(problem)
+    return value
+
+
+@main.command()
+@click.argument("position", metavar="POSITION")
+@click.option("--svg", "svg_path", metavar="FILE", default=None, callback=check_out_path,
+              help="Write the picture as SVG (- for standard output).")
+@click.option("--png", "png_path", metavar="FILE", default=None, callback=check_out_path,
+              help="Write the picture as PNG (through a headless Chromium, or cairosvg).")
+@click.option("--seat", type=click.IntRange(0, 3), default=None,
+              help="Draw what this seat may see (the others' hands by category only).")
+@click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+def show(position: str, svg_path: str | None, png_path: str | None, seat: int | None,
+         color: bool | None) -> None:
+    """Draw a position: the garden, irrigation, improvements, bamboo, figures, whose turn,
+    scores, each seat's stock and hand.
+
+    Without --svg or --png the board is printed as text.  POSITION is a position file
+    (`arena position --new`, `arena replay --position`, `arena apply` write one), or -.
+
+    \b
+    Examples:
+      arena show start.json --svg start.svg
+      arena show at40.json --png at40.png --seat 1
+    """
+    from .board_text import render_state, render_view
+    from .engine import PlayerView
+    from .svg import board_svg
+
+    if svg_path and png_path:
+        raise UserError("give --svg or --png, not both")
+    state = read_position(position)
+    if seat is not None and seat >= state.players:
+        raise UserError(f"--seat {seat} is not a seat of this {state.players}-player game")
+    board = state if seat is None else PlayerView.of(state, seat)
+    if not (svg_path or png_path):
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
+        click.echo(render_state(state, color=color) if seat is None else
+                   render_view(board, color=color))
+        return
+    title = None if seat is None else f"as seat {seat} sees it"
+    picture = board_svg(board, title=title)
+    if svg_path == "-":
+        click.echo(picture, nl=False)
+    elif svg_path:
+        Path(svg_path).write_text(picture, encoding="utf-8")
+        click.echo(f"board written to {svg_path}")
+    else:
+        from .browser import svg_to_png
+
+        used = svg_to_png(picture, Path(png_path))  # type: ignore[arg-type]
+        click.echo(f"board written to {png_path} (drawn by {used})")
+
+
 # ------------------------------------------------------------------ rules / position
 
 
