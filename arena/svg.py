@@ -387,7 +387,7 @@ def legend(x: float, y: float) -> tuple[list[str], float]:
                                                                     'class="key"'))
     out.append(_text(cx + 20, y, "panda", "small"))
     cx += 66
-    out.append(f'<polygon class="space" points="{_num(cx)},{_num(y - 12)} {_num(cx + 14)},'
+    out.append(f'<polygon class="space key" points="{_num(cx)},{_num(y - 12)} {_num(cx + 14)},'
                f'{_num(y - 12)} {_num(cx + 14)},{_num(y + 2)} {_num(cx)},{_num(y + 2)}"/>')
     out.append(_text(cx + 20, y, "open space", "small"))
     return out, y + 10
