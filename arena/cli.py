@@ -524,31 +524,42 @@ def cards_command(cards_path: str | None, template_path: str | None) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", "game_id", default=None, help="Game id, for a games.jsonl file.")
+@click.argument("file", type=click.Path(exists=True))
+@click.option("--game", "game_id", default=None,
+              help="Game id, for a games.jsonl file or a tournament folder.")
 @click.option("--step", type=click.IntRange(min=0), default=None,
               help="Stop after this many choices and show the board there.")
 @click.option("--show", is_flag=True, help="Draw the board (at --step, or at the end).")
 @click.option("--position", "as_position", is_flag=True,
               help="Print the position JSON there instead (for `arena legal` / `apply`).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+@click.option("--html", "html_path", metavar="OUT", default=None, callback=check_out_path,
+              help="Write a self-contained page that steps through the game (a drawn board, "
+                   "the events, hands and scores).")
 def replay(file: str, game_id: str | None, step: int | None, show: bool, as_position: bool,
-           color: bool | None) -> None:
+           color: bool | None, html_path: str | None) -> None:
     """Re-play a recorded game: check every move and the result, show any step.
 
-    FILE is a record written by `arena play --record`, or a tournament's games.jsonl
-    (then name the game with --game).
+    FILE is a record written by `arena play --record`, a tournament's games.jsonl or its
+    folder (then name the game with --game).
 
     \b
     Examples:
       arena replay game.json
       arena replay runs/m1/games.jsonl --game 000-0003-1 --step 40 --show
       arena replay game.json --step 40 --position > at40.json
+      arena replay runs/m1 --game 000-0003-1 --html game.html
     """
     from . import replay as replaying
     from .board_text import render_state
 
     record = replaying.find_record(file, game_id)
+    if html_path is not None:
+        from .viewer import write_page
+
+        write_page(record, Path(html_path))
+        click.echo(f"replay of game {record.get('game')} written to {html_path}")
+        return
     result = replaying.replay(record, until=step)
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     names = list(record.get("seats", []))

@@ -40,7 +40,7 @@ SEAT_COLOURS = ("#d84315", "#1e88e5", "#43a047", "#8e24aa")
 
 STYLE = (
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
-    ".coord{font-size:8px;fill:#555}"
+    ".coord{font-size:7.5px;fill:#444}"
     ".space{fill:none;stroke:#b9b2a0;stroke-width:1;stroke-dasharray:3 3}"
     ".hex{stroke:#6f6a5c;stroke-width:1.2}"
     ".channel{stroke:" + WATER + ";stroke-width:6;stroke-linecap:round}"
@@ -154,17 +154,11 @@ def _figure(x: float, y: float, name: str, cell: int) -> str:
             f'data-x="{_num(x)}" data-y="{_num(y)}">{body}</g>')
 
 
-def garden(board: Board, cells: Iterable[int] | None = None) -> list[str]:
-    """The SVG elements of the garden: open spaces, pond, plots, channels, figures.
-
-    ``cells``: open spaces to draw (default: the board's placement spaces); a replay passes
-    its own so that every frame has the same extent.
-    """
+def garden(board: Board) -> list[str]:
+    """The SVG elements of the garden: open spaces, pond, plots, channels, figures."""
     out: list[str] = []
-    spaces = set(board.placement_spaces())
-    for cell in sorted(set(cells or ()) - set(board.tiles) | spaces):
-        kind = "space" if cell in spaces else "space unused"
-        out.append(f'<polygon class="{kind}" data-cell="{grid.cell_text(cell)}" '
+    for cell in board.placement_spaces():
+        out.append(f'<polygon class="space" data-cell="{grid.cell_text(cell)}" '
                    f'points="{_points(corners(cell, SIZE - 2))}"/>')
     for cell in board.tiles:
         out.append(_plot(board, cell))
@@ -175,7 +169,7 @@ def garden(board: Board, cells: Iterable[int] | None = None) -> list[str]:
     # Fixed places in the hex, so the two never hide each other nor the bamboo.
     for name, cell, dx in (("gardener", board.gardener, 15), ("panda", board.panda, -15)):
         x, y = centre(cell)
-        out.append(_figure(x + dx, y + 11, name, cell))
+        out.append(_figure(x + dx, y + 8, name, cell))
     return out
 
 
@@ -207,21 +201,20 @@ def _plot(board: Board, cell: int) -> str:
     if improvement:
         parts.append(_badge(x - 15, y - 9, name, improvement == printed))
     parts.append(_bamboo(x, y + 10, height, colour))
-    parts.append(f'<text class="coord" x="{_num(x)}" y="{_num(y + SIZE - 6)}" '
+    parts.append(f'<text class="coord" x="{_num(x)}" y="{_num(y + SIZE - 10)}" '
                  f'text-anchor="middle">{where}</text>')
     return (f'<g class="plot" data-cell="{where}" data-colour="{colour}" '
             f'data-bamboo="{height}" data-improvement="{name}" '
             f'data-irrigated="{str(irrigated).lower()}">{"".join(parts)}</g>')
 
 
-def garden_svg(board: Board, cells: Iterable[int] | None = None, *,
-               box: tuple[float, float, float, float] | None = None) -> str:
-    """The garden alone, as an SVG document (the replay page's board)."""
-    cells = set(cells or ()) | frame_cells([board])
-    x, y, w, h = box or view_box(cells)
+def garden_svg(board: Board, *, box: tuple[float, float, float, float] | None = None) -> str:
+    """The garden alone, as an SVG document (the replay page's board); ``box`` is the
+    extent to show (a replay gives every step the same one)."""
+    x, y, w, h = box or view_box(frame_cells([board]))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="garden" '
             f'viewBox="{_num(x)} {_num(y)} {_num(w)} {_num(h)}"><style>{STYLE}</style>'
-            + "".join(garden(board, cells)) + "</svg>")
+            + "".join(garden(board)) + "</svg>")
 
 
 # ---------------------------------------------------------------------------- the table
@@ -393,6 +386,13 @@ def legend(x: float, y: float) -> tuple[list[str], float]:
     return out, y + 10
 
 
+def legend_svg() -> str:
+    """The legend alone, as an SVG document (under the replay page's board)."""
+    keys, bottom = legend(6, 18)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="legend" viewBox="0 0 760 '
+            f'{bottom + 4:.0f}"><style>{STYLE}</style>' + "".join(keys) + "</svg>")
+
+
 def board_svg(board: Board, names: Sequence[str] | None = None, *,
               title: str | None = None, hands: bool = True, scale: float = 1.4) -> str:
     """The whole picture of a position: the garden, the side table and a legend.
@@ -419,6 +419,6 @@ def board_svg(board: Board, names: Sequence[str] | None = None, *,
         f'viewBox="{_num(gx)} {_num(gy)} {_num(width)} {_num(height)}">'
         f'<style>{STYLE}</style><rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(width)}" '
         f'height="{_num(height)}" fill="#fbf8ef"/>{head}'
-        f'<g transform="translate(0,{shift})">{"".join(garden(board, cells))}</g>'
+        f'<g transform="translate(0,{shift})">{"".join(garden(board))}</g>'
         + "".join(table) + "".join(keys) + "</svg>\n"
     )
