@@ -59,7 +59,11 @@ document.addEventListener('keydown', function(e){
   else if (e.key === ' ') { e.preventDefault(); play(); }
   else return;
 });
-const m = /step=(\d+)/.exec(location.hash);
-show(m ? +m[1] : 0);
+function fromHash(){
+  const m = /step=(\d+)/.exec(location.hash);
+  return m ? +m[1] : 0;
+}
+window.addEventListener('hashchange', function(){ show(fromHash()); });
+show(fromHash());
 document.body.dataset.ready = '1';
 })();
