@@ -392,18 +392,28 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
               metavar="SEC", help="Hard limit in seconds per decision.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+@click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Write the board as an SVG file after every turn "
+                                  "(DIR/turn-0001.svg ...).")
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
-         quiet: bool, color: bool | None) -> None:
+         quiet: bool, color: bool | None, frames_dir: str | None) -> None:
     """Play one game between bots and print the moves and the result.
+
+    `--bot human` seats you: at each of your decisions the board, your hand and the legal
+    actions, numbered (type a number, an action, `help`, `board`, `hand` or `quit`).  You
+    see what your seat may see, and nothing else.
 
     \b
     Example:
       arena play --bot greedy --bot random --seed 7 --show --record game.json
       arena play --bot mcts:iterations=500 --bot objective --bot random --rule cloud_keep=false
       arena play --bot objective:prefer=panda --bot objective --cards panda-cheap.json
+      arena play --bot human --bot objective --seed 3 --record mine.json
+      arena play --bot greedy --bot random --seed 7 --frames frames/
     """
     from .board_text import LEGEND, render_state
+    from .human import HumanBot
     from .match import play_game
 
     if not 2 <= len(bots) <= 4:
@@ -415,6 +425,14 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     names = [spec.name for spec in specs]
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     players = [spec.create(random.Random(seed * 10 + seat)) for seat, spec in enumerate(specs)]
+    humans = [seat for seat, bot in enumerate(players) if isinstance(bot, HumanBot)]
+    if len(humans) > 1:
+        raise UserError("one --bot human per game: at one terminal each would see the "
+                        "other's hand")
+    if humans:
+        # The seat prints what it may see; the game's own log would show every hand.
+        show = False
+    frames = _frames(frames_dir, names, humans[0] if humans else None)
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
         if cards_path is not None:
@@ -428,7 +446,9 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     def on_event(line: str, round_: int, state: GameState) -> None:
         nonlocal seen, turn_ended
         seen += 1
-        if quiet:
+        if frames is not None:
+            frames(line, state)
+        if quiet or humans:
             return
         _print_event(line, round_, names)
         # The state is already past the whole move and the chance it brought (the next
@@ -449,8 +469,63 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     if record_path:
         Path(record_path).write_text(json.dumps(outcome.record) + "\n")
         click.echo(f"record written to {record_path}")
-    if outcome.error:
+    if frames is not None:
+        click.echo(f"{plural(frames.written, 'board')} written to {frames_dir}")
+    if outcome.error and outcome.error["kind"] != "abandoned":
         sys.exit(1)
+
+
+class _Frames:
+    """``--frames DIR``: the board as SVG at the start and after every turn (as a seat
+    sees it when a person plays that seat)."""
+
+    def __init__(self, folder: Path, names: list[str], seat: int | None) -> None:
+        self.folder = folder
+        self.names = names
+        self.seat = seat
+        self.written = 0
+        self.told = 0
+        self.mover: int | None = None
+
+    def __call__(self, line: str, state: GameState) -> None:
+        from .engine import PlayerView
+        from .svg import board_svg
+
+        self.told += 1
+        if not line.startswith("*"):
+            self.mover = int(line.split(" ", 1)[0])
+        # The state is already past the move and the chance it brought: draw once the last
+        # of those events is told, at the start and when the mover's turn is over.
+        if self.told != len(state.history or ()):
+            return
+        if self.mover is None:
+            if self.written:
+                return
+        elif state.ended or state.current != self.mover:
+            self.mover = None
+        else:
+            return
+        board = state if self.seat is None else PlayerView.of(state, self.seat)
+        title = f"turn {self.written}, round {state.round}"
+        path = self.folder / f"turn-{self.written:04d}.svg"
+        path.write_text(board_svg(board, self.names, title=title), encoding="utf-8")
+        self.written += 1
+
+
+def _frames(folder: str | None, names: list[str], seat: int | None) -> _Frames | None:
+    if folder is None:
+        return None
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--frames {folder}: {exc.strerror or exc}") from None
+    from .records import write_problem
+
+    problem = write_problem(path / "turn-0000.svg")
+    if problem:
+        raise UserError(f"--frames: {problem}")
+    return _Frames(path, names, seat)
 
 
 def _changed_text(choice: CardChoice, options: RuleOptions) -> str:

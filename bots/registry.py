@@ -29,6 +29,7 @@ BUILTIN: dict[str, str] = {
     "greedy": "bots.greedy:GreedyBot",
     "objective": "bots.objective:ObjectiveBot",
     "mcts": "bots.mcts:MctsBot",
+    "human": "arena.human:HumanBot",
 }
 
 
