@@ -30,6 +30,7 @@ BUILTIN: dict[str, str] = {
     "objective": "bots.objective:ObjectiveBot",
     "mcts": "bots.mcts:MctsBot",
     "human": "arena.human:HumanBot",
+    "policy": "arena.rl.policy:PolicyBot",
 }
 
 
