@@ -732,6 +732,16 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
         folder = reports.write_report(loaded, Path(out) if out else None)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
+    if len(dirs) == 1:
+        from .viewer import write_replays
+
+        click.echo("drawing the games to watch ...", err=True)
+        count, problems = write_replays(Path(dirs[0]), folder)
+        for problem in problems:
+            click.echo(f"warning: {problem}", err=True)
+        if count:
+            click.echo(f"{plural(count, 'replay')} of games to watch in {folder / 'replays'}",
+                       err=True)
     click.echo(f"done in {time.perf_counter() - started:.1f} s", err=True)
     summary = folder / "summary.txt"
     if summary.exists():

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import GameState, event_text
-from .replay import RecordError, find_record, replay
+from .replay import RecordError, find_record, read_records, replay
 from .svg import (
     SEAT_COLOURS,
     drawn_text,
@@ -288,3 +288,35 @@ def write_page(record: dict[str, Any], out: Path, *, title: str | None = None) -
 def write_from_file(path: str | Path, out: Path, game: str | None = None) -> Path:
     """The page of the game ``game`` of a record file, a ``games.jsonl`` or a run folder."""
     return write_page(find_record(path, game), out)
+
+
+def write_replays(run: Path, report: Path) -> tuple[int, list[str]]:
+    """The replay pages a report links (its ``games_to_watch.csv``), from the run's records.
+
+    Returns the number written and a sentence per game that could not be drawn; such a game
+    still gets a page, saying why, so that no link of the report is dead.
+    """
+    import csv
+
+    chosen = report / "games_to_watch.csv"
+    if not chosen.is_file():
+        return 0, []
+    with chosen.open(encoding="utf-8", newline="") as f:
+        wanted = {row["game"]: row["file"] for row in csv.DictReader(f)
+                  if row.get("game") and row.get("file")}
+    if not wanted:
+        return 0, []
+    records = {str(r.get("game")): r for r in read_records(run) if str(r.get("game")) in wanted}
+    problems = []
+    for game, file in wanted.items():
+        target = report / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            write_page(records[game], target)
+        except (KeyError, RecordError) as exc:
+            why = str(exc) if isinstance(exc, RecordError) else f"no game {game} in {run}"
+            problems.append(why)
+            target.write_text(f"<!DOCTYPE html><html lang=\"en\"><meta charset=\"utf-8\">"
+                              f"<title>{escape(game)}</title><p>{escape(why)}</p></html>\n",
+                              encoding="utf-8")
+    return len(wanted), problems

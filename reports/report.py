@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import charts, tables
+from . import charts, tables, watch
 from .loader import ReportError, Tables, card_set_hash, emperor_points, load
 from .render import Section, Table, write_document
 
@@ -29,7 +29,7 @@ FILES = (
     "seat_tests.csv", "cards.csv", "card_categories.csv", "card_model.csv", "game_shape.csv",
     "rounds.csv", "weather.csv", "actions.csv", "errors.csv", "win_rates.png",
     "head_to_head.png", "scores.png", "seat_advantage.png", "card_completion.png",
-    "card_value.png", "game_length.png",
+    "card_value.png", "game_length.png", "games_to_watch.csv",
 )
 
 
@@ -282,6 +282,9 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[S
             [("game_length.png", "Game length histogram")],
         ),
     ]
+    chosen = watch.games_to_watch(t, watch.flagged_cards(cb["cards"]))
+    sections.insert(2, Section("Games to watch", watch.watch_text(chosen),
+                               [Table("games_to_watch", "Games to watch", chosen)]))
     return sections
 
 
