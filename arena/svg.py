@@ -305,8 +305,13 @@ def panel(board: Board, names: Sequence[str] | None, x: float, y: float,
           hands: bool = True) -> tuple[list[str], float]:
     """The side table: whose turn, each seat's score, stock and objectives; returns the
     elements and the height used."""
-    out = [_text(x, y + 14, turn_text(board), "panel-title")]
+    # the turn in two lines (round and mover; step and weather): one is too wide
+    first, _, rest = turn_text(board).partition(" · step ")
+    out = [_text(x, y + 14, first, "panel-title")]
     y += 34
+    if rest:
+        out.append(_text(x, y - 2, f"step {rest}"))
+        y += 18
     drawn = drawn_text(board)
     if drawn:
         out.append(_text(x, y, f"choosing a plot from: {drawn}"))
@@ -404,7 +409,7 @@ def board_svg(board: Board, names: Sequence[str] | None = None, *,
     cells = frame_cells([board])
     gx, gy, gw, gh = view_box(cells)
     panel_x = gx + gw + 20
-    panel_w = 390
+    panel_w = 440
     top = gy + (26 if title else 0)
     table, panel_bottom = panel(board, names, panel_x, top, hands)
     width = gw + 20 + panel_w
