@@ -7,6 +7,7 @@ functions, so a channel drawn across a hex instead of on its edge fails."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -173,3 +174,20 @@ def test_png_without_a_renderer_is_one_sentence(tmp_path: Path,
     assert result.exit_code == 2
     assert "--png needs a headless browser or cairosvg" in result.stderr
     assert not (tmp_path / "p.png").exists()
+
+
+def test_play_writes_a_frame_at_the_start_and_after_every_turn(tmp_path: Path) -> None:
+    from arena.replay import replay
+
+    frames, record = tmp_path / "frames", tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", "--bot", "greedy", "--bot", "random", "--seed",
+                                       "4", "-q", "--frames", str(frames), "--record",
+                                       str(record)])
+    assert result.exit_code == 0, result.output
+    written = sorted(frames.glob("turn-*.svg"))
+    moves = [m for m in json.loads(record.read_text())["moves"] if not m.startswith("*")]
+    turns = sum(1 for a, b in itertools.pairwise(moves) if a.split()[0] != b.split()[0]) + 1
+    assert len(written) == turns + 1
+    end = replay(json.loads(record.read_text())).state
+    check(written[-1].read_text(), end)
+    check(written[0].read_text(), new_game(2, 4))
