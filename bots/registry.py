@@ -24,13 +24,15 @@ from .base import Bot, BotConfigError
 ENTRY_POINT_GROUP = "takenoko_arena.bots"
 
 #: Our own bots, so they are found even when the package is not installed (a source tree).
+#: ``policy`` (``arena.rl.policy:PolicyBot``) is registered by entry point only: it loads a
+#: user's policy module, so a tournament must treat it as a bot not shipped with the arena
+#: (``sandbox.shipped`` reads this table) and run it in a process of its own.
 BUILTIN: dict[str, str] = {
     "random": "bots.random_bot:RandomBot",
     "greedy": "bots.greedy:GreedyBot",
     "objective": "bots.objective:ObjectiveBot",
     "mcts": "bots.mcts:MctsBot",
     "human": "arena.human:HumanBot",
-    "policy": "arena.rl.policy:PolicyBot",
 }
 
 

@@ -20,6 +20,7 @@ from arena.rl import ActionTable, Observation, RadiusError, layout
 from arena.rl.env import TakenokoEnv
 from arena.rl.policy import PolicyBot, random_policy
 from bots.random_bot import RandomBot
+from bots.registry import BotSpec
 from tests.test_script_args import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,3 +145,12 @@ def test_the_example_plays_games() -> None:
     run = run_script("rl_random", "--games", "3", "--players", "3", timeout=120)
     assert run.returncode == 0, run.stderr
     assert "3 games of 3 players" in run.stdout
+
+
+def test_a_tournament_runs_a_policy_in_a_process_of_its_own() -> None:
+    """The policy module is the user's code: never imported in the arena's process."""
+    from arena.tournament.sandbox import Isolation
+
+    isolation = Isolation()
+    assert not isolation.trusts_text("policy:policy=mypkg.agents:act")
+    assert isolation.isolates(BotSpec.parse("policy"))
