@@ -10,8 +10,8 @@ colour-blind reader loses nothing.
 
 from __future__ import annotations
 
-from .engine import Board, GameState, grid
-from .engine.components import CARDS, COLOURS, FACES, IMPROVEMENTS, POND_TILE
+from .engine import Board, GameState, PlayerView, grid
+from .engine.components import CARDS, CATEGORIES, COLOURS, FACES, IMPROVEMENTS, POND_TILE
 
 CELL_WIDTH = 4  # text columns per unit of x
 _ANSI = {"green": "32", "yellow": "33", "pink": "35", "blue": "34;1", "dim": "2", "bold": "1"}
@@ -123,4 +123,37 @@ def render_state(
             + "; done "
             + (" ".join(CARDS[c].id for c in state.completed[seat]) or "-")
         )
+    return "\n".join(out)
+
+
+def render_view(view: PlayerView, names: list[str] | None = None, *, color: bool = True,
+                legend: bool = True) -> str:
+    """What one seat may see, as ``render_state`` draws the whole truth: the board, the turn,
+    each seat's score and stock, this seat's hand, the others' hands by category only."""
+    out = [render_board(view, color=color)]
+    if legend:
+        out.append(LEGEND)
+    weather = FACES[view.weather] if view.weather >= 0 else "-"
+    turn = ("game over" if view.ended
+            else f"seat {view.current} to play, step {view.step_name}, weather {weather}")
+    out.append(f"round {view.round}, {turn}; reserve: "
+               f"{_count(view.reserve_channels, 'channel')}, "
+               + ", ".join(f"{view.reserve_improvements[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3))
+               + f"; deck: {_count(view.plot_deck_size, 'plot')}")
+    scores = view.scores()
+    for seat in range(view.players):
+        name = names[seat] if names else f"seat {seat}"
+        stored = view.stored_improvements[seat]
+        extras = [_count(view.stored_channels[seat], "channel")] + [
+            f"{stored[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3) if stored[i]]
+        if seat == view.seat:
+            hand = " ".join(CARDS[c].id for c in view.hand) or "-"
+        else:
+            hand = " ".join(f"{CATEGORIES[k]}?" for k in view.hand_categories[seat]) or "-"
+        crown = " (Emperor)" if view.emperor == seat else ""
+        you = " (you)" if seat == view.seat else ""
+        eaten = "/".join(str(n) for n in view.eaten[seat])
+        out.append(f"  {seat} {name}{you}: {scores[seat]} pts{crown}; eaten g/y/p {eaten}; "
+                   f"stock {', '.join(extras)}; hand {hand}; done "
+                   + (" ".join(CARDS[c].id for c in view.completed[seat]) or "-"))
     return "\n".join(out)

@@ -148,6 +148,9 @@ class Bot:
 
     #: Declared parameters; a spec may set any of them (``mcts:iterations=200``).
     PARAMS: ClassVar[tuple[Param, ...]] = ()
+    #: True for a bot that runs code its spec names (a policy module, say): shipped with the
+    #: arena or not, it is not trusted, because what it runs is the user's.
+    LOADS_USER_CODE: ClassVar[bool] = False
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         self.rng = rng if rng is not None else random.Random(0)

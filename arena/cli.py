@@ -170,6 +170,71 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
     click.echo(json.dumps(to_position(state), indent=1))
 
 
+# ------------------------------------------------------------------ show
+
+
+def check_out_path(ctx: click.Context, param: click.Parameter,
+                   value: str | None) -> str | None:
+    """An output file that cannot be written is said before any work."""
+    from .records import write_problem
+
+    problem = write_problem(value) if value not in (None, "-") else None
+    if problem:
+        raise click.BadParameter(problem)
+    return value
+
+
+@main.command()
+@click.argument("position", metavar="POSITION")
+@click.option("--svg", "svg_path", metavar="FILE", default=None, callback=check_out_path,
+              help="Write the picture as SVG (- for standard output).")
+@click.option("--png", "png_path", metavar="FILE", default=None, callback=check_out_path,
+              help="Write the picture as PNG (through a headless Chromium, or cairosvg).")
+@click.option("--seat", type=click.IntRange(0, 3), default=None,
+              help="Draw what this seat may see (the others' hands by category only).")
+@click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+def show(position: str, svg_path: str | None, png_path: str | None, seat: int | None,
+         color: bool | None) -> None:
+    """Draw a position: the garden, irrigation, improvements, bamboo, figures, whose turn,
+    scores, each seat's stock and hand.
+
+    Without --svg or --png the board is printed as text.  POSITION is a position file
+    (`arena position --new`, `arena replay --position`, `arena apply` write one), or -.
+
+    \b
+    Examples:
+      arena show start.json --svg start.svg
+      arena show at40.json --png at40.png --seat 1
+    """
+    from .board_text import render_state, render_view
+    from .engine import PlayerView
+    from .svg import board_svg
+
+    if svg_path and png_path:
+        raise UserError("give --svg or --png, not both")
+    state = read_position(position)
+    if seat is not None and seat >= state.players:
+        raise UserError(f"--seat {seat} is not a seat of this {state.players}-player game")
+    board = state if seat is None else PlayerView.of(state, seat)
+    if not (svg_path or png_path):
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
+        click.echo(render_state(state, color=color) if seat is None else
+                   render_view(board, color=color))
+        return
+    title = None if seat is None else f"as seat {seat} sees it"
+    picture = board_svg(board, title=title)
+    if svg_path == "-":
+        click.echo(picture, nl=False)
+    elif svg_path:
+        Path(svg_path).write_text(picture, encoding="utf-8")
+        click.echo(f"board written to {svg_path}")
+    else:
+        from .browser import svg_to_png
+
+        used = svg_to_png(picture, Path(png_path))  # type: ignore[arg-type]
+        click.echo(f"board written to {png_path} (drawn by {used})")
+
+
 # ------------------------------------------------------------------ rules / position
 
 
@@ -310,22 +375,32 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
               metavar="SEC", help="Hard limit in seconds per decision.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+@click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Write the board as an SVG file after every turn "
+                                  "(DIR/turn-0001.svg ...).")
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
-         quiet: bool, color: bool | None) -> None:
+         quiet: bool, color: bool | None, frames_dir: str | None) -> None:
     """Play one game between bots and print the moves and the result.
 
     Each bot's random generator is seeded from the game seed, its seat and its name (the
     spec text, or name=), as in a tournament: --seed with a tournament game's seed and its
     seats' specs in seat order plays that game again, move for move.
 
+    `--bot human` seats you: at each of your decisions the board, your hand and the legal
+    actions, numbered (type a number, an action, `help`, `board`, `hand` or `quit`).  You
+    see what your seat may see, and nothing else.
+
     \b
     Example:
       arena play --bot greedy --bot random --seed 7 --show --record game.json
       arena play --bot mcts:iterations=500 --bot objective --bot random --rule cloud_keep=false
       arena play --bot objective:prefer=panda --bot objective --cards panda-cheap.json
+      arena play --bot human --bot objective --seed 3 --record mine.json
+      arena play --bot greedy --bot random --seed 7 --frames frames/
     """
     from .board_text import LEGEND, render_state
+    from .human import HumanBot
     from .match import play_game
 
     if not 2 <= len(bots) <= 4:
@@ -337,6 +412,14 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     names = [spec.name for spec in specs]
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     players = [make_bot(spec, seed, seat) for seat, spec in enumerate(specs)]
+    humans = [seat for seat, bot in enumerate(players) if isinstance(bot, HumanBot)]
+    if len(humans) > 1:
+        raise UserError("one --bot human per game: at one terminal each would see the "
+                        "other's hand")
+    if humans:
+        # The seat prints what it may see; the game's own log would show every hand.
+        show = False
+    frames = _frames(frames_dir, names, humans[0] if humans else None)
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
         if cards_path is not None:
@@ -350,7 +433,9 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     def on_event(event: Event, state: GameState) -> None:
         nonlocal seen, turn_ended
         seen += 1
-        if quiet:
+        if frames is not None:
+            frames(event, state)
+        if quiet or humans:
             return
         _print_event(event, names)
         # The state is already past the whole move and the chance it brought (the next
@@ -371,8 +456,63 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     if record_path:
         Path(record_path).write_text(json.dumps(outcome.record) + "\n")
         click.echo(f"record written to {record_path}")
-    if outcome.error:
+    if frames is not None:
+        click.echo(f"{plural(frames.written, 'board')} written to {frames_dir}")
+    if outcome.error and outcome.error["kind"] != "abandoned":
         sys.exit(1)
+
+
+class _Frames:
+    """``--frames DIR``: the board as SVG at the start and after every turn (as a seat
+    sees it when a person plays that seat)."""
+
+    def __init__(self, folder: Path, names: list[str], seat: int | None) -> None:
+        self.folder = folder
+        self.names = names
+        self.seat = seat
+        self.written = 0
+        self.told = 0
+        self.mover: int | None = None
+
+    def __call__(self, event: Event, state: GameState) -> None:
+        from .engine import PlayerView
+        from .svg import board_svg
+
+        self.told += 1
+        if event.kind == "move":
+            self.mover = event.seat
+        # The state is already past the move and the chance it brought: draw once the last
+        # of those events is told, at the start and when the mover's turn is over.
+        if self.told != len(state.history or ()):
+            return
+        if self.mover is None:
+            if self.written:
+                return
+        elif state.ended or state.current != self.mover:
+            self.mover = None
+        else:
+            return
+        board = state if self.seat is None else PlayerView.of(state, self.seat)
+        title = f"turn {self.written}, round {state.round}"
+        path = self.folder / f"turn-{self.written:04d}.svg"
+        path.write_text(board_svg(board, self.names, title=title), encoding="utf-8")
+        self.written += 1
+
+
+def _frames(folder: str | None, names: list[str], seat: int | None) -> _Frames | None:
+    if folder is None:
+        return None
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--frames {folder}: {exc.strerror or exc}") from None
+    from .records import write_problem
+
+    problem = write_problem(path / "turn-0000.svg")
+    if problem:
+        raise UserError(f"--frames: {problem}")
+    return _Frames(path, names, seat)
 
 
 def _changed_text(choice: CardChoice, options: RuleOptions) -> str:
@@ -446,32 +586,42 @@ def cards_command(cards_path: str | None, template_path: str | None) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", "game_id", default=None, help="Game id, for a games.jsonl file.")
+@click.argument("file", type=click.Path(exists=True))
+@click.option("--game", "game_id", default=None,
+              help="Game id, for a games.jsonl file or a tournament folder.")
 @click.option("--step", type=click.IntRange(min=0), default=None,
               help="Stop after this many choices and show the board there.")
 @click.option("--show", is_flag=True, help="Draw the board (at --step, or at the end).")
 @click.option("--position", "as_position", is_flag=True,
               help="Print the position JSON there instead (for `arena legal` / `apply`).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
-                   as_position: bool,
-           color: bool | None) -> None:
+@click.option("--html", "html_path", metavar="OUT", default=None, callback=check_out_path,
+              help="Write a self-contained page that steps through the game (a drawn board, "
+                   "the events, hands and scores).")
+def replay_command(file: str, game_id: str | None, step: int | None, show: bool, as_position: bool,
+                   color: bool | None, html_path: str | None) -> None:
     """Re-play a recorded game: check every move and the result, show any step.
 
-    FILE is a record written by `arena play --record`, or a tournament's games.jsonl
-    (then name the game with --game).
+    FILE is a record written by `arena play --record`, a tournament's games.jsonl or its
+    folder (then name the game with --game).
 
     \b
     Examples:
       arena replay game.json
       arena replay runs/m1/games.jsonl --game 000-0003-1 --step 40 --show
       arena replay game.json --step 40 --position > at40.json
+      arena replay runs/m1 --game 000-0003-1 --html game.html
     """
     from . import replay as replaying
     from .board_text import render_state
 
     record = replaying.find_record(file, game_id)
+    if html_path is not None:
+        from .viewer import write_page
+
+        write_page(record, Path(html_path))
+        click.echo(f"replay of game {record.get('game')} written to {html_path}")
+        return
     result = replaying.replay_record(record, until=step)
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     names = list(record.get("seats", []))
@@ -569,6 +719,16 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
         folder = reports.write_report(loaded, Path(out) if out else None)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
+    if len(dirs) == 1:
+        from .viewer import write_replays
+
+        click.echo("drawing the games to watch ...", err=True)
+        count, problems = write_replays(Path(dirs[0]), folder)
+        for problem in problems:
+            click.echo(f"warning: {problem}", err=True)
+        if count:
+            click.echo(f"{plural(count, 'replay')} of games to watch in {folder / 'replays'}",
+                       err=True)
     click.echo(f"done in {time.perf_counter() - started:.1f} s", err=True)
     summary = folder / "summary.txt"
     if summary.exists():

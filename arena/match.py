@@ -32,7 +32,7 @@ from .engine import (
 )
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
 from .limits import move_time_problem
-from .records import GameError, GameRecord, make_record
+from .records import GameAbandoned, GameError, GameRecord, make_record
 
 
 class MoveTimeout(BaseException):
@@ -125,6 +125,9 @@ def _decisions(
         except BotFault as fault:
             seconds[seat] += time.perf_counter() - start
             return {"seat": seat, "kind": fault.kind, "message": fault.message}
+        except GameAbandoned as left:  # a person quit (the human seat): no fault
+            seconds[seat] += time.perf_counter() - start
+            return {"seat": seat, "kind": "abandoned", "message": str(left)}
         except Exception as exc:  # untrusted code: any exception is the bot's fault
             seconds[seat] += time.perf_counter() - start
             return {"seat": seat, "kind": "crash", "message": describe_exception(exc)}

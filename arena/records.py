@@ -42,9 +42,10 @@ Fields
                 ``"* EVENT"`` for what chance (or the rules) did: ``"0 gardener 1,0"``,
                 ``"* roll rain"``, ``"* drew panda-03"``.
 ``seconds``     list[float], thinking time per seat.
-``error``       None, or ``{"seat": int, "kind": "crash" | "illegal" | "timeout", "message":
-                str}``: the game was stopped there; the faulty seat does not win, the others
-                are scored as the game stood.
+``error``       None, or ``{"seat": int, "kind": "crash" | "illegal" | "timeout" |
+                "abandoned", "message": str}``: the game was stopped there; the faulty seat
+                (or the person who quit, ``abandoned``) does not win, the others are scored
+                as the game stood.
 
 The manifest (``manifest.json`` beside ``games.jsonl``)
 ------------------------------------------------------
@@ -77,7 +78,14 @@ import os
 from pathlib import Path
 from typing import Any, TypedDict
 
-ERROR_KINDS = ("crash", "illegal", "timeout")
+#: How a game can stop before its end: a bot's fault, or (``abandoned``) a person at the
+#: terminal who quit (``arena play --bot human``; never in a tournament).
+ERROR_KINDS = ("crash", "illegal", "timeout", "abandoned")
+
+
+class GameAbandoned(Exception):
+    """Raised by a seat whose player leaves the game: the loop records the game as
+    ``abandoned`` by that seat (not as its crash), the others scored as it stood."""
 
 
 def json_problem(text: str | bytes) -> tuple[Any, str | None]:

@@ -92,8 +92,9 @@ def builtin_paths() -> frozenset[str]:
 
 def is_builtin(path: str) -> bool:
     """Whether ``module:Class`` or ``module.Class`` is a bot of the arena's own distribution
-    (the trust decision of ``--isolate untrusted``)."""
-    return _dotted(path) in builtin_paths()
+    that runs only the arena's code (the trust decision of ``--isolate untrusted``): a
+    shipped bot that loads a module its spec names (``Bot.LOADS_USER_CODE``) is not."""
+    return _dotted(path) in builtin_paths() and not load_class(path).LOADS_USER_CODE
 
 
 def load_class(target: str) -> type[Bot]:

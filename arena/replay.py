@@ -47,8 +47,14 @@ class Replay:
 
 
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Records of a ``--record`` file (one JSON object) or a ``games.jsonl``."""
+    """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
+    folder (its ``games.jsonl``)."""
     p = Path(path)
+    if p.is_dir():
+        if not (p / "games.jsonl").is_file():
+            raise RecordError(f"{path} is a folder without games.jsonl (not a tournament's "
+                              "--out folder)")
+        p = path = p / "games.jsonl"
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:

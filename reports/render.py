@@ -204,10 +204,13 @@ def html_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") ->
 
 
 def text_to_html(text: str) -> str:
-    """The small Markdown subset used in section texts: paragraphs, bullets, code, bold."""
+    """The small Markdown subset used in section texts: paragraphs, bullets, code, bold,
+    links to pages beside the report."""
     def inline(s: str) -> str:
         s = html.escape(s)
         s = re.sub(r"`([^`]+)`", r"<code>\1</code>", s)
+        # [text](a relative page): the links to replays written beside the report
+        s = re.sub(r"\[([^\]]+)\]\(((?:[\w.-]+/)*[\w.-]+\.html)\)", r'<a href="\2">\1</a>', s)
         return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", s)
 
     parts = []

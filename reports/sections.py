@@ -28,7 +28,7 @@ from typing import Any, Generic, Literal, TypeVar
 import numpy as np
 import pandas as pd
 
-from . import balance, charts, compare, stats, tables
+from . import balance, charts, compare, stats, tables, watch
 from .compare import interval_text, join, side_by_side, significance_text, significant
 from .loader import Tables
 from .render import MAX_ROWS, Part, Table
@@ -159,6 +159,16 @@ class Section:
         charts drawn into ``out``; ``context`` is the :class:`Run` or the :class:`Runs`."""
         form = getattr(self, kind)
         return [] if form is None else form.parts(context, self.title, out)
+
+
+# Games to watch ---------------------------------------------------------------------------
+
+
+def games_to_watch(run: Run) -> Result:
+    """The games behind the figures, for a person to replay (``reports.watch``); the card
+    table's flagged cards each get one."""
+    flagged = watch.flagged_cards(run.get(cards)["cards"])
+    return {"chosen": watch.games_to_watch(run.tables, flagged)}
 
 
 # Overview ----------------------------------------------------------------------------------
@@ -646,6 +656,12 @@ SECTIONS: tuple[Section, ...] = (
              (Csv("standings", "compare_standings", "Standings side by side"),),
              (Chart("compare_win_rates.png", "Win rates per run", draw_compared_win_rates),),
              standings_compared_text),
+    ),
+    Section(
+        "watch", "Games to watch",
+        Form(games_to_watch, (Csv("chosen", "games_to_watch", "Games to watch"),),
+             text=lambda run, result: watch.watch_text(result["chosen"])),
+        None,  # a comparison links no games
     ),
     Section(
         "ratings", "Ratings",

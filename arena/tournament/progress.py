@@ -4,6 +4,11 @@ In a CI log or a file a redrawn bar is noise, so when the stream is not a termin
 runner prints one line every ``every`` seconds or each further 10% of the games::
 
     [  120/400] 30.0%  8.1 games/s  ETA 0:00:34  leader: greedy 71.3%
+
+On a terminal a ``table`` (``live.LiveTable.lines``) is drawn under the bar and redrawn in
+place, each of its lines a tqdm line of its own so that log lines (``tqdm.write``) still go
+above it.  The rate is always in games per second, however slow the games (tqdm's own
+format turns to seconds per game below one a second).
 """
 
 from __future__ import annotations
@@ -12,6 +17,10 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import IO, Any
+
+#: tqdm's default format with the rate always per second (``rate_noinv_fmt``).
+BAR_FORMAT = ("{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "
+              "{rate_noinv_fmt}{postfix}]")
 
 
 def _eta(seconds: float) -> str:
@@ -24,7 +33,7 @@ class Progress:
     """``update(done, leader)`` as games finish; ``close()`` at the end."""
 
     def __init__(self, total: int, initial: int, stream: IO[str], *, mode: str = "auto",
-                 every: float = 10.0) -> None:
+                 every: float = 10.0, table: Callable[[], list[str]] | None = None) -> None:
         self.total = total
         self.initial = initial
         self.done = initial
@@ -40,13 +49,16 @@ class Progress:
             mode = "bar" if isatty is not None and isatty() else "lines"
         self.mode = mode
         self.bar: Any = None
+        self.table = table
+        self.rows: list[Any] = []
         if mode == "bar":
             import tqdm as tqdm_module
 
             # No monitor thread: the runner forks worker processes while the bar is up.
             tqdm_module.tqdm.monitor_interval = 0
             self.bar = tqdm_module.tqdm(total=total, initial=initial, file=stream,
-                                        unit="game", dynamic_ncols=True, smoothing=0.05)
+                                        unit=" games", dynamic_ncols=True, smoothing=0.05,
+                                        bar_format=BAR_FORMAT)
 
     def rate(self) -> float:
         elapsed = time.monotonic() - self.started
@@ -65,11 +77,14 @@ class Progress:
             if step:
                 self.bar.update(step)
             now = time.monotonic()
-            if step and (force or now - self.last_line > 0.5):
+            if (step or force) and (force or now - self.last_line > 0.5):
                 self.last_line = now
-                self.leader = leader() if callable(leader) else leader
-                self.bar.set_postfix_str(f"leader: {self.leader}" if self.leader else "",
-                                         refresh=False)
+                if self.table is not None:
+                    self.draw(self.table())
+                else:
+                    self.leader = leader() if callable(leader) else leader
+                    self.bar.set_postfix_str(f"leader: {self.leader}" if self.leader else "",
+                                             refresh=False)
         elif self.mode == "lines":
             now = time.monotonic()
             tenth = (10 * done) // max(1, self.total)
@@ -92,7 +107,21 @@ class Progress:
             text += f"  leader: {self.leader}"
         return text
 
+    def draw(self, lines: list[str]) -> None:
+        """The table under the bar, each line in place (a tqdm line of its own)."""
+        import tqdm as tqdm_module
+
+        for i, text in enumerate(lines):
+            if i >= len(self.rows):
+                self.rows.append(tqdm_module.tqdm(
+                    total=0, position=i + 1, file=self.stream, bar_format="{desc}",
+                    dynamic_ncols=True, leave=False))
+            self.rows[i].set_description_str(text, refresh=True)
+
     def close(self) -> None:
+        for row in reversed(self.rows):
+            row.close()
+        self.rows = []
         if self.bar is not None:
             self.bar.close()
             self.bar = None

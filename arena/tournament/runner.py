@@ -34,6 +34,7 @@ from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.records import blamed_seat
 
+from .live import LiveTable
 from .logs import run_logging
 from .progress import Progress
 from .sandbox import Isolation, parse_participant
@@ -403,7 +404,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 memory = settings.isolation.memory
                 log.info("in processes of their own (memory limit %s): %s",
                          f"{memory} MB" if memory else "none", ", ".join(isolated))
-            progress = Progress(schedule.total, len(done), stream, mode=settings.progress)
+            table = LiveTable(standings, schedule, done)
+            progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
+                                table=table.lines)
             writer = GamesWriter(directory)
             executor = make_executor(config, settings)
             games = executor.play(remaining)

@@ -93,6 +93,10 @@ class SprtParams:
 MAX_GAMES = 1_000_000
 
 
+#: Bots that read a person's answers (by class path, so that no module is imported to ask).
+INTERACTIVE = frozenset({"arena.human.HumanBot"})
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """Everything that decides the games (and so goes into the manifest).
@@ -132,6 +136,10 @@ class TournamentConfig:
             raise ScheduleError(f"--cards: remove: {problem}")
         seen: set[str] = set()
         for spec in self.participants:
+            if spec.class_path in INTERACTIVE:
+                raise ScheduleError(
+                    f"{spec.name!r} is a person at the terminal: a tournament plays in worker "
+                    "processes without one (play it with arena play --bot human)")
             if spec.name in seen:
                 raise ScheduleError(
                     f"two participants are named {spec.name!r}; give each a different "

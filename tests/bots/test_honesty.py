@@ -56,7 +56,12 @@ def bot_spec(name: str) -> BotSpec:
 POSITIONS = [(2, 11, 40, False), (3, 12, 30, True), (4, 13, 60, False)]
 
 
-@pytest.mark.parametrize("name", sorted(available()))
+#: Bots that a person plays: the answers are the person's, and what it is shown is its view
+#: (tests/cli/test_human.py checks the screen).
+PEOPLE = {"human"}
+
+
+@pytest.mark.parametrize("name", sorted(set(available()) - PEOPLE))
 @pytest.mark.parametrize(("players", "seed", "moves", "into_place"), POSITIONS)
 def test_same_view_same_decision(
     name: str, players: int, seed: int, moves: int, into_place: bool

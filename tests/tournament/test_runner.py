@@ -242,7 +242,8 @@ def test_library_use_without_the_command(tmp_path: Path) -> None:
 
 
 def test_error_kinds_are_the_records_kinds() -> None:
-    assert set(ERROR_KINDS) == {"crash", "illegal", "timeout"}
+    # ``abandoned``: a person who quit `arena play --bot human` (never in a tournament)
+    assert set(ERROR_KINDS) == {"crash", "illegal", "timeout", "abandoned"}
 
 
 def test_progress_draws_a_bar_on_a_terminal_and_lines_elsewhere() -> None:

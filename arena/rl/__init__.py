@@ -1,0 +1,12 @@
+"""Reinforcement learning: Takenoko as a PettingZoo AEC environment, and an environment
+policy as a bot of the arena (``docs/rl.md``).
+
+Needs the ``rl`` extra (``pip install -e '.[rl]'``: pettingzoo, gymnasium); the arena itself
+does not.
+"""
+
+from __future__ import annotations
+
+from .spaces import DEFAULT_RADIUS, ActionTable, Observation, RadiusError, layout
+
+__all__ = ["DEFAULT_RADIUS", "ActionTable", "Observation", "RadiusError", "layout"]

@@ -1,0 +1,322 @@
+"""The replay page: one self-contained HTML file that steps through a recorded game.
+
+The record is re-played from its seed and choices (``arena.replay``: every move checked), and
+the position before each choice is drawn by the board renderer (``arena.svg``): the page holds
+the drawings, not a second renderer in JavaScript, so what it shows is what ``arena show``
+draws.  Boards that do not change between two choices (an ``end``, a completed card) are kept
+once.  The page works offline: no script, font or style is fetched.
+
+A step is one choice: the page shows the position the chooser saw, the events that led to it
+(the previous choice and what chance did after it), the choice about to be made, every
+seat's hand and objectives (a replay knows every hand), and the scores by round.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .engine import GameState, event_text
+from .replay import RecordError, find_record, read_records, replay
+from .svg import (
+    SEAT_COLOURS,
+    drawn_text,
+    frame_cells,
+    garden_svg,
+    legend_svg,
+    reserve_text,
+    seat_infos,
+    view_box,
+)
+from .svg import turn_text as board_turn_text
+
+#: The page's marks for a game stopped by a fault or by a player who quit.
+STOPPED = {"crash": "crashed", "illegal": "made an illegal move", "timeout": "ran out of time",
+           "abandoned": "quit"}
+
+
+@dataclass
+class Frame:
+    """One step of the page: the position before a choice (or the end)."""
+
+    board: int
+    panel: int
+    round: int
+    scores: list[int]
+    events: list[str]
+    next: str
+
+
+@dataclass
+class Pages:
+    """The drawings of a game, each kept once, and the steps that show them."""
+
+    boards: list[str] = field(default_factory=list)
+    panels: list[str] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    _board_index: dict[str, int] = field(default_factory=dict)
+    _panel_index: dict[str, int] = field(default_factory=dict)
+
+    def board(self, svg: str) -> int:
+        return self._keep(svg, self.boards, self._board_index)
+
+    def panel(self, text: str) -> int:
+        return self._keep(text, self.panels, self._panel_index)
+
+    @staticmethod
+    def _keep(text: str, items: list[str], index: dict[str, int]) -> int:
+        found = index.get(text)
+        if found is None:
+            found = index[text] = len(items)
+            items.append(text)
+        return found
+
+
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    return f"{seat} {names[seat]}" if seat < len(names) else f"seat {seat}"
+
+
+def event_html(line: str, names: Sequence[str]) -> str:
+    """A history line as the page lists it: a choice with its seat's name, chance dimmed."""
+    if line.startswith("*"):
+        return f'<li class="chance">{escape(line[2:])}</li>'
+    seat_text, _, text = line.partition(" ")
+    seat = int(seat_text) if seat_text.isdigit() else 0
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    return (f'<li><span class="who" style="border-color:{colour}">'
+            f'{escape(seat_label(seat, names))}</span> <code>{escape(text)}</code></li>')
+
+
+def _chips(cards: Sequence[str], cls: str) -> str:
+    if not cards:
+        return '<span class="none">none</span>'
+    return "".join(f'<span class="chip {cls} {escape(c.split("-")[0])}">{escape(c)}</span>'
+                   for c in cards)
+
+
+def panel_html(state: GameState, names: Sequence[str]) -> str:
+    """The side table of one step: whose turn, and per seat its points, stock and cards."""
+    rows = [f'<p class="turn">{escape(board_turn_text(state))}</p>']
+    drawn = drawn_text(state)
+    if drawn:
+        rows.append(f'<p class="drawn">choosing a plot from: {escape(drawn)}</p>')
+    rows.append(f'<p class="reserve">{escape(reserve_text(state))}</p>')
+    for info in seat_infos(state, names):
+        mover = not state.ended and state.current == info.seat
+        colour = SEAT_COLOURS[info.seat % len(SEAT_COLOURS)]
+        crown = ' <span class="emperor">♛ Emperor</span>' if info.emperor else ""
+        imps = info.improvements
+        rows.append(
+            f'<div class="seat{" mover" if mover else ""}" style="border-color:{colour}" '
+            f'data-seat="{info.seat}"><div class="seat-head">'
+            f'<b>{escape(seat_label(info.seat, names))}</b> '
+            f'<span class="score">{info.score} pts</span>{crown}'
+            f'{" <span class=tag>to play</span>" if mover else ""}</div>'
+            f'<div class="stock">eaten {info.eaten[0]} green · {info.eaten[1]} yellow · '
+            f'{info.eaten[2]} pink; stored {info.channels} channels, {imps[0]} W, {imps[1]} E, '
+            f'{imps[2]} F</div>'
+            f'<div class="cards"><span class="label">hand</span> {_chips(info.hand, "held")}</div>'
+            f'<div class="cards"><span class="label">done</span> '
+            f'{_chips(info.completed, "done")}</div></div>')
+    return "".join(rows)
+
+
+def collect(record: dict[str, Any]) -> tuple[Pages, GameState]:
+    """Re-play the record, drawing the position before each choice and at the end.
+
+    Raises ``RecordError`` (one sentence) when the record does not re-play: a page of a game
+    that did not happen as written would mislead.
+    """
+    names = [str(n) for n in record.get("seats", [])]
+    states: list[tuple[GameState, int]] = []
+
+    def before(state: GameState) -> None:
+        states.append((state.copy(history=True), len(state.history or ())))
+
+    result = replay(record, before=before)
+    if result.problems:
+        raise RecordError(f"game {record.get('game')} does not re-play as recorded: "
+                          f"{result.problems[0]}")
+    end = result.state
+    history = end.history or []
+    states.append((end, len(history)))
+    # One extent for the whole game, so the board does not jump between steps.
+    cells = frame_cells(s for s, _ in states)
+    box = view_box(cells)
+    pages = Pages()
+    seen = 0
+    for i, (state, length) in enumerate(states):
+        lines = [event_text(e) for e in history[seen:length]]
+        seen = length
+        # the choice made here is the first entry after this state in the history
+        following = event_text(history[length]) if i + 1 < len(states) else ""
+        pages.frames.append(Frame(
+            pages.board(garden_svg(state, box=box)),
+            pages.panel(panel_html(state, names)),
+            state.round, state.scores(), [event_html(x, names) for x in lines],
+            event_html(following, names) if following else ""))
+    return pages, end
+
+
+def result_text(record: dict[str, Any]) -> str:
+    """The outcome in a line: winners and scores, or who stopped the game."""
+    names = [str(n) for n in record.get("seats", [])]
+    scores = record.get("scores") or []
+    parts = [f"{seat_label(s, names)} {scores[s]}" for s in range(min(len(names), len(scores)))]
+    winners = ", ".join(seat_label(w, names) for w in record.get("winners") or [])
+    text = f"{' · '.join(parts)} — won by {winners or 'nobody'}"
+    if record.get("tiebreak") == "panda":
+        text += " (panda tie-break)"
+    elif record.get("tiebreak") == "shared":
+        text += " (shared)"
+    error = record.get("error")
+    if isinstance(error, dict) and isinstance(error.get("seat"), int):
+        seat = error["seat"]
+        how = STOPPED.get(str(error.get("kind")), str(error.get("kind")))
+        text += f"; stopped: {seat_label(seat, names)} {how}"
+    return text
+
+
+def score_chart(frames: Sequence[Frame], names: Sequence[str]) -> str:
+    """Each seat's score at the end of each round, as an SVG line chart with a marker the
+    page moves to the step shown."""
+    by_round: dict[int, list[int]] = {}
+    for f in frames:
+        by_round[f.round] = f.scores
+    rounds = sorted(by_round)
+    last = max(rounds) if rounds else 1
+    top = max([1, *(s for scores in by_round.values() for s in scores)])
+    w, h, left, bottom = 560.0, 190.0, 34.0, 24.0
+
+    def x(r: float) -> float:
+        return left + (w - left - 10) * (r - 1) / max(1, last - 1)
+
+    def y(v: float) -> float:
+        return 10 + (h - bottom - 10) * (1 - v / top)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {w:.0f} {h:.0f}" '
+           'role="img" aria-label="scores by round">']
+    step = max(1, round(top / 5 / 5) * 5) if top > 10 else 2
+    for v in range(0, top + 1, step):
+        out.append(f'<line x1="{left}" x2="{w - 10}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   'stroke="#e3ded0"/>'
+                   f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" '
+                   f'class="axis">{v}</text>')
+    for r in rounds:
+        if r == 1 or r == last or r % 5 == 0:
+            out.append(f'<text x="{x(r):.1f}" y="{h - 6:.0f}" text-anchor="middle" '
+                       f'class="axis">{r}</text>')
+    players = len(names)
+    for seat in range(players):
+        pts = " ".join(f"{x(r):.1f},{y(by_round[r][seat]):.1f}" for r in rounds
+                       if seat < len(by_round[r]))
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.2" points="{pts}"/>')
+    out.append(f'<line id="round-marker" x1="{x(1):.1f}" x2="{x(1):.1f}" y1="8" '
+               f'y2="{h - bottom:.0f}" stroke="#222" stroke-dasharray="3 3" '
+               f'data-left="{left}" data-width="{w - left - 10}" data-last="{last}"/>')
+    out.append("</svg>")
+    key = "".join(
+        f'<span class="key"><i style="background:{SEAT_COLOURS[s % 4]}"></i>'
+        f'{escape(seat_label(s, names))}</span>' for s in range(players))
+    return "".join(out) + f'<div class="keys">{key}</div>'
+
+
+def _static(name: str) -> str:
+    """A file of the page (its style or its script), kept beside the code as package data."""
+    return resources.files("arena").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def page(record: dict[str, Any], *, title: str | None = None) -> str:
+    """The replay page of a game record, as HTML text."""
+    pages, _end = collect(record)
+    names = [str(n) for n in record.get("seats", [])]
+    game = record.get("game", "game")
+    heading = title or f"Game {game}: {' vs '.join(names)}"
+    facts = (f"seed {record.get('seed')} · {len(names)} players · "
+             f"{record.get('rounds', '?')} rounds · {len(pages.frames) - 1} choices")
+    data = {
+        "boards": pages.boards,
+        "panels": pages.panels,
+        "frames": [{"b": f.board, "p": f.panel, "r": f.round, "e": f.events, "n": f.next}
+                   for f in pages.frames],
+    }
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{escape(heading)}</title><style>{_static('viewer.css')}</style></head><body>"
+        f"<header><h1>{escape(heading)}</h1><p>{escape(result_text(record))}</p>"
+        f"<p>{escape(facts)}</p></header>"
+        '<div class="controls">'
+        '<button id="first" title="first step (Home)">|◀</button>'
+        '<button id="prev-round" title="previous round (↓)">◀◀</button>'
+        '<button id="prev" title="previous step (←)">◀</button>'
+        '<button id="play" title="play / pause (space)">▶ play</button>'
+        '<button id="next-btn" title="next step (→)">▶</button>'
+        '<button id="next-round" title="next round (↑)">▶▶</button>'
+        '<button id="last" title="last step (End)">▶|</button>'
+        '<input id="slider" type="range" min="0" value="0" aria-label="step">'
+        '<span id="where"></span></div>'
+        '<main><div class="column">'
+        f'<section class="board-sec"><div id="board"></div>{legend_svg()}</section>'
+        f'<section class="chart-sec"><h2>Scores by round</h2>'
+        f'{score_chart(pages.frames, names)}</section></div>'
+        '<div class="column"><section class="step-sec"><h2>This step</h2>'
+        '<ul class="events" id="events"></ul><div id="next"></div></section>'
+        '<section class="seats-sec"><h2>Seats</h2><div id="panel"></div></section>'
+        '<section class="help">Keys: ← → a step, ↑ ↓ a round, Home / End, space plays. '
+        'A step is one choice: the board as the chooser saw it, the events that led there '
+        '(dimmed: chance), and the choice made next. Every hand is shown: a replay knows '
+        'them all.</section></div></main>'
+        f"<script>const DATA = {payload};</script>"
+        f"<script>{_static('viewer.js')}</script></body></html>\n"
+    )
+
+
+def write_page(record: dict[str, Any], out: Path, *, title: str | None = None) -> Path:
+    """Write the replay page of ``record`` at ``out``."""
+    out.write_text(page(record, title=title), encoding="utf-8")
+    return out
+
+
+def write_from_file(path: str | Path, out: Path, game: str | None = None) -> Path:
+    """The page of the game ``game`` of a record file, a ``games.jsonl`` or a run folder."""
+    return write_page(find_record(path, game), out)
+
+
+def write_replays(run: Path, report: Path) -> tuple[int, list[str]]:
+    """The replay pages a report links (its ``games_to_watch.csv``), from the run's records.
+
+    Returns the number written and a sentence per game that could not be drawn; such a game
+    still gets a page, saying why, so that no link of the report is dead.
+    """
+    import csv
+
+    chosen = report / "games_to_watch.csv"
+    if not chosen.is_file():
+        return 0, []
+    with chosen.open(encoding="utf-8", newline="") as f:
+        wanted = {row["game"]: row["file"] for row in csv.DictReader(f)
+                  if row.get("game") and row.get("file")}
+    if not wanted:
+        return 0, []
+    records = {str(r.get("game")): r for r in read_records(run) if str(r.get("game")) in wanted}
+    problems = []
+    for game, file in wanted.items():
+        target = report / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            write_page(records[game], target)
+        except (KeyError, RecordError) as exc:
+            why = str(exc) if isinstance(exc, RecordError) else f"no game {game} in {run}"
+            problems.append(why)
+            target.write_text(f"<!DOCTYPE html><html lang=\"en\"><meta charset=\"utf-8\">"
+                              f"<title>{escape(game)}</title><p>{escape(why)}</p></html>\n",
+                              encoding="utf-8")
+    return len(wanted), problems
