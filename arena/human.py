@@ -19,9 +19,8 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from bots.base import Bot, Param
-
 from .board_text import render_view
+from .bot import Bot, Param
 from .engine import (
     CARDS,
     Action,

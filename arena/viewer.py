@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import GameState, event_text
-from .replay import RecordError, find_record, read_records, replay
+from .replay import RecordError, find_record, read_records, replay_record
 from .svg import (
     SEAT_COLOURS,
     drawn_text,
@@ -138,7 +138,7 @@ def collect(record: dict[str, Any]) -> tuple[Pages, GameState]:
     def before(state: GameState) -> None:
         states.append((state.copy(history=True), len(state.history or ())))
 
-    result = replay(record, before=before)
+    result = replay_record(record, before=before)
     if result.problems:
         raise RecordError(f"game {record.get('game')} does not re-play as recorded: "
                           f"{result.problems[0]}")

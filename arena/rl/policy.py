@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from bots.base import Bot, BotConfigError, Param
-
+from ..bot import Bot, BotConfigError, Param
 from ..engine import Action, PlayerView, RuleOptions
 from .spaces import DEFAULT_RADIUS, ActionTable, Observation
 

@@ -177,7 +177,7 @@ def test_png_without_a_renderer_is_one_sentence(tmp_path: Path,
 
 
 def test_play_writes_a_frame_at_the_start_and_after_every_turn(tmp_path: Path) -> None:
-    from arena.replay import replay
+    from arena.replay import replay_record
 
     frames, record = tmp_path / "frames", tmp_path / "game.json"
     result = CliRunner().invoke(main, ["play", "--bot", "greedy", "--bot", "random", "--seed",
@@ -188,6 +188,6 @@ def test_play_writes_a_frame_at_the_start_and_after_every_turn(tmp_path: Path) -
     moves = [m for m in json.loads(record.read_text())["moves"] if not m.startswith("*")]
     turns = sum(1 for a, b in itertools.pairwise(moves) if a.split()[0] != b.split()[0]) + 1
     assert len(written) == turns + 1
-    end = replay(json.loads(record.read_text())).state
+    end = replay_record(json.loads(record.read_text())).state
     check(written[-1].read_text(), end)
     check(written[0].read_text(), new_game(2, 4))

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.match import play_game
-from arena.replay import replay
+from arena.replay import replay_record
 from bots.greedy import GreedyBot
 from bots.random_bot import RandomBot
 
@@ -94,7 +94,7 @@ def plots_at(record: dict[str, Any], step: int) -> set[str]:
     from arena.engine import grid
     from arena.engine.components import POND_TILE
 
-    result = replay(record, until=step)
+    result = replay_record(record, until=step)
     return {grid.cell_text(c) for c, t in result.state.tiles.items() if t != POND_TILE}
 
 
