@@ -219,3 +219,19 @@ def test_scripts_use_the_engines_public_names_only() -> None:
                 found.update((path.stem, a.name, "") for a in node.names
                              if a.name in ENGINE_INTERNALS)
     assert found == set()
+
+
+def test_no_file_points_to_documents_a_user_does_not_have() -> None:
+    """What a user needs is in ``docs/``: no file of the project names the design documents
+    the arena was built from, nor the folder that holds them."""
+    names = [f"{stem}.md" for stem in ("STYLE", "CLI", "NOTATION", "RULES")] + ["../" + "shared"]
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    found = []
+    for name in files:
+        path = ROOT / name
+        if not path.is_file() or path.suffix in (".png", ".whl"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += [f"{name}: {n}" for n in names if n in text]
+    assert found == []

@@ -154,7 +154,7 @@ def is_swap(action: Action) -> bool:
 
 
 def action_text(action: Action) -> str:
-    """The notation of an action (NOTATION.md)."""
+    """The notation of an action (docs/notation.md)."""
     kind = action & KIND_MASK
     a = action >> A_SHIFT & A_MASK
     b = action >> B_SHIFT

@@ -200,7 +200,7 @@ def test_determinized_views_are_consistent(game: tuple[int, int, int, int]) -> N
 @property_settings(120)
 @given(games)
 def test_actions_round_trip_through_text(game: tuple[int, int, int, int]) -> None:
-    """NOTATION: every listed action writes as text that parses back to the same int."""
+    """docs/notation.md: every listed action writes as text that parses back to the same int."""
     seed, choice_seed, players, k = game
     rng = random.Random(choice_seed)
     state = new_game(players, seed=seed, options=OPTIONS[k], history=False)

@@ -147,7 +147,8 @@ def test_R12_cloud_when_empty_move_improvement_with_choice_face() -> None:
 
 def test_R12_clouds_move_only_with_move_improvement() -> None:
     """R12 cloud_when_empty=other_weather: ``clouds move`` is never offered, even in a
-    position left at step ``clouds`` with an empty reserve (NOTATION: only with the option)."""
+    position left at step ``clouds`` with an empty reserve (docs/notation.md: only with the
+    option)."""
     stocks = [
         hand(improvements=["watershed"] * 2 + ["enclosure"] * 3),
         hand(improvements=["fertilizer"] * 3),

@@ -93,7 +93,8 @@ def test_R5_1_fewer_than_three_plots_left(left: int) -> None:
 
 
 def test_R5_1_identical_drawn_plots_give_no_duplicate_actions() -> None:
-    """R5.1, NOTATION: identical drawn plots (and swaps of identical plots) are listed once."""
+    """R5.1, docs/notation.md: identical drawn plots (and swaps of identical plots) are listed
+    once."""
     s = with_deck(["green", "green", "yellow"])
     play(s, "plot")
     actions = legal(s)
