@@ -26,7 +26,14 @@ from .components import (
     Card,
     CardSet,
 )
-from .errors import ArenaError, IllegalActionError, NotationError, OptionError, PositionError
+from .errors import (
+    ArenaError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    PlacementError,
+    PositionError,
+)
 from .history import EVENT_KINDS, Event, event_text, events
 from .options import DEFAULTS, OPTION_NAMES, RuleOptions
 from .position import from_position, positions_equal, to_position
@@ -79,6 +86,7 @@ __all__ = [
     "IllegalActionError",
     "NotationError",
     "OptionError",
+    "PlacementError",
     "PlayerView",
     "PositionError",
     "RuleOptions",
