@@ -31,6 +31,8 @@ from .engine import (
     parse_action,
 )
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
+from .intervention import Intervention
+from .intervention import apply as apply_intervention
 from .limits import move_time_problem
 from .records import GameAbandoned, GameError, GameRecord, make_record
 
@@ -187,6 +189,7 @@ def play_game(
     meta: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
     cards: CardSet | None = None,
+    intervention: Intervention = (),
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
 
@@ -195,6 +198,8 @@ def play_game(
     ``on_decision`` is told which seat is about to think (the tournament's watchdog uses it
     to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
     pairing, deal, rotation).  ``cards`` is the objective card set (default: the printed one).
+    ``intervention`` places cards in the deal before the bots are told of it (an
+    experiment's arm, ``arena.intervention``); the record keeps it.
     """
     problem = move_time_problem(move_time)
     if problem:
@@ -203,6 +208,7 @@ def play_game(
     players = len(bots)
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
     state = new_game(players, seed, options, dice=tuple(dice), cards=cards)
+    apply_intervention(state, intervention)
     seconds = [0.0] * players
     error: GameError | None = None
     history = state.history
@@ -257,7 +263,7 @@ def play_game(
         for bot in bots:
             with contextlib.suppress(Exception):  # the game is already decided
                 bot.finish(result)
-    record = make_record(state, names, seconds, error, meta or {})
+    record = make_record(state, names, seconds, error, meta or {}, intervention)
     return GameOutcome(state, record, error, seconds)
 
 

@@ -34,6 +34,7 @@ from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.records import blamed_seat
 
+from .experiment import CardExperiment
 from .live import LiveTable
 from .logs import run_logging
 from .progress import Progress
@@ -61,7 +62,7 @@ log = logging.getLogger("arena.tournament")
 
 #: The manifest fields a resumed run must match, in the order they are checked.
 CHECKED_FIELDS = ("participants", "players", "games", "format", "seed", "options",
-                  "move_time", "sprt", "card_set")
+                  "move_time", "sprt", "card_set", "experiment")
 
 
 def default_workers() -> int:
@@ -139,6 +140,7 @@ def config_from_manifest(manifest: dict[str, Any],
                                  f"{entry['name']!r}, but its spec says {spec.name!r}")
         sprt = manifest.get("sprt")
         options = RuleOptions.from_dict(manifest.get("options") or {})
+        experiment = manifest.get("experiment")
         return TournamentConfig(
             participants=participants,
             players=_whole(manifest, "players"),
@@ -150,6 +152,7 @@ def config_from_manifest(manifest: dict[str, Any],
             sprt=SprtParams(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta")})
             if sprt else None,
             cards=cards.from_manifest(manifest.get("card_set"), options).cards,
+            experiment=CardExperiment.from_dict(experiment) if experiment else None,
         )
     except StoreError:
         raise
@@ -235,6 +238,7 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
         "move_time": fields["move_time"],
         "sprt": fields["sprt"],
         "card_set": fields["card_set"],
+        "experiment": fields["experiment"],
         "catalog": cards.catalog(config.cards),
         "started": now_iso(),
         "finished": None,
