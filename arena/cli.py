@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from . import __version__
+from .balance.command import study_command
 from .bot import BotConfigError
 from .cards import CardChoice, card_choice
 from .engine import (
@@ -806,6 +807,7 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
 
 
 main.add_command(tournament)
+balance.add_command(study_command)
 
 
 if __name__ == "__main__":

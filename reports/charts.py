@@ -300,3 +300,121 @@ def compare_lengths(rounds: dict[str, pd.Series], path: Path) -> Path:
     ax.set_title(title)
     ax.legend()
     return _save(fig, path)
+
+
+LEVEL_MARKERS = ("o", "s", "D", "^", "v", "P")
+
+
+def experiment_effects(tables: Sequence[pd.DataFrame], names: Sequence[str], path: Path) -> Path:
+    """Each card's effect (win share against its category's average card) with its 95%
+    interval, one marker per skill level, cards grouped by category: the experiment's
+    forest plot.  Filled markers are the cards flagged after Benjamini–Hochberg; the axis
+    holds every interval, so no point is off it."""
+    title = "Card value by experiment: effect of holding the card (95% interval)"
+    data = [t for t in tables if len(t) and t["effect"].notna().any()]
+    if not data:
+        return _empty(path, title, "not enough games for an effect")
+    order = (pd.concat(tables)[["card", "category"]].drop_duplicates("card")
+             .assign(rank=lambda f: f["category"].map({c: i for i, c in
+                                                       enumerate(CATEGORY_COLOURS)}))
+             .sort_values(["rank", "card"], ascending=[False, False]))
+    cards = list(order["card"])
+    y_of = {c: i for i, c in enumerate(cards)}
+    fig = _figure(8.0, 1.6 + 0.22 * len(cards))
+    ax = fig.add_subplot()
+    k = len(tables)
+    lows, highs = [], []
+    for i, (table, name) in enumerate(zip(tables, names, strict=True)):
+        t = table[table["effect"].notna()]
+        if t.empty:
+            continue
+        y = np.array([y_of[c] for c in t["card"]]) + (i - (k - 1) / 2) * 0.8 / max(k, 1)
+        colour = RUN_COLOURS[i % len(RUN_COLOURS)]
+        marker = LEVEL_MARKERS[i % len(LEVEL_MARKERS)]
+        flagged = t["flag"].astype(str).str.contains("worth").to_numpy()
+        err = _errors(t["effect"], t["effect_lo"], t["effect_hi"])
+        ax.errorbar(t["effect"], y, xerr=err, fmt="none", ecolor=colour, elinewidth=1,
+                    capsize=1.5)
+        ax.scatter(t["effect"][~flagged], y[~flagged], marker=marker, facecolors="white",
+                   edgecolors=colour, s=18, zorder=3, label=f"{name}")
+        if flagged.any():
+            ax.scatter(t["effect"][flagged], y[flagged], marker=marker, color=colour, s=22,
+                       zorder=3, label=f"{name}, flagged")
+        lows.append(float(np.nanmin(t["effect_lo"])))
+        highs.append(float(np.nanmax(t["effect_hi"])))
+    ax.axvline(0.0, color="#999999", linestyle="--")
+    span = max(abs(min(lows)), abs(max(highs)), 0.05) * 1.08
+    ax.set_xlim(-span, span)
+    ax.set_ylim(-0.7, len(cards) - 0.3)
+    ax.set_yticks(range(len(cards)), cards, fontsize=7)
+    for label, card in zip(ax.get_yticklabels(), cards, strict=True):
+        cat = order.set_index("card").loc[card, "category"]
+        label.set_color(CATEGORY_COLOURS.get(str(cat), "#333333"))
+    ax.set_xlabel("win share holding the card − holding the category's average card")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.6 / (1.6 + 0.22 * len(cards))),
+              ncols=min(4, 2 * k), fontsize=8, frameon=False)
+    return _save(fig, path)
+
+
+def experiment_fair_points(table: pd.DataFrame, path: Path, limit: float = 8.0) -> Path:
+    """Fair points − points per card measured at several prices, with Fieller's 95% interval;
+    an interval beyond ±``limit`` points is drawn to the edge with an arrow and its bound
+    written there, a card whose break-even price is not resolved is listed in grey."""
+    title = "Fair points − points (95% Fieller interval)"
+    t = table[table["priced"]] if "priced" in table else table.iloc[0:0]
+    if t.empty:
+        return _empty(path, title, "no card was played at other prices")
+    t = t.assign(gap=t["fair_points"] - t["points"], lo=t["fair_points_lo"] - t["points"],
+                 hi=t["fair_points_hi"] - t["points"])
+    t = t.sort_values(["category", "card"], ascending=False)
+    fig = _figure(8.0, 1.4 + 0.22 * len(t))
+    ax = fig.add_subplot()
+    y = np.arange(len(t))
+    for yi, (_, r) in zip(y, t.iterrows(), strict=True):
+        colour = CATEGORY_COLOURS.get(str(r["category"]), "#888888")
+        if not np.isfinite(r["gap"]):
+            ax.text(0, yi, "not resolved", ha="center", va="center", fontsize=7,
+                    color="#888888")
+            continue
+        lo, hi = max(r["lo"], -limit), min(r["hi"], limit)
+        ax.plot([lo, hi], [yi, yi], color=colour, linewidth=1.2)
+        for bound, edge, sign in ((r["lo"], -limit, -1), (r["hi"], limit, 1)):
+            if bound * sign > limit:
+                ax.annotate("", xy=(edge * 1.04, yi), xytext=(edge * 0.9, yi),
+                            arrowprops={"arrowstyle": "->", "color": colour})
+                ax.text(edge * 1.06, yi, f"{bound:+.0f}", va="center",
+                        ha="left" if sign > 0 else "right", fontsize=7, color=colour)
+        gap = float(np.clip(r["gap"], -limit, limit))
+        ax.plot([gap], [yi], marker="o" if abs(r["gap"]) <= limit else ">" if gap > 0 else "<",
+                color=colour, markersize=4)
+    ax.axvline(0.0, color="#999999", linestyle="--")
+    ax.set_xlim(-limit * 1.3, limit * 1.3)
+    ax.set_yticks(y, [f"{c} ({p:g})" for c, p in zip(t["card"], t["points"], strict=True)],
+                  fontsize=7)
+    ax.set_xlabel("fair points − points (> 0: worth more than its points)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def spread_by_round(rounds: pd.DataFrame, path: Path) -> Path:
+    """The tuning loop: the set's noise-corrected spread of fair points − points per round,
+    with its 95% interval."""
+    title = "Tuning: spread of fair points − points by round (95% interval)"
+    data = rounds[rounds["spread"].notna()]
+    if data.empty:
+        return _empty(path, title, "no round with a resolved spread")
+    fig = _figure(6.5, 3.8)
+    ax = fig.add_subplot()
+    ax.errorbar(data["round"], data["spread"],
+                yerr=_errors(data["spread"], data["spread_lo"], data["spread_hi"]),
+                fmt="o-", capsize=4, color="#1f77b4")
+    ax.set_xticks(list(rounds["round"]))
+    ax.set_ylim(0, max(1.0, float(np.nanmax(data["spread_hi"])) * 1.1))
+    ax.set_xlabel("round (0: the set given)")
+    ax.set_ylabel("spread (points)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)

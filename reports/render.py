@@ -33,6 +33,18 @@ class Table:
     caption: str
     frame: pd.DataFrame
     max_rows: int = MAX_ROWS
+    #: The columns shown on the page (None: all); see ``sections.Csv.shown``.
+    shown: tuple[str, ...] | None = None
+
+    def page_frame(self) -> pd.DataFrame:
+        """The frame with only its shown columns and those that go with them (an interval's
+        bounds, a figure's games needed)."""
+        if self.shown is None:
+            return self.frame
+        keep = [c for c in self.frame.columns
+                if c in self.shown or any(c in (f"{s}_lo", f"{s}_hi", f"{s}_games_needed",
+                                                f"{s}_clipped") for s in self.shown)]
+        return self.frame[keep]
 
 
 @dataclass
@@ -136,9 +148,22 @@ def _missing(value: object) -> bool:
     return value is None or (isinstance(value, float | np.floating) and math.isnan(value))
 
 
+#: What could start an HTML tag, comment or entity in Markdown: escaped with a backslash, so
+#: a participant named ``<script>`` is shown, not run, while "< -999" stays as it reads.
+_MD_HTML = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: Lines of report.md are read in a terminal: a table wider than this is a link to its CSV.
+MD_WIDTH = 100
+
+
+def md_text(text: str) -> str:
+    """Text for Markdown: tags and entities escaped with a backslash (``\\<b>``), nothing
+    else changed."""
+    return _MD_HTML.sub(lambda m: "\\" + m.group(0), text)
+
+
 def _cell_md(text: str) -> str:
     """A Markdown cell: HTML (a participant named ``<script>``) is shown, not run."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+    return md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -170,6 +195,9 @@ def markdown_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = ""
              "| " + " | ".join("---" for _ in shown.columns) + " |"]
     for row in shown.itertuples(index=False):
         lines.append("| " + " | ".join(_cell_md(str(v)) for v in row) + " |")
+    if max(len(line) for line in lines) > MD_WIDTH:
+        return (f"_{len(frame)} rows of {len(shown.columns)} columns, too wide for this page: "
+                f"see [{note}]({note})_\n")
     if len(frame) > max_rows:
         lines.append(f"\n_{len(frame) - max_rows} more rows in {note}_")
     return "\n".join(lines) + "\n"
@@ -278,7 +306,7 @@ def write_document(title: str, parts: list[Part], out: Path) -> Path:
     """Write every table as CSV, then ``report.md`` and a self-contained ``report.html``."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    md = [f"# {html.escape(title, quote=False)}\n", f"_Generated {stamp} by `arena report`._\n"]
+    md = [f"# {md_text(title)}\n", f"_Generated {stamp} by `arena report`._\n"]
     body = [f"<h1>{html.escape(title)}</h1>",
             f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
             "</p>"]
@@ -289,16 +317,21 @@ def write_document(title: str, parts: list[Part], out: Path) -> Path:
         md.append(f"## {number}. {section.title}\n")
         body.append(f"<h2 id=\"{anchor}\">{number}. {html.escape(section.title)}</h2>")
         if section.text:
-            md.append(html.escape(section.text.strip(), quote=False) + "\n")
+            md.append(md_text(section.text.strip()) + "\n")
             body.append(text_to_html(section.text))
         for table in section.tables:
             csv = f"{table.stem}.csv"
             csv_safe(table.frame).to_csv(out / csv, index=False)
             md.append(f"**{table.caption}** (`{csv}`)\n")
-            md.append(markdown_table(table.frame, table.max_rows, csv))
+            page = table.page_frame()
+            md.append(markdown_table(page, table.max_rows, csv))
             body.append(f"<p><strong>{html.escape(table.caption)}</strong> "
                         f"<span class=\"caption\">({html.escape(csv)})</span></p>")
-            body.append(html_table(table.frame, table.max_rows, csv))
+            body.append(html_table(page, table.max_rows, csv))
+            if page is not table.frame:
+                body.append(f"<details><summary>All {len(table.frame.columns)} columns"
+                            "</summary>" + html_table(table.frame, table.max_rows, csv)
+                            + "</details>")
         for png, caption in section.charts:
             md.append(f"![{caption}]({png})\n")
             data = base64.b64encode((out / png).read_bytes()).decode("ascii")

@@ -28,7 +28,7 @@ from typing import Any, Generic, Literal, TypeVar
 import numpy as np
 import pandas as pd
 
-from . import balance, charts, compare, stats, tables, watch
+from . import balance, charts, compare, experiment, stats, tables, watch
 from .compare import interval_text, join, side_by_side, significance_text, significant
 from .loader import Tables
 from .render import MAX_ROWS, Part, Table
@@ -89,6 +89,10 @@ class Csv:
     stem: str
     caption: str
     max_rows: int = MAX_ROWS
+    #: The columns the page shows (an interval's ``_lo``/``_hi`` and a figure's
+    #: ``_games_needed`` go with their column); None: every column.  The CSV keeps all, and
+    #: the HTML shows the rest in a details view.
+    shown: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,9 @@ class Form(Generic[C]):
     text: str | Callable[[C, Result], str] = ""
     title: str = ""
     repeat: bool = False
+    #: Whether the section applies to this context (a card study's section, only for one);
+    #: None: always.  A form that may not apply writes no file in the others' reports.
+    when: Callable[[C], bool] | None = None
 
     def files(self) -> list[str]:
         """The CSV and PNG files this form writes (templates when it repeats)."""
@@ -124,6 +131,8 @@ class Form(Generic[C]):
     def parts(self, context: C, title: str, out: Path) -> list[Part]:
         """The report's parts for this form: computed (once: another section may have
         asked for the same result already), charts drawn into ``out``."""
+        if self.when is not None and not self.when(context):
+            return []
         computed = context.get(self.compute)
         made = []
         for result in computed if self.repeat else [computed]:
@@ -135,7 +144,8 @@ class Form(Generic[C]):
             text = self.text(context, result) if callable(self.text) else self.text
             made.append(Part(
                 name(self.title or title), text,
-                [Table(name(c.stem), c.caption, result[c.key], c.max_rows) for c in self.tables],
+                [Table(name(c.stem), c.caption, result[c.key], c.max_rows, c.shown)
+                 for c in self.tables],
                 [(name(c.file), c.caption) for c in self.charts]))
         return made
 
@@ -420,6 +430,103 @@ def seat_advantage_compared_text(runs: Runs, result: Result) -> str:
                                                              "win_rate", runs.labels)))
 
 
+# Card value by experiment ------------------------------------------------------------------
+
+
+def is_study(run: Run) -> bool:
+    """Whether the run is a card study (``arena balance study``)."""
+    return experiment.is_experiment(run.tables.manifest)
+
+
+#: The card table's columns, in order: the page shows the first ones (``STUDY_SHOWN``).
+STUDY_COLUMNS = (
+    "level", "card", "points", "effect", "effect_lo", "effect_hi", "effect_games_needed",
+    "fair_points", "fair_points_lo", "fair_points_hi", "fair_points_games_needed", "flag",
+    "category", "asks", "deals", "effect_se", "p_value", "q_value", "slope", "slope_se",
+    "fair_points_se", "curvature_p", "held_completion", "points_per_action", "efficiency",
+    "efficiency_lo", "efficiency_hi", "efficiency_games_needed", "p_efficiency",
+    "q_efficiency", "evidence", "priced")
+STUDY_SHOWN = ("level", "card", "points", "effect", "fair_points", "flag")
+
+
+def card_study(run: Run) -> Result:
+    """The interventional card figures of a study, per level, and across levels."""
+    exp = experiment.load(run.tables.source)
+    analysis = experiment.analyse(exp, replicates=run.replicates)
+    levels = [t for t in analysis["levels"] if len(t)]
+    cards_ = (pd.concat(levels, ignore_index=True)[list(STUDY_COLUMNS)] if levels
+              else pd.DataFrame(columns=list(STUDY_COLUMNS)))
+    return {"cards": cards_, "skill": analysis["skill"], "design": analysis["design"],
+            "levels": analysis["levels"], "names": exp.levels, "fdr": analysis["fdr"],
+            "margin": analysis["margin"], "exp": exp}
+
+
+def card_study_text(run: Run, result: Result) -> str:
+    """How the study was laid out and what each figure means, with its sizes."""
+    exp: experiment.Experiment = result["exp"]
+    design = result["design"]
+    d = exp.design
+    fdr, margin = result["fdr"], result["margin"]
+    sizes = "; ".join(
+        f"{r['level']}: {int(r['games'])} games, {int(r['deals'])} complete deals per "
+        f"category" + (f", an effect's error {r['effect_se_median']:.3f} (median), smallest "
+                       f"effect found with 80% power {r['mde']:.3f} at 5% per card, "
+                       f"{r['mde_bonferroni']:.3f} at the Bonferroni bound"
+                       + (f" (about {r['mde_points_bonferroni']:.1f} points)"
+                          if r["mde_points_bonferroni"] == r["mde_points_bonferroni"] else "")
+                       if r["deals"] >= experiment.MIN_DEALS else ": not enough deals")
+        for _, r in design.iterrows())
+    where = ("in the seats' hands" if d.get("depth") is None
+             else f"at depth {d['depth']} of its deck")
+    return (
+        "An experiment, not an observation: every deal was played once per card of a "
+        f"category, the card placed {where} in place of the one dealt, everything else "
+        "the seed's (die, plots, other cards, the bots' random streams), so the games of a "
+        "deal differ by the card alone. "
+        + ("In a block every seat holds a placed card (each card once per seat, against "
+           "opponents' cards shifted at random from deal to deal) and every seat's result "
+           "counts. " if d.get("observed", "all") == "all" and d.get("depth") is None else "")
+        + f"Levels: {', '.join(exp.levels)}, on the same deals. Sizes: {sizes}."
+        "\n\n"
+        "- `effect`: the holder's win share (a shared win counts 1/k) minus that of the "
+        "holders of the category's other cards in the same deal, averaged over deals; a "
+        "paired t interval over deals (the deal is the unit: its games share its luck). "
+        "The effects of a category sum to 0.\n"
+        f"- `flag` `worth more`/`worth less`: the t test of effect = 0, Benjamini–Hochberg "
+        f"across the cards of a level at a false discovery rate of {fdr:.0%} "
+        "(`q_value`). Effect 0 means the card is worth its points: the flag is the test of "
+        "fair points = points.\n"
+        "- `fair_points`: the price at which holding the card is worth as much as holding "
+        "the category's average card. The same deals were re-played with the card at "
+        f"{', '.join(f'{o:+d}' for o in d.get('offsets', []))} points; per deal a line of "
+        "effect on price, and Fieller's interval for its root. Not shown when the slope "
+        "is not resolved (the interval would be unbounded). `curvature_p` tests the line "
+        "with three prices.\n"
+        "- `efficiency`: the card's points per turn action (until completed) over the rest "
+        f"of its category's; `efficient`/`inefficient` only beyond ±{margin:.0%} (one-sided "
+        "tests at the margin, Benjamini–Hochberg).\n"
+        f"- Below {experiment.MIN_DEALS} complete deals a figure reads \"not enough games\". "
+        "Rows are sorted by evidence: the distance of the effect's interval from 0.\n"
+        + ("- Skill: each card's effect at every level and the test that it is the same at "
+           "all (Hotelling's T² on the per-deal differences between levels, the paired t "
+           "test for two levels), Benjamini–Hochberg across cards (`q_skill`).\n"
+           if len(exp.levels) > 1 else "")
+        + "\nThe objective-card section further down is a description of the same games, "
+        "not a value: there the cards were placed, not drawn, and its fair value is a "
+        "regression of winning on completed cards, which follows the printed points.")
+
+
+def draw_study_effects(run: Run, result: Result, path: Path) -> object:
+    """The per-card effects with intervals, by skill level."""
+    return charts.experiment_effects(result["levels"], result["names"], path)
+
+
+def draw_study_fair_points(run: Run, result: Result, path: Path) -> object:
+    """Fair points − points of the first level."""
+    first = result["levels"][0] if result["levels"] else pd.DataFrame()
+    return charts.experiment_fair_points(first, path)
+
+
 # Objective cards ---------------------------------------------------------------------------
 
 
@@ -647,6 +754,19 @@ SECTIONS: tuple[Section, ...] = (
              text=runs_text, title="Runs"),
     ),
     Section(
+        "card_study", "Card value by experiment",
+        Form(card_study, (Csv("cards", "study_cards", "Cards by intervention, strongest "
+                              "evidence first", 150, STUDY_SHOWN),
+                          Csv("skill", "study_skill", "Effect by skill level"),
+                          Csv("design", "study_design", "Sizes and detectable effects")),
+             (Chart("study_effects.png", "Effect of holding each card, by skill level",
+                    draw_study_effects),
+              Chart("study_fair_points.png", "Fair points minus points",
+                    draw_study_fair_points)),
+             card_study_text, when=is_study),
+        None,
+    ),
+    Section(
         "standings", "Standings",
         Form(standings, (Csv("standings", "standings", "Standings"),),
              (Chart("win_rates.png", "Win rate per participant", draw_win_rates),
@@ -783,6 +903,13 @@ def files(kind: Kind) -> tuple[str, ...]:
     """The CSV files, then the charts, that a kind of report writes, in section order; the
     files of a repeated section (named after each run paired with the baseline) are left
     out, their names being known only once the runs are."""
-    names = [name for _, form in forms(kind) if not form.repeat for name in form.files()]
+    names = [name for _, form in forms(kind) if not form.repeat and form.when is None
+             for name in form.files()]
     return tuple(n for n in names if n.endswith(".csv")) + tuple(
         n for n in names if not n.endswith(".csv"))
+
+
+def conditional_files(kind: Kind) -> tuple[str, ...]:
+    """The files of the sections that only some runs have (a card study's)."""
+    return tuple(name for _, form in forms(kind) if form.when is not None
+                 for name in form.files())

@@ -6,22 +6,26 @@ configuration, like a tournament's schedule (``schedule.py``), so the runner pla
 its workers, resumes them and keeps every finished game:
 
 - A **block** is one deal (a seed) and one category at one skill level: the deal is played
-  once per card of the category in play, the subject seat holding that card in place of the
-  one it was dealt (``GameState.place_card``).  Everything else, the die, the plots, the other
-  cards and the bots' random streams, is the seed's, so the games of a block differ by the
-  card alone (common random numbers), and each card is compared with the others of its
-  category on the same deal.
+  once per card of the category in play, and in each game every seat holds a card of the
+  category placed there (``GameState.place_card``) in place of the one it was dealt: seat 0
+  the game's card, the other seats the cards a random shift of the deal away, so that each
+  card is held once by each seat per deal, against opponents' cards that change from deal
+  to deal.  Everything else, the die, the plots, the other cards and the bots' random
+  streams, is the seed's, so the games of a block differ by the cards placed alone (common
+  random numbers), and each card is compared with the others of its category on the same
+  deal.  Every seat's result is an observation: a 2-player block gives each card two.
 - **Price arms**: for the cards whose fair points are measured, the same deal again with the
-  subject holding the card at other prices (its points plus each of ``offsets``, never below
-  0), every other card at its points.
+  subject seat (``deal mod players``) holding the card at other prices (its points plus each
+  of ``offsets``, never below 0), every other card at its points and every other seat
+  holding the card it was dealt.
 - **Levels**: each skill level (a line-up: the subject's participant, then its opponents)
   plays the same deals, so levels are compared on the same luck.
-- The subject seat moves with the deal (``deal mod players``), so every seat is the subject
-  equally often; the seeds are ``deal_seed(master, category, deal)``: independent blocks
-  per category, the same across levels.
+- The seeds are ``deal_seed(master, category, deal)``: independent blocks per category, the
+  same across levels; the shifts are drawn from ``derive_seed("shift", master, category,
+  deal)``, so they too are the same at every level.
 
-With ``depth`` the card is put at that depth of its deck instead of in the subject's hand
-(the card the next draw from that deck, or a later one, gives).
+With ``depth`` the card is put at that depth of its deck instead of in the seats' hands
+(the card the next draw from that deck, or a later one, gives), one card per game.
 
 Games are listed deal by deal (every level, category and arm of deal 0, then deal 1), so an
 interrupted study holds whole blocks.
@@ -29,13 +33,14 @@ interrupted study holds whole blocks.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine import CATEGORIES, CardSet
 from arena.engine.components import CARD_INDEX, CARDS
 from arena.intervention import Placement
-from arena.seeds import deal_seed
+from arena.seeds import deal_seed, derive_seed
 
 from .schedule import ScheduledGame, ScheduleError, TournamentConfig
 
@@ -60,6 +65,9 @@ class CardExperiment:
     offsets: tuple[int, ...] = OFFSETS
     #: None: the subject holds the card; a number: the card sits at that depth of its deck.
     depth: int | None = None
+    #: Whose results measure a level: ``all`` seats (each level plays itself), or only the
+    #: ``subject``'s (its opponents are another bot).
+    observed: str = "all"
     _sets: dict[tuple[int, int], CardSet] = field(default_factory=dict, compare=False,
                                                   repr=False)
 
@@ -83,6 +91,8 @@ class CardExperiment:
                 raise ScheduleError(f"{card} is removed from the study's card set")
             if CARDS[CARD_INDEX[card]].category not in self.categories:
                 raise ScheduleError(f"{card} is not in a category the study plays")
+        if self.observed not in ("all", "subject"):
+            raise ScheduleError(f"observed must be all or subject, not {self.observed!r}")
         if any(not isinstance(o, int) or o == 0 for o in self.offsets):
             raise ScheduleError(f"price offsets must be whole numbers other than 0, not "
                                 f"{list(self.offsets)}")
@@ -139,10 +149,20 @@ class CardExperiment:
                     arms: list[tuple[int, int | None]] = [(c, None) for c in config.cards.decks[k]]
                     arms += [(c, p) for c in config.cards.decks[k] if c in priced
                              for p in self.prices(config, c)]
+                    deck = config.cards.decks[k]
+                    shifts = [0, *random.Random(derive_seed("shift", config.seed, k, deal))
+                              .sample(range(1, len(deck)), players - 1)]
                     for rotation, (card, price) in enumerate(arms):
                         card_id = CARDS[card].id
-                        place = (Placement(card_id, seat=subject) if self.depth is None
-                                 else Placement(card_id, depth=self.depth))
+                        if self.depth is not None:
+                            places = (Placement(card_id, depth=self.depth),)
+                        elif price is None:  # a block game: every seat holds a placed card
+                            at = deck.index(card)
+                            places = tuple(Placement(CARDS[deck[(at + shift) % len(deck)]].id,
+                                                     seat=seat)
+                                           for seat, shift in enumerate(shifts))
+                        else:
+                            places = (Placement(card_id, seat=subject),)
                         points = config.cards.points[card] if price is None else price
                         name = (f"x{level}-{CATEGORIES[k]}-{deal:04d}-{card_id}"
                                 + ("" if price is None else f"@{price}"))
@@ -152,7 +172,7 @@ class CardExperiment:
                                  ("subject", subject))
                         games.append(ScheduledGame(
                             len(games), level * len(CATEGORIES) + k, deal, rotation, seed,
-                            seats, (place,),
+                            seats, places,
                             None if price is None else self.card_set(config, card, price),
                             name, extra))
         return games
@@ -161,7 +181,7 @@ class CardExperiment:
         return {"kind": KIND, "levels": [list(x) for x in self.levels], "deals": self.deals,
                 "categories": [CATEGORIES[k] for k in self.categories],
                 "priced": None if self.priced is None else list(self.priced),
-                "offsets": list(self.offsets), "depth": self.depth}
+                "offsets": list(self.offsets), "depth": self.depth, "observed": self.observed}
 
     @classmethod
     def from_dict(cls, data: Any) -> CardExperiment:
@@ -177,6 +197,7 @@ class CardExperiment:
                 priced=None if priced is None else tuple(str(c) for c in priced),
                 offsets=tuple(int(o) for o in data["offsets"]),
                 depth=None if data.get("depth") is None else int(data["depth"]),
+                observed=str(data.get("observed", "all")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ScheduleError(f"the manifest's experiment is incomplete or damaged "

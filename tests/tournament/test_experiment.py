@@ -41,16 +41,21 @@ def test_blocks_share_the_deal_and_differ_by_the_card_placed() -> None:
     for (level, k, deal), games in blocks.items():
         assert {g.seed for g in games} == {games[0].seed}  # one deal per block
         subject = deal % 2
-        assert all(g.intervention == (Placement(g.meta()["placed"], seat=subject),)
-                   for g in games)
-        assert all(g.seats[subject] == (0, 2)[level] for g in games)
         block = [g for g in games if g.cards is None]
-        assert Counter(g.meta()["placed"] for g in block) == Counter(
-            c for c in CARD_INDEX if c.startswith(CATEGORIES[k]))
-        for g in games:
-            if g.cards is not None:
-                card = CARD_INDEX[g.meta()["placed"]]
-                assert g.cards.points[card] == g.meta()["price"] != config.cards.points[card]
+        in_category = [c for c in CARD_INDEX if c.startswith(CATEGORIES[k])]
+        for seat in (0, 1):  # every seat holds each card of the category once per deal
+            held = [p.card for g in block for p in g.intervention if p.seat == seat]
+            assert sorted(held) == in_category
+        assert all(g.intervention[0] == Placement(g.meta()["placed"], seat=0) for g in block)
+        assert all(g.intervention[0].card != g.intervention[1].card for g in block)
+        priced = [g for g in games if g.cards is not None]
+        assert all(g.intervention == (Placement(g.meta()["placed"], seat=subject),)
+                   for g in priced)
+        assert all(g.seats[subject] == (0, 2)[level] for g in games)
+        assert Counter(g.meta()["placed"] for g in block) == Counter(in_category)
+        for g in priced:
+            card = CARD_INDEX[g.meta()["placed"]]
+            assert g.cards.points[card] == g.meta()["price"] != config.cards.points[card]
     # Levels play the same deals; categories their own.
     seeds = {(g.meta()["level"], g.pairing % 3, g.deal): g.seed for g in schedule.games}
     assert seeds[(0, 0, 1)] == seeds[(1, 0, 1)] != seeds[(0, 2, 1)]
@@ -89,11 +94,12 @@ def test_games_carry_the_intervention_and_replay(tmp_path: Path) -> None:
     assert result.finished and result.done == 2 * 17
     records = [json.loads(line) for line in (tmp_path / "x" / "games.jsonl").open()]
     for record in records:
-        subject = record["subject"]
-        placed = record["placed"]
-        assert record["intervention"] == [{"card": placed, "seat": subject}]
-        assert placed in record["drawn"][subject]
-        assert record["cards"][3 * subject + 2]["card"] == placed  # dealt, third of the hand
+        for place in record["intervention"]:  # each placed card is in its seat's deal
+            assert place["card"] in record["drawn"][place["seat"]]
+            assert record["cards"][3 * place["seat"] + 2]["card"] == place["card"]
+        if record["arm"] == "price":
+            assert record["intervention"] == [{"card": record["placed"],
+                                               "seat": record["subject"]}]
         replay = replay_record(record)
         assert replay.ok, replay.problems
     priced = [r for r in records if r["arm"] == "price"]
