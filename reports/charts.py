@@ -18,6 +18,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .render import signed
+
 DPI = 110
 CATEGORY_COLOURS = {"plot": "#4c9a2a", "gardener": "#d9a400", "panda": "#c2477d",
                     "other": "#888888", "emperor": "#555555"}
@@ -76,7 +78,7 @@ def win_rates(standings: pd.DataFrame, players: int, path: Path) -> Path:
 
 def head_to_head(matrix: pd.DataFrame, path: Path) -> Path:
     """Heat map of how often the row finished ahead of the column, centred on 0.5."""
-    title = "Head to head: share of games the row finished ahead of the column"
+    title = "Head to head:\nshare of games the row finished ahead of the column"
     m = matrix.set_index("participant")
     if m.empty or np.isnan(m.to_numpy(dtype=float)).all():
         return _empty(path, title)
@@ -142,61 +144,80 @@ def seat_advantage(seats: pd.DataFrame, path: Path) -> Path:
 
 
 def card_completion(cards: pd.DataFrame, path: Path) -> Path:
-    """Completion rate of every card once drawn, coloured by category."""
+    """Completion rate of every card once drawn, one labelled row each, grouped by category
+    and ordered by rate within it: readable at any width, a label per row."""
     title = "Objective cards: completion rate once drawn (95% Wilson interval)"
     data = cards[cards["drawn"] > 0]
     if data.empty:
         return _empty(path, title)
-    fig = _figure(max(8.0, 0.28 * len(data) + 2), 4.8)
+    rank = {c: i for i, c in enumerate(CATEGORY_COLOURS)}
+    data = data.assign(_cat=data["category"].astype(str).map(rank).fillna(len(rank)))
+    data = data.sort_values(["_cat", "completion_rate"], ascending=[False, True])
+    fig = _figure(7.5, 1.5 + 0.2 * len(data))
     ax = fig.add_subplot()
-    x = np.arange(len(data))
+    y = np.arange(len(data))
     colours = [CATEGORY_COLOURS.get(str(c), "#888888") for c in data["category"]]
-    ax.bar(x, data["completion_rate"], color=colours,
-           yerr=_errors(data["completion_rate"], data["completion_rate_lo"],
-                        data["completion_rate_hi"]), capsize=2)
-    ax.set_xticks(x, [f"{c} ({p:g})" for c, p in zip(data["card"], data["points"],
-                                                     strict=True)],
-                  rotation=90, fontsize=8)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("completed / drawn")
-    ax.set_xlabel("card (printed points)")
-    ax.set_title(title)
-    for cat, colour in CATEGORY_COLOURS.items():
-        if cat in set(data["category"].astype(str)):
-            ax.bar([0], [0], color=colour, label=cat)
-    ax.legend(loc="upper right", ncols=3)
+    ax.barh(y, data["completion_rate"], color=colours, height=0.7,
+            xerr=_errors(data["completion_rate"], data["completion_rate_lo"],
+                         data["completion_rate_hi"]), capsize=1.5,
+            error_kw={"elinewidth": 0.8})
+    ax.set_yticks(y, [f"{c} ({p:g})" for c, p in zip(data["card"], data["points"],
+                                                     strict=True)], fontsize=7)
+    ax.set_xlim(0, 1.0)
+    ax.set_ylim(-0.6, len(data) - 0.4)
+    ax.set_xlabel("completed / drawn")
+    ax.set_ylabel("card (points)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    handles = [ax.barh([0], [0], color=colour, label=cat)
+               for cat, colour in CATEGORY_COLOURS.items()
+               if cat in set(data["category"].astype(str))]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
+               frameon=False)
     return _save(fig, path)
 
 
-def card_value(cards: pd.DataFrame, path: Path) -> Path:
-    """Fair value minus points per card, one labelled row each, most unbalanced at the top.
+def card_value(cards: pd.DataFrame, path: Path, limit: float = 10.0) -> Path:
+    """Fair value minus points per card, one labelled row each, strongest evidence at the top.
 
     A forest plot rather than a scatter of fair value against points: every card gets its
-    own row and its own label, so no label can overlap another whatever the estimates.
+    own row and its own label, so no label can overlap another whatever the estimates.  The
+    axis stops at ±``limit`` points: an estimate or a bound beyond it is drawn at the edge
+    as an arrow with its value written beside, so no point is off the axis unmarked.
     """
     title = "Objective cards: fair value − points (95% bootstrap interval)"
     data = cards[cards["fair_value"].notna()]
     if data.empty:
-        return _empty(path, title, "not enough completed cards for an estimate")
-    data = data.assign(gap=data["fair_value"] - data["points"]).iloc[::-1]
+        return _empty(path, title, "not enough games for a fair value")
+    data = data.assign(gap=data["fair_value"] - data["points"],
+                       lo=data["fair_value_lo"] - data["points"],
+                       hi=data["fair_value_hi"] - data["points"]).iloc[::-1]
     fig = _figure(8.5, 1.4 + 0.24 * len(data))
     ax = fig.add_subplot()
     y = np.arange(len(data))
-    lo = data["fair_value_lo"] - data["points"]
-    hi = data["fair_value_hi"] - data["points"]
-    for cat in data["category"].astype(str).unique():
-        m = (data["category"].astype(str) == cat).to_numpy()
-        ax.errorbar(data["gap"][m], y[m], xerr=_errors(data["gap"][m], lo[m], hi[m]),
-                    fmt="o", color=CATEGORY_COLOURS.get(cat, "#888888"), label=cat,
-                    capsize=2, markersize=4)
+    seen: set[str] = set()
+    for yi, (_, r) in zip(y, data.iterrows(), strict=True):
+        cat = str(r["category"])
+        colour = CATEGORY_COLOURS.get(cat, "#888888")
+        lo, hi = max(r["lo"], -limit), min(r["hi"], limit)
+        ax.plot([lo, hi], [yi, yi], color=colour, linewidth=1.2)
+        for bound, sign in ((r["lo"], -1), (r["hi"], 1)):
+            if bound * sign > limit:
+                ax.annotate("", xy=(sign * limit * 1.04, yi), xytext=(sign * limit * 0.9, yi),
+                            arrowprops={"arrowstyle": "->", "color": colour})
+                ax.text(sign * limit * 1.06, yi, signed(float(bound), 1), va="center",
+                        ha="left" if sign > 0 else "right", fontsize=7, color=colour)
+        gap = float(np.clip(r["gap"], -limit, limit))
+        marker = "o" if abs(r["gap"]) <= limit else (">" if gap > 0 else "<")
+        ax.plot([gap], [yi], marker=marker, color=colour, markersize=4, linestyle="none",
+                label=cat if cat not in seen else None)
+        seen.add(cat)
     flagged = data["flag"].astype(str).str.contains("worth").to_numpy()
     labels = [f"{c} ({p:g})" + (" *" if f else "") for c, p, f in
               zip(data["card"], data["points"], flagged, strict=True)]
     ax.set_yticks(y, labels, fontsize=8)
     ax.axvline(0.0, color="#999999", linestyle="--")
-    span = np.nanmax(np.abs(np.r_[lo.to_numpy(dtype=float), hi.to_numpy(dtype=float)]))
-    span = min(float(span) if np.isfinite(span) else 5.0, 30.0)
-    ax.set_xlim(-span * 1.05, span * 1.05)
+    ax.set_xlim(-limit * 1.35, limit * 1.35)
     ax.set_xlabel("fair value − points (points; > 0: worth more than its points)")
     ax.set_ylabel("card (points); * flagged after Benjamini–Hochberg")
     ax.set_title(title, fontsize=10)
@@ -331,7 +352,7 @@ def experiment_effects(tables: Sequence[pd.DataFrame], names: Sequence[str], pat
         y = np.array([y_of[c] for c in t["card"]]) + (i - (k - 1) / 2) * 0.8 / max(k, 1)
         colour = RUN_COLOURS[i % len(RUN_COLOURS)]
         marker = LEVEL_MARKERS[i % len(LEVEL_MARKERS)]
-        flagged = t["flag"].astype(str).str.contains("worth").to_numpy()
+        flagged = t["flag"].astype(str).str.contains("too ").to_numpy()
         err = _errors(t["effect"], t["effect_lo"], t["effect_hi"])
         ax.errorbar(t["effect"], y, xerr=err, fmt="none", ecolor=colour, elinewidth=1,
                     capsize=1.5)
@@ -353,8 +374,7 @@ def experiment_effects(tables: Sequence[pd.DataFrame], names: Sequence[str], pat
     ax.set_xlabel("win share holding the card − holding the category's average card")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.6 / (1.6 + 0.22 * len(cards))),
-              ncols=min(4, 2 * k), fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=min(4, 2 * k), fontsize=8, frameon=False)
     return _save(fig, path)
 
 
@@ -384,7 +404,7 @@ def experiment_fair_points(table: pd.DataFrame, path: Path, limit: float = 8.0) 
             if bound * sign > limit:
                 ax.annotate("", xy=(edge * 1.04, yi), xytext=(edge * 0.9, yi),
                             arrowprops={"arrowstyle": "->", "color": colour})
-                ax.text(edge * 1.06, yi, f"{bound:+.0f}", va="center",
+                ax.text(edge * 1.06, yi, signed(float(bound), 0), va="center",
                         ha="left" if sign > 0 else "right", fontsize=7, color=colour)
         gap = float(np.clip(r["gap"], -limit, limit))
         ax.plot([gap], [yi], marker="o" if abs(r["gap"]) <= limit else ">" if gap > 0 else "<",

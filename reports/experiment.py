@@ -14,9 +14,10 @@ Per card, within one skill level:
   over the deals; a paired t interval over deals (n - 1 degrees of freedom).  The effects of
   one category sum to 0.
 - ``p_value``/``q_value``: the t test of effect = 0 and its Benjamini–Hochberg adjustment
-  across every card of the level; ``worth more``/``worth less`` when q <= ``FDR``.  A card
-  whose effect is 0 is worth its points in the sense below, so this is the test of "fair
-  points = points".
+  across every card of the level; ``too strong`` (holding it beats the average card: its
+  fair points are below its points) or ``too weak`` when q <= ``FDR``.  A card whose effect
+  is 0 is worth its points in the sense below, so this is the test of "fair points =
+  points".
 - ``fair_points``: the price at which holding the card is worth the same as holding the
   category's average card of the set studied.  The card's effect is measured at its points
   and at the price arms' prices; per deal, a least-squares line of effect on price gives an
@@ -408,15 +409,25 @@ def _efficiency(b: Block, replicates: int, seed: int, margin: float) -> pd.DataF
     with np.errstate(invalid="ignore", divide="ignore"):
         boot = (bp / ba) / ((bp.sum(axis=1, keepdims=True) - bp)
                             / (ba.sum(axis=1, keepdims=True) - ba))
-        se = np.nanstd(boot, axis=0, ddof=1)
-        # A floor: the Poisson error of the card's completions (one when it had none), so
-        # that a card never completed in a few deals is not "certainly" at 0.
-        completions = np.nan_to_num(b.done.sum(axis=0))
-        floor = b.points * np.sqrt(np.maximum(completions, 1.0)) / acts / rest
-        se = np.fmax(np.nan_to_num(se, nan=0.0), floor)
+        se = np.nan_to_num(np.nanstd(boot, axis=0, ddof=1), nan=0.0)
         lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
-        p_high = sps.norm.sf((ratio - (1.0 + margin)) / se)
-        p_low = sps.norm.cdf((ratio - (1.0 - margin)) / se)
+        # Each side is a score test: its error is at least the one the card would have at
+        # the margin, where its completions (points / its points) would be a Poisson count
+        # of mean ``expected``; so a card completed rarely in few deals is not "certainly"
+        # off (the bootstrap of a count of 0 has no spread), and one never completed in many
+        # holdings is.
+        p_side = []
+        for bound, upper in ((1.0 + margin, True), (1.0 - margin, False)):
+            expected = bound * rest * acts / b.points
+            null_se = np.sqrt(expected) * b.points / acts / rest
+            side_se = np.fmax(se, np.nan_to_num(null_se, nan=0.0))
+            z = (ratio - bound) / side_se
+            p_side.append(sps.norm.sf(z) if upper else sps.norm.cdf(z))
+        p_high, p_low = p_side
+        # A card worth 0 points earns none: certainly below the margin, never above.
+        zero = b.points == 0
+        p_high = np.where(zero, 1.0, p_high)
+        p_low = np.where(zero, 0.0, p_low)
     out["points_per_action"] = own
     out["efficiency"] = ratio
     out["efficiency_lo"], out["efficiency_hi"] = np.minimum(lo, ratio), np.maximum(hi, ratio)
@@ -426,11 +437,6 @@ def _efficiency(b: Block, replicates: int, seed: int, margin: float) -> pd.DataF
 
 
 # ------------------------------------------------------------------ the analysis
-
-
-def deals_needed_text(n: int) -> int:
-    """Deals a figure needs at least (MIN_DEALS), as a count."""
-    return max(MIN_DEALS, n)
 
 
 def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: float = FDR,
@@ -455,7 +461,7 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
         for _, r in table.iterrows():
             f = []
             if r["q_value"] <= fdr:
-                f.append("worth more" if r["effect"] > 0 else "worth less")
+                f.append("too strong" if r["effect"] > 0 else "too weak")
             if r["q_efficiency"] <= fdr:
                 f.append(("efficient" if r["efficiency_side"] > 0 else "inefficient")
                          + f" (beyond ±{margin:.0%})")

@@ -57,8 +57,25 @@ class Part:
     charts: list[tuple[str, str]] = field(default_factory=list)
 
 
+def _unsigned_zero(text: str) -> str:
+    """A formatted number that rounds to zero reads without a sign ("-0.000" is "0.000")."""
+    if text.startswith(("-", "+")) and not text.strip("+-0.").strip():
+        return text[1:]
+    return text
+
+
+def signed(value: float, digits: int = 0) -> str:
+    """``+12``, ``-3``, ``0``: a difference with its sign, never "-0" or "+0"."""
+    return _unsigned_zero(f"{value:+.{digits}f}")
+
+
+#: Below this a float is arithmetic noise (5.6e-17 where 0 was meant), shown as 0.
+NOISE = 1e-12
+
+
 def fmt(value: object) -> str:
-    """A number as a reader wants it: integers whole, rates to 3 decimals, NaN as a dash."""
+    """A number as a reader wants it: integers whole, rates to 3 decimals, NaN as a dash,
+    arithmetic noise as 0 and never a "-0"."""
     if value is None:
         return "–"
     if isinstance(value, bool | np.bool_):
@@ -74,12 +91,14 @@ def fmt(value: object) -> str:
         if v == int(v) and abs(v) >= 1000:
             return str(int(v))
         a = abs(v)
+        if a < NOISE:
+            return "0"
         if a >= 100:
-            return f"{v:.1f}"
+            return _unsigned_zero(f"{v:.1f}")
         if a >= 10:
-            return f"{v:.2f}"
-        if a == 0 or a >= 0.001:
-            return f"{v:.3f}"
+            return _unsigned_zero(f"{v:.2f}")
+        if a >= 0.001:
+            return _unsigned_zero(f"{v:.3f}")
         return f"{v:.1e}"
     return str(value)
 
@@ -153,6 +172,8 @@ def _missing(value: object) -> bool:
 _MD_HTML = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 #: Lines of report.md are read in a terminal: a table wider than this is a link to its CSV.
 MD_WIDTH = 100
+#: Text cells longer than this are cut in report.md (the CSV and the HTML keep them whole).
+MD_CELL = 40
 
 
 def md_text(text: str) -> str:
@@ -191,12 +212,17 @@ def markdown_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = ""
     if frame.empty:
         return "_(no rows)_\n"
     shown = display(frame.head(max_rows))
+    for col in shown.columns:  # long text (a JSON of options, a reason) is cut; the CSV has it
+        source = frame[col] if col in frame.columns else None
+        if source is None or not pd.api.types.is_numeric_dtype(source.dtype):
+            shown[col] = [v if len(v) <= MD_CELL else v[:MD_CELL - 1] + "…" for v in shown[col]]
     lines = ["| " + " | ".join(_cell_md(c) for c in shown.columns) + " |",
              "| " + " | ".join("---" for _ in shown.columns) + " |"]
     for row in shown.itertuples(index=False):
         lines.append("| " + " | ".join(_cell_md(str(v)) for v in row) + " |")
     if max(len(line) for line in lines) > MD_WIDTH:
-        return (f"_{len(frame)} rows of {len(shown.columns)} columns, too wide for this page: "
+        rows = f"{len(frame)} row{'' if len(frame) == 1 else 's'}"
+        return (f"_{rows} of {len(shown.columns)} columns, too wide for this page: "
                 f"see [{note}]({note})_\n")
     if len(frame) > max_rows:
         lines.append(f"\n_{len(frame) - max_rows} more rows in {note}_")

@@ -188,3 +188,61 @@ def summarize(directory: Path) -> None:
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     click.echo(f"report written to {folder}")
+
+
+TUNE_EPILOG = """\b
+Examples:
+  arena balance tune runs/study --rounds 3 --out runs/tuned
+  arena tournament --bot greedy --bot objective --cards runs/tuned/final.json --out runs/t
+"""
+
+
+@click.command("tune", epilog=TUNE_EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), metavar="DIR")
+@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
+              help="At most this many rounds after the study given.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where the rounds go [default: DIR-tuned].")
+@click.option("--level", default=None, metavar="NAME",
+              help="The skill level whose fair points set the points (default: the first).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: CPU count].")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def tune_command(directory: Path, rounds: int, out: Path | None, level: str | None,
+                 workers: int | None, quiet: bool) -> None:
+    """Repeat study -> suggest until the measured spread stops shrinking.
+
+    DIR is a study (`arena balance study`): round 0.  Each round moves the cards whose
+    fair-points interval leaves their points out to their fair points, then plays the same
+    study (same deals, levels and arms) with that set.  The loop stops when no card moves,
+    when the spread (fair points - points across the cards, corrected for noise) is no
+    smaller than the round before, or after --rounds.  Writes round-R.json (each round's
+    set), round-R/ (its study), rounds.csv, spread.png and final.json (the set with the
+    smallest spread), and prints the final set's paired change of spread against round 0.
+    """
+    from reports import ReportError, experiment
+
+    from .tune import tune
+
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    target = out or directory.with_name(directory.name + "-tuned")
+    try:
+        exp = experiment.load(directory)
+        if level is not None and level not in exp.levels:
+            raise UserError(f"--level {level!r} is not a level of the study "
+                            f"({', '.join(exp.levels)})")
+        index = exp.levels.index(level) if level is not None else 0
+        settings = RunSettings(workers=workers or default_workers(),
+                               progress="none" if quiet else "auto")
+        frame = tune(directory, target, rounds, index, settings, say=click.echo)
+    except ReportError as exc:
+        raise UserError(str(exc)) from None
+    except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
+        raise UserError(str(exc)) from None
+    final = frame[frame["final"]].iloc[0]
+    click.echo(f"final set: round {int(final['round'])} ({target / 'final.json'})")
+    if int(final["round"]) > 0 and math.isfinite(final.get("change", math.nan)):
+        click.echo(f"paired change of the spread against round 0, on the same deals: "
+                   f"{final['change']:+.2f} points [{final['change_lo']:+.2f}, "
+                   f"{final['change_hi']:+.2f}]")
+    click.echo(f"rounds in {target / 'rounds.csv'}, chart {target / 'spread.png'}")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from arena.engine import CATEGORIES, DEFAULT_CARD_SET, CardSet, RuleOptions
@@ -24,6 +23,16 @@ from arena.registry import BotSpec
 from arena.tournament import RunResult, RunSettings, run_tournament
 from arena.tournament.experiment import OFFSETS, CardExperiment, games_per_deal
 from arena.tournament.schedule import ScheduleError, TournamentConfig
+
+
+def renamed(spec: BotSpec, name: str) -> BotSpec:
+    """``spec`` under another participant name, its text saying so (``greedy:name=greedy#1``):
+    a manifest keeps the text, and ``--resume`` parses it back to the same participant.  A
+    comma in the name would end the spec: it becomes a semicolon."""
+    params = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                      for k, v in spec.params.items())
+    safe = name.replace(",", ";")
+    return BotSpec.parse(f"{spec.target}:{params + ',' if params else ''}name={safe}")
 
 
 def participants(levels: Sequence[BotSpec], players: int,
@@ -39,7 +48,7 @@ def participants(levels: Sequence[BotSpec], players: int,
                                 "name= (e.g. --bot greedy:name=G2)")
         seen.add(level.name)
         other = opponent or level
-        copies = [replace(other, name=f"{level.name}#{i}" if opponent is None
+        copies = [renamed(other, f"{level.name}#{i}" if opponent is None
                           else f"{other.name}#{i} vs {level.name}") for i in range(1, players)]
         lineups.append(tuple(range(len(specs), len(specs) + players)))
         specs += [level, *copies]

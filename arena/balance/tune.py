@@ -1,0 +1,167 @@
+"""Points from a card study, and the loop that re-plays the study until the set is balanced.
+
+``suggest``: a card moves to its fair points (rounded, never below 0) when the study says,
+with its interval, that the card is not worth its points: Fieller's interval for the fair
+points leaves the card's points out.  A card whose fair points are not resolved, or whose
+interval holds its points, keeps them; copies of one card (the same condition and points)
+share one suggestion, their fair points pooled by precision, so identical cards stay
+identical.  Acting only on evidence keeps noise from moving cards; the cards that do move
+are the ones whose estimate is furthest out, which a selection makes too far on average,
+and the next round of the loop measures them again at their new points.
+
+``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
+deals, arms) with the previous round's suggestion, until no card moves, the measured spread
+(``reports.experiment.spread``: fair points − points across the cards, noise-corrected) no
+longer shrinks, or the rounds run out.  Every round's set is written, the spread by round is
+a chart, and the final set is compared with round 0 on the same deals (paired).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena import cards as card_files
+from arena.engine import CardSet
+from arena.tournament import RunSettings
+from arena.tournament.runner import config_from_manifest
+from arena.tournament.store import read_manifest
+from reports import charts, experiment
+from reports.balance import copy_groups
+from reports.loader import emperor_points
+
+from .study import run_study
+
+
+def suggest(exp: experiment.Experiment, level: int = 0,
+            analysis: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Per card of the study: its points, its fair points, the suggestion and why."""
+    analysis = analysis or experiment.analyse(exp)
+    table = analysis["levels"][level].copy()
+    table["group"] = copy_groups(table.assign(category=table["category"].astype(str)))
+    resolved = table["fair_points"].notna() & (table["fair_points_se"] > 0)
+    gap = (table["fair_points"] - table["points"]).where(resolved)
+    w = (1.0 / table["fair_points_se"] ** 2).where(resolved, 0.0)
+    key = table["group"] + "@" + table["points"].astype(str)
+    sum_w = w.groupby(key).transform("sum")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = (gap.fillna(0.0) * w).groupby(key).transform("sum") / sum_w
+    lo_gap = (table["fair_points_lo"] - table["points"]).where(resolved)
+    hi_gap = (table["fair_points_hi"] - table["points"]).where(resolved)
+    # A copy group moves when one of its measured copies' interval leaves its points out.
+    off = ((lo_gap > 0) | (hi_gap < 0)).groupby(key).transform("any")
+    move = off & (sum_w > 0)
+    target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
+                      table["points"])
+    table["suggested"] = target.astype(int)
+    table["change"] = table["suggested"] - table["points"].astype(int)
+    copies = key.map(key.value_counts())
+    why = []
+    for r, m, n, c in zip(table.itertuples(), move, copies, table["change"], strict=True):
+        if not r.priced:
+            why.append("not played at other prices (--price-cards)")
+        elif not np.isfinite(r.fair_points):
+            needed = r.fair_points_games_needed
+            why.append("fair points not resolved" + (
+                f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
+        elif not m:
+            why.append(f"worth its points: fair points {r.fair_points:.1f} "
+                       f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
+        else:
+            why.append(f"fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
+                       f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
+                                                     else "") + ("" if c else ", rounds to it"))
+    table["why"] = why
+    return table[["card", "category", "points", "fair_points", "fair_points_lo",
+                  "fair_points_hi", "suggested", "change", "why"]]
+
+
+def card_file(exp: experiment.Experiment, table: pd.DataFrame, name: str) -> dict[str, Any]:
+    """The ``--cards`` file of a suggestion: every card in play with its points (the
+    study's for the cards not in the table), the study's removed cards and Emperor."""
+    catalog = exp.catalog
+    points = {c: int(p) for c, p, removed in
+              zip(catalog["card"], catalog["points"], catalog["removed"], strict=True)
+              if not removed}
+    points.update({c: int(s) for c, s in zip(table["card"], table["suggested"], strict=True)})
+    out: dict[str, Any] = {"name": name, "emperor": emperor_points(exp.manifest),
+                           "points": points}
+    removed = sorted(catalog.loc[catalog["removed"], "card"])
+    if removed:
+        out["remove"] = removed
+    return out
+
+
+def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
+         settings: RunSettings | None = None,
+         say: Callable[[str], None] = print) -> pd.DataFrame:
+    """The loop of the module docstring; returns one row per round (spread, cards moved)."""
+    out.mkdir(parents=True, exist_ok=True)
+    base = config_from_manifest(read_manifest(directory))
+    current = experiment.load(directory)
+    analysis = experiment.analyse(current)
+    rows = [_round_row(0, directory, analysis, level, moved=0)]
+    say(f"round 0 ({directory}): spread {_spread_text(rows[-1])}")
+    studies = [current]
+    for r in range(1, rounds + 1):
+        table = suggest(current, level, analysis)
+        moved = table[table["change"] != 0]
+        if moved.empty:
+            say(f"round {r}: no card moves; the set is as balanced as the study can tell")
+            break
+        name = f"tuned round {r} from {directory.name}"
+        data = card_file(current, table, name)
+        path = out / f"round-{r}.json"
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        say(f"round {r}: " + ", ".join(f"{c} {p:g}→{s}" for c, p, s in
+                                       zip(moved["card"], moved["points"], moved["suggested"],
+                                           strict=True)) + f" ({path})")
+        choice = card_files.parse(data, f"round {r}'s set")
+        config = replace(base, cards=CardSet(choice.cards.points, choice.cards.removed, name))
+        folder = out / f"round-{r}"
+        run_study(config, folder, resume=(folder / "manifest.json").exists(),
+                  settings=settings)
+        current = experiment.load(folder)
+        analysis = experiment.analyse(current)
+        studies.append(current)
+        rows.append(_round_row(r, folder, analysis, level, moved=len(moved)))
+        say(f"round {r}: spread {_spread_text(rows[-1])}")
+        if not rows[-1]["spread"] < rows[-2]["spread"]:
+            say(f"round {r}: the spread no longer shrinks; stopping")
+            break
+    frame = pd.DataFrame(rows)
+    best = int(frame.loc[frame["spread"].fillna(math.inf).idxmin(), "round"]) \
+        if frame["spread"].notna().any() else 0
+    frame["final"] = frame["round"] == best
+    if best > 0:
+        paired = experiment.paired_spread(studies[0], studies[best], level)
+        frame.loc[frame["round"] == best, ["change", "change_lo", "change_hi"]] = (
+            paired["change"], paired["change_lo"], paired["change_hi"])
+        final = json.loads((out / f"round-{best}.json").read_text())
+    else:
+        final = card_file(studies[0], suggest(studies[0], level).assign(
+            suggested=lambda f: f["points"].astype(int)), f"{directory.name} (unchanged)")
+    (out / "final.json").write_text(json.dumps(final, indent=2) + "\n", encoding="utf-8")
+    frame.to_csv(out / "rounds.csv", index=False)
+    charts.spread_by_round(frame, out / "spread.png")
+    return frame
+
+
+def _round_row(r: int, folder: Path, analysis: dict[str, Any], level: int,
+               moved: int) -> dict[str, Any]:
+    s = experiment.spread(analysis["levels"][level])
+    return {"round": r, "study": str(folder), "moved": moved, **s}
+
+
+def _spread_text(row: dict[str, Any]) -> str:
+    if not np.isfinite(row["spread"]):
+        return "not resolved (no card's fair points are)"
+    return (f"{row['spread']:.2f} points [{row['spread_lo']:.2f}, {row['spread_hi']:.2f}] "
+            f"over {row['cards']} cards")
