@@ -12,8 +12,9 @@ and the next round of the loop measures them again at their new points.
 ``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
 deals, arms) with the previous round's suggestion, until no card moves, the measured spread
 (``reports.experiment.spread``: fair points − points across the cards, noise-corrected) no
-longer shrinks, or the rounds run out.  Every round's set is written, the spread by round is
-a chart, and the final set is compared with round 0 on the same deals (paired).
+longer shrinks (when two rounds both resolve it), or the rounds run out.  Every round's set
+is written, the spread by round is a chart, and the final set is compared with round 0 on
+the same deals (paired).
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         studies.append(current)
         rows.append(_round_row(r, folder, analysis, level, moved=len(moved)))
         say(f"round {r}: spread {_spread_text(rows[-1])}")
-        if not rows[-1]["spread"] < rows[-2]["spread"]:
+        new, old = rows[-1]["spread"], rows[-2]["spread"]
+        if math.isfinite(new) and math.isfinite(old) and not new < old:
             say(f"round {r}: the spread no longer shrinks; stopping")
             break
     frame = pd.DataFrame(rows)
