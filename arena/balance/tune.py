@@ -2,12 +2,13 @@
 
 ``suggest``: a card moves to its fair points (rounded, never below 0) when the study says,
 with its interval, that the card is not worth its points: Fieller's interval for the fair
-points leaves the card's points out.  A card whose fair points are not resolved, or whose
-interval holds its points, keeps them; copies of one card (the same condition and points)
-share one suggestion, their fair points pooled by precision, so identical cards stay
-identical.  Acting only on evidence keeps noise from moving cards; the cards that do move
-are the ones whose estimate is furthest out, which a selection makes too far on average,
-and the next round of the loop measures them again at their new points.
+points leaves the card's points out.  A card flagged too strong or too weak by the study's
+test whose fair points are not resolved (or not measured) moves one point that way: the
+data say which way, not how far.  Any other card keeps its points; copies of one card (the
+same condition and points) share one suggestion, their fair points pooled by precision, so
+identical cards stay identical.  Acting only on evidence keeps noise from moving cards;
+the cards that do move are the ones whose estimate is furthest out, which a selection makes
+too far on average, and the next round of the loop measures them again at their new points.
 
 ``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
 deals, arms) with the previous round's suggestion, until no card moves, the measured spread
@@ -61,12 +62,23 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     move = off & (sum_w > 0)
     target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
                       table["points"])
+    # Flagged by the block's test but without a resolved fair point: the data say which way,
+    # not how far, so one point that way.
+    flag = table.get("flag", pd.Series("", index=table.index)).astype(str)
+    step = np.where(flag.str.contains("too strong"), -1,
+                    np.where(flag.str.contains("too weak"), 1, 0))
+    stepped = ~resolved.groupby(key).transform("any") & (step != 0)
+    target = np.where(stepped, np.maximum(0.0, table["points"] + step), target)
     table["suggested"] = target.astype(int)
     table["change"] = table["suggested"] - table["points"].astype(int)
     copies = key.map(key.value_counts())
     why = []
-    for r, m, n, c in zip(table.itertuples(), move, copies, table["change"], strict=True):
-        if not r.priced:
+    for r, m, n, c, st in zip(table.itertuples(), move, copies, table["change"], stepped,
+                              strict=True):
+        if st:
+            why.append(f"{r.flag.split(',')[0]} (q = {r.q_value:.3f}), fair points not "
+                       f"resolved: one point {'down' if c < 0 else 'up'}")
+        elif not r.priced:
             why.append("not played at other prices (--price-cards)")
         elif not np.isfinite(r.fair_points):
             needed = r.fair_points_games_needed

@@ -82,7 +82,8 @@ def test_bad_study_options_are_one_sentence(tmp_path: Path, args: list[str],
 
 
 def _table(rows: list[dict]) -> dict:
-    base = {"category": "panda", "asks": "", "priced": True, "fair_points_games_needed": math.nan}
+    base = {"category": "panda", "asks": "", "priced": True, "fair_points_games_needed": math.nan,
+            "flag": "", "q_value": 0.5}
     return {"levels": [pd.DataFrame([{**base, **r} for r in rows])]}
 
 
@@ -100,6 +101,9 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
          "fair_points_lo": math.nan, "fair_points_hi": math.nan, "asks": "eat 1 of each"},
         {"card": "panda-02", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
          "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False},
+        {"card": "panda-05", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
+         "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False,
+         "flag": "too strong", "q_value": 0.01},
     ])
     from arena.balance.tune import suggest
 
@@ -108,7 +112,9 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
     assert out.loc["panda-07", "suggested"] == 4 and "fair points 4.4" in why["panda-07"]
     assert out.loc["panda-01", "suggested"] == 3 and "worth its points" in why["panda-01"]
     assert out.loc["panda-13", "suggested"] == out.loc["panda-14", "suggested"] == 8
-    assert out.loc["panda-02", "change"] == 0 and "other prices" in out.loc["panda-02", "why"]
+    assert out.loc["panda-02", "change"] == 0 and "other prices" in why["panda-02"]
+    # Flagged, no fair points: one point the way the flag says.
+    assert out.loc["panda-05", "suggested"] == 2 and "one point down" in why["panda-05"]
 
 
 def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
