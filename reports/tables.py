@@ -724,6 +724,7 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
         return "no games"
     shown = table.head(limit)
     width = max(11, *(len(str(p)) for p in shown["participant"]))
+    short = 0
     lines = [f"{'participant':<{width}}  {'games':>6}  {'win rate':>8}  {'95% CI':>15}  "
              f"{'Elo':>7}  {'Elo 95% CI':>15}"]
     for _, r in shown.iterrows():
@@ -734,7 +735,7 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
         elo = "-" if math.isnan(r["elo"]) else signed(r["elo"])
         needed = r.get("elo_games_needed", math.nan)
         if math.isnan(r["elo"]) and needed == needed:
-            elo = f"(about {int(needed)} games needed)"
+            short = max(short, int(needed))
         if bool(r.get("elo_clipped", False)) and not math.isnan(r["elo"]):
             elo = f"< {signed(r['elo'])}" if r["elo"] < 0 else f"> {signed(r['elo'])}"
         elo_ci = ("" if math.isnan(r["elo_lo"]) else
@@ -743,4 +744,7 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
                      f"{ci:>15}  {elo:>7}  {elo_ci:>15}")
     if len(table) > limit:
         lines.append(f"... and {len(table) - limit} more")
+    if short:
+        lines.append(f"Elo: not enough games (fewer than {MIN_DEALS} deals): about {short} "
+                     "games needed")
     return "\n".join(lines)
