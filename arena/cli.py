@@ -751,9 +751,11 @@ def balance() -> None:
               help="Write the suggested set as a --cards file here (default: only print it).")
 @click.option("--method", type=click.Choice(["fair-value", "efficiency"]), default="fair-value",
               show_default=True,
-              help="For a tournament (not a study): fair-value moves each card's points "
-                   "towards its observed fair value, as far as the evidence goes; efficiency "
-                   "scales each category's points to the deck's points per turn held.")
+              help="fair-value: a study's cards move to their fair points (a tournament's "
+                   "towards their observed fair values, as far as the evidence goes); "
+                   "efficiency: a study's cards beyond ±20% of their category's points per "
+                   "action move to parity (a tournament's categories are scaled to the deck's "
+                   "points per turn held).")
 @click.option("--level", default=None, metavar="NAME",
               help="For a study with several skill levels: the level to suggest for "
                    "(default: the first).")
@@ -803,9 +805,9 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
                                 f"({', '.join(exp.levels)})")
             index = exp.levels.index(level) if level is not None else 0
             click.echo(f"measuring fair points ({exp.levels[index]}) ...", err=True)
-            table = suggest(exp, index)
+            table = suggest(exp, index, method=method)
             card_set = card_file(exp, table, name or f"suggested from {exp.label} (study, "
-                                                     f"{exp.levels[index]})")
+                                                     f"{exp.levels[index]}, {method})")
         else:
             if level is not None:
                 raise UserError("--level is for a study; this is a tournament")

@@ -484,7 +484,7 @@ def _games_per_deal(exp: Experiment) -> float:
     """Games one deal of the study cost (all levels and arms), from the games played."""
     a = exp.arms
     deals = a["deal"].nunique()
-    return len(a) / deals if deals else math.nan
+    return a["game"].nunique() / deals if deals else math.nan
 
 
 def _resolve(table: pd.DataFrame, games_per_deal: float) -> None:
@@ -580,7 +580,7 @@ def design_table(exp: Experiment, bl: list[Block], levels: list[pd.DataFrame],
         table = levels[level]
         mine = [b for b in bl if b.level == level]
         n = min((len(b.deals) for b in mine), default=0)
-        games = int((exp.arms["level"] == level).sum())
+        games = int(exp.arms.loc[exp.arms["level"] == level, "game"].nunique())
         se = float(np.nanmedian(table["effect_se"])) if len(table) else math.nan
         cards = len(table)
         slope = float(np.nanmedian(table["slope"])) if len(table) else math.nan

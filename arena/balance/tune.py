@@ -43,11 +43,20 @@ from .study import run_study
 
 
 def suggest(exp: experiment.Experiment, level: int = 0,
-            analysis: dict[str, Any] | None = None) -> pd.DataFrame:
-    """Per card of the study: its points, its fair points, the suggestion and why."""
+            analysis: dict[str, Any] | None = None, method: str = "fair-value") -> pd.DataFrame:
+    """Per card of the study: its points, its fair points, the suggestion and why.
+
+    ``method="efficiency"`` instead moves each card flagged efficient or inefficient (beyond
+    the margin) to the points at which its points per action would equal its category's:
+    parity of effort, not of value (a card can be efficient and still not win more).
+    """
     analysis = analysis or experiment.analyse(exp)
     table = analysis["levels"][level].copy()
     table["group"] = copy_groups(table.assign(category=table["category"].astype(str)))
+    if method == "efficiency":
+        return _by_efficiency(table)
+    if method != "fair-value":
+        raise ValueError(f"unknown method {method!r}")
     resolved = table["fair_points"].notna() & (table["fair_points_se"] > 0)
     gap = (table["fair_points"] - table["points"]).where(resolved)
     w = (1.0 / table["fair_points_se"] ** 2).where(resolved, 0.0)
@@ -92,6 +101,28 @@ def suggest(exp: experiment.Experiment, level: int = 0,
                        f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
                                                      else "") + ("" if c else ", rounds to it"))
     table["why"] = why
+    return table[["card", "category", "points", "fair_points", "fair_points_lo",
+                  "fair_points_hi", "suggested", "change", "why"]]
+
+
+def _by_efficiency(table: pd.DataFrame) -> pd.DataFrame:
+    """The efficiency method of :func:`suggest`; copies move together (their mean target)."""
+    flagged = table["flag"].astype(str).str.contains("efficient")
+    key = table["group"] + "@" + table["points"].astype(str)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        target = (table["points"] / table["efficiency"]).where(flagged)
+    pooled = target.groupby(key).transform("mean")
+    move = pooled.notna() & np.isfinite(pooled)
+    table["suggested"] = np.where(move, np.maximum(0.0, np.round(pooled.fillna(0.0))),
+                                  table["points"]).astype(int)
+    table["change"] = table["suggested"] - table["points"].astype(int)
+    table["why"] = [
+        f"points per action {r.efficiency:.2f}x its category's [{r.efficiency_lo:.2f}, "
+        f"{r.efficiency_hi:.2f}]: parity at about {r.points / r.efficiency:.1f}"
+        if m and np.isfinite(r.efficiency) and r.efficiency > 0 else
+        "points per action within ±20% of its category's, or not resolved" if not m else
+        "earns no points per action: parity needs its points measured at other prices"
+        for r, m in zip(table.itertuples(), move, strict=True)]
     return table[["card", "category", "points", "fair_points", "fair_points_lo",
                   "fair_points_hi", "suggested", "change", "why"]]
 
