@@ -371,9 +371,11 @@ def _effective_wilson(x: np.ndarray, n: np.ndarray, boot_rate: np.ndarray,
 
 def card_table(
     s: Sample, full: dict[str, np.ndarray], boot: dict[str, np.ndarray], fdr: float = FDR,
+    min_drawn: int = MIN_DRAWN,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The per-card table, strongest evidence of imbalance first, and the run-level figures
-    beside it."""
+    beside it; a card drawn fewer than ``min_drawn`` times gets no test and no bootstrap
+    figure."""
     n = len(s.cards)
     q = {name: s.sums[:, i * n:(i + 1) * n].sum(axis=0) for i, name in enumerate(QUANTITIES)}
     cat = s.cards["category"].astype(str).to_numpy()
@@ -430,13 +432,20 @@ def card_table(
             sides.append(special.ndtr(-z) if upper else special.ndtr(z))
     p_eff = np.fmin(sides[0], sides[1])
     side = np.where(sides[0] < sides[1], 1, -1)
-    few = q["drawn"] < MIN_DRAWN
+    few = q["drawn"] < min_drawn
     p_eff = np.where(few | ~np.isfinite(ratio), np.nan, p_eff)
     out["efficiency_ratio"] = ratio
     out["efficiency_ratio_lo"], out["efficiency_ratio_hi"] = _interval(boot["efficiency_ratio"])
     q_eff = bh(p_eff)
 
-    # Tests of a card drawn a few times are not made: their p-values mean nothing.
+    # Tests of a card drawn a few times are not made: their p-values mean nothing; nor are
+    # its bootstrap figures shown (from one deal the interval of its turns held is [0, 0]).
+    with np.errstate(divide="ignore", invalid="ignore"):
+        draws_needed = np.where(few, np.ceil(s.games * min_drawn / np.maximum(q["drawn"], 1)),
+                                np.nan)
+    for name in ("turns_held", "points_per_turn", "lift", "efficiency_ratio"):
+        out.loc[few, [name, f"{name}_lo", f"{name}_hi"]] = np.nan
+        out[f"{name}_games_needed"] = draws_needed
     p_dead = np.where(few, np.nan, p_dead)
     q_dead = bh(p_dead)
     dead = (q_dead <= fdr) & (rate <= 0.5 * rest_rate)
@@ -565,11 +574,12 @@ def category_table(s: Sample, full: dict[str, np.ndarray],
 
 
 def analyse(t: Tables, replicates: int = REPLICATES, seed: int = 0,
-            min_completions: int = MIN_COMPLETIONS) -> dict[str, Any]:
+            min_completions: int = MIN_COMPLETIONS, min_drawn: int = MIN_DRAWN
+            ) -> dict[str, Any]:
     """The balance of one run: ``cards``, ``categories``, ``info`` (run-level figures)."""
     s = sample(t, min_completions)
     full, boot = bootstrap(s, replicates, seed)
-    cards, info = card_table(s, full, boot)
+    cards, info = card_table(s, full, boot, min_drawn=min_drawn)
     info["emperor_points"] = float(emperor_points(t.manifest))
     info["min_completions"] = min_completions
     info["replicates"] = replicates

@@ -556,24 +556,25 @@ def seat_advantage(t: Tables) -> dict[str, pd.DataFrame]:
 
 def card_balance(
     t: Tables, min_completions: int = MIN_COMPLETIONS, replicates: int = REPLICATES,
-    seed: int = 0, fdr: float = balance.FDR,
+    seed: int = 0, fdr: float = balance.FDR, min_drawn: int = balance.MIN_DRAWN,
 ) -> dict[str, pd.DataFrame]:
     """Objective-card balance, the designer's questions (see ``reports/balance.py``).
 
-    ``cards``, per card, from games without error, sorted by imbalance (|fair value −
-    points|, cards without an estimate last): drawn, completed, completion rate, turns held
-    from draw to completion, how often it is still in hand at the end, points per turn held,
-    the win-rate lift when completed (win rate of the seats that completed it minus that of
-    the seats that drew it and did not), the fair value and ``imbalance`` = fair value −
-    points, the test's p and Benjamini–Hochberg q values, the completion rate of the rest of
-    its category, ``games_needed`` to resolve one point, and ``flag``.  Every interval is
-    from the bootstrap over deals.  ``categories``: per category and the Emperor, the share
-    of the winners' points and of all points (as printed), completion rate and points per
-    turn against the deck's.  ``model``: the run-level figures (exchange rate, Emperor, the
-    set's spread of fair value minus points).
+    ``cards``, per card, from games without error, sorted by evidence of an imbalance (the
+    distance of the fair value's interval from the points, then the p-value): drawn,
+    completed, completion rate, turns held from draw to completion, how often it is still in
+    hand at the end, points per turn held, the win-rate lift when completed (win rate of the
+    seats that completed it minus that of the seats that drew it and did not), the fair
+    value and ``imbalance`` = fair value − points, the test's p and Benjamini–Hochberg q
+    values, the completion rate of the rest of its category, ``games_needed`` to resolve one
+    point, and ``flag``.  Every interval is from the bootstrap over deals.  ``categories``:
+    per category and the Emperor, the share of the winners' points and of all points (as
+    printed), completion rate and points per turn against the deck's.  ``model``: the run-
+    level figures (exchange rate, Emperor, the set's spread of fair value minus points).  A
+    card drawn fewer than ``min_drawn`` times gets no test and no bootstrap figure.
     """
     result = balance.analyse(t, replicates=replicates, seed=seed,
-                             min_completions=min_completions)
+                             min_completions=min_completions, min_drawn=min_drawn)
     cards = result["cards"]
     info = result["info"]
     c = t.ok_cards

@@ -148,7 +148,11 @@ def test_seat_advantage(tables: reports.Tables) -> None:
 
 
 def test_card_balance_counts(tables: reports.Tables) -> None:
-    cb = reports.card_balance(tables, replicates=200)
+    # Four draws: too few for the bootstrap figures by default (the games they would need).
+    few = reports.card_balance(tables, replicates=50)["cards"].set_index("card")
+    assert math.isnan(few.loc["plot-01", "turns_held"])
+    assert few.loc["plot-01", "turns_held_games_needed"] == 8 * 10 / 4
+    cb = reports.card_balance(tables, replicates=200, min_drawn=1)
     cards = cb["cards"].set_index("card")
     plot = cards.loc["plot-01"]
     assert (plot["drawn"], plot["completed"]) == (4, 3)
