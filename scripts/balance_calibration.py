@@ -219,11 +219,63 @@ def markdown(summary: dict[str, Any], args: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+def project(folder: Path, sizes: list[int], deltas: tuple[int, ...] = (2, 4)) -> str:
+    """The sizes a study needs, projected from a pilot study: per category the variance of a
+    card's per-deal contrast, and per card the slope of its effect on its price, modelled as
+    ``λ_category × completion when held`` (a weighted fit over the priced cards: a card's
+    own slope is too noisy at a pilot's size).  Power of finding a change of δ points on a
+    card drawn at random (as the calibration draws them), at 5% per card and at the
+    Bonferroni bound that Benjamini–Hochberg meets with one true change among the 45."""
+    from scipy import stats as sps
+
+    exp = experiment.load(folder)
+    analysis = experiment.analyse(exp, replicates=50)
+    table = analysis["levels"][0]
+    rows = []
+    for b in analysis["blocks"]:
+        if b.level != 0 or len(b.deals) < 2:
+            continue
+        v = float(np.mean(np.var(b.contrasts(), axis=0, ddof=1)))
+        t = table[table["category"] == b.category]
+        priced = t[t["priced"] & t["slope_se"].gt(0)]
+        w = 1.0 / priced["slope_se"] ** 2
+        lam = float((w * priced["slope"] * priced["held_completion"]).sum()
+                    / (w * priced["held_completion"] ** 2).sum()) if len(priced) else math.nan
+        for _, r in t.iterrows():
+            rows.append({"category": b.category, "card": r["card"], "points": r["points"],
+                         "v": v, "slope": lam * r["held_completion"], "lambda": lam})
+    cards = pd.DataFrame(rows)
+    z5, zb = 1.959964, float(sps.norm.isf(0.025 / max(len(cards), 1)))
+    lines = [f"Projected from {folder} ({int(analysis['design']['deals'].iloc[0])} deals): "
+             "variance of a per-deal contrast " + ", ".join(
+                 f"{c} {g['v'].iloc[0]:.3f}" for c, g in cards.groupby("category", sort=False))
+             + "; slope per point of a card held = λ × its completion when held, λ "
+             + ", ".join(f"{c} {g['lambda'].iloc[0]:.3f}"
+                         for c, g in cards.groupby("category", sort=False)) + ".", "",
+             "| deals per category | effect's error | " + " | ".join(
+                 f"power ±{d} (5% / Bonferroni)" for d in deltas) + " |",
+             "| --- | --- | " + " | ".join("---" for _ in deltas) + " |"]
+    for n in sizes:
+        se = np.sqrt(cards["v"] / n)
+        cells = []
+        for d in deltas:
+            can = cards[cards["points"] - d >= 0]  # cards that can take -d (and all take +d)
+            power = []
+            for zc in (z5, zb):
+                both = [sps.norm.cdf(d * cards["slope"] / se - zc).mean(),
+                        sps.norm.cdf(d * can["slope"] / np.sqrt(can["v"] / n) - zc).mean()]
+                power.append(float(np.mean(both)))
+            cells.append(f"{power[0]:.2f} / {power[1]:.2f}")
+        lines.append(f"| {n} | {float(se.median()):.3f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = script_parser(
         __doc__,
         "python scripts/balance_calibration.py --deals 500 --reps 100 --out runs/calibration",
         "python scripts/balance_calibration.py --deals 40 --reps 12 --out runs/cal-small",
+        "python scripts/balance_calibration.py --project runs/pilot-greedy",
     )
     ap.add_argument("--bot", type=bot_spec, default=bot_spec("greedy"),
                     help="the skill level (a bot spec playing itself)")
@@ -234,8 +286,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=at_least(1), default=2, help="worker processes")
     ap.add_argument("--rate", type=float, default=4.0, metavar="GAMES_PER_S",
                     help="games per second expected, for the time estimate")
-    ap.add_argument("--out", type=output_dir, required=True, help="folder of the studies")
+    ap.add_argument("--out", type=output_dir, help="folder of the studies")
+    ap.add_argument("--project", type=Path, default=None, metavar="STUDY",
+                    help="instead of playing: the power by size projected from a pilot study")
     args = ap.parse_args(argv)
+    if args.project is not None:
+        print(project(args.project, [40, 100, 200, 400, 800, 1600, 3200]), end="")
+        return 0
+    if args.out is None:
+        ap.error("--out is required (or --project STUDY)")
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     reps: list[dict[str, Any]] = []

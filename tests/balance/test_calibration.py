@@ -39,3 +39,18 @@ def test_a_tiny_calibration_runs_and_resumes(tmp_path: Path) -> None:
     before = (out / "rep-0000.json").stat().st_mtime_ns
     assert cal.main(argv) == 0
     assert (out / "rep-0000.json").stat().st_mtime_ns == before
+
+
+def test_sizes_are_projected_from_a_pilot(tmp_path: Path, capsys: object) -> None:
+    """``--project STUDY`` prints the power by size from a pilot's variance and slopes."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", "random:complete=true", "--deals", "10", "--workers", "1",
+        "--category", "panda", "--price-cards", "panda-03,panda-10", "--quiet", "--no-report",
+        "--out", str(tmp_path / "pilot")])
+    assert result.exit_code == 0, result.output
+    text = cal.project(tmp_path / "pilot", [40, 400])
+    assert "| 40 |" in text and "| 400 |" in text and "λ panda" in text
