@@ -289,10 +289,10 @@ def ratings(
     # below MIN_DEALS deals the cell says how many games would give one.
     deals = np.zeros(k)
     if len(pairs):
-        for col in ("a", "b"):
-            per = pairs.groupby(col)["deal_key"].nunique()
-            deals[per.index.to_numpy()] = np.maximum(deals[per.index.to_numpy()],
-                                                     per.to_numpy())
+        both = pd.concat([pairs[["a", "deal_key"]].rename(columns={"a": "p"}),
+                          pairs[["b", "deal_key"]].rename(columns={"b": "p"})])
+        per = both.groupby("p")["deal_key"].nunique()
+        deals[per.index.to_numpy()] = per.to_numpy()
     games_of = games.sum(axis=1)
     thin = played & (deals < min_deals)
     needed = np.full(k, np.nan)
