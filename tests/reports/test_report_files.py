@@ -283,3 +283,40 @@ def test_a_rating_clipped_at_the_bound_is_shown_as_such(tmp_path: Path) -> None:
     assert r.loc["B", "elo_clipped"] and not r.loc["A", "elo_clipped"]
     for who in ("A", "C"):
         assert r.loc[who, "elo_lo"] <= r.loc[who, "elo"] <= r.loc[who, "elo_hi"]
+
+
+def test_the_command_on_a_run_without_games_is_one_sentence(tmp_path: Path) -> None:
+    """``arena report`` on a run that has not finished a game: one sentence, exit 2, and no
+    report of empty tables (the library still writes one, for scripts)."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    directory = write_run(tmp_path / "empty", [], ["A", "B"])
+    result = CliRunner().invoke(main, ["report", str(directory)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "no finished game yet" in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+    assert not (directory / "report").exists()
+
+
+@pytest.mark.parametrize("games", [2, 8, 60])
+def test_no_runtime_warning_reaches_the_terminal(tmp_path: Path, games: int) -> None:
+    """Small runs (one deal, a few, some dozens) are where numpy meets 0/0: every such case
+    is handled, so nothing but the command's own lines reaches stderr, and report.md has no
+    "-0", no float noise and no HTML entity."""
+    import subprocess
+    import sys
+
+    from reports import synthetic
+
+    run = synthetic.write_tournament(tmp_path / "run", participants=["A", "B", "C"], players=2,
+                                     games=games, seed=4)
+    done = subprocess.run([sys.executable, "-m", "arena", "report", str(run)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr, done.stderr
+    md = (run / "report" / "report.md").read_text()
+    assert "&lt;" not in md and "&amp;" not in md
+    assert not re.search(r"(?<![\w.])-0(\.0+)?(?![\d.])", md), "a -0 in report.md"
+    assert not re.search(r"\de-1[0-9]", md), "float noise in report.md"
