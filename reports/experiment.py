@@ -19,12 +19,14 @@ Per card, within one skill level:
   is 0 is worth its points in the sense below, so this is the test of "fair points =
   points".
 - ``fair_points``: the price at which holding the card is worth the same as holding the
-  category's average card of the set studied.  The card's effect is measured at its points
-  and at the price arms' prices; per deal, a least-squares line of effect on price gives an
-  intercept a and a slope b; their means over deals and the deals' covariance give the root
-  ``points - a / b`` and Fieller's interval for it (a ratio of two estimates whose
-  denominator may be near 0: the interval is then unbounded, and the figure is not shown).
-  With three prices a per-deal quadratic term tests the line (``curvature_p``).
+  category's average card of the set studied.  Per deal, the tangent of the effect's curve
+  at the card's points: its intercept a is the block's contrast (the effect), its slope b
+  the difference of the price arms at the lowest and highest prices over their distance;
+  their means over deals and the deals' covariance give the root ``points - a / b`` and
+  Fieller's interval for it (a ratio of two estimates whose denominator may be near 0: the
+  interval is then unbounded, and the figure is not shown).  Because a is the effect, the
+  interval leaves the card's points out exactly when the effect's t test rejects.  With
+  three prices a per-deal quadratic term tests the curve's curvature (``curvature_p``).
 - ``points_per_action``: the card's points earned (when completed) over the subject's turn
   actions until its completion (or the end), summed over deals; ``efficiency`` is that over
   the same figure of the rest of its category on the same deals, with a bootstrap interval
@@ -299,16 +301,14 @@ def fieller(a: float, b: float, vaa: float, vbb: float, vab: float, t: float
     return (-qb - root) / (2.0 * qa), (-qb + root) / (2.0 * qa)
 
 
-def line_fit(x: np.ndarray) -> np.ndarray:
-    """Least-squares coefficients (intercept at 0, slope) as a matrix: coef = M @ z."""
-    design = np.column_stack([np.ones_like(x), x])
-    return np.linalg.pinv(design)
-
-
 def price_coefficients(b: Block, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Card ``j``'s price line per deal: the prices (as offsets from its points), the
-    contrasts at each (deals × prices, its points first) and the least-squares intercept
-    and slope per deal (deals × 2); None without price arms."""
+    """Card ``j``'s price line per deal, the tangent at its points: the prices (as offsets
+    from its points), the contrasts at each (deals × prices, its points first), and per deal
+    (deals × 2) the intercept, its block contrast (the effect itself, so that the fair
+    points' interval leaves the points out exactly when the effect's test rejects), and the
+    slope, the difference of its lowest and highest prices over their distance (the central
+    difference, which a curved response leaves right at first order); None without price
+    arms."""
     card = b.cards[j]
     n, m = b.y.shape
     if card not in b.prices or n < 2:
@@ -318,8 +318,10 @@ def price_coefficients(b: Block, j: int) -> tuple[np.ndarray, np.ndarray, np.nda
     others = (b.y.sum(axis=1, keepdims=True) - b.y[:, [j]]) / (m - 1)
     zz = np.column_stack([b.contrasts()[:, j], b.priced_y[card] - others])
     x = np.r_[0.0, ps - b.points[j]]
-    coef = zz @ line_fit(x).T
-    coef[np.abs(coef) < 1e-12] = 0.0  # the exact zeros a pseudo-inverse leaves at 1e-17
+    lo, hi = int(np.argmin(x)), int(np.argmax(x))
+    slope = (zz[:, hi] - zz[:, lo]) / (x[hi] - x[lo])
+    coef = np.column_stack([zz[:, 0], slope])
+    coef[np.abs(coef) < 1e-12] = 0.0  # float noise where 0 was meant
     return x, zz, coef
 
 

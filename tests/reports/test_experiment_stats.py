@@ -115,3 +115,23 @@ def test_the_efficiency_margin_does_not_flag_a_card_at_parity() -> None:
     b.done[:, 0] = 0.0
     row = card_rows(b, replicates=200).iloc[0]
     assert row["efficiency"] == 0.0 and row["p_efficiency"] > 0.001
+
+
+def test_the_fair_points_interval_agrees_with_the_effect_test() -> None:
+    """The fair points' intercept is the effect itself: when the fair points are resolved,
+    their interval leaves the card's points out exactly when the effect's interval leaves 0
+    out (the same t, the same variance), so the table never says both "worth its points"
+    and "too strong"."""
+    rng = np.random.default_rng(5)
+    effects = np.linspace(-0.15, 0.15, 15)
+    checked = 0
+    for _ in range(40):
+        t = card_rows(simulated_block(rng, effects - effects.mean(), np.full(15, 0.06), 40),
+                      replicates=10)
+        ok = t[t["fair_points"].notna()]
+        points = ok["points"]
+        out_of_points = (ok["fair_points_lo"] > points) | (ok["fair_points_hi"] < points)
+        off_zero = (ok["effect_lo"] > 0) | (ok["effect_hi"] < 0)
+        assert (out_of_points == off_zero).all()
+        checked += len(ok)
+    assert checked > 300
