@@ -313,8 +313,12 @@ def main(argv: list[str] | None = None) -> int:
         if done.exists():
             reps.append(json.loads(done.read_text()))
             continue
-        run_study(config, folder, resume=(folder / "manifest.json").exists(),
-                  settings=RunSettings(workers=args.workers, progress="none"))
+        run = run_study(config, folder, resume=(folder / "manifest.json").exists(),
+                        settings=RunSettings(workers=args.workers, progress="none"))
+        if not run.finished:  # Ctrl-C: the games are kept, the repetition is not analysed
+            print(f"interrupted in repetition {rep} ({run.done} of {run.total} games kept); "
+                  "run the same command again to go on", file=sys.stderr)
+            return 130
         result = {"rep": rep, **p, "made": made, **analyse_rep(folder, made, rep)}
         done.write_text(json.dumps(result, indent=1) + "\n")
         reps.append(result)
