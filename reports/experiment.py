@@ -505,8 +505,12 @@ def _resolve(table: pd.DataFrame, games_per_deal: float) -> None:
     # Fair points: unresolved when the slope's t is below the critical value; the deals that
     # would resolve it at 80% power, from its error now.
     t = np.array([t_crit(int(x)) if x >= 2 else math.nan for x in n])
+    # A card's own slope may be 0 by noise (or the card nearly dead): the projection takes at
+    # least the category's typical slope, the median of its cards' |slope|.
+    typical = table.groupby("category")["slope"].transform(lambda x: np.nanmedian(np.abs(x)))
+    slope = np.fmax(np.abs(table["slope"]), typical)
     with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = ((t + POWER_Z) * table["slope_se"] / np.abs(table["slope"])) ** 2
+        ratio = ((t + POWER_Z) * table["slope_se"] / slope) ** 2
     deals_fp = np.ceil(np.fmax(MIN_DEALS, n * ratio))
     missing = table["priced"] & table["fair_points"].isna()
     table["fair_points_games_needed"] = np.where(

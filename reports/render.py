@@ -103,6 +103,16 @@ def fmt(value: object) -> str:
     return str(value)
 
 
+def fmt_bound(bound: object, estimate: object) -> str:
+    """An interval's bound as its estimate reads: a bound near 0 beside an estimate of
+    0.114 is "-0.001", not "-7.4e-04"."""
+    if isinstance(bound, float | np.floating) and isinstance(estimate, float | np.floating):
+        b, e = float(bound), float(estimate)
+        if math.isfinite(b) and abs(b) < 0.001 and abs(e) >= 0.001:
+            return "0" if abs(b) < NOISE else _unsigned_zero(f"{b:.3f}")
+    return fmt(bound)
+
+
 def display(frame: pd.DataFrame) -> pd.DataFrame:
     """Text version of a table: ``x``, ``x_lo``, ``x_hi`` become one ``x [lo, hi]`` column.
 
@@ -126,7 +136,7 @@ def display(frame: pd.DataFrame) -> pd.DataFrame:
             name = f"{col} [95% CI]" if lo in frame.columns else str(col)
             out[name] = [
                 ("< " if v < 0 else "> ") + f"{v:+.0f}" if c and not _missing(v) else
-                (fmt(v) if _missing(a) else f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
+                (fmt(v) if _missing(a) else f"{fmt(v)} [{fmt_bound(a, v)}, {fmt_bound(b, v)}]")
                 for v, a, b, c in zip(values, frame.get(lo, frame[col]).tolist(),
                                       frame.get(hi, frame[col]).tolist(),
                                       frame[bound].tolist(), strict=True)]
@@ -138,7 +148,7 @@ def display(frame: pd.DataFrame) -> pd.DataFrame:
                 if _missing(a) and _missing(b):
                     text.append(fmt(v))
                 else:
-                    text.append(f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
+                    text.append(f"{fmt(v)} [{fmt_bound(a, v)}, {fmt_bound(b, v)}]")
             out[name] = text
         elif _whole(frame[col]):
             out[name] = ["–" if _missing(v) else str(int(v)) for v in values]
