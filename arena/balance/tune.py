@@ -1,10 +1,10 @@
 """Points from a card study, and the loop that re-plays the study until the set is balanced.
 
-``suggest``: a card moves to its fair points (rounded, never below 0) when the study says,
-with its interval, that the card is not worth its points: Fieller's interval for the fair
-points leaves the card's points out.  A card flagged too strong or too weak by the study's
-test whose fair points are not resolved (or not measured) moves one point that way: the
-data say which way, not how far.  Any other card keeps its points; copies of one card (the
+``suggest``: a card flagged too strong or too weak by the study (the test of its effect,
+Benjamini–Hochberg across the cards, so that the cards moved are moved on evidence) moves to
+its fair points, rounded and never below 0; one whose fair points are not resolved (or not
+measured) moves one point that way: the data say which way, not how far.  Any other card
+keeps its points; copies of one card (the
 same condition and points) share one suggestion, their fair points pooled by precision, so
 identical cards stay identical.  Acting only on evidence keeps noise from moving cards;
 the cards that do move are the ones whose estimate is furthest out, which a selection makes
@@ -64,20 +64,20 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     sum_w = w.groupby(key).transform("sum")
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = (gap.fillna(0.0) * w).groupby(key).transform("sum") / sum_w
-    lo_gap = (table["fair_points_lo"] - table["points"]).where(resolved)
-    hi_gap = (table["fair_points_hi"] - table["points"]).where(resolved)
-    # A copy group moves when one of its measured copies' interval leaves its points out.
-    off = ((lo_gap > 0) | (hi_gap < 0)).groupby(key).transform("any")
-    move = off & (sum_w > 0)
-    target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
-                      table["points"])
-    # Flagged by the block's test but without a resolved fair point: the data say which way,
-    # not how far, so one point that way.
+    # A copy group moves when one of its copies is flagged too strong or too weak (the
+    # study's test, Benjamini–Hochberg across the cards): to its pooled fair points when one
+    # is resolved, else one point the way the flag says (the data say which way, not how far).
     flag = table.get("flag", pd.Series("", index=table.index)).astype(str)
-    step = np.where(flag.str.contains("too strong"), -1,
-                    np.where(flag.str.contains("too weak"), 1, 0))
-    stepped = ~resolved.groupby(key).transform("any") & (step != 0)
-    target = np.where(stepped, np.maximum(0.0, table["points"] + step), target)
+    step = pd.Series(np.where(flag.str.contains("too strong"), -1,
+                              np.where(flag.str.contains("too weak"), 1, 0)), index=table.index)
+    flagged = step.ne(0).groupby(key).transform("any")
+    direction = step.groupby(key).transform(lambda x: x[x != 0].iloc[0] if (x != 0).any() else 0)
+    known = sum_w > 0
+    move = flagged & known
+    stepped = flagged & ~known
+    target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
+                      np.where(stepped, np.maximum(0.0, table["points"] + direction),
+                               table["points"]))
     table["suggested"] = target.astype(int)
     table["change"] = table["suggested"] - table["points"].astype(int)
     copies = key.map(key.value_counts())
@@ -85,21 +85,22 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     for r, m, n, c, st in zip(table.itertuples(), move, copies, table["change"], stepped,
                               strict=True):
         if st:
-            why.append(f"{r.flag.split(',')[0]} (q = {r.q_value:.3f}), fair points not "
+            why.append(f"{'too strong' if c < 0 else 'too weak'}, fair points not "
                        f"resolved: one point {'down' if c < 0 else 'up'}")
-        elif not r.priced:
-            why.append("not played at other prices (--price-cards)")
-        elif not np.isfinite(r.fair_points):
-            needed = r.fair_points_games_needed
-            why.append("fair points not resolved" + (
-                f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
-        elif not m:
-            why.append(f"worth its points: fair points {r.fair_points:.1f} "
-                       f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
-        else:
-            why.append(f"fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
+        elif m:
+            why.append(f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f}): "
+                       f"fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
                        f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
                                                      else "") + ("" if c else ", rounds to it"))
+        elif np.isfinite(r.fair_points):
+            why.append(f"not flagged (q = {r.q_value:.2f}): fair points {r.fair_points:.1f} "
+                       f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
+        elif not r.priced:
+            why.append("not flagged, not played at other prices (--price-cards)")
+        else:
+            needed = r.fair_points_games_needed
+            why.append("not flagged, fair points not resolved" + (
+                f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
     table["why"] = why
     return table[["card", "category", "points", "fair_points", "fair_points_lo",
                   "fair_points_hi", "suggested", "change", "why"]]

@@ -83,23 +83,27 @@ def test_bad_study_options_are_one_sentence(tmp_path: Path, args: list[str],
 
 def _table(rows: list[dict]) -> dict:
     base = {"category": "panda", "asks": "", "priced": True, "fair_points_games_needed": math.nan,
-            "flag": "", "q_value": 0.5}
+            "flag": "", "q_value": 0.5, "effect": 0.0}
     return {"levels": [pd.DataFrame([{**base, **r} for r in rows])]}
 
 
 def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
-    """A card moves to its rounded fair points when Fieller's interval leaves its points out;
-    copies (the same condition and points) move together; the rest keep their points."""
+    """A card flagged by the study (BH) moves to its rounded fair points; copies (the same
+    condition and points) move together; the rest keep their points."""
     table = _table([
         {"card": "panda-07", "points": 8.0, "fair_points": 4.4, "fair_points_se": 0.5,
-         "fair_points_lo": 3.4, "fair_points_hi": 5.4},
+         "fair_points_lo": 3.4, "fair_points_hi": 5.4, "flag": "too strong", "q_value": 0.01,
+         "effect": 0.2},
         {"card": "panda-01", "points": 3.0, "fair_points": 3.6, "fair_points_se": 0.6,
          "fair_points_lo": 2.4, "fair_points_hi": 4.8},
+        {"card": "panda-02", "points": 3.0, "fair_points": 5.6, "fair_points_se": 0.6,
+         "fair_points_lo": 4.4, "fair_points_hi": 6.8, "q_value": 0.2},
         {"card": "panda-13", "points": 6.0, "fair_points": 8.3, "fair_points_se": 0.5,
-         "fair_points_lo": 7.3, "fair_points_hi": 9.3, "asks": "eat 1 of each"},
+         "fair_points_lo": 7.3, "fair_points_hi": 9.3, "asks": "eat 1 of each",
+         "flag": "too weak", "q_value": 0.02, "effect": -0.1},
         {"card": "panda-14", "points": 6.0, "fair_points": math.nan, "fair_points_se": math.nan,
          "fair_points_lo": math.nan, "fair_points_hi": math.nan, "asks": "eat 1 of each"},
-        {"card": "panda-02", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
+        {"card": "panda-03", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
          "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False},
         {"card": "panda-05", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
          "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False,
@@ -110,9 +114,11 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
     out = suggest(None, 0, table).set_index("card")  # type: ignore[arg-type]
     why = out["why"]
     assert out.loc["panda-07", "suggested"] == 4 and "fair points 4.4" in why["panda-07"]
-    assert out.loc["panda-01", "suggested"] == 3 and "worth its points" in why["panda-01"]
+    assert out.loc["panda-01", "suggested"] == 3 and "not flagged" in why["panda-01"]
+    # An interval that leaves the points out is not enough: the flag (BH) decides.
+    assert out.loc["panda-02", "suggested"] == 3 and "q = 0.20" in why["panda-02"]
     assert out.loc["panda-13", "suggested"] == out.loc["panda-14", "suggested"] == 8
-    assert out.loc["panda-02", "change"] == 0 and "other prices" in why["panda-02"]
+    assert out.loc["panda-03", "change"] == 0 and "other prices" in why["panda-03"]
     # Flagged, no fair points: one point the way the flag says.
     assert out.loc["panda-05", "suggested"] == 2 and "one point down" in why["panda-05"]
 
