@@ -478,8 +478,53 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
         table.insert(3, "asks", table["card"].map(asks))
         per_level.append(table)
     return {"levels": per_level, "skill": skill_table(exp, bl, fdr),
+            "copies": copies_table(exp, bl, fdr),
             "design": design_table(exp, bl, per_level, games_per_deal), "blocks": bl,
             "fdr": fdr, "margin": margin, "replicates": replicates}
+
+
+def copies_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFrame:
+    """Copies of one card (the same condition and points: panda-01 to -05 all ask "eat 2
+    green" for 3 points) are one card to a designer: per level, their effects pooled, the
+    mean of the copies' per-deal contrasts, with its paired t interval over deals and
+    Benjamini–Hochberg across the groups.  Pooling gives the group the precision of all its
+    copies' games."""
+    asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
+    rows = []
+    for b in bl:
+        groups: dict[tuple[str, float], list[int]] = {}
+        for j, card in enumerate(b.cards):
+            if asks.get(card):
+                groups.setdefault((asks[card], float(b.points[j])), []).append(j)
+        z = b.contrasts()
+        n = len(b.deals)
+        for (condition, points), js in groups.items():
+            if len(js) < 2:
+                continue
+            g = z[:, js].mean(axis=1) if n else np.zeros(0)
+            se = g.std(ddof=1) / math.sqrt(n) if n >= 2 else math.nan
+            t = t_crit(n)
+            mean = float(g.mean()) if n else math.nan
+            with np.errstate(invalid="ignore", divide="ignore"):
+                p = 2.0 * sps.t.sf(abs(mean / se), n - 1) if n >= 2 and se > 0 else math.nan
+            rows.append({"level": exp.levels[b.level], "category": b.category,
+                         "asks": condition, "points": points,
+                         "cards": ", ".join(b.cards[j] for j in js), "deals": n,
+                         "effect": mean, "effect_lo": mean - t * se, "effect_hi": mean + t * se,
+                         "p_value": p})
+    table = pd.DataFrame(rows, columns=["level", "category", "asks", "points", "cards",
+                                        "deals", "effect", "effect_lo", "effect_hi",
+                                        "p_value"])
+    if table.empty:
+        return table
+    table.loc[table["deals"] < MIN_DEALS, ["effect", "effect_lo", "effect_hi", "p_value"]] = \
+        np.nan
+    table["q_value"] = np.nan
+    for _, idx in table.groupby("level").groups.items():
+        table.loc[idx, "q_value"] = bh(table.loc[idx, "p_value"].to_numpy())
+    table["flag"] = np.where(table["q_value"] <= fdr,
+                             np.where(table["effect"] > 0, "too strong", "too weak"), "")
+    return table
 
 
 def _games_per_deal(exp: Experiment) -> float:

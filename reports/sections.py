@@ -461,6 +461,7 @@ def card_study(run: Run) -> Result:
     cards_ = (pd.concat(levels, ignore_index=True)[list(STUDY_COLUMNS)] if levels
               else pd.DataFrame(columns=list(STUDY_COLUMNS)))
     return {"cards": cards_, "skill": analysis["skill"], "design": analysis["design"],
+            "copies": analysis["copies"],
             "levels": analysis["levels"], "names": exp.levels, "fdr": analysis["fdr"],
             "margin": analysis["margin"], "exp": exp}
 
@@ -512,6 +513,8 @@ def card_study_text(run: Run, result: Result) -> str:
         "tests at the margin, Benjamini–Hochberg).\n"
         f"- Below {experiment.MIN_DEALS} complete deals a figure reads \"not enough games\". "
         "Rows are sorted by evidence: the distance of the effect's interval from 0.\n"
+        + "- Copies of one card (the same condition and points) pooled: the mean of their "
+        "per-deal contrasts, Benjamini–Hochberg across the groups.\n"
         + ("- Skill: each card's effect at every level and the test that it is the same at "
            "all (Hotelling's T² on the per-deal differences between levels, the paired t "
            "test for two levels), Benjamini–Hochberg across cards (`q_skill`).\n"
@@ -779,6 +782,8 @@ SECTIONS: tuple[Section, ...] = (
         "card_study", "Card value by experiment",
         Form(card_study, (Csv("cards", "study_cards", "Cards by intervention, strongest "
                               "evidence first", 150, STUDY_SHOWN),
+                          Csv("copies", "study_copies", "Copies of one card, pooled",
+                              shown=("level", "asks", "points", "effect", "flag")),
                           Csv("skill", "study_skill", "Effect by skill level"),
                           Csv("design", "study_design", "Sizes and detectable effects",
                               shown=("level", "games", "deals", "mde", "mde_points_bonferroni"))),

@@ -32,6 +32,9 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "strongest evidence" in result.output and "report written to" in result.output
     report = out / "report"
+    copies = pd.read_csv(out / "report" / "study_copies.csv")
+    assert set(copies["asks"]) == {"eat 2 green", "eat 2 yellow", "eat 2 pink",
+                                   "eat 1 green + 1 yellow + 1 pink"}
     for name in ("study_cards.csv", "study_design.csv", "study_effects.png",
                  "study_fair_points.png", "report.md", "report.html"):
         assert (report / name).is_file(), name
