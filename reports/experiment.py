@@ -46,6 +46,7 @@ Calibration of these figures by simulation is ``scripts/balance_calibration.py``
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -277,6 +278,13 @@ def blocks(exp: Experiment) -> list[Block]:
 # ------------------------------------------------------------------ estimators
 
 
+def median(values: Any) -> float:
+    """The median of the values that are not NaN; NaN (and no warning) when none is."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    return float(np.median(v)) if len(v) else math.nan
+
+
 def t_crit(n: int) -> float:
     """Two-sided 95% critical value of Student's t with n - 1 degrees of freedom."""
     return float(sps.t.ppf(0.975, n - 1)) if n >= 2 else math.nan
@@ -411,8 +419,10 @@ def _efficiency(b: Block, replicates: int, seed: int, margin: float) -> pd.DataF
     with np.errstate(invalid="ignore", divide="ignore"):
         boot = (bp / ba) / ((bp.sum(axis=1, keepdims=True) - bp)
                             / (ba.sum(axis=1, keepdims=True) - ba))
-        se = np.nan_to_num(np.nanstd(boot, axis=0, ddof=1), nan=0.0)
-        lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
+        with warnings.catch_warnings():  # a card never held in a replicate: all NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            se = np.nan_to_num(np.nanstd(boot, axis=0, ddof=1), nan=0.0)
+            lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
         # Each side is a score test: its error is at least the one the card would have at
         # the margin, where its completions (points / its points) would be a Poisson count
         # of mean ``expected``; so a card completed rarely in few deals is not "certainly"
@@ -552,7 +562,7 @@ def _resolve(table: pd.DataFrame, games_per_deal: float) -> None:
     t = np.array([t_crit(int(x)) if x >= 2 else math.nan for x in n])
     # A card's own slope may be 0 by noise (or the card nearly dead): the projection takes at
     # least the category's typical slope, the median of its cards' |slope|.
-    typical = table.groupby("category")["slope"].transform(lambda x: np.nanmedian(np.abs(x)))
+    typical = table.groupby("category")["slope"].transform(lambda x: median(np.abs(x)))
     slope = np.fmax(np.abs(table["slope"]), typical)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = ((t + POWER_Z) * table["slope_se"] / slope) ** 2
@@ -632,9 +642,9 @@ def design_table(exp: Experiment, bl: list[Block], levels: list[pd.DataFrame],
         mine = [b for b in bl if b.level == level]
         n = min((len(b.deals) for b in mine), default=0)
         games = int(exp.arms.loc[exp.arms["level"] == level, "game"].nunique())
-        se = float(np.nanmedian(table["effect_se"])) if len(table) else math.nan
+        se = median(table["effect_se"]) if len(table) else math.nan
         cards = len(table)
-        slope = float(np.nanmedian(table["slope"])) if len(table) else math.nan
+        slope = median(table["slope"]) if len(table) else math.nan
         t = t_crit(n)
         bonf = float(sps.norm.isf(0.025 / max(cards, 1)))
         mde = (t + POWER_Z) * se

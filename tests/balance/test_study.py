@@ -158,3 +158,21 @@ def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert list(rounds["round"]) == [0, 1] and list(rounds["moved"]) == [0, 1]
     assert (tuned / "spread.png").is_file() and (tuned / "final.json").is_file()
     assert "no card moves" in result.output
+
+
+def test_a_study_at_a_depth_of_the_deck(tmp_path: Path) -> None:
+    """``--depth 0``: the card is the next drawn from its deck; the outcome is the win of
+    the seat that drew it, deals where nobody did left out of the blocks."""
+    out = tmp_path / "depth"
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", BOT, "--deals", "12", "--category", "panda", "--depth",
+        "0", "--price-cards", "", "--workers", "1", "--quiet", "--no-report", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    records = list(read_records(out))
+    assert all(r["intervention"] == [{"card": r["placed"], "depth": 0}] for r in records)
+    exp = experiment.load(out)
+    drawn = exp.arms.dropna(subset=["y"])
+    assert (drawn["seat"] >= 0).all() and len(drawn) > 0
+    table = experiment.analyse(exp, replicates=20)["levels"][0]
+    assert len(table) == 15 and (table["deals"] <= 12).all()
+    assert replay_record(records[0]).ok
