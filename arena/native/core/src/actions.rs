@@ -143,8 +143,11 @@ fn card_id(b: u32) -> Option<&'static str> {
     COMPONENTS.cards.get(b as usize).map(|c| c.id.as_str())
 }
 
+/// `q,r` of any index, as the reference writes it (off the grid too: its arithmetic).
 fn cell_ok(a: u32) -> Option<String> {
-    grid::GRID.is_cell(a as usize).then(|| grid::cell_text(a as Cell))
+    let (w, r) = (grid::WIDTH as i64, grid::RADIUS as i64);
+    let a = a as i64;
+    Some(format!("{},{}", a % w - r, a / w - r))
 }
 
 fn edge_ok(a: u32) -> Option<String> {
@@ -190,6 +193,21 @@ pub fn try_text(action: u64) -> Option<String> {
         REDRAW => format!("redraw {}", CATEGORIES.get(b as usize)?),
         _ => return None,
     })
+}
+
+/// Whether an action's fields are in range: its cells on the grid, its edge, card, face,
+/// improvement or category one of the game's (what `apply` may be given).
+pub fn in_range(action: Action) -> bool {
+    let kind = action & KIND_MASK;
+    let a = action >> A_SHIFT & A_MASK;
+    let b = action >> B_SHIFT;
+    let cell = |c: u32| grid::GRID.is_cell(c as usize);
+    try_text(action as u64).is_some()
+        && match kind {
+            PLACE | GARDENER | PANDA | IMPROVE | RAIN | STORM | CLOUDS => cell(a),
+            CLOUDS_MOVE => cell(a) && cell(b),
+            _ => true,
+        }
 }
 
 /// The notation of an action of the engine's own (always in range).
@@ -269,7 +287,11 @@ pub fn parse(text: &str) -> Result<Action, Error> {
                     str_repr(args[0])
                 )));
             };
-            let kind = if verb == "objective" { OBJECTIVE } else { REDRAW };
+            let kind = if verb == "objective" {
+                OBJECTIVE
+            } else {
+                REDRAW
+            };
             return Ok(make(kind, 0, k as u32));
         }
         ("channel", 1) => return Ok(make(CHANNEL, edge(args[0])? as u32, 0)),
@@ -305,7 +327,9 @@ pub fn parse(text: &str) -> Result<Action, Error> {
         }
         _ => {}
     }
-    Err(Error::notation(format!("{quoted} is not an action (the forms are: {FORMS})")))
+    Err(Error::notation(format!(
+        "{quoted} is not an action (the forms are: {FORMS})"
+    )))
 }
 
 /// Python's `str.strip()` (white space at both ends).
@@ -319,11 +343,21 @@ mod tests {
 
     #[test]
     fn notation_round_trips() {
-        for t in ["end", "place 1 0,1 +fertilizer swap", "irrigation 0,1|1,0", "clouds move 1,0 0,1",
-            "complete plot-07", "weather storm", "redraw panda", "improve enclosure 1,-1"]
-        {
+        for t in [
+            "end",
+            "place 1 0,1 +fertilizer swap",
+            "irrigation 0,1|1,0",
+            "clouds move 1,0 0,1",
+            "complete plot-07",
+            "weather storm",
+            "redraw panda",
+            "improve enclosure 1,-1",
+        ] {
             assert_eq!(text(parse(t).unwrap()), t);
         }
-        assert!(parse("fly").unwrap_err().message.starts_with("'fly' is not an action"));
+        assert!(parse("fly")
+            .unwrap_err()
+            .message
+            .starts_with("'fly' is not an action"));
     }
 }

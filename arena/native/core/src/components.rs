@@ -35,7 +35,10 @@ pub fn tile_name(code: u8) -> String {
     }
     let (colour, imp) = (code / 4, code % 4);
     if imp != 0 {
-        format!("{}/{}", COLOURS[colour as usize], IMPROVEMENTS[imp as usize])
+        format!(
+            "{}/{}",
+            COLOURS[colour as usize], IMPROVEMENTS[imp as usize]
+        )
     } else {
         COLOURS[colour as usize].into()
     }
@@ -45,7 +48,11 @@ pub fn tile_name(code: u8) -> String {
 pub fn parse_tile(text: &str) -> Result<u8, String> {
     (0..12u8).find(|&c| tile_name(c) == text).ok_or_else(|| {
         let names: Vec<String> = (0..12).map(tile_name).collect();
-        format!("{} is not a tile (expected one of {})", str_repr(text), names.join(", "))
+        format!(
+            "{} is not a tile (expected one of {})",
+            str_repr(text),
+            names.join(", ")
+        )
     })
 }
 
@@ -83,20 +90,25 @@ pub struct Components {
     pub category_cards: [Vec<u8>; 3],
 }
 
-pub static COMPONENTS: LazyLock<Components> = LazyLock::new(|| {
-    load(COMPONENTS_JSON).expect("components.json is the engine's own data")
-});
+pub static COMPONENTS: LazyLock<Components> =
+    LazyLock::new(|| load(COMPONENTS_JSON).expect("components.json is the engine's own data"));
 
 fn colour_index(name: &str) -> Result<u8, String> {
-    COLOURS.iter().position(|c| *c == name).map(|i| i as u8).ok_or(format!("colour {name}"))
+    COLOURS
+        .iter()
+        .position(|c| *c == name)
+        .map(|i| i as u8)
+        .ok_or(format!("colour {name}"))
 }
 
 fn int_of(v: Option<&Json>, what: &str) -> Result<i128, String> {
-    v.and_then(Json::as_int).ok_or_else(|| format!("{what} is not an integer"))
+    v.and_then(Json::as_int)
+        .ok_or_else(|| format!("{what} is not an integer"))
 }
 
 fn str_of<'a>(v: Option<&'a Json>, what: &str) -> Result<&'a str, String> {
-    v.and_then(Json::as_str).ok_or_else(|| format!("{what} is not a text"))
+    v.and_then(Json::as_str)
+        .ok_or_else(|| format!("{what} is not a text"))
 }
 
 /// The distinct rotations of a pattern (never mirrored), each anchored at its first cell.
@@ -106,9 +118,19 @@ fn rotations(cells: &[(i32, i32, u8)]) -> Vec<Vec<(i32, i32, u8)>> {
     let mut current = cells.to_vec();
     for _ in 0..6 {
         let (q0, r0, _) = current[0];
-        let anchored: Vec<_> = current.iter().map(|&(q, r, c)| (q - q0, r - r0, c)).collect();
-        let (mq, mr) = anchored.iter().map(|&(q, r, _)| (q, r)).min().unwrap_or((0, 0));
-        let mut key: Vec<_> = anchored.iter().map(|&(q, r, c)| (q - mq, r - mr, c)).collect();
+        let anchored: Vec<_> = current
+            .iter()
+            .map(|&(q, r, c)| (q - q0, r - r0, c))
+            .collect();
+        let (mq, mr) = anchored
+            .iter()
+            .map(|&(q, r, _)| (q, r))
+            .min()
+            .unwrap_or((0, 0));
+        let mut key: Vec<_> = anchored
+            .iter()
+            .map(|&(q, r, c)| (q - mq, r - mr, c))
+            .collect();
         key.sort();
         if !seen.contains(&key) {
             seen.push(key);
@@ -126,9 +148,15 @@ fn rotations(cells: &[(i32, i32, u8)]) -> Vec<Vec<(i32, i32, u8)>> {
 }
 
 fn shifts(rotation: &[(i32, i32, u8)]) -> Vec<(u16, u8)> {
-    let deltas: Vec<(i32, u8)> = rotation.iter().map(|&(q, r, c)| (q + r * WIDTH, c)).collect();
+    let deltas: Vec<(i32, u8)> = rotation
+        .iter()
+        .map(|&(q, r, c)| (q + r * WIDTH, c))
+        .collect();
     let base = deltas.iter().map(|d| d.0).min().unwrap_or(0);
-    deltas.iter().map(|&(d, c)| ((d - base) as u16, c)).collect()
+    deltas
+        .iter()
+        .map(|&(d, c)| ((d - base) as u16, c))
+        .collect()
 }
 
 fn load(text: &str) -> Result<Components, String> {
@@ -178,7 +206,9 @@ fn load(text: &str) -> Result<Components, String> {
                         let at = str_of(cell.get("at"), "at")?;
                         let (q, r) = at.split_once(',').ok_or("at")?;
                         let (q, r) = (q.parse::<i32>(), r.parse::<i32>());
-                        let (Ok(q), Ok(r)) = (q, r) else { return Err("at".into()) };
+                        let (Ok(q), Ok(r)) = (q, r) else {
+                            return Err("at".into());
+                        };
                         cells.push((q, r, colour_index(str_of(cell.get("colour"), "colour")?)?));
                     }
                     card.rotations = rotations(&cells);
@@ -192,7 +222,10 @@ fn load(text: &str) -> Result<Components, String> {
                     card.improvement = if imp == "any" {
                         -1
                     } else {
-                        IMPROVEMENTS.iter().position(|i| *i == imp).ok_or("improvement")? as i8
+                        IMPROVEMENTS
+                            .iter()
+                            .position(|i| *i == imp)
+                            .ok_or("improvement")? as i8
                     };
                 }
                 _ => {
@@ -206,7 +239,11 @@ fn load(text: &str) -> Result<Components, String> {
         }
     }
     let category_cards = [0u8, 1, 2].map(|k| {
-        cards.iter().filter(|c| c.category == k).map(|c| c.index).collect::<Vec<u8>>()
+        cards
+            .iter()
+            .filter(|c| c.category == k)
+            .map(|c| c.index)
+            .collect::<Vec<u8>>()
     });
     Ok(Components {
         all_plots,
@@ -256,7 +293,11 @@ impl CardSet {
                 .filter(|&c| removed >> c & 1 == 0)
                 .collect::<Vec<u8>>()
         });
-        CardSet { points, removed, decks }
+        CardSet {
+            points,
+            removed,
+            decks,
+        }
     }
 
     pub fn is_removed(&self, card: u8) -> bool {
@@ -276,7 +317,9 @@ impl CardSet {
                 ));
             };
             match value {
-                Json::Int(v) if *v >= 0 && *v <= u32::MAX as i128 => table[index as usize] = *v as u32,
+                Json::Int(v) if *v >= 0 && *v <= u32::MAX as i128 => {
+                    table[index as usize] = *v as u32
+                }
                 _ => {
                     return Err(format!(
                         "points.{card_id} must be a whole number >= 0, not {}",
@@ -295,7 +338,10 @@ impl CardSet {
                 ));
             };
             if removed >> index & 1 != 0 {
-                return Err(format!("remove[{i}]: {} is removed twice", comp.cards[index as usize].id));
+                return Err(format!(
+                    "remove[{i}]: {} is removed twice",
+                    comp.cards[index as usize].id
+                ));
             }
             removed |= 1 << index;
         }
@@ -310,7 +356,12 @@ impl CardSet {
             .cards
             .iter()
             .filter(|c| self.points[c.index as usize] != c.points)
-            .map(|c| (c.id.clone(), Json::Int(self.points[c.index as usize] as i128)))
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    Json::Int(self.points[c.index as usize] as i128),
+                )
+            })
             .collect();
         if !points.is_empty() {
             out.push(("points".to_string(), Json::Object(points)));
@@ -328,7 +379,12 @@ impl CardSet {
     }
 
     pub fn is_default(&self) -> bool {
-        self.removed == 0 && self.points.iter().zip(&COMPONENTS.cards).all(|(p, c)| *p == c.points)
+        self.removed == 0
+            && self
+                .points
+                .iter()
+                .zip(&COMPONENTS.cards)
+                .all(|(p, c)| *p == c.points)
     }
 
     /// Why a game of this many seats cannot be dealt from this set (R2.3).
@@ -357,7 +413,13 @@ mod tests {
         assert_eq!(c.all_plots.len(), 27);
         assert_eq!(c.cards.len(), 45);
         assert_eq!(c.channels, 20);
-        assert_eq!(tile_name(parse_tile("green/watershed").unwrap()), "green/watershed");
-        assert_eq!(c.cards[parse_card("panda-01").unwrap() as usize].eat, [2, 0, 0]);
+        assert_eq!(
+            tile_name(parse_tile("green/watershed").unwrap()),
+            "green/watershed"
+        );
+        assert_eq!(
+            c.cards[parse_card("panda-01").unwrap() as usize].eat,
+            [2, 0, 0]
+        );
     }
 }

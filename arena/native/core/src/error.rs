@@ -27,19 +27,34 @@ pub struct Error {
 
 impl Error {
     pub fn option(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Option, message: message.into() }
+        Error {
+            kind: ErrorKind::Option,
+            message: message.into(),
+        }
     }
     pub fn notation(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Notation, message: message.into() }
+        Error {
+            kind: ErrorKind::Notation,
+            message: message.into(),
+        }
     }
     pub fn illegal(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::IllegalAction, message: message.into() }
+        Error {
+            kind: ErrorKind::IllegalAction,
+            message: message.into(),
+        }
     }
     pub fn position(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Position, message: message.into() }
+        Error {
+            kind: ErrorKind::Position,
+            message: message.into(),
+        }
     }
     pub fn value(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Value, message: message.into() }
+        Error {
+            kind: ErrorKind::Value,
+            message: message.into(),
+        }
     }
 }
 

@@ -117,7 +117,10 @@ fn build() -> Grid {
         let (q, r) = coords_of(c as Cell);
         (c as i32 % WIDTH) < 2 * RADIUS + 1 && cell_of(q, r) == Some(c as Cell)
     };
-    let cells: Vec<Cell> = (0..SIZE).filter(|&c| on_grid(c)).map(|c| c as Cell).collect();
+    let cells: Vec<Cell> = (0..SIZE)
+        .filter(|&c| on_grid(c))
+        .map(|c| c as Cell)
+        .collect();
     let mut neighbour = vec![[NONE; 6]; SIZE];
     let mut neighbours = vec![Vec::new(); SIZE];
     for &c in &cells {
@@ -125,8 +128,11 @@ fn build() -> Grid {
         for (d, (dq, dr)) in DIRECTIONS.iter().enumerate() {
             neighbour[c as usize][d] = cell_of(q + dq, r + dr).unwrap_or(NONE);
         }
-        neighbours[c as usize] =
-            neighbour[c as usize].iter().copied().filter(|&n| n != NONE).collect();
+        neighbours[c as usize] = neighbour[c as usize]
+            .iter()
+            .copied()
+            .filter(|&n| n != NONE)
+            .collect();
     }
     let mut rays: Vec<[Vec<Cell>; 6]> = (0..SIZE).map(|_| Default::default()).collect();
     for &c in &cells {
@@ -204,7 +210,11 @@ fn build() -> Grid {
     assert!(edge_cells.len() <= EDGE_WORDS * 64 && corner_cells.len() <= CORNER_WORDS * 64);
     let mut pond_corners = CornerSet::default();
     for d in 0..6 {
-        let mut key = [POND, neighbour[POND as usize][d], neighbour[POND as usize][(d + 1) % 6]];
+        let mut key = [
+            POND,
+            neighbour[POND as usize][d],
+            neighbour[POND as usize][(d + 1) % 6],
+        ];
         key.sort();
         pond_corners.insert(corner_ids[&(key[0], key[1], key[2])]);
     }
@@ -267,7 +277,10 @@ fn py_int(text: &str) -> Option<i32> {
         Some(b'+') => (false, &t[1..]),
         _ => (false, t),
     };
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__")
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
     {
         return None;
     }
@@ -315,7 +328,10 @@ pub fn edge_text(edge: Edge) -> String {
 pub fn parse_edge(text: &str) -> Result<Edge, String> {
     let parts: Vec<&str> = text.split('|').collect();
     if parts.len() != 2 {
-        return Err(format!("{} is not an edge q,r|q,r", crate::json::str_repr(text)));
+        return Err(format!(
+            "{} is not an edge q,r|q,r",
+            crate::json::str_repr(text)
+        ));
     }
     let a = parse_cell(parts[0])?;
     let b = parse_cell(parts[1])?;
@@ -374,6 +390,8 @@ mod tests {
         assert!(parse_cell("16,0").unwrap_err().contains("off the grid"));
         let e = parse_edge("0,1|1,0").unwrap();
         assert_eq!(edge_text(e), "0,1|1,0");
-        assert!(g.pond_edges.has(g.edge_of(POND, cell_of(1, 0).unwrap()).unwrap()));
+        assert!(g
+            .pond_edges
+            .has(g.edge_of(POND, cell_of(1, 0).unwrap()).unwrap()));
     }
 }

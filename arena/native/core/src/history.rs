@@ -18,14 +18,39 @@ pub const GAME_OVER: u8 = 7;
 /// One history entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
-    Move { round: u32, seat: u8, action: Action },
-    Rolled { round: u32, face: u8 },
-    DrewPlots { round: u32, tiles: ArrayVec<u8, 3> },
-    Drew { round: u32, card: u8 },
-    Returned { round: u32, card: u8 },
-    Dealt { round: u32, seat: u8, hand: [u8; 3] },
-    Emperor { round: u32, seat: u8 },
-    GameOver { round: u32 },
+    Move {
+        round: u32,
+        seat: u8,
+        action: Action,
+    },
+    Rolled {
+        round: u32,
+        face: u8,
+    },
+    DrewPlots {
+        round: u32,
+        tiles: ArrayVec<u8, 3>,
+    },
+    Drew {
+        round: u32,
+        card: u8,
+    },
+    Returned {
+        round: u32,
+        card: u8,
+    },
+    Dealt {
+        round: u32,
+        seat: u8,
+        hand: [u8; 3],
+    },
+    Emperor {
+        round: u32,
+        seat: u8,
+    },
+    GameOver {
+        round: u32,
+    },
 }
 
 fn card_id(card: u8) -> &'static str {

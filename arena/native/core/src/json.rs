@@ -169,7 +169,11 @@ fn write_json_str(s: &str, out: &mut String) {
 
 /// Python's `repr` of a str: single quotes unless the text holds one and no double quote.
 pub fn str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for ch in s.chars() {
@@ -224,7 +228,11 @@ pub fn float_repr(f: f64) -> String {
         }
     } else {
         let (first, rest) = digits.split_at(1);
-        let frac = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+        let frac = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{first}{frac}e{esign}{:02}", exp.abs())
     }
@@ -232,7 +240,10 @@ pub fn float_repr(f: f64) -> String {
 
 /// Parses JSON text (the data files, a position read from text).
 pub fn parse(text: &str) -> Result<Json, String> {
-    let mut p = Parser { b: text.as_bytes(), i: 0 };
+    let mut p = Parser {
+        b: text.as_bytes(),
+        i: 0,
+    };
     p.ws();
     let v = p.value()?;
     p.ws();
@@ -348,7 +359,8 @@ impl Parser<'_> {
                                 b'u' => {
                                     let hex = |p: &Self, at: usize| -> Result<u32, String> {
                                         let s = p.b.get(at..at + 4).ok_or("bad \\u escape")?;
-                                        let s = std::str::from_utf8(s).map_err(|e| e.to_string())?;
+                                        let s =
+                                            std::str::from_utf8(s).map_err(|e| e.to_string())?;
                                         u32::from_str_radix(s, 16).map_err(|e| e.to_string())
                                     };
                                     let mut code = hex(self, self.i)?;
@@ -358,7 +370,8 @@ impl Parser<'_> {
                                     {
                                         let low = hex(self, self.i + 2)?;
                                         if (0xDC00..0xE000).contains(&low) {
-                                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                                            code =
+                                                0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
                                             self.i += 6;
                                         }
                                     }
@@ -412,9 +425,13 @@ impl Parser<'_> {
                 }
                 let s = std::str::from_utf8(&self.b[start..self.i]).map_err(|e| e.to_string())?;
                 if float {
-                    s.parse().map(Json::Float).map_err(|_| format!("bad number {s}"))
+                    s.parse()
+                        .map(Json::Float)
+                        .map_err(|_| format!("bad number {s}"))
                 } else {
-                    s.parse().map(Json::Int).map_err(|_| format!("bad number {s}"))
+                    s.parse()
+                        .map(Json::Int)
+                        .map_err(|_| format!("bad number {s}"))
                 }
             }
             Some(_) => self.err("unexpected character"),
@@ -429,7 +446,10 @@ mod tests {
     #[test]
     fn parses_and_quotes_as_python() {
         let v = parse(r#"{"a": [1, 2.5, "x'y", true, null], "b": {"c": -3}}"#).unwrap();
-        assert_eq!(v.repr(), r#"{'a': [1, 2.5, "x'y", True, None], 'b': {'c': -3}}"#);
+        assert_eq!(
+            v.repr(),
+            r#"{'a': [1, 2.5, "x'y", True, None], 'b': {'c': -3}}"#
+        );
         assert_eq!(v.dump(), r#"{"a":[1,2.5,"x'y",true,null],"b":{"c":-3}}"#);
         assert_eq!(float_repr(1e20), "1e+20");
         assert_eq!(float_repr(0.0001), "0.0001");

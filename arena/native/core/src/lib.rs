@@ -5,6 +5,8 @@
 //! digests hold them together, and the differential test (`tests/engine/test_native.py`)
 //! compares them step by step.
 #![forbid(unsafe_code)]
+// Loops over parallel per-seat and per-category arrays index them, as the reference does.
+#![allow(clippy::needless_range_loop)]
 
 pub mod actions;
 pub mod components;

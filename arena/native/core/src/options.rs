@@ -48,12 +48,23 @@ pub static TABLE: LazyLock<Table> =
 fn load(text: &str) -> Result<Table, String> {
     let data = json::parse(text)?;
     let mut specs = Vec::new();
-    for row in data.get("options").and_then(Json::as_list).ok_or("options")? {
-        let name = row.get("name").and_then(Json::as_str).ok_or("name")?.to_string();
+    for row in data
+        .get("options")
+        .and_then(Json::as_list)
+        .ok_or("options")?
+    {
+        let name = row
+            .get("name")
+            .and_then(Json::as_str)
+            .ok_or("name")?
+            .to_string();
         let minimum = row.get("minimum").and_then(Json::as_int).unwrap_or(0);
         let default = row.get("default").ok_or("default")?;
         let (kind, value) = match row.get("type").and_then(Json::as_str).ok_or("type")? {
-            "bool" => (OptionType::Bool, Value::Bool(matches!(default, Json::Bool(true)))),
+            "bool" => (
+                OptionType::Bool,
+                Value::Bool(matches!(default, Json::Bool(true))),
+            ),
             "choice" => {
                 let values: Vec<String> = row
                     .get("values")
@@ -66,7 +77,10 @@ fn load(text: &str) -> Result<Table, String> {
                 let i = values.iter().position(|v| v == d).ok_or("default")?;
                 (OptionType::Choice(values), Value::Choice(i))
             }
-            "int" => (OptionType::Int { minimum }, Value::Int(default.as_int().ok_or("default")?)),
+            "int" => (
+                OptionType::Int { minimum },
+                Value::Int(default.as_int().ok_or("default")?),
+            ),
             "per_players" => {
                 let players: Vec<usize> = row
                     .get("players")
@@ -77,9 +91,17 @@ fn load(text: &str) -> Result<Table, String> {
                     .collect();
                 let values = players
                     .iter()
-                    .map(|p| default.get(&p.to_string()).and_then(Json::as_int).ok_or("default"))
+                    .map(|p| {
+                        default
+                            .get(&p.to_string())
+                            .and_then(Json::as_int)
+                            .ok_or("default")
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
-                (OptionType::PerPlayers { players, minimum }, Value::PerPlayers(values))
+                (
+                    OptionType::PerPlayers { players, minimum },
+                    Value::PerPlayers(values),
+                )
             }
             other => return Err(format!("option type {other}")),
         };
@@ -88,7 +110,11 @@ fn load(text: &str) -> Result<Table, String> {
             kind,
             default: value,
             rule: row.get("rule").and_then(Json::as_str).map(String::from),
-            help: row.get("help").and_then(Json::as_str).unwrap_or("").to_string(),
+            help: row
+                .get("help")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_string(),
         });
     }
     Ok(Table { specs })
@@ -101,7 +127,11 @@ impl Table {
 
     fn unknown(&self, name: &str) -> String {
         let names: Vec<&str> = self.specs.iter().map(|s| s.name.as_str()).collect();
-        format!("unknown rule option {} (valid options: {})", str_repr(name), names.join(", "))
+        format!(
+            "unknown rule option {} (valid options: {})",
+            str_repr(name),
+            names.join(", ")
+        )
     }
 }
 
@@ -113,7 +143,9 @@ pub struct RuleOptions {
 
 impl Default for RuleOptions {
     fn default() -> Self {
-        RuleOptions { values: TABLE.specs.iter().map(|s| s.default.clone()).collect() }
+        RuleOptions {
+            values: TABLE.specs.iter().map(|s| s.default.clone()).collect(),
+        }
     }
 }
 
@@ -126,9 +158,12 @@ fn per_players_needs(spec: &OptionSpec, players: &[usize], minimum: i128) -> Str
         n => format!("{} and {}", counts[..n - 1].join(", "), counts[n - 1]),
     };
     let example = match &spec.default {
-        Value::PerPlayers(v) => {
-            players.iter().zip(v).map(|(p, v)| format!("{p}:{v}")).collect::<Vec<_>>().join(",")
-        }
+        Value::PerPlayers(v) => players
+            .iter()
+            .zip(v)
+            .map(|(p, v)| format!("{p}:{v}"))
+            .collect::<Vec<_>>()
+            .join(","),
         _ => String::new(),
     };
     format!(
@@ -145,7 +180,10 @@ pub fn py_int(text: &str) -> Option<i128> {
         Some(b'+') => (false, &t[1..]),
         _ => (false, t),
     };
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__")
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
     {
         return None;
     }
@@ -154,7 +192,9 @@ pub fn py_int(text: &str) -> Option<i128> {
         if ch == '_' {
             continue;
         }
-        value = value.checked_mul(10)?.checked_add(ch.to_digit(10)? as i128)?;
+        value = value
+            .checked_mul(10)?
+            .checked_add(ch.to_digit(10)? as i128)?;
     }
     Some(if neg { -value } else { value })
 }
@@ -177,7 +217,9 @@ enum Given {
 impl RuleOptions {
     /// The value of an option by name (the table must hold it).
     pub fn get(&self, name: &str) -> &Value {
-        &self.values[TABLE.index(name).unwrap_or_else(|| panic!("no rule option {name}"))]
+        &self.values[TABLE
+            .index(name)
+            .unwrap_or_else(|| panic!("no rule option {name}"))]
     }
 
     /// Every option's value checked, in the reference's order: choices, then yes/no, then
@@ -306,7 +348,10 @@ impl RuleOptions {
                 None => (pair.trim(), "", false),
             };
             if !sep || name.is_empty() {
-                return Err(format!("rule {} is not of the form NAME=VALUE", str_repr(pair)));
+                return Err(format!(
+                    "rule {} is not of the form NAME=VALUE",
+                    str_repr(pair)
+                ));
             }
             let i = table.index(name).ok_or_else(|| table.unknown(name))?;
             if given[i].is_some() {
@@ -342,7 +387,9 @@ impl RuleOptions {
                             str_repr(text)
                         )
                     };
-                    let Value::PerPlayers(defaults) = &spec.default else { unreachable!() };
+                    let Value::PerPlayers(defaults) = &spec.default else {
+                        unreachable!()
+                    };
                     let mut ends: Vec<i128> = defaults.clone();
                     if !text.contains(':') {
                         let v = py_int(text).ok_or_else(bad)?;
@@ -351,7 +398,10 @@ impl RuleOptions {
                         for part in text.split(',') {
                             let (k, v) = part.split_once(':').unwrap_or((part, ""));
                             let k = py_int(k).ok_or_else(bad)?;
-                            let at = players.iter().position(|p| *p as i128 == k).ok_or_else(bad)?;
+                            let at = players
+                                .iter()
+                                .position(|p| *p as i128 == k)
+                                .ok_or_else(bad)?;
                             ends[at] = py_int(v).ok_or_else(bad)?;
                         }
                     }
@@ -386,9 +436,13 @@ pub fn value_json(spec: &OptionSpec, value: &Value) -> Json {
         (Value::Bool(b), _) => Json::Bool(*b),
         (Value::Choice(i), OptionType::Choice(valid)) => Json::Str(valid[*i].clone()),
         (Value::Int(v), _) => Json::Int(*v),
-        (Value::PerPlayers(v), OptionType::PerPlayers { players, .. }) => {
-            Json::Object(players.iter().zip(v).map(|(p, v)| (p.to_string(), Json::Int(*v))).collect())
-        }
+        (Value::PerPlayers(v), OptionType::PerPlayers { players, .. }) => Json::Object(
+            players
+                .iter()
+                .zip(v)
+                .map(|(p, v)| (p.to_string(), Json::Int(*v)))
+                .collect(),
+        ),
         _ => Json::Null,
     }
 }
@@ -469,7 +523,9 @@ mod tests {
             RuleOptions::from_pairs(&["max_rounds=0"]).unwrap_err(),
             "rule option max_rounds must be a whole number >= 1"
         );
-        assert!(RuleOptions::from_pairs(&["nope=1"]).unwrap_err().starts_with("unknown rule option 'nope'"));
+        assert!(RuleOptions::from_pairs(&["nope=1"])
+            .unwrap_err()
+            .starts_with("unknown rule option 'nope'"));
         let bad = json::parse(r#"{"objectives_to_end": {"2": 9}}"#).unwrap();
         assert_eq!(
             RuleOptions::from_dict(&bad).unwrap_err(),

@@ -35,7 +35,12 @@ fn obj(items: Vec<(&str, Json)>) -> Json {
 }
 
 fn ids(cards: &[u8]) -> Json {
-    Json::List(cards.iter().map(|&c| s(COMPONENTS.cards[c as usize].id.clone())).collect())
+    Json::List(
+        cards
+            .iter()
+            .map(|&c| s(COMPONENTS.cards[c as usize].id.clone()))
+            .collect(),
+    )
 }
 
 /// The public board as JSON: tiles in the order they were placed, channels, figures.
@@ -48,7 +53,14 @@ pub fn board_json(b: &Board) -> Json {
                 ("at", s(grid::cell_text(cell))),
                 ("tile", s(tile_name(b.tile(cell).unwrap_or(0)))),
                 ("bamboo", int(h)),
-                ("improvement", if imp > 0 { s(IMPROVEMENTS[imp as usize]) } else { Json::Null }),
+                (
+                    "improvement",
+                    if imp > 0 {
+                        s(IMPROVEMENTS[imp as usize])
+                    } else {
+                        Json::Null
+                    },
+                ),
                 ("irrigated", Json::Bool(b.irrigated.has(cell))),
             ])
         })
@@ -57,7 +69,10 @@ pub fn board_json(b: &Board) -> Json {
     channels.sort();
     obj(vec![
         ("tiles", Json::List(tiles)),
-        ("channels", Json::List(channels.into_iter().map(s).collect())),
+        (
+            "channels",
+            Json::List(channels.into_iter().map(s).collect()),
+        ),
         ("gardener", s(grid::cell_text(b.gardener))),
         ("panda", s(grid::cell_text(b.panda))),
     ])
@@ -67,20 +82,43 @@ pub fn board_json(b: &Board) -> Json {
 pub fn to_position(st: &State) -> Json {
     let b = &st.b;
     let p = b.players as usize;
-    let mut d: Vec<(&str, Json)> = vec![("format", s(FORMAT)), ("options", b.options.to_dict(true))];
+    let mut d: Vec<(&str, Json)> =
+        vec![("format", s(FORMAT)), ("options", b.options.to_dict(true))];
     if !b.card_set.is_default() {
         d.push(("card_set", b.card_set.changes()));
     }
     let mut turn = vec![
         ("step", s(STEP_NAMES[b.step as usize])),
-        ("weather", if b.weather >= 0 { s(FACES[b.weather as usize]) } else { Json::Null }),
-        ("actions", Json::List(b.taken.iter().map(|&a| s(ACTION_NAMES[a as usize])).collect())),
-        ("drawn", Json::List(st.drawn.iter().map(|&t| s(tile_name(t))).collect())),
+        (
+            "weather",
+            if b.weather >= 0 {
+                s(FACES[b.weather as usize])
+            } else {
+                Json::Null
+            },
+        ),
+        (
+            "actions",
+            Json::List(
+                b.taken
+                    .iter()
+                    .map(|&a| s(ACTION_NAMES[a as usize]))
+                    .collect(),
+            ),
+        ),
+        (
+            "drawn",
+            Json::List(st.drawn.iter().map(|&t| s(tile_name(t))).collect()),
+        ),
     ];
     if b.step == STEP_REDRAW {
         turn.push((
             "put_back",
-            obj(CATEGORIES.iter().zip(b.put_back).map(|(k, n)| (*k, int(n))).collect()),
+            obj(CATEGORIES
+                .iter()
+                .zip(b.put_back)
+                .map(|(k, n)| (*k, int(n)))
+                .collect()),
         ));
     }
     d.extend([
@@ -90,7 +128,10 @@ pub fn to_position(st: &State) -> Json {
         ("round", int(b.round)),
         ("current", int(b.current)),
         ("turn", obj(turn)),
-        ("dice", Json::List(st.dice.iter().map(|&f| s(FACES[f as usize])).collect())),
+        (
+            "dice",
+            Json::List(st.dice.iter().map(|&f| s(FACES[f as usize])).collect()),
+        ),
     ]);
     if let Json::Object(items) = board_json(b) {
         for (k, v) in items {
@@ -111,23 +152,39 @@ pub fn to_position(st: &State) -> Json {
             ("channels", int(b.reserve_channels)),
             (
                 "improvements",
-                obj((1..4).map(|i| (IMPROVEMENTS[i], int(b.reserve_improvements[i]))).collect()),
+                obj((1..4)
+                    .map(|i| (IMPROVEMENTS[i], int(b.reserve_improvements[i])))
+                    .collect()),
             ),
         ]),
     ));
-    let mut decks = vec![("plots", Json::List(st.plot_deck.iter().map(|&t| s(tile_name(t))).collect()))];
+    let mut decks = vec![(
+        "plots",
+        Json::List(st.plot_deck.iter().map(|&t| s(tile_name(t))).collect()),
+    )];
     for (k, name) in CATEGORIES.iter().enumerate() {
         decks.push((name, ids(&st.objective_decks[k])));
     }
     d.push(("decks", obj(decks)));
-    let masks: [&[u8]; 4] =
-        [&b.plot_known, &b.objective_known[0], &b.objective_known[1], &b.objective_known[2]];
+    let masks: [&[u8]; 4] = [
+        &b.plot_known,
+        &b.objective_known[0],
+        &b.objective_known[1],
+        &b.objective_known[2],
+    ];
     let mut known = Vec::new();
     for (name, m) in DECK_NAMES.iter().zip(masks) {
         if m.iter().any(|&x| x != 0) {
             let rows = m
                 .iter()
-                .map(|&x| Json::List((0..p).filter(|s| x >> s & 1 != 0).map(|s| int(s as i128)).collect()))
+                .map(|&x| {
+                    Json::List(
+                        (0..p)
+                            .filter(|s| x >> s & 1 != 0)
+                            .map(|s| int(s as i128))
+                            .collect(),
+                    )
+                })
                 .collect();
             known.push((*name, Json::List(rows)));
         }
@@ -145,7 +202,14 @@ pub fn to_position(st: &State) -> Json {
             obj(vec![
                 ("objectives", ids(&st.hands[seat])),
                 ("completed", ids(&b.completed[seat])),
-                ("eaten", obj(COLOURS.iter().zip(b.eaten[seat]).map(|(c, n)| (*c, int(n))).collect())),
+                (
+                    "eaten",
+                    obj(COLOURS
+                        .iter()
+                        .zip(b.eaten[seat])
+                        .map(|(c, n)| (*c, int(n)))
+                        .collect()),
+                ),
                 ("channels", int(b.stored_channels[seat])),
                 ("improvements", Json::List(imps)),
             ])
@@ -154,7 +218,14 @@ pub fn to_position(st: &State) -> Json {
     d.push(("hands", Json::List(hands)));
     let emperor = b.emperor >= 0;
     d.push(("emperor", if emperor { int(b.emperor) } else { Json::Null }));
-    d.push(("last_turns", if emperor { int(b.last_turns) } else { Json::Null }));
+    d.push((
+        "last_turns",
+        if emperor {
+            int(b.last_turns)
+        } else {
+            Json::Null
+        },
+    ));
     d.push(("ended", Json::Bool(b.ended)));
     d.push(("capped", Json::Bool(b.capped)));
     obj(d)
@@ -175,11 +246,21 @@ fn fail(field: &str, message: impl std::fmt::Display) -> Error {
 
 /// `r.get` of the reference: the value under a key, checked for its kind; `Ok(None)` for a
 /// key left out (or null) when the field has a default.
-fn get<'a>(o: &'a Json, key: &str, field: &str, kind: K, default: bool) -> Result<Option<&'a Json>, Error> {
+fn get<'a>(
+    o: &'a Json,
+    key: &str,
+    field: &str,
+    kind: K,
+    default: bool,
+) -> Result<Option<&'a Json>, Error> {
     let value = o.get(key);
     match value {
         None => {
-            return if default { Ok(None) } else { Err(fail(field, "is missing")) };
+            return if default {
+                Ok(None)
+            } else {
+                Err(fail(field, "is missing"))
+            };
         }
         Some(Json::Null) if default => return Ok(None),
         _ => {}
@@ -187,9 +268,15 @@ fn get<'a>(o: &'a Json, key: &str, field: &str, kind: K, default: bool) -> Resul
     let v = value.unwrap_or(&Json::Null);
     let ok = match (kind, v) {
         (K::Int, Json::Bool(_)) => {
-            return Err(fail(field, format!("must be a whole number, not {}", v.repr())));
+            return Err(fail(
+                field,
+                format!("must be a whole number, not {}", v.repr()),
+            ));
         }
-        (K::Int, Json::Int(_)) | (K::Bool, Json::Bool(_)) | (K::List, Json::List(_)) | (K::Dict, Json::Object(_)) => true,
+        (K::Int, Json::Int(_))
+        | (K::Bool, Json::Bool(_))
+        | (K::List, Json::List(_))
+        | (K::Dict, Json::Object(_)) => true,
         _ => false,
     };
     if !ok {
@@ -205,11 +292,15 @@ fn get<'a>(o: &'a Json, key: &str, field: &str, kind: K, default: bool) -> Resul
 }
 
 fn get_int(o: &Json, key: &str, field: &str, default: i128) -> Result<i128, Error> {
-    Ok(get(o, key, field, K::Int, true)?.and_then(Json::as_int).unwrap_or(default))
+    Ok(get(o, key, field, K::Int, true)?
+        .and_then(Json::as_int)
+        .unwrap_or(default))
 }
 
 fn get_req_int(o: &Json, key: &str, field: &str) -> Result<i128, Error> {
-    Ok(get(o, key, field, K::Int, false)?.and_then(Json::as_int).unwrap_or(0))
+    Ok(get(o, key, field, K::Int, false)?
+        .and_then(Json::as_int)
+        .unwrap_or(0))
 }
 
 fn get_bool(o: &Json, key: &str, field: &str, default: bool) -> Result<bool, Error> {
@@ -223,7 +314,10 @@ static EMPTY_LIST: Json = Json::List(Vec::new());
 static EMPTY_OBJECT: Json = Json::Object(Vec::new());
 
 fn get_list<'a>(o: &'a Json, key: &str, field: &str) -> Result<&'a [Json], Error> {
-    Ok(get(o, key, field, K::List, true)?.unwrap_or(&EMPTY_LIST).as_list().unwrap_or(&[]))
+    Ok(get(o, key, field, K::List, true)?
+        .unwrap_or(&EMPTY_LIST)
+        .as_list()
+        .unwrap_or(&[]))
 }
 
 fn get_dict<'a>(o: &'a Json, key: &str, field: &str) -> Result<&'a Json, Error> {
@@ -233,29 +327,49 @@ fn get_dict<'a>(o: &'a Json, key: &str, field: &str) -> Result<&'a Json, Error> 
 fn cell(v: Option<&Json>, field: &str) -> Result<Cell, Error> {
     match v {
         Some(Json::Str(t)) => grid::parse_cell(t).map_err(|m| fail(field, m)),
-        other => Err(fail(field, format!("must be a coordinate q,r, not {}", other.unwrap_or(&Json::Null).repr()))),
+        other => Err(fail(
+            field,
+            format!(
+                "must be a coordinate q,r, not {}",
+                other.unwrap_or(&Json::Null).repr()
+            ),
+        )),
     }
 }
 
 fn tile(v: Option<&Json>, field: &str) -> Result<u8, Error> {
     match v {
         Some(Json::Str(t)) => parse_tile(t).map_err(|m| fail(field, m)),
-        other => Err(fail(field, format!("must be a tile name, not {}", other.unwrap_or(&Json::Null).repr()))),
+        other => Err(fail(
+            field,
+            format!(
+                "must be a tile name, not {}",
+                other.unwrap_or(&Json::Null).repr()
+            ),
+        )),
     }
 }
 
 fn card(v: &Json, field: &str) -> Result<u8, Error> {
     match v {
         Json::Str(t) => parse_card(t).map_err(|m| fail(field, m)),
-        other => Err(fail(field, format!("must be a card id, not {}", other.repr()))),
+        other => Err(fail(
+            field,
+            format!("must be a card id, not {}", other.repr()),
+        )),
     }
 }
 
 fn choice(v: Option<&Json>, names: &[&str], field: &str) -> Result<usize, Error> {
     let v = v.unwrap_or(&Json::Null);
-    v.as_str().and_then(|t| names.iter().position(|n| *n == t)).ok_or_else(|| {
-        fail(field, format!("{} is not one of {}", v.repr(), names.join(", ")))
-    })
+    v.as_str()
+        .and_then(|t| names.iter().position(|n| *n == t))
+        .ok_or_else(|| {
+            fail(
+                field,
+                format!("{} is not one of {}", v.repr(), names.join(", ")),
+            )
+        })
 }
 
 /// A position read but not yet checked against itself (what the rules can reach).
@@ -291,14 +405,21 @@ fn read_game(d: &Json) -> Result<Setup, Error> {
     if fmt.as_str() != Some(FORMAT) {
         return Err(fail(
             "format",
-            format!("{} is not a known position format (expected {})", fmt.repr(), str_repr(FORMAT)),
+            format!(
+                "{} is not a known position format (expected {})",
+                fmt.repr(),
+                str_repr(FORMAT)
+            ),
         ));
     }
-    let options =
-        RuleOptions::from_dict(get_dict(d, "options", "options")?).map_err(|m| fail("options", m))?;
+    let options = RuleOptions::from_dict(get_dict(d, "options", "options")?)
+        .map_err(|m| fail("options", m))?;
     let players = get_req_int(d, "players", "players")?;
     if !(2..=4).contains(&players) {
-        return Err(fail("players", format!("a game has 2, 3 or 4 players, not {players}")));
+        return Err(fail(
+            "players",
+            format!("a game has 2, 3 or 4 players, not {players}"),
+        ));
     }
     let seed = get_int(d, "seed", "seed", 0)?;
     let card_set = read_card_set(d)?;
@@ -308,25 +429,35 @@ fn read_game(d: &Json) -> Result<Setup, Error> {
     }
     let current = get_int(d, "current", "current", 0)?;
     if !(0..players).contains(&current) {
-        return Err(fail("current", format!("seat {current} is not in a {players}-player game")));
+        return Err(fail(
+            "current",
+            format!("seat {current} is not in a {players}-player game"),
+        ));
     }
     let mut st = State::blank(players as u8, Arc::new(options), Arc::new(card_set));
     st.seed = seed;
     st.b.round = round.min(u32::MAX as i128) as u32;
     st.b.current = current as u8;
-    Ok(Setup { st, claimed_irrigated: Vec::new() })
+    Ok(Setup {
+        st,
+        claimed_irrigated: Vec::new(),
+    })
 }
 
 fn read_card_set(d: &Json) -> Result<CardSet, Error> {
     let data = get_dict(d, "card_set", "card_set")?;
     for (key, _) in data.as_object().unwrap_or(&[]) {
         if key != "points" && key != "remove" {
-            return Err(fail("card_set", format!("{} is not a card-set field (points, remove)", str_repr(key))));
+            return Err(fail(
+                "card_set",
+                format!("{} is not a card-set field (points, remove)", str_repr(key)),
+            ));
         }
     }
     let points = get_dict(data, "points", "card_set.points")?;
     let remove = get_list(data, "remove", "card_set.remove")?;
-    CardSet::from_changes(points.as_object().unwrap_or(&[]), remove).map_err(|m| fail("card_set", m))
+    CardSet::from_changes(points.as_object().unwrap_or(&[]), remove)
+        .map_err(|m| fail("card_set", m))
 }
 
 fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
@@ -335,7 +466,10 @@ fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     for (i, entry) in get_list(d, "tiles", "tiles")?.iter().enumerate() {
         let f = format!("tiles[{i}]");
         if !matches!(entry, Json::Object(_)) {
-            return Err(fail(&f, "must be an object with at, tile, bamboo, improvement"));
+            return Err(fail(
+                &f,
+                "must be an object with at, tile, bamboo, improvement",
+            ));
         }
         let at = cell(entry.get("at"), &format!("{f}.at"))?;
         if at == POND {
@@ -348,7 +482,10 @@ fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         let code = tile(entry.get("tile"), &format!("{f}.tile"))?;
         let height = get_int(entry, "bamboo", &format!("{f}.bamboo"), 0)?;
         if !(0..=4).contains(&height) {
-            return Err(fail(&format!("{f}.bamboo"), format!("{height} is not between 0 and 4 (R7.3)")));
+            return Err(fail(
+                &format!("{f}.bamboo"),
+                format!("{height} is not between 0 and 4 (R7.3)"),
+            ));
         }
         let imp = match entry.get("improvement") {
             None | Some(Json::Null) => 0,
@@ -398,7 +535,13 @@ fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     }
     for &c in &b.order {
         if !reached.has(c) {
-            return Err(fail("tiles", format!("the plot at {} is cut off from the pond", grid::cell_text(c))));
+            return Err(fail(
+                "tiles",
+                format!(
+                    "the plot at {} is cut off from the pond",
+                    grid::cell_text(c)
+                ),
+            ));
         }
     }
     Ok(())
@@ -410,12 +553,18 @@ fn read_channels(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     for (i, v) in get_list(d, "channels", "channels")?.iter().enumerate() {
         let f = format!("channels[{i}]");
         let Json::Str(text) = v else {
-            return Err(fail(&f, format!("must be an edge q,r|q,r, not {}", v.repr())));
+            return Err(fail(
+                &f,
+                format!("must be an edge q,r|q,r, not {}", v.repr()),
+            ));
         };
         let edge = grid::parse_edge(text).map_err(|m| fail(&f, m))?;
         let (a, c) = GRID.edge_cells[edge as usize];
         if a == POND || c == POND {
-            return Err(fail(&f, format!("{text} is an edge of the pond, where no channel may lie (R1.1)")));
+            return Err(fail(
+                &f,
+                format!("{text} is an edge of the pond, where no channel may lie (R1.1)"),
+            ));
         }
         if !b.has_tile(a) || !b.has_tile(c) {
             return Err(fail(&f, format!("{text} needs plots on both sides (R6.2)")));
@@ -429,7 +578,10 @@ fn read_channels(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     if let Some(&first) = remaining.iter().min() {
         return Err(fail(
             "channels",
-            format!("{} is not joined to the pond by other channels (R6.3)", grid::edge_text(first)),
+            format!(
+                "{} is not joined to the pond by other channels (R6.3)",
+                grid::edge_text(first)
+            ),
         ));
     }
     b.network = network;
@@ -472,7 +624,10 @@ fn read_irrigation(setup: &mut Setup) -> Result<(), Error> {
         if h > 0 && !irrigated.has(c) {
             return Err(fail(
                 "tiles",
-                format!("the plot at {} has bamboo but is not irrigated (R6.4)", grid::cell_text(c)),
+                format!(
+                    "the plot at {} has bamboo but is not irrigated (R6.4)",
+                    grid::cell_text(c)
+                ),
             ));
         }
     }
@@ -492,7 +647,10 @@ fn read_figures(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let panda = cell(Some(d.get("panda").unwrap_or(&pond)), "panda")?;
     for (name, c) in [("gardener", gardener), ("panda", panda)] {
         if !b.has_tile(c) {
-            return Err(fail(name, format!("{} is not a tile in play (R7.1)", grid::cell_text(c))));
+            return Err(fail(
+                name,
+                format!("{} is not a tile in play (R7.1)", grid::cell_text(c)),
+            ));
         }
     }
     b.gardener = gardener;
@@ -510,7 +668,11 @@ fn read_turn(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let st = &mut setup.st;
     let turn = get_dict(d, "turn", "turn")?;
     let step_name = s("actions");
-    st.b.step = choice(Some(turn.get("step").unwrap_or(&step_name)), &STEP_NAMES, "turn.step")? as u8;
+    st.b.step = choice(
+        Some(turn.get("step").unwrap_or(&step_name)),
+        &STEP_NAMES,
+        "turn.step",
+    )? as u8;
     st.b.weather = match turn.get("weather") {
         None | Some(Json::Null) => -1,
         v => choice(v, &FACES, "turn.weather")? as i8,
@@ -527,14 +689,23 @@ fn read_turn(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     for (i, t) in drawn.iter().enumerate() {
         tiles.push(tile(Some(t), &format!("turn.drawn[{i}]"))?);
     }
-    if (st.b.step == STEP_PLACE) != !tiles.is_empty() || tiles.len() > 3 {
-        return Err(fail("turn.drawn", "holds 1 to 3 plots at step place, and none at other steps"));
+    if (st.b.step == STEP_PLACE) == tiles.is_empty() || tiles.len() > 3 {
+        return Err(fail(
+            "turn.drawn",
+            "holds 1 to 3 plots at step place, and none at other steps",
+        ));
     }
     st.drawn = tiles.into_iter().collect();
     let put_back = get_dict(turn, "put_back", "turn.put_back")?;
     for (key, _) in put_back.as_object().unwrap_or(&[]) {
         if !CATEGORIES.contains(&key.as_str()) {
-            return Err(fail("turn.put_back", format!("{} is not a category (plot, gardener, panda)", str_repr(key))));
+            return Err(fail(
+                "turn.put_back",
+                format!(
+                    "{} is not a category (plot, gardener, panda)",
+                    str_repr(key)
+                ),
+            ));
         }
     }
     let mut counts = [0i128; 3];
@@ -573,39 +744,63 @@ fn check_turn(b: &Board, taken: &[u8]) -> Result<(), Error> {
         _ => &[],
     };
     if !faces.is_empty() && (weather < 0 || !faces.contains(&FACES[weather as usize])) {
-        return Err(fail("turn.weather", format!("step {name} needs the weather {}", faces.join(" or "))));
+        return Err(fail(
+            "turn.weather",
+            format!("step {name} needs the weather {}", faces.join(" or ")),
+        ));
     }
     if step == STEP_ROLL && (weather >= 0 || !taken.is_empty()) {
-        return Err(fail("turn", "step roll is the start of a turn: no weather, no actions yet"));
+        return Err(fail(
+            "turn",
+            "step roll is the start of a turn: no weather, no actions yet",
+        ));
     }
     if ![STEP_ACTIONS, STEP_PLACE, STEP_REDRAW].contains(&step) && !taken.is_empty() {
         return Err(fail("turn.actions", "actions come after the weather"));
     }
     if b.round == 1 && step == STEP_ROLL {
-        return Err(fail("turn.step", "there is no weather roll in the first round (R3.2)"));
+        return Err(fail(
+            "turn.step",
+            "there is no weather roll in the first round (R3.2)",
+        ));
     }
     if b.round == 1 && weather >= 0 {
-        return Err(fail("turn.weather", "there is no weather in the first round (R3.2)"));
+        return Err(fail(
+            "turn.weather",
+            "there is no weather in the first round (R3.2)",
+        ));
     }
     let limit = if weather == FACE_SUN { 3 } else { 2 };
     if taken.len() > limit {
-        return Err(fail("turn.actions", format!("{} actions; at most {limit} this turn (R3.3)", taken.len())));
+        return Err(fail(
+            "turn.actions",
+            format!("{} actions; at most {limit} this turn (R3.3)", taken.len()),
+        ));
     }
     let mut distinct = taken.to_vec();
     distinct.sort();
     distinct.dedup();
     if weather != FACE_WIND && distinct.len() != taken.len() {
-        return Err(fail("turn.actions", "the same action twice needs the wind (R3.4)"));
+        return Err(fail(
+            "turn.actions",
+            "the same action twice needs the wind (R3.4)",
+        ));
     }
     if step == STEP_PLACE && taken.last() != Some(&TURN_PLOT) {
         return Err(fail("turn.actions", "step place follows the plot action"));
     }
     if step == STEP_REDRAW {
         if b.rules.redraw != 2 {
-            return Err(fail("turn.step", "step redraw needs the option redraw_satisfied=all (R12)"));
+            return Err(fail(
+                "turn.step",
+                "step redraw needs the option redraw_satisfied=all (R12)",
+            ));
         }
         if taken.last() != Some(&TURN_OBJECTIVE) {
-            return Err(fail("turn.actions", "step redraw follows the objective action"));
+            return Err(fail(
+                "turn.actions",
+                "step redraw follows the objective action",
+            ));
         }
     }
     Ok(())
@@ -614,9 +809,14 @@ fn check_turn(b: &Board, taken: &[u8]) -> Result<(), Error> {
 fn read_hands(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let st = &mut setup.st;
     let players = st.b.players as usize;
-    let hands = get(d, "hands", "hands", K::List, false)?.and_then(Json::as_list).unwrap_or(&[]);
+    let hands = get(d, "hands", "hands", K::List, false)?
+        .and_then(Json::as_list)
+        .unwrap_or(&[]);
     if hands.len() != players {
-        return Err(fail("hands", format!("has {} entries for {players} players", hands.len())));
+        return Err(fail(
+            "hands",
+            format!("has {} entries for {players} players", hands.len()),
+        ));
     }
     for (seat, h) in hands.iter().enumerate() {
         let f = format!("hands[{seat}]");
@@ -636,10 +836,16 @@ fn read_hands(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         }
         st.hands[seat] = hand;
         let mut done = ArrayVec::new();
-        for (i, c) in get_list(h, "completed", &format!("{f}.completed"))?.iter().enumerate() {
+        for (i, c) in get_list(h, "completed", &format!("{f}.completed"))?
+            .iter()
+            .enumerate()
+        {
             let c = card(c, &format!("{f}.completed[{i}]"))?;
             if done.try_push(c).is_err() {
-                return Err(fail(&format!("{f}.completed"), "holds more cards than the game has"));
+                return Err(fail(
+                    &format!("{f}.completed"),
+                    "holds more cards than the game has",
+                ));
             }
         }
         st.b.completed[seat] = done;
@@ -666,24 +872,33 @@ fn read_hands(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         }
         st.b.stored_channels[seat] = stored.min(u32::MAX as i128) as u32;
         let mut imps = [0u8; 4];
-        for (i, name) in get_list(h, "improvements", &format!("{f}.improvements"))?.iter().enumerate() {
-            let k = choice(Some(name), &IMPROVEMENTS[1..], &format!("{f}.improvements[{i}]"))? + 1;
+        for (i, name) in get_list(h, "improvements", &format!("{f}.improvements"))?
+            .iter()
+            .enumerate()
+        {
+            let k = choice(
+                Some(name),
+                &IMPROVEMENTS[1..],
+                &format!("{f}.improvements[{i}]"),
+            )? + 1;
             imps[k] = imps[k].saturating_add(1);
         }
         st.b.stored_improvements[seat] = imps;
     }
     if st.b.rules.bamboo_limited {
         for (colour, name) in COLOURS.iter().enumerate() {
-            let mut total: i128 = st
-                .b
-                .bamboo_items()
-                .filter(|&(c, _)| st.b.tile(c).unwrap_or(0) >> 2 == colour as u8)
-                .map(|(_, h)| h as i128)
-                .sum();
+            let mut total: i128 =
+                st.b.bamboo_items()
+                    .filter(|&(c, _)| st.b.tile(c).unwrap_or(0) >> 2 == colour as u8)
+                    .map(|(_, h)| h as i128)
+                    .sum();
             let limit = COMPONENTS.bamboo_sections[colour] as i128;
             let mut fields = vec![("tiles".to_string(), 0i128)];
             for i in 0..players {
-                fields.push((format!("hands[{i}].eaten.{name}"), st.b.eaten[i][colour] as i128));
+                fields.push((
+                    format!("hands[{i}].eaten.{name}"),
+                    st.b.eaten[i][colour] as i128,
+                ));
             }
             for (field, count) in fields {
                 total += count;
@@ -718,7 +933,10 @@ fn read_reserve(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         }
     }
     let on_board = b.channels.len() as i128;
-    let stocks: i128 = b.stored_channels[..players].iter().map(|&x| x as i128).sum();
+    let stocks: i128 = b.stored_channels[..players]
+        .iter()
+        .map(|&x| x as i128)
+        .sum();
     let total = COMPONENTS.channels as i128;
     let rc = if reserve.get("channels").is_some() {
         get_req_int(reserve, "channels", "reserve.channels")?
@@ -735,7 +953,10 @@ fn read_reserve(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let res_imps = get_dict(reserve, "improvements", "reserve.improvements")?;
     for (key, _) in res_imps.as_object().unwrap_or(&[]) {
         if !IMPROVEMENTS[1..].contains(&key.as_str()) {
-            return Err(fail("reserve.improvements", format!("{} is not an improvement", str_repr(key))));
+            return Err(fail(
+                "reserve.improvements",
+                format!("{} is not an improvement", str_repr(key)),
+            ));
         }
     }
     let mut out = [0u8; 4];
@@ -743,7 +964,12 @@ fn read_reserve(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         let name = IMPROVEMENTS[i];
         let tokens = COMPONENTS.improvement_tokens[i] as i128;
         let expected = tokens - placed[i] - held[i];
-        let v = get_int(res_imps, name, &format!("reserve.improvements.{name}"), expected)?;
+        let v = get_int(
+            res_imps,
+            name,
+            &format!("reserve.improvements.{name}"),
+            expected,
+        )?;
         if v != expected || expected < 0 {
             return Err(fail(
                 &format!("reserve.improvements.{name}"),
@@ -763,9 +989,19 @@ fn plot_mismatch(used: &[i128; 12]) -> String {
     let expected = &COMPONENTS.plot_counts;
     let parts: Vec<String> = (0..12u8)
         .filter(|&c| used[c as usize] != expected[c as usize] as i128)
-        .map(|c| format!("{} {} for {}", used[c as usize], tile_name(c), expected[c as usize]))
+        .map(|c| {
+            format!(
+                "{} {} for {}",
+                used[c as usize],
+                tile_name(c),
+                expected[c as usize]
+            )
+        })
         .collect();
-    format!("the plots do not add up with the game's 27 (R1.2): {}", parts.join(", "))
+    format!(
+        "the plots do not add up with the game's 27 (R1.2): {}",
+        parts.join(", ")
+    )
 }
 
 fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
@@ -774,7 +1010,13 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let decks = get_dict(d, "decks", "decks")?;
     for (key, _) in decks.as_object().unwrap_or(&[]) {
         if !DECK_NAMES.contains(&key.as_str()) {
-            return Err(fail("decks", format!("{} is not a deck (plots, plot, gardener, panda)", str_repr(key))));
+            return Err(fail(
+                "decks",
+                format!(
+                    "{} is not a deck (plots, plot, gardener, panda)",
+                    str_repr(key)
+                ),
+            ));
         }
     }
     let mut used = [0i128; 12];
@@ -785,7 +1027,9 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         used[t as usize] += 1;
     }
     if decks.get("plots").is_some() {
-        let list = get(decks, "plots", "decks.plots", K::List, false)?.and_then(Json::as_list).unwrap_or(&[]);
+        let list = get(decks, "plots", "decks.plots", K::List, false)?
+            .and_then(Json::as_list)
+            .unwrap_or(&[]);
         let mut deck = Vec::new();
         for (i, t) in list.iter().enumerate() {
             let t = tile(Some(t), &format!("decks.plots[{i}]"))?;
@@ -832,7 +1076,9 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     for (k, name) in CATEGORIES.iter().enumerate() {
         if decks.get(name).is_some() {
             let field = format!("decks.{name}");
-            let list = get(decks, name, &field, K::List, false)?.and_then(Json::as_list).unwrap_or(&[]);
+            let list = get(decks, name, &field, K::List, false)?
+                .and_then(Json::as_list)
+                .unwrap_or(&[]);
             let mut cards = ArrayVec::<u8, MAX_DECK>::new();
             for (i, text) in list.iter().enumerate() {
                 let f = format!("decks.{name}[{i}]");
@@ -858,13 +1104,19 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             if !missing.is_empty() {
                 return Err(fail(
                     &field,
-                    format!("the game's cards do not add up: {} found nowhere (R1.6)", missing.join(", ")),
+                    format!(
+                        "the game's cards do not add up: {} found nowhere (R1.6)",
+                        missing.join(", ")
+                    ),
                 ));
             }
             st.objective_decks[k] = cards;
         } else {
-            let mut rest: Vec<u8> =
-                card_set.decks[k].iter().copied().filter(|&c| seen[c as usize].is_none()).collect();
+            let mut rest: Vec<u8> = card_set.decks[k]
+                .iter()
+                .copied()
+                .filter(|&c| seen[c as usize].is_none())
+                .collect();
             state = rng::shuffle(state, &mut rest);
             st.objective_decks[k] = rest.into_iter().collect();
         }
@@ -895,7 +1147,10 @@ fn read_known(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             Some(v) => {
                 let entries = v.as_list().unwrap_or(&[]);
                 if entries.len() != size {
-                    return Err(fail(&field, format!("has {} entries for {size} cards", entries.len())));
+                    return Err(fail(
+                        &field,
+                        format!("has {} entries for {size} cards", entries.len()),
+                    ));
                 }
                 let mut row = Vec::new();
                 for (i, seats) in entries.iter().enumerate() {
@@ -907,7 +1162,10 @@ fn read_known(d: &Json, setup: &mut Setup) -> Result<(), Error> {
                         })
                     });
                     let Some(list) = list else {
-                        return Err(fail(&format!("known.{name}[{i}]"), "must be a list of seats"));
+                        return Err(fail(
+                            &format!("known.{name}[{i}]"),
+                            "must be a list of seats",
+                        ));
                     };
                     let mut mask = 0u8;
                     for x in list {
@@ -943,7 +1201,10 @@ fn read_known(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             }
         }
         if !(0..3).any(|k| st.objective_decks[k].len() > st.b.put_back[k] as usize) {
-            return Err(fail("turn.put_back", "at step redraw some deck must still hold a card not put back (R12)"));
+            return Err(fail(
+                "turn.put_back",
+                "at step redraw some deck must still hold a card not put back (R12)",
+            ));
         }
     }
     Ok(())
@@ -977,20 +1238,28 @@ fn read_end(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         Some(_) => {
             let e = get_req_int(d, "emperor", "emperor")?;
             if !(0..players).contains(&e) {
-                return Err(fail("emperor", format!("seat {e} is not in a {players}-player game")));
+                return Err(fail(
+                    "emperor",
+                    format!("seat {e} is not in a {players}-player game"),
+                ));
             }
             let n = b.completed[e as usize].len();
             if n < needed {
                 return Err(fail(
                     "emperor",
-                    format!("seat {e} has completed {n} objectives; the Emperor takes {needed} (R13.1)"),
+                    format!(
+                        "seat {e} has completed {n} objectives; the Emperor takes {needed} (R13.1)"
+                    ),
                 ));
             }
             b.emperor = e as i8;
             let lt = get_req_int(d, "last_turns", "last_turns")?;
             let lowest = if b.ended { 0 } else { 1 };
             if !(lowest..=players - 1).contains(&lt) {
-                return Err(fail("last_turns", format!("must be between {lowest} and {}", players - 1)));
+                return Err(fail(
+                    "last_turns",
+                    format!("must be between {lowest} and {}", players - 1),
+                ));
             }
             b.last_turns = lt as i32;
         }
@@ -1020,6 +1289,9 @@ mod tests {
     #[test]
     fn refusals_name_the_field() {
         let bad = crate::json::parse(r#"{"format": "takenoko-position/1", "players": 5}"#).unwrap();
-        assert_eq!(from_position(&bad).unwrap_err().message, "players: a game has 2, 3 or 4 players, not 5");
+        assert_eq!(
+            from_position(&bad).unwrap_err().message,
+            "players: a game has 2, 3 or 4 players, not 5"
+        );
     }
 }

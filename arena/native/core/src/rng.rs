@@ -63,7 +63,11 @@ impl PyRandom {
                 .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
                 .wrapping_add(i as u32);
         }
-        PyRandom { mt, index: N, gauss_next: None }
+        PyRandom {
+            mt,
+            index: N,
+            gauss_next: None,
+        }
     }
 
     /// `random.Random(seed)` for an int seed (its absolute value, in 32-bit words).
@@ -210,7 +214,11 @@ impl PyRandom {
         }
         let mut mt = [0u32; N];
         mt.copy_from_slice(&words[..N]);
-        Some(PyRandom { mt, index: words[N] as usize, gauss_next })
+        Some(PyRandom {
+            mt,
+            index: words[N] as usize,
+            gauss_next,
+        })
     }
 }
 

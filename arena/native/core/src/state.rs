@@ -25,8 +25,16 @@ pub const STEP_CLOUDS: u8 = 4;
 pub const STEP_ACTIONS: u8 = 5;
 pub const STEP_PLACE: u8 = 6;
 pub const STEP_REDRAW: u8 = 7;
-pub const STEP_NAMES: [&str; 8] =
-    ["roll", "choose_weather", "rain", "storm", "clouds", "actions", "place", "redraw"];
+pub const STEP_NAMES: [&str; 8] = [
+    "roll",
+    "choose_weather",
+    "rain",
+    "storm",
+    "clouds",
+    "actions",
+    "place",
+    "redraw",
+];
 
 /// No seat (no Emperor yet).
 pub const NO_SEAT: i8 = -1;
@@ -127,7 +135,10 @@ impl Board {
 
     /// The improvement on a plot (0: none).
     pub fn improvement(&self, cell: Cell) -> u8 {
-        self.improvements.iter().find(|(c, _)| *c == cell).map_or(0, |&(_, i)| i)
+        self.improvements
+            .iter()
+            .find(|(c, _)| *c == cell)
+            .map_or(0, |&(_, i)| i)
     }
 
     /// The colour of the plot at a cell (-1 for the pond and empty spaces).
@@ -145,7 +156,11 @@ impl Board {
 
     /// `(cell, height)` of the plots, in the order they were placed (the reference's bamboo).
     pub fn bamboo_items(&self) -> impl Iterator<Item = (Cell, u8)> + '_ {
-        self.order.iter().zip(&self.heights).skip(1).map(|(&c, &h)| (c, h))
+        self.order
+            .iter()
+            .zip(&self.heights)
+            .skip(1)
+            .map(|(&c, &h)| (c, h))
     }
 
     /// `(cell, code)` of the tiles, the pond first.
@@ -178,7 +193,10 @@ impl Board {
                 out.push(n);
                 continue;
             }
-            let touching = g.neighbours[n as usize].iter().filter(|&&m| self.occupied.has(m)).count();
+            let touching = g.neighbours[n as usize]
+                .iter()
+                .filter(|&&m| self.occupied.has(m))
+                .count();
             if touching >= 2 {
                 out.push(n);
             }
@@ -259,7 +277,10 @@ impl Board {
     /// One seat's points: completed objectives plus the Emperor.
     pub fn score(&self, seat: u8) -> i64 {
         let points = &self.card_set.points;
-        let mut total: i64 = self.completed[seat as usize].iter().map(|&c| points[c as usize] as i64).sum();
+        let mut total: i64 = self.completed[seat as usize]
+            .iter()
+            .map(|&c| points[c as usize] as i64)
+            .sum();
         if self.emperor == seat as i8 {
             total += self.rules.emperor_points as i64;
         }
@@ -269,19 +290,29 @@ impl Board {
     /// Whether a plot card's pattern lies on irrigated plots of its colours (R10.3).
     pub fn plot_objective_found(&self, card: u8) -> bool {
         let shifts = &COMPONENTS.cards[card as usize].shifts;
-        shifts.iter().any(|rotation| self.rotation_anchors(rotation).next().is_some())
+        shifts
+            .iter()
+            .any(|rotation| self.rotation_anchors(rotation).next().is_some())
     }
 
     /// The anchors (smallest cell) of a rotation's placements, in increasing order.
-    fn rotation_anchors<'a>(&'a self, rotation: &'a [(u16, u8)]) -> impl Iterator<Item = Cell> + 'a {
+    fn rotation_anchors<'a>(
+        &'a self,
+        rotation: &'a [(u16, u8)],
+    ) -> impl Iterator<Item = Cell> + 'a {
         // The rotation's cell of shift 0 is its anchor: try each irrigated plot of its colour.
-        let first = rotation.iter().find(|(s, _)| *s == 0).map_or(0, |&(_, c)| c);
-        self.irrigated_by_colour[first as usize].iter().filter(move |&anchor| {
-            rotation.iter().all(|&(shift, colour)| {
-                let cell = anchor as usize + shift as usize;
-                cell < grid::SIZE && self.irrigated_by_colour[colour as usize].has(cell as u16)
+        let first = rotation
+            .iter()
+            .find(|(s, _)| *s == 0)
+            .map_or(0, |&(_, c)| c);
+        self.irrigated_by_colour[first as usize]
+            .iter()
+            .filter(move |&anchor| {
+                rotation.iter().all(|&(shift, colour)| {
+                    let cell = anchor as usize + shift as usize;
+                    cell < grid::SIZE && self.irrigated_by_colour[colour as usize].has(cell as u16)
+                })
             })
-        })
     }
 
     /// Every placement of a plot card's pattern, as its cells (the reference's order).
@@ -302,7 +333,10 @@ impl Board {
         let colour = c.colour as usize;
         if c.shoots == 1 {
             let count: u32 = if c.improvement < 0 {
-                shoots[colour * 4..colour * 4 + 4].iter().map(|&x| x as u32).sum()
+                shoots[colour * 4..colour * 4 + 4]
+                    .iter()
+                    .map(|&x| x as u32)
+                    .sum()
             } else {
                 shoots[colour * 4 + c.improvement as usize] as u32
             };
@@ -319,8 +353,11 @@ impl Board {
             return false;
         }
         let g = self.gardener;
-        let (colour_here, height, imp) =
-            (self.tile(g).unwrap_or(0) >> 2, self.bamboo(g), self.improvement(g));
+        let (colour_here, height, imp) = (
+            self.tile(g).unwrap_or(0) >> 2,
+            self.bamboo(g),
+            self.improvement(g),
+        );
         colour_here as i8 == c.colour
             && height == c.height
             && (c.shoots > 1 || c.improvement < 0 || imp as i8 == c.improvement)
@@ -412,7 +449,9 @@ impl State {
         cards: Arc<CardSet>,
     ) -> Result<State, Error> {
         if !(2..=4).contains(&players) {
-            return Err(Error::value(format!("a game has 2, 3 or 4 players, not {players}")));
+            return Err(Error::value(format!(
+                "a game has 2, 3 or 4 players, not {players}"
+            )));
         }
         if let Some(problem) = cards.deal_problem(players) {
             return Err(Error::option(format!("card set: {problem}")));
@@ -439,7 +478,11 @@ impl State {
         for seat in 0..players {
             let hand = [decks[0][seat], decks[1][seat], decks[2][seat]];
             s.hands[seat] = hand.iter().copied().collect();
-            s.history.push(Entry::Dealt { round: 0, seat: seat as u8, hand });
+            s.history.push(Entry::Dealt {
+                round: 0,
+                seat: seat as u8,
+                hand,
+            });
         }
         for k in 0..3 {
             s.objective_decks[k] = decks[k][players..].iter().copied().collect();
@@ -582,7 +625,8 @@ impl State {
         }
     }
 
-    fn legal_turn(&self, out: &mut Legal) {
+    /// The choices of the action step (what `legal_actions` gives there).
+    pub fn legal_turn(&self, out: &mut Legal) {
         let b = &self.b;
         self.free_moves(out);
         let taken = &b.taken;
@@ -599,9 +643,10 @@ impl State {
                     out.push(IRRIGATE | (e as u32) << A_SHIFT);
                 }
             }
-            for (kind, figure, action) in
-                [(GARDENER, b.gardener, TURN_GARDENER), (PANDA, b.panda, TURN_PANDA)]
-            {
+            for (kind, figure, action) in [
+                (GARDENER, b.gardener, TURN_GARDENER),
+                (PANDA, b.panda, TURN_PANDA),
+            ] {
                 if open(action) {
                     for ray in &GRID.rays[figure as usize] {
                         for &c in ray {
@@ -688,7 +733,9 @@ impl State {
         if (stored[1] > 0 || stored[2] > 0 || stored[3] > 0) && !b.improvable_plots().is_empty() {
             return false;
         }
-        !self.hands[s as usize].iter().any(|&card| b.objective_found(s, card))
+        !self.hands[s as usize]
+            .iter()
+            .any(|&card| b.objective_found(s, card))
     }
 
     fn legal_place(&self, out: &mut Legal) {
@@ -701,10 +748,17 @@ impl State {
             if drawn[..k].contains(&tile) {
                 continue;
             }
-            let others: ArrayVec<u8, 3> =
-                drawn.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, &t)| t).collect();
-            let swaps: &[bool] =
-                if others.len() == 2 && others[0] != others[1] { &[false, true] } else { &[false] };
+            let others: ArrayVec<u8, 3> = drawn
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != k)
+                .map(|(_, &t)| t)
+                .collect();
+            let swaps: &[bool] = if others.len() == 2 && others[0] != others[1] {
+                &[false, true]
+            } else {
+                &[false]
+            };
             let mut improvements: ArrayVec<u32, 4> = ArrayVec::new();
             improvements.push(0);
             if tile & 3 == 0 {
@@ -782,6 +836,13 @@ impl State {
     /// Applies an action after checking it is legal.
     pub fn play(&mut self, action: Action) -> Result<(), Error> {
         if !self.legal_actions().contains(&action) {
+            if crate::actions::try_text(action as u64).is_none() {
+                return Err(if action & KIND_MASK > REDRAW {
+                    Error::value(format!("not an action: {action}"))
+                } else {
+                    Error::illegal(format!("{action} is not an action"))
+                });
+            }
             return Err(Error::illegal(format!(
                 "action {} is not legal at this step (round {}, seat {}, step {})",
                 crate::json::str_repr(&text(action)),
@@ -801,11 +862,15 @@ impl State {
         let s = self.b.current;
         let a = action >> A_SHIFT & A_MASK;
         let arg = action >> B_SHIFT;
-        if kind > REDRAW || crate::actions::try_text(action as u64).is_none() {
+        if kind > REDRAW || !crate::actions::in_range(action) {
             return Err(Error::illegal(format!("{action} is not an action")));
         }
         let cell = a as Cell;
-        self.history.push(Entry::Move { round: self.b.round, seat: s, action });
+        self.history.push(Entry::Move {
+            round: self.b.round,
+            seat: s,
+            action,
+        });
         let ta = turn_action(kind);
         if ta >= 0 && !self.b.taken.is_full() {
             self.b.taken.push(ta as u8);
@@ -830,7 +895,8 @@ impl State {
             OBJECTIVE | REDRAW => self.draw_objective(s, arg as u8),
             COMPLETE => self.complete(s, arg as u8),
             CHANNEL => {
-                self.b.stored_channels[s as usize] = self.b.stored_channels[s as usize].wrapping_sub(1);
+                self.b.stored_channels[s as usize] =
+                    self.b.stored_channels[s as usize].wrapping_sub(1);
                 self.put_channel(a as Edge);
             }
             IMPROVE => {
@@ -905,7 +971,10 @@ impl State {
             self.rng = state;
             face as u8
         };
-        self.history.push(Entry::Rolled { round: self.b.round, face });
+        self.history.push(Entry::Rolled {
+            round: self.b.round,
+            face,
+        });
         self.b.weather = face as i8;
         self.weather_step(face as i8);
     }
@@ -963,7 +1032,9 @@ impl State {
     fn game_over(&mut self) {
         self.b.ended = true;
         self.b.step = STEP_ACTIONS;
-        self.history.push(Entry::GameOver { round: self.b.round });
+        self.history.push(Entry::GameOver {
+            round: self.b.round,
+        });
     }
 
     fn draw_plots(&mut self) {
@@ -971,15 +1042,22 @@ impl State {
         self.drawn = self.plot_deck.drain(..n).collect();
         self.b.plot_known.drain(..n.min(self.b.plot_known.len()));
         self.b.step = STEP_PLACE;
-        self.history.push(Entry::DrewPlots { round: self.b.round, tiles: self.drawn.clone() });
+        self.history.push(Entry::DrewPlots {
+            round: self.b.round,
+            tiles: self.drawn.clone(),
+        });
     }
 
     fn place(&mut self, cell: Cell, arg: u32) {
         let (k, imp, swap) = ((arg & 3) as usize, (arg >> 2 & 3) as u8, arg >> 4 & 1 != 0);
         let drawn = std::mem::take(&mut self.drawn);
         let Some(&tile) = drawn.get(k) else { return };
-        let mut others: ArrayVec<u8, 3> =
-            drawn.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, &t)| t).collect();
+        let mut others: ArrayVec<u8, 3> = drawn
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != k)
+            .map(|(_, &t)| t)
+            .collect();
         if swap {
             others.reverse();
         }
@@ -997,7 +1075,10 @@ impl State {
         self.b.put_tile(cell, tile, 0);
         let printed = tile & 3;
         let imp = if imp != 0 {
-            minus(&mut self.b.stored_improvements[self.b.current as usize], imp as usize);
+            minus(
+                &mut self.b.stored_improvements[self.b.current as usize],
+                imp as usize,
+            );
             imp
         } else {
             printed
@@ -1040,7 +1121,9 @@ impl State {
         if self.b.irrigated.has(cell) {
             return;
         }
-        let Some(code) = self.b.tile(cell) else { return };
+        let Some(code) = self.b.tile(cell) else {
+            return;
+        };
         self.b.irrigated.insert(cell);
         if code != POND_TILE {
             self.b.irrigated_by_colour[(code >> 2) as usize].insert(cell);
@@ -1055,7 +1138,11 @@ impl State {
         if h >= 4 || !b.irrigated.has(cell) {
             return;
         }
-        let mut new = if b.improvement(cell) == FERTILIZER { h + 2 } else { h + 1 };
+        let mut new = if b.improvement(cell) == FERTILIZER {
+            h + 2
+        } else {
+            h + 1
+        };
         if new > 4 {
             new = 4;
         }
@@ -1088,7 +1175,9 @@ impl State {
         if cell == POND {
             return;
         }
-        let Some(code) = self.b.tile(cell) else { return };
+        let Some(code) = self.b.tile(cell) else {
+            return;
+        };
         let colour = code >> 2;
         self.grow(cell);
         for &n in &GRID.neighbours[cell as usize] {
@@ -1152,7 +1241,10 @@ impl State {
             1 if category != PANDA_CARD => {
                 let mut tries = deck.len();
                 while tries > 0 && self.b.objective_found(seat, card) {
-                    self.history.push(Entry::Returned { round: self.b.round, card });
+                    self.history.push(Entry::Returned {
+                        round: self.b.round,
+                        card,
+                    });
                     deck.push(card);
                     known.push(1 << seat);
                     card = deck.remove(0);
@@ -1165,7 +1257,10 @@ impl State {
         self.objective_decks[k] = deck;
         self.b.objective_known[k] = known;
         let _ = self.hands[seat as usize].try_push(card);
-        self.history.push(Entry::Drew { round: self.b.round, card });
+        self.history.push(Entry::Drew {
+            round: self.b.round,
+            card,
+        });
     }
 
     fn draw_or_redraw(
@@ -1181,14 +1276,20 @@ impl State {
         let put_back = self.b.put_back;
         let can_replace = (0..3).any(|i| self.objective_decks[i].len() > put_back[i] as usize);
         if self.b.objective_found(seat, card) && can_replace {
-            self.history.push(Entry::Returned { round: self.b.round, card });
+            self.history.push(Entry::Returned {
+                round: self.b.round,
+                card,
+            });
             self.objective_decks[k].push(card);
             self.b.objective_known[k].push(1 << seat);
             self.b.put_back[k] += 1;
             self.b.step = STEP_REDRAW;
         } else {
             let _ = self.hands[seat as usize].try_push(card);
-            self.history.push(Entry::Drew { round: self.b.round, card });
+            self.history.push(Entry::Drew {
+                round: self.b.round,
+                card,
+            });
             self.b.put_back = [0; 3];
             self.b.step = STEP_ACTIONS;
         }
@@ -1208,11 +1309,15 @@ impl State {
             }
         }
         if b.emperor < 0
-            && b.completed[seat as usize].len() as u32 >= b.rules.objectives_to_end[b.players as usize]
+            && b.completed[seat as usize].len() as u32
+                >= b.rules.objectives_to_end[b.players as usize]
         {
             b.emperor = seat as i8;
             b.last_turns = b.players as i32 - 1;
-            self.history.push(Entry::Emperor { round: b.round, seat });
+            self.history.push(Entry::Emperor {
+                round: b.round,
+                seat,
+            });
         }
     }
 
@@ -1236,16 +1341,30 @@ impl State {
     pub fn result(&self, excluded: &[u8]) -> GameResult {
         let scores: Vec<i64> = self.b.scores().to_vec();
         let panda = self.panda_points();
-        let seats: Vec<u8> = (0..self.b.players).filter(|s| !excluded.contains(s)).collect();
+        let seats: Vec<u8> = (0..self.b.players)
+            .filter(|s| !excluded.contains(s))
+            .collect();
         let mut winners = Vec::new();
         let mut tiebreak = "none";
         if !seats.is_empty() {
             let best = seats.iter().map(|&s| scores[s as usize]).max().unwrap_or(0);
-            winners = seats.iter().copied().filter(|&s| scores[s as usize] == best).collect();
+            winners = seats
+                .iter()
+                .copied()
+                .filter(|&s| scores[s as usize] == best)
+                .collect();
             if winners.len() > 1 {
-                let best_panda = winners.iter().map(|&s| panda[s as usize]).max().unwrap_or(0);
+                let best_panda = winners
+                    .iter()
+                    .map(|&s| panda[s as usize])
+                    .max()
+                    .unwrap_or(0);
                 winners.retain(|&s| panda[s as usize] == best_panda);
-                tiebreak = if winners.len() == 1 { "panda" } else { "shared" };
+                tiebreak = if winners.len() == 1 {
+                    "panda"
+                } else {
+                    "shared"
+                };
             }
         }
         GameResult {
@@ -1256,7 +1375,9 @@ impl State {
             emperor: (self.b.emperor >= 0).then_some(self.b.emperor as u8),
             capped: self.b.capped,
             rounds: self.b.round,
-            completed: (0..self.b.players as usize).map(|s| self.b.completed[s].to_vec()).collect(),
+            completed: (0..self.b.players as usize)
+                .map(|s| self.b.completed[s].to_vec())
+                .collect(),
             excluded: excluded.to_vec(),
         }
     }
@@ -1264,8 +1385,31 @@ impl State {
     /// Per seat: 1 for a win, 1/k for a victory shared by k, 0 otherwise.
     pub fn returns(&self) -> Vec<f64> {
         let res = self.result(&[]);
-        let share = if res.winners.is_empty() { 0.0 } else { 1.0 / res.winners.len() as f64 };
-        (0..self.b.players).map(|s| if res.winners.contains(&s) { share } else { 0.0 }).collect()
+        let share = if res.winners.is_empty() {
+            0.0
+        } else {
+            1.0 / res.winners.len() as f64
+        };
+        (0..self.b.players)
+            .map(|s| if res.winners.contains(&s) { share } else { 0.0 })
+            .collect()
+    }
+
+    /// Whether two states are the same position: every field but the history, improvements
+    /// compared as a mapping (the order they were put in is not part of a position).
+    pub fn same_position(&self, other: &State) -> bool {
+        let mut a = self.b.clone();
+        let mut b = other.b.clone();
+        a.improvements.sort_unstable();
+        b.improvements.sort_unstable();
+        a == b
+            && self.seed == other.seed
+            && self.rng == other.rng
+            && self.dice == other.dice
+            && self.drawn == other.drawn
+            && self.plot_deck == other.plot_deck
+            && self.objective_decks == other.objective_decks
+            && self.hands[..self.b.players as usize] == other.hands[..other.b.players as usize]
     }
 
     /// The history in notation.
@@ -1305,7 +1449,16 @@ mod tests {
     fn first_legal_list() {
         let s = game(7);
         let texts: Vec<String> = s.legal_actions().iter().map(|&a| text(a)).collect();
-        assert_eq!(texts, ["plot", "irrigation keep", "objective plot", "objective gardener",
-            "objective panda", "end"]);
+        assert_eq!(
+            texts,
+            [
+                "plot",
+                "irrigation keep",
+                "objective plot",
+                "objective gardener",
+                "objective panda",
+                "end"
+            ]
+        );
     }
 }

@@ -6,6 +6,8 @@
 
 use arrayvec::ArrayVec;
 
+use crate::grid::Cell;
+
 use crate::components::{COMPONENTS, POND_TILE};
 use crate::error::Error;
 use crate::json::Json;
@@ -51,7 +53,9 @@ impl View {
     pub fn of(state: &State, seat: i64) -> Result<View, Error> {
         let players = state.b.players as i64;
         if !(0..players).contains(&seat) {
-            return Err(Error::value(format!("seat {seat} is not in a {players}-player game")));
+            return Err(Error::value(format!(
+                "seat {seat} is not in a {players}-player game"
+            )));
         }
         let seat = seat as u8;
         let bit = 1u8 << seat;
@@ -77,7 +81,11 @@ impl View {
         Ok(View {
             b: state.b.clone(),
             seat,
-            drawn: if mine { state.drawn.clone() } else { ArrayVec::new() },
+            drawn: if mine {
+                state.drawn.clone()
+            } else {
+                ArrayVec::new()
+            },
             drawn_count: state.drawn.len(),
             plot_deck_size: state.plot_deck.len(),
             known_plots,
@@ -85,7 +93,12 @@ impl View {
             known_objectives,
             hand: state.hands[seat as usize].clone(),
             hand_categories: (0..state.b.players as usize)
-                .map(|s| state.hands[s].iter().map(|&c| cards[c as usize].category).collect())
+                .map(|s| {
+                    state.hands[s]
+                        .iter()
+                        .map(|&c| cards[c as usize].category)
+                        .collect()
+                })
                 .collect(),
         })
     }
@@ -134,7 +147,11 @@ impl View {
         for &(_, c) in &self.known_objectives[category] {
             seen |= 1 << c;
         }
-        self.b.card_set.decks[category].iter().copied().filter(|&c| seen >> c & 1 == 0).collect()
+        self.b.card_set.decks[category]
+            .iter()
+            .copied()
+            .filter(|&c| seen >> c & 1 == 0)
+            .collect()
     }
 
     /// A full state consistent with this view, the hidden parts drawn from `rng`.
@@ -151,8 +168,11 @@ impl View {
         };
         let plot_deck = fill(self.plot_deck_size, &self.known_plots, plots);
         let players = self.b.players as usize;
-        let mut hands: Vec<Vec<Option<u8>>> =
-            self.hand_categories.iter().map(|h| h.iter().map(|_| None).collect()).collect();
+        let mut hands: Vec<Vec<Option<u8>>> = self
+            .hand_categories
+            .iter()
+            .map(|h| h.iter().map(|_| None).collect())
+            .collect();
         let mut decks: [ArrayVec<u8, { crate::state::MAX_DECK }>; 3] = Default::default();
         for (category, deck) in decks.iter_mut().enumerate() {
             let mut pool = self.unseen_cards(category);
@@ -167,7 +187,11 @@ impl View {
                     }
                 }
             }
-            let cards = fill(self.objective_deck_sizes[category], &self.known_objectives[category], pool);
+            let cards = fill(
+                self.objective_deck_sizes[category],
+                &self.known_objectives[category],
+                pool,
+            );
             *deck = cards.into_iter().take(crate::state::MAX_DECK).collect();
         }
         let mut state_hands: [ArrayVec<u8, MAX_HAND>; 4] = Default::default();
@@ -207,10 +231,19 @@ impl View {
         let p = b.players as usize;
         let ints = |v: &mut dyn Iterator<Item = i128>| Json::List(v.map(Json::Int).collect());
         let ids = |cards: &[u8]| {
-            Json::List(cards.iter().map(|&c| Json::Str(COMPONENTS.cards[c as usize].id.clone())).collect())
+            Json::List(
+                cards
+                    .iter()
+                    .map(|&c| Json::Str(COMPONENTS.cards[c as usize].id.clone()))
+                    .collect(),
+            )
         };
         let pairs = |v: &[(usize, u8)]| {
-            Json::List(v.iter().map(|&(i, t)| Json::List(vec![Json::Int(i as i128), Json::Int(t as i128)])).collect())
+            Json::List(
+                v.iter()
+                    .map(|&(i, t)| Json::List(vec![Json::Int(i as i128), Json::Int(t as i128)]))
+                    .collect(),
+            )
         };
         let mut d: Vec<(String, Json)> = vec![
             ("seat".into(), Json::Int(self.seat as i128)),
@@ -220,12 +253,27 @@ impl View {
             ("current".into(), Json::Int(b.current as i128)),
             ("step".into(), Json::Str(STEP_NAMES[b.step as usize].into())),
             ("weather".into(), Json::Int(b.weather as i128)),
-            ("taken".into(), ints(&mut b.taken.iter().map(|&x| x as i128))),
-            ("drawn".into(), ints(&mut self.drawn.iter().map(|&x| x as i128))),
+            (
+                "taken".into(),
+                ints(&mut b.taken.iter().map(|&x| x as i128)),
+            ),
+            (
+                "drawn".into(),
+                ints(&mut self.drawn.iter().map(|&x| x as i128)),
+            ),
             ("drawn_count".into(), Json::Int(self.drawn_count as i128)),
-            ("put_back".into(), ints(&mut b.put_back.iter().map(|&x| x as i128))),
-            ("plot_deck_size".into(), Json::Int(self.plot_deck_size as i128)),
-            ("plot_known".into(), ints(&mut b.plot_known.iter().map(|&x| x as i128))),
+            (
+                "put_back".into(),
+                ints(&mut b.put_back.iter().map(|&x| x as i128)),
+            ),
+            (
+                "plot_deck_size".into(),
+                Json::Int(self.plot_deck_size as i128),
+            ),
+            (
+                "plot_known".into(),
+                ints(&mut b.plot_known.iter().map(|&x| x as i128)),
+            ),
             ("known_plots".into(), pairs(&self.known_plots)),
             (
                 "objective_deck_sizes".into(),
@@ -233,7 +281,12 @@ impl View {
             ),
             (
                 "objective_known".into(),
-                Json::List(b.objective_known.iter().map(|k| ints(&mut k.iter().map(|&x| x as i128))).collect()),
+                Json::List(
+                    b.objective_known
+                        .iter()
+                        .map(|k| ints(&mut k.iter().map(|&x| x as i128)))
+                        .collect(),
+                ),
             ),
             (
                 "known_objectives".into(),
@@ -242,21 +295,43 @@ impl View {
             ("hand".into(), ids(&self.hand)),
             (
                 "hand_categories".into(),
-                Json::List(self.hand_categories.iter().map(|h| ints(&mut h.iter().map(|&x| x as i128))).collect()),
+                Json::List(
+                    self.hand_categories
+                        .iter()
+                        .map(|h| ints(&mut h.iter().map(|&x| x as i128)))
+                        .collect(),
+                ),
             ),
-            ("completed".into(), Json::List(b.completed[..p].iter().map(|c| ids(c)).collect())),
+            (
+                "completed".into(),
+                Json::List(b.completed[..p].iter().map(|c| ids(c)).collect()),
+            ),
             (
                 "eaten".into(),
-                Json::List(b.eaten[..p].iter().map(|e| ints(&mut e.iter().map(|&x| x as i128))).collect()),
+                Json::List(
+                    b.eaten[..p]
+                        .iter()
+                        .map(|e| ints(&mut e.iter().map(|&x| x as i128)))
+                        .collect(),
+                ),
             ),
-            ("stored_channels".into(), ints(&mut b.stored_channels[..p].iter().map(|&x| x as i128))),
+            (
+                "stored_channels".into(),
+                ints(&mut b.stored_channels[..p].iter().map(|&x| x as i128)),
+            ),
             (
                 "stored_improvements".into(),
                 Json::List(
-                    b.stored_improvements[..p].iter().map(|e| ints(&mut e.iter().map(|&x| x as i128))).collect(),
+                    b.stored_improvements[..p]
+                        .iter()
+                        .map(|e| ints(&mut e.iter().map(|&x| x as i128)))
+                        .collect(),
                 ),
             ),
-            ("reserve_channels".into(), Json::Int(b.reserve_channels as i128)),
+            (
+                "reserve_channels".into(),
+                Json::Int(b.reserve_channels as i128),
+            ),
             (
                 "reserve_improvements".into(),
                 ints(&mut b.reserve_improvements.iter().map(|&x| x as i128)),
@@ -314,4 +389,198 @@ fn fill(size: usize, known: &[(usize, u8)], pool: Vec<u8>) -> Vec<u8> {
         }
     }
     out
+}
+
+fn ints(v: Option<&Json>) -> Vec<i128> {
+    v.and_then(Json::as_list)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(Json::as_int)
+        .collect()
+}
+
+fn int_of(v: Option<&Json>) -> i128 {
+    v.and_then(Json::as_int).unwrap_or(0)
+}
+
+fn id_list(v: Option<&Json>) -> Result<Vec<u8>, String> {
+    v.and_then(Json::as_list)
+        .unwrap_or(&[])
+        .iter()
+        .map(|c| crate::components::parse_card(c.as_str().unwrap_or("")))
+        .collect()
+}
+
+impl View {
+    /// A view from `to_json`'s data with `improvement_order` (how views are pickled: a
+    /// bot in its own process receives its views so); the data is the engine's own.
+    pub fn from_json(d: &Json, improvement_order: &[Cell]) -> Result<View, String> {
+        use crate::components::{parse_tile, CardSet, IMPROVEMENTS};
+        use crate::options::{RuleOptions, Rules};
+        use crate::state::{shoot_slot, MAX_DECK, SHOOT_COUNTERS};
+        let players = int_of(d.get("players")) as u8;
+        if !(2..=4).contains(&players) {
+            return Err("not a view".into());
+        }
+        let options = RuleOptions::from_dict(d.get("options").unwrap_or(&Json::Object(vec![])))?;
+        let card_set = match d.get("card_set") {
+            Some(cs) => CardSet::from_changes(
+                cs.get("points").and_then(Json::as_object).unwrap_or(&[]),
+                cs.get("remove").and_then(Json::as_list).unwrap_or(&[]),
+            )?,
+            None => CardSet::default(),
+        };
+        let mut st = State::blank(
+            players,
+            std::sync::Arc::new(options),
+            std::sync::Arc::new(card_set),
+        );
+        let b = &mut st.b;
+        b.rules = Rules::of(&b.options);
+        b.round = int_of(d.get("round")) as u32;
+        b.current = int_of(d.get("current")) as u8;
+        b.step = STEP_NAMES
+            .iter()
+            .position(|s| Some(*s) == d.get("step").and_then(Json::as_str))
+            .unwrap_or(5) as u8;
+        b.weather = int_of(d.get("weather")) as i8;
+        b.taken = ints(d.get("taken")).into_iter().map(|x| x as u8).collect();
+        let pb = ints(d.get("put_back"));
+        for k in 0..3.min(pb.len()) {
+            b.put_back[k] = pb[k] as u8;
+        }
+        b.plot_known = ints(d.get("plot_known"))
+            .into_iter()
+            .map(|x| x as u8)
+            .take(27)
+            .collect();
+        for (k, row) in d
+            .get("objective_known")
+            .and_then(Json::as_list)
+            .unwrap_or(&[])
+            .iter()
+            .take(3)
+            .enumerate()
+        {
+            b.objective_known[k] = ints(Some(row))
+                .into_iter()
+                .map(|x| x as u8)
+                .take(MAX_DECK)
+                .collect();
+        }
+        let per_seat = |key: &str| d.get(key).and_then(Json::as_list).unwrap_or(&[]).to_vec();
+        for (s, done) in per_seat("completed").iter().take(4).enumerate() {
+            b.completed[s] = id_list(Some(done))?.into_iter().collect();
+        }
+        for (s, e) in per_seat("eaten").iter().take(4).enumerate() {
+            let e = ints(Some(e));
+            for i in 0..3.min(e.len()) {
+                b.eaten[s][i] = e[i] as u32;
+            }
+        }
+        for (s, c) in ints(d.get("stored_channels"))
+            .into_iter()
+            .take(4)
+            .enumerate()
+        {
+            b.stored_channels[s] = c as u32;
+        }
+        for (s, e) in per_seat("stored_improvements").iter().take(4).enumerate() {
+            let e = ints(Some(e));
+            for i in 0..4.min(e.len()) {
+                b.stored_improvements[s][i] = e[i] as u8;
+            }
+        }
+        b.reserve_channels = int_of(d.get("reserve_channels")) as u32;
+        let r = ints(d.get("reserve_improvements"));
+        for i in 0..4.min(r.len()) {
+            b.reserve_improvements[i] = r[i] as u8;
+        }
+        b.emperor = int_of(d.get("emperor")) as i8;
+        b.last_turns = int_of(d.get("last_turns")) as i32;
+        b.ended = matches!(d.get("ended"), Some(Json::Bool(true)));
+        b.capped = matches!(d.get("capped"), Some(Json::Bool(true)));
+        let mut imps: Vec<(Cell, u8)> = Vec::new();
+        for t in d.get("tiles").and_then(Json::as_list).unwrap_or(&[]) {
+            let at = crate::grid::parse_cell(t.get("at").and_then(Json::as_str).unwrap_or(""))?;
+            let code = parse_tile(t.get("tile").and_then(Json::as_str).unwrap_or(""))?;
+            let h = int_of(t.get("bamboo")) as u8;
+            if b.order.is_full() {
+                return Err("too many tiles".into());
+            }
+            b.put_tile(at, code, h);
+            if let Some(name) = t.get("improvement").and_then(Json::as_str) {
+                let i = IMPROVEMENTS.iter().position(|x| *x == name).unwrap_or(0) as u8;
+                imps.push((at, i));
+            }
+            if matches!(t.get("irrigated"), Some(Json::Bool(true))) {
+                b.irrigated.insert(at);
+                b.irrigated_by_colour[(code >> 2) as usize].insert(at);
+            }
+        }
+        imps.sort_by_key(|(c, _)| {
+            improvement_order
+                .iter()
+                .position(|x| x == c)
+                .unwrap_or(usize::MAX)
+        });
+        b.improvements = imps.into_iter().collect();
+        for e in d.get("channels").and_then(Json::as_list).unwrap_or(&[]) {
+            b.channels
+                .insert(crate::grid::parse_edge(e.as_str().unwrap_or(""))?);
+        }
+        b.network = crate::grid::channel_network(&b.channels).0;
+        b.gardener =
+            crate::grid::parse_cell(d.get("gardener").and_then(Json::as_str).unwrap_or("0,0"))?;
+        b.panda = crate::grid::parse_cell(d.get("panda").and_then(Json::as_str).unwrap_or("0,0"))?;
+        b.shoots = [0; SHOOT_COUNTERS];
+        for (c, h) in b.bamboo_items().collect::<Vec<_>>() {
+            if let Some(slot) = shoot_slot(b.tile(c).unwrap_or(0) >> 2, h, b.improvement(c)) {
+                b.shoots[slot] += 1;
+            }
+        }
+        let pairs = |v: Option<&Json>| -> Vec<(usize, u8)> {
+            v.and_then(Json::as_list)
+                .unwrap_or(&[])
+                .iter()
+                .map(|p| {
+                    let p = ints(Some(p));
+                    (
+                        p.first().copied().unwrap_or(0) as usize,
+                        p.get(1).copied().unwrap_or(0) as u8,
+                    )
+                })
+                .collect()
+        };
+        let ko = d
+            .get("known_objectives")
+            .and_then(Json::as_list)
+            .unwrap_or(&[]);
+        let sizes = ints(d.get("objective_deck_sizes"));
+        Ok(View {
+            b: st.b,
+            seat: int_of(d.get("seat")) as u8,
+            drawn: ints(d.get("drawn"))
+                .into_iter()
+                .map(|x| x as u8)
+                .take(3)
+                .collect(),
+            drawn_count: int_of(d.get("drawn_count")) as usize,
+            plot_deck_size: int_of(d.get("plot_deck_size")) as usize,
+            known_plots: pairs(d.get("known_plots")),
+            objective_deck_sizes: [0, 1, 2].map(|k| sizes.get(k).copied().unwrap_or(0) as usize),
+            known_objectives: [0, 1, 2].map(|k| pairs(ko.get(k))),
+            hand: id_list(d.get("hand"))?.into_iter().take(MAX_HAND).collect(),
+            hand_categories: per_seat("hand_categories")
+                .iter()
+                .map(|h| {
+                    ints(Some(h))
+                        .into_iter()
+                        .map(|x| x as u8)
+                        .take(MAX_HAND)
+                        .collect()
+                })
+                .collect(),
+        })
+    }
 }
