@@ -81,3 +81,28 @@ def new_game(
     return _module().new_game(
         players, seed, options or DEFAULTS, list(dice), history, cards or DEFAULT_CARD_SET
     )
+
+
+def engine(name: str) -> Any:
+    """The functions and classes of one engine by name (``native`` or ``reference``),
+    whichever ``arena.engine`` is backed by: what a benchmark or a differential test that
+    runs both in one process needs.  The result has ``new_game``, ``GameState``,
+    ``PlayerView``, ``from_position``, ``to_position`` and ``positions_equal``."""
+    from types import SimpleNamespace
+
+    if name == "native":
+        module = _module()
+        return SimpleNamespace(
+            name=name, new_game=new_game, GameState=module.GameState,
+            PlayerView=module.PlayerView, from_position=module.from_position,
+            to_position=module.to_position, positions_equal=module.positions_equal,
+        )
+    if name == "reference":
+        from . import position, state, view
+
+        return SimpleNamespace(
+            name=name, new_game=state.new_game, GameState=state.GameState,
+            PlayerView=view.PlayerView, from_position=position.from_position,
+            to_position=position.to_position, positions_equal=position.positions_equal,
+        )
+    raise ArenaError(f"{name!r} is not an engine (valid values: {', '.join(ENGINES)})")

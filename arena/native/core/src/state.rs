@@ -670,7 +670,7 @@ impl State {
     }
 
     /// The free moves of R9: completions, then stored channels, then stored improvements.
-    fn free_moves(&self, out: &mut Legal) {
+    pub fn free_moves(&self, out: &mut Legal) {
         let b = &self.b;
         let s = b.current;
         for &card in &self.hands[s as usize] {

@@ -110,11 +110,10 @@ fn guard<T>(
     }
 }
 
-fn game_context(st: &State) -> String {
-    format!(
-        "game seed {}, round {}, seat {}",
-        st.seed, st.b.round, st.b.current
-    )
+/// What names a game in a panic's message, written only if one happens.
+fn game_context(st: &State) -> impl FnOnce() -> String {
+    let (seed, round, seat) = (st.seed, st.b.round, st.b.current);
+    move || format!("game seed {seed}, round {round}, seat {seat}")
 }
 
 fn plant_check() {
@@ -681,6 +680,9 @@ pub struct PyState {
     version: u64,
     layout: u64,
     cache: Cache,
+    /// The order of `tiles` when a caller gave the dict another (the reference keeps the
+    /// dict it is given, and a plot placed later comes last in it).
+    tiles_order: Option<Vec<u16>>,
 }
 
 impl Holder for PyState {
@@ -705,7 +707,20 @@ impl Holder for PyState {
         if let Some(obj) = self.cache.get(py, slot, version) {
             return Ok(obj);
         }
-        let obj = build(py, &self.st.b, slot)?;
+        let obj = match (&self.tiles_order, slot) {
+            (Some(order), Slot::Tiles) => {
+                let d = PyDict::new(py);
+                let b = &self.st.b;
+                for &c in order
+                    .iter()
+                    .chain(b.order.iter().filter(|c| !order.contains(c)))
+                {
+                    d.set_item(c, b.tile(c))?;
+                }
+                d.into_any().unbind()
+            }
+            _ => build(py, &self.st.b, slot)?,
+        };
         self.cache.put(py, slot, version, &obj);
         Ok(obj)
     }
@@ -772,6 +787,7 @@ impl PyState {
             version: fresh(),
             layout: fresh(),
             cache: Cache::default(),
+            tiles_order: None,
         };
         s.sync(py)?;
         Ok(s)
@@ -816,6 +832,7 @@ impl PyState {
             version: self.version,
             layout: self.layout,
             cache,
+            tiles_order: self.tiles_order.clone(),
         })
     }
 
@@ -825,7 +842,7 @@ impl PyState {
         }
         let context = game_context(&self.st);
         let st = &self.st;
-        let legal = guard(py, || context, || Ok(st.legal_actions()))?;
+        let legal = guard(py, context, || Ok(st.legal_actions()))?;
         let obj = PyList::new(py, legal.iter().copied())?.into_any().unbind();
         self.cache.put(py, Slot::Legal, self.version, &obj);
         Ok(obj)
@@ -850,18 +867,14 @@ impl PyState {
         );
         let context = game_context(&self.st);
         let st = &mut self.st;
-        let result = guard(
-            py,
-            || context,
-            || {
-                plant_check();
-                Ok(if checked {
-                    st.play(action)
-                } else {
-                    st.apply(action)
-                })
-            },
-        )?;
+        let result = guard(py, context, || {
+            plant_check();
+            Ok(if checked {
+                st.play(action)
+            } else {
+                st.apply(action)
+            })
+        })?;
         self.changed(layout);
         self.sync(py)?;
         result.map_err(|e| raise(py, e))
@@ -934,6 +947,15 @@ impl PyHands {
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.items(py)?)
     }
+}
+
+/// `(key, value)` ints of a mapping (a dict or a read-only proxy of one), in its order.
+fn mapping_items(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, i64)>> {
+    mapping
+        .call_method0("items")?
+        .try_iter()?
+        .map(|kv| kv?.extract::<(i64, i64)>())
+        .collect()
 }
 
 fn set_cells<F: FnMut(u16) -> PyResult<()>>(value: &Bound<'_, PyAny>, mut f: F) -> PyResult<()> {
@@ -1036,48 +1058,37 @@ impl PyState {
         self.changed(false);
         Ok(())
     }
-    /// A new order of the same tiles (the reference's dict, rebuilt in another order).
+    /// The same tiles, as another mapping (search canonicalises its layouts so): the object
+    /// is handed out from now on, as the reference's attribute would be.
     #[setter]
-    fn set_tiles(&mut self, tiles: &Bound<'_, PyDict>) -> PyResult<()> {
-        let b = &mut self.st.b;
-        let mut cells = Vec::new();
-        set_cells(&tiles.keys().into_any(), |c| {
-            cells.push(c);
-            Ok(())
-        })?;
-        let mut same: Vec<u16> = cells.clone();
-        same.sort_unstable();
-        let mut mine: Vec<u16> = b.order.to_vec();
+    fn set_tiles(&mut self, py: Python<'_>, tiles: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = mapping_items(tiles)?;
+        let mut given: Vec<(i64, i64)> = items.clone();
+        given.sort_unstable();
+        let mut mine: Vec<(i64, i64)> = self
+            .st
+            .b
+            .tile_items()
+            .map(|(c, t)| (c as i64, t as i64))
+            .collect();
         mine.sort_unstable();
-        if same != mine {
+        if given != mine {
             return Err(PyValueError::new_err(
                 "tiles: only the order of the tiles in play may change",
             ));
         }
-        let old: Vec<(u16, u8, u8)> = b
-            .order
-            .iter()
-            .zip(&b.codes)
-            .zip(&b.heights)
-            .map(|((&c, &t), &h)| (c, t, h))
-            .collect();
-        b.order.clear();
-        b.codes.clear();
-        b.heights.clear();
-        b.occupied = CellSet::default();
-        for c in cells {
-            let (_, t, h) = old.iter().copied().find(|e| e.0 == c).unwrap_or((c, 0, 0));
-            b.put_tile(c, t, h);
-        }
-        self.changed(true);
+        let order: Vec<u16> = items.iter().map(|&(c, _)| c as u16).collect();
+        let same = order.iter().copied().eq(self.st.b.order.iter().copied());
+        self.tiles_order = if same { None } else { Some(order) };
+        self.cache
+            .put(py, Slot::Tiles, self.layout, &tiles.clone().unbind());
         Ok(())
     }
+    /// Improvements as another mapping: its content and order become the state's.
     #[setter]
-    fn set_improvement(&mut self, improvement: &Bound<'_, PyDict>) -> PyResult<()> {
+    fn set_improvement(&mut self, py: Python<'_>, improvement: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut items = arrayvec::ArrayVec::new();
-        for (c, i) in improvement.iter() {
-            let c: i64 = c.extract()?;
-            let i: u8 = i.extract()?;
+        for (c, i) in mapping_items(improvement)? {
             let cell = cell_arg(c).filter(|&c| self.st.b.has_tile(c));
             let (Some(cell), true) = (cell, (1..4).contains(&i)) else {
                 return Err(PyValueError::new_err(
@@ -1085,15 +1096,28 @@ impl PyState {
                 ));
             };
             items
-                .try_push((cell, i))
+                .try_push((cell, i as u8))
                 .map_err(|_| PyValueError::new_err("improvement: too many"))?;
         }
-        self.st.b.improvements = items;
-        self.changed(true);
+        if items != self.st.b.improvements {
+            let mut a = items.clone();
+            let mut b = self.st.b.improvements.clone();
+            a.sort_unstable();
+            b.sort_unstable();
+            self.st.b.improvements = items;
+            self.changed(a != b);
+        }
+        self.cache.put(
+            py,
+            Slot::Improvement,
+            self.layout,
+            &improvement.clone().unbind(),
+        );
         Ok(())
     }
+    /// Irrigated plots as another set.
     #[setter]
-    fn set_irrigated(&mut self, irrigated: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_irrigated(&mut self, py: Python<'_>, irrigated: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut set = CellSet::default();
         let mut by_colour = [CellSet::default(); 3];
         let b = &self.st.b;
@@ -1106,9 +1130,36 @@ impl PyState {
             by_colour[(code >> 2) as usize].insert(c);
             Ok(())
         })?;
-        self.st.b.irrigated = set;
-        self.st.b.irrigated_by_colour = by_colour;
-        self.changed(true);
+        if set != self.st.b.irrigated {
+            self.st.b.irrigated = set;
+            self.st.b.irrigated_by_colour = by_colour;
+            self.changed(true);
+        }
+        self.cache.put(
+            py,
+            Slot::Irrigated,
+            self.layout,
+            &irrigated.clone().unbind(),
+        );
+        Ok(())
+    }
+    /// Channels as another set (the network is left as it is, as the reference leaves it).
+    #[setter]
+    fn set_channels(&mut self, py: Python<'_>, channels: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut set = takenoko::grid::EdgeSet::default();
+        for e in channels.try_iter()? {
+            let e: i64 = e?.extract()?;
+            if !(0..GRID.edge_cells.len() as i64).contains(&e) {
+                return Err(PyValueError::new_err(format!("{e} is not an edge")));
+            }
+            set.insert(e as u16);
+        }
+        if set != self.st.b.channels {
+            self.st.b.channels = set;
+            self.changed(true);
+        }
+        self.cache
+            .put(py, Slot::Channels, self.layout, &channels.clone().unbind());
         Ok(())
     }
 
@@ -1132,7 +1183,7 @@ impl PyState {
     #[pyo3(signature = (*, history = false))]
     fn copy(&self, py: Python<'_>, history: bool) -> PyResult<PyState> {
         let context = game_context(&self.st);
-        guard(py, || context, || self.copy_of(py, history))
+        guard(py, context, || self.copy_of(py, history))
     }
     fn __copy__(&self, py: Python<'_>) -> PyResult<PyState> {
         self.copy_of(py, false)
@@ -1165,6 +1216,12 @@ impl PyState {
     /// Whether the action step's list would be `[END]` alone.
     fn _only_end(&self) -> bool {
         self.st.only_end()
+    }
+    /// The free moves open to the current seat now (R9, R3.1), as listed first.
+    fn _free_moves(&self) -> Vec<u32> {
+        let mut out = takenoko::state::Legal::new();
+        self.st.free_moves(&mut out);
+        out.to_vec()
     }
     /// The action step's list, built afresh.
     fn _legal_turn(&self) -> Vec<u32> {
@@ -1281,17 +1338,34 @@ impl Holder for PyView {
 
 board_api!(PyView);
 
-/// A caller's own generator (a subclass of `random.Random`): drawn from through Python.
+/// The caller's generator, drawn from through its `getrandbits`; a `random.Random` is
+/// shuffled here with those draws exactly as its `shuffle` would (`_randbelow` of each
+/// place), a subclass by its own `shuffle` (it may draw otherwise).  So the generator ends
+/// where the reference's `determinize` leaves it, at the cost of one call per draw.
 struct PythonDraws<'a, 'py> {
     rng: &'a Bound<'py, PyAny>,
+    getrandbits: Bound<'py, PyAny>,
+    exact: bool,
     error: Option<PyErr>,
+}
+
+impl PythonDraws<'_, '_> {
+    fn below(&mut self, n: u64) -> u64 {
+        let k = 64 - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k) as u64;
+            if r < n || self.error.is_some() {
+                return r.min(n - 1);
+            }
+        }
+    }
 }
 
 impl Draws for PythonDraws<'_, '_> {
     fn getrandbits(&mut self, k: u32) -> u128 {
         match self
-            .rng
-            .call_method1("getrandbits", (k,))
+            .getrandbits
+            .call1((k,))
             .and_then(|v| v.extract::<u128>())
         {
             Ok(v) => v,
@@ -1302,6 +1376,13 @@ impl Draws for PythonDraws<'_, '_> {
         }
     }
     fn shuffle(&mut self, items: &mut [u8]) {
+        if self.exact {
+            for i in (1..items.len()).rev() {
+                let j = self.below(i as u64 + 1) as usize;
+                items.swap(i, j);
+            }
+            return;
+        }
         let py = self.rng.py();
         let done = PyList::new(py, items.iter().copied()).and_then(|list| {
             self.rng.call_method1("shuffle", (&list,))?;
@@ -1354,7 +1435,7 @@ impl PyView {
     #[staticmethod]
     fn of(py: Python<'_>, mut state: PyRefMut<'_, PyState>, seat: i64) -> PyResult<PyView> {
         let context = game_context(&state.st);
-        guard(py, || context, || PyView::of_state(py, &mut state, seat))
+        guard(py, context, || PyView::of_state(py, &mut state, seat))
     }
     #[getter]
     fn seat(&self) -> u8 {
@@ -1446,38 +1527,24 @@ impl PyView {
         rng: &Bound<'_, PyAny>,
         legal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyState> {
-        let context = || {
-            format!(
-                "a determinize of seat {}, round {}",
-                self.v.seat, self.v.b.round
-            )
-        };
-        let context = context();
+        let (seat, round) = (self.v.seat, self.v.b.round);
+        let context = move || format!("a determinize of seat {seat}, round {round}");
         let v = &self.v;
-        let st = guard(
-            py,
-            || context,
-            || {
-                plant_check();
-                if rng.get_type().is(&random_class(py)?) {
-                    let state = rng.call_method0("getstate")?;
-                    let (version, words, gauss): (i64, Vec<u32>, Option<f64>) = state.extract()?;
-                    let mut r = PyRandom::from_state_words(&words, gauss)
-                        .ok_or_else(|| PyValueError::new_err("not a random.Random state"))?;
-                    let st = v.determinize(&mut r);
-                    let words = PyTuple::new(py, r.state_words())?;
-                    rng.call_method1("setstate", ((version, words, gauss),))?;
-                    Ok(st)
-                } else {
-                    let mut draws = PythonDraws { rng, error: None };
-                    let st = v.determinize(&mut draws);
-                    match draws.error {
-                        Some(e) => Err(e),
-                        None => Ok(st),
-                    }
-                }
-            },
-        )?;
+        let st = guard(py, context, || {
+            plant_check();
+            let exact = rng.get_type().is(&random_class(py)?);
+            let mut draws = PythonDraws {
+                getrandbits: rng.getattr("getrandbits")?,
+                rng,
+                exact,
+                error: None,
+            };
+            let st = v.determinize(&mut draws);
+            match draws.error {
+                Some(e) => Err(e),
+                None => Ok(st),
+            }
+        })?;
         let mut cache = Cache::default();
         for slot in [
             Slot::Tiles,
@@ -1509,6 +1576,7 @@ impl PyView {
             version,
             layout: self.layout,
             cache,
+            tiles_order: None,
         })
     }
     /// Everything in the view, JSON-ready (equal views give equal dicts).
@@ -1614,7 +1682,7 @@ fn from_position(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyState> {
 #[pyfunction]
 fn to_position(py: Python<'_>, state: PyRef<'_, PyState>) -> PyResult<PyObject> {
     let context = game_context(&state.st);
-    let json = guard(py, || context, || Ok(position::to_position(&state.st)))?;
+    let json = guard(py, context, || Ok(position::to_position(&state.st)))?;
     from_json(py, &json)
 }
 
