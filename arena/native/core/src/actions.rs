@@ -201,13 +201,22 @@ pub fn in_range(action: Action) -> bool {
     let kind = action & KIND_MASK;
     let a = action >> A_SHIFT & A_MASK;
     let b = action >> B_SHIFT;
-    let cell = |c: u32| grid::GRID.is_cell(c as usize);
-    try_text(action as u64).is_some()
-        && match kind {
-            PLACE | GARDENER | PANDA | IMPROVE | RAIN | STORM | CLOUDS => cell(a),
-            CLOUDS_MOVE => cell(a) && cell(b),
-            _ => true,
-        }
+    let g = &*grid::GRID;
+    let cell = |c: u32| g.is_cell(c as usize);
+    let edge = |e: u32| (e as usize) < g.edge_cells.len();
+    match kind {
+        END | PLOT | IRRIGATE_KEEP | SKIP => true,
+        PLACE => cell(a) && b < 32,
+        IRRIGATE | CHANNEL => edge(a),
+        GARDENER | PANDA | RAIN | STORM => cell(a),
+        OBJECTIVE | REDRAW => b < 3,
+        IMPROVE | CLOUDS => cell(a) && b < 4,
+        CLOUDS_KEEP => b < 4,
+        COMPLETE => (b as usize) < COMPONENTS.cards.len(),
+        WEATHER => b < 6,
+        CLOUDS_MOVE => cell(a) && cell(b),
+        _ => false,
+    }
 }
 
 /// The notation of an action of the engine's own (always in range).

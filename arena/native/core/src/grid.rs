@@ -100,7 +100,8 @@ pub struct Grid {
     pub corner_cells: Vec<(Cell, Cell, Cell)>,
     /// The corners at an edge's two ends (NONE off the grid).
     pub edge_ends: Vec<(Corner, Corner)>,
-    pub corner_edges: Vec<Vec<Edge>>,
+    /// The (up to) three edges that meet at a corner, NONE where fewer.
+    pub corner_edges: Vec<[Edge; 3]>,
     pub cell_edges: Vec<Vec<Edge>>,
     /// Edge id by the two cells' (min, max): `edge_at[min * 6 + d]` for the neighbour of
     /// min in direction d.
@@ -175,7 +176,7 @@ fn build() -> Grid {
         }
     }
     let mut edge_ends = Vec::with_capacity(edge_cells.len());
-    let mut corner_edges = vec![Vec::new(); corner_cells.len()];
+    let mut corner_edges = vec![[NONE; 3]; corner_cells.len()];
     for (e, &(a, b)) in edge_cells.iter().enumerate() {
         let mut ends = Vec::new();
         for &x in &neighbours[a as usize] {
@@ -191,7 +192,9 @@ fn build() -> Grid {
         edge_ends.push((ends[0], ends[1]));
         for &k in &ends {
             if k != NONE {
-                corner_edges[k as usize].push(e as Edge);
+                if let Some(slot) = corner_edges[k as usize].iter_mut().find(|x| **x == NONE) {
+                    *slot = e as Edge;
+                }
             }
         }
     }

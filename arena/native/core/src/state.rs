@@ -62,6 +62,33 @@ pub fn shoot_slot(colour: u8, height: u8, improvement: u8) -> Option<usize> {
     }
 }
 
+/// Which plot cards' patterns are on the board, as worked out for the irrigation of so
+/// many plots (irrigation only grows in a game, so the count names it): the count in the
+/// top byte and a bit per card worked out below it; and a bit per card found.  Not part of
+/// what a board is (equal boards may remember different cards).  Atomics, so that a board
+/// can be shared between threads (a Python object may be).
+#[derive(Debug, Default)]
+pub struct Memo {
+    known: std::sync::atomic::AtomicU64,
+    found: std::sync::atomic::AtomicU64,
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        Memo {
+            known: AtomicU64::new(self.known.load(Relaxed)),
+            found: AtomicU64::new(self.found.load(Relaxed)),
+        }
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _other: &Memo) -> bool {
+        true
+    }
+}
+
 /// The public game: what every seat sees, and the questions the rules ask of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
@@ -102,9 +129,18 @@ pub struct Board {
     pub last_turns: i32,
     pub ended: bool,
     pub capped: bool,
+    /// Plot objectives found, by irrigation (`forget_plots` when irrigation is set by hand).
+    pub plot_memo: Memo,
 }
 
 impl Board {
+    /// Drops what the board remembers of plot patterns (irrigation was set, not grown).
+    pub fn forget_plots(&self) {
+        self.plot_memo
+            .known
+            .store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn slot(&self, cell: Cell) -> Option<usize> {
         if !self.occupied.has(cell) {
             return None;
@@ -207,19 +243,20 @@ impl Board {
     /// Edges where a channel may go now (R6.2, R6.3), in edge order.
     pub fn channel_spots(&self) -> ArrayVec<Edge, 256> {
         let g = &*GRID;
-        let mut found = EdgeSet::default();
+        let mut found: ArrayVec<Edge, 256> = ArrayVec::new();
         for corner in self.network.iter() {
             for &e in &g.corner_edges[corner as usize] {
-                if self.channels.has(e) || g.pond_edges.has(e) {
+                if e == grid::NONE || self.channels.has(e) || g.pond_edges.has(e) {
                     continue;
                 }
                 let (a, b) = g.edge_cells[e as usize];
-                if self.occupied.has(a) && self.occupied.has(b) {
-                    found.insert(e);
+                if self.occupied.has(a) && self.occupied.has(b) && !found.contains(&e) {
+                    let _ = found.try_push(e);
                 }
             }
         }
-        found.iter().collect()
+        found.sort_unstable();
+        found
     }
 
     /// Plots that may take an improvement: none yet and no bamboo (R11.1), placement order.
@@ -289,24 +326,57 @@ impl Board {
 
     /// Whether a plot card's pattern lies on irrigated plots of its colours (R10.3).
     pub fn plot_objective_found(&self, card: u8) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let count = self.irrigated.len() as u64 + 1;
+        let bit = 1u64 << (card % 56);
+        let memo = &self.plot_memo;
+        let (mut known, mut found) = (memo.known.load(Relaxed), memo.found.load(Relaxed));
+        if known >> 56 != count {
+            (known, found) = (count << 56, 0);
+        }
+        if known & bit != 0 {
+            return found & bit != 0;
+        }
         let shifts = &COMPONENTS.cards[card as usize].shifts;
-        shifts
+        let cells = self.irrigated_cells();
+        let here = shifts
             .iter()
-            .any(|rotation| self.rotation_anchors(rotation).next().is_some())
+            .any(|rotation| self.rotation_anchors(rotation, &cells).next().is_some());
+        if here {
+            found |= bit;
+        }
+        memo.found.store(found, Relaxed);
+        memo.known.store(known | bit, Relaxed);
+        here
+    }
+
+    /// The irrigated plots of each colour, in cell order.
+    fn irrigated_cells(&self) -> [ArrayVec<Cell, MAX_TILES>; 3] {
+        let mut out: [ArrayVec<Cell, MAX_TILES>; 3] = Default::default();
+        for (k, set) in self.irrigated_by_colour.iter().enumerate() {
+            for c in set.iter() {
+                if out[k].try_push(c).is_err() {
+                    break;
+                }
+            }
+        }
+        out
     }
 
     /// The anchors (smallest cell) of a rotation's placements, in increasing order.
     fn rotation_anchors<'a>(
         &'a self,
         rotation: &'a [(u16, u8)],
+        cells: &'a [ArrayVec<Cell, MAX_TILES>; 3],
     ) -> impl Iterator<Item = Cell> + 'a {
         // The rotation's cell of shift 0 is its anchor: try each irrigated plot of its colour.
         let first = rotation
             .iter()
             .find(|(s, _)| *s == 0)
             .map_or(0, |&(_, c)| c);
-        self.irrigated_by_colour[first as usize]
+        cells[first as usize]
             .iter()
+            .copied()
             .filter(move |&anchor| {
                 rotation.iter().all(|&(shift, colour)| {
                     let cell = anchor as usize + shift as usize;
@@ -317,9 +387,10 @@ impl Board {
 
     /// Every placement of a plot card's pattern, as its cells (the reference's order).
     pub fn plot_pattern_places(&self, card: u8) -> Vec<Vec<Cell>> {
+        let cells = self.irrigated_cells();
         let mut out = Vec::new();
         for rotation in &COMPONENTS.cards[card as usize].shifts {
-            for anchor in self.rotation_anchors(rotation) {
+            for anchor in self.rotation_anchors(rotation, &cells) {
                 out.push(rotation.iter().map(|&(s, _)| anchor + s).collect());
             }
         }
@@ -532,6 +603,7 @@ impl State {
             last_turns: -1,
             ended: false,
             capped: false,
+            plot_memo: Memo::default(),
         };
         b.put_tile(POND, POND_TILE, 0);
         State {
@@ -582,6 +654,12 @@ impl State {
         let mut out = Legal::new();
         self.generate(&mut out);
         out
+    }
+
+    /// The legal actions into a list of the caller's (cleared first): no copy of the list.
+    pub fn legal_into(&self, out: &mut Legal) {
+        out.clear();
+        self.generate(out);
     }
 
     fn generate(&self, out: &mut Legal) {
@@ -835,7 +913,9 @@ impl State {
 
     /// Applies an action after checking it is legal.
     pub fn play(&mut self, action: Action) -> Result<(), Error> {
-        if !self.legal_actions().contains(&action) {
+        let mut legal = Legal::new();
+        self.generate(&mut legal);
+        if !legal.contains(&action) {
             if crate::actions::try_text(action as u64).is_none() {
                 return Err(if action & KIND_MASK > REDRAW {
                     Error::value(format!("not an action: {action}"))
@@ -947,7 +1027,8 @@ impl State {
                 }
                 return;
             }
-            let legal = self.legal_actions();
+            let mut legal = Legal::new();
+            self.generate(&mut legal);
             if legal.len() == 1 {
                 let only = legal[0];
                 if only == SKIP {

@@ -1028,6 +1028,49 @@ impl PyState {
         }
     }
 
+    // Hidden parts a diagnostic may deal itself (scripts/clairvoyance.py).
+    #[setter]
+    fn set_rng(&mut self, rng: u64) {
+        self.st.rng = rng;
+        self.changed(false);
+    }
+    #[setter]
+    fn set_plot_deck(&mut self, deck: Vec<i64>) -> PyResult<()> {
+        if deck.len() > 27 || deck.iter().any(|t| !(0..12).contains(t)) {
+            return Err(PyValueError::new_err(
+                "plot_deck: at most 27 tile codes 0..11",
+            ));
+        }
+        self.st.plot_deck = deck.iter().map(|&t| t as u8).collect();
+        let known = &mut self.st.b.plot_known;
+        known.truncate(deck.len());
+        while known.len() < deck.len() {
+            known.push(0);
+        }
+        self.changed(false);
+        Ok(())
+    }
+    #[setter]
+    fn set_objective_decks(&mut self, decks: Vec<Vec<i64>>) -> PyResult<()> {
+        if decks.len() != 3 {
+            return Err(PyValueError::new_err("objective_decks: one per category"));
+        }
+        for (k, deck) in decks.iter().enumerate() {
+            if deck.len() > takenoko::state::MAX_DECK {
+                return Err(PyValueError::new_err("objective_decks: too many cards"));
+            }
+            self.st.objective_decks[k] =
+                deck.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+            let known = &mut self.st.b.objective_known[k];
+            known.truncate(deck.len());
+            while known.len() < deck.len() {
+                known.push(0);
+            }
+        }
+        self.changed(false);
+        Ok(())
+    }
+
     // Fields a search edits on its own copy (then `invalidate`).
     #[setter]
     fn set_step(&mut self, step: i64) -> PyResult<()> {
@@ -1133,6 +1176,7 @@ impl PyState {
         if set != self.st.b.irrigated {
             self.st.b.irrigated = set;
             self.st.b.irrigated_by_colour = by_colour;
+            self.st.b.forget_plots();
             self.changed(true);
         }
         self.cache.put(
@@ -1301,7 +1345,7 @@ impl PyState {
 // ---------------------------------------------------------------------- PlayerView
 
 /// What one seat may know (R2.6): the native `arena.engine.PlayerView`, a snapshot.
-#[pyclass(name = "PlayerView", module = "arena.engine")]
+#[pyclass(name = "PlayerView", module = "arena.engine", subclass)]
 pub struct PyView {
     v: View,
     options: Py<PyAny>,
@@ -1431,6 +1475,30 @@ impl PyView {
 
 #[pymethods]
 impl PyView {
+    /// A copy of a view (what a subclass that wraps one is made from:
+    /// `class Mine(PlayerView)`, `Mine(view, ...)`; the arguments after it are the
+    /// subclass's own).
+    #[new]
+    #[pyo3(signature = (view, *_args, **_kwargs))]
+    fn new(
+        py: Python<'_>,
+        view: PyRef<'_, PyView>,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyView> {
+        let mut cache = Cache::default();
+        for (i, slot) in view.cache.slots.iter().enumerate() {
+            cache.slots[i] = slot.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
+        }
+        Ok(PyView {
+            v: view.v.clone(),
+            options: view.options.clone_ref(py),
+            card_set: view.card_set.clone_ref(py),
+            card_points: view.card_points.clone_ref(py),
+            cache,
+            layout: view.layout,
+        })
+    }
     /// The view of `seat` on `state`.
     #[staticmethod]
     fn of(py: Python<'_>, mut state: PyRefMut<'_, PyState>, seat: i64) -> PyResult<PyView> {
