@@ -433,12 +433,28 @@ fn card_arg(card: i64) -> PyResult<u8> {
     }
 }
 
+/// A seat's points summed from a `card_points` of the caller's (any numbers).
+fn python_score(py: Python<'_>, b: &Board, points: &Py<PyAny>, seat: u8) -> PyResult<PyObject> {
+    let points = points.bind(py);
+    let mut total = 0i64.into_pyobject(py)?.into_any();
+    for &c in &b.completed[seat as usize] {
+        total = total.add(points.get_item(c)?)?;
+    }
+    if b.emperor == seat as i8 {
+        total = total.add(b.rules.emperor_points)?;
+    }
+    Ok(total.unbind())
+}
+
 /// What `GameState` and `PlayerView` share: a board, its Python values, its options.
 trait Holder {
     fn board(&self) -> &Board;
     fn options_obj(&self) -> &Py<PyAny>;
     fn card_set_obj(&self) -> &Py<PyAny>;
     fn card_points_obj(&self) -> &Py<PyAny>;
+    /// Whether `card_points` was given by a caller (then scores are summed from it, in
+    /// Python, as the reference sums whatever it holds: an archetype's weighted points).
+    fn points_set(&self) -> bool;
     /// The value of a slot, built once per version of what it shows.
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject>;
 }
@@ -617,17 +633,36 @@ macro_rules! board_api {
                 Ok(self.board().supply_left(colour as u8))
             }
             /// Points per seat now (R13.3).
-            fn scores(&self) -> Vec<i64> {
-                self.board().scores().to_vec()
+            fn scores(&self, py: Python<'_>) -> PyResult<PyObject> {
+                if self.points_set() {
+                    let parts: Vec<PyObject> = (0..self.board().players)
+                        .map(|s| python_score(py, self.board(), self.card_points_obj(), s))
+                        .collect::<PyResult<_>>()?;
+                    return Ok(PyList::new(py, parts)?.into_any().unbind());
+                }
+                Ok(PyList::new(py, self.board().scores())?.into_any().unbind())
             }
             /// One seat's points.
-            fn score(&self, seat: i64) -> PyResult<i64> {
+            fn score(&self, py: Python<'_>, seat: i64) -> PyResult<PyObject> {
                 if !(0..self.board().players as i64).contains(&seat) {
                     return Err(PyIndexError::new_err(format!(
                         "seat {seat} is not in the game"
                     )));
                 }
-                Ok(self.board().score(seat as u8))
+                if self.points_set() {
+                    return python_score(py, self.board(), self.card_points_obj(), seat as u8);
+                }
+                Ok(self
+                    .board()
+                    .score(seat as u8)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind())
+            }
+            /// Card points of the caller's own (an archetype plans with weighted points).
+            #[setter]
+            fn set_card_points(&mut self, points: &Bound<'_, PyAny>) {
+                self.set_points(points.clone().unbind());
             }
             /// Whether a plot card's pattern is on the board now (R10.3).
             fn plot_objective_found(&self, card: i64) -> PyResult<bool> {
@@ -672,6 +707,7 @@ pub struct PyState {
     options: Py<PyAny>,
     card_set: Py<PyAny>,
     card_points: Py<PyAny>,
+    points_set: bool,
     /// The history as the reference keeps it: a list of tuples, live (appended as the game
     /// goes), or None when the game keeps none.
     history: Option<Py<PyList>>,
@@ -697,6 +733,9 @@ impl Holder for PyState {
     }
     fn card_points_obj(&self) -> &Py<PyAny> {
         &self.card_points
+    }
+    fn points_set(&self) -> bool {
+        self.points_set
     }
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
         let version = if is_layout(slot) {
@@ -769,6 +808,11 @@ fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
 }
 
 impl PyState {
+    fn set_points(&mut self, points: Py<PyAny>) {
+        self.card_points = points;
+        self.points_set = true;
+    }
+
     fn wrap(
         py: Python<'_>,
         st: State,
@@ -782,6 +826,7 @@ impl PyState {
             options,
             card_set,
             card_points,
+            points_set: false,
             history,
             synced: 0,
             version: fresh(),
@@ -828,6 +873,7 @@ impl PyState {
             options: self.options.clone_ref(py),
             card_set: self.card_set.clone_ref(py),
             card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
             history: hist,
             version: self.version,
             layout: self.layout,
@@ -1028,7 +1074,21 @@ impl PyState {
         }
     }
 
-    // Hidden parts a diagnostic may deal itself (scripts/clairvoyance.py).
+    // Hidden parts a test or a diagnostic may deal itself (a twin with other hidden parts).
+    #[setter]
+    fn set_seed(&mut self, seed: i128) {
+        self.st.seed = seed;
+        self.changed(false);
+    }
+    #[setter]
+    fn set_drawn(&mut self, drawn: Vec<i64>) -> PyResult<()> {
+        if drawn.len() > 3 || drawn.iter().any(|t| !(0..12).contains(t)) {
+            return Err(PyValueError::new_err("drawn: at most 3 tile codes 0..11"));
+        }
+        self.st.drawn = drawn.iter().map(|&t| t as u8).collect();
+        self.changed(false);
+        Ok(())
+    }
     #[setter]
     fn set_rng(&mut self, rng: u64) {
         self.st.rng = rng;
@@ -1212,6 +1272,22 @@ impl PyState {
     fn legal_actions(&mut self, py: Python<'_>) -> PyResult<PyObject> {
         self.legal_list(py)
     }
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.options)?;
+        visit.call(&self.card_set)?;
+        visit.call(&self.card_points)?;
+        if let Some(h) = &self.history {
+            visit.call(h)?;
+        }
+        for (_, obj) in self.cache.slots.iter().flatten() {
+            visit.call(obj)?;
+        }
+        Ok(())
+    }
+    fn __clear__(&mut self) {
+        self.cache = Cache::default();
+        self.history = None;
+    }
     /// Forget the cached legal actions of a copy edited by hand.
     fn invalidate(&mut self) {
         self.version = fresh();
@@ -1351,6 +1427,7 @@ pub struct PyView {
     options: Py<PyAny>,
     card_set: Py<PyAny>,
     card_points: Py<PyAny>,
+    points_set: bool,
     cache: Cache,
     /// The version of the state's layout it was made from (its samples share it).
     layout: u64,
@@ -1369,12 +1446,19 @@ impl Holder for PyView {
     fn card_points_obj(&self) -> &Py<PyAny> {
         &self.card_points
     }
+    fn points_set(&self) -> bool {
+        self.points_set
+    }
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
         let version = if is_layout(slot) { self.layout } else { 0 };
         if let Some(obj) = self.cache.get(py, slot, version) {
             return Ok(obj);
         }
-        let obj = build(py, &self.v.b, slot)?;
+        let mut obj = build(py, &self.v.b, slot)?;
+        if matches!(slot, Slot::Tiles | Slot::Improvement) {
+            // A view hands these out read-only (a bot that edits them fails in its own turn).
+            obj = read_only(py)?.call1((obj,))?.unbind();
+        }
         self.cache.put(py, slot, version, &obj);
         Ok(obj)
     }
@@ -1443,6 +1527,11 @@ impl Draws for PythonDraws<'_, '_> {
 }
 
 impl PyView {
+    fn set_points(&mut self, points: Py<PyAny>) {
+        self.card_points = points;
+        self.points_set = true;
+    }
+
     fn of_state(py: Python<'_>, state: &mut PyState, seat: i64) -> PyResult<PyView> {
         let v = View::of(&state.st, seat).map_err(|e| raise(py, e))?;
         // The layout values of the state, read-only where the reference hands out proxies,
@@ -1467,6 +1556,7 @@ impl PyView {
             options: state.options.clone_ref(py),
             card_set: state.card_set.clone_ref(py),
             card_points: state.card_points.clone_ref(py),
+            points_set: state.points_set,
             cache,
             layout: state.layout,
         })
@@ -1495,9 +1585,38 @@ impl PyView {
             options: view.options.clone_ref(py),
             card_set: view.card_set.clone_ref(py),
             card_points: view.card_points.clone_ref(py),
+            points_set: view.points_set,
             cache,
             layout: view.layout,
         })
+    }
+    /// A copy of the view (a caller may then give it card points of its own).
+    fn __copy__(&self, py: Python<'_>) -> PyResult<PyView> {
+        let mut cache = Cache::default();
+        for (i, slot) in self.cache.slots.iter().enumerate() {
+            cache.slots[i] = slot.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
+        }
+        Ok(PyView {
+            v: self.v.clone(),
+            options: self.options.clone_ref(py),
+            card_set: self.card_set.clone_ref(py),
+            card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
+            cache,
+            layout: self.layout,
+        })
+    }
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.options)?;
+        visit.call(&self.card_set)?;
+        visit.call(&self.card_points)?;
+        for (_, obj) in self.cache.slots.iter().flatten() {
+            visit.call(obj)?;
+        }
+        Ok(())
+    }
+    fn __clear__(&mut self) {
+        self.cache = Cache::default();
     }
     /// The view of `seat` on `state`.
     #[staticmethod]
@@ -1639,6 +1758,7 @@ impl PyView {
             options: self.options.clone_ref(py),
             card_set: self.card_set.clone_ref(py),
             card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
             history: None,
             synced: 0,
             version,
@@ -1791,6 +1911,7 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
         options,
         card_set: cards,
         card_points,
+        points_set: false,
         cache: Cache::default(),
         layout: fresh(),
     })
