@@ -284,6 +284,13 @@ fn is_layout(slot: Slot) -> bool {
     (slot as usize) <= Slot::Network as usize
 }
 
+/// The layout values of the states that share a layout.
+type Shared = Arc<Mutex<Cache>>;
+
+fn new_shared() -> Shared {
+    Arc::new(Mutex::new(Cache::default()))
+}
+
 /// Built values, each with the version of the board it was built from.
 #[derive(Default)]
 struct Cache {
@@ -300,17 +307,6 @@ impl Cache {
 
     fn put(&mut self, py: Python<'_>, slot: Slot, version: u64, obj: &PyObject) {
         self.slots[slot as usize] = Some((version, obj.clone_ref(py)));
-    }
-
-    /// The layout values (shared by a copy, as the reference's copies share them).
-    fn layout(&self, py: Python<'_>) -> Cache {
-        let mut c = Cache::default();
-        for (i, s) in self.slots.iter().enumerate() {
-            if i <= Slot::Network as usize {
-                c.slots[i] = s.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
-            }
-        }
-        c
     }
 }
 
@@ -716,6 +712,9 @@ pub struct PyState {
     version: u64,
     layout: u64,
     cache: Cache,
+    /// The layout values, shared by the copies of one layout (built once for all of them,
+    /// so they are the same objects, as the reference's copies share its dicts).
+    shared: Shared,
     /// The order of `tiles` when a caller gave the dict another (the reference keeps the
     /// dict it is given, and a plot placed later comes last in it).
     tiles_order: Option<Vec<u16>>,
@@ -743,7 +742,12 @@ impl Holder for PyState {
         } else {
             self.version
         };
-        if let Some(obj) = self.cache.get(py, slot, version) {
+        if is_layout(slot) {
+            let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(obj) = shared.get(py, slot, version) {
+                return Ok(obj);
+            }
+        } else if let Some(obj) = self.cache.get(py, slot, version) {
             return Ok(obj);
         }
         let obj = match (&self.tiles_order, slot) {
@@ -760,7 +764,14 @@ impl Holder for PyState {
             }
             _ => build(py, &self.st.b, slot)?,
         };
-        self.cache.put(py, slot, version, &obj);
+        if is_layout(slot) {
+            self.shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .put(py, slot, version, &obj);
+        } else {
+            self.cache.put(py, slot, version, &obj);
+        }
         Ok(obj)
     }
 }
@@ -832,6 +843,7 @@ impl PyState {
             version: fresh(),
             layout: fresh(),
             cache: Cache::default(),
+            shared: new_shared(),
             tiles_order: None,
         };
         s.sync(py)?;
@@ -850,10 +862,25 @@ impl PyState {
         Ok(())
     }
 
+    /// A layout value given by a caller: this state's alone (the copies sharing the layout
+    /// keep theirs), so the shared values are copied first.
+    fn put_layout(&mut self, py: Python<'_>, slot: Slot, obj: &Bound<'_, PyAny>) {
+        let mut own = Cache::default();
+        {
+            let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            for (i, entry) in shared.slots.iter().enumerate() {
+                own.slots[i] = entry.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
+            }
+        }
+        own.put(py, slot, self.layout, &obj.clone().unbind());
+        self.shared = Arc::new(Mutex::new(own));
+    }
+
     fn changed(&mut self, layout: bool) {
         self.version = fresh();
         if layout {
             self.layout = fresh();
+            self.shared = new_shared();
         }
     }
 
@@ -863,7 +890,7 @@ impl PyState {
             (Some(list), true) => Some(PyList::new(py, list.bind(py).iter())?.unbind()),
             _ => None,
         };
-        let mut cache = self.cache.layout(py);
+        let mut cache = Cache::default();
         if let Some(legal) = &self.cache.slots[Slot::Legal as usize] {
             cache.slots[Slot::Legal as usize] = Some((legal.0, legal.1.clone_ref(py)));
         }
@@ -878,6 +905,7 @@ impl PyState {
             version: self.version,
             layout: self.layout,
             cache,
+            shared: self.shared.clone(),
             tiles_order: self.tiles_order.clone(),
         })
     }
@@ -1183,8 +1211,7 @@ impl PyState {
         let order: Vec<u16> = items.iter().map(|&(c, _)| c as u16).collect();
         let same = order.iter().copied().eq(self.st.b.order.iter().copied());
         self.tiles_order = if same { None } else { Some(order) };
-        self.cache
-            .put(py, Slot::Tiles, self.layout, &tiles.clone().unbind());
+        self.put_layout(py, Slot::Tiles, tiles);
         Ok(())
     }
     /// Improvements as another mapping: its content and order become the state's.
@@ -1210,12 +1237,7 @@ impl PyState {
             self.st.b.improvements = items;
             self.changed(a != b);
         }
-        self.cache.put(
-            py,
-            Slot::Improvement,
-            self.layout,
-            &improvement.clone().unbind(),
-        );
+        self.put_layout(py, Slot::Improvement, improvement);
         Ok(())
     }
     /// Irrigated plots as another set.
@@ -1239,12 +1261,7 @@ impl PyState {
             self.st.b.forget_plots();
             self.changed(true);
         }
-        self.cache.put(
-            py,
-            Slot::Irrigated,
-            self.layout,
-            &irrigated.clone().unbind(),
-        );
+        self.put_layout(py, Slot::Irrigated, irrigated);
         Ok(())
     }
     /// Channels as another set (the network is left as it is, as the reference leaves it).
@@ -1262,8 +1279,7 @@ impl PyState {
             self.st.b.channels = set;
             self.changed(true);
         }
-        self.cache
-            .put(py, Slot::Channels, self.layout, &channels.clone().unbind());
+        self.put_layout(py, Slot::Channels, channels);
         Ok(())
     }
 
@@ -1431,6 +1447,8 @@ pub struct PyView {
     cache: Cache,
     /// The version of the state's layout it was made from (its samples share it).
     layout: u64,
+    /// The layout values its samples share.
+    samples: Shared,
 }
 
 impl Holder for PyView {
@@ -1559,6 +1577,7 @@ impl PyView {
             points_set: state.points_set,
             cache,
             layout: state.layout,
+            samples: new_shared(),
         })
     }
 }
@@ -1588,6 +1607,7 @@ impl PyView {
             points_set: view.points_set,
             cache,
             layout: view.layout,
+            samples: view.samples.clone(),
         })
     }
     /// A copy of the view (a caller may then give it card points of its own).
@@ -1604,6 +1624,7 @@ impl PyView {
             points_set: self.points_set,
             cache,
             layout: self.layout,
+            samples: self.samples.clone(),
         })
     }
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
@@ -1732,18 +1753,29 @@ impl PyView {
                 None => Ok(st),
             }
         })?;
-        let mut cache = Cache::default();
-        for slot in [
-            Slot::Tiles,
-            Slot::Improvement,
-            Slot::Irrigated,
-            Slot::IrrigatedByColour,
-            Slot::Channels,
-            Slot::Network,
-        ] {
-            let obj = self.slot(py, slot)?;
-            cache.put(py, slot, self.layout, &obj);
+        // The samples of a view share its layout values (built once, the same objects).
+        let filled = self
+            .samples
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(py, Slot::Tiles, self.layout)
+            .is_some();
+        if !filled {
+            let mut layout = Cache::default();
+            for slot in [
+                Slot::Tiles,
+                Slot::Improvement,
+                Slot::Irrigated,
+                Slot::IrrigatedByColour,
+                Slot::Channels,
+                Slot::Network,
+            ] {
+                let obj = self.slot(py, slot)?;
+                layout.put(py, slot, self.layout, &obj);
+            }
+            *self.samples.lock().unwrap_or_else(|e| e.into_inner()) = layout;
         }
+        let mut cache = Cache::default();
         let version = fresh();
         if let Some(legal) = legal {
             if self.v.b.current == self.v.seat {
@@ -1764,6 +1796,7 @@ impl PyView {
             version,
             layout: self.layout,
             cache,
+            shared: self.samples.clone(),
             tiles_order: None,
         })
     }
@@ -1914,6 +1947,7 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
         points_set: false,
         cache: Cache::default(),
         layout: fresh(),
+        samples: new_shared(),
     })
 }
 
