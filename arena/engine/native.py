@@ -11,6 +11,7 @@ values they hand out are the reference's types: ``RuleOptions``, ``CardSet``,
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,12 +25,16 @@ ENGINES = ("native", "reference")
 
 
 def selected() -> str:
-    """The engine ``arena.engine`` is backed by: ``ARENA_ENGINE`` (default ``native``)."""
+    """The engine ``arena.engine`` is backed by: ``ARENA_ENGINE`` (default ``native``).
+
+    Any other value stops the program with one sentence and exit status 2, as bad input
+    does: it is read when ``arena.engine`` is imported, before any command could report it.
+    """
     name = os.environ.get(ENGINE_VARIABLE, "native").strip().lower() or "native"
     if name not in ENGINES:
-        raise ArenaError(
-            f"{ENGINE_VARIABLE}={name!r} is not an engine (valid values: {', '.join(ENGINES)})"
-        )
+        print(f"{ENGINE_VARIABLE}={name!r} is not an engine (valid values: "
+              f"{', '.join(ENGINES)})", file=sys.stderr)
+        raise SystemExit(2)
     return name
 
 

@@ -15,6 +15,8 @@ import json
 import os
 import pickle
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -389,3 +391,18 @@ def test_a_rust_panic_reaches_python_as_an_arena_error() -> None:
     finally:
         module._plant_panic(False)
     state.apply(state.legal_actions()[0])  # the hook is off again
+
+
+def _engine_in(value: str) -> subprocess.CompletedProcess[str]:
+    code = "import arena.engine as e; print(e.ENGINE, e.GameState.__module__)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "ARENA_ENGINE": value}, timeout=60)
+
+
+def test_the_engine_is_selected_by_the_environment() -> None:
+    assert _engine_in("native").stdout.split() == ["native", "arena.engine"]
+    assert _engine_in("reference").stdout.split() == ["reference", "arena.engine.state"]
+    bad = _engine_in("rust")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip() == (
+        "ARENA_ENGINE='rust' is not an engine (valid values: native, reference)")
