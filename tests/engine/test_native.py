@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from arena.engine import actions, native
+from arena.engine import actions, grid, native
 from arena.engine import position as ref_position
 from arena.engine import state as ref_state
 from arena.engine import view as ref_view
@@ -271,6 +271,17 @@ def test_every_refusal_of_a_position_is_the_same_sentence() -> None:
             checked += 1
             refused += expected[0] != "ok"
     assert refused > checked // 3
+    # More plots than the game has (a board only a position can hold), with and without
+    # a plot deck: refused when the plots are counted, with the same sentence.
+    cells = sorted((c for c in grid.CELLS if c != grid.POND),
+                   key=lambda c: grid.distance(c, grid.POND))[:30]
+    crowded: dict[str, Any] = {
+        "format": "takenoko-position/1", "players": 2, "hands": [{}, {}],
+        "tiles": [{"at": grid.cell_text(c), "tile": "green"} for c in cells],
+    }
+    for decks in ({}, {"decks": {"plots": []}}):
+        data = {**crowded, **decks}
+        assert outcome(native.from_position, data) == outcome(ref_position.from_position, data)
     assert outcome(native.from_position, "text") == outcome(ref_position.from_position, "text")
     assert outcome(native.from_position, [1]) == outcome(ref_position.from_position, [1])
 

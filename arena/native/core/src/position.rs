@@ -722,12 +722,9 @@ fn read_turn(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             "counts the satisfied cards put back at step redraw (at least one), and is empty at other steps",
         ));
     }
-    let mut dice = ArrayVec::new();
+    let mut dice = Vec::new();
     for (i, f) in get_list(d, "dice", "dice")?.iter().enumerate() {
-        let face = choice(Some(f), &FACES, &format!("dice[{i}]"))? as u8;
-        if dice.try_push(face).is_err() {
-            return Err(fail("dice", "at most 64 scripted faces"));
-        }
+        dice.push(choice(Some(f), &FACES, &format!("dice[{i}]"))? as u8);
     }
     st.dice = dice;
     Ok(())

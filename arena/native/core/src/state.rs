@@ -38,8 +38,10 @@ pub const STEP_NAMES: [&str; 8] = [
 
 /// No seat (no Emperor yet).
 pub const NO_SEAT: i8 = -1;
-/// Tiles in play at most: the pond and 27 plots.
-pub const MAX_TILES: usize = 28;
+/// Tiles a board holds at most: a game has the pond and 27 plots; a position read from a
+/// file may hold more, and is refused for it when its plots are counted, as the
+/// reference refuses it (beyond this many, at once).
+pub const MAX_TILES: usize = 64;
 /// Cards per objective deck at most (15 printed per category).
 pub const MAX_DECK: usize = 16;
 /// Objectives in hand at most (R10.2).
@@ -497,7 +499,7 @@ pub struct State {
     pub seed: i128,
     pub rng: u64,
     /// Scripted die faces still to come.
-    pub dice: ArrayVec<u8, 64>,
+    pub dice: Vec<u8>,
     pub drawn: ArrayVec<u8, 3>,
     pub plot_deck: ArrayVec<u8, 27>,
     pub objective_decks: [ArrayVec<u8, MAX_DECK>; 3],
@@ -527,8 +529,8 @@ impl State {
         if let Some(problem) = cards.deal_problem(players) {
             return Err(Error::option(format!("card set: {problem}")));
         }
-        if dice.len() > 64 || dice.iter().any(|&f| f > 5) {
-            return Err(Error::value("dice: at most 64 scripted faces, each 0..5"));
+        if dice.iter().any(|&f| f > 5) {
+            return Err(Error::value("dice: faces are 0..5"));
         }
         let comp = &*COMPONENTS;
         let mut state = rng::seed_state(seed);
@@ -542,7 +544,7 @@ impl State {
         let mut s = State::blank(players as u8, options, cards);
         s.seed = seed;
         s.rng = state;
-        s.dice = dice.iter().copied().collect();
+        s.dice = dice.to_vec();
         s.b.plot_known = plots.iter().map(|_| 0).collect();
         s.plot_deck = plots.into_iter().collect();
         s.history = History(if history { Some(Vec::new()) } else { None });
@@ -610,7 +612,7 @@ impl State {
             b,
             seed: 0,
             rng: 0,
-            dice: ArrayVec::new(),
+            dice: Vec::new(),
             drawn: ArrayVec::new(),
             plot_deck: ArrayVec::new(),
             objective_decks: Default::default(),

@@ -216,7 +216,7 @@ impl View {
             b: self.b.clone(),
             seed,
             rng: state,
-            dice: ArrayVec::new(),
+            dice: Vec::new(),
             drawn,
             plot_deck: plot_deck.into_iter().take(27).collect(),
             objective_decks: decks,
