@@ -1951,7 +1951,7 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
     })
 }
 
-/// The notation of an action (NOTATION.md).
+/// The notation of an action (docs/notation.md).
 #[pyfunction]
 fn action_text(action: u64) -> PyResult<String> {
     actions::try_text(action)
