@@ -467,3 +467,84 @@ mod tests {
         assert_eq!(float_repr(123456.789), "123456.789");
     }
 }
+
+/// A string as orjson writes it (the runner's records): UTF-8 as it is, `"` and `\` escaped,
+/// control characters as `\n`-style escapes or `\u00XX`.
+pub fn write_orjson_str(s: &str, out: &mut String) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// A float as orjson writes it: the shortest digits that read back, in fixed notation for
+/// decimal exponents -5..15 (`0.00001`, `1000000000000000.0`), else `1e-6`, `1.5e+16`;
+/// not-a-number and the infinities as `null`.
+pub fn orjson_float(f: f64) -> String {
+    if !f.is_finite() {
+        return "null".into();
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp == -5 {
+        // Python's repr goes to the exponent form one place earlier.
+        let negative = mantissa.starts_with('-');
+        let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+        return format!("{}0.0000{digits}", if negative { "-" } else { "" });
+    }
+    if (-4..16).contains(&exp) {
+        return float_repr(f);
+    }
+    let sign = if exp < 0 { "-" } else { "+" };
+    format!("{mantissa}e{sign}{}", exp.abs())
+}
+
+#[cfg(test)]
+mod orjson_tests {
+    use super::*;
+
+    #[test]
+    fn floats_and_strings_as_orjson_writes_them() {
+        // orjson 3.11's own output for these values.
+        for (v, text) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (5e-6, "5e-6"),
+            (1.2e-5, "0.000012"),
+            (9.87654321e-5, "0.0000987654321"),
+            (0.000123, "0.000123"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (1.2345678901234568e16, "1.2345678901234568e+16"),
+            (2.5e-300, "2.5e-300"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (f64::NAN, "null"),
+        ] {
+            assert_eq!(orjson_float(v), text, "{v}");
+        }
+        let mut out = String::new();
+        write_orjson_str("a\u{7f}\u{0}\u{1f}\u{2028}é\"\\/\n", &mut out);
+        assert_eq!(out, "\"a\u{7f}\\u0000\\u001f\u{2028}é\\\"\\\\/\\n\"");
+    }
+}
