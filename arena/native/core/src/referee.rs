@@ -53,37 +53,66 @@ pub trait Seats {
 }
 
 /// Native bots in every seat.
-pub struct NativeSeats(pub Vec<Box<dyn Bot>>);
+pub struct NativeSeats {
+    pub bots: Vec<Box<dyn Bot>>,
+    /// The view of the last decision, made again in place for the next.
+    view: Option<View>,
+}
+
+impl NativeSeats {
+    pub fn new(bots: Vec<Box<dyn Bot>>) -> NativeSeats {
+        NativeSeats { bots, view: None }
+    }
+}
 
 impl Seats for NativeSeats {
     fn start(&mut self, seat: u8, players: u8, options: &Arc<RuleOptions>) -> Decision {
-        self.0[seat as usize].start(seat, players, options);
+        self.bots[seat as usize].start(seat, players, options);
         Decision::Action(0)
     }
 
     fn choose(&mut self, seat: u8, state: &State, legal: &[Action]) -> (Decision, f64) {
-        native_choice(self.0[seat as usize].as_mut(), seat, state, legal)
+        native_choice(
+            self.bots[seat as usize].as_mut(),
+            &mut self.view,
+            seat,
+            state,
+            legal,
+        )
     }
 
     fn publish(&mut self, state: &State, from: usize) -> bool {
-        tell(&mut self.0, state, from);
+        tell(&mut self.bots, state, from);
         true
     }
 
     fn finish(&mut self, _state: &State) {}
 }
 
-/// A native bot's decision: its view first, then the clock around `choose`.
+/// A native bot's decision: its view first (made again in `view`'s lists), then the
+/// clock around `choose`.
 pub fn native_choice(
     bot: &mut dyn Bot,
+    view: &mut Option<View>,
     seat: u8,
     state: &State,
     legal: &[Action],
 ) -> (Decision, f64) {
-    let view = View::of(state, seat as i64).expect("the current seat is a seat of the game");
+    let view = seat_view(view, state, seat);
     let start = Instant::now();
-    let action = bot.choose(&view, legal);
+    let action = bot.choose(view, legal);
     (Decision::Action(action), start.elapsed().as_secs_f64())
+}
+
+/// The view of `seat` on `state`, made in `view`'s lists when it has some.
+pub fn seat_view<'a>(view: &'a mut Option<View>, state: &State, seat: u8) -> &'a View {
+    match view {
+        Some(v) => {
+            v.refresh(state, seat);
+            v
+        }
+        None => view.insert(View::of(state, seat as i64).expect("a seat of the game")),
+    }
 }
 
 /// Tells native bots the new entries of the history.
@@ -465,7 +494,7 @@ pub fn record(
         if i > 0 {
             out.push(',');
         }
-        write_orjson_str(&entry.text(), &mut out);
+        entry.write_json(&mut out);
     }
     out.push_str("],\"seconds\":[");
     for (i, &s) in seconds.iter().enumerate() {
@@ -508,7 +537,7 @@ mod tests {
     }
 
     fn randoms(seed: i128, complete: bool) -> NativeSeats {
-        NativeSeats(
+        NativeSeats::new(
             (0..2)
                 .map(|seat| {
                     let rng = PyRandom::new(bot_seed(seed, seat, "random") as i128);
