@@ -109,7 +109,6 @@ def play_game(
     if problem:
         raise ValueError(f"move_time {problem}")
     options = options or _DEFAULT_OPTIONS
-    players = len(bots)
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
     if ENGINE == "native":
         from .referee import play_native
@@ -118,6 +117,25 @@ def play_game(
                               meta or {}, on_decision, cards or DEFAULT_CARD_SET)
         if outcome is not None:
             return outcome
+    return python_loop(bots, seed, options, names, move_time, on_event, dice, meta or {},
+                       on_decision, cards)
+
+
+def python_loop(
+    bots: Sequence[Bot],
+    seed: int,
+    options: RuleOptions,
+    names: list[str],
+    move_time: float | None,
+    on_event: Callable[[Event, GameState], None] | None,
+    dice: Sequence[int],
+    meta: dict[str, Any],
+    on_decision: Callable[[int], None] | None,
+    cards: CardSet | None,
+) -> GameOutcome:
+    """The game loop in Python (the reference's, and the native engine's for a game the
+    native referee does not take): ``play_game`` with its arguments checked."""
+    players = len(bots)
     state = new_game(players, seed, options, dice=tuple(dice), cards=cards)
     seconds = [0.0] * players
     error: GameError | None = None
@@ -173,7 +191,7 @@ def play_game(
         for bot in bots:
             with contextlib.suppress(Exception):  # the game is already decided
                 bot.finish(result)
-    record = make_record(state, names, seconds, error, meta or {})
+    record = make_record(state, names, seconds, error, meta)
     return GameOutcome(state, record, error, seconds)
 
 
