@@ -194,6 +194,7 @@ def test_seeds_are_pythons() -> None:
 
 def native_classes() -> list[type[Bot]]:
     from arena._native import bot_names
+
     from arena.registry import builtin_paths
 
     classes = [load_class(p) for p in sorted(builtin_paths())]
