@@ -106,7 +106,9 @@ def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
             # Faults are logged by the parent (this process's log goes nowhere we keep).
             player = _players[key] = GamePlayer(config, log_faults=False,
                                                 isolation=isolation)
-    return worker, False, [player.play(index) for index in indices]
+    games: list[Finished] = []
+    player.play_chunk(indices, None, games.extend)
+    return worker, False, games
 
 
 def local_cluster(workers: int, *, daemonic: bool = False) -> Any:

@@ -42,7 +42,6 @@ import selectors
 import signal
 import threading
 import time
-import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +64,7 @@ from .worker import (
     THINKING,
     WHO,
     Finished,
+    GameFailure,
     GamePlayer,
     Monitor,
     doing,
@@ -119,12 +119,12 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
             break
         if chunk is None:
             break
-        for index in chunk:
-            try:
-                result: Finished | tuple[str, int, str] = player.play(index, monitor)
-            except Exception as exc:  # reported to the parent, which stops
-                result = ("failed", index, "".join(traceback.format_exception(exc)))
-            conn.send(result)
+        try:
+            # One message per game, or per chunk of a native batch.
+            player.play_chunk(chunk, monitor,
+                              lambda done: conn.send(done[0] if len(done) == 1 else done))
+        except GameFailure as failure:  # reported to the parent, which stops
+            conn.send(("failed", failure.index, failure.text))
     player.close()
     conn.close()
 
@@ -247,7 +247,7 @@ class LocalExecutor:
                         # per call, which would cost more than the message).
                         message = self._receive(slot)
                         if message is not None:
-                            yield message
+                            yield from message
                     if (slot.number, "died") in ready:
                         yield from self._drain(slot)
                         lost = self._bury(slot)
@@ -277,8 +277,9 @@ class LocalExecutor:
         if self.slots:
             self._shutdown()
 
-    def _receive(self, slot: _Slot) -> Finished | None:
-        """The next message of a worker (None when its pipe is closed or cut mid-message)."""
+    def _receive(self, slot: _Slot) -> list[Finished] | None:
+        """The games of a worker's next message (None when its pipe is closed or cut
+        mid-message)."""
         assert slot.conn is not None
         try:
             message = slot.conn.recv()
@@ -291,11 +292,13 @@ class LocalExecutor:
             raise WorkerFailure(
                 f"the runner failed while playing game index {message[1]}:\n{message[2]}"
             )
-        assert isinstance(message, Finished)
+        games = message if isinstance(message, list) else [message]
         self.idle_deaths = 0
-        with contextlib.suppress(ValueError):
-            slot.assigned.remove(message.index)
-        return message
+        for game in games:
+            assert isinstance(game, Finished)
+            with contextlib.suppress(ValueError):
+                slot.assigned.remove(game.index)
+        return games
 
     def _drain(self, slot: _Slot) -> Iterator[Finished]:
         """Every message a dead worker sent before it died (each is whole)."""
@@ -309,7 +312,7 @@ class LocalExecutor:
             message = self._receive(slot)
             if message is None:
                 return
-            yield message
+            yield from message
 
     def _bury(self, slot: _Slot) -> Finished | None:
         """Record the game a dead worker was playing; None if it died between games."""
