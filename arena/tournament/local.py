@@ -50,6 +50,7 @@ from typing import Any
 
 from arena.records import GameError
 
+from .native_games import native_participant
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
 from .store import forget_locks
@@ -170,6 +171,11 @@ class LocalExecutor:
         self.log_faults = log_faults
         self.keep = keep
         self.isolation = isolation
+        isolates = isolation.isolates if isolation is not None else (lambda spec: False)
+        native = all(native_participant(spec) and not isolates(spec)
+                     for spec in config.participants)
+        #: The largest chunk of guided self-scheduling (``chunk_size``).
+        self.largest = 64 if native else 16
         self.slots: list[_Slot] = []
         self.idle_deaths = 0
         self.selector = selectors.DefaultSelector()
@@ -179,12 +185,13 @@ class LocalExecutor:
 
         A message costs tens of microseconds, so chunks only need to be large while much
         remains; they shrink with what is left (a quarter of each worker's share, at most
-        16) so that the workers finish together instead of one idling while another plays
-        a last big chunk.
+        16, or 64 when every participant plays natively: such games take a fraction of a
+        millisecond, and the parent's work per message counts) so that the workers finish
+        together instead of one idling while another plays a last big chunk.
         """
         if self.chunk:
             return self.chunk
-        return max(1, min(16, pending // (self.workers * 4)))
+        return max(1, min(self.largest, pending // (self.workers * 4)))
 
     def _spawn(self, slot: _Slot) -> None:
         parent, child = self.context.Pipe(duplex=True)

@@ -410,6 +410,8 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
             writer = GamesWriter(directory)
             executor = make_executor(config, settings)
             games = executor.play(remaining)
+            # A line per game for arena.log, made only when it is kept (thousands a second).
+            debug = log.isEnabledFor(logging.DEBUG)
             try:
                 with _Interrupt() as interrupt:
                     try:
@@ -418,13 +420,14 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                                 writer.write(item.line)
                                 count(item.index, item.summary)
                                 played += 1
-                                game = schedule.games[item.index]
-                                log.debug("game %s (%s): winners %s%s", game.id,
-                                         " vs ".join(schedule.names(game)),
-                                         list(item.summary.winners),
-                                         f", {item.summary.error_kind} by seat "
-                                         f"{item.summary.error_seat}"
-                                         if item.summary.error_seat is not None else "")
+                                if debug:
+                                    game = schedule.games[item.index]
+                                    log.debug("game %s (%s): winners %s%s", game.id,
+                                              " vs ".join(schedule.names(game)),
+                                              list(item.summary.winners),
+                                              f", {item.summary.error_kind} by seat "
+                                              f"{item.summary.error_seat}"
+                                              if item.summary.error_seat is not None else "")
                                 if sprt is not None and sprt.decision:
                                     log.info("%s", sprt.describe())
                                     break
