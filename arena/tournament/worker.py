@@ -225,8 +225,8 @@ class GamePlayer:
         self.schedule: Schedule = make_schedule(config)
         isolation = isolation or Isolation(mode="none")
         self.hosts: list[BotHost | None] = [
-            BotHost(spec, isolation) if isolation.isolates(spec) else None
-            for spec in config.participants
+            BotHost(spec, isolation, slot) if isolation.isolates(spec) else None
+            for slot, spec in enumerate(config.participants)
         ]
         for spec, host in zip(config.participants, self.hosts):
             if host is None:
