@@ -406,20 +406,33 @@ class Cgroups:
         self.folders = []
 
 
-def sweep_cgroups() -> int:
+def sweep_cgroups(wait: float = 0.0) -> int:
     """Remove the jails' cgroups left by processes that are gone (a worker killed by the
-    watchdog, a run killed outright); returns how many were removed."""
+    watchdog, a run killed outright); returns how many were removed.
+
+    A cgroup whose jail is still dying (the kernel ends a PID namespace's processes one by
+    one) cannot be removed yet: ``wait`` seconds are given to those.
+    """
     removed = 0
     pattern = re.compile(rf"^{re.escape(CGROUP_PREFIX)}(\d+)-\d+$")
+    deadline = time.monotonic() + wait
     for place in cgroup_places():
         with contextlib.suppress(OSError):
             for entry in os.scandir(place.folder):
                 match = pattern.match(entry.name)
                 if match is None or _alive(int(match.group(1))):
                     continue
-                with contextlib.suppress(OSError):
-                    os.rmdir(entry.path)
-                    removed += 1
+                while True:
+                    try:
+                        os.rmdir(entry.path)
+                        removed += 1
+                        break
+                    except FileNotFoundError:
+                        break
+                    except OSError:
+                        if time.monotonic() >= deadline:
+                            break
+                        time.sleep(0.02)
     return removed
 
 

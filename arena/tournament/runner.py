@@ -34,10 +34,11 @@ from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.records import blamed_seat
 
+from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
 from .live import LiveTable
 from .logs import run_logging
 from .progress import Progress
-from .sandbox import Isolation, parse_participant
+from .sandbox import Isolation, module_of, parse_participant
 from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
 from .sprt import SprtState, game_score
 from .standings import Standings
@@ -368,9 +369,25 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
         return _run_locked(config, directory, resume, settings, stream)
 
 
+def jail_check(config: TournamentConfig, isolation: Isolation, directory: Path) -> None:
+    """Refuse, before any game, a run whose untrusted bots cannot be jailed here, or whose
+    jail would show them the run's folder (StoreError, one sentence)."""
+    isolated = [spec for spec in config.participants if isolation.isolates(spec)]
+    if not isolated:
+        return
+    problem = isolation.problem(isolated)
+    if problem is None:
+        view = isolation.view([module_of(spec.class_path or spec.target) for spec in isolated])
+        problem = view_problem(view, directory)
+    if problem is not None:
+        raise StoreError(problem)
+    sweep_cgroups()  # left by a run killed outright
+
+
 def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 settings: RunSettings, stream: IO[str]) -> RunResult:
     """The run, ``directory`` locked (see ``run_tournament``)."""
+    jail_check(config, settings.isolation, directory)
     schedule, manifest, records, cut = prepare(config, directory, resume=resume)
     standings = Standings(config.names)
     sprt = SprtState(config.sprt) if config.sprt else None
@@ -402,8 +419,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                         if settings.isolation.isolates(spec)]
             if isolated:
                 memory = settings.isolation.memory
-                log.info("in processes of their own (memory limit %s): %s",
-                         f"{memory} MB" if memory else "none", ", ".join(isolated))
+                log.info("in jails of their own (memory limit %s; %s; %s): %s",
+                         f"{memory} MB" if memory else "none", cgroup_note(), filter_note(),
+                         ", ".join(isolated))
             table = LiveTable(standings, schedule, done)
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
                                 table=table.lines)
