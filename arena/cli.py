@@ -612,10 +612,16 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
       arena replay game.json --step 40 --position > at40.json
       arena replay runs/m1 --game 000-0003-1 --html game.html
     """
+    import warnings
+
     from . import replay as replaying
     from .board_text import render_state
 
-    record = replaying.find_record(file, game_id)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        record = replaying.find_record(file, game_id)
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
     if html_path is not None:
         from .viewer import write_page
 
