@@ -29,3 +29,19 @@ def unsign(directory: Path) -> Path:
         games.write_text("".join(json.dumps(r) + "\n" for r in records))
     (directory / KEY_FILE).unlink(missing_ok=True)
     return directory
+
+
+def resign(directory: Path, manifest: dict, source: Path | None = None) -> Path:
+    """Write ``manifest`` into ``directory`` as the run would have (signed with its key,
+    copied from ``source`` when given): a folder as a run killed at that point leaves it."""
+    import shutil
+
+    from arena.integrity import read_keys
+    from arena.tournament.store import write_manifest
+
+    if source is not None:
+        shutil.copy2(source / KEY_FILE, directory / KEY_FILE)
+    keys = read_keys(directory)
+    assert keys is not None
+    write_manifest(directory, {k: v for k, v in manifest.items() if k != MAC_FIELD}, keys)
+    return directory

@@ -46,7 +46,7 @@ from . import messages
 from .local import LocalExecutor, WorkerFailure
 from .sandbox import Isolation
 from .schedule import TournamentConfig, make_schedule
-from .worker import Finished, GamePlayer
+from .worker import Finished, GamePlayer, output_log
 
 log = logging.getLogger("arena.tournament")
 
@@ -224,7 +224,7 @@ class DaskExecutor:
                     self._note_isolation(worker, isolating)
                     for item in results:
                         if item.printed:  # isolated bots' output: the task's log is not kept
-                            log.info("(on Dask) %s", item.printed)
+                            output_log.info("(on Dask) %s", item.printed)
                         if item.summary.error_seat is not None:
                             record = json.loads(item.line)
                             error = record["error"]

@@ -750,6 +750,11 @@ def _bot_main(spec: BotSpec, seed: int, limits: JailLimits, requests: int, repli
             resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu, limits.cpu + 5))
 
     def reply(value: dict[str, Any]) -> None:
+        # What the bot printed goes out before its reply: the process may be killed once
+        # the game ends, with no exit to flush it.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
         _send(replies, orjson.dumps(value))
 
     try:

@@ -187,13 +187,13 @@ class TournamentConfig:
 
     def deals(self) -> dict[str, Any]:
         """The manifest's ``deals``: public, or keyed with the key's fingerprint."""
-        if self.deal_key is None:
+        if not self.deal_key:
             return {"keyed": False}
         return {"keyed": True, "check": deal_key_check(self.deal_key)}
 
     def deal_seed(self, pairing: int, deal: int) -> int:
         """The game seed of a deal (``arena.seeds``)."""
-        if self.deal_key is None:
+        if not self.deal_key:
             return deal_seed(self.seed, pairing, deal)
         return keyed_deal_seed(self.deal_key, self.seed, pairing, deal)
 

@@ -54,8 +54,8 @@ def test_arena_play_reproduces_every_game_of_a_tournament(tmp_path: Path) -> Non
         command += ["--rule", rule]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert ("in processes of their own (memory limit 2048 MB): tests.bots.plugin_bot.Lucky"
-            in (out / "arena.log").read_text())
+    assert "in jails of their own (memory limit 2048 MB" in (out / "arena.log").read_text()
+    assert "tests.bots.plugin_bot.Lucky" in (out / "arena.log").read_text()
     manifest = json.loads((out / "manifest.json").read_text())
     spec_of = {p["name"]: p["spec"] for p in manifest["participants"]}
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
