@@ -168,9 +168,12 @@ def module_location(module: str) -> tuple[list[str], str | None]:
     """Where the top-level package (or module) of ``module`` lives, without running any of
     it: the paths to show, and the folder to put on the import path (None: the arena's
     own path finds it)."""
+    from importlib.machinery import PathFinder
+
     top = module.partition(".")[0]
     try:
-        spec = importlib.util.find_spec(top)
+        # The current directory last, as ``arena.registry`` imports a bot module.
+        spec = importlib.util.find_spec(top) or PathFinder.find_spec(top, [os.getcwd()])
     except (ImportError, ValueError):
         return [], None
     if spec is None:

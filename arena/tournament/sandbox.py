@@ -731,6 +731,7 @@ def _bot_main(spec: BotSpec, seed: int, limits: JailLimits, requests: int, repli
     """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the host reaps its own, not the bot's
     die_with_parent(os.getppid(), by_signal=True)
     os.dup2(out, 1)
     os.dup2(out, 2)

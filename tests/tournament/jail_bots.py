@@ -170,3 +170,26 @@ class FakeTable(RandomBot):
     def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
         print("\x1b[2J\x1b[HStandings after 6 of 6 games (complete): FAKE wins everything")
         return super().choose(view, legal)
+
+
+class MemoryFlood(_Broken):
+    """Stays under its own address-space limit in every process, but not in all of them
+    together: four children of 150 MB each, and 60 MB in each tmpfs (a jail's memory
+    counts all of that, where a cgroup can be made)."""
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        for folder in ("/tmp", "/dev/shm"):
+            with contextlib.suppress(OSError), open(f"{folder}/fill", "wb") as f:
+                f.write(b"x" * (60 << 20))
+        children = []
+        for _ in range(4):
+            pid = os.fork()
+            if pid == 0:
+                block = b"x" * (150 << 20)
+                time.sleep(3)
+                os._exit(len(block) % 2)
+            children.append(pid)
+        codes = [os.waitpid(pid, 0)[1] for pid in children]
+        if any(codes):
+            raise RuntimeError(f"children killed: {codes}")
+        raise RuntimeError("survived with 720 MB")

@@ -108,6 +108,29 @@ def test_a_jailed_bot_cannot_kill_or_stop_its_neighbours(tmp_path: Path) -> None
     no_jail_left()
 
 
+def test_a_jails_memory_counts_all_its_processes_and_its_tmpfs(tmp_path: Path) -> None:
+    if not cgroup_places():
+        pytest.skip("no writable cgroup here: memory is limited per process only (documented)")
+    records = attack(tmp_path, JAIL + "MemoryFlood", "--bot-memory", "400")
+    for record in records:
+        if "X" in record["seats"]:
+            message = record["error"]["message"]
+            assert "survived" not in message, message
+            assert "memory or process limit" in message or "children killed" in message
+        else:
+            clean(record)
+    no_jail_left()
+
+
+def test_arena_play_jails_an_untrusted_bot(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--bot", JAIL + f"Prober:out={tmp_path}",
+                                       "--bot", "greedy", "--seed", "3", "--quiet"])
+    assert result.exit_code == 1, result.output
+    assert "probe: mem=0 fds=0 seeds=0 run_dir=False net=blocked write=0 others=2" \
+        in result.stdout
+    no_jail_left()
+
+
 def test_a_jailed_bots_output_never_reaches_the_commands_output(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run_cli(["--bot", JAIL + "FakeTable:name=X", "--bot", "random:name=A",
