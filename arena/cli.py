@@ -382,9 +382,14 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
               show_default=True,
               help="Which bots play in a jail (docs/tournaments.md): untrusted (every bot not "
                    "shipped with the arena), all, or none (in this process).")
+@click.option("--bot-path", "bot_paths", multiple=True, metavar="PATH",
+              type=click.Path(exists=True),
+              help="A file or folder the jails show read-only (repeat), e.g. a policy's "
+                   "package.")
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
-         quiet: bool, color: bool | None, frames_dir: str | None, isolate: str) -> None:
+         quiet: bool, color: bool | None, frames_dir: str | None, isolate: str,
+         bot_paths: tuple[str, ...]) -> None:
     """Play one game between bots and print the moves and the result.
 
     Each bot's random generator is seeded from the game seed, its seat and its name (the
@@ -416,7 +421,7 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     options = choice.options(rule_options(rules), rule_given=rule_given(rules, "emperor_points"))
     from .tournament.sandbox import Isolation, parse_participant
 
-    isolation = Isolation(mode=isolate)
+    isolation = Isolation(mode=isolate, paths=bot_paths)
     specs = [parse_participant(text, isolation) for text in bots]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     names = [spec.name for spec in specs]

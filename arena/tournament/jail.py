@@ -187,7 +187,8 @@ def module_location(module: str) -> tuple[list[str], str | None]:
 
 
 def make_view(modules: Iterable[str], extra: Sequence[str] = ()) -> View:
-    """The view for bots of these modules, plus ``extra`` paths (``--bot-path``)."""
+    """The view for bots of these modules, plus ``extra`` paths (``--bot-path``: a package
+    goes on the import path by its parent, another folder by itself)."""
     paths = _system_paths()
     sys_path: list[str] = []
     for module in modules:
@@ -198,7 +199,9 @@ def make_view(modules: Iterable[str], extra: Sequence[str] = ()) -> View:
     for path in extra:
         real = os.path.realpath(path)
         paths.append(real)
-        if os.path.isdir(real):
+        if os.path.isfile(os.path.join(real, "__init__.py")):
+            sys_path.append(os.path.dirname(real))  # a package: imported by its name
+        elif os.path.isdir(real):
             sys_path.append(real)
     kept: list[str] = []
     for path in sorted({os.path.realpath(p) for p in paths if p and os.path.exists(p)}):
@@ -235,7 +238,13 @@ def base_argv(bwrap: str, limits: JailLimits, paths: Sequence[str]) -> list[str]
                  "--cap-add", "CAP_SETPCAP"]
     else:
         argv += ["--unshare-user", "--disable-userns"]
-    made: set[str] = set()
+    # The private mounts first, so that a path of the view below /tmp (a --bot-path) is
+    # bound into the jail's /tmp rather than hidden by it.
+    size = str(limits.tmp * 1024 * 1024)
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", size, "--tmpfs", "/tmp",
+             "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    made: set[str] = {"/proc", "/dev", "/tmp", "/dev/shm"}
     for name in ("bin", "sbin", "lib", "lib64", "lib32", "libx32"):
         link = f"/{name}"
         if os.path.islink(link):
@@ -253,11 +262,7 @@ def base_argv(bwrap: str, limits: JailLimits, paths: Sequence[str]) -> list[str]
                 made.add(parent)
         argv += ["--ro-bind", path, path]
         made.add(path)
-    size = str(limits.tmp * 1024 * 1024)
-    argv += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", size, "--tmpfs", "/tmp",
-             "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm",
-             "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+    argv += ["--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
              "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8"]
     for name in PASSED_ENV:
         if name in os.environ:

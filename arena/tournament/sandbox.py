@@ -656,7 +656,8 @@ def _reset_jail() -> None:
     for folder in ("/tmp", "/dev/shm"):
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
-                _remove(entry.path)
+                if not os.path.ismount(entry.path):  # a --bot-path bound there stays
+                    _remove(entry.path)
 
 
 def _remove(path: str) -> None:

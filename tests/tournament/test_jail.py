@@ -131,6 +131,21 @@ def test_arena_play_jails_an_untrusted_bot(tmp_path: Path) -> None:
     no_jail_left()
 
 
+def test_a_bot_path_shows_a_policys_package_to_the_jail(tmp_path: Path) -> None:
+    package = tmp_path / "agentpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import numpy as np\n\n\ndef act(observation):\n"
+        "    return int(np.flatnonzero(observation['action_mask'])[0])\n")
+    args = ["play", "--bot", "policy:policy=agentpkg:act", "--bot", "greedy", "--seed", "2",
+            "--quiet", "--rule", "max_rounds=3"]
+    unseen = CliRunner().invoke(main, args)
+    assert unseen.exit_code == 2 and "No module named 'agentpkg'" in unseen.stderr
+    shown = CliRunner().invoke(main, [*args, "--bot-path", str(package)])
+    assert shown.exit_code == 0, shown.output
+    no_jail_left()
+
+
 def test_a_jailed_bots_output_never_reaches_the_commands_output(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run_cli(["--bot", JAIL + "FakeTable:name=X", "--bot", "random:name=A",
