@@ -410,6 +410,7 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
     settings = settings or RunSettings()
     stream = stream if stream is not None else sys.stderr
     directory = Path(directory)
+    jail_check(config, settings.isolation, directory)  # before anything is written
     if not resume:
         try:
             directory.mkdir(parents=True, exist_ok=True)
@@ -430,7 +431,7 @@ def jail_check(config: TournamentConfig, isolation: Isolation, directory: Path) 
         return
     problem = isolation.problem(isolated)
     if problem is None:
-        view = isolation.view([module_of(spec.class_path or spec.target) for spec in isolated])
+        view = isolation.view([module_of(spec.target) for spec in isolated])
         problem = view_problem(view, directory)
     if problem is not None:
         raise StoreError(problem)
@@ -440,7 +441,6 @@ def jail_check(config: TournamentConfig, isolation: Isolation, directory: Path) 
 def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 settings: RunSettings, stream: IO[str]) -> RunResult:
     """The run, ``directory`` locked (see ``run_tournament``)."""
-    jail_check(config, settings.isolation, directory)
     ready = prepare(config, directory, resume=resume, isolation=settings.isolation)
     config, schedule, manifest, keys = ready.config, ready.schedule, ready.manifest, ready.keys
     records, cut = ready.records, ready.cut

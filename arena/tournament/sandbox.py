@@ -35,6 +35,7 @@ read by ``orjson`` (a pickle from a bot would run its code in the referee).  A r
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import pickle
@@ -351,7 +352,7 @@ class BotHost:
         self.spec = spec
         self.isolation = isolation
         self.slot = slot
-        self.view = isolation.view([module_of(spec.class_path or spec.target)])
+        self.view = isolation.view([module_of(spec.target)])
         self.jail: Jail | None = None
         self.socket: socket.socket | None = None
         #: Bytes of output kept from this host's bot processes, for ``HOST_OUTPUT_LIMIT``.
@@ -686,6 +687,9 @@ def _host_main(sock_fd: int, uid: int | None) -> None:
     sock = socket.socket(fileno=sock_fd)
     (size,) = _HEADER.unpack(_read_exact(sock_fd, _HEADER.size))
     spec, limits, path = pickle.loads(_read_exact(sock_fd, size))
+    # The class by the name the user gave, whose module the view shows: the class path a
+    # check reported is the class's own ``__module__``, which the bot's code chooses.
+    spec = dataclasses.replace(spec, class_path="")
     sys.path.extend(path)
     try:
         spec.bot_class()  # imported once here; each bot process inherits the module

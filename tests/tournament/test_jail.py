@@ -313,6 +313,19 @@ def test_the_filter_denies_what_its_table_says_and_allows_the_rest() -> None:
     assert filter_program("riscv64") is None
 
 
+def test_a_run_folder_the_jail_would_show_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "botpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from bots.random_bot import RandomBot as Bot\n")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(["--bot", "botpkg.Bot:name=X", "--bot", "random:name=A", "--quiet",
+                      "--out", str(package / "run")])
+    assert result.exit_code == 2
+    assert "inside" in result.stderr and "choose an --out elsewhere" in result.stderr
+    assert not (package / "run").exists()
+
+
 def test_a_missing_bwrap_refuses_untrusted_bots_in_one_sentence(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.tournament import jail
