@@ -282,6 +282,9 @@ class CgroupPlace:
     settings: tuple[tuple[str, str], ...]
     #: The file a new cgroup's events or fail count are read from, for the fault message.
     failures: str
+    #: Whether its cgroups can be frozen (v2's ``cgroup.freeze``): the whole jail stopped
+    #: between its bot's replies, processes it started in sessions of their own included.
+    freezer: bool = False
 
 
 def _own_cgroups() -> dict[str, str]:
@@ -295,15 +298,17 @@ def _own_cgroups() -> dict[str, str]:
     return found
 
 
-def _writable(folder: str) -> bool:
+def _writable(folder: str, needs: str = "") -> bool:
+    """Whether a cgroup can be made in ``folder`` (with the file ``needs`` in it)."""
     probe = os.path.join(folder, f"{CGROUP_PREFIX}probe-{os.getpid()}")
     try:
         os.mkdir(probe)
     except OSError:
         return False
+    found = not needs or os.path.exists(os.path.join(probe, needs))
     with contextlib.suppress(OSError):
         os.rmdir(probe)
-    return True
+    return found
 
 
 _places: list[CgroupPlace] | None = None
@@ -319,6 +324,7 @@ def cgroup_places() -> list[CgroupPlace]:
         return _places
     own = _own_cgroups()
     places: list[CgroupPlace] = []
+    freezer: CgroupPlace | None = None
     root = "/sys/fs/cgroup"
     v2 = own.get("")
     for mount in (root, f"{root}/unified"):
@@ -331,8 +337,10 @@ def cgroup_places() -> list[CgroupPlace]:
                 places.append(CgroupPlace(folder, (("memory.max", "{memory}"),
                                                    ("memory.swap.max", "0"),
                                                    ("pids.max", "{tasks}")),
-                                          "memory.events"))
+                                          "memory.events", freezer=True))
                 break
+            if freezer is None and _writable(folder, "cgroup.freeze"):
+                freezer = CgroupPlace(folder, (), "", freezer=True)
     if not places:
         for controller, settings, failures in (
                 ("memory", (("memory.limit_in_bytes", "{memory}"),), "memory.failcnt"),
@@ -342,6 +350,8 @@ def cgroup_places() -> list[CgroupPlace]:
             folder = os.path.normpath(f"{root}/{controller}/{own[controller]}")
             if os.path.isdir(folder) and _writable(folder):
                 places.append(CgroupPlace(folder, settings, failures))
+        if freezer is not None:
+            places.append(freezer)
     _places = places
     return places
 
@@ -358,6 +368,8 @@ class Cgroups:
         name = f"{CGROUP_PREFIX}{os.getpid()}-{_made}"
         self.folders: list[str] = []
         self.failures: list[str] = []
+        self.freeze_file: str | None = None
+        self.freeze_fd: int | None = None
         values = {"memory": str(limits.memory * 1024 * 1024) if limits.memory else "max",
                   "tasks": str(limits.processes)}
         for place in cgroup_places():
@@ -367,7 +379,10 @@ class Cgroups:
             except OSError:
                 continue
             self.folders.append(folder)
-            self.failures.append(os.path.join(folder, place.failures))
+            if place.failures:
+                self.failures.append(os.path.join(folder, place.failures))
+            if place.freezer and self.freeze_file is None:
+                self.freeze_file = os.path.join(folder, "cgroup.freeze")
             for file, template in place.settings:
                 value = values["memory"] if "{memory}" in template else \
                     values["tasks"] if "{tasks}" in template else template
@@ -386,6 +401,18 @@ class Cgroups:
         return ["/bin/sh", "-c", f'{script} && shift {len(self.folders)} && exec "$@"', "sh",
                 *self.folders]
 
+    def freeze(self, frozen: bool) -> bool:
+        """Freeze (or thaw) the whole jail; False when it has no freezer."""
+        if self.freeze_file is None:
+            return False
+        try:
+            if self.freeze_fd is None:
+                self.freeze_fd = os.open(self.freeze_file, os.O_WRONLY | os.O_CLOEXEC)
+            os.write(self.freeze_fd, b"1" if frozen else b"0")
+        except OSError:
+            return False
+        return True
+
     def failed(self) -> bool:
         """Whether a limit of the jail was hit (memory or tasks)."""
         for path in self.failures:
@@ -399,6 +426,10 @@ class Cgroups:
 
     def remove(self, wait: float = 2.0) -> None:
         """Remove the cgroups once their processes are gone (they are being killed)."""
+        if self.freeze_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.freeze_fd)
+            self.freeze_fd = None
         deadline = time.monotonic() + wait
         for folder in self.folders:
             while True:
@@ -496,6 +527,10 @@ class Jail:
         """Whether the jail hit its cgroup's memory or task limit."""
         return self.cgroups is not None and self.cgroups.failed()
 
+    def freeze(self, frozen: bool) -> bool:
+        """Freeze or thaw the whole jail (False: no freezer here)."""
+        return self.cgroups is not None and self.cgroups.freeze(frozen)
+
     def close(self) -> None:
         """Kill the jail (its first process; the kernel ends the rest of its PID
         namespace) and remove its cgroups."""
@@ -522,7 +557,10 @@ def filter_note() -> str:
 def cgroup_note() -> str:
     """How the jails' memory and tasks are limited here, for the run's log."""
     places = cgroup_places()
-    if not places:
-        return ("no writable cgroup: memory is limited per process (address space) and "
-                "tasks per user, not per jail")
-    return "cgroups " + ", ".join(place.folder for place in places)
+    limits = [place for place in places if place.settings]
+    text = ("cgroups " + ", ".join(place.folder for place in limits) if limits else
+            "no writable cgroup for limits: memory is limited per process (address space) "
+            "and tasks per user, not per jail")
+    if any(place.freezer for place in places):
+        return text + "; the whole jail frozen between its replies"
+    return text + "; its bot's process group stopped between its replies"

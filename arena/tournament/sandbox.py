@@ -23,8 +23,9 @@ Processes:
   stderr into a pipe that the referee drains into ``arena.log`` (at most ``OUTPUT_LIMIT``
   bytes per game), and the kernel's ``SIGKILL`` should its host die.  Its replies come over
   a socket on which the kernel tells the referee the sender's process ID (``SO_PASSCRED``:
-  the host's namespace numbers its processes otherwise), which the referee stops between
-  replies and kills when the game ends.
+  the host's namespace numbers its processes otherwise), which the referee kills when the
+  game ends.  Between its replies the whole jail is frozen where a cgroup v2 can be made
+  (``jail.Cgroups.freeze``), else the bot's process group is stopped.
 
 Messages are frames (4-byte length, then the payload).  Towards the bot they are pickles
 (the bot may trust the referee); from the bot they are JSON, at most ``REPLY_LIMIT`` bytes,
@@ -413,6 +414,10 @@ class BotHost:
         """Whether the jail hit its cgroup's memory or task limit."""
         return self.jail is not None and self.jail.failed()
 
+    def freeze(self, frozen: bool) -> bool:
+        """Freeze or thaw the whole jail; False when it cannot be (no freezer)."""
+        return self.jail is not None and self.jail.freeze(frozen)
+
     def game_over(self) -> None:
         """After a game: a fresh jail per game closes this one."""
         if self.isolation.fresh:
@@ -432,9 +437,10 @@ class RemoteBot:
     ``finish`` become messages.  Events (``Event`` values) are sent with the next decision,
     not one by one.
 
-    Between its replies the bot's process group is stopped (``SIGSTOP``, ``SIGCONT`` with
-    the next request), so that it cannot think, or spend the machine's cores, on the other
-    seats' time: a bot process runs only while the referee waits for it.
+    Between its replies the whole jail is frozen (its cgroup's ``cgroup.freeze``, where
+    cgroup v2 can be written; else the bot's process group gets ``SIGSTOP``, ``SIGCONT``
+    with the next request), so that it cannot think, or spend the machine's cores, on the
+    other seats' time: a bot's processes run only while the referee waits for it.
     """
 
     def __init__(self, host: BotHost, seed: int, move_time: float | None) -> None:
@@ -483,6 +489,9 @@ class RemoteBot:
             self._ask(("finish", events, result))
 
     def _pause(self) -> None:
+        if self.host.freeze(True):
+            self.paused = True
+            return
         if self.pid is None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -490,10 +499,11 @@ class RemoteBot:
             self.paused = True
 
     def _ask(self, message: tuple[Any, ...]) -> None:
-        if self.paused and self.pid is not None:
+        if self.paused:
             self.paused = False
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGCONT)
+            if not self.host.freeze(False) and self.pid is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pid, signal.SIGCONT)
         try:
             _send(self.requests, pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
         except BrokenPipeError:
@@ -599,6 +609,7 @@ class RemoteBot:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self.channel.close()
+        self.host.freeze(False)  # the host works between games
         self.host.game_over()
         room = max(0, HOST_OUTPUT_LIMIT - self.host.printed)
         text = bytes(self.output[:room])

@@ -193,3 +193,32 @@ class MemoryFlood(_Broken):
         if any(codes):
             raise RuntimeError(f"children killed: {codes}")
         raise RuntimeError("survived with 720 MB")
+
+
+class GrandPonderer(RandomBot):
+    """Leaves a grandchild in a session of its own (out of reach of a signal to its process
+    group) that ticks into ``/tmp``, and fails if it ticked while another seat was thinking."""
+
+    def start(self, seat: int, players: int, options: Any) -> None:
+        super().start(seat, players, options)
+        self.replied = 0.0
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                while True:
+                    with open("/tmp/ticks", "a") as f:
+                        f.write(f"{time.monotonic()}\n")
+                    time.sleep(0.002)
+            os._exit(0)
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        now = time.monotonic()
+        if self.replied and now - self.replied > 0.05:
+            with contextlib.suppress(OSError), open("/tmp/ticks") as f:
+                ticks = [float(t) for t in f.read().split()]
+                ran = [t for t in ticks if self.replied + 0.01 < t < now - 0.01]
+                if ran:
+                    raise RuntimeError(f"pondered: {len(ran)} ticks on the other seat's time")
+        action = super().choose(view, legal)
+        self.replied = time.monotonic()
+        return action

@@ -146,6 +146,20 @@ def test_a_bot_path_shows_a_policys_package_to_the_jail(tmp_path: Path) -> None:
     no_jail_left()
 
 
+def test_a_frozen_jail_does_not_ponder_even_in_a_grandchild(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run_cli(["--bot", JAIL + "GrandPonderer:name=X",
+                      "--bot", "tests.tournament.attack_bots.Slow:name=S", "--games", "2",
+                      "--seed", "5", "--workers", "2", "--quiet", "--out", str(out), *FAST])
+    assert result.exit_code == 0, result.output
+    errors = [r["error"] for r in read_records(out)]
+    if any(place.freezer for place in cgroup_places()):
+        assert errors == [None, None]  # the whole jail is frozen between its replies
+    else:  # only the process group is stopped: the grandchild ponders (docs say so)
+        assert all(e is not None and "pondered" in e["message"] for e in errors)
+    no_jail_left()
+
+
 def test_a_jailed_bots_output_never_reaches_the_commands_output(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run_cli(["--bot", JAIL + "FakeTable:name=X", "--bot", "random:name=A",
