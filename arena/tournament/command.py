@@ -176,24 +176,25 @@ Examples:
               help="Stop a 2-participant match as soon as the SPRT on deal pairs decides.")
 @click.option("--isolate", type=click.Choice(ISOLATE_MODES), default="untrusted",
               show_default=True,
-              help="Which bots run in a process of their own that holds no game state: "
-                   "untrusted (every bot not shipped with the arena), all, or none. "
-                   "E.g. --isolate all.")
+              help="Which bots play in a jail of their own (docs/tournaments.md): "
+                   "untrusted (every bot not shipped with the arena), all, or none (in the "
+                   "worker's process, unjailed). E.g. --isolate all.")
 @click.option("--trust", "trusted", multiple=True, metavar="NAME",
               help="Run this participant (its name=, spec or bot name) in-process even if "
                    "untrusted (repeat), e.g. --trust mypkg.bots.Fast.")
 @click.option("--bot-memory", type=click.IntRange(min=0), default=DEFAULT_BOT_MEMORY,
               show_default=True, metavar="MB",
-              help=f"Address-space limit of each isolated bot's process, in MB (0: none; "
-                   f"else at least {MIN_BOT_MEMORY}), e.g. --bot-memory 4096.")
+              help=f"Memory of a bot's jail (a cgroup where one can be made) and address "
+                   f"space of each of its processes, in MB (0: none; else at least "
+                   f"{MIN_BOT_MEMORY}), e.g. --bot-memory 4096.")
 @click.option("--bot-cpu", type=click.IntRange(min=0), default=DEFAULT_BOT_CPU,
               show_default=True, metavar="SEC",
-              help="CPU seconds an isolated bot's process may use in one game (0: no limit), "
+              help="CPU seconds a jailed bot's process may use in one game (0: no limit), "
                    "e.g. --bot-cpu 120.")
 @click.option("--bot-path", "bot_paths", multiple=True, metavar="PATH",
               type=click.Path(exists=True),
-              help="A file or folder the bots' jails show read-only (repeat; a folder also "
-                   "goes on their import path), e.g. --bot-path weights/.")
+              help="A file or folder the bots' jails show read-only (repeat; a folder goes "
+                   "on their import path, a package by its parent), e.g. --bot-path weights/.")
 @click.option("--fresh-jail", is_flag=True,
               help="A new jail for every game instead of one kept per participant and worker "
                    "(slower; see docs/tournaments.md).")
