@@ -10,8 +10,9 @@ So each worker here is a ``multiprocessing`` process (``fork``: instant start, a
 ``multiprocessing-logging`` handler is inherited) with:
 
 - its own duplex pipe: the parent sends chunks of game indices, the worker sends back one
-  :class:`~arena.tournament.worker.Finished` per game, synchronously (no feeder thread, so a
-  worker dying cannot leave half a message in a queue other workers use);
+  message per game, synchronously (no feeder thread, so a worker dying cannot leave half a
+  message in a queue other workers use); both ways JSON (``messages.py``), never a pickle,
+  which the parent checks before it believes it;
 - two shared arrays (:class:`~arena.tournament.worker.Monitor`): the game and seat running
   untrusted code and since when, and the actions chosen so far.
 
@@ -49,8 +50,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+import orjson
+
 from arena.records import GameError
 
+from . import messages
+from .jail import sweep_cgroups
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
 from .store import forget_locks
@@ -114,17 +119,18 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
         if parent is not None and conn not in wait([conn, parent.sentinel]):
             break
         try:
-            chunk = conn.recv()
-        except EOFError:
+            chunk = orjson.loads(conn.recv_bytes())
+        except (EOFError, OSError):
             break
         if chunk is None:
             break
         for index in chunk:
             try:
-                result: Finished | tuple[str, int, str] = player.play(index, monitor)
+                message = messages.encode(player.play(index, monitor))
             except Exception as exc:  # reported to the parent, which stops
-                result = ("failed", index, "".join(traceback.format_exception(exc)))
-            conn.send(result)
+                message = messages.encode_failure(
+                    index, "".join(traceback.format_exception(exc)))
+            conn.send_bytes(message)
     player.close()
     conn.close()
 
@@ -236,7 +242,7 @@ class LocalExecutor:
                         slot.assigned.extend(part)
                         assert slot.conn is not None
                         try:
-                            slot.conn.send(part)
+                            slot.conn.send_bytes(orjson.dumps(part))
                         except OSError:
                             break  # dead: found below
                 ready = {key.data for key, _ in self.selector.select(timeout=POLL)}
@@ -281,17 +287,19 @@ class LocalExecutor:
         """The next message of a worker (None when its pipe is closed or cut mid-message)."""
         assert slot.conn is not None
         try:
-            message = slot.conn.recv()
+            data = slot.conn.recv_bytes(messages.MESSAGE_LIMIT)
         except (EOFError, OSError):
             return None
-        except Exception:  # half a message from a dying worker
-            log.debug("unreadable message from worker %d", slot.number, exc_info=True)
-            return None
-        if isinstance(message, tuple) and message and message[0] == "failed":
-            raise WorkerFailure(
-                f"the runner failed while playing game index {message[1]}:\n{message[2]}"
-            )
-        assert isinstance(message, Finished)
+        try:
+            message = messages.decode(data, self.schedule)
+        except messages.WorkerFailed as failed:
+            raise WorkerFailure(f"the runner failed while playing game index {failed.index}:"
+                                f"\n{failed.text}") from None
+        except messages.MessageError as exc:
+            raise WorkerFailure(f"worker {slot.number}: {exc}") from None
+        if message.index not in slot.assigned:
+            raise WorkerFailure(f"worker {slot.number} sent game index {message.index}, "
+                                "which it was not given")
         self.idle_deaths = 0
         with contextlib.suppress(ValueError):
             slot.assigned.remove(message.index)
@@ -324,6 +332,8 @@ class LocalExecutor:
         shot = read_monitor(slot.status, slot.history, self.config.players)
         if slot.conn is not None:
             slot.conn.close()
+        if self.isolation is not None:
+            sweep_cgroups()  # the dead worker's jails' (they die with it)
         if shot is None or shot.index not in slot.assigned:
             self.idle_deaths += 1
             if self.idle_deaths >= IDLE_DEATHS:
@@ -395,7 +405,7 @@ class LocalExecutor:
         for slot in self.slots:
             if slot.conn is not None:
                 with contextlib.suppress(OSError):
-                    slot.conn.send(None)
+                    slot.conn.send_bytes(b"null")
         deadline = time.monotonic() + 0.5
         for slot in self.slots:
             process = slot.process
@@ -414,3 +424,5 @@ class LocalExecutor:
                 slot.conn.close()
         self.selector.close()
         self.slots = []
+        if self.isolation is not None:
+            sweep_cgroups(wait=2.0)  # those of workers killed above
