@@ -42,10 +42,11 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from . import messages
 from .local import LocalExecutor, WorkerFailure
 from .sandbox import Isolation
-from .schedule import TournamentConfig
-from .worker import Finished, GamePlayer
+from .schedule import TournamentConfig, make_schedule
+from .worker import Finished, GamePlayer, output_log
 
 log = logging.getLogger("arena.tournament")
 
@@ -83,11 +84,12 @@ def isolated() -> bool:
 
 
 def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
-               isolation: Isolation | None = None) -> tuple[str, bool, list[Finished]]:
+               isolation: Isolation | None = None) -> bytes:
     """A Dask task: play these games of the schedule (module-level so it pickles by name).
 
-    Returns the worker's address and whether it isolated the games, for the parent's log,
-    with the games.
+    Returns JSON bytes (``messages.encode_task``): the worker's address and whether it
+    isolated the games, for the parent's log, with the games.  JSON, so that the parent
+    unpickles nothing but bytes from a task, and checks what it reads.
     """
     from distributed import get_worker
 
@@ -96,7 +98,8 @@ def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
         executor = _take_executor(key, config, isolation)
         try:
             executor.chunk = len(indices)
-            return worker, True, [item for item in executor.play(indices) if item is not None]
+            return messages.encode_task(
+                worker, True, [item for item in executor.play(indices) if item is not None])
         finally:
             with _lock:
                 _idle.setdefault(key, []).append(executor)
@@ -108,7 +111,7 @@ def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
                                                 isolation=isolation)
     games: list[Finished] = []
     player.play_chunk(indices, None, games.extend)
-    return worker, False, games
+    return messages.encode_task(worker, False, games)
 
 
 def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
@@ -187,6 +190,7 @@ class DaskExecutor:
         if not indices:
             return
         client, cluster = self._client()
+        schedule = make_schedule(self.config)
         futures: list[Any] = []
         try:
             workers = len(client.scheduler_info().get("workers", {})) or self.workers
@@ -206,17 +210,23 @@ class DaskExecutor:
                     continue
                 for future in batch:
                     try:
-                        worker, isolating, results = future.result()
+                        data = future.result()
                     except KilledWorker as exc:
                         yield from self._fallback(by_key[future.key], exc)
                         continue
                     except Exception as exc:
                         raise WorkerFailure(f"a Dask task failed: {type(exc).__name__}: "
                                             f"{exc}") from exc
+                    try:
+                        worker, isolating, results = messages.decode_task(data, schedule)
+                    except messages.MessageError as exc:
+                        raise WorkerFailure(str(exc)) from None
+                    if any(item.index not in by_key[future.key] for item in results):
+                        raise WorkerFailure("a Dask task returned a game it was not given")
                     self._note_isolation(worker, isolating)
                     for item in results:
                         if item.printed:  # isolated bots' output: the task's log is not kept
-                            log.info("(on Dask) %s", item.printed)
+                            output_log.info("(on Dask) %s", item.printed)
                         if item.summary.error_seat is not None:
                             record = json.loads(item.line)
                             error = record["error"]

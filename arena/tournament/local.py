@@ -10,8 +10,9 @@ So each worker here is a ``multiprocessing`` process (``fork``: instant start, a
 ``multiprocessing-logging`` handler is inherited) with:
 
 - its own duplex pipe: the parent sends chunks of game indices, the worker sends back one
-  :class:`~arena.tournament.worker.Finished` per game, synchronously (no feeder thread, so a
-  worker dying cannot leave half a message in a queue other workers use);
+  message per game, synchronously (no feeder thread, so a worker dying cannot leave half a
+  message in a queue other workers use); both ways JSON (``messages.py``), never a pickle,
+  which the parent checks before it believes it;
 - two shared arrays (:class:`~arena.tournament.worker.Monitor`): the game and seat running
   untrusted code and since when, and the actions chosen so far.
 
@@ -48,8 +49,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+import orjson
+
 from arena.records import GameError
 
+from . import messages
+from .jail import sweep_cgroups
 from .native_games import native_participant
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
@@ -115,17 +120,17 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
         if parent is not None and conn not in wait([conn, parent.sentinel]):
             break
         try:
-            chunk = conn.recv()
-        except EOFError:
+            chunk = orjson.loads(conn.recv_bytes())
+        except (EOFError, OSError):
             break
         if chunk is None:
             break
         try:
             # One message per game, or per chunk of a native batch.
             player.play_chunk(chunk, monitor,
-                              lambda done: conn.send(done[0] if len(done) == 1 else done))
+                              lambda done: conn.send_bytes(messages.encode_many(done)))
         except GameFailure as failure:  # reported to the parent, which stops
-            conn.send(("failed", failure.index, failure.text))
+            conn.send_bytes(messages.encode_failure(failure.index, failure.text))
     player.close()
     conn.close()
 
@@ -172,7 +177,8 @@ class LocalExecutor:
         self.keep = keep
         self.isolation = isolation
         isolates = isolation.isolates if isolation is not None else (lambda spec: False)
-        native = all(native_participant(spec) and not isolates(spec)
+        # Isolation first: an isolated participant's module is never imported here.
+        native = all(not isolates(spec) and native_participant(spec)
                      for spec in config.participants)
         #: The largest chunk of guided self-scheduling (``chunk_size``).
         self.largest = 64 if native else 16
@@ -243,7 +249,7 @@ class LocalExecutor:
                         slot.assigned.extend(part)
                         assert slot.conn is not None
                         try:
-                            slot.conn.send(part)
+                            slot.conn.send_bytes(orjson.dumps(part))
                         except OSError:
                             break  # dead: found below
                 ready = {key.data for key, _ in self.selector.select(timeout=POLL)}
@@ -289,20 +295,22 @@ class LocalExecutor:
         mid-message)."""
         assert slot.conn is not None
         try:
-            message = slot.conn.recv()
+            data = slot.conn.recv_bytes(messages.MESSAGE_LIMIT)
         except (EOFError, OSError):
             return None
-        except Exception:  # half a message from a dying worker
-            log.debug("unreadable message from worker %d", slot.number, exc_info=True)
-            return None
-        if isinstance(message, tuple) and message and message[0] == "failed":
-            raise WorkerFailure(
-                f"the runner failed while playing game index {message[1]}:\n{message[2]}"
-            )
-        games = message if isinstance(message, list) else [message]
+        try:
+            games = messages.decode_many(data, self.schedule)
+        except messages.WorkerFailed as failed:
+            raise WorkerFailure(f"the runner failed while playing game index {failed.index}:"
+                                f"\n{failed.text}") from None
+        except messages.MessageError as exc:
+            raise WorkerFailure(f"worker {slot.number}: {exc}") from None
+        for game in games:
+            if game.index not in slot.assigned:
+                raise WorkerFailure(f"worker {slot.number} sent game index {game.index}, "
+                                    "which it was not given")
         self.idle_deaths = 0
         for game in games:
-            assert isinstance(game, Finished)
             with contextlib.suppress(ValueError):
                 slot.assigned.remove(game.index)
         return games
@@ -334,6 +342,8 @@ class LocalExecutor:
         shot = read_monitor(slot.status, slot.history, self.config.players)
         if slot.conn is not None:
             slot.conn.close()
+        if self.isolation is not None:
+            sweep_cgroups()  # the dead worker's jails' (they die with it)
         if shot is None or shot.index not in slot.assigned:
             self.idle_deaths += 1
             if self.idle_deaths >= IDLE_DEATHS:
@@ -405,7 +415,7 @@ class LocalExecutor:
         for slot in self.slots:
             if slot.conn is not None:
                 with contextlib.suppress(OSError):
-                    slot.conn.send(None)
+                    slot.conn.send_bytes(b"null")
         deadline = time.monotonic() + 0.5
         for slot in self.slots:
             process = slot.process
@@ -424,3 +434,5 @@ class LocalExecutor:
                 slot.conn.close()
         self.selector.close()
         self.slots = []
+        if self.isolation is not None:
+            sweep_cgroups(wait=2.0)  # those of workers killed above

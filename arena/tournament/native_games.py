@@ -33,7 +33,10 @@ EMIT_SECONDS = 0.05
 
 
 def native_participant(spec: BotSpec) -> tuple[str, dict[str, Any]] | None:
-    """``(native name, full params)`` when the participant plays natively, else None."""
+    """``(native name, full params)`` when the participant plays natively, else None.
+
+    It imports the participant's class: ask only for participants that run in this process
+    (an isolated one's module is never imported by the arena)."""
     if ENGINE != "native":
         return None
     try:

@@ -39,6 +39,16 @@ from .sandbox import BotHost, Isolation, RemoteBot
 from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
 log = logging.getLogger("arena.tournament")
+#: What isolated bots print: to ``arena.log`` only, never to the console (``logs.py``), so
+#: that a bot cannot print a fake standings table into the command's output.
+output_log = logging.getLogger("arena.bot_output")
+
+
+def shown_output(data: bytes) -> str:
+    """A bot's output as log text: control characters (terminal escapes) shown as ``\\xNN``,
+    so that reading ``arena.log`` in a terminal runs none of them."""
+    text = data.decode(errors="replace").rstrip()
+    return "".join(c if c.isprintable() or c in "\n\t" else f"\\x{ord(c):02x}" for c in text)
 
 # Layout of a worker's status array (doubles, shared with the parent):
 # GAME: schedule index of the current game (-1 between games); ACTIVE: 1 during a game;
@@ -236,8 +246,8 @@ class GamePlayer:
         self.schedule: Schedule = make_schedule(config)
         isolation = isolation or Isolation(mode="none")
         self.hosts: list[BotHost | None] = [
-            BotHost(spec, isolation) if isolation.isolates(spec) else None
-            for spec in config.participants
+            BotHost(spec, isolation, slot) if isolation.isolates(spec) else None
+            for slot, spec in enumerate(config.participants)
         ]
         for spec, host in zip(config.participants, self.hosts):
             if host is None:
@@ -333,8 +343,8 @@ class GamePlayer:
                 output = bot.close()
                 if output:
                     text = (f"game {game.id}: {names[seat]} (seat {seat}) printed:\n"
-                            + output.decode(errors="replace").rstrip())
-                    log.info("%s", text)
+                            + shown_output(output))
+                    output_log.info("%s", text)
                     printed.append(text)
         if monitor is not None:
             monitor.end()
