@@ -480,7 +480,7 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
             table = LiveTable(standings, schedule, done)
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
                                 table=table.lines)
-            writer = GamesWriter(directory)
+            writer = GamesWriter(directory, lazy=True)
             executor = make_executor(config, settings)
             games = executor.play(remaining)
             # A line per game for arena.log, made only when it is kept (thousands a second).
@@ -489,7 +489,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 with _Interrupt() as interrupt:
                     try:
                         for item in games:
-                            if item is not None and item.index not in done:
+                            if item is None:
+                                writer.flush()  # the games of the messages just read
+                            elif item.index not in done:
                                 writer.write(item.line if keys is None
                                              else sign_line(keys, item.line))
                                 count(item.index, item.summary)

@@ -2078,6 +2078,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(referee::_test_bots, m)?,
         wrap_pyfunction!(referee::play_game, m)?,
         wrap_pyfunction!(referee::play_batch, m)?,
+        wrap_pyfunction!(referee::record_fields, m)?,
     ] {
         m.add_function(f)?;
     }

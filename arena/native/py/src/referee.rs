@@ -183,6 +183,25 @@ fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>
     (3, words, r.gauss_next).into_pyobject(py)
 }
 
+/// The fields of a record line the runner's parent checks and counts (`game`, `seed`,
+/// `seats`, `scores`, `winners`, `tiebreak`, `error`) as a dict, the whole line checked
+/// to be one JSON object; ValueError when it is not.  What `orjson.loads` would tell of
+/// them, without building the rest (the moves are most of a record).
+#[pyfunction]
+pub fn record_fields<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
+    const WANTED: [&str; 7] = [
+        "game", "seed", "seats", "scores", "winners", "tiebreak", "error",
+    ];
+    let fields = py
+        .allow_threads(|| takenoko::json::top_fields(line, &WANTED))
+        .map_err(PyValueError::new_err)?;
+    let d = PyDict::new(py);
+    for (k, v) in fields {
+        d.set_item(k, super::from_json(py, &v)?)?;
+    }
+    Ok(d)
+}
+
 // ---------------------------------------------------------------------- the seats
 
 /// The seats of a game with Python in it: native bots, Python bots called back through the
