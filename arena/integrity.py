@@ -23,6 +23,7 @@ folder copied without its ``run.key`` (its MACs cannot be checked without the se
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import os
@@ -63,8 +64,9 @@ class RunKeys:
     def _key(self, purpose: bytes) -> bytes:
         return hmac.new(self.secret, b"takenoko-arena " + purpose, hashlib.sha256).digest()
 
-    @property
+    @functools.cached_property
     def records(self) -> bytes:
+        # Derived once: the parent signs every line with it (thousands a second).
         return self._key(b"records")
 
     @property

@@ -44,6 +44,7 @@ from typing import Any
 
 from . import messages
 from .local import LocalExecutor, WorkerFailure
+from .native_games import native_participant
 from .sandbox import Isolation
 from .schedule import TournamentConfig, make_schedule
 from .worker import Finished, GamePlayer, output_log
@@ -83,6 +84,29 @@ def isolated() -> bool:
     return not multiprocessing.current_process().daemon
 
 
+def _player(key: str, config: TournamentConfig, isolation: Isolation | None) -> GamePlayer:
+    """This worker's ``GamePlayer`` of the configuration (made once)."""
+    with _lock:
+        player = _players.get(key)
+        if player is None:
+            # Faults are logged by the parent (this process's log goes nowhere we keep).
+            player = _players[key] = GamePlayer(config, log_faults=False,
+                                                isolation=isolation)
+    return player
+
+
+def _native_player(key: str, config: TournamentConfig, indices: Sequence[int],
+                   isolation: Isolation | None) -> GamePlayer | None:
+    """The ``GamePlayer`` when every game of the task is between native bots, else None."""
+    isolates = isolation.isolates if isolation is not None else (lambda spec: False)
+    if any(isolates(spec) or native_participant(spec) is None
+           for spec in config.participants):
+        return None
+    player = _player(key, config, isolation)
+    games = player.schedule.games
+    return player if all(player.native.plays(games[i]) for i in indices) else None
+
+
 def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
                isolation: Isolation | None = None) -> bytes:
     """A Dask task: play these games of the schedule (module-level so it pickles by name).
@@ -94,6 +118,14 @@ def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
     from distributed import get_worker
 
     worker = get_worker().address
+    native = _native_player(key, config, indices, isolation)
+    if native is not None:
+        # Native bots only: no bot code to isolate, the GIL released while each game plays,
+        # and no hop through a child process (a Rust bug that ended the process would cost
+        # the task, replayed locally as any KilledWorker's).  "isolating": nothing to warn of.
+        games: list[Finished] = []
+        native.play_chunk(indices, None, games.extend)
+        return messages.encode_task(worker, True, games)
     if isolated():
         executor = _take_executor(key, config, isolation)
         try:
@@ -103,13 +135,10 @@ def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
         finally:
             with _lock:
                 _idle.setdefault(key, []).append(executor)
-    with _lock:
-        player = _players.get(key)
-        if player is None:
-            # Faults are logged by the parent (this process's log goes nowhere we keep).
-            player = _players[key] = GamePlayer(config, log_faults=False,
-                                                isolation=isolation)
-    return messages.encode_task(worker, False, [player.play(index) for index in indices])
+    player = _player(key, config, isolation)
+    games = []
+    player.play_chunk(indices, None, games.extend)
+    return messages.encode_task(worker, False, games)
 
 
 def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
@@ -146,14 +175,20 @@ class DaskExecutor:
         """The tasks: ``--chunk`` games each, or guided sizes.
 
         A Dask task costs a few milliseconds, as much as a short game, so tasks hold many
-        games (up to 64) while much remains, then fewer (a sixth of each worker's share of
-        what is left, at least 2) so the workers finish together.
+        games (up to 64, or 512 when every participant plays natively: a fraction of a
+        millisecond a game) while much remains, then fewer (a sixth of each worker's share
+        of what is left, at least 2) so the workers finish together.
         """
+        isolates = self.isolation.isolates if self.isolation is not None else (
+            lambda spec: False)
+        native = all(not isolates(spec) and native_participant(spec)
+                     for spec in self.config.participants)
+        largest = 512 if native else 64
         out: list[list[int]] = []
         i = 0
         while i < len(indices):
             left = len(indices) - i
-            size = self.chunk or max(2, min(64, left // (workers * 6)))
+            size = self.chunk or max(2, min(largest, left // (workers * 6)))
             out.append(list(indices[i:i + size]))
             i += size
         return out

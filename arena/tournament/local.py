@@ -43,7 +43,6 @@ import selectors
 import signal
 import threading
 import time
-import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +55,7 @@ from arena.records import GameError
 
 from . import messages
 from .jail import sweep_cgroups
+from .native_games import native_participant
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
 from .store import forget_locks
@@ -70,6 +70,7 @@ from .worker import (
     THINKING,
     WHO,
     Finished,
+    GameFailure,
     GamePlayer,
     Monitor,
     doing,
@@ -124,13 +125,12 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
             break
         if chunk is None:
             break
-        for index in chunk:
-            try:
-                message = messages.encode(player.play(index, monitor))
-            except Exception as exc:  # reported to the parent, which stops
-                message = messages.encode_failure(
-                    index, "".join(traceback.format_exception(exc)))
-            conn.send_bytes(message)
+        try:
+            # One message per game, or per chunk of a native batch.
+            player.play_chunk(chunk, monitor,
+                              lambda done: conn.send_bytes(messages.encode_many(done)))
+        except GameFailure as failure:  # reported to the parent, which stops
+            conn.send_bytes(messages.encode_failure(failure.index, failure.text))
     player.close()
     conn.close()
 
@@ -176,6 +176,12 @@ class LocalExecutor:
         self.log_faults = log_faults
         self.keep = keep
         self.isolation = isolation
+        isolates = isolation.isolates if isolation is not None else (lambda spec: False)
+        # Isolation first: an isolated participant's module is never imported here.
+        native = all(not isolates(spec) and native_participant(spec)
+                     for spec in config.participants)
+        #: The largest chunk of guided self-scheduling (``chunk_size``).
+        self.largest = 64 if native else 16
         self.slots: list[_Slot] = []
         self.idle_deaths = 0
         self.selector = selectors.DefaultSelector()
@@ -185,12 +191,13 @@ class LocalExecutor:
 
         A message costs tens of microseconds, so chunks only need to be large while much
         remains; they shrink with what is left (a quarter of each worker's share, at most
-        16) so that the workers finish together instead of one idling while another plays
-        a last big chunk.
+        16, or 64 when every participant plays natively: such games take a fraction of a
+        millisecond, and the parent's work per message counts) so that the workers finish
+        together instead of one idling while another plays a last big chunk.
         """
         if self.chunk:
             return self.chunk
-        return max(1, min(16, pending // (self.workers * 4)))
+        return max(1, min(self.largest, pending // (self.workers * 4)))
 
     def _spawn(self, slot: _Slot) -> None:
         parent, child = self.context.Pipe(duplex=True)
@@ -253,7 +260,7 @@ class LocalExecutor:
                         # per call, which would cost more than the message).
                         message = self._receive(slot)
                         if message is not None:
-                            yield message
+                            yield from message
                     if (slot.number, "died") in ready:
                         yield from self._drain(slot)
                         lost = self._bury(slot)
@@ -283,27 +290,30 @@ class LocalExecutor:
         if self.slots:
             self._shutdown()
 
-    def _receive(self, slot: _Slot) -> Finished | None:
-        """The next message of a worker (None when its pipe is closed or cut mid-message)."""
+    def _receive(self, slot: _Slot) -> list[Finished] | None:
+        """The games of a worker's next message (None when its pipe is closed or cut
+        mid-message)."""
         assert slot.conn is not None
         try:
             data = slot.conn.recv_bytes(messages.MESSAGE_LIMIT)
         except (EOFError, OSError):
             return None
         try:
-            message = messages.decode(data, self.schedule)
+            games = messages.decode_many(data, self.schedule)
         except messages.WorkerFailed as failed:
             raise WorkerFailure(f"the runner failed while playing game index {failed.index}:"
                                 f"\n{failed.text}") from None
         except messages.MessageError as exc:
             raise WorkerFailure(f"worker {slot.number}: {exc}") from None
-        if message.index not in slot.assigned:
-            raise WorkerFailure(f"worker {slot.number} sent game index {message.index}, "
-                                "which it was not given")
+        for game in games:
+            if game.index not in slot.assigned:
+                raise WorkerFailure(f"worker {slot.number} sent game index {game.index}, "
+                                    "which it was not given")
         self.idle_deaths = 0
-        with contextlib.suppress(ValueError):
-            slot.assigned.remove(message.index)
-        return message
+        for game in games:
+            with contextlib.suppress(ValueError):
+                slot.assigned.remove(game.index)
+        return games
 
     def _drain(self, slot: _Slot) -> Iterator[Finished]:
         """Every message a dead worker sent before it died (each is whole)."""
@@ -317,7 +327,7 @@ class LocalExecutor:
             message = self._receive(slot)
             if message is None:
                 return
-            yield message
+            yield from message
 
     def _bury(self, slot: _Slot) -> Finished | None:
         """Record the game a dead worker was playing; None if it died between games."""

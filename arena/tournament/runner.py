@@ -480,25 +480,30 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
             table = LiveTable(standings, schedule, done)
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
                                 table=table.lines)
-            writer = GamesWriter(directory)
+            writer = GamesWriter(directory, lazy=True)
             executor = make_executor(config, settings)
             games = executor.play(remaining)
+            # A line per game for arena.log, made only when it is kept (thousands a second).
+            debug = log.isEnabledFor(logging.DEBUG)
             try:
                 with _Interrupt() as interrupt:
                     try:
                         for item in games:
-                            if item is not None and item.index not in done:
+                            if item is None:
+                                writer.flush()  # the games of the messages just read
+                            elif item.index not in done:
                                 writer.write(item.line if keys is None
                                              else sign_line(keys, item.line))
                                 count(item.index, item.summary)
                                 played += 1
-                                game = schedule.games[item.index]
-                                log.debug("game %s (%s): winners %s%s", game.id,
-                                         " vs ".join(schedule.names(game)),
-                                         list(item.summary.winners),
-                                         f", {item.summary.error_kind} by seat "
-                                         f"{item.summary.error_seat}"
-                                         if item.summary.error_seat is not None else "")
+                                if debug:
+                                    game = schedule.games[item.index]
+                                    log.debug("game %s (%s): winners %s%s", game.id,
+                                              " vs ".join(schedule.names(game)),
+                                              list(item.summary.winners),
+                                              f", {item.summary.error_kind} by seat "
+                                              f"{item.summary.error_seat}"
+                                              if item.summary.error_seat is not None else "")
                                 if sprt is not None and sprt.decision:
                                     log.info("%s", sprt.describe())
                                     break

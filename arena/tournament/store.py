@@ -208,15 +208,22 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
 
 
 class GamesWriter:
-    """Appends lines to ``games.jsonl``: flushed at once, fsync'd every few seconds."""
+    """Appends lines to ``games.jsonl``: flushed at once (or, with ``lazy``, when the run
+    says so: once per message of a worker, which may hold many games), fsync'd every few
+    seconds.  A line cut short by a kill is dropped by ``read_games`` either way."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, lazy: bool = False) -> None:
         self.path = directory / GAMES
         self.file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
         self.synced = time.monotonic()
+        self.lazy = lazy
 
     def write(self, line: str) -> None:
         self.file.write(line + "\n")
+        if not self.lazy:
+            self.flush()
+
+    def flush(self) -> None:
         self.file.flush()
         if time.monotonic() - self.synced > FSYNC_EVERY:
             self.sync()

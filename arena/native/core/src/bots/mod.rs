@@ -30,3 +30,9 @@ pub trait Bot: Send {
     /// The bot's generator (for tests that check where a game leaves it).
     fn rng(&self) -> &PyRandom;
 }
+
+pub mod random_bot;
+pub mod registry;
+pub mod test_bots;
+
+pub use registry::{make_bot, BotEntry, Params, Value, REGISTRY};
