@@ -63,7 +63,9 @@ class RevealingView(PlayerView):
     __slots__ = ("_reveal", "_truth")
 
     def __init__(self, view: PlayerView, truth: GameState, reveal: str) -> None:
-        for name in PlayerView.__slots__:
+        # The reference's view is made of slots to copy; the native one is made a copy of
+        # ``view`` by its constructor (and has no slots to set).
+        for name in getattr(PlayerView, "__slots__", ()):
             with contextlib.suppress(AttributeError):  # a slot left unset stays unset
                 setattr(self, name, getattr(view, name))
         self._truth = truth

@@ -10,9 +10,15 @@ Typical use::
     print(game.result())
 
 ``arena.engine`` imports nothing else of the project and does no I/O.
+
+Two implementations stand behind ``GameState``, ``PlayerView``, ``new_game`` and the
+position functions: the native engine (Rust, ``arena/native``, the default) and the
+pure-Python reference (``state.py``, ``view.py``, ``position.py``), selected with the
+environment variable ``ARENA_ENGINE=reference``.  They make the same decisions: the
+differential test compares them step by step.  ``ENGINE`` says which one is in use.
 """
 
-from . import actions, components, grid, history
+from . import actions, components, grid, history, native
 from .actions import action_text, parse_action
 from .aliases import Action, CardId, Cell, Edge
 from .board import Board
@@ -53,12 +59,24 @@ from .state import (
 )
 from .view import PlayerView
 
+ENGINE: str = native.selected()
+if ENGINE == "native":
+    from .native import (  # type: ignore[assignment]
+        GameState,
+        PlayerView,
+        from_position,
+        new_game,
+        positions_equal,
+        to_position,
+    )
+
 __all__ = [
     "CARDS",
     "CATEGORIES",
     "COLOURS",
     "DEFAULTS",
     "DEFAULT_CARD_SET",
+    "ENGINE",
     "EVENT_KINDS",
     "FACES",
     "IMPROVEMENTS",

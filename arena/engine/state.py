@@ -318,7 +318,9 @@ class GameState(Board):
             if type(seat) is not int or not 0 <= seat < self.players:
                 raise PlacementError(f"seat {seat!r} is not a seat of this "
                                      f"{self.players}-player game")
-            there = next(c for c in self.hands[seat] if CARD_CATEGORY[c] == category)
+            there = next((c for c in self.hands[seat] if CARD_CATEGORY[c] == category), None)
+            if there is None:
+                raise PlacementError(f"seat {seat} holds no {CARDS[card].category_name} card")
         else:
             if type(depth) is not int or not 0 <= depth < len(deck):
                 raise PlacementError(f"depth {depth!r} is not a place of the "

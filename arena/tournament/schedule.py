@@ -23,7 +23,7 @@ from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
 from arena.intervention import Intervention
 from arena.limits import move_time_problem
 from arena.registry import BotSpec
-from arena.seeds import deal_seed
+from arena.seeds import deal_key_check, deal_seed, keyed_deal_seed
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -136,6 +136,10 @@ class TournamentConfig:
     cards: CardSet = DEFAULT_CARD_SET
     #: An experiment's schedule in place of the pairings (``arena balance study``).
     experiment: GamePlan | None = None
+    #: The key of keyed deals (``arena.seeds.keyed_deal_seed``; docs/tournaments.md, "The
+    #: deal key"), or None for public deals (derived from the master seed alone).  Never
+    #: written to the manifest while the run is live.
+    deal_key: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.participants) < 2:
@@ -204,7 +208,20 @@ class TournamentConfig:
             "sprt": self.sprt.to_dict() if self.sprt else None,
             "card_set": self.card_set(),
             "experiment": self.experiment.to_dict() if self.experiment is not None else None,
+            "deals": self.deals(),
         }
+
+    def deals(self) -> dict[str, Any]:
+        """The manifest's ``deals``: public, or keyed with the key's fingerprint."""
+        if not self.deal_key:
+            return {"keyed": False}
+        return {"keyed": True, "check": deal_key_check(self.deal_key)}
+
+    def deal_seed(self, pairing: int, deal: int) -> int:
+        """The game seed of a deal (``arena.seeds``)."""
+        if not self.deal_key:
+            return deal_seed(self.seed, pairing, deal)
+        return keyed_deal_seed(self.deal_key, self.seed, pairing, deal)
 
     def card_set(self) -> dict[str, Any]:
         """The manifest's ``card_set``: the resolved set and its changes (``arena/cards.py``)."""
@@ -249,6 +266,10 @@ class ScheduledGame:
     @property
     def id(self) -> str:
         return self.name or game_id(self.pairing, self.deal, self.rotation)
+
+    def recorded_intervention(self) -> list[dict[str, Any]] | None:
+        """The ``intervention`` field its record holds (None: a game with none)."""
+        return [p.to_dict() for p in self.intervention] if self.intervention else None
 
     def meta(self) -> dict[str, Any]:
         """What the record gets from the schedule (merged by ``play_game``)."""
@@ -336,7 +357,7 @@ def make_schedule(config: TournamentConfig) -> Schedule:
     games: list[ScheduledGame] = []
     for deal in range(deals):
         for pairing, lineup in enumerate(lineups):
-            seed = deal_seed(config.seed, pairing, deal)
+            seed = config.deal_seed(pairing, deal)
             for rotation in range(players):
                 seats = tuple(lineup[(seat + rotation) % players] for seat in range(players))
                 games.append(ScheduledGame(len(games), pairing, deal, rotation, seed, seats))

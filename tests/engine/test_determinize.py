@@ -3,6 +3,9 @@
 Why: every seeded search (and the decision digests of ``mcts``, ``greedy`` and ``objective``)
 rests on the samples a generator gives.  ``determinize`` shuffles with its own inline loop
 for speed; these tests hold it to the plain algorithm: the same states, the same draws.
+They read the reference's internals (``view.py``), so they run on the reference whatever
+``ARENA_ENGINE`` selects: the native engine is held to the reference's samples, draw for
+draw, by ``test_native.py``.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ import random
 
 import pytest
 
-from arena.engine import GameState, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.board import copy_public
+from arena.engine.state import GameState, new_game
 from arena.engine.view import PlayerView, _deck_places, _fill, _shuffle, _shuffle_steps
 
 

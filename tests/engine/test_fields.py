@@ -1,6 +1,9 @@
 """The table of a state's fields (``board.FIELDS``) is the one list of them: the slots, the
 copy, a view's public part, positions_equal and with_hidden_from all follow it, so a field
-added to the table is handled everywhere, and one added elsewhere fails here."""
+added to the table is handled everywhere, and one added elsewhere fails here.
+
+The table is the reference's (``board.py``): these tests run on the reference whatever
+``ARENA_ENGINE`` selects; the native engine is held to it by ``test_native.py``."""
 
 from __future__ import annotations
 
@@ -9,14 +12,6 @@ from typing import Any
 
 import pytest
 
-from arena.engine import (
-    GameState,
-    PlayerView,
-    from_position,
-    new_game,
-    positions_equal,
-    to_position,
-)
 from arena.engine.board import (
     CACHE,
     COPIED,
@@ -28,6 +23,9 @@ from arena.engine.board import (
     Board,
     copy_public,
 )
+from arena.engine.position import from_position, positions_equal, to_position
+from arena.engine.state import GameState, new_game
+from arena.engine.view import PlayerView
 
 
 class Sentinel:

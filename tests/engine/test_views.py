@@ -68,8 +68,9 @@ def position(
 
 
 def all_slots(view: PlayerView) -> dict[str, object]:
-    """Every attribute a bot could reach on the view."""
-    return {name: getattr(view, name) for name in type(view).__slots__}
+    """Every attribute a bot could reach on the view (its methods aside), on either engine."""
+    values = {name: getattr(view, name, None) for name in dir(view) if not name.startswith("__")}
+    return {name: value for name, value in values.items() if not callable(value)}
 
 
 @pytest.mark.parametrize("current", [0, 1])

@@ -4,18 +4,22 @@ intervention kept in every record and placed again by a replay."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
+import orjson
 import pytest
 
-from arena.engine import CATEGORIES
+from arena.engine import CATEGORIES, ENGINE
 from arena.engine.components import CARD_INDEX
 from arena.intervention import InterventionError, Placement, from_record
-from arena.registry import BotSpec
+from arena.match import python_loop
+from arena.registry import BotSpec, make_bot
 from arena.replay import RecordError, replay_record
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.experiment import CardExperiment, games_per_deal
+from arena.tournament.native_games import NativeGames, native_participant
 from arena.tournament.runner import config_from_manifest
 from arena.tournament.schedule import ScheduleError, TournamentConfig, make_schedule
 
@@ -120,3 +124,31 @@ def test_a_replay_refuses_a_damaged_intervention() -> None:
               "intervention": [{"card": "plot-01", "seat": 5}]}
     with pytest.raises(RecordError, match="intervention: seat 5"):
         replay_record(record)
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="native batches")
+def test_native_batches_play_an_experiment_as_the_python_loop_does() -> None:
+    """A study's games between native bots play in native batches (``native_games.py``):
+    each with its placements and, for a price arm, its own card set; the lines are the
+    Python loop's, byte for byte but the measured seconds."""
+    design = CardExperiment(levels=((0, 1), (2, 3)), deals=2, categories=(1, 2),
+                            priced=("gardener-04", "panda-12"))
+    config = _config(design, seed=9)
+    schedule = make_schedule(config)
+    natives = [native_participant(spec) for spec in config.participants]
+    games = NativeGames(schedule, natives, log_faults=False)
+    assert all(games.plays(g) for g in schedule.games)
+    lines: dict[int, str] = {}
+    games.play(range(schedule.total), lambda done: lines.update(
+        (index, line) for index, line, _ in done))
+    assert sorted(lines) == list(range(schedule.total))
+    seconds = re.compile(r'"seconds":\[[^\]]*\]')
+    for game in schedule.games:
+        bots = [make_bot(config.participants[p], game.seed, seat)
+                for seat, p in enumerate(game.seats)]
+        loop = python_loop(bots, game.seed, config.options, schedule.names(game), None, None,
+                           (), game.meta(), None,
+                           config.cards if game.cards is None else game.cards,
+                           game.intervention)
+        expected = orjson.dumps(loop.record).decode()
+        assert seconds.sub("", lines[game.index]) == seconds.sub("", expected), game.id

@@ -1,0 +1,113 @@
+"""The native engine (``arena._native``, Rust) behind the reference's names and signatures.
+
+``arena.engine`` exports these by default: ``GameState``, ``PlayerView``, ``new_game``,
+``from_position``, ``to_position`` and ``positions_equal`` behave as the pure-Python
+reference's (``state.py``, ``view.py``, ``position.py``), which stays as the readable
+specification and is selected with ``ARENA_ENGINE=reference`` (``selected()``).  The
+values they hand out are the reference's types: ``RuleOptions``, ``CardSet``,
+``GameResult``, the exceptions of ``errors``, dicts, tuples and frozensets of ints.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .components import DEFAULT_CARD_SET, CardSet
+from .errors import ArenaError
+from .options import DEFAULTS, RuleOptions
+
+#: The environment variable that selects the engine, and its values.
+ENGINE_VARIABLE = "ARENA_ENGINE"
+ENGINES = ("native", "reference")
+
+
+def selected() -> str:
+    """The engine ``arena.engine`` is backed by: ``ARENA_ENGINE`` (default ``native``).
+
+    Any other value stops the program with one sentence and exit status 2, as bad input
+    does: it is read when ``arena.engine`` is imported, before any command could report it.
+    """
+    name = os.environ.get(ENGINE_VARIABLE, "native").strip().lower() or "native"
+    if name not in ENGINES:
+        print(f"{ENGINE_VARIABLE}={name!r} is not an engine (valid values: "
+              f"{', '.join(ENGINES)})", file=sys.stderr)
+        raise SystemExit(2)
+    return name
+
+
+try:
+    from arena import _native
+except ImportError as exc:  # pragma: no cover - a tree whose extension was not built
+    _native = None
+    _IMPORT_ERROR: ImportError | None = exc
+else:
+    _IMPORT_ERROR = None
+
+
+def available() -> bool:
+    """Whether the extension module is built (``pip install -e .`` builds it)."""
+    return _native is not None
+
+
+def _module() -> Any:
+    if _native is None:
+        raise ImportError(
+            f"the native engine is not built ({_IMPORT_ERROR}): run python -m pip install -e ."
+            f" (or set {ENGINE_VARIABLE}=reference)"
+        )
+    return _native
+
+
+if _native is not None:
+    GameState = _native.GameState
+    PlayerView = _native.PlayerView
+    from_position = _native.from_position
+    to_position = _native.to_position
+    positions_equal = _native.positions_equal
+
+
+def new_game(
+    players: int = 2,
+    seed: int = 0,
+    options: RuleOptions | None = None,
+    *,
+    dice: Sequence[int] = (),
+    history: bool = True,
+    cards: CardSet | None = None,
+) -> Any:
+    """A new game (R2), as the reference's ``new_game``: decks shuffled from ``seed``, one
+    objective of each kind dealt; ``dice`` scripts the first faces, ``history=False`` skips
+    the move log, ``cards`` is the objective card set."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    return _module().new_game(
+        players, seed, options or DEFAULTS, list(dice), history, cards or DEFAULT_CARD_SET
+    )
+
+
+def engine(name: str) -> Any:
+    """The functions and classes of one engine by name (``native`` or ``reference``),
+    whichever ``arena.engine`` is backed by: what a benchmark or a differential test that
+    runs both in one process needs.  The result has ``new_game``, ``GameState``,
+    ``PlayerView``, ``from_position``, ``to_position`` and ``positions_equal``."""
+    from types import SimpleNamespace
+
+    if name == "native":
+        module = _module()
+        return SimpleNamespace(
+            name=name, new_game=new_game, GameState=module.GameState,
+            PlayerView=module.PlayerView, from_position=module.from_position,
+            to_position=module.to_position, positions_equal=module.positions_equal,
+        )
+    if name == "reference":
+        from . import position, state, view
+
+        return SimpleNamespace(
+            name=name, new_game=state.new_game, GameState=state.GameState,
+            PlayerView=view.PlayerView, from_position=position.from_position,
+            to_position=position.to_position, positions_equal=position.positions_equal,
+        )
+    raise ArenaError(f"{name!r} is not an engine (valid values: {', '.join(ENGINES)})")

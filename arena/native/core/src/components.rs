@@ -1,0 +1,425 @@
+//! The published game's components, read from the same `components.json` as the reference.
+
+use std::sync::LazyLock;
+
+use crate::grid::{self, WIDTH};
+use crate::json::{self, str_repr, Json};
+
+pub const COLOURS: [&str; 3] = ["green", "yellow", "pink"];
+pub const IMPROVEMENTS: [&str; 4] = ["none", "watershed", "enclosure", "fertilizer"];
+pub const NO_IMPROVEMENT: u8 = 0;
+pub const WATERSHED: u8 = 1;
+pub const ENCLOSURE: u8 = 2;
+pub const FERTILIZER: u8 = 3;
+pub const CATEGORIES: [&str; 3] = ["plot", "gardener", "panda"];
+pub const PLOT_CARD: u8 = 0;
+pub const GARDENER_CARD: u8 = 1;
+pub const PANDA_CARD: u8 = 2;
+pub const FACES: [&str; 6] = ["sun", "rain", "wind", "storm", "clouds", "choice"];
+pub const FACE_SUN: i8 = 0;
+pub const FACE_RAIN: i8 = 1;
+pub const FACE_WIND: i8 = 2;
+pub const FACE_STORM: i8 = 3;
+pub const FACE_CLOUDS: i8 = 4;
+pub const FACE_CHOICE: i8 = 5;
+/// A tile code is `colour * 4 + printed improvement`; the pond has its own code.
+pub const POND_TILE: u8 = 12;
+
+/// The source of the facts, compiled in.
+pub const COMPONENTS_JSON: &str = include_str!("../../../engine/data/components.json");
+
+/// `colour` or `colour/improvement`.
+pub fn tile_name(code: u8) -> String {
+    if code == POND_TILE {
+        return "pond".into();
+    }
+    let (colour, imp) = (code / 4, code % 4);
+    if imp != 0 {
+        format!(
+            "{}/{}",
+            COLOURS[colour as usize], IMPROVEMENTS[imp as usize]
+        )
+    } else {
+        COLOURS[colour as usize].into()
+    }
+}
+
+/// Tile code of a name; the error lists the valid names, as the reference's.
+pub fn parse_tile(text: &str) -> Result<u8, String> {
+    (0..12u8).find(|&c| tile_name(c) == text).ok_or_else(|| {
+        let names: Vec<String> = (0..12).map(tile_name).collect();
+        format!(
+            "{} is not a tile (expected one of {})",
+            str_repr(text),
+            names.join(", ")
+        )
+    })
+}
+
+/// An objective card: the printed facts and what the rules need of them.
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub index: u8,
+    pub id: String,
+    pub category: u8,
+    pub points: u32,
+    /// plot: per distinct rotation, `(shift, colour)` per cell from the cell of smallest index.
+    pub shifts: Vec<Vec<(u16, u8)>>,
+    /// plot: the rotations as (q, r, colour), each anchored at its first cell.
+    pub rotations: Vec<Vec<(i32, i32, u8)>>,
+    /// gardener: colour, shoots, height, improvement (-1: any).
+    pub colour: i8,
+    pub shoots: u8,
+    pub height: u8,
+    pub improvement: i8,
+    /// panda: sections to eat per colour.
+    pub eat: [u8; 3],
+}
+
+/// The components' tables.
+pub struct Components {
+    /// Every plot, in the file's order (the deck before shuffling).
+    pub all_plots: Vec<u8>,
+    pub plot_counts: [u8; 12],
+    pub channels: u32,
+    pub improvement_tokens: [u8; 4],
+    pub bamboo_sections: [u32; 3],
+    pub emperor_points: u32,
+    pub cards: Vec<Card>,
+    /// Card indices per category, in the file's order.
+    pub category_cards: [Vec<u8>; 3],
+}
+
+pub static COMPONENTS: LazyLock<Components> =
+    LazyLock::new(|| load(COMPONENTS_JSON).expect("components.json is the engine's own data"));
+
+fn colour_index(name: &str) -> Result<u8, String> {
+    COLOURS
+        .iter()
+        .position(|c| *c == name)
+        .map(|i| i as u8)
+        .ok_or(format!("colour {name}"))
+}
+
+fn int_of(v: Option<&Json>, what: &str) -> Result<i128, String> {
+    v.and_then(Json::as_int)
+        .ok_or_else(|| format!("{what} is not an integer"))
+}
+
+fn str_of<'a>(v: Option<&'a Json>, what: &str) -> Result<&'a str, String> {
+    v.and_then(Json::as_str)
+        .ok_or_else(|| format!("{what} is not a text"))
+}
+
+/// The distinct rotations of a pattern (never mirrored), each anchored at its first cell.
+fn rotations(cells: &[(i32, i32, u8)]) -> Vec<Vec<(i32, i32, u8)>> {
+    let mut seen: Vec<Vec<(i32, i32, u8)>> = Vec::new();
+    let mut out = Vec::new();
+    let mut current = cells.to_vec();
+    for _ in 0..6 {
+        let (q0, r0, _) = current[0];
+        let anchored: Vec<_> = current
+            .iter()
+            .map(|&(q, r, c)| (q - q0, r - r0, c))
+            .collect();
+        let (mq, mr) = anchored
+            .iter()
+            .map(|&(q, r, _)| (q, r))
+            .min()
+            .unwrap_or((0, 0));
+        let mut key: Vec<_> = anchored
+            .iter()
+            .map(|&(q, r, c)| (q - mq, r - mr, c))
+            .collect();
+        key.sort();
+        if !seen.contains(&key) {
+            seen.push(key);
+            out.push(anchored);
+        }
+        current = current
+            .iter()
+            .map(|&(q, r, c)| {
+                let (a, b) = grid::rotate(q, r);
+                (a, b, c)
+            })
+            .collect();
+    }
+    out
+}
+
+fn shifts(rotation: &[(i32, i32, u8)]) -> Vec<(u16, u8)> {
+    let deltas: Vec<(i32, u8)> = rotation
+        .iter()
+        .map(|&(q, r, c)| (q + r * WIDTH, c))
+        .collect();
+    let base = deltas.iter().map(|d| d.0).min().unwrap_or(0);
+    deltas
+        .iter()
+        .map(|&(d, c)| ((d - base) as u16, c))
+        .collect()
+}
+
+fn load(text: &str) -> Result<Components, String> {
+    let d = json::parse(text)?;
+    let mut all_plots = Vec::new();
+    let mut plot_counts = [0u8; 12];
+    for p in d.get("plots").and_then(Json::as_list).ok_or("plots")? {
+        let code = parse_tile(str_of(p.get("tile"), "tile")?)?;
+        let count = int_of(p.get("count"), "count")? as u8;
+        plot_counts[code as usize] = count;
+        all_plots.extend(std::iter::repeat_n(code, count as usize));
+    }
+    let tokens = d.get("improvement_tokens").ok_or("improvement_tokens")?;
+    let mut improvement_tokens = [0u8; 4];
+    for i in 1..4 {
+        improvement_tokens[i] = int_of(tokens.get(IMPROVEMENTS[i]), IMPROVEMENTS[i])? as u8;
+    }
+    let sections = d.get("bamboo_sections").ok_or("bamboo_sections")?;
+    let mut bamboo_sections = [0u32; 3];
+    for (i, c) in COLOURS.iter().enumerate() {
+        bamboo_sections[i] = int_of(sections.get(c), c)? as u32;
+    }
+    let objectives = d.get("objectives").ok_or("objectives")?;
+    let mut cards: Vec<Card> = Vec::new();
+    let blank = |index: usize, id: &str, category: u8, points: u32| Card {
+        index: index as u8,
+        id: id.to_string(),
+        category,
+        points,
+        shifts: Vec::new(),
+        rotations: Vec::new(),
+        colour: -1,
+        shoots: 0,
+        height: 0,
+        improvement: -1,
+        eat: [0; 3],
+    };
+    for (k, name) in CATEGORIES.iter().enumerate() {
+        for entry in objectives.get(name).and_then(Json::as_list).ok_or(*name)? {
+            let id = str_of(entry.get("id"), "id")?;
+            let points = int_of(entry.get("points"), "points")? as u32;
+            let mut card = blank(cards.len(), id, k as u8, points);
+            match k as u8 {
+                PLOT_CARD => {
+                    let mut cells = Vec::new();
+                    for cell in entry.get("cells").and_then(Json::as_list).ok_or("cells")? {
+                        let at = str_of(cell.get("at"), "at")?;
+                        let (q, r) = at.split_once(',').ok_or("at")?;
+                        let (q, r) = (q.parse::<i32>(), r.parse::<i32>());
+                        let (Ok(q), Ok(r)) = (q, r) else {
+                            return Err("at".into());
+                        };
+                        cells.push((q, r, colour_index(str_of(cell.get("colour"), "colour")?)?));
+                    }
+                    card.rotations = rotations(&cells);
+                    card.shifts = card.rotations.iter().map(|r| shifts(r)).collect();
+                }
+                GARDENER_CARD => {
+                    card.colour = colour_index(str_of(entry.get("colour"), "colour")?)? as i8;
+                    card.shoots = int_of(entry.get("shoots"), "shoots")? as u8;
+                    card.height = int_of(entry.get("height"), "height")? as u8;
+                    let imp = str_of(entry.get("improvement"), "improvement")?;
+                    card.improvement = if imp == "any" {
+                        -1
+                    } else {
+                        IMPROVEMENTS
+                            .iter()
+                            .position(|i| *i == imp)
+                            .ok_or("improvement")? as i8
+                    };
+                }
+                _ => {
+                    let eat = entry.get("eat").ok_or("eat")?;
+                    for (i, c) in COLOURS.iter().enumerate() {
+                        card.eat[i] = eat.get(c).and_then(Json::as_int).unwrap_or(0) as u8;
+                    }
+                }
+            }
+            cards.push(card);
+        }
+    }
+    let category_cards = [0u8, 1, 2].map(|k| {
+        cards
+            .iter()
+            .filter(|c| c.category == k)
+            .map(|c| c.index)
+            .collect::<Vec<u8>>()
+    });
+    Ok(Components {
+        all_plots,
+        plot_counts,
+        channels: int_of(d.get("irrigation_channels"), "irrigation_channels")? as u32,
+        improvement_tokens,
+        bamboo_sections,
+        emperor_points: int_of(d.get("emperor_points"), "emperor_points")? as u32,
+        cards,
+        category_cards,
+    })
+}
+
+/// Card index of an id such as `plot-07`; the error is the reference's sentence.
+pub fn parse_card(text: &str) -> Result<u8, String> {
+    COMPONENTS
+        .cards
+        .iter()
+        .find(|c| c.id == text)
+        .map(|c| c.index)
+        .ok_or_else(|| format!("{} is not an objective card of the game", str_repr(text)))
+}
+
+/// The objective cards a game is played with: each card's points and the cards left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardSet {
+    pub points: Vec<u32>,
+    /// Bit per card index.
+    pub removed: u64,
+    /// Per category, the cards in play in the file's order.
+    pub decks: [Vec<u8>; 3],
+}
+
+impl Default for CardSet {
+    fn default() -> Self {
+        let c = &*COMPONENTS;
+        CardSet::new(c.cards.iter().map(|c| c.points).collect(), 0)
+    }
+}
+
+impl CardSet {
+    pub fn new(points: Vec<u32>, removed: u64) -> CardSet {
+        let decks = [0, 1, 2].map(|k: usize| {
+            COMPONENTS.category_cards[k]
+                .iter()
+                .copied()
+                .filter(|&c| removed >> c & 1 == 0)
+                .collect::<Vec<u8>>()
+        });
+        CardSet {
+            points,
+            removed,
+            decks,
+        }
+    }
+
+    pub fn is_removed(&self, card: u8) -> bool {
+        self.removed >> card & 1 != 0
+    }
+
+    /// The printed set with points (card id -> value) and removals (card ids) applied; the
+    /// error names the field at fault as the reference's `CardSet.from_changes`.
+    pub fn from_changes(points: &[(String, Json)], remove: &[Json]) -> Result<CardSet, String> {
+        let comp = &*COMPONENTS;
+        let mut table: Vec<u32> = comp.cards.iter().map(|c| c.points).collect();
+        for (card_id, value) in points {
+            let Ok(index) = parse_card(card_id) else {
+                return Err(format!(
+                    "points.{card_id}: {} is not an objective card (`arena cards` lists them)",
+                    str_repr(card_id)
+                ));
+            };
+            match value {
+                Json::Int(v) if *v >= 0 && *v <= u32::MAX as i128 => {
+                    table[index as usize] = *v as u32
+                }
+                _ => {
+                    return Err(format!(
+                        "points.{card_id} must be a whole number >= 0, not {}",
+                        value.repr()
+                    ))
+                }
+            }
+        }
+        let mut removed = 0u64;
+        for (i, v) in remove.iter().enumerate() {
+            let index = v.as_str().and_then(|s| parse_card(s).ok());
+            let Some(index) = index else {
+                return Err(format!(
+                    "remove[{i}]: {} is not an objective card (`arena cards` lists them)",
+                    v.repr()
+                ));
+            };
+            if removed >> index & 1 != 0 {
+                return Err(format!(
+                    "remove[{i}]: {} is removed twice",
+                    comp.cards[index as usize].id
+                ));
+            }
+            removed |= 1 << index;
+        }
+        Ok(CardSet::new(table, removed))
+    }
+
+    /// What differs from the printed set: `points` (by id, card order) and `remove` (ids).
+    pub fn changes(&self) -> Json {
+        let comp = &*COMPONENTS;
+        let mut out = Vec::new();
+        let points: Vec<(String, Json)> = comp
+            .cards
+            .iter()
+            .filter(|c| self.points[c.index as usize] != c.points)
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    Json::Int(self.points[c.index as usize] as i128),
+                )
+            })
+            .collect();
+        if !points.is_empty() {
+            out.push(("points".to_string(), Json::Object(points)));
+        }
+        if self.removed != 0 {
+            let ids = comp
+                .cards
+                .iter()
+                .filter(|c| self.is_removed(c.index))
+                .map(|c| Json::Str(c.id.clone()))
+                .collect();
+            out.push(("remove".to_string(), Json::List(ids)));
+        }
+        Json::Object(out)
+    }
+
+    pub fn is_default(&self) -> bool {
+        self.removed == 0
+            && self
+                .points
+                .iter()
+                .zip(&COMPONENTS.cards)
+                .all(|(p, c)| *p == c.points)
+    }
+
+    /// Why a game of this many seats cannot be dealt from this set (R2.3).
+    pub fn deal_problem(&self, players: usize) -> Option<String> {
+        for (k, deck) in self.decks.iter().enumerate() {
+            if deck.len() < players {
+                return Some(format!(
+                    "the {} deck keeps {} card{}, and a {players}-player game deals one to each seat (R2.3)",
+                    CATEGORIES[k],
+                    deck.len(),
+                    if deck.len() == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_is_read() {
+        let c = &*COMPONENTS;
+        assert_eq!(c.all_plots.len(), 27);
+        assert_eq!(c.cards.len(), 45);
+        assert_eq!(c.channels, 20);
+        assert_eq!(
+            tile_name(parse_tile("green/watershed").unwrap()),
+            "green/watershed"
+        );
+        assert_eq!(
+            c.cards[parse_card("panda-01").unwrap() as usize].eat,
+            [2, 0, 0]
+        );
+    }
+}

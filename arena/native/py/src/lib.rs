@@ -1,0 +1,2129 @@
+//! The Python binding of takenoko-core: the module `arena._native`.
+//!
+//! A thin layer of conversions and errors, no rules: `GameState` and `PlayerView` hold the
+//! core's `State` and `View` and hand out Python values of the reference's types (dicts,
+//! frozensets, tuples, the reference's `RuleOptions`, `CardSet`, `GameResult` and
+//! exceptions).  Every call that runs the rules goes through `guard`, so a Rust panic never
+//! crosses into Python: it becomes an `ArenaError` naming the game and the seat.
+#![forbid(unsafe_code)]
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyString, PyTuple, PyType};
+
+use takenoko::actions::{self, Kind};
+use takenoko::components::{CardSet, COMPONENTS};
+use takenoko::error::{Error, ErrorKind};
+use takenoko::grid::{self, CellSet, GRID};
+use takenoko::history::Entry;
+use takenoko::json::Json;
+use takenoko::options::RuleOptions;
+use takenoko::placement;
+use takenoko::position;
+use takenoko::rng::PyRandom;
+use takenoko::state::{Board, State, STEP_NAMES};
+use takenoko::view::{Draws, View};
+
+mod referee;
+
+// ---------------------------------------------------------------------- Python values
+
+/// A class or function of the reference package, looked up once.
+fn reference<'py>(
+    py: Python<'py>,
+    cell: &'static GILOnceCell<Py<PyAny>>,
+    module: &str,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(cell
+        .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import(module)?.getattr(name)?.unbind())
+        })?
+        .bind(py)
+        .clone())
+}
+
+macro_rules! reference_item {
+    ($fn:ident, $module:literal, $name:literal) => {
+        fn $fn(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+            static CELL: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
+            reference(py, &CELL, $module, $name)
+        }
+    };
+}
+
+reference_item!(rule_options_class, "arena.engine.options", "RuleOptions");
+reference_item!(card_set_class, "arena.engine.components", "CardSet");
+reference_item!(game_result_class, "arena.engine.state", "GameResult");
+reference_item!(read_only, "arena.engine.view", "read_only");
+reference_item!(random_class, "random", "Random");
+
+fn exception<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
+    Ok(py
+        .import("arena.engine.errors")?
+        .getattr(name)?
+        .downcast_into::<PyType>()?)
+}
+
+/// The reference's exception for a refusal of the core.
+fn raise(py: Python<'_>, e: Error) -> PyErr {
+    let class = match e.kind {
+        ErrorKind::Option => "OptionError",
+        ErrorKind::Notation => "NotationError",
+        ErrorKind::IllegalAction => "IllegalActionError",
+        ErrorKind::Position => "PositionError",
+        ErrorKind::Placement => "PlacementError",
+        ErrorKind::Value => return PyValueError::new_err(e.message),
+    };
+    match exception(py, class) {
+        Ok(t) => PyErr::from_type(t, e.message),
+        Err(err) => err,
+    }
+}
+
+static PLANTED_PANIC: AtomicBool = AtomicBool::new(false);
+
+/// Runs the rules; a panic becomes an `ArenaError` naming `context` (the game and seat).
+fn guard<T>(
+    py: Python<'_>,
+    context: impl FnOnce() -> String,
+    f: impl FnOnce() -> PyResult<T>,
+) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            let message = format!(
+                "the native engine failed ({}): {what}; this is a bug of the engine, please report it",
+                context()
+            );
+            Err(match exception(py, "ArenaError") {
+                Ok(t) => PyErr::from_type(t, message),
+                Err(err) => err,
+            })
+        }
+    }
+}
+
+/// What names a game in a panic's message, written only if one happens.
+fn game_context(st: &State) -> impl FnOnce() -> String {
+    let (seed, round, seat) = (st.seed, st.b.round, st.b.current);
+    move || format!("game seed {seed}, round {round}, seat {seat}")
+}
+
+fn plant_check() {
+    if PLANTED_PANIC.load(Ordering::Relaxed) {
+        panic!("a panic planted by the test hook");
+    }
+}
+
+/// Python value -> JSON value (what a position or options dict holds; other values keep
+/// their `repr` for the refusal that will quote them).
+fn to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
+    if v.is_none() {
+        return Ok(Json::Null);
+    }
+    if v.is_exact_instance_of::<PyBool>() {
+        return Ok(Json::Bool(v.extract()?));
+    }
+    if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
+        return Ok(match v.extract::<i128>() {
+            Ok(i) => Json::Int(i),
+            Err(_) => Json::Other(v.repr()?.to_string()),
+        });
+    }
+    if v.is_instance_of::<PyFloat>() {
+        return Ok(Json::Float(v.extract()?));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(Json::Str(v.extract()?));
+    }
+    if let Ok(list) = v.downcast::<PyList>() {
+        return Ok(Json::List(
+            list.iter().map(|x| to_json(&x)).collect::<PyResult<_>>()?,
+        ));
+    }
+    if let Ok(dict) = v.downcast::<PyDict>() {
+        let mut items = Vec::new();
+        for (k, x) in dict.iter() {
+            let key = match k.downcast::<PyString>() {
+                Ok(s) => s.to_string(),
+                Err(_) => k.str()?.to_string(),
+            };
+            items.push((key, to_json(&x)?));
+        }
+        return Ok(Json::Object(items));
+    }
+    Ok(Json::Other(v.repr()?.to_string()))
+}
+
+/// JSON value -> Python value.
+fn from_json(py: Python<'_>, v: &Json) -> PyResult<PyObject> {
+    Ok(match v {
+        Json::Null | Json::Other(_) => py.None(),
+        Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        Json::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Json::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
+        Json::Str(s) => PyString::new(py, s).into_any().unbind(),
+        Json::List(items) => {
+            let list = PyList::empty(py);
+            for x in items {
+                list.append(from_json(py, x)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Json::Object(items) => {
+            let d = PyDict::new(py);
+            for (k, x) in items {
+                d.set_item(k, from_json(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+/// The core's options of a reference `RuleOptions` (the last one is remembered: a run
+/// plays thousands of games with the same object).
+fn core_options(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Arc<RuleOptions>> {
+    static LAST: Mutex<Option<(Py<PyAny>, Arc<RuleOptions>)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((obj, parsed)) = last.as_ref() {
+        if obj.bind(py).is(options) {
+            return Ok(parsed.clone());
+        }
+    }
+    let data = to_json(&options.call_method0("to_dict")?)?;
+    let parsed = Arc::new(RuleOptions::from_dict(&data).map_err(|m| raise(py, Error::option(m)))?);
+    *last = Some((options.clone().unbind(), parsed.clone()));
+    Ok(parsed)
+}
+
+/// The core's card set of a reference `CardSet`.
+fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>> {
+    static LAST: Mutex<Option<(Py<PyAny>, Arc<CardSet>)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((obj, parsed)) = last.as_ref() {
+        if obj.bind(py).is(cards) {
+            return Ok(parsed.clone());
+        }
+    }
+    let points: Vec<u32> = cards.getattr("points")?.extract()?;
+    let removed: Vec<u8> = cards
+        .getattr("removed")?
+        .try_iter()?
+        .map(|x| x?.extract::<u8>())
+        .collect::<PyResult<_>>()?;
+    if points.len() != COMPONENTS.cards.len() {
+        return Err(PyValueError::new_err(
+            "a card set gives points to every card",
+        ));
+    }
+    let mask = removed
+        .iter()
+        .fold(0u64, |m, &c| m | 1u64 << (c as u32 % 64));
+    let parsed = Arc::new(CardSet::new(points, mask));
+    *last = Some((cards.clone().unbind(), parsed.clone()));
+    Ok(parsed)
+}
+
+/// The reference objects of a core's options and card set (positions, unpickled views).
+fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let options = rule_options_class(py)?
+        .call_method1("from_dict", (from_json(py, &b.options.to_dict(true))?,))?
+        .unbind();
+    let changes = b.card_set.changes();
+    let points = from_json(py, changes.get("points").unwrap_or(&Json::Object(vec![])))?;
+    let remove = from_json(py, changes.get("remove").unwrap_or(&Json::List(vec![])))?;
+    let cards = card_set_class(py)?
+        .call_method1("from_changes", (points, remove))?
+        .unbind();
+    Ok((options, cards))
+}
+
+// ---------------------------------------------------------------------- the board's values
+
+static COUNTER: AtomicU64 = AtomicU64::new(1);
+
+fn fresh() -> u64 {
+    COUNTER.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The Python values a board hands out, built when first asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+enum Slot {
+    Tiles,
+    Improvement,
+    Irrigated,
+    IrrigatedByColour,
+    Channels,
+    Network,
+    Bamboo,
+    Shoots,
+    Taken,
+    PutBack,
+    ReserveImprovements,
+    PlotKnown,
+    ObjectiveKnown,
+    Completed,
+    Eaten,
+    StoredChannels,
+    StoredImprovements,
+    Legal,
+}
+
+const SLOTS: usize = 18;
+
+/// The slots that change with the layout (tiles, improvements, irrigation, channels) only.
+fn is_layout(slot: Slot) -> bool {
+    (slot as usize) <= Slot::Network as usize
+}
+
+/// The layout values of the states that share a layout.
+type Shared = Arc<Mutex<Cache>>;
+
+fn new_shared() -> Shared {
+    Arc::new(Mutex::new(Cache::default()))
+}
+
+/// Built values, each with the version of the board it was built from.
+#[derive(Default)]
+struct Cache {
+    slots: [Option<(u64, PyObject)>; SLOTS],
+}
+
+impl Cache {
+    fn get(&self, py: Python<'_>, slot: Slot, version: u64) -> Option<PyObject> {
+        match &self.slots[slot as usize] {
+            Some((v, obj)) if *v == version => Some(obj.clone_ref(py)),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, py: Python<'_>, slot: Slot, version: u64, obj: &PyObject) {
+        self.slots[slot as usize] = Some((version, obj.clone_ref(py)));
+    }
+}
+
+fn cells_frozenset(py: Python<'_>, cells: impl Iterator<Item = u16>) -> PyResult<PyObject> {
+    let v: Vec<u16> = cells.collect();
+    Ok(PyFrozenSet::new(py, &v)?.into_any().unbind())
+}
+
+fn big_int(py: Python<'_>, set: &CellSet) -> PyResult<PyObject> {
+    let mut bytes = Vec::with_capacity(set.0.len() * 8);
+    for w in set.0 {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    let int = py.get_type::<PyInt>();
+    Ok(int
+        .call_method1(
+            "from_bytes",
+            (pyo3::types::PyBytes::new(py, &bytes), "little"),
+        )?
+        .unbind())
+}
+
+fn tuple_of<T: for<'py> IntoPyObject<'py> + Copy>(
+    py: Python<'_>,
+    items: &[T],
+) -> PyResult<PyObject> {
+    Ok(PyTuple::new(py, items.iter().copied())?.into_any().unbind())
+}
+
+/// Builds the value of a slot from a board.
+fn build(py: Python<'_>, b: &Board, slot: Slot) -> PyResult<PyObject> {
+    let p = b.players as usize;
+    Ok(match slot {
+        Slot::Tiles => {
+            let d = PyDict::new(py);
+            for (c, t) in b.tile_items() {
+                d.set_item(c, t)?;
+            }
+            d.into_any().unbind()
+        }
+        Slot::Improvement => {
+            let d = PyDict::new(py);
+            for &(c, i) in &b.improvements {
+                d.set_item(c, i)?;
+            }
+            d.into_any().unbind()
+        }
+        Slot::Irrigated => cells_frozenset(py, b.irrigated.iter())?,
+        Slot::IrrigatedByColour => {
+            let parts: Vec<PyObject> = b
+                .irrigated_by_colour
+                .iter()
+                .map(|s| big_int(py, s))
+                .collect::<PyResult<_>>()?;
+            PyTuple::new(py, parts)?.into_any().unbind()
+        }
+        Slot::Channels => cells_frozenset(py, b.channels.iter())?,
+        Slot::Network => cells_frozenset(py, b.network.iter())?,
+        Slot::Bamboo => {
+            let d = PyDict::new(py);
+            for (c, h) in b.bamboo_items() {
+                d.set_item(c, h)?;
+            }
+            d.into_any().unbind()
+        }
+        Slot::Shoots => PyList::new(py, b.shoots.iter().copied())?
+            .into_any()
+            .unbind(),
+        Slot::Taken => tuple_of(py, &b.taken)?,
+        Slot::PutBack => tuple_of(py, &b.put_back)?,
+        Slot::ReserveImprovements => tuple_of(py, &b.reserve_improvements)?,
+        Slot::PlotKnown => tuple_of(py, &b.plot_known)?,
+        Slot::ObjectiveKnown => {
+            let parts: Vec<PyObject> = b
+                .objective_known
+                .iter()
+                .map(|k| tuple_of(py, k))
+                .collect::<PyResult<_>>()?;
+            PyTuple::new(py, parts)?.into_any().unbind()
+        }
+        Slot::Completed => {
+            let parts: Vec<PyObject> = b.completed[..p]
+                .iter()
+                .map(|k| tuple_of(py, k))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, parts)?.into_any().unbind()
+        }
+        Slot::Eaten => {
+            let parts: Vec<PyObject> = b.eaten[..p]
+                .iter()
+                .map(|k| tuple_of(py, k))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, parts)?.into_any().unbind()
+        }
+        Slot::StoredChannels => PyList::new(py, b.stored_channels[..p].iter().copied())?
+            .into_any()
+            .unbind(),
+        Slot::StoredImprovements => {
+            let parts: Vec<PyObject> = b.stored_improvements[..p]
+                .iter()
+                .map(|k| tuple_of(py, k))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, parts)?.into_any().unbind()
+        }
+        Slot::Legal => PyList::empty(py).into_any().unbind(),
+    })
+}
+
+fn cell_arg(cell: i64) -> Option<u16> {
+    (0..grid::SIZE as i64)
+        .contains(&cell)
+        .then_some(cell as u16)
+}
+
+fn card_arg(card: i64) -> PyResult<u8> {
+    if (0..COMPONENTS.cards.len() as i64).contains(&card) {
+        Ok(card as u8)
+    } else {
+        Err(PyIndexError::new_err(format!("{card} is not a card index")))
+    }
+}
+
+/// A seat's points summed from a `card_points` of the caller's (any numbers).
+fn python_score(py: Python<'_>, b: &Board, points: &Py<PyAny>, seat: u8) -> PyResult<PyObject> {
+    let points = points.bind(py);
+    let mut total = 0i64.into_pyobject(py)?.into_any();
+    for &c in &b.completed[seat as usize] {
+        total = total.add(points.get_item(c)?)?;
+    }
+    if b.emperor == seat as i8 {
+        total = total.add(b.rules.emperor_points)?;
+    }
+    Ok(total.unbind())
+}
+
+/// What `GameState` and `PlayerView` share: a board, its Python values, its options.
+trait Holder {
+    fn board(&self) -> &Board;
+    fn options_obj(&self) -> &Py<PyAny>;
+    fn card_set_obj(&self) -> &Py<PyAny>;
+    fn card_points_obj(&self) -> &Py<PyAny>;
+    /// Whether `card_points` was given by a caller (then scores are summed from it, in
+    /// Python, as the reference sums whatever it holds: an archetype's weighted points).
+    fn points_set(&self) -> bool;
+    /// The value of a slot, built once per version of what it shows.
+    fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject>;
+}
+
+/// The board's attributes and queries, on both classes (the reference's `Board`).
+macro_rules! board_api {
+    ($cls:ident) => {
+        #[pymethods]
+        impl $cls {
+            #[getter]
+            fn players(&self) -> u8 {
+                self.board().players
+            }
+            #[getter]
+            fn options(&self, py: Python<'_>) -> PyObject {
+                self.options_obj().clone_ref(py)
+            }
+            #[getter]
+            fn card_set(&self, py: Python<'_>) -> PyObject {
+                self.card_set_obj().clone_ref(py)
+            }
+            #[getter]
+            fn card_points(&self, py: Python<'_>) -> PyObject {
+                self.card_points_obj().clone_ref(py)
+            }
+            #[getter]
+            fn round(&self) -> u32 {
+                self.board().round
+            }
+            #[getter]
+            fn current(&self) -> u8 {
+                self.board().current
+            }
+            #[getter]
+            fn step(&self) -> u8 {
+                self.board().step
+            }
+            #[getter]
+            fn weather(&self) -> i8 {
+                self.board().weather
+            }
+            #[getter]
+            fn step_name(&self) -> &'static str {
+                STEP_NAMES[self.board().step as usize]
+            }
+            #[getter]
+            fn taken(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Taken)
+            }
+            #[getter]
+            fn put_back(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::PutBack)
+            }
+            #[getter]
+            fn tiles(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Tiles)
+            }
+            #[getter]
+            fn bamboo(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Bamboo)
+            }
+            #[getter]
+            fn improvement(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Improvement)
+            }
+            #[getter]
+            fn irrigated(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Irrigated)
+            }
+            #[getter]
+            fn irrigated_by_colour(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::IrrigatedByColour)
+            }
+            #[getter]
+            fn channels(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Channels)
+            }
+            #[getter]
+            fn network(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Network)
+            }
+            #[getter]
+            fn shoots(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Shoots)
+            }
+            #[getter]
+            fn gardener(&self) -> u16 {
+                self.board().gardener
+            }
+            #[getter]
+            fn panda(&self) -> u16 {
+                self.board().panda
+            }
+            #[getter]
+            fn reserve_channels(&self) -> u32 {
+                self.board().reserve_channels
+            }
+            #[getter]
+            fn reserve_improvements(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::ReserveImprovements)
+            }
+            #[getter]
+            fn plot_known(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::PlotKnown)
+            }
+            #[getter]
+            fn objective_known(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::ObjectiveKnown)
+            }
+            #[getter]
+            fn completed(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Completed)
+            }
+            #[getter]
+            fn eaten(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::Eaten)
+            }
+            #[getter]
+            fn stored_channels(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::StoredChannels)
+            }
+            #[getter]
+            fn stored_improvements(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                self.slot(py, Slot::StoredImprovements)
+            }
+            #[getter]
+            fn emperor(&self) -> i8 {
+                self.board().emperor
+            }
+            #[getter]
+            fn last_turns(&self) -> i32 {
+                self.board().last_turns
+            }
+            #[getter]
+            fn ended(&self) -> bool {
+                self.board().ended
+            }
+            #[getter]
+            fn capped(&self) -> bool {
+                self.board().capped
+            }
+
+            /// Colour of the plot at a cell (-1 for the pond and empty spaces).
+            fn colour(&self, cell: i64) -> i8 {
+                cell_arg(cell).map_or(-1, |c| self.board().colour(c))
+            }
+            /// Cells of the plots in play, in the order they were placed.
+            fn plots(&self) -> Vec<u16> {
+                self.board().plots().collect()
+            }
+            /// Empty spaces where a plot may go (R5.2), in cell order.
+            fn placement_spaces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+                PyTuple::new(py, self.board().placement_spaces())
+            }
+            /// Edges where a channel may go now (R6.2, R6.3), in edge order.
+            fn channel_spots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+                PyTuple::new(py, self.board().channel_spots())
+            }
+            /// Plots that may take an improvement (R11.1).
+            fn improvable_plots(&self) -> Vec<u16> {
+                self.board().improvable_plots().to_vec()
+            }
+            /// Plots whose improvement is a token.
+            fn token_improvements(&self) -> Vec<u16> {
+                self.board().token_improvements().to_vec()
+            }
+            /// Plots that rain would grow (R4.2).
+            fn rain_targets(&self) -> Vec<u16> {
+                self.board().rain_targets().to_vec()
+            }
+            /// Sections of a colour still in the reserve (R1.5).
+            fn supply_left(&self, colour: i64) -> PyResult<i64> {
+                if !(0..3).contains(&colour) {
+                    return Err(PyIndexError::new_err(format!("{colour} is not a colour")));
+                }
+                Ok(self.board().supply_left(colour as u8))
+            }
+            /// Points per seat now (R13.3).
+            fn scores(&self, py: Python<'_>) -> PyResult<PyObject> {
+                if self.points_set() {
+                    let parts: Vec<PyObject> = (0..self.board().players)
+                        .map(|s| python_score(py, self.board(), self.card_points_obj(), s))
+                        .collect::<PyResult<_>>()?;
+                    return Ok(PyList::new(py, parts)?.into_any().unbind());
+                }
+                Ok(PyList::new(py, self.board().scores())?.into_any().unbind())
+            }
+            /// One seat's points.
+            fn score(&self, py: Python<'_>, seat: i64) -> PyResult<PyObject> {
+                if !(0..self.board().players as i64).contains(&seat) {
+                    return Err(PyIndexError::new_err(format!(
+                        "seat {seat} is not in the game"
+                    )));
+                }
+                if self.points_set() {
+                    return python_score(py, self.board(), self.card_points_obj(), seat as u8);
+                }
+                Ok(self
+                    .board()
+                    .score(seat as u8)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind())
+            }
+            /// Card points of the caller's own (an archetype plans with weighted points).
+            #[setter]
+            fn set_card_points(&mut self, points: &Bound<'_, PyAny>) {
+                self.set_points(points.clone().unbind());
+            }
+            /// Whether a plot card's pattern is on the board now (R10.3).
+            fn plot_objective_found(&self, card: i64) -> PyResult<bool> {
+                Ok(self.board().plot_objective_found(card_arg(card)?))
+            }
+            /// Whether a gardener card's shoots are on the board now (R10.4, R10.5).
+            fn gardener_objective_found(&self, card: i64) -> PyResult<bool> {
+                Ok(self.board().gardener_objective_found(card_arg(card)?))
+            }
+            /// Whether a card's condition holds now for a seat (R10.3-R10.6).
+            fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
+                if !(0..self.board().players as i64).contains(&seat) {
+                    return Err(PyIndexError::new_err(format!(
+                        "seat {seat} is not in the game"
+                    )));
+                }
+                Ok(self.board().objective_found(seat as u8, card_arg(card)?))
+            }
+            /// Every placement of a plot card's pattern on the board, as tuples of cells.
+            fn plot_pattern_places<'py>(
+                &self,
+                py: Python<'py>,
+                card: i64,
+            ) -> PyResult<Bound<'py, PyList>> {
+                let places = self.board().plot_pattern_places(card_arg(card)?);
+                let items: Vec<Bound<'py, PyTuple>> = places
+                    .iter()
+                    .map(|p| PyTuple::new(py, p))
+                    .collect::<PyResult<_>>()?;
+                PyList::new(py, items)
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------- GameState
+
+/// A Takenoko game at a decision point (the native `arena.engine.GameState`).
+#[pyclass(name = "GameState", module = "arena.engine")]
+pub struct PyState {
+    st: State,
+    options: Py<PyAny>,
+    card_set: Py<PyAny>,
+    card_points: Py<PyAny>,
+    points_set: bool,
+    /// The history as the reference keeps it: a list of tuples, live (appended as the game
+    /// goes), or None when the game keeps none.
+    history: Option<Py<PyList>>,
+    synced: usize,
+    /// Of everything; of the layout (tiles, improvements, irrigation, channels) only.
+    version: u64,
+    layout: u64,
+    cache: Cache,
+    /// The layout values, shared by the copies of one layout (built once for all of them,
+    /// so they are the same objects, as the reference's copies share its dicts).
+    shared: Shared,
+    /// The order of `tiles` when a caller gave the dict another (the reference keeps the
+    /// dict it is given, and a plot placed later comes last in it).
+    tiles_order: Option<Vec<u16>>,
+}
+
+impl Holder for PyState {
+    fn board(&self) -> &Board {
+        &self.st.b
+    }
+    fn options_obj(&self) -> &Py<PyAny> {
+        &self.options
+    }
+    fn card_set_obj(&self) -> &Py<PyAny> {
+        &self.card_set
+    }
+    fn card_points_obj(&self) -> &Py<PyAny> {
+        &self.card_points
+    }
+    fn points_set(&self) -> bool {
+        self.points_set
+    }
+    fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
+        let version = if is_layout(slot) {
+            self.layout
+        } else {
+            self.version
+        };
+        if is_layout(slot) {
+            let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(obj) = shared.get(py, slot, version) {
+                return Ok(obj);
+            }
+        } else if let Some(obj) = self.cache.get(py, slot, version) {
+            return Ok(obj);
+        }
+        let obj = match (&self.tiles_order, slot) {
+            (Some(order), Slot::Tiles) => {
+                let d = PyDict::new(py);
+                let b = &self.st.b;
+                for &c in order
+                    .iter()
+                    .chain(b.order.iter().filter(|c| !order.contains(c)))
+                {
+                    d.set_item(c, b.tile(c))?;
+                }
+                d.into_any().unbind()
+            }
+            _ => build(py, &self.st.b, slot)?,
+        };
+        if is_layout(slot) {
+            self.shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .put(py, slot, version, &obj);
+        } else {
+            self.cache.put(py, slot, version, &obj);
+        }
+        Ok(obj)
+    }
+}
+
+board_api!(PyState);
+
+fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
+    let tag = e.tag();
+    let round = e.round();
+    let t = match e {
+        Entry::Move { seat, action, .. } => {
+            PyTuple::new(py, [tag as u32, round, *seat as u32, *action])?
+        }
+        Entry::Rolled { face, .. } => PyTuple::new(py, [tag as u32, round, *face as u32])?,
+        Entry::DrewPlots { tiles, .. } => {
+            let tiles = PyTuple::new(py, tiles.iter().copied())?;
+            PyTuple::new(
+                py,
+                [
+                    tag.into_pyobject(py)?.into_any(),
+                    round.into_pyobject(py)?.into_any(),
+                    tiles.into_any(),
+                ],
+            )?
+        }
+        Entry::Drew { card, .. } | Entry::Returned { card, .. } => {
+            PyTuple::new(py, [tag as u32, round, *card as u32])?
+        }
+        Entry::Dealt { seat, hand, .. } => {
+            let hand = PyTuple::new(py, hand.iter().copied())?;
+            PyTuple::new(
+                py,
+                [
+                    tag.into_pyobject(py)?.into_any(),
+                    round.into_pyobject(py)?.into_any(),
+                    seat.into_pyobject(py)?.into_any(),
+                    hand.into_any(),
+                ],
+            )?
+        }
+        Entry::Emperor { seat, .. } => PyTuple::new(py, [tag as u32, round, *seat as u32])?,
+        Entry::GameOver { .. } => PyTuple::new(py, [tag as u32, round])?,
+    };
+    Ok(t.into_any().unbind())
+}
+
+impl PyState {
+    fn set_points(&mut self, points: Py<PyAny>) {
+        self.card_points = points;
+        self.points_set = true;
+    }
+
+    fn wrap(
+        py: Python<'_>,
+        st: State,
+        options: Py<PyAny>,
+        card_set: Py<PyAny>,
+    ) -> PyResult<PyState> {
+        let card_points = card_set.bind(py).getattr("points")?.unbind();
+        let history = st.history.0.as_ref().map(|_| PyList::empty(py).unbind());
+        let mut s = PyState {
+            st,
+            options,
+            card_set,
+            card_points,
+            points_set: false,
+            history,
+            synced: 0,
+            version: fresh(),
+            layout: fresh(),
+            cache: Cache::default(),
+            shared: new_shared(),
+            tiles_order: None,
+        };
+        s.sync(py)?;
+        Ok(s)
+    }
+
+    /// Appends the core's new history entries to the Python list.
+    fn sync(&mut self, py: Python<'_>) -> PyResult<()> {
+        if let (Some(list), Some(entries)) = (&self.history, &self.st.history.0) {
+            let list = list.bind(py);
+            for e in &entries[self.synced..] {
+                list.append(entry_tuple(py, e)?)?;
+            }
+            self.synced = entries.len();
+        }
+        Ok(())
+    }
+
+    /// A layout value given by a caller: this state's alone (the copies sharing the layout
+    /// keep theirs), so the shared values are copied first.
+    fn put_layout(&mut self, py: Python<'_>, slot: Slot, obj: &Bound<'_, PyAny>) {
+        let mut own = Cache::default();
+        {
+            let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            for (i, entry) in shared.slots.iter().enumerate() {
+                own.slots[i] = entry.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
+            }
+        }
+        own.put(py, slot, self.layout, &obj.clone().unbind());
+        self.shared = Arc::new(Mutex::new(own));
+    }
+
+    fn changed(&mut self, layout: bool) {
+        self.version = fresh();
+        if layout {
+            self.layout = fresh();
+            self.shared = new_shared();
+        }
+    }
+
+    fn copy_of(&self, py: Python<'_>, history: bool) -> PyResult<PyState> {
+        let st = self.st.copy(history);
+        let hist = match (&self.history, history) {
+            (Some(list), true) => Some(PyList::new(py, list.bind(py).iter())?.unbind()),
+            _ => None,
+        };
+        let mut cache = Cache::default();
+        if let Some(legal) = &self.cache.slots[Slot::Legal as usize] {
+            cache.slots[Slot::Legal as usize] = Some((legal.0, legal.1.clone_ref(py)));
+        }
+        Ok(PyState {
+            synced: if hist.is_some() { self.synced } else { 0 },
+            st,
+            options: self.options.clone_ref(py),
+            card_set: self.card_set.clone_ref(py),
+            card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
+            history: hist,
+            version: self.version,
+            layout: self.layout,
+            cache,
+            shared: self.shared.clone(),
+            tiles_order: self.tiles_order.clone(),
+        })
+    }
+
+    fn legal_list(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        if let Some(obj) = self.cache.get(py, Slot::Legal, self.version) {
+            return Ok(obj);
+        }
+        let context = game_context(&self.st);
+        let st = &self.st;
+        let legal = guard(py, context, || Ok(st.legal_actions()))?;
+        let obj = PyList::new(py, legal.iter().copied())?.into_any().unbind();
+        self.cache.put(py, Slot::Legal, self.version, &obj);
+        Ok(obj)
+    }
+
+    fn do_apply(&mut self, py: Python<'_>, action: i64, checked: bool) -> PyResult<()> {
+        let Ok(action) = u32::try_from(action) else {
+            return Err(raise(
+                py,
+                Error::illegal(format!("{action} is not an action")),
+            ));
+        };
+        let kind = action & actions::KIND_MASK;
+        let layout = matches!(
+            kind,
+            actions::PLACE
+                | actions::IRRIGATE
+                | actions::CHANNEL
+                | actions::IMPROVE
+                | actions::CLOUDS
+                | actions::CLOUDS_MOVE
+        );
+        let context = game_context(&self.st);
+        let st = &mut self.st;
+        let result = guard(py, context, || {
+            plant_check();
+            Ok(if checked {
+                st.play(action)
+            } else {
+                st.apply(action)
+            })
+        })?;
+        self.changed(layout);
+        self.sync(py)?;
+        result.map_err(|e| raise(py, e))
+    }
+}
+
+/// `hands` of a native state: the reference's list of tuples, whose items may be replaced
+/// (`state.hands[seat] = hand`, as search edits its own copies).
+#[pyclass(name = "Hands", module = "arena.engine")]
+pub struct PyHands {
+    owner: Py<PyState>,
+}
+
+impl PyHands {
+    fn items(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        let s = self.owner.borrow(py);
+        (0..s.st.b.players as usize)
+            .map(|i| tuple_of(py, &s.st.hands[i]))
+            .collect()
+    }
+}
+
+#[pymethods]
+impl PyHands {
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.owner.borrow(py).st.b.players as usize
+    }
+    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<PyObject> {
+        let s = self.owner.borrow(py);
+        let n = s.st.b.players as isize;
+        let i = if index < 0 { index + n } else { index };
+        if !(0..n).contains(&i) {
+            return Err(PyIndexError::new_err("list index out of range"));
+        }
+        tuple_of(py, &s.st.hands[i as usize])
+    }
+    fn __setitem__(&self, py: Python<'_>, index: isize, hand: Vec<i64>) -> PyResult<()> {
+        let mut s = self.owner.borrow_mut(py);
+        let n = s.st.b.players as isize;
+        let i = if index < 0 { index + n } else { index };
+        if !(0..n).contains(&i) {
+            return Err(PyIndexError::new_err("list assignment index out of range"));
+        }
+        if hand.len() > takenoko::state::MAX_HAND {
+            return Err(PyValueError::new_err(
+                "a hand holds at most 5 objectives (R10.2)",
+            ));
+        }
+        let cards: Vec<u8> = hand.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+        s.st.hands[i as usize] = cards.into_iter().collect();
+        s.changed(false);
+        Ok(())
+    }
+    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let list = PyList::new(py, self.items(py)?)?;
+        Ok(list.call_method0("__iter__")?.unbind())
+    }
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let mine = PyList::new(py, self.items(py)?)?;
+        let theirs = match other.downcast::<PyHands>() {
+            Ok(h) => PyList::new(py, h.borrow().items(py)?)?.into_any(),
+            Err(_) => other.clone(),
+        };
+        mine.eq(theirs)
+    }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(PyList::new(py, self.items(py)?)?.repr()?.to_string())
+    }
+    /// The hands as a list of tuples (a list of the reference's own).
+    fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.items(py)?)
+    }
+}
+
+/// `(key, value)` ints of a mapping (a dict or a read-only proxy of one), in its order.
+fn mapping_items(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, i64)>> {
+    mapping
+        .call_method0("items")?
+        .try_iter()?
+        .map(|kv| kv?.extract::<(i64, i64)>())
+        .collect()
+}
+
+fn set_cells<F: FnMut(u16) -> PyResult<()>>(value: &Bound<'_, PyAny>, mut f: F) -> PyResult<()> {
+    for c in value.try_iter()? {
+        let c: i64 = c?.extract()?;
+        f(cell_arg(c).ok_or_else(|| PyValueError::new_err(format!("{c} is not a cell")))?)?;
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl PyState {
+    #[getter]
+    fn seed(&self) -> i128 {
+        self.st.seed
+    }
+    #[getter]
+    fn rng(&self) -> u64 {
+        self.st.rng
+    }
+    #[getter]
+    fn dice<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.st.dice.iter().copied())
+    }
+    #[getter]
+    fn drawn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.st.drawn.iter().copied())
+    }
+    #[getter]
+    fn plot_deck<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.st.plot_deck.iter().copied())
+    }
+    #[getter]
+    fn objective_decks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let parts: Vec<PyObject> = self
+            .st
+            .objective_decks
+            .iter()
+            .map(|d| tuple_of(py, d))
+            .collect::<PyResult<_>>()?;
+        PyTuple::new(py, parts)
+    }
+    #[getter]
+    fn hands(slf: Bound<'_, Self>) -> PyHands {
+        PyHands {
+            owner: slf.unbind(),
+        }
+    }
+    #[setter]
+    fn set_hands(&mut self, value: Vec<Vec<i64>>) -> PyResult<()> {
+        if value.len() != self.st.b.players as usize {
+            return Err(PyValueError::new_err("hands: one per seat"));
+        }
+        for (i, hand) in value.iter().enumerate() {
+            if hand.len() > takenoko::state::MAX_HAND {
+                return Err(PyValueError::new_err(
+                    "a hand holds at most 5 objectives (R10.2)",
+                ));
+            }
+            self.st.hands[i] = hand.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+        }
+        self.changed(false);
+        Ok(())
+    }
+    #[getter]
+    fn history(&self, py: Python<'_>) -> PyObject {
+        match &self.history {
+            Some(list) => list.clone_ref(py).into_any(),
+            None => py.None(),
+        }
+    }
+
+    // Hidden parts a test or a diagnostic may deal itself (a twin with other hidden parts).
+    #[setter]
+    fn set_seed(&mut self, seed: i128) {
+        self.st.seed = seed;
+        self.changed(false);
+    }
+    #[setter]
+    fn set_drawn(&mut self, drawn: Vec<i64>) -> PyResult<()> {
+        if drawn.len() > 3 || drawn.iter().any(|t| !(0..12).contains(t)) {
+            return Err(PyValueError::new_err("drawn: at most 3 tile codes 0..11"));
+        }
+        self.st.drawn = drawn.iter().map(|&t| t as u8).collect();
+        self.changed(false);
+        Ok(())
+    }
+    #[setter]
+    fn set_rng(&mut self, rng: u64) {
+        self.st.rng = rng;
+        self.changed(false);
+    }
+    #[setter]
+    fn set_plot_deck(&mut self, deck: Vec<i64>) -> PyResult<()> {
+        if deck.len() > 27 || deck.iter().any(|t| !(0..12).contains(t)) {
+            return Err(PyValueError::new_err(
+                "plot_deck: at most 27 tile codes 0..11",
+            ));
+        }
+        self.st.plot_deck = deck.iter().map(|&t| t as u8).collect();
+        let known = &mut self.st.b.plot_known;
+        known.truncate(deck.len());
+        while known.len() < deck.len() {
+            known.push(0);
+        }
+        self.changed(false);
+        Ok(())
+    }
+    #[setter]
+    fn set_objective_decks(&mut self, decks: Vec<Vec<i64>>) -> PyResult<()> {
+        if decks.len() != 3 {
+            return Err(PyValueError::new_err("objective_decks: one per category"));
+        }
+        for (k, deck) in decks.iter().enumerate() {
+            if deck.len() > takenoko::state::MAX_DECK {
+                return Err(PyValueError::new_err("objective_decks: too many cards"));
+            }
+            self.st.objective_decks[k] =
+                deck.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+            let known = &mut self.st.b.objective_known[k];
+            known.truncate(deck.len());
+            while known.len() < deck.len() {
+                known.push(0);
+            }
+        }
+        self.changed(false);
+        Ok(())
+    }
+
+    // Fields a search edits on its own copy (then `invalidate`).
+    #[setter]
+    fn set_step(&mut self, step: i64) -> PyResult<()> {
+        if !(0..8).contains(&step) {
+            return Err(PyValueError::new_err(format!("{step} is not a step")));
+        }
+        self.st.b.step = step as u8;
+        self.changed(false);
+        Ok(())
+    }
+    #[setter]
+    fn set_weather(&mut self, weather: i64) -> PyResult<()> {
+        if !(-1..6).contains(&weather) {
+            return Err(PyValueError::new_err(format!("{weather} is not a weather")));
+        }
+        self.st.b.weather = weather as i8;
+        self.changed(false);
+        Ok(())
+    }
+    #[setter]
+    fn set_taken(&mut self, taken: Vec<u8>) -> PyResult<()> {
+        if taken.len() > 3 || taken.iter().any(|&t| t > 4) {
+            return Err(PyValueError::new_err(
+                "taken: at most 3 of the five actions",
+            ));
+        }
+        self.st.b.taken = taken.into_iter().collect();
+        self.changed(false);
+        Ok(())
+    }
+    /// The same tiles, as another mapping (search canonicalises its layouts so): the object
+    /// is handed out from now on, as the reference's attribute would be.
+    #[setter]
+    fn set_tiles(&mut self, py: Python<'_>, tiles: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = mapping_items(tiles)?;
+        let mut given: Vec<(i64, i64)> = items.clone();
+        given.sort_unstable();
+        let mut mine: Vec<(i64, i64)> = self
+            .st
+            .b
+            .tile_items()
+            .map(|(c, t)| (c as i64, t as i64))
+            .collect();
+        mine.sort_unstable();
+        if given != mine {
+            return Err(PyValueError::new_err(
+                "tiles: only the order of the tiles in play may change",
+            ));
+        }
+        let order: Vec<u16> = items.iter().map(|&(c, _)| c as u16).collect();
+        let same = order.iter().copied().eq(self.st.b.order.iter().copied());
+        self.tiles_order = if same { None } else { Some(order) };
+        self.put_layout(py, Slot::Tiles, tiles);
+        Ok(())
+    }
+    /// Improvements as another mapping: its content and order become the state's.
+    #[setter]
+    fn set_improvement(&mut self, py: Python<'_>, improvement: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut items = arrayvec::ArrayVec::new();
+        for (c, i) in mapping_items(improvement)? {
+            let cell = cell_arg(c).filter(|&c| self.st.b.has_tile(c));
+            let (Some(cell), true) = (cell, (1..4).contains(&i)) else {
+                return Err(PyValueError::new_err(
+                    "improvement: plots in play to 1, 2 or 3",
+                ));
+            };
+            items
+                .try_push((cell, i as u8))
+                .map_err(|_| PyValueError::new_err("improvement: too many"))?;
+        }
+        if items != self.st.b.improvements {
+            let mut a = items.clone();
+            let mut b = self.st.b.improvements.clone();
+            a.sort_unstable();
+            b.sort_unstable();
+            self.st.b.improvements = items;
+            self.changed(a != b);
+        }
+        self.put_layout(py, Slot::Improvement, improvement);
+        Ok(())
+    }
+    /// Irrigated plots as another set.
+    #[setter]
+    fn set_irrigated(&mut self, py: Python<'_>, irrigated: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut set = CellSet::default();
+        let mut by_colour = [CellSet::default(); 3];
+        let b = &self.st.b;
+        set_cells(irrigated, |c| {
+            let code = b
+                .tile(c)
+                .filter(|&t| t < 12)
+                .ok_or_else(|| PyValueError::new_err("irrigated: plots in play"))?;
+            set.insert(c);
+            by_colour[(code >> 2) as usize].insert(c);
+            Ok(())
+        })?;
+        if set != self.st.b.irrigated {
+            self.st.b.irrigated = set;
+            self.st.b.irrigated_by_colour = by_colour;
+            self.st.b.forget_plots();
+            self.changed(true);
+        }
+        self.put_layout(py, Slot::Irrigated, irrigated);
+        Ok(())
+    }
+    /// Channels as another set (the network is left as it is, as the reference leaves it).
+    #[setter]
+    fn set_channels(&mut self, py: Python<'_>, channels: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut set = takenoko::grid::EdgeSet::default();
+        for e in channels.try_iter()? {
+            let e: i64 = e?.extract()?;
+            if !(0..GRID.edge_cells.len() as i64).contains(&e) {
+                return Err(PyValueError::new_err(format!("{e} is not an edge")));
+            }
+            set.insert(e as u16);
+        }
+        if set != self.st.b.channels {
+            self.st.b.channels = set;
+            self.changed(true);
+        }
+        self.put_layout(py, Slot::Channels, channels);
+        Ok(())
+    }
+
+    /// The actions the current seat may choose now (empty once the game is over); the same
+    /// list until the state changes.
+    /// Puts objective `card` in a chosen place of the deal before the first decision (an
+    /// experiment's intervention): the reference's `place_card`, its refusals a
+    /// `PlacementError` with the same sentence.
+    #[pyo3(signature = (card, *, seat = None, depth = None))]
+    fn place_card(
+        &mut self,
+        py: Python<'_>,
+        card: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let arg = |v: &Bound<'_, PyAny>| -> PyResult<placement::Arg> {
+            // The reference takes exactly an int (not a bool, not a float).
+            if v.is_exact_instance_of::<PyInt>() {
+                if let Ok(i) = v.extract::<i128>() {
+                    return Ok(placement::Arg::Int(i));
+                }
+            }
+            Ok(placement::Arg::Other(v.repr()?.to_string()))
+        };
+        let card = arg(card)?;
+        let seat = seat.map(arg).transpose()?;
+        let depth = depth.map(arg).transpose()?;
+        self.st
+            .place_card(&card, seat.as_ref(), depth.as_ref())
+            .map_err(|e| raise(py, e))?;
+        self.changed(false);
+        // The deal entries were rewritten: so are the Python history's.
+        if let (Some(list), Some(entries)) = (&self.history, &self.st.history.0) {
+            let list = list.bind(py);
+            for (i, e) in entries.iter().enumerate().take(self.synced) {
+                if matches!(e, Entry::Dealt { .. }) {
+                    list.set_item(i, entry_tuple(py, e)?)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn legal_actions(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        self.legal_list(py)
+    }
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.options)?;
+        visit.call(&self.card_set)?;
+        visit.call(&self.card_points)?;
+        if let Some(h) = &self.history {
+            visit.call(h)?;
+        }
+        for (_, obj) in self.cache.slots.iter().flatten() {
+            visit.call(obj)?;
+        }
+        Ok(())
+    }
+    fn __clear__(&mut self) {
+        self.cache = Cache::default();
+        self.history = None;
+    }
+    /// Forget the cached legal actions of a copy edited by hand.
+    fn invalidate(&mut self) {
+        self.version = fresh();
+    }
+    fn is_terminal(&self) -> bool {
+        self.st.b.ended
+    }
+    /// Actions the current seat may still take this turn (R3.3, R4.1).
+    fn actions_left(&self) -> i64 {
+        self.st.b.actions_left()
+    }
+    /// A cheap, independent copy; the history is dropped unless asked for.
+    #[pyo3(signature = (*, history = false))]
+    fn copy(&self, py: Python<'_>, history: bool) -> PyResult<PyState> {
+        let context = game_context(&self.st);
+        guard(py, context, || self.copy_of(py, history))
+    }
+    fn __copy__(&self, py: Python<'_>) -> PyResult<PyState> {
+        self.copy_of(py, false)
+    }
+    /// A copy holding `sample`'s hidden parts but `seat`'s own hand.
+    fn with_hidden_from(
+        &self,
+        py: Python<'_>,
+        sample: PyRef<'_, PyState>,
+        seat: i64,
+    ) -> PyResult<PyState> {
+        if !(0..self.st.b.players as i64).contains(&seat) {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat} is not in the game"
+            )));
+        }
+        let mut s = self.copy_of(py, false)?;
+        s.st = self.st.with_hidden_from(&sample.st, seat as u8);
+        s.version = fresh();
+        Ok(s)
+    }
+    /// Apply an action after checking it is legal; IllegalActionError if not.
+    fn play(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+        self.do_apply(py, action, true)
+    }
+    /// Apply a legal action of the current seat, then resolve chance and forced steps.
+    fn apply(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+        self.do_apply(py, action, false)
+    }
+    /// Whether the action step's list would be `[END]` alone.
+    fn _only_end(&self) -> bool {
+        self.st.only_end()
+    }
+    /// The free moves open to the current seat now (R9, R3.1), as listed first.
+    fn _free_moves(&self) -> Vec<u32> {
+        let mut out = takenoko::state::Legal::new();
+        self.st.free_moves(&mut out);
+        out.to_vec()
+    }
+    /// The action step's list, built afresh.
+    fn _legal_turn(&self) -> Vec<u32> {
+        let mut out = takenoko::state::Legal::new();
+        self.st.legal_turn(&mut out);
+        out.to_vec()
+    }
+    /// Points of completed panda objectives per seat (the tie-break of R13.4).
+    fn panda_points(&self) -> Vec<i64> {
+        self.st.panda_points()
+    }
+    /// Scores and winners (R13.3-R13.5); `excluded` seats cannot win.
+    #[pyo3(signature = (excluded = None))]
+    fn result(&self, py: Python<'_>, excluded: Option<Vec<i64>>) -> PyResult<PyObject> {
+        result_object(py, &self.st, &excluded.unwrap_or_default())
+    }
+    /// Per seat: 1 for a win, 1/k for a victory shared by k, 0 otherwise.
+    fn returns(&self) -> Vec<f64> {
+        self.st.returns()
+    }
+    /// The history in notation.
+    fn history_text(&self) -> Vec<String> {
+        self.st.history_text()
+    }
+    fn __repr__(&self) -> String {
+        let b = &self.st.b;
+        format!(
+            "<GameState players={} round={} seat={} step={} scores={:?}{}>",
+            b.players,
+            b.round,
+            b.current,
+            STEP_NAMES[b.step as usize],
+            b.scores().to_vec(),
+            if b.ended { " ended" } else { "" }
+        )
+    }
+    /// Pickled as its position and history (the position is the whole truth).
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (PyObject, PyObject))> {
+        let module = py.import("arena._native")?;
+        let data = from_json(py, &position::to_position(&self.st))?;
+        let history = self.history(py);
+        Ok((
+            module.getattr("_state_from_pickle")?.unbind(),
+            (data, history),
+        ))
+    }
+}
+
+/// The reference's `GameResult` of a state; `excluded` seats cannot win.
+fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObject> {
+    let seats: Vec<u8> = excluded
+        .iter()
+        .filter(|&&s| (0..4).contains(&s))
+        .map(|&s| s as u8)
+        .collect();
+    let r = st.result(&seats);
+    let completed: Vec<Bound<'_, PyTuple>> = r
+        .completed
+        .iter()
+        .map(|done| {
+            PyTuple::new(
+                py,
+                done.iter()
+                    .map(|&c| COMPONENTS.cards[c as usize].id.as_str()),
+            )
+        })
+        .collect::<PyResult<_>>()?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("scores", PyTuple::new(py, &r.scores)?)?;
+    kwargs.set_item("panda_points", PyTuple::new(py, &r.panda_points)?)?;
+    kwargs.set_item("winners", PyTuple::new(py, &r.winners)?)?;
+    kwargs.set_item("tiebreak", r.tiebreak)?;
+    kwargs.set_item("emperor", r.emperor)?;
+    kwargs.set_item("capped", r.capped)?;
+    kwargs.set_item("rounds", r.rounds)?;
+    kwargs.set_item("completed", PyTuple::new(py, completed)?)?;
+    kwargs.set_item("excluded", PyTuple::new(py, excluded)?)?;
+    Ok(game_result_class(py)?.call((), Some(&kwargs))?.unbind())
+}
+
+// ---------------------------------------------------------------------- PlayerView
+
+/// What one seat may know (R2.6): the native `arena.engine.PlayerView`, a snapshot.
+#[pyclass(name = "PlayerView", module = "arena.engine", subclass)]
+pub struct PyView {
+    v: View,
+    options: Py<PyAny>,
+    card_set: Py<PyAny>,
+    card_points: Py<PyAny>,
+    points_set: bool,
+    cache: Cache,
+    /// The version of the state's layout it was made from (its samples share it).
+    layout: u64,
+    /// The layout values its samples share.
+    samples: Shared,
+}
+
+impl Holder for PyView {
+    fn board(&self) -> &Board {
+        &self.v.b
+    }
+    fn options_obj(&self) -> &Py<PyAny> {
+        &self.options
+    }
+    fn card_set_obj(&self) -> &Py<PyAny> {
+        &self.card_set
+    }
+    fn card_points_obj(&self) -> &Py<PyAny> {
+        &self.card_points
+    }
+    fn points_set(&self) -> bool {
+        self.points_set
+    }
+    fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
+        let version = if is_layout(slot) { self.layout } else { 0 };
+        if let Some(obj) = self.cache.get(py, slot, version) {
+            return Ok(obj);
+        }
+        let mut obj = build(py, &self.v.b, slot)?;
+        if matches!(slot, Slot::Tiles | Slot::Improvement) {
+            // A view hands these out read-only (a bot that edits them fails in its own turn).
+            obj = read_only(py)?.call1((obj,))?.unbind();
+        }
+        self.cache.put(py, slot, version, &obj);
+        Ok(obj)
+    }
+}
+
+board_api!(PyView);
+
+/// The caller's generator, drawn from through its `getrandbits`; a `random.Random` is
+/// shuffled here with those draws exactly as its `shuffle` would (`_randbelow` of each
+/// place), a subclass by its own `shuffle` (it may draw otherwise).  So the generator ends
+/// where the reference's `determinize` leaves it, at the cost of one call per draw.
+struct PythonDraws<'a, 'py> {
+    rng: &'a Bound<'py, PyAny>,
+    getrandbits: Bound<'py, PyAny>,
+    exact: bool,
+    error: Option<PyErr>,
+}
+
+impl PythonDraws<'_, '_> {
+    fn below(&mut self, n: u64) -> u64 {
+        let k = 64 - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k) as u64;
+            if r < n || self.error.is_some() {
+                return r.min(n - 1);
+            }
+        }
+    }
+}
+
+impl Draws for PythonDraws<'_, '_> {
+    fn getrandbits(&mut self, k: u32) -> u128 {
+        match self
+            .getrandbits
+            .call1((k,))
+            .and_then(|v| v.extract::<u128>())
+        {
+            Ok(v) => v,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                0
+            }
+        }
+    }
+    fn shuffle(&mut self, items: &mut [u8]) {
+        if self.exact {
+            for i in (1..items.len()).rev() {
+                let j = self.below(i as u64 + 1) as usize;
+                items.swap(i, j);
+            }
+            return;
+        }
+        let py = self.rng.py();
+        let done = PyList::new(py, items.iter().copied()).and_then(|list| {
+            self.rng.call_method1("shuffle", (&list,))?;
+            list.extract::<Vec<u8>>()
+        });
+        match done {
+            Ok(v) if v.len() == items.len() => items.copy_from_slice(&v),
+            Ok(_) => {}
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+}
+
+impl PyView {
+    fn set_points(&mut self, points: Py<PyAny>) {
+        self.card_points = points;
+        self.points_set = true;
+    }
+
+    fn of_state(py: Python<'_>, state: &mut PyState, seat: i64) -> PyResult<PyView> {
+        let v = View::of(&state.st, seat).map_err(|e| raise(py, e))?;
+        // The layout values of the state, read-only where the reference hands out proxies,
+        // so that views of one layout share them (bots cache per layout by identity).
+        let mut cache = Cache::default();
+        for slot in [Slot::Tiles, Slot::Improvement] {
+            let obj = state.slot(py, slot)?;
+            let proxy = read_only(py)?.call1((obj,))?.unbind();
+            cache.put(py, slot, state.layout, &proxy);
+        }
+        for slot in [
+            Slot::Irrigated,
+            Slot::IrrigatedByColour,
+            Slot::Channels,
+            Slot::Network,
+        ] {
+            let obj = state.slot(py, slot)?;
+            cache.put(py, slot, state.layout, &obj);
+        }
+        Ok(PyView {
+            v,
+            options: state.options.clone_ref(py),
+            card_set: state.card_set.clone_ref(py),
+            card_points: state.card_points.clone_ref(py),
+            points_set: state.points_set,
+            cache,
+            layout: state.layout,
+            samples: new_shared(),
+        })
+    }
+}
+
+#[pymethods]
+impl PyView {
+    /// A copy of a view (what a subclass that wraps one is made from:
+    /// `class Mine(PlayerView)`, `Mine(view, ...)`; the arguments after it are the
+    /// subclass's own).
+    #[new]
+    #[pyo3(signature = (view, *_args, **_kwargs))]
+    fn new(
+        py: Python<'_>,
+        view: PyRef<'_, PyView>,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyView> {
+        let mut cache = Cache::default();
+        for (i, slot) in view.cache.slots.iter().enumerate() {
+            cache.slots[i] = slot.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
+        }
+        Ok(PyView {
+            v: view.v.clone(),
+            options: view.options.clone_ref(py),
+            card_set: view.card_set.clone_ref(py),
+            card_points: view.card_points.clone_ref(py),
+            points_set: view.points_set,
+            cache,
+            layout: view.layout,
+            samples: view.samples.clone(),
+        })
+    }
+    /// A copy of the view (a caller may then give it card points of its own).
+    fn __copy__(&self, py: Python<'_>) -> PyResult<PyView> {
+        let mut cache = Cache::default();
+        for (i, slot) in self.cache.slots.iter().enumerate() {
+            cache.slots[i] = slot.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
+        }
+        Ok(PyView {
+            v: self.v.clone(),
+            options: self.options.clone_ref(py),
+            card_set: self.card_set.clone_ref(py),
+            card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
+            cache,
+            layout: self.layout,
+            samples: self.samples.clone(),
+        })
+    }
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.options)?;
+        visit.call(&self.card_set)?;
+        visit.call(&self.card_points)?;
+        for (_, obj) in self.cache.slots.iter().flatten() {
+            visit.call(obj)?;
+        }
+        Ok(())
+    }
+    fn __clear__(&mut self) {
+        self.cache = Cache::default();
+    }
+    /// The view of `seat` on `state`.
+    #[staticmethod]
+    fn of(py: Python<'_>, mut state: PyRefMut<'_, PyState>, seat: i64) -> PyResult<PyView> {
+        let context = game_context(&state.st);
+        guard(py, context, || PyView::of_state(py, &mut state, seat))
+    }
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.v.seat
+    }
+    #[getter]
+    fn drawn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.v.drawn.iter().copied())
+    }
+    #[getter]
+    fn drawn_count(&self) -> usize {
+        self.v.drawn_count
+    }
+    #[getter]
+    fn plot_deck_size(&self) -> usize {
+        self.v.plot_deck_size
+    }
+    #[getter]
+    fn known_plots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let items: Vec<Bound<'py, PyTuple>> = self
+            .v
+            .known_plots
+            .iter()
+            .map(|&(i, t)| PyTuple::new(py, [i, t as usize]))
+            .collect::<PyResult<_>>()?;
+        PyTuple::new(py, items)
+    }
+    #[getter]
+    fn objective_deck_sizes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.v.objective_deck_sizes)
+    }
+    #[getter]
+    fn known_objectives<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut parts = Vec::new();
+        for k in &self.v.known_objectives {
+            let items: Vec<Bound<'py, PyTuple>> = k
+                .iter()
+                .map(|&(i, c)| PyTuple::new(py, [i, c as usize]))
+                .collect::<PyResult<_>>()?;
+            parts.push(PyTuple::new(py, items)?);
+        }
+        PyTuple::new(py, parts)
+    }
+    #[getter]
+    fn hand<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.v.hand.iter().copied())
+    }
+    #[getter]
+    fn hand_categories<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let parts: Vec<PyObject> = self
+            .v
+            .hand_categories
+            .iter()
+            .map(|h| tuple_of(py, h))
+            .collect::<PyResult<_>>()?;
+        PyTuple::new(py, parts)
+    }
+    /// How many objectives a seat holds.
+    fn hand_size(&self, seat: i64) -> PyResult<usize> {
+        if !(0..self.v.b.players as i64).contains(&seat) {
+            return Err(PyIndexError::new_err("tuple index out of range"));
+        }
+        Ok(self.v.hand_size(seat as usize))
+    }
+    /// Plots this seat has not seen, sorted.
+    fn unseen_plots(&self) -> Vec<u16> {
+        self.v.unseen_plots().into_iter().map(u16::from).collect()
+    }
+    /// Cards of a category this seat has not seen.
+    fn unseen_cards(&self, category: i64) -> PyResult<Vec<u16>> {
+        if !(0..3).contains(&category) {
+            return Err(PyIndexError::new_err(format!(
+                "{category} is not a category"
+            )));
+        }
+        Ok(self
+            .v
+            .unseen_cards(category as usize)
+            .into_iter()
+            .map(u16::from)
+            .collect())
+    }
+    /// A full state consistent with this view, the hidden parts drawn from `rng` (the
+    /// same draws as the reference: a `random.Random` ends where the reference leaves it).
+    #[pyo3(signature = (rng, legal = None))]
+    fn determinize(
+        &mut self,
+        py: Python<'_>,
+        rng: &Bound<'_, PyAny>,
+        legal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyState> {
+        let (seat, round) = (self.v.seat, self.v.b.round);
+        let context = move || format!("a determinize of seat {seat}, round {round}");
+        let v = &self.v;
+        let st = guard(py, context, || {
+            plant_check();
+            let exact = rng.get_type().is(&random_class(py)?);
+            let mut draws = PythonDraws {
+                getrandbits: rng.getattr("getrandbits")?,
+                rng,
+                exact,
+                error: None,
+            };
+            let st = v.determinize(&mut draws);
+            match draws.error {
+                Some(e) => Err(e),
+                None => Ok(st),
+            }
+        })?;
+        // The samples of a view share its layout values (built once, the same objects).
+        let filled = self
+            .samples
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(py, Slot::Tiles, self.layout)
+            .is_some();
+        if !filled {
+            let mut layout = Cache::default();
+            for slot in [
+                Slot::Tiles,
+                Slot::Improvement,
+                Slot::Irrigated,
+                Slot::IrrigatedByColour,
+                Slot::Channels,
+                Slot::Network,
+            ] {
+                let obj = self.slot(py, slot)?;
+                layout.put(py, slot, self.layout, &obj);
+            }
+            *self.samples.lock().unwrap_or_else(|e| e.into_inner()) = layout;
+        }
+        let mut cache = Cache::default();
+        let version = fresh();
+        if let Some(legal) = legal {
+            if self.v.b.current == self.v.seat {
+                let list = PyList::new(py, legal.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
+                    .into_any()
+                    .unbind();
+                cache.put(py, Slot::Legal, version, &list);
+            }
+        }
+        Ok(PyState {
+            st,
+            options: self.options.clone_ref(py),
+            card_set: self.card_set.clone_ref(py),
+            card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
+            history: None,
+            synced: 0,
+            version,
+            layout: self.layout,
+            cache,
+            shared: self.samples.clone(),
+            tiles_order: None,
+        })
+    }
+    /// Everything in the view, JSON-ready (equal views give equal dicts).
+    fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
+        from_json(py, &self.v.to_json())
+    }
+    /// The canonical text of the view (sorted keys).
+    fn to_json(&self) -> String {
+        self.v.canonical()
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.downcast::<PyView>() {
+            Ok(o) => self.v.canonical() == o.borrow().v.canonical(),
+            Err(_) => false,
+        }
+    }
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.v.canonical()).hash()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<PlayerView seat={} round={} current={} step={}>",
+            self.v.seat, self.v.b.round, self.v.b.current, STEP_NAMES[self.v.b.step as usize]
+        )
+    }
+    /// Pickled as its data (a bot in its own process receives its views so).
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String, Vec<u16>))> {
+        let module = py.import("arena._native")?;
+        let order: Vec<u16> = self.v.b.improvements.iter().map(|&(c, _)| c).collect();
+        Ok((
+            module.getattr("_view_from_pickle")?.unbind(),
+            (self.v.to_json().dump(), order),
+        ))
+    }
+}
+
+// ---------------------------------------------------------------------- functions
+
+fn state_from(
+    py: Python<'_>,
+    st: State,
+    options: Py<PyAny>,
+    cards: Py<PyAny>,
+) -> PyResult<PyState> {
+    PyState::wrap(py, st, options, cards)
+}
+
+/// A new game (R2): the reference's `new_game`, arguments given in full.
+#[pyfunction]
+fn new_game(
+    py: Python<'_>,
+    players: i64,
+    seed: &Bound<'_, PyAny>,
+    options: &Bound<'_, PyAny>,
+    dice: Vec<i64>,
+    history: bool,
+    cards: &Bound<'_, PyAny>,
+) -> PyResult<PyState> {
+    if !(2..=4).contains(&players) {
+        return Err(PyValueError::new_err(format!(
+            "a game has 2, 3 or 4 players, not {players}"
+        )));
+    }
+    let seed: i128 = match seed.extract::<i128>() {
+        Ok(s) => s,
+        Err(_) => {
+            // Any int: only its low 64 bits are used, but it is written back as given.
+            let low: u64 = seed.call_method1("__and__", (u64::MAX,))?.extract()?;
+            low as i128
+        }
+    };
+    if dice.iter().any(|f| !(0..6).contains(f)) {
+        return Err(PyValueError::new_err("dice: faces are 0..5"));
+    }
+    let faces: Vec<u8> = dice.iter().map(|&f| f as u8).collect();
+    let core_opts = core_options(py, options)?;
+    let core_set = core_cards(py, cards)?;
+    let st = guard(
+        py,
+        || format!("new game, seed {seed}"),
+        || {
+            State::new(players as usize, seed, core_opts, &faces, history, core_set)
+                .map_err(|e| raise(py, e))
+        },
+    )?;
+    state_from(py, st, options.clone().unbind(), cards.clone().unbind())
+}
+
+/// A state from a position (a dict as read from JSON); PositionError names the bad field.
+#[pyfunction]
+fn from_position(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyState> {
+    let data = to_json(data)?;
+    let st = guard(
+        py,
+        || "reading a position".into(),
+        || position::from_position(&data).map_err(|e| raise(py, e)),
+    )?;
+    let (options, cards) = python_values(py, &st.b)?;
+    state_from(py, st, options, cards)
+}
+
+/// The position of a state (the whole truth).
+#[pyfunction]
+fn to_position(py: Python<'_>, state: PyRef<'_, PyState>) -> PyResult<PyObject> {
+    let context = game_context(&state.st);
+    let json = guard(py, context, || Ok(position::to_position(&state.st)))?;
+    from_json(py, &json)
+}
+
+/// Whether two states are the same position.
+#[pyfunction]
+fn positions_equal(a: PyRef<'_, PyState>, b: PyRef<'_, PyState>) -> bool {
+    a.st.same_position(&b.st)
+}
+
+#[pyfunction]
+fn _state_from_pickle(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    history: &Bound<'_, PyAny>,
+) -> PyResult<PyState> {
+    let mut s = from_position(py, data)?;
+    // The position's own reading may have rolled nothing (it was written at a decision); the
+    // history is the pickled one.
+    if history.is_none() {
+        s.history = None;
+        s.st.history.0 = None;
+    } else {
+        let list = PyList::new(py, history.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+        s.synced = s.st.history.0.as_ref().map_or(0, |h| h.len());
+        s.history = Some(list.unbind());
+    }
+    Ok(s)
+}
+
+#[pyfunction]
+fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<PyView> {
+    let data = takenoko::json::parse(text).map_err(PyValueError::new_err)?;
+    let v = View::from_json(&data, &order).map_err(PyValueError::new_err)?;
+    let (options, cards) = python_values(py, &v.b)?;
+    let card_points = cards.bind(py).getattr("points")?.unbind();
+    Ok(PyView {
+        v,
+        options,
+        card_set: cards,
+        card_points,
+        points_set: false,
+        cache: Cache::default(),
+        layout: fresh(),
+        samples: new_shared(),
+    })
+}
+
+/// The notation of an action (docs/notation.md).
+#[pyfunction]
+fn action_text(action: u64) -> PyResult<String> {
+    actions::try_text(action)
+        .ok_or_else(|| PyValueError::new_err(format!("not an action: {action}")))
+}
+
+/// The action of a notation text; NotationError when malformed.
+#[pyfunction]
+fn parse_action(py: Python<'_>, text: &str) -> PyResult<u32> {
+    actions::parse(text).map_err(|e| raise(py, e))
+}
+
+/// Options from JSON as the native side reads them: the dict of `to_dict`, back.
+#[pyfunction]
+fn options_from_dict(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let o = RuleOptions::from_dict(&to_json(data)?).map_err(|m| raise(py, Error::option(m)))?;
+    from_json(py, &o.to_dict(false))
+}
+
+/// Options from `NAME=VALUE` texts as the native side reads them.
+#[pyfunction]
+fn options_from_pairs(py: Python<'_>, pairs: Vec<String>) -> PyResult<PyObject> {
+    let o = RuleOptions::from_pairs(&pairs).map_err(|m| raise(py, Error::option(m)))?;
+    from_json(py, &o.to_dict(false))
+}
+
+/// The option table as the native side read it: (name, type, default) per option.
+#[pyfunction]
+fn option_table(py: Python<'_>) -> PyResult<Vec<(String, String, PyObject)>> {
+    let table = &*takenoko::options::TABLE;
+    table
+        .specs
+        .iter()
+        .map(|s| {
+            let kind = match s.kind {
+                takenoko::options::OptionType::Bool => "bool",
+                takenoko::options::OptionType::Choice(_) => "choice",
+                takenoko::options::OptionType::Int { .. } => "int",
+                takenoko::options::OptionType::PerPlayers { .. } => "per_players",
+            };
+            Ok((
+                s.name.clone(),
+                kind.to_string(),
+                from_json(py, &takenoko::options::value_json(s, &s.default))?,
+            ))
+        })
+        .collect()
+}
+
+/// `random.Random(seed)`'s draws as the core makes them (for the tests against CPython):
+/// each call is `(method, argument)`: `getrandbits k`, `random`, `randbelow n`, `shuffle n`
+/// (the permutation of range(n)), `choice n` (the index).
+#[pyfunction]
+fn python_random_draws(
+    py: Python<'_>,
+    seed: i128,
+    calls: Vec<(String, u64)>,
+) -> PyResult<Vec<PyObject>> {
+    let mut r = PyRandom::new(seed);
+    let mut out = Vec::new();
+    for (method, n) in calls {
+        out.push(match method.as_str() {
+            "getrandbits" => r
+                .getrandbits(n as u32)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+            "random" => PyFloat::new(py, r.random()).into_any().unbind(),
+            "randbelow" => r.randbelow(n).into_pyobject(py)?.into_any().unbind(),
+            "choice" => r
+                .choice_index(n as usize)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+            "shuffle" => {
+                let mut items: Vec<u32> = (0..n as u32).collect();
+                r.shuffle(&mut items);
+                PyList::new(py, items)?.into_any().unbind()
+            }
+            other => return Err(PyTypeError::new_err(format!("no draw {other}"))),
+        });
+    }
+    Ok(out)
+}
+
+/// Test hook: while set, every native apply and determinize panics (to show that a panic
+/// reaches Python as an ArenaError).  Reachable only through this function.
+#[pyfunction]
+fn _plant_panic(on: bool) {
+    PLANTED_PANIC.store(on, Ordering::Relaxed);
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyState>()?;
+    m.add_class::<PyView>()?;
+    m.add_class::<PyHands>()?;
+    m.add_function(wrap_pyfunction!(new_game, m)?)?;
+    m.add_function(wrap_pyfunction!(from_position, m)?)?;
+    m.add_function(wrap_pyfunction!(to_position, m)?)?;
+    m.add_function(wrap_pyfunction!(positions_equal, m)?)?;
+    m.add_function(wrap_pyfunction!(action_text, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_action, m)?)?;
+    m.add_function(wrap_pyfunction!(options_from_dict, m)?)?;
+    m.add_function(wrap_pyfunction!(options_from_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(option_table, m)?)?;
+    m.add_function(wrap_pyfunction!(python_random_draws, m)?)?;
+    m.add_function(wrap_pyfunction!(_plant_panic, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
+    m.add_function(wrap_pyfunction!(_view_from_pickle, m)?)?;
+    m.add_class::<referee::Played>()?;
+    for f in [
+        wrap_pyfunction!(referee::derive_seed, m)?,
+        wrap_pyfunction!(referee::bot_seed, m)?,
+        wrap_pyfunction!(referee::bot_names, m)?,
+        wrap_pyfunction!(referee::bot_params, m)?,
+        wrap_pyfunction!(referee::check_bot_params, m)?,
+        wrap_pyfunction!(referee::_test_bots, m)?,
+        wrap_pyfunction!(referee::play_game, m)?,
+        wrap_pyfunction!(referee::play_batch, m)?,
+        wrap_pyfunction!(referee::record_fields, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    let kinds: Vec<(&str, u8)> = Kind::ALL.iter().map(|k| (k.name(), *k as u8)).collect();
+    m.add("KINDS", kinds)?;
+    m.add("CELLS", GRID.cells.len())?;
+    Ok(())
+}
