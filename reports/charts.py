@@ -72,7 +72,8 @@ def win_rates(standings: pd.DataFrame, players: int, path: Path) -> Path:
     ax.set_ylabel("participant")
     ax.set_xlim(0, min(1.0, max(0.05, float(np.nanmax(data["win_rate_hi"])) * 1.15)))
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    # Beside the axes: inside, it would cover a bar's interval near the chance line.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)
     return _save(fig, path)
 
 
@@ -396,7 +397,8 @@ def experiment_fair_points(table: pd.DataFrame, path: Path, limit: float = 8.0) 
         colour = CATEGORY_COLOURS.get(str(r["category"]), "#888888")
         if not np.isfinite(r["gap"]):
             ax.text(0, yi, "not resolved", ha="center", va="center", fontsize=7,
-                    color="#888888")
+                    color="#888888", zorder=3,  # over the 0 line, which would cross it
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
             continue
         lo, hi = max(r["lo"], -limit), min(r["hi"], limit)
         ax.plot([lo, hi], [yi, yi], color=colour, linewidth=1.2)

@@ -44,6 +44,10 @@ class Table:
         keep = [c for c in self.frame.columns
                 if c in self.shown or any(c in (f"{s}_lo", f"{s}_hi", f"{s}_games_needed",
                                                 f"{s}_clipped") for s in self.shown)]
+        # A study of one skill level: its level column says nothing on the page (the CSV
+        # keeps it), and the columns that do speak fit an 800 px page without it.
+        if "level" in keep and self.frame["level"].nunique() <= 1 and len(keep) > 2:
+            keep.remove("level")
         return self.frame[keep]
 
 

@@ -145,7 +145,7 @@ class Form(Generic[C]):
             made.append(Part(
                 name(self.title or title), text,
                 [Table(name(c.stem), c.caption, result[c.key], c.max_rows, c.shown)
-                 for c in self.tables],
+                 for c in self.tables if result.get(c.key) is not None],
                 [(name(c.file), c.caption) for c in self.charts]))
         return made
 
@@ -460,7 +460,9 @@ def card_study(run: Run) -> Result:
     levels = [t for t in analysis["levels"] if len(t)]
     cards_ = (pd.concat(levels, ignore_index=True)[list(STUDY_COLUMNS)] if levels
               else pd.DataFrame(columns=list(STUDY_COLUMNS)))
-    return {"cards": cards_, "skill": analysis["skill"], "design": analysis["design"],
+    # One level has nothing to compare across levels: no table of it (not an empty one).
+    skill = analysis["skill"] if len(exp.levels) > 1 else None
+    return {"cards": cards_, "skill": skill, "design": analysis["design"],
             "copies": analysis["copies"],
             "levels": analysis["levels"], "names": exp.levels, "fdr": analysis["fdr"],
             "margin": analysis["margin"], "exp": exp}

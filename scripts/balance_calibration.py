@@ -46,7 +46,7 @@ import pandas as pd
 from _args import at_least, bot_spec, output_dir, script_parser
 
 from arena.balance.study import run_study, study_config
-from arena.engine import CardSet
+from arena.engine import CATEGORIES, CardSet
 from arena.engine.components import CARD_INDEX, CARD_POINTS, CARDS, CATEGORY_CARDS
 from arena.intervals import wilson
 from arena.seeds import derive_seed
@@ -59,20 +59,27 @@ PLANTS = (-4, -2, 2, 4)
 FDR = experiment.FDR
 
 
-def plan(seed: int, rep: int) -> dict[str, Any]:
-    """Repetition ``rep``'s seed, planted cards and changes, and the other cards priced: one
-    card per category, drawn among those whose points can take the change."""
+def plan(seed: int, rep: int, per_rep: int = 3) -> dict[str, Any]:
+    """Repetition ``rep``'s seed, categories studied, planted cards and changes, and the
+    other cards priced: one card per category studied, drawn among those whose points can
+    take the change.  With ``per_rep`` < 3 the categories studied are drawn at random (a
+    different draw per repetition; the planted changes still take turns)."""
     rng = random.Random(derive_seed("calibration", seed, rep))
     planted, others = {}, []
+    studied = list(range(3)) if per_rep >= 3 else sorted(
+        random.Random(derive_seed("calibration-categories", seed, rep)).sample(range(3),
+                                                                               per_rep))
     for k in range(3):
         cards = [CARDS[c].id for c in CATEGORY_CARDS[k]]
         delta = PLANTS[(rep + k) % len(PLANTS)]
         # A card that can take the change (points never below 0).
         card = rng.choice([c for c in cards if CARD_POINTS[CARD_INDEX[c]] + delta >= 0])
-        planted[card] = delta
-        others.append(rng.choice([c for c in cards if c != card]))
+        other = rng.choice([c for c in cards if c != card])
+        if k in studied:
+            planted[card] = delta
+            others.append(other)
     return {"seed": derive_seed("calibration-deals", seed, rep), "planted": planted,
-            "others": others}
+            "others": others, "categories": [CATEGORIES[k] for k in studied]}
 
 
 def planted_set(planted: dict[str, int]) -> tuple[CardSet, dict[str, int]]:
@@ -87,8 +94,9 @@ def planted_set(planted: dict[str, int]) -> tuple[CardSet, dict[str, int]]:
         f"{c} {d:+d}" for c, d in made.items())), made
 
 
-def placebo_flags(exp: experiment.Experiment, rng: np.random.Generator) -> dict[str, int]:
-    """The A/A: every block's card labels permuted within each deal, then the study's flags."""
+def placebo_table(exp: experiment.Experiment, rng: np.random.Generator) -> pd.DataFrame:
+    """The A/A's card table: every block's card labels permuted within each deal (so every
+    card's effect is exactly 0), analysed as the study analyses its blocks."""
     rows = []
     for b in experiment.blocks(exp):
         if b.level != 0 or len(b.deals) < 2:
@@ -100,35 +108,50 @@ def placebo_flags(exp: experiment.Experiment, rng: np.random.Generator) -> dict[
                                 take(b.y, perm, 1), take(b.pts, perm, 1), take(b.acts, perm, 1),
                                 take(b.done, perm, 1), {}, {}, 0)
         rows.append(experiment.card_rows(fake, replicates=200))
-    table = pd.concat(rows, ignore_index=True)
+    return pd.concat(rows, ignore_index=True)
+
+
+def placebo_flags(exp: experiment.Experiment, rng: np.random.Generator) -> dict[str, int]:
+    """The A/A: the placebo table's flags, Benjamini–Hochberg across its cards."""
+    table = placebo_table(exp, rng)
     q = bh(table["p_value"].to_numpy())
     qe = bh(table["p_efficiency"].to_numpy())
     return {"cards": len(table), "flags": int((q <= FDR).sum()),
             "efficiency_flags": int((qe <= FDR).sum())}
 
 
-def analyse_rep(folder: Path, made: dict[str, int], seed: int) -> dict[str, Any]:
-    """One repetition's figures: the planted cards' flags and the priced cards' fair points."""
+def analyse_rep(folder: Path, made: dict[str, int], seed: int,
+                aa_draws: int = 1) -> dict[str, Any]:
+    """One repetition's figures: the planted cards' flags and the priced cards' fair points,
+    and ``aa_draws`` placebo draws of the A/A (each its own permutation of the labels)."""
     exp = experiment.load(folder)
     analysis = experiment.analyse(exp, replicates=200)
     table = analysis["levels"][0]
+    # A full study's BH with one change among 45 cards is at least as strict as Bonferroni
+    # over 45 (the bound a subset of categories is held to as well).
+    bonferroni = FDR / len(CARDS)
     cards = []
     for _, r in table[table["priced"]].iterrows():
         card = str(r["card"])
         delta = made.get(card, 0)
         expected = "too strong" if delta > 0 else "too weak"
+        right_way = bool(delta) and (float(r["effect"]) > 0) == (delta > 0)
         cards.append({
             "card": card, "planted": delta, "points": float(r["points"]),
             "printed": CARD_POINTS[CARD_INDEX[card]],
             "effect": _num(r["effect"]), "q_value": _num(r["q_value"]),
+            "p_value": _num(r["p_value"]),
+            "found_bonferroni": right_way and float(r["p_value"]) <= bonferroni,
             "found": bool(delta) and expected in str(r["flag"]),
             "efficient_flag": "efficient" in str(r["flag"]) and "inefficient" not in str(r["flag"]),
             "inefficient_flag": "inefficient" in str(r["flag"]),
             "fair_points": _num(r["fair_points"]), "fair_points_se": _num(r["fair_points_se"]),
             "fair_points_lo": _num(r["fair_points_lo"]),
             "fair_points_hi": _num(r["fair_points_hi"])})
-    aa = placebo_flags(exp, np.random.default_rng(seed))
-    return {"deals": int(analysis["design"]["deals"].iloc[0]), "cards": cards, "aa": aa,
+    gen = np.random.default_rng(seed)
+    draws = [placebo_flags(exp, gen) for _ in range(aa_draws)]
+    return {"deals": int(analysis["design"]["deals"].iloc[0]), "cards": cards,
+            "aa": draws[0], "aa_draws": draws,
             "games": len(exp.arms["game"].unique()),
             "flagged": int((table["q_value"] <= FDR).sum())}
 
@@ -149,14 +172,35 @@ def summarize(reps: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"repetitions": len(reps),
                            "deals": sorted({r["deals"] for r in reps}),
                            "games": sum(r["games"] for r in reps)}
-    aa = [r["aa"] for r in reps]
-    out["aa_any_flag"] = rate(sum(a["flags"] > 0 for a in aa), len(aa))
+    # The A/A over every placebo draw; draws of one repetition share its games, so the
+    # interval is Wilson's at the number of repetitions (the conservative count) when a
+    # repetition holds several.
+    aa = [a for r in reps for a in r.get("aa_draws", [r["aa"]])]
+    n_eff = min(len(aa), len(reps))
+
+    def aa_rate(x: float, n: int) -> dict[str, float]:
+        r = rate(x, n)
+        if n > n_eff:  # the interval at the effective count, the rate at all draws
+            lo, hi = wilson(r["rate"] * n_eff, n_eff)
+            r.update(lo=lo, hi=hi, n_effective=n_eff)
+        return r
+
+    out["aa_draws"] = len(aa)
+    out["aa_any_flag"] = aa_rate(sum(a["flags"] > 0 for a in aa), len(aa))
     out["aa_flag_share"] = rate(sum(a["flags"] for a in aa), sum(a["cards"] for a in aa))
-    out["aa_any_efficiency_flag"] = rate(sum(a["efficiency_flags"] > 0 for a in aa), len(aa))
+    out["aa_any_efficiency_flag"] = aa_rate(sum(a["efficiency_flags"] > 0 for a in aa),
+                                            len(aa))
     cards = [dict(c, rep=i) for i, r in enumerate(reps) for c in r["cards"]]
     for delta in sorted({c["planted"] for c in cards if c["planted"]}):
         mine = [c for c in cards if c["planted"] == delta]
         out[f"power_{delta:+d}"] = rate(sum(c["found"] for c in mine), len(mine))
+        out[f"power_bonferroni_{delta:+d}"] = rate(
+            sum(c.get("found_bonferroni", False) for c in mine), len(mine))
+    for size in (2, 4):
+        mine = [c for c in cards if abs(c["planted"]) == size]
+        out[f"power_pm{size}"] = rate(sum(c["found"] for c in mine), len(mine))
+        out[f"power_bonferroni_pm{size}"] = rate(
+            sum(c.get("found_bonferroni", False) for c in mine), len(mine))
     # Coverage against the leave-one-out pooled fair points of the same card.
     hits, n, ref_se = 0, 0, []
     resolved = [0, 0]
@@ -199,13 +243,23 @@ def markdown(summary: dict[str, Any], args: Any) -> str:
         return (f"| {name} | {r['rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}] | "
                 f"{r['x']:g} of {r['n']} |")
 
+    subset = ("" if args.categories_per_rep >= 3 else
+              f" ({args.categories_per_rep} of the 3 categories per repetition, drawn at "
+              "random)")
+    draws = summary.get("aa_draws", summary["repetitions"])
     lines = [f"Calibration: {summary['repetitions']} repetitions of {args.deals} deals per "
-             f"category ({summary['games']} games), bot {args.bot.name}, FDR {FDR:.0%}.", "",
+             f"category{subset} ({summary['games']} games), bot {args.bot.name}, FDR "
+             f"{FDR:.0%}; {draws} A/A placebo draws.", "",
              "| figure | rate [95% CI] | count |", "| --- | --- | --- |",
-             row("A/A: repetitions with any false flag (BH bounds it by the FDR)",
+             row("A/A: draws with any false flag (BH bounds it by the FDR)",
                  "aa_any_flag"),
              row("A/A: share of cards falsely flagged", "aa_flag_share"),
-             row("A/A: repetitions with any efficiency flag (±20%)", "aa_any_efficiency_flag")]
+             row("A/A: draws with any efficiency flag (±20%)", "aa_any_efficiency_flag")]
+    for size in (2, 4):
+        lines.append(row(f"power, planted ±{size} points (BH as the study flags)",
+                         f"power_pm{size}"))
+        lines.append(row(f"power, planted ±{size} points (Bonferroni over 45 cards)",
+                         f"power_bonferroni_pm{size}"))
     for delta in PLANTS:
         lines.append(row(f"power, planted {delta:+d} points", f"power_{delta:+d}"))
     lines.append(row("fair points resolved (planted cards)", "fair_points_resolved"))
@@ -287,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=float, default=4.0, metavar="GAMES_PER_S",
                     help="games per second expected, for the time estimate")
     ap.add_argument("--out", type=output_dir, help="folder of the studies")
+    ap.add_argument("--categories-per-rep", type=at_least(1), default=3, metavar="N",
+                    help="categories studied per repetition (1-3; fewer: drawn at random "
+                    "per repetition, where a full study per repetition takes too long)")
+    ap.add_argument("--aa-draws", type=at_least(1), default=1, metavar="N",
+                    help="placebo draws (permutations) of the A/A per repetition")
     ap.add_argument("--project", type=Path, default=None, metavar="STUDY",
                     help="instead of playing: the power by size projected from a pilot study")
     args = ap.parse_args(argv)
@@ -300,9 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     reps: list[dict[str, Any]] = []
     started = time.monotonic()
     for rep in range(args.reps):
-        p = plan(args.seed, rep)
+        p = plan(args.seed, rep, args.categories_per_rep)
         cards, made = planted_set(p["planted"])
         config = study_config([args.bot], deals=args.deals, seed=p["seed"], cards=cards,
+                              categories=p["categories"],
                               priced=[*p["planted"], *p["others"]])
         if rep == 0:
             total = args.reps * args.deals * games_per_deal(config, config.experiment)  # type: ignore[arg-type]
@@ -319,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"interrupted in repetition {rep} ({run.done} of {run.total} games kept); "
                   "run the same command again to go on", file=sys.stderr)
             return 130
-        result = {"rep": rep, **p, "made": made, **analyse_rep(folder, made, rep)}
+        result = {"rep": rep, **p, "made": made,
+                  **analyse_rep(folder, made, rep, args.aa_draws)}
         done.write_text(json.dumps(result, indent=1) + "\n")
         reps.append(result)
         summary = summarize(reps)

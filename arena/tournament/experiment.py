@@ -22,7 +22,9 @@ its workers, resumes them and keeps every finished game:
   plays the same deals, so levels are compared on the same luck.
 - The seeds are ``deal_seed(master, category, deal)``: independent blocks per category, the
   same across levels; the shifts are drawn from ``derive_seed("shift", master, category,
-  deal)``, so they too are the same at every level.
+  deal)``, so they too are the same at every level.  A run with keyed deals (untrusted
+  bots, docs/tournaments.md) keys both: the seeds as a tournament's deals, the shifts (which
+  say what the opponents were given) by the same key.
 
 With ``depth`` the card is put at that depth of its deck instead of in the seats' hands
 (the card the next draw from that deck, or a later one, gives), one card per game.
@@ -40,13 +42,21 @@ from typing import Any
 from arena.engine import CATEGORIES, CardSet
 from arena.engine.components import CARD_INDEX, CARDS
 from arena.intervention import Placement
-from arena.seeds import deal_seed, derive_seed
+from arena.seeds import derive_seed, keyed_deal_seed
 
 from .schedule import ScheduledGame, ScheduleError, TournamentConfig
 
 KIND = "card-value"
 #: Price offsets of the fair-points arms by default: the card at its points - 3 and + 3.
 OFFSETS = (-3, 3)
+
+
+def shift_seed(config: Any, category: int, deal: int) -> int:
+    """The seed of a deal's shifts (which card each other seat holds): public from the
+    master seed, or keyed by the run's deal key."""
+    if not config.deal_key:
+        return derive_seed("shift", config.seed, category, deal)
+    return keyed_deal_seed(config.deal_key, derive_seed("shift", config.seed), category, deal)
 
 
 @dataclass(frozen=True)
@@ -145,12 +155,12 @@ class CardExperiment:
             for level, lineup in enumerate(self.levels):
                 seats = tuple(lineup[(seat - subject) % players] for seat in range(players))
                 for k in self.categories:
-                    seed = deal_seed(config.seed, k, deal)
+                    seed = config.deal_seed(k, deal)
                     arms: list[tuple[int, int | None]] = [(c, None) for c in config.cards.decks[k]]
                     arms += [(c, p) for c in config.cards.decks[k] if c in priced
                              for p in self.prices(config, c)]
                     deck = config.cards.decks[k]
-                    shifts = [0, *random.Random(derive_seed("shift", config.seed, k, deal))
+                    shifts = [0, *random.Random(shift_seed(config, k, deal))
                               .sample(range(1, len(deck)), players - 1)]
                     for rotation, (card, price) in enumerate(arms):
                         card_id = CARDS[card].id

@@ -54,3 +54,25 @@ def test_sizes_are_projected_from_a_pilot(tmp_path: Path, capsys: object) -> Non
     assert result.exit_code == 0, result.output
     text = cal.project(tmp_path / "pilot", [40, 400])
     assert "| 40 |" in text and "| 400 |" in text and "λ panda" in text
+
+
+def test_a_subset_of_categories_per_repetition(tmp_path: Path) -> None:
+    """``--categories-per-rep 1``: each repetition studies one category drawn at random (a
+    different one across repetitions), plants one card in it, and the A/A takes several
+    placebo draws, counted with an interval at the number of repetitions."""
+    plans = [cal.plan(1, rep, 1) for rep in range(12)]
+    for p in plans:
+        assert len(p["categories"]) == 1 and len(p["planted"]) == 1 == len(p["others"])
+        assert next(iter(p["planted"])).startswith(p["categories"][0])
+    assert len({p["categories"][0] for p in plans}) == 3
+    out = tmp_path / "cal"
+    argv = ["--bot", "random:complete=true", "--deals", "4", "--reps", "2", "--workers", "1",
+            "--categories-per-rep", "1", "--aa-draws", "3", "--out", str(out)]
+    assert cal.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["aa_draws"] == 6 and summary["aa_any_flag"]["n"] == 6
+    assert summary["aa_any_flag"].get("n_effective", 2) == 2
+    rep = json.loads((out / "rep-0000.json").read_text())
+    assert rep["aa"]["cards"] == 15 and len(rep["cards"]) == 2 and len(rep["aa_draws"]) == 3
+    assert "1 of the 3 categories" in (out / "summary.md").read_text()
+    assert "power_bonferroni_pm2" in summary or "power_bonferroni_pm4" in summary

@@ -152,3 +152,24 @@ def test_native_batches_play_an_experiment_as_the_python_loop_does() -> None:
                            game.intervention)
         expected = orjson.dumps(loop.record).decode()
         assert seconds.sub("", lines[game.index]) == seconds.sub("", expected), game.id
+
+
+def test_keyed_deals_key_a_study_s_seeds_and_shifts() -> None:
+    """A study with keyed deals (untrusted bots): its seeds are the keyed deals and the
+    shifts (what the other seats are given) are keyed too, so the master seed tells a bot
+    neither; without a key both are the public ones."""
+    from dataclasses import replace
+
+    from arena.seeds import deal_seed, keyed_deal_seed
+
+    design = CardExperiment(levels=((0, 1),), deals=3, categories=(0,), priced=())
+    public = make_schedule(_config(design))
+    assert {g.seed for g in public.games} == {deal_seed(5, 0, d) for d in range(3)}
+    key = bytes(range(32))
+    keyed = make_schedule(replace(_config(design), deal_key=key))
+    assert {g.seed for g in keyed.games} == {keyed_deal_seed(key, 5, 0, d) for d in range(3)}
+
+    def others(schedule: object) -> list[str]:
+        return [g.intervention[1].card for g in schedule.games]  # type: ignore[attr-defined]
+
+    assert others(keyed) != others(public)
