@@ -30,3 +30,7 @@ pub trait Bot: Send {
     /// The bot's generator (for tests that check where a game leaves it).
     fn rng(&self) -> &PyRandom;
 }
+
+pub mod draws;
+pub mod heuristics;
+pub mod params;
