@@ -28,6 +28,8 @@ use takenoko::rng::PyRandom;
 use takenoko::state::{Board, State, STEP_NAMES};
 use takenoko::view::{Draws, View};
 
+mod bots;
+
 // ---------------------------------------------------------------------- Python values
 
 /// A class or function of the reference package, looked up once.
@@ -2049,6 +2051,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyView>()?;
     m.add_class::<PyHands>()?;
+    m.add_class::<bots::PyBot>()?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(from_position, m)?)?;
     m.add_function(wrap_pyfunction!(to_position, m)?)?;

@@ -32,5 +32,7 @@ pub trait Bot: Send {
 }
 
 pub mod draws;
+pub mod greedy;
 pub mod heuristics;
+pub mod objective;
 pub mod params;
