@@ -20,18 +20,18 @@ import os
 
 os.environ["ARENA_ENGINE"] = "reference"  # the values of record are the reference's
 
-import copy  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import random  # noqa: E402
-from pathlib import Path  # noqa: E402
+import copy
+import json
+import math
+import random
+from pathlib import Path
 
-from _args import at_least, script_parser  # noqa: E402
+from _args import at_least, script_parser
 
-from arena.engine import CardSet, PlayerView, RuleOptions, new_game  # noqa: E402
-from arena.engine.actions import COMPLETE, kind_of  # noqa: E402
-from arena.engine.components import CARD_CATEGORY, PANDA_CARD  # noqa: E402
-from bots import heuristics as h  # noqa: E402
+from arena.engine import CardSet, PlayerView, RuleOptions, new_game
+from arena.engine.actions import COMPLETE, kind_of
+from arena.engine.components import CARD_CATEGORY, PANDA_CARD
+from bots import heuristics as h
 
 OUT = Path(__file__).resolve().parents[1] / "arena/native/core/tests/data/heuristics_golden.json"
 OPTIONS = [
