@@ -17,7 +17,7 @@
 //! ones (`objective:prefer=...`).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use arrayvec::ArrayVec;
 
@@ -52,6 +52,11 @@ pub const IMPROVEMENT_FROM_STOCK: f64 = 0.3;
 pub const IMPROVEMENT_FROM_CLOUDS: f64 = 2.0;
 /// Cards needing more than the actions left once the Emperor is taken count this much.
 pub const LATE_FACTOR: f64 = 0.05;
+// A layout remembers an empty space's extra cost in whole actions (`Layout::extra`).
+const _: () = assert!(
+    IRRIGATION_NEAR == 1.0 && IRRIGATION_FAR == 2.0 && NOT_PLACEABLE_YET == 1.0,
+    "the extra cost of an empty space must stay a whole number of actions"
+);
 /// Beyond this, a cost is "never": the card is worth nothing.
 pub const UNREACHABLE: f64 = 30.0;
 /// No horizon: the game is not about to end.
@@ -232,8 +237,9 @@ impl Hasher for FxHasher {
 
 pub type FxBuild = BuildHasherDefault<FxHasher>;
 
-/// What a layout is: tiles, irrigation, channels and improvements.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// What a layout is: tiles, irrigation, channels and improvements (kept by its layout, to
+/// tell two layouts of one hash apart).
+#[derive(Clone, PartialEq, Eq)]
 struct LayoutKey {
     order: ArrayVec<Cell, MAX_TILES>,
     codes: ArrayVec<u8, MAX_TILES>,
@@ -252,60 +258,108 @@ impl LayoutKey {
             improvements: b.improvements.clone(),
         }
     }
+
+    fn is_of(&self, b: &Board) -> bool {
+        self.order == b.order
+            && self.irrigated == b.irrigated
+            && self.channels == b.channels
+            && self.improvements == b.improvements
+            && self.codes == b.codes
+    }
 }
 
-/// A plot of a layout as the gardener costs read it: cell, improvement, irrigated, and
-/// the cost of irrigating it.
+/// The hash of a board's layout (what [`LayoutKey`] holds), read off the board.
+fn layout_hash(b: &Board) -> u64 {
+    let mut h = FxHasher::default();
+    for (&c, &t) in b.order.iter().zip(&b.codes) {
+        h.write_u64((c as u64) << 8 | t as u64);
+    }
+    for &(c, i) in &b.improvements {
+        h.write_u64(1 << 40 | (c as u64) << 8 | i as u64);
+    }
+    // Irrigation and channels follow the tiles in most layouts: the words that have bits.
+    for (k, &w) in b.irrigated.0.iter().enumerate() {
+        if w != 0 {
+            h.write_u64(w ^ (k as u64) << 58);
+        }
+    }
+    for (k, &w) in b.channels.0.iter().enumerate() {
+        if w != 0 {
+            h.write_u64(w.rotate_left(17) ^ (k as u64 + 32) << 58);
+        }
+    }
+    h.finish()
+}
+
+/// A plot of a layout as the gardener costs read it: its place in the board's tile order
+/// (a board of this layout keeps its bamboo there), improvement, whether irrigated, and the
+/// cost of irrigating it.
 #[derive(Clone, Copy, Debug)]
 struct Plot {
-    cell: Cell,
+    slot: u8,
     imp: u8,
     wet: bool,
     dry: f64,
 }
 
+/// No tile at a cell (in [`Layout::slot_of`]).
+const NO_SLOT: u8 = u8::MAX;
+
 /// What the heuristics need from a board layout, worked out once per layout (the
 /// reference's `_Layout` and `_PlotLayout`).
 pub struct Layout {
+    key: LayoutKey,
+    /// Per cell, its place in the tile order (`NO_SLOT`: none, and the pond's).
+    slot_of: [u8; SIZE],
     /// Per colour, the cells a pattern cell of that colour must not meet (the pond and the
     /// plots of the other colours), and the plots of that colour.
     masks: [(CellSet, CellSet); 3],
-    /// Per plot (any colour): irrigating it, 0 once irrigated.
-    dry: ArrayVec<(Cell, f64), MAX_TILES>,
-    by_colour: [ArrayVec<Plot, MAX_TILES>; 3],
-    unfenced: [ArrayVec<Cell, MAX_TILES>; 3],
+    /// Per place in the tile order: irrigating that plot, 0 once irrigated.
+    dry: ArrayVec<f64, MAX_TILES>,
+    by_colour: [ArrayVec<Plot, COLOUR_PLOTS>; 3],
+    /// Per colour, the unfenced plots (cell, place in the tile order).
+    unfenced: [ArrayVec<(Cell, u8), COLOUR_PLOTS>; 3],
     plot_costs: [Option<f64>; MAX_CARDS],
-    /// Per empty cell met by a pattern: irrigation and "not placeable yet" costs.
-    empty_extra: Vec<(Cell, f64)>,
     spaces: Option<CellSet>,
-    /// Per panda cell: the unfenced plots of each colour one panda move away.
-    near: Vec<(Cell, [ArrayVec<Cell, MAX_TILES>; 3])>,
+    /// Per empty cell met by a pattern: irrigating it and "not placeable yet", in whole
+    /// actions (`NO_SLOT`: not worked out yet).
+    extra: [u8; SIZE],
+    /// Per panda cell: the places of the unfenced plots of each colour one panda move away.
+    near: Vec<(Cell, [ArrayVec<u8, COLOUR_PLOTS>; 3])>,
 }
+
+/// Plots of one colour a game holds at most (11 green, 9 yellow, 7 pink are printed; a
+/// position with more is refused when it is read).
+const COLOUR_PLOTS: usize = 16;
 
 impl Layout {
     fn new(b: &Board) -> Layout {
         let mut colour_masks = [CellSet::default(); 3];
+        let mut slot_of = [NO_SLOT; SIZE];
         let mut dry = ArrayVec::new();
-        let mut by_colour: [ArrayVec<Plot, MAX_TILES>; 3] = Default::default();
-        let mut unfenced: [ArrayVec<Cell, MAX_TILES>; 3] = Default::default();
-        for (cell, code) in b.tile_items() {
+        let mut by_colour: [ArrayVec<Plot, COLOUR_PLOTS>; 3] = Default::default();
+        let mut unfenced: [ArrayVec<(Cell, u8), COLOUR_PLOTS>; 3] = Default::default();
+        for (slot, (cell, code)) in b.tile_items().enumerate() {
             if code == POND_TILE {
+                dry.push(0.0);
                 continue;
             }
+            let slot = slot as u8;
+            slot_of[cell as usize] = slot;
             let colour = (code >> 2) as usize;
             colour_masks[colour].insert(cell);
             let wet = b.irrigated.has(cell);
             let d = if wet { 0.0 } else { irrigation_cost(b, cell) };
-            dry.push((cell, d));
+            dry.push(d);
             let imp = b.improvement(cell);
-            by_colour[colour].push(Plot {
-                cell,
+            let _ = by_colour[colour].try_push(Plot {
+                slot,
                 imp,
                 wet,
                 dry: d,
             });
             if imp != ENCLOSURE {
-                unfenced[colour].push(cell);
+                let _ = unfenced[colour].try_push((cell, slot));
             }
         }
         let mut pond = CellSet::default();
@@ -314,19 +368,17 @@ impl Layout {
         let masks =
             [0, 1, 2].map(|k| (or(&pond, &and_not(&all, &colour_masks[k])), colour_masks[k]));
         Layout {
+            key: LayoutKey::of(b),
+            slot_of,
             masks,
             dry,
             by_colour,
             unfenced,
             plot_costs: [None; MAX_CARDS],
-            empty_extra: Vec::new(),
             spaces: None,
-            near: Vec::new(),
+            extra: [NO_SLOT; SIZE],
+            near: Vec::with_capacity(4),
         }
-    }
-
-    fn dry_of(&self, cell: Cell) -> Option<f64> {
-        self.dry.iter().find(|(c, _)| *c == cell).map(|&(_, d)| d)
     }
 }
 
@@ -346,10 +398,11 @@ fn and_not(a: &CellSet, b: &CellSet) -> CellSet {
     out
 }
 
-/// `set >> shift`, or-ed into `into` (bit `a` of the result is bit `a + shift` of `set`).
-fn or_shifted(into: &mut CellSet, set: &CellSet, shift: usize) {
+/// `set >> shift`, or-ed into `into` (bit `a` of the result is bit `a + shift` of `set`),
+/// for the words `words` of the result (the others are left as they are).
+fn or_shifted(into: &mut CellSet, set: &CellSet, shift: usize, range: std::ops::Range<usize>) {
     let (words, bits) = (shift / 64, shift % 64);
-    for i in 0..CELL_WORDS {
+    for i in range {
         let lo = set.0.get(i + words).copied().unwrap_or(0);
         let v = if bits == 0 {
             lo
@@ -365,10 +418,87 @@ fn or_shifted(into: &mut CellSet, set: &CellSet, shift: usize) {
 /// content; a cache changes no value).
 #[derive(Default)]
 pub struct Cache {
-    index: HashMap<LayoutKey, usize, FxBuild>,
-    layouts: Vec<Layout>,
+    layouts: Layouts,
+    pows: Pows,
+}
+
+/// The layouts themselves, by the hash of their content.
+#[derive(Default)]
+struct Layouts {
+    /// Layouts by the hash of their content (a list: two layouts may share a hash).
+    index: HashMap<u64, ArrayVec<u32, 4>, FxBuild>,
+    layouts: Vec<Box<Layout>>,
     /// The last layout looked up, to skip hashing when a search stays on one layout.
-    last: Option<(LayoutKey, usize)>,
+    last: Option<usize>,
+    /// How many times the layouts were forgotten (a layout's id holds it).
+    generation: u32,
+    /// Layouts made (misses), for benchmarks.
+    made: u64,
+}
+
+/// `decay ** cost` remembered (a pure function; the heuristics ask for few pairs).
+struct Pows([(u64, u64, f64); 256]);
+
+impl Default for Pows {
+    fn default() -> Pows {
+        // No pair has these bits (a NaN decay): every slot starts empty.
+        Pows([(u64::MAX, u64::MAX, 0.0); 256])
+    }
+}
+
+impl Pows {
+    fn pow(&mut self, decay: f64, cost: f64) -> f64 {
+        let (d, c) = (decay.to_bits(), cost.to_bits());
+        let slot = ((c ^ c >> 29 ^ d >> 7).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize;
+        let e = &mut self.0[slot];
+        if e.0 == d && e.1 == c {
+            return e.2;
+        }
+        let v = decay.powf(cost);
+        *e = (d, c, v);
+        v
+    }
+}
+
+impl Layouts {
+    fn find(&mut self, b: &Board) -> usize {
+        if let Some(i) = self.last {
+            if self.layouts[i].key.is_of(b) {
+                return i;
+            }
+        }
+        let hash = layout_hash(b);
+        let found = self.index.get(&hash).and_then(|list| {
+            list.iter()
+                .map(|&i| i as usize)
+                .find(|&i| self.layouts[i].key.is_of(b))
+        });
+        let i = match found {
+            Some(i) => i,
+            None => {
+                if self.layouts.len() >= LAYOUT_LIMIT {
+                    self.index.clear();
+                    self.layouts.clear();
+                    self.generation = self.generation.wrapping_add(1);
+                }
+                if self.layouts.capacity() == 0 {
+                    self.layouts.reserve(LAYOUT_LIMIT);
+                    self.index.reserve(LAYOUT_LIMIT);
+                }
+                self.layouts.push(Box::new(Layout::new(b)));
+                self.made += 1;
+                let i = self.layouts.len() - 1;
+                let list = self.index.entry(hash).or_default();
+                if list.is_full() {
+                    list.remove(0);
+                }
+                list.push(i as u32);
+                i
+            }
+        };
+        self.last = Some(i);
+        i
+    }
 }
 
 impl Cache {
@@ -378,38 +508,27 @@ impl Cache {
 
     /// The layout of a board (made and remembered on a miss).
     pub fn layout(&mut self, b: &Board) -> &mut Layout {
-        if let Some((key, i)) = &self.last {
-            if key.order == b.order
-                && key.irrigated == b.irrigated
-                && key.channels == b.channels
-                && key.improvements == b.improvements
-                && key.codes == b.codes
-            {
-                let i = *i;
-                return &mut self.layouts[i];
-            }
-        }
-        let key = LayoutKey::of(b);
-        let i = match self.index.get(&key) {
-            Some(&i) => i,
-            None => {
-                if self.layouts.len() >= LAYOUT_LIMIT {
-                    self.index.clear();
-                    self.layouts.clear();
-                }
-                self.layouts.push(Layout::new(b));
-                let i = self.layouts.len() - 1;
-                self.index.insert(key.clone(), i);
-                i
-            }
-        };
-        self.last = Some((key, i));
-        &mut self.layouts[i]
+        let i = self.layouts.find(b);
+        &mut self.layouts.layouts[i]
+    }
+
+    /// An id of the board's layout: equal for boards of one layout while the cache keeps
+    /// it (a bot's own memory may key by it, as the reference's `layout_token`).
+    pub fn layout_id(&mut self, b: &Board) -> u64 {
+        let i = self.layouts.find(b);
+        (self.layouts.generation as u64) << 32 | i as u64
+    }
+
+    /// Layouts made since the cache was created (misses), for benchmarks.
+    pub fn made(&self) -> u64 {
+        self.layouts.made
     }
 
     /// Forgets every layout (a cold start gives the same values).
     pub fn clear(&mut self) {
+        let generation = self.layouts.generation.wrapping_add(1);
         *self = Cache::default();
+        self.layouts.generation = generation;
     }
 }
 
@@ -425,11 +544,7 @@ fn irrigation_cost(b: &Board, cell: Cell) -> f64 {
     for &edge in edges {
         let (a, c) = g.edge_cells[edge as usize];
         let other = if a == cell { c } else { a };
-        match b.tile(other) {
-            None | Some(POND_TILE) => continue,
-            _ => {}
-        }
-        if b.channels.has(edge) {
+        if other == POND || !b.occupied.has(other) || b.channels.has(edge) {
             continue;
         }
         let (e0, e1) = g.edge_ends[edge as usize];
@@ -462,40 +577,51 @@ fn plot_card_cost(b: &Board, layout: &mut Layout, card: u8) -> f64 {
         best += PLOT_ACTION_COST[c as usize] + IRRIGATION_NEAR;
     }
     let g = &*GRID;
+    // Anchors lie below the highest tile, and no lower than the lowest minus the pattern's
+    // reach: only those words of the sets are worked out.
+    let (low, high) = (layout.key.order.iter().min(), layout.key.order.iter().max());
+    let (low, high) = (*low.unwrap_or(&0) as usize, *high.unwrap_or(&0) as usize);
     for rotation in rotations {
+        let reach = rotation.iter().map(|&(s, _)| s as usize).max().unwrap_or(0);
+        let words = low.saturating_sub(reach) / 64..(high / 64 + 1).min(CELL_WORDS);
         let mut touching = CellSet::default();
         let mut spoiled = CellSet::default();
         for &(shift, colour) in rotation {
             let (bad, good) = &layout.masks[colour as usize];
-            or_shifted(&mut spoiled, bad, shift as usize);
-            or_shifted(&mut touching, good, shift as usize);
+            or_shifted(&mut spoiled, bad, shift as usize, words.clone());
+            or_shifted(&mut touching, good, shift as usize, words.clone());
         }
         let anchors = and_not(&touching, &spoiled);
         for anchor in anchors.iter() {
             let mut total = 0.0;
             for &(shift, colour) in rotation {
                 let cell = anchor + shift;
-                if let Some(d) = layout.dry_of(cell) {
-                    total += d;
+                let on_grid = (cell as usize) < SIZE;
+                if on_grid && layout.slot_of[cell as usize] != NO_SLOT {
+                    total += layout.dry[layout.slot_of[cell as usize] as usize];
                     continue;
                 }
-                let more = match layout.empty_extra.iter().find(|(c, _)| *c == cell) {
-                    Some(&(_, m)) => m,
-                    None => {
-                        let on_grid = (cell as usize) < SIZE;
-                        let mut m = if on_grid && g.pond_ring.has(cell) {
-                            0.0
-                        } else {
-                            irrigation_cost(b, cell)
-                        };
-                        let placeable =
-                            on_grid && layout.spaces.as_ref().is_some_and(|s| s.has(cell));
-                        if !placeable {
-                            m += NOT_PLACEABLE_YET;
-                        }
-                        layout.empty_extra.push((cell, m));
-                        m
+                // An empty space: irrigating it, and whether a plot can go there yet.
+                let known = if on_grid {
+                    layout.extra[cell as usize]
+                } else {
+                    NO_SLOT
+                };
+                let more = if known != NO_SLOT {
+                    known as f64
+                } else {
+                    let mut more = if on_grid && g.pond_ring.has(cell) {
+                        0.0
+                    } else {
+                        irrigation_cost(b, cell)
+                    };
+                    if !(on_grid && layout.spaces.as_ref().is_some_and(|s| s.has(cell))) {
+                        more += NOT_PLACEABLE_YET;
                     }
+                    if on_grid {
+                        layout.extra[cell as usize] = more as u8; // 0, 1, 2 or 3: exact
+                    }
+                    more
                 };
                 total += PLOT_ACTION_COST[colour as usize] + more;
             }
@@ -549,7 +675,7 @@ fn gardener_cost(b: &Board, layout: &Layout, card: u8, stored: &[u8; 4]) -> f64 
             let mut extra = 0.0;
             let mut imp = p.imp;
             if need > 0 && imp as i8 != need {
-                if imp != 0 || b.bamboo(p.cell) != 0 {
+                if imp != 0 || b.heights[p.slot as usize] != 0 {
                     continue;
                 }
                 if stored[need as usize] != 0 {
@@ -566,7 +692,7 @@ fn gardener_cost(b: &Board, layout: &Layout, card: u8, stored: &[u8; 4]) -> f64 
             let fert = imp == FERTILIZER;
             let first = if fert { 2 } else { 1 };
             let cost = if p.wet {
-                extra + grow(target, fert, b.bamboo(p.cell))
+                extra + grow(target, fert, b.heights[p.slot as usize])
             } else if imp == 1 {
                 extra + grow(target, fert, first)
             } else {
@@ -593,7 +719,7 @@ fn gardener_cost(b: &Board, layout: &Layout, card: u8, stored: &[u8; 4]) -> f64 
     for p in &layout.by_colour[colour] {
         let fert = p.imp == FERTILIZER;
         if p.wet {
-            costs.push(grow(target, fert, b.bamboo(p.cell)));
+            costs.push(grow(target, fert, b.heights[p.slot as usize]));
         } else {
             let first = if fert { 2 } else { 1 };
             let base = if p.imp == 1 { 0.0 } else { p.dry };
@@ -632,17 +758,23 @@ fn bamboo_for_panda(b: &Board, layout: &mut Layout) -> PandaBamboo {
             let near = [0, 1, 2].map(|k| {
                 layout.unfenced[k]
                     .iter()
-                    .copied()
-                    .filter(|&c| reachable.has(c))
+                    .filter(|&&(c, _)| reachable.has(c))
+                    .map(|&(_, slot)| slot)
                     .collect()
             });
             layout.near.push((panda, near));
             layout.near.len() - 1
         }
     };
+    let h = &b.heights;
     let near = &layout.near[k].1;
-    let avail = [0, 1, 2].map(|k| layout.unfenced[k].iter().map(|&c| b.bamboo(c) as u32).sum());
-    let reach = [0, 1, 2].map(|k| near[k].iter().any(|&c| b.bamboo(c) != 0));
+    let avail = [0, 1, 2].map(|k| {
+        layout.unfenced[k]
+            .iter()
+            .map(|&(_, slot)| h[slot as usize] as u32)
+            .sum()
+    });
+    let reach = [0, 1, 2].map(|k| near[k].iter().any(|&slot| h[slot as usize] != 0));
     (avail, reach)
 }
 
@@ -711,6 +843,7 @@ pub struct Pools(pub [Vec<u8>; 3]);
 pub struct Snapshot<'a, P: Position> {
     pub pos: &'a P,
     layout: &'a mut Layout,
+    pows: &'a mut Pows,
     points: &'a [f64],
     panda: Option<PandaBamboo>,
     /// Sums over a pool by (category, decay, race, what they read of the seat).
@@ -719,10 +852,11 @@ pub struct Snapshot<'a, P: Position> {
 
 impl<'a, P: Position> Snapshot<'a, P> {
     pub fn new(pos: &'a P, cache: &'a mut Cache, points: &'a [f64]) -> Snapshot<'a, P> {
-        let layout = cache.layout(pos.board());
+        let i = cache.layouts.find(pos.board());
         Snapshot {
             pos,
-            layout,
+            layout: &mut cache.layouts.layouts[i],
+            pows: &mut cache.pows,
             points,
             panda: None,
             pools: ArrayVec::new(),
@@ -827,7 +961,8 @@ impl<'a, P: Position> Snapshot<'a, P> {
                 });
                 for &(card, cost) in &costs {
                     if cost < UNREACHABLE {
-                        let mut value = (self.points[card as usize] + w.race) * w.decay.powf(cost);
+                        let mut value =
+                            (self.points[card as usize] + w.race) * self.pows.pow(w.decay, cost);
                         if cost > horizon as f64 {
                             value *= LATE_FACTOR;
                         }
@@ -927,7 +1062,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
                                         + if reach[k] { 0.0 } else { 0.5 };
                                 }
                             }
-                            let d = decay.powf(cost);
+                            let d = self.pows.pow(decay, cost);
                             if !discounts.is_full() {
                                 discounts.push((need, d));
                             }
@@ -944,7 +1079,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
                     } else {
                         let cost = gardener_cost(b, self.layout, card, &stored);
                         if cost < UNREACHABLE {
-                            values += (points[card as usize] + race) * decay.powf(cost);
+                            values += (points[card as usize] + race) * self.pows.pow(decay, cost);
                         }
                     }
                 }
@@ -952,7 +1087,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
             _ => {
                 for &card in pool {
                     let cost = plot_card_cost(b, self.layout, card);
-                    values += (points[card as usize] + race) * decay.powf(cost);
+                    values += (points[card as usize] + race) * self.pows.pow(decay, cost);
                 }
             }
         }
@@ -1086,10 +1221,10 @@ mod tests {
         s.insert(130);
         s.insert(64);
         let mut out = CellSet::default();
-        or_shifted(&mut out, &s, 65);
+        or_shifted(&mut out, &s, 65, 0..CELL_WORDS);
         assert_eq!(out.iter().collect::<Vec<_>>(), vec![65]);
         let mut out = CellSet::default();
-        or_shifted(&mut out, &s, 0);
+        or_shifted(&mut out, &s, 0, 0..CELL_WORDS);
         assert_eq!(out.iter().collect::<Vec<_>>(), vec![64, 130]);
     }
 }

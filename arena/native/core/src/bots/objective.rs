@@ -10,6 +10,7 @@
 //! The Python module's docstring gives the reasons; this port makes the same decisions
 //! with the same draws.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::actions::{
@@ -28,7 +29,8 @@ use crate::view::View;
 use super::draws::{best, BotDraws};
 use super::greedy::{is_free, is_swap};
 use super::heuristics::{
-    self, card_value, category, cost_of, Cache, Pools, Snapshot, Weights, DECAY, NO_HORIZON,
+    self, card_value, category, cost_of, Cache, FxBuild, Pools, Snapshot, Weights, DECAY,
+    NO_HORIZON,
 };
 use super::params::{self, Spec};
 use super::Bot;
@@ -145,6 +147,9 @@ pub struct Objective {
     draws: [Option<f64>; 3],
     /// The card points the decision plans with (an archetype's weighted ones).
     planning: Vec<f64>,
+    /// `value`'s memory for the decision's plan, by what the value reads of a state.
+    values: HashMap<Box<[u8]>, f64, FxBuild>,
+    key: Vec<u8>,
 }
 
 impl Objective {
@@ -160,6 +165,8 @@ impl Objective {
             eaten_by_others: CellSet::default(),
             draws: [None; 3],
             planning: Vec::new(),
+            values: HashMap::default(),
+            key: Vec::new(),
         }
     }
 
@@ -239,7 +246,7 @@ impl Objective {
             _ => {
                 let values: Vec<f64> = legal
                     .iter()
-                    .map(|&a| self.after(view, &state, a, &plan, 1, rng).0)
+                    .map(|&a| self.value_after(view, &state, a, &plan, rng))
                     .collect();
                 best(&legal, &values, rng)
             }
@@ -296,6 +303,7 @@ impl Objective {
 
     /// The decision's plan: target, horizon, threats, fences, pools (the Python `_plan`).
     pub fn plan(&mut self, view: &View) -> Plan {
+        self.values.clear();
         let seat = view.seat;
         let b = &view.b;
         let hand = &view.hand;
@@ -365,9 +373,27 @@ impl Objective {
         }
     }
 
+    /// The planner's evaluation (`_value`), remembered for the decision: a turn's search
+    /// meets the same position many times (a first action valued again when extended, two
+    /// actions in either order), and the key holds everything the value reads (the Python
+    /// `_value_key`); the plan is the decision's (`plan` starts the memory afresh).
+    pub fn value(&mut self, state: &State, plan: &Plan) -> f64 {
+        let mut key = std::mem::take(&mut self.key);
+        let layout = self.cache.layout_id(&state.b);
+        value_key(state, plan, layout, &mut key);
+        if let Some(&v) = self.values.get(&key[..]) {
+            self.key = key;
+            return v;
+        }
+        let v = self.value_of(state, plan);
+        self.values.insert(key.as_slice().into(), v);
+        self.key = key;
+        v
+    }
+
     /// The planner's evaluation: the shared one, plus the target's pull, minus the
     /// opponents' expected progress, plus the fences (the Python `_value`).
-    pub fn value(&mut self, state: &State, plan: &Plan) -> f64 {
+    pub fn value_of(&mut self, state: &State, plan: &Plan) -> f64 {
         let s = &self.settings;
         let seat = plan.seat;
         let b = &state.b;
@@ -425,6 +451,35 @@ impl Objective {
         samples: usize,
         rng: &mut R,
     ) -> (f64, State) {
+        let (v, child) = self.after_in(view, state, action, plan, samples, rng, true);
+        (v, child.expect("kept"))
+    }
+
+    /// `after`'s value alone (no state is kept).
+    pub fn value_after<R: BotDraws>(
+        &mut self,
+        view: &View,
+        state: &State,
+        action: Action,
+        plan: &Plan,
+        rng: &mut R,
+    ) -> f64 {
+        self.after_in(view, state, action, plan, 1, rng, false).0
+    }
+
+    /// `after`, keeping the state only when `keep` (a search that only wants the value
+    /// copies no state up the recursion).
+    #[allow(clippy::too_many_arguments)]
+    fn after_in<R: BotDraws>(
+        &mut self,
+        view: &View,
+        state: &State,
+        action: Action,
+        plan: &Plan,
+        samples: usize,
+        rng: &mut R,
+        keep: bool,
+    ) -> (f64, Option<State>) {
         let seat = plan.seat;
         let k = kind(action);
         if k == OBJECTIVE {
@@ -449,24 +504,25 @@ impl Objective {
             }
             child.hands[seat as usize].pop();
             let bonus = self.draw_value(view, arg(action) as u8);
-            return (self.value(&child, plan) + bonus, child);
+            let v = self.value(&child, plan) + bonus;
+            return (v, keep.then_some(child));
         }
         if k == PLOT && samples > 1 {
             let mut total = 0.0;
             let mut first = None;
             for i in 0..samples {
                 let (v, child) = if i == 0 {
-                    self.after(view, state, action, plan, 1, rng)
+                    self.after_in(view, state, action, plan, 1, rng, keep)
                 } else {
                     let base = view.determinize(rng);
-                    self.after(view, &base, action, plan, 1, rng)
+                    self.after_in(view, &base, action, plan, 1, rng, false)
                 };
                 total += v;
-                if first.is_none() {
-                    first = Some(child);
+                if i == 0 {
+                    first = child;
                 }
             }
-            return (total / samples as f64, first.expect("one sample at least"));
+            return (total / samples as f64, first);
         }
         let mut child = state.clone();
         let _ = child.apply(action);
@@ -480,15 +536,19 @@ impl Objective {
                 if is_swap(follow) || is_free(follow) {
                     continue;
                 }
-                let (v, c) = self.after(view, &child, follow, plan, 1, rng);
+                let (v, c) = self.after_in(view, &child, follow, plan, 1, rng, keep);
                 if v > best_v {
                     best_v = v;
-                    best_c = Some(c);
+                    best_c = c;
                 }
             }
-            return (best_v, best_c.unwrap_or(child));
+            if keep && best_c.is_none() {
+                best_c = Some(child);
+            }
+            return (best_v, best_c);
         }
-        (self.value(&child, plan), child)
+        let v = self.value(&child, plan);
+        (v, keep.then_some(child))
     }
 
     fn plan_turn<R: BotDraws>(
@@ -548,7 +608,7 @@ impl Objective {
                 if k == END || k == COMPLETE || (k == OBJECTIVE && full) {
                     continue;
                 }
-                let v2 = self.after(view, child, follow, plan, 1, rng).0;
+                let v2 = self.value_after(view, child, follow, plan, rng);
                 if v2 + bonus > best2 {
                     best2 = v2 + bonus;
                 }
@@ -580,7 +640,7 @@ impl Objective {
             if matches!(kind(action), END | OBJECTIVE) {
                 continue;
             }
-            let g = self.after(view, &probe, action, plan, 1, rng).0 - base;
+            let g = self.value_after(view, &probe, action, plan, rng) - base;
             if g > gain {
                 gain = g;
             }
@@ -589,13 +649,13 @@ impl Objective {
         for &action in legal {
             let face = arg(action) as i8;
             values.push(if kind(action) != WEATHER {
-                self.after(view, state, action, plan, 1, rng).0
+                self.value_after(view, state, action, plan, rng)
             } else if face == FACE_SUN {
                 base + SUN_SHARE * gain
             } else if face == FACE_WIND {
                 base + WIND_SHARE * gain
             } else {
-                self.after(view, state, action, plan, 1, rng).0
+                self.value_after(view, state, action, plan, rng)
             });
         }
         best(legal, &values, rng)
@@ -625,6 +685,49 @@ impl Objective {
             }
         }
         best.map(|(a, _)| a)
+    }
+}
+
+/// What `value` reads of a state for a plan, as bytes: the layout (tiles, improvements,
+/// irrigation, channels: by its id in the bot's cache), the bamboo, both figures, the hands (the seat's cards, the
+/// others' categories), stocks, stored pieces, the reserve of improvements, the seat's
+/// completed cards, the Emperor, and where the turn stands when the Emperor is out and
+/// the plan sets no horizon (the evaluation then reckons the actions left).
+fn value_key(state: &State, plan: &Plan, layout: u64, out: &mut Vec<u8>) {
+    let b = &state.b;
+    out.clear();
+    let u16s = |out: &mut Vec<u8>, x: u16| out.extend_from_slice(&x.to_le_bytes());
+    // The layout by its id in the cache (its tiles in their order): the bamboo by place.
+    out.extend_from_slice(&layout.to_le_bytes());
+    out.extend_from_slice(&b.heights);
+    u16s(out, b.gardener);
+    u16s(out, b.panda);
+    for s in 0..b.players as usize {
+        let hand = &state.hands[s];
+        out.push(hand.len() as u8);
+        if s == plan.seat as usize {
+            out.extend_from_slice(hand);
+        } else {
+            out.extend(hand.iter().map(|&c| category(c)));
+        }
+        for k in 0..3 {
+            out.extend_from_slice(&b.eaten[s][k].to_le_bytes());
+        }
+        out.extend_from_slice(&b.stored_improvements[s]);
+    }
+    out.extend_from_slice(&b.stored_channels[plan.seat as usize].to_le_bytes());
+    out.extend_from_slice(&b.reserve_improvements);
+    let done = &b.completed[plan.seat as usize];
+    out.push(done.len() as u8);
+    out.extend_from_slice(done);
+    out.push(b.emperor as u8);
+    if b.emperor >= 0 && plan.horizon.is_none() {
+        out.push(b.current);
+        out.push(b.step);
+        out.push(b.taken.len() as u8);
+        out.extend_from_slice(&b.taken);
+        out.push(b.weather as u8);
+        out.extend_from_slice(&b.last_turns.to_le_bytes());
     }
 }
 
