@@ -378,14 +378,26 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
 @click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Write the board as an SVG file after every turn "
                                   "(DIR/turn-0001.svg ...).")
+@click.option("--isolate", type=click.Choice(("untrusted", "all", "none")), default="untrusted",
+              show_default=True,
+              help="Which bots play in a jail (docs/tournaments.md): untrusted (every bot not "
+                   "shipped with the arena), all, or none (in this process).")
+@click.option("--bot-path", "bot_paths", multiple=True, metavar="PATH",
+              type=click.Path(exists=True),
+              help="A file or folder the jails show read-only (repeat), e.g. a policy's "
+                   "package.")
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
-         quiet: bool, color: bool | None, frames_dir: str | None) -> None:
+         quiet: bool, color: bool | None, frames_dir: str | None, isolate: str,
+         bot_paths: tuple[str, ...]) -> None:
     """Play one game between bots and print the moves and the result.
 
     Each bot's random generator is seeded from the game seed, its seat and its name (the
     spec text, or name=), as in a tournament: --seed with a tournament game's seed and its
     seats' specs in seat order plays that game again, move for move.
+
+    A bot not shipped with the arena plays in a jail, as in a tournament (--isolate); what
+    it prints is shown after the game, on stderr.
 
     `--bot human` seats you: at each of your decisions the board, your hand and the legal
     actions, numbered (type a number, an action, `help`, `board`, `hand` or `quit`).  You
@@ -407,11 +419,16 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
         raise UserError(f"a game needs 2 to 4 --bot options, not {len(bots)}")
     choice = card_choice(cards_path, len(bots))
     options = choice.options(rule_options(rules), rule_given=rule_given(rules, "emperor_points"))
-    specs = [BotSpec.parse(text) for text in bots]
+    from .tournament.sandbox import Isolation, parse_participant
+
+    isolation = Isolation(mode=isolate, paths=bot_paths)
+    specs = [parse_participant(text, isolation) for text in bots]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     names = [spec.name for spec in specs]
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
-    players = [make_bot(spec, seed, seat) for seat, spec in enumerate(specs)]
+    jailed = _Jailed(specs, isolation, seed, move_time)
+    players = [jailed.bots.get(seat) or make_bot(spec, seed, seat)
+               for seat, spec in enumerate(specs)]
     humans = [seat for seat, bot in enumerate(players) if isinstance(bot, HumanBot)]
     if len(humans) > 1:
         raise UserError("one --bot human per game: at one terminal each would see the "
@@ -448,8 +465,11 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
             turn_ended = False
             click.echo(render_state(state, names, color=color, legend=False))
 
-    outcome = play_game(players, seed, options, names=names, move_time=move_time,
-                        on_event=on_event, cards=choice.cards)
+    try:
+        outcome = play_game(players, seed, options, names=names, move_time=move_time,
+                            on_event=on_event, cards=choice.cards)
+    finally:
+        jailed.close(names)
     if show and quiet:
         click.echo(render_state(outcome.state, names, color=color))
     print_result(dict(outcome.record))
@@ -460,6 +480,43 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
         click.echo(f"{plural(frames.written, 'board')} written to {frames_dir}")
     if outcome.error and outcome.error["kind"] != "abandoned":
         sys.exit(1)
+
+
+class _Jailed:
+    """The bots of ``arena play`` that play in jails (``arena.tournament.sandbox``), this
+    process refereeing, as a tournament's worker does."""
+
+    def __init__(self, specs: Sequence[BotSpec], isolation: Any, seed: int,
+                 move_time: float | None) -> None:
+        from .seeds import bot_seed
+        from .tournament.sandbox import BotFault, BotHost, RemoteBot
+
+        self.hosts: list[Any] = []
+        self.bots: dict[int, Any] = {}
+        for seat, spec in enumerate(specs):
+            if not isolation.isolates(spec):
+                continue
+            host = BotHost(spec, isolation, seat)
+            self.hosts.append(host)
+            try:
+                self.bots[seat] = RemoteBot(host, bot_seed(seed, seat, spec.name), move_time)
+            except BotFault as fault:
+                self.close([s.name for s in specs])
+                raise UserError(f"{spec.name} (seat {seat}): {fault.message}") from None
+
+    def close(self, names: Sequence[str]) -> None:
+        """End the jails; what their bots printed goes to stderr (escaped)."""
+        from .tournament.worker import shown_output
+
+        for seat, bot in self.bots.items():
+            output = bot.close()
+            if output:
+                click.echo(f"{names[seat]} (seat {seat}) printed:\n{shown_output(output)}",
+                           err=True)
+        self.bots = {}
+        for host in self.hosts:
+            host.close()
+        self.hosts = []
 
 
 class _Frames:
@@ -612,10 +669,16 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
       arena replay game.json --step 40 --position > at40.json
       arena replay runs/m1 --game 000-0003-1 --html game.html
     """
+    import warnings
+
     from . import replay as replaying
     from .board_text import render_state
 
-    record = replaying.find_record(file, game_id)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        record = replaying.find_record(file, game_id)
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
     if html_path is not None:
         from .viewer import write_page
 

@@ -22,7 +22,7 @@ from arena.cards import changes, summary
 from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
 from arena.limits import move_time_problem
 from arena.registry import BotSpec
-from arena.seeds import deal_seed
+from arena.seeds import deal_key_check, deal_seed, keyed_deal_seed
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -115,6 +115,10 @@ class TournamentConfig:
     sprt: SprtParams | None = None
     #: The objective cards (``--cards``); the Emperor's points are ``options.emperor_points``.
     cards: CardSet = DEFAULT_CARD_SET
+    #: The key of keyed deals (``arena.seeds.keyed_deal_seed``; docs/tournaments.md, "The
+    #: deal key"), or None for public deals (derived from the master seed alone).  Never
+    #: written to the manifest while the run is live.
+    deal_key: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.participants) < 2:
@@ -178,7 +182,20 @@ class TournamentConfig:
             "move_time": self.move_time,
             "sprt": self.sprt.to_dict() if self.sprt else None,
             "card_set": self.card_set(),
+            "deals": self.deals(),
         }
+
+    def deals(self) -> dict[str, Any]:
+        """The manifest's ``deals``: public, or keyed with the key's fingerprint."""
+        if not self.deal_key:
+            return {"keyed": False}
+        return {"keyed": True, "check": deal_key_check(self.deal_key)}
+
+    def deal_seed(self, pairing: int, deal: int) -> int:
+        """The game seed of a deal (``arena.seeds``)."""
+        if not self.deal_key:
+            return deal_seed(self.seed, pairing, deal)
+        return keyed_deal_seed(self.deal_key, self.seed, pairing, deal)
 
     def card_set(self) -> dict[str, Any]:
         """The manifest's ``card_set``: the resolved set and its changes (``arena/cards.py``)."""
@@ -300,7 +317,7 @@ def make_schedule(config: TournamentConfig) -> Schedule:
     games: list[ScheduledGame] = []
     for deal in range(deals):
         for pairing, lineup in enumerate(lineups):
-            seed = deal_seed(config.seed, pairing, deal)
+            seed = config.deal_seed(pairing, deal)
             for rotation in range(players):
                 seats = tuple(lineup[(seat + rotation) % players] for seat in range(players))
                 games.append(ScheduledGame(len(games), pairing, deal, rotation, seed, seats))

@@ -17,7 +17,9 @@ pub mod history;
 pub mod json;
 pub mod options;
 pub mod position;
+pub mod referee;
 pub mod rng;
+pub mod seeds;
 pub mod state;
 pub mod view;
 

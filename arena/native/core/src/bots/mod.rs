@@ -36,3 +36,8 @@ pub mod greedy;
 pub mod heuristics;
 pub mod objective;
 pub mod params;
+pub mod random_bot;
+pub mod registry;
+pub mod test_bots;
+
+pub use registry::{make_bot, BotEntry, Params, Value, REGISTRY};
