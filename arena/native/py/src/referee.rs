@@ -472,6 +472,13 @@ fn rebuild(setup: &Setup, actions: &[Action]) -> Option<State> {
     .flatten()
 }
 
+/// A concluded game: its final state, seconds per seat, the fault that ended it, the
+/// engine's failure message, the record's line, and whether it was stopped.
+type Concluded = (State, Vec<f64>, Option<Fault>, Option<String>, String, bool);
+
+/// A native seat as Python hands it over: (native name, params, generator).
+type NativeSeat<'py> = (String, Bound<'py, PyDict>, Bound<'py, PyAny>);
+
 /// A game's record once its seats are done with it: or, when the loop panicked, the game
 /// rebuilt and recorded as failed by the seat whose turn it was.
 #[allow(clippy::too_many_arguments)]
@@ -483,7 +490,7 @@ fn conclude(
     head: &str,
     names: &[String],
     parts: &RecordParts,
-) -> Result<(State, Vec<f64>, Option<Fault>, Option<String>, String, bool), Failure> {
+) -> Result<Concluded, Failure> {
     let (state, seconds, error, failure, stopped) = match outcome {
         Ok(Ok(p)) => (p.state, p.seconds, p.error, None, p.stopped),
         Ok(Err(e)) => return Err(Failure::Refused(e)),
@@ -558,7 +565,7 @@ pub fn play_game(
     cards: &Bound<'_, PyAny>,
     dice: Vec<u8>,
     move_time: Option<(f64, String)>,
-    seats: Vec<Option<(String, Bound<'_, PyDict>, Bound<'_, PyAny>)>>,
+    seats: Vec<Option<NativeSeat<'_>>>,
     table: Option<Bound<'_, PyAny>>,
     on_decision: Option<Bound<'_, PyAny>>,
     wants_state: bool,
