@@ -9,14 +9,19 @@ shows the median over ``--runs`` runs with its spread (min-max).  CPU time, not 
 a loaded machine slows the wall clock more than the process time, but it slows both, so
 compare two figures from one run of this script rather than from two days.
 
-``mcts`` plays a game in tens of seconds, so it plays ``--mcts-games`` games per run
-(default 1).  Issue 20's targets: greedy >= 25 games/CPU-s with 2 players and >= 12 with 4,
-objective >= 5 and >= 2, peak memory <= 200 MB per worker.
+Each setting is measured on both engines in one run (``--engine``, default both): the native
+one, where ``greedy`` and ``objective`` decide through their Rust ports (``bots.native``),
+and the reference (``ARENA_ENGINE=reference``, everything in Python); the ratio is native
+over reference.  ``mcts`` plays a game in tens of seconds, so it plays ``--mcts-games``
+games per run (default 1).  The native issue's targets: greedy >= 80 games/CPU-s with 2
+players and >= 40 with 4, objective >= 25 and >= 10 (issue 20's, for the Python bots: greedy
+>= 25 and >= 12, objective >= 5 and >= 2, peak memory <= 200 MB per worker).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import resource
 import statistics
 import sys
@@ -30,6 +35,7 @@ from arena.match import play_game
 from arena.registry import BotSpec, make_bot
 
 DEFAULT_BOTS = ("random", "greedy", "objective", "mcts")
+ENGINES = ("native", "reference")
 
 
 class Setting(NamedTuple):
@@ -40,6 +46,7 @@ class Setting(NamedTuple):
     games: int
     runs: int
     seed: int
+    engine: str = "native"
 
 
 class Measure(NamedTuple):
@@ -81,20 +88,40 @@ def measure(setting: Setting) -> Measure:
 
 
 def run_in_worker(setting: Setting) -> Measure:
-    """``measure`` in a new process (spawned: nothing inherited, so its peak is its own)."""
+    """``measure`` in a new process (spawned: nothing inherited, so its peak is its own) on
+    the setting's engine (``ARENA_ENGINE`` is read when the worker imports the arena)."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        return pool.submit(measure, setting).result()
+    before = os.environ.get("ARENA_ENGINE")
+    os.environ["ARENA_ENGINE"] = setting.engine
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            return pool.submit(measure, setting).result()
+    finally:
+        if before is None:
+            del os.environ["ARENA_ENGINE"]
+        else:
+            os.environ["ARENA_ENGINE"] = before
 
 
-def row(setting: Setting, m: Measure) -> str:
-    med = statistics.median(m.rates)
+def rate_text(m: Measure) -> str:
+    """The median rate and its spread over the runs."""
+    return (f"{statistics.median(m.rates):>8.2f} "
+            f"({min(m.rates):.2f}-{max(m.rates):.2f})").ljust(26)
+
+
+def row(setting: Setting, measured: dict[str, Measure]) -> str:
+    """One line: the rate on each engine measured, their ratio, decisions and memory."""
     games = setting.games * setting.runs
-    return (
-        f"{setting.spec:<22} {setting.players:>2}p {med:>10.2f} "
-        f"{min(m.rates):>9.2f}-{max(m.rates):<9.2f} {1 / med:>9.3f} "
-        f"{m.decisions / games:>7.0f} {m.peak_mb:>8.0f}"
-    )
+    first = next(iter(measured.values()))
+    parts = [f"{setting.spec:<22} {setting.players:>2}p"]
+    parts += [rate_text(measured[e]) if e in measured else " " * 26 for e in ENGINES]
+    if len(measured) == len(ENGINES):
+        native, reference = (statistics.median(measured[e].rates) for e in ENGINES)
+        parts.append(f"{native / reference:>6.1f}x")
+    else:
+        parts.append(" " * 7)
+    parts.append(f"{first.decisions / games:>7.0f} {first.peak_mb:>8.0f}")
+    return " ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=at_least(1), default=3,
                     help="runs per setting; the table shows their median (default 3)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    ap.add_argument("--engine", dest="engines", choices=ENGINES, action="append", default=None,
+                    help="the engine to measure on (repeatable; default: both, for the ratio)")
     args = ap.parse_args(argv)
+    engines = [e for e in ENGINES if e in (args.engines or ENGINES)]
 
     specs: list[BotSpec] = args.bots or [BotSpec.parse(b) for b in DEFAULT_BOTS]
     players: list[int] = sorted(set(args.players or (2, 4)))
@@ -126,14 +156,17 @@ def main(argv: list[str] | None = None) -> int:
                 args.runs, args.seed)
         for spec in specs for n in players
     ]
-    print(f"self-play through play_game; medians of {args.runs} run(s), one worker process "
-          "per line, CPU time (time.process_time)")
-    print(f"{'bot':<22} {'':>3} {'games/CPU-s':>10} {'min-max':^19} {'CPU s/game':>9} "
+    print(f"self-play through play_game; games per CPU-second, medians of {args.runs} run(s) "
+          "(min-max), one worker process per engine and line, CPU time (time.process_time)")
+    print(f"{'bot':<22} {'':>3} {'native':<26} {'reference':<26} {'ratio':>7} "
           f"{'dec/game':>7} {'peak MB':>8}")
     for k, setting in enumerate(settings, 1):
-        print(f"[{k}/{len(settings)}] {setting.spec}, {setting.players} players: "
-              f"{setting.runs} x {setting.games} game(s)...", file=sys.stderr, flush=True)
-        print(row(setting, run_in_worker(setting)), flush=True)
+        measured = {}
+        for engine in engines:
+            print(f"[{k}/{len(settings)}] {setting.spec}, {setting.players} players, {engine}: "
+                  f"{setting.runs} x {setting.games} game(s)...", file=sys.stderr, flush=True)
+            measured[engine] = run_in_worker(setting._replace(engine=engine))
+        print(row(setting, measured), flush=True)
     return 0
 
 

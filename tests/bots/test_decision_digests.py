@@ -7,6 +7,11 @@ in notation) is hashed, for each built-in bot with default parameters, with 2 an
 A change that is meant to alter play (a rule fix, a new default) re-makes the digests in its
 own commit and says why (``python -m tests.bots.test_decision_digests`` prints them).
 
+The digests hold for both implementations of the bots: on the native engine (the default)
+``greedy`` and ``objective`` decide through their Rust ports (``bots.native``), and
+``test_decisions_are_unchanged_on_the_reference_engine`` plays the same games again with
+``ARENA_ENGINE=reference``, where every bot is pure Python on the Python engine.
+
 The games go through ``arena.match.play_game``, the loop every command uses, with the bots
 made as ``arena play`` and the tournaments make them (``arena.registry.make_bot``).  ``mcts``
 is slow, so the short form digests the first decisions of its games; ``ARENA_LONG=1`` plays
@@ -17,10 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from arena.engine import ENGINE
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
 
@@ -90,6 +99,24 @@ def test_decisions_are_unchanged(case: tuple[str, int, int, int | None]) -> None
 @pytest.mark.parametrize("case", list(LONG_CASES), ids=lambda c: f"{c[0]}-{c[1]}p-seed{c[2]}")
 def test_whole_mcts_games_are_unchanged(case: tuple[str, int, int, int | None]) -> None:
     assert game_digest(*case) == LONG_CASES[case]
+
+
+@pytest.mark.skipif(ENGINE == "reference", reason="the suite runs on the reference already")
+@pytest.mark.timeout(3600)
+def test_decisions_are_unchanged_on_the_reference_engine() -> None:
+    """The same digests from the Python bots on the Python engine, in a subprocess (the
+    whole mcts games too under ``ARENA_LONG=1``)."""
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
+         "-k", "not reference_engine and not different_decision"],
+        cwd=root, env={**os.environ, "ARENA_ENGINE": "reference"}, capture_output=True,
+        text=True, timeout=3600, check=False,
+    )
+    tail = run.stdout[-3000:]
+    assert run.returncode == 0, tail + run.stderr[-2000:]
+    passed = re.search(r"(\d+) passed", tail)
+    assert passed and int(passed[1]) >= len(CASES) + (len(LONG_CASES) if LONG else 0), tail
 
 
 def test_a_different_decision_changes_the_digest() -> None:

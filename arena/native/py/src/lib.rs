@@ -29,6 +29,7 @@ use takenoko::rng::PyRandom;
 use takenoko::state::{Board, State, STEP_NAMES};
 use takenoko::view::{Draws, View};
 
+mod bots;
 mod referee;
 
 // ---------------------------------------------------------------------- Python values
@@ -2095,6 +2096,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyView>()?;
     m.add_class::<PyHands>()?;
+    m.add_class::<bots::PyBot>()?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(from_position, m)?)?;
     m.add_function(wrap_pyfunction!(to_position, m)?)?;

@@ -472,9 +472,12 @@ fn rebuild(setup: &Setup, actions: &[Action]) -> Option<State> {
     .flatten()
 }
 
-/// A concluded game: its final state, seconds, fault, panic sentence, record line, and
-/// whether the caller stopped it.
+/// A concluded game: its final state, seconds per seat, the fault that ended it, the
+/// engine's failure message, the record's line, and whether it was stopped.
 type Concluded = (State, Vec<f64>, Option<Fault>, Option<String>, String, bool);
+
+/// A native seat as Python hands it over: (native name, params, generator).
+type NativeSeat<'py> = (String, Bound<'py, PyDict>, Bound<'py, PyAny>);
 
 /// A game's record once its seats are done with it: or, when the loop panicked, the game
 /// rebuilt and recorded as failed by the seat whose turn it was.
@@ -550,9 +553,6 @@ fn arena_error(py: Python<'_>, message: String) -> PyErr {
     }
 }
 
-/// A seat of `play_game`: `(native name, params, generator)`, or None for a Python bot.
-type SeatArg<'py> = Option<(String, Bound<'py, PyDict>, Bound<'py, PyAny>)>;
-
 /// One game (what `arena.match.play_game` asks for under the native engine).
 ///
 /// `seats[i]` is `(native name, params, generator)` for a native bot (the generator as
@@ -573,7 +573,7 @@ pub fn play_game(
     cards: &Bound<'_, PyAny>,
     dice: Vec<u8>,
     move_time: Option<(f64, String)>,
-    seats: Vec<SeatArg<'_>>,
+    seats: Vec<Option<NativeSeat<'_>>>,
     table: Option<Bound<'_, PyAny>>,
     on_decision: Option<Bound<'_, PyAny>>,
     wants_state: bool,

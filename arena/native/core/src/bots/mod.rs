@@ -31,6 +31,11 @@ pub trait Bot: Send {
     fn rng(&self) -> &PyRandom;
 }
 
+pub mod draws;
+pub mod greedy;
+pub mod heuristics;
+pub mod objective;
+pub mod params;
 pub mod random_bot;
 pub mod registry;
 pub mod test_bots;

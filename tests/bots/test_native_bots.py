@@ -1,0 +1,229 @@
+"""The Rust bots against the Python ones: the same decisions, the same draws.
+
+On the native engine ``greedy`` and ``objective`` decide through their Rust ports
+(``bots.native``).  These tests hold the two implementations together:
+
+- seeded games with random bot parameters (every parameter of ``greedy`` and ``objective``,
+  ``prefer=`` included), 2 to 4 players and random rule options, played through
+  ``arena.match.play_game`` by the Rust bots here and by the pure-Python bots on the
+  reference engine in a subprocess (``ARENA_ENGINE=reference``): the records are compared
+  byte for byte, all but the seconds spent;
+- decision by decision, the Rust bot and the Python bot's own code on the native engine,
+  from copies of one generator: the same action, and the generators left in the same state;
+- refusals of bad parameters with the Python bot's sentence, and the fallbacks (a subclass
+  that overrides a decision method decides in Python; a bot pickles).
+
+CI plays short games (few rounds); ``ARENA_LONG=1`` plays more and longer ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.engine import ENGINE, RuleOptions, new_game
+from arena.match import play_game
+from arena.registry import BotSpec, make_bot
+
+ROOT = Path(__file__).resolve().parents[2]
+LONG = os.environ.get("ARENA_LONG") == "1"
+native_only = pytest.mark.skipif(ENGINE != "native", reason="the Rust bots need the native engine")
+
+
+def random_params(rng: random.Random, name: str) -> dict[str, Any]:
+    """Every parameter of the bot, drawn (each left at its default now and then)."""
+    if name == "greedy":
+        drawn: dict[str, Any] = {"samples": rng.choice([1, 1, 2, 3]),
+                                 "decay": rng.choice([0.5, 0.3, 0.72, 0.0, 1.0, 0.61])}
+    else:
+        drawn = {
+            "hand_size": rng.randint(1, 5), "beam": rng.choice([1, 2, 6, 12]),
+            "plot_samples": rng.choice([1, 2, 3, 5]), "focus": rng.choice([0.0, 0.5, 1.3]),
+            "protect": rng.random() < 0.7, "decay": rng.choice([0.5, 0.3, 0.8, 0.0]),
+            "deny": rng.choice([0.0, 1.0, 0.5, 2.0]), "race": rng.choice([0.0, 1.0, 2.5]),
+            "prefer": rng.choice(["none", "plot", "gardener", "panda"]),
+            "weight": rng.choice([2.0, 0.0, 3.5, 1.0]),
+        }
+    return {k: v for k, v in drawn.items() if rng.random() < 0.8}
+
+
+def spec_text(name: str, params: dict[str, Any]) -> str:
+    """A spec as a command line writes it (``objective:prefer=panda,beam=2``)."""
+    if not params:
+        return name
+    values = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                      for k, v in params.items())
+    return f"{name}:{values}"
+
+
+def random_options(rng: random.Random, long: bool) -> dict[str, Any]:
+    """Rule options, some changed; short games unless ``long``."""
+    options: dict[str, Any] = {}
+    if rng.random() < 0.3:
+        options["cloud_keep"] = False
+    if rng.random() < 0.3:
+        options["cloud_when_empty"] = "move_improvement"
+    if rng.random() < 0.4:
+        options["redraw_satisfied"] = rng.choice(["plot_gardener", "all"])
+    if rng.random() < 0.3:
+        options["gardener_on_shoot"] = True
+    if rng.random() < 0.3:
+        options["bamboo_supply"] = "limited"
+    if rng.random() < 0.5:
+        k = rng.randint(2, 6)
+        options["objectives_to_end"] = {"2": k, "3": k, "4": max(1, k - 1)}
+    if rng.random() < 0.3:
+        options["emperor_points"] = rng.randint(0, 4)
+    options["max_rounds"] = rng.randint(8, 60) if long else rng.randint(3, 7)
+    return options
+
+
+def cases(count: int, seed: int, long: bool) -> list[dict[str, Any]]:
+    """Seeded games: the specs of each seat, the game seed and the rule options."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        players = rng.choice([2, 2, 3, 4])
+        specs = []
+        for _seat in range(players):
+            name = rng.choice(["greedy", "objective", "objective"])
+            specs.append(spec_text(name, random_params(rng, name)))
+        out.append({"specs": specs, "seed": rng.randrange(1 << 40),
+                    "options": random_options(rng, long)})
+    return out
+
+
+def record_text(case: dict[str, Any]) -> str:
+    """The game's record as JSON, everything but the seconds the seats spent."""
+    specs = [BotSpec.parse(s) for s in case["specs"]]
+    bots = [make_bot(spec, case["seed"], seat) for seat, spec in enumerate(specs)]
+    outcome = play_game(bots, case["seed"], RuleOptions.from_dict(case["options"]),
+                        names=case["specs"])
+    record = dict(outcome.record)
+    del record["seconds"]
+    return json.dumps(record, sort_keys=True)
+
+
+def reference_records(games: list[dict[str, Any]]) -> list[str]:
+    """The records of these games played on the reference engine by the Python bots."""
+    env = {**os.environ, "ARENA_ENGINE": "reference"}
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.bots.test_native_bots"], input=json.dumps(games),
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=3000, check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    records: list[str] = json.loads(run.stdout)
+    return records
+
+
+@native_only
+@pytest.mark.timeout(3000)
+def test_the_rust_bots_play_the_python_bots_games() -> None:
+    games = cases(300 if LONG else 40, 2026, LONG)
+    want = reference_records(games)
+    assert len(want) == len(games)
+    for case, ref in zip(games, want):
+        got = record_text(case)
+        assert got == ref, f"{case}: the native game differs from the reference's"
+    # The games did something: moves, completions, every bot and option kind met.
+    assert sum(json.loads(r)["moves"].__len__() for r in want) > 40 * 30
+
+
+def _python_copy(bot: Any) -> Any:
+    """The same bot deciding through its Python code, from a copy of its generator."""
+    twin = type(bot)(random.Random(), **bot.params)
+    twin.rng.setstate(bot.rng.getstate())
+    twin._native = None
+    return twin
+
+
+@native_only
+@pytest.mark.parametrize("name", ["greedy", "objective"])
+def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
+    rng = random.Random({"greedy": 5, "objective": 6}[name])
+    from arena.engine import PlayerView
+    from arena.engine.history import MOVE, Event
+
+    decisions = 0
+    cap = (3000 if LONG else 600) if name == "greedy" else (1500 if LONG else 200)
+    for _game in range(4 if LONG else 2):
+        players = rng.choice([2, 3, 4])
+        spec = BotSpec.parse(spec_text(name, random_params(rng, name)))
+        state = new_game(players, rng.randrange(1 << 30))
+        natives = [make_bot(spec, state.seed, s) for s in range(players)]
+        pythons = [_python_copy(b) for b in natives]
+        for s in range(players):
+            natives[s].start(s, players, state.options)
+            pythons[s].start(s, players, state.options)
+        seen = 0
+        while not state.ended and decisions < cap:
+            seat = state.current
+            view = PlayerView.of(state, seat)
+            legal = state.legal_actions()
+            a = natives[seat].choose(view, list(legal))
+            b = pythons[seat].choose(view, list(legal))
+            decisions += 1
+            assert a == b, f"{spec.text}, decision {decisions}: {a} against {b}"
+            assert natives[seat].rng.getstate() == pythons[seat].rng.getstate(), decisions
+            state.apply(a)
+            history = state.history
+            while seen < len(history):
+                entry = history[seen]
+                seen += 1
+                if entry[0] == MOVE:
+                    for s in range(players):
+                        natives[s].observe(Event.of(entry, entry[2], s))
+                        pythons[s].observe(Event.of(entry, entry[2], s))
+    assert decisions >= 150
+
+
+@native_only
+def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
+    from arena.bot import BotConfigError
+    from arena.engine.native import _module
+    from bots.greedy import GreedyBot
+    from bots.objective import ObjectiveBot
+
+    native = _module()
+    for cls, name, params in [
+        (GreedyBot, "greedy", {"samples": 0}), (GreedyBot, "greedy", {"decay": -1.0}),
+        (GreedyBot, "greedy", {"nope": 1}), (ObjectiveBot, "objective", {"prefer": "rush"}),
+        (ObjectiveBot, "objective", {"weight": 101.0}), (ObjectiveBot, "objective", {"beam": 0}),
+        (ObjectiveBot, "objective", {"protect": "maybe"}),
+        (ObjectiveBot, "objective", {"hand_size": 2.5}),
+    ]:
+        with pytest.raises(BotConfigError) as python:
+            cls(random.Random(0), **params)
+        with pytest.raises(ValueError) as rust:
+            native.Bot(name, params)
+        assert str(rust.value) == str(python.value)
+    with pytest.raises(ValueError, match="no native bot"):
+        native.Bot("mcts", {})
+
+
+@native_only
+def test_the_python_code_decides_where_the_rust_port_cannot() -> None:
+    from bots.greedy import GreedyBot
+    from bots.objective import ObjectiveBot
+
+    class Cautious(ObjectiveBot):
+        def _value(self, state: Any, plan: Any, layout: object | None = None) -> float:
+            return super()._value(state, plan, layout) - 0.01 * len(state.taken)
+
+    assert GreedyBot()._native is not None
+    assert ObjectiveBot()._native is not None
+    assert Cautious()._native is None
+    back = pickle.loads(pickle.dumps(GreedyBot(random.Random(3), samples=2)))
+    assert back._native is not None and back.samples == 2
+
+
+if __name__ == "__main__":  # the reference side: cases on stdin, records on stdout
+    print(json.dumps([record_text(case) for case in json.load(sys.stdin)]))
