@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from . import __version__
+from .balance.command import study_command, tune_command
 from .bot import BotConfigError
 from .cards import CardChoice, card_choice
 from .engine import (
@@ -777,6 +778,9 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
             tables = reports.load(Path(d))
             for warning in tables.warnings:
                 click.echo(f"warning: {warning}", err=True)
+            if len(tables.games) == 0:
+                raise UserError(f"{d} holds no finished game yet, so there is nothing to "
+                                "report (play some with arena tournament, or --resume it).")
             loaded.append(tables)
         click.echo("computing tables and charts ...", err=True)
         folder = reports.write_report(loaded, Path(out) if out else None)
@@ -801,7 +805,7 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
 
 @main.group(cls=ArenaGroup)
 def balance() -> None:
-    """Card-balance tools over finished tournaments (see also `arena report`)."""
+    """Card balance: experiments on the deal (study), suggested points, the tuning loop."""
 
 
 @balance.command("suggest")
@@ -810,26 +814,34 @@ def balance() -> None:
               help="Write the suggested set as a --cards file here (default: only print it).")
 @click.option("--method", type=click.Choice(["fair-value", "efficiency"]), default="fair-value",
               show_default=True,
-              help="fair-value: move each card's points towards its fair value, as far as the "
-                   "evidence goes; efficiency: scale each category's points to the deck's "
-                   "points per turn held.")
+              help="fair-value: a study's cards move to their fair points (a tournament's "
+                   "towards their observed fair values, as far as the evidence goes); "
+                   "efficiency: a study's cards beyond ±20% of their category's points per "
+                   "action move to parity (a tournament's categories are scaled to the deck's "
+                   "points per turn held).")
+@click.option("--level", default=None, metavar="NAME",
+              help="For a study with several skill levels: the level to suggest for "
+                   "(default: the first).")
 @click.option("--name", default=None, help="The card set's name in the file.")
-def balance_suggest(directory: str, out: str | None, method: str, name: str | None) -> None:
-    """Propose integer points per card from a tournament, as a --cards file.
+def balance_suggest(directory: str, out: str | None, method: str, level: str | None,
+                    name: str | None) -> None:
+    """Propose integer points per card, as a --cards file.
 
-    Prints each card whose points change (old, new, why).  Then play the same deals with the
-    suggestion and compare the two runs paired.
+    From a study (`arena balance study`): each card whose fair-points interval leaves its
+    points out moves to its fair points, rounded.  From a tournament: the observational
+    fair values of `arena report` (a description, not a measure of value).  Prints each card
+    whose points change (old, new, why).  Then re-play with the suggestion, paired.
 
     \b
     Examples:
-      arena balance suggest runs/base --out suggested.json
-      arena tournament --bot objective --bot greedy --seed 7 --cards suggested.json \\
-          --out runs/suggested
-      arena report runs/base runs/suggested
+      arena balance suggest runs/study --out suggested.json
+      arena balance study --bot greedy --deals 40 --cards suggested.json --out runs/study2
+      arena balance suggest runs/base --out suggested.json   # a tournament: observational
     """
     import json
 
     import reports
+    from reports import experiment
     from reports.balance import suggest_card_set
 
     logging.getLogger("reports").addHandler(logging.NullHandler())
@@ -846,11 +858,27 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
             raise UserError(f"--out {target} {problem}.")
     try:
         click.echo(f"reading {directory} ...", err=True)
-        tables = reports.load(Path(directory))
-        for warning in tables.warnings:
-            click.echo(f"warning: {warning}", err=True)
-        click.echo("estimating fair values ...", err=True)
-        table, card_file = suggest_card_set(tables, method, name=name)
+        manifest = reports.loader.read_manifest(Path(directory))
+        if experiment.is_experiment(manifest):
+            from .balance.tune import card_file, suggest
+
+            exp = experiment.load(Path(directory))
+            if level is not None and level not in exp.levels:
+                raise UserError(f"--level {level!r} is not a level of the study "
+                                f"({', '.join(exp.levels)})")
+            index = exp.levels.index(level) if level is not None else 0
+            click.echo(f"measuring fair points ({exp.levels[index]}) ...", err=True)
+            table = suggest(exp, index, method=method)
+            card_set = card_file(exp, table, name or f"suggested from {exp.label} (study, "
+                                                     f"{exp.levels[index]}, {method})")
+        else:
+            if level is not None:
+                raise UserError("--level is for a study; this is a tournament")
+            tables = reports.load(Path(directory))
+            for warning in tables.warnings:
+                click.echo(f"warning: {warning}", err=True)
+            click.echo("estimating fair values ...", err=True)
+            table, card_set = suggest_card_set(tables, method, name=name)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     changed = table[table["change"] != 0]
@@ -864,11 +892,13 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
             click.echo(f"{r['card']:<{width}}  {r['points']:>6g}  {r['suggested']:>9d}  "
                        f"{r['why']}")
     if target is not None:
-        target.write_text(json.dumps(card_file, indent=2) + "\n", encoding="utf-8")
+        target.write_text(json.dumps(card_set, indent=2) + "\n", encoding="utf-8")
         click.echo(f"card set written to {target}")
 
 
 main.add_command(tournament)
+balance.add_command(study_command)
+balance.add_command(tune_command)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ from .bot import Bot
 from .engine import DEFAULT_CARD_SET, ENGINE, CardSet, GameState, PlayerView, RuleOptions, new_game
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
 from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .intervention import Intervention
+from .intervention import apply as apply_intervention
 from .limits import move_time_problem
 from .outcome import GameOutcome
 from .records import GameAbandoned, GameError, make_record
@@ -92,6 +94,7 @@ def play_game(
     meta: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
     cards: CardSet | None = None,
+    intervention: Intervention = (),
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
 
@@ -104,6 +107,8 @@ def play_game(
     ``on_decision`` is told which seat is about to think (the tournament's watchdog uses it
     to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
     pairing, deal, rotation).  ``cards`` is the objective card set (default: the printed one).
+    ``intervention`` places cards in the deal before the bots are told of it (an
+    experiment's arm, ``arena.intervention``); the record keeps it.
     """
     problem = move_time_problem(move_time)
     if problem:
@@ -114,11 +119,12 @@ def play_game(
         from .referee import play_native
 
         outcome = play_native(bots, seed, options, names, move_time, on_event, dice,
-                              meta or {}, on_decision, cards or DEFAULT_CARD_SET)
+                              meta or {}, on_decision, cards or DEFAULT_CARD_SET,
+                              intervention)
         if outcome is not None:
             return outcome
     return python_loop(bots, seed, options, names, move_time, on_event, dice, meta or {},
-                       on_decision, cards)
+                       on_decision, cards, intervention)
 
 
 def python_loop(
@@ -132,11 +138,13 @@ def python_loop(
     meta: dict[str, Any],
     on_decision: Callable[[int], None] | None,
     cards: CardSet | None,
+    intervention: Intervention = (),
 ) -> GameOutcome:
     """The game loop in Python (the reference's, and the native engine's for a game the
     native referee does not take): ``play_game`` with its arguments checked."""
     players = len(bots)
     state = new_game(players, seed, options, dice=tuple(dice), cards=cards)
+    apply_intervention(state, intervention)
     seconds = [0.0] * players
     error: GameError | None = None
     history = state.history
@@ -191,7 +199,7 @@ def python_loop(
         for bot in bots:
             with contextlib.suppress(Exception):  # the game is already decided
                 bot.finish(result)
-    record = make_record(state, names, seconds, error, meta)
+    record = make_record(state, names, seconds, error, meta, intervention)
     return GameOutcome(state, record, error, seconds)
 
 

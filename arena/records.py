@@ -41,6 +41,11 @@ Fields
 ``moves``       list[str], the history in notation: ``"S ACTION"`` for a choice by seat S,
                 ``"* EVENT"`` for what chance (or the rules) did: ``"0 gardener 1,0"``,
                 ``"* roll rain"``, ``"* drew panda-03"``.
+``intervention`` list[dict], only in an experiment's games (``arena balance study``): the
+                cards placed in the deal before the first decision, in order, each
+                ``{"card", "seat"}`` (that seat holds it in place of its dealt card) or
+                ``{"card", "depth"}`` (it sits at that depth of its deck); see
+                ``arena/intervention.py``.  ``arena replay`` places them again.
 ``seconds``     list[float], thinking time per seat.
 ``mac``         str, in a tournament's ``games.jsonl``: the line's HMAC-SHA256 (64 hex
                 digits, always the last field; ``arena/integrity.py``).  Absent in records
@@ -82,6 +87,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -157,6 +163,7 @@ class GameRecord(TypedDict, total=False):
     actions: list[dict[str, int]]
     weather: dict[str, int]
     moves: list[str]
+    intervention: list[dict[str, Any]]
     seconds: list[float]
     error: GameError | None
 
@@ -167,8 +174,10 @@ def make_record(
     seconds: list[float],
     error: GameError | None,
     meta: dict[str, Any],
+    intervention: Sequence[Any] = (),
 ) -> GameRecord:
-    """The record of a game from its final state and history (see the module docstring)."""
+    """The record of a game from its final state and history (see the module docstring);
+    ``intervention`` (``arena.intervention``'s placements) is written only when given."""
     from .cards import record_field
     from .engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
     from .engine.components import CARDS, FACES
@@ -234,6 +243,8 @@ def make_record(
         "seconds": [round(s, 6) for s in seconds],
         "error": error,
     }
+    if intervention:
+        record["intervention"] = [p.to_dict() for p in intervention]
     return record
 
 

@@ -34,6 +34,7 @@ from .bot import Bot
 from .cards import record_field
 from .engine import ArenaError, CardSet, Event, GameState, RuleOptions
 from .engine import native as _engine
+from .engine.components import CARD_INDEX
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS
 from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
 from .outcome import GameOutcome
@@ -88,6 +89,24 @@ def record_parts(options: RuleOptions, cards: CardSet) -> tuple[str, str]:
         _parts.clear()
     _parts[key] = (options, cards, parts)
     return parts
+
+
+#: The whole numbers a placement's card, seat and depth may be for the core (a record's
+#: larger number is refused by the Python loop, with the same sentence).
+_PLACE_RANGE = range(-(2**63), 2**63)
+
+
+def placement_args(intervention: Sequence[Any]
+                   ) -> list[tuple[int, int | None, int | None]] | None:
+    """An intervention as the core takes it, ``(card index, seat, depth)`` per placement;
+    None when a number is beyond what the core reads."""
+    out = []
+    for p in intervention:
+        card = CARD_INDEX[p.card]
+        if any(v is not None and v not in _PLACE_RANGE for v in (p.seat, p.depth)):
+            return None
+        out.append((card, p.seat, p.depth))
+    return out
 
 
 def record_head(meta: dict[str, Any]) -> str | None:
@@ -195,14 +214,20 @@ def play_native(
     meta: dict[str, Any],
     on_decision: Callable[[int], None] | None,
     cards: CardSet,
+    intervention: Sequence[Any] = (),
 ) -> GameOutcome | None:
     """``play_game`` on the native referee (its arguments checked); None when this game
-    needs the Python loop (a seed beyond 128 bits, seat names or dice the core cannot take)."""
+    needs the Python loop (a seed beyond 128 bits, seat names, dice or an intervention's
+    numbers the core cannot take).  ``intervention`` is ``arena.intervention``'s placements,
+    made by the core after the deal (a refusal is the engine's ``PlacementError``)."""
     native = core()
     players = len(bots)
     if (type(seed) is not int or seed not in SEED_RANGE or not 2 <= players <= 4
             or any(type(f) is not int or not 0 <= f <= 5 for f in dice)
             or any(type(n) is not str for n in names)):
+        return None
+    placements = placement_args(intervention)
+    if placements is None:
         return None
     try:
         "".join(names).encode()
@@ -221,7 +246,7 @@ def play_native(
         played = native.play_game(
             players, seed, options, cards, list(dice), limit, seats, table, on_decision,
             on_event is not None, head or '{"game":"play"', names, record_parts(options, cards),
-            str(meta.get("game", "play")))
+            str(meta.get("game", "play")), placements)
     except ArenaError as exc:
         played = getattr(exc, "played", None)
         if played is None:

@@ -25,6 +25,9 @@ from .engine import (
     parse_action,
 )
 from .integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
+from .intervention import InterventionError
+from .intervention import apply as apply_intervention
+from .intervention import from_record as intervention_of
 from .records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
@@ -172,6 +175,11 @@ def replay_record(
         state = new_game(len(seats), seed, options, cards=cards)
     except ArenaError as exc:
         raise RecordError(f"the record's card_set: {exc}") from None
+    try:
+        apply_intervention(state, intervention_of(record))
+    except (InterventionError, ArenaError) as exc:
+        raise RecordError(f"the record's {exc}" if isinstance(exc, InterventionError)
+                          else f"the record's intervention: {exc}") from None
     problems: list[str] = []
     done = 0
     for index, line in enumerate(moves):

@@ -220,6 +220,11 @@ def _category_of(card: str) -> str:
 
 def read_manifest(directory: Path) -> dict[str, Any]:
     """The manifest as a dict; :class:`ReportError` when it is missing or not a manifest."""
+    directory = Path(directory)
+    if not directory.exists():
+        raise ReportError(f"{directory} does not exist.")
+    if not directory.is_dir():
+        raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
     path = directory / "manifest.json"
     if not path.is_file():
         raise ReportError(f"{directory} has no manifest.json, so it is not a tournament directory.")

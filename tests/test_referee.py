@@ -21,9 +21,10 @@ import pytest
 
 from arena import seeds
 from arena.bot import Bot, BotConfigError
-from arena.engine import ENGINE, ArenaError, Event, PlayerView, RuleOptions
+from arena.engine import ENGINE, ArenaError, Event, PlacementError, PlayerView, RuleOptions
 from arena.engine.actions import COMPLETE, kind_of
 from arena.engine.components import CARDS, CardSet
+from arena.intervention import Placement
 from arena.match import play_game, python_loop
 from arena.registry import BotSpec, load_class, make_bot
 from bots.base import Param
@@ -279,3 +280,47 @@ def test_cards_removed_and_rules_changed_reach_the_record() -> None:
     record = outcome.record
     assert record["options"] == {"max_rounds": 9}
     assert record["card_set"]["changes"] and record["rounds"] <= 9
+
+
+def _intervention(rng: random.Random, players: int, cards: CardSet) -> tuple[Placement, ...]:
+    """One to three placements of cards in play: in seats' hands or at deck depths."""
+    playable = [c.id for c in CARDS if c.index not in cards.removed]
+    out = []
+    for _ in range(rng.randrange(1, 4)):
+        card = rng.choice(playable)
+        if rng.random() < 0.6:
+            out.append(Placement(card, seat=rng.randrange(players)))
+        else:
+            out.append(Placement(card, depth=rng.randrange(3)))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("python", [False, True], ids=["native bots", "a Python bot"])
+def test_interventions_are_played_as_the_python_loop_plays_them(python: bool) -> None:
+    """An experiment's game (cards placed in the deal) on the native referee: the record,
+    its ``intervention`` field and the hands the bots were told of, byte for byte the
+    Python loop's; a placement that cannot be made is the same PlacementError."""
+    for seed in range(80):
+        rng = random.Random(seed)
+        players = rng.choice((2, 3, 4))
+        options = random_options(rng)
+        cards = random_cards(rng, players)
+        placed = _intervention(rng, players, cards)
+        meta = {"game": f"{seed:03d}-0000-0", "pairing": seed, "deal": 0, "rotation": 0}
+        state = rng.getstate()
+        native = play_game(lineup(rng, seed, players, python), seed, options, meta=meta,
+                           cards=cards, intervention=placed)
+        rng.setstate(state)
+        bots = lineup(rng, seed, players, python)
+        names = [type(b).__name__ for b in bots]
+        loop = python_loop(bots, seed, options, names, None, None, (), meta, None, cards,
+                           placed)
+        assert line(native) == line(loop), seed
+        assert orjson.loads(line(native))["intervention"] == [p.to_dict() for p in placed]
+        assert native.state.history_text() == loop.state.history_text()
+    bad = (Placement("plot-01", seat=3),)
+    with pytest.raises(PlacementError, match="seat 3 is not a seat of this 2-player game"):
+        play_game(lineup(random.Random(1), 1, 2, False), 1, intervention=bad)
+    with pytest.raises(PlacementError, match="seat 3 is not a seat of this 2-player game"):
+        python_loop(lineup(random.Random(1), 1, 2, False), 1, RuleOptions(), ["a", "b"],
+                    None, None, (), {}, None, None, bad)

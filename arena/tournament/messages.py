@@ -4,7 +4,8 @@ A pickle runs code when it is read: were anything a bot controls ever to reach t
 process as one (a worker's pipe, a Dask result), the bot would run in the process that holds
 the run's keys and writes its files.  So workers and Dask tasks send JSON, and the main
 process checks each message before it believes it: the game is one it handed out, the
-record is a JSON object whose id, seed and seats are the schedule's and whose result fields
+record is a JSON object whose id, seed, seats and intervention (an experiment's cards
+placed in the deal) are the schedule's and whose result fields
 are sound (``arena.records.result_problem``), and the standings' summary is computed here from the
 record, not taken from the worker.
 
@@ -98,9 +99,10 @@ def decode_game(message: Any, schedule: Schedule) -> Finished:
         raise MessageError(f"a worker's record of game index {index} is not JSON") from None
     game = schedule.games[index]
     if not isinstance(record, dict) or record.get("game") != game.id \
-            or record.get("seed") != game.seed or record.get("seats") != schedule.names(game):
+            or record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
+            or record.get("intervention") != game.recorded_intervention():
         raise MessageError(f"a worker's record of game index {index} is not that game of the "
-                           "schedule (its id, seed or seats differ)")
+                           "schedule (its id, seed, seats or intervention differ)")
     problem = result_problem(record, schedule.config.players)
     if problem:
         raise MessageError(f"a worker's record of game {game.id}: {problem}")

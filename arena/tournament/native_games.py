@@ -8,7 +8,9 @@ released.  ``_native.play_batch`` plays a run of such games one after another an
 the finished ones back in chunks (``EMIT_EVERY`` games or ``EMIT_SECONDS``), so the worker
 sends them on while it plays the rest: progress stays smooth, Ctrl-C in the main thread is
 seen between two games, and a worker that dies loses only games its parent has not been
-sent, which are played again.  The records are the bytes ``GamePlayer.play`` gives.
+sent, which are played again.  The records are the bytes ``GamePlayer.play`` gives.  An
+experiment's games (``arena balance study``) play here too: each carries its intervention
+(the cards placed in the deal) and may have a card set of its own (a price arm).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 import orjson
 
 from arena.engine import ENGINE
-from arena.referee import core, record_head, record_parts
+from arena.referee import core, placement_args, record_head, record_parts
 from arena.registry import BotSpec
 
 from .schedule import Schedule, ScheduledGame
@@ -78,12 +80,25 @@ class NativeGames:
         used = sorted({p for g in games for p in g.seats})
         local = {p: k for k, p in enumerate(used)}
         participants = [self.participants[p] for p in used]
+        # The batch's card sets: the run's first, then an experiment's games' own (a price
+        # arm's), each with its record's ``card_set`` text, made once per set.
+        config = self.config
+        sets: list[tuple[Any, str]] = [(config.cards, self.parts[1])]
+        where: dict[int, int] = {id(config.cards): 0}
         batch = []
         for g in games:
             head = record_head(g.meta())
             if head is None:
                 raise ValueError(f"game {g.id}: its meta cannot be written natively")
-            batch.append((g.seed, [local[p] for p in g.seats], head, g.id))
+            placements = placement_args(g.intervention)
+            if placements is None:
+                raise ValueError(f"game {g.id}: its intervention cannot be made natively")
+            cards = config.cards if g.cards is None else g.cards
+            k = where.get(id(cards))
+            if k is None:
+                k = where[id(cards)] = len(sets)
+                sets.append((cards, record_parts(config.options, cards)[1]))
+            batch.append((g.seed, [local[p] for p in g.seats], head, g.id, k, placements))
 
         def emit(results: list[tuple[Any, ...]]) -> None:
             out = []
@@ -98,6 +113,5 @@ class NativeGames:
                                                kind)))
             send(out)
 
-        config = self.config
-        core().play_batch(config.players, config.options, config.cards, self.limit,
-                          participants, batch, self.parts, emit, EMIT_EVERY, EMIT_SECONDS)
+        core().play_batch(config.players, config.options, sets, self.limit, participants,
+                          batch, self.parts[0], emit, EMIT_EVERY, EMIT_SECONDS)

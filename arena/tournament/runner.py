@@ -46,6 +46,7 @@ from arena.integrity import (
 from arena.records import result_problem
 from arena.seeds import deal_key_check
 
+from .experiment import CardExperiment
 from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
 from .live import LiveTable
 from .logs import run_logging
@@ -74,7 +75,7 @@ log = logging.getLogger("arena.tournament")
 
 #: The manifest fields a resumed run must match, in the order they are checked.
 CHECKED_FIELDS = ("participants", "players", "games", "format", "seed", "options",
-                  "move_time", "sprt", "card_set", "deals")
+                  "move_time", "sprt", "card_set", "experiment", "deals")
 
 
 def default_workers() -> int:
@@ -174,6 +175,7 @@ def config_from_manifest(manifest: dict[str, Any], isolation: Isolation | None =
                                  f"{entry['name']!r}, but its spec says {spec.name!r}")
         sprt = manifest.get("sprt")
         options = RuleOptions.from_dict(manifest.get("options") or {})
+        experiment = manifest.get("experiment")
         return TournamentConfig(
             participants=participants,
             players=_whole(manifest, "players"),
@@ -185,6 +187,7 @@ def config_from_manifest(manifest: dict[str, Any], isolation: Isolation | None =
             sprt=SprtParams(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta")})
             if sprt else None,
             cards=cards.from_manifest(manifest.get("card_set"), options).cards,
+            experiment=CardExperiment.from_dict(experiment) if experiment else None,
             deal_key=deal_key,
         )
     except StoreError:
@@ -273,6 +276,7 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
         "move_time": fields["move_time"],
         "sprt": fields["sprt"],
         "card_set": fields["card_set"],
+        "experiment": fields["experiment"],
         "deals": fields["deals"],
         "catalog": cards.catalog(config.cards),
         "started": now_iso(),
@@ -331,9 +335,10 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             if game is None:
                 raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
                                  "not in this tournament's schedule")
-            if record.get("seed") != game.seed or record.get("seats") != schedule.names(game):
+            if record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
+                    or record.get("intervention") != game.recorded_intervention():
                 raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
-                                 "schedule (seed or seats differ)")
+                                 "schedule (seed, seats or intervention differ)")
             problem = result_problem(record, config.players)
             if problem:
                 raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "

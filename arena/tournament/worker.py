@@ -29,6 +29,7 @@ import orjson
 
 from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
+from arena.intervention import apply as apply_intervention
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
 from arena.registry import make_bot
@@ -330,12 +331,14 @@ class GamePlayer:
                     remote.append((seat, bot))
                 bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
             if error is not None:
-                state = new_game(config.players, game.seed, config.options, cards=config.cards)
-                record = make_record(state, names, [0.0] * config.players, error, game.meta())
+                state = fresh_state(self.schedule, game)
+                record = make_record(state, names, [0.0] * config.players, error, game.meta(),
+                                     game.intervention)
             else:
                 outcome = play_game(bots, game.seed, config.options, names=names,
                                     move_time=config.move_time, meta=game.meta(),
-                                    cards=config.cards)
+                                    cards=config.cards if game.cards is None else game.cards,
+                                    intervention=game.intervention)
                 record = outcome.record
                 error = outcome.error
         finally:
@@ -393,14 +396,23 @@ def read_monitor(status: Any, history: Any, players: int) -> MonitorReading | No
     )
 
 
+def fresh_state(schedule: Schedule, game: ScheduledGame) -> GameState:
+    """A scheduled game before its first decision: dealt from its seed with its card set,
+    an experiment's cards placed."""
+    config = schedule.config
+    state: GameState = new_game(config.players, game.seed, config.options,
+                                cards=config.cards if game.cards is None else game.cards)
+    apply_intervention(state, game.intervention)
+    return state
+
+
 def state_after(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
     """The state of a game after these actions, replayed from its seed.
 
     The engine is deterministic, so this is the state the dead worker had; an action that
     does not apply (a torn read at the moment of death) ends the replay there.
     """
-    config = schedule.config
-    state: GameState = new_game(config.players, game.seed, config.options, cards=config.cards)
+    state = fresh_state(schedule, game)
     for action in actions:
         if state.ended or action not in state.legal_actions():
             break
@@ -411,4 +423,5 @@ def state_after(schedule: Schedule, game: ScheduledGame, actions: Sequence[int])
 def rebuild(schedule: Schedule, game: ScheduledGame, state: GameState,
             seconds: Sequence[float], error: GameError) -> GameRecord:
     """The record of a game cut short outside its process (see :func:`state_after`)."""
-    return make_record(state, schedule.names(game), list(seconds), error, game.meta())
+    return make_record(state, schedule.names(game), list(seconds), error, game.meta(),
+                       game.intervention)

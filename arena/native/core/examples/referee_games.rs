@@ -28,6 +28,7 @@ fn main() {
                 cards: Arc::default(),
                 dice: vec![],
                 move_time: None,
+                placements: vec![],
             };
             let bots = (0..2)
                 .map(|seat| {
@@ -51,6 +52,7 @@ fn main() {
                     &played.seconds,
                     None,
                     &parts,
+                    &[],
                 )
                 .len();
             }

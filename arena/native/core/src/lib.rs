@@ -16,6 +16,7 @@ pub mod grid;
 pub mod history;
 pub mod json;
 pub mod options;
+pub mod placement;
 pub mod position;
 pub mod referee;
 pub mod rng;

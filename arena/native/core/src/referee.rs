@@ -21,6 +21,7 @@ use crate::error::Error;
 use crate::history::Entry;
 use crate::json::{orjson_float, str_repr, write_orjson_str};
 use crate::options::RuleOptions;
+use crate::placement::Placement;
 use crate::state::{Legal, State, STEP_NAMES};
 use crate::view::View;
 
@@ -137,6 +138,28 @@ pub struct Setup {
     /// The hard limit per decision in seconds, and its text as messages write it (Python's
     /// `f"{move_time:g}"`, given by the caller).
     pub move_time: Option<(f64, String)>,
+    /// An experiment's intervention: cards placed in the deal, in order, before the bots
+    /// are told of it (`crate::placement`); the record keeps them.
+    pub placements: Vec<Placement>,
+}
+
+impl Setup {
+    /// The game dealt from the seed, the intervention's cards placed (refused with the
+    /// engine's sentence when the setup or a placement cannot be).
+    pub fn deal(&self) -> Result<State, Error> {
+        let mut state = State::new(
+            self.players as usize,
+            self.seed,
+            self.options.clone(),
+            &self.dice,
+            true,
+            self.cards.clone(),
+        )?;
+        for &p in &self.placements {
+            state.make_placement(p)?;
+        }
+        Ok(state)
+    }
 }
 
 /// A fault that ended a game.
@@ -182,14 +205,7 @@ pub fn play(
     progress: &mut Progress,
 ) -> Result<Played, Error> {
     let players = setup.players;
-    let mut state = State::new(
-        players as usize,
-        setup.seed,
-        setup.options.clone(),
-        &setup.dice,
-        true,
-        setup.cards.clone(),
-    )?;
+    let mut state = setup.deal()?;
     progress.actions.clear();
     progress.seconds = vec![0.0; players as usize];
     let mut error: Option<Fault> = None;
@@ -335,6 +351,7 @@ pub fn record(
     seconds: &[f64],
     error: Option<&Fault>,
     parts: &RecordParts,
+    intervention: &[Placement],
 ) -> String {
     let players = state.b.players as usize;
     let excluded: Vec<u8> = error.map(|e| vec![e.seat]).unwrap_or_default();
@@ -514,6 +531,16 @@ pub fn record(
         }
         None => out.push_str("null"),
     }
+    if !intervention.is_empty() {
+        out.push_str(",\"intervention\":[");
+        for (i, p) in intervention.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            p.write_json(&mut out);
+        }
+        out.push(']');
+    }
     out.push('}');
     out
 }
@@ -533,6 +560,7 @@ mod tests {
             cards: Arc::default(),
             dice: vec![],
             move_time: None,
+            placements: vec![],
         }
     }
 
@@ -575,6 +603,7 @@ mod tests {
                     options: "{}".into(),
                     card_set: "{}".into(),
                 },
+                &[],
             );
             assert!(line.starts_with("{\"game\":\"play\",\"seed\":"));
             assert!(line.ends_with(",\"error\":null}"));
@@ -582,6 +611,57 @@ mod tests {
             let moves = parsed.get("moves").and_then(Json::as_list).unwrap();
             assert_eq!(moves.len(), played.state.history_text().len());
         }
+    }
+
+    #[test]
+    fn an_intervention_is_dealt_and_recorded() {
+        let mut placed = setup(11);
+        // gardener-13 (index 27) held by seat 1, panda-01 (30) the next panda card drawn.
+        placed.placements = vec![
+            Placement {
+                card: 27,
+                seat: Some(1),
+                depth: None,
+            },
+            Placement {
+                card: 30,
+                seat: None,
+                depth: Some(0),
+            },
+        ];
+        let mut progress = Progress::default();
+        let played = play(&placed, &mut randoms(11, true), &mut progress).unwrap();
+        let line = record(
+            "{\"game\":\"play\"",
+            &played.state,
+            &["a".into(), "b".into()],
+            &played.seconds,
+            None,
+            &RecordParts {
+                options: "{}".into(),
+                card_set: "{}".into(),
+            },
+            &placed.placements,
+        );
+        assert!(line.ends_with(
+            ",\"error\":null,\"intervention\":[{\"card\":\"gardener-13\",\"seat\":1},\
+             {\"card\":\"panda-01\",\"depth\":0}]}"
+        ));
+        let parsed = crate::json::parse(&line).unwrap();
+        let drawn = parsed.get("drawn").and_then(Json::as_list).unwrap();
+        assert!(drawn[1]
+            .as_list()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str() == Some("gardener-13")));
+        placed.placements[0].seat = Some(2);
+        let refused = play(&placed, &mut randoms(11, true), &mut progress)
+            .err()
+            .unwrap();
+        assert_eq!(
+            refused.message,
+            "seat 2 is not a seat of this 2-player game"
+        );
     }
 
     use crate::json::Json;

@@ -23,6 +23,7 @@ use takenoko::grid::{self, CellSet, GRID};
 use takenoko::history::Entry;
 use takenoko::json::Json;
 use takenoko::options::RuleOptions;
+use takenoko::placement;
 use takenoko::position;
 use takenoko::rng::PyRandom;
 use takenoko::state::{Board, State, STEP_NAMES};
@@ -77,6 +78,7 @@ fn raise(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Notation => "NotationError",
         ErrorKind::IllegalAction => "IllegalActionError",
         ErrorKind::Position => "PositionError",
+        ErrorKind::Placement => "PlacementError",
         ErrorKind::Value => return PyValueError::new_err(e.message),
     };
     match exception(py, class) {
@@ -1288,6 +1290,44 @@ impl PyState {
 
     /// The actions the current seat may choose now (empty once the game is over); the same
     /// list until the state changes.
+    /// Puts objective `card` in a chosen place of the deal before the first decision (an
+    /// experiment's intervention): the reference's `place_card`, its refusals a
+    /// `PlacementError` with the same sentence.
+    #[pyo3(signature = (card, *, seat = None, depth = None))]
+    fn place_card(
+        &mut self,
+        py: Python<'_>,
+        card: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let arg = |v: &Bound<'_, PyAny>| -> PyResult<placement::Arg> {
+            // The reference takes exactly an int (not a bool, not a float).
+            if v.is_exact_instance_of::<PyInt>() {
+                if let Ok(i) = v.extract::<i128>() {
+                    return Ok(placement::Arg::Int(i));
+                }
+            }
+            Ok(placement::Arg::Other(v.repr()?.to_string()))
+        };
+        let card = arg(card)?;
+        let seat = seat.map(arg).transpose()?;
+        let depth = depth.map(arg).transpose()?;
+        self.st
+            .place_card(&card, seat.as_ref(), depth.as_ref())
+            .map_err(|e| raise(py, e))?;
+        self.changed(false);
+        // The deal entries were rewritten: so are the Python history's.
+        if let (Some(list), Some(entries)) = (&self.history, &self.st.history.0) {
+            let list = list.bind(py);
+            for (i, e) in entries.iter().enumerate().take(self.synced) {
+                if matches!(e, Entry::Dealt { .. }) {
+                    list.set_item(i, entry_tuple(py, e)?)?;
+                }
+            }
+        }
+        Ok(())
+    }
     fn legal_actions(&mut self, py: Python<'_>) -> PyResult<PyObject> {
         self.legal_list(py)
     }

@@ -20,6 +20,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use takenoko::actions::Action;
 use takenoko::bots::registry::{self, BotEntry, Default, Kind, Params};
 use takenoko::bots::{Bot, Value};
+use takenoko::placement::Placement;
 use takenoko::referee::{
     self, native_choice, seat_view, Decision, Fault, NativeSeats, Progress, RecordParts, Seats,
     Setup,
@@ -189,8 +190,15 @@ fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>
 /// them, without building the rest (the moves are most of a record).
 #[pyfunction]
 pub fn record_fields<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
-    const WANTED: [&str; 7] = [
-        "game", "seed", "seats", "scores", "winners", "tiebreak", "error",
+    const WANTED: [&str; 8] = [
+        "game",
+        "seed",
+        "seats",
+        "scores",
+        "winners",
+        "tiebreak",
+        "error",
+        "intervention",
     ];
     let fields = py
         .allow_threads(|| takenoko::json::top_fields(line, &WANTED))
@@ -454,15 +462,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// The game as it stood before the decision that panicked: replayed from its seed.
 fn rebuild(setup: &Setup, actions: &[Action]) -> Option<State> {
     catch_unwind(|| {
-        let mut st = State::new(
-            setup.players as usize,
-            setup.seed,
-            setup.options.clone(),
-            &setup.dice,
-            true,
-            setup.cards.clone(),
-        )
-        .ok()?;
+        let mut st = setup.deal().ok()?;
         for &a in actions {
             st.apply(a).ok()?;
         }
@@ -519,7 +519,15 @@ fn conclude(
             (state, seconds, Some(fault), Some(message), false)
         }
     };
-    let line = referee::record(head, &state, names, &seconds, error.as_ref(), parts);
+    let line = referee::record(
+        head,
+        &state,
+        names,
+        &seconds,
+        error.as_ref(),
+        parts,
+        &setup.placements,
+    );
     Ok((state, seconds, error, failure, line, stopped))
 }
 
@@ -555,7 +563,7 @@ fn arena_error(py: Python<'_>, message: String) -> PyErr {
 /// whose `played` holds the game recorded as failed.
 #[pyfunction]
 #[pyo3(signature = (players, seed, options, cards, dice, move_time, seats, table, on_decision,
-                    wants_state, head, names, parts, label))]
+                    wants_state, head, names, parts, label, placements = vec![]))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_game(
     py: Python<'_>,
@@ -573,6 +581,7 @@ pub fn play_game(
     names: Vec<String>,
     parts: (String, String),
     label: &str,
+    placements: Vec<(i64, Option<i64>, Option<i64>)>,
 ) -> PyResult<Played> {
     if seats.len() != players as usize || names.len() != players as usize {
         return Err(PyValueError::new_err("one seat and one name per player"));
@@ -584,6 +593,7 @@ pub fn play_game(
         cards: core_cards(py, cards)?,
         dice,
         move_time,
+        placements: placements_of(placements),
     };
     let parts = RecordParts {
         options: parts.0,
@@ -677,51 +687,75 @@ type Finished = (
     Option<String>,
 );
 
+/// A batch's game: `(seed, participant per seat, head, label, card set (an index of the
+/// batch's card sets), placements)`.
+type BatchGame = (i128, Vec<usize>, String, String, usize, Vec<PlacementArgs>);
+
+/// A placement as Python gives it: `(card index, seat or None, depth or None)`.
+type PlacementArgs = (i64, Option<i64>, Option<i64>);
+
+/// An intervention's placements from Python's tuples.
+fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
+    items
+        .into_iter()
+        .map(|(card, seat, depth)| Placement { card, seat, depth })
+        .collect()
+}
+
 /// Games of native bots only, one after another, the GIL released while each plays
 /// (`arena.tournament` workers and the scripts).
 ///
 /// `participants[p]` is `(native name, params, name)`: a bot is seeded as
-/// `arena.registry.make_bot` seeds it, from the game seed, its seat and `name`.  `games` are
-/// `(seed, participant per seat, head, label)`.  Finished games go to `emit` as a list
-/// every `every` games or `seconds` seconds, and at the end; Ctrl-C (a signal's exception)
-/// is raised between two games once the finished ones are emitted.
+/// `arena.registry.make_bot` seeds it, from the game seed, its seat and `name`.
+/// `card_sets` are the batch's card sets with their records' `card_set` as JSON text;
+/// `games` are `(seed, participant per seat, head, label, card set index, placements)`, the
+/// placements an experiment's intervention (`arena.intervention`, empty for a plain game).
+/// Finished games go to `emit` as a list every `every` games or `seconds` seconds, and at
+/// the end; Ctrl-C (a signal's exception) is raised between two games once the finished
+/// ones are emitted.
 #[pyfunction]
-#[pyo3(signature = (players, options, cards, move_time, participants, games, parts, emit,
-                    every = 64, seconds = 0.05))]
+#[pyo3(signature = (players, options, card_sets, move_time, participants, games, options_part,
+                    emit, every = 64, seconds = 0.05))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_batch(
     py: Python<'_>,
     players: u8,
     options: &Bound<'_, PyAny>,
-    cards: &Bound<'_, PyAny>,
+    card_sets: Vec<(Bound<'_, PyAny>, String)>,
     move_time: Option<(f64, String)>,
     participants: Vec<(String, Bound<'_, PyDict>, String)>,
-    games: Vec<(i128, Vec<usize>, String, String)>,
-    parts: (String, String),
+    games: Vec<BatchGame>,
+    options_part: String,
     emit: &Bound<'_, PyAny>,
     every: usize,
     seconds: f64,
 ) -> PyResult<()> {
-    let base = Setup {
-        players,
-        seed: 0,
-        options: core_options(py, options)?,
-        cards: core_cards(py, cards)?,
-        dice: vec![],
-        move_time,
-    };
-    let parts = RecordParts {
-        options: parts.0,
-        card_set: parts.1,
-    };
+    let options = core_options(py, options)?;
+    let sets: Vec<(Arc<takenoko::components::CardSet>, RecordParts)> = card_sets
+        .into_iter()
+        .map(|(cards, part)| {
+            Ok((
+                core_cards(py, &cards)?,
+                RecordParts {
+                    options: options_part.clone(),
+                    card_set: part,
+                },
+            ))
+        })
+        .collect::<PyResult<_>>()?;
     let specs: Vec<(NativeSpec, String)> = participants
         .iter()
         .map(|(name, params, who)| Ok((native_spec(name, params)?, who.clone())))
         .collect::<PyResult<_>>()?;
-    for (_, seats, _, _) in &games {
+    for (_, seats, _, _, set, _) in &games {
         if seats.len() != players as usize || seats.iter().any(|&p| p >= specs.len()) {
             return Err(PyValueError::new_err(
                 "a game's seats are participants' indices",
+            ));
+        }
+        if *set >= sets.len() {
+            return Err(PyValueError::new_err(
+                "a game's card set is an index of the batch's",
             ));
         }
     }
@@ -733,11 +767,18 @@ pub fn play_batch(
         }
         Ok(())
     };
-    for (k, (seed, seats, head, label)) in games.iter().enumerate() {
+    for (k, (seed, seats, head, label, set, placements)) in games.into_iter().enumerate() {
+        let (cards, parts) = &sets[set];
         let setup = Setup {
-            seed: *seed,
-            ..base.clone()
+            players,
+            seed,
+            options: options.clone(),
+            cards: cards.clone(),
+            dice: vec![],
+            move_time: move_time.clone(),
+            placements: placements_of(placements),
         };
+        let (seed, head, label) = (&seed, &head, &label);
         let names: Vec<String> = seats.iter().map(|&p| specs[p].1.clone()).collect();
         let done = py.allow_threads(|| {
             let mut bots = NativeSeats::new(
@@ -755,7 +796,7 @@ pub fn play_batch(
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 referee::play(&setup, &mut bots, &mut progress)
             }));
-            conclude(outcome, &setup, &progress, label, head, &names, &parts).map(
+            conclude(outcome, &setup, &progress, label, head, &names, parts).map(
                 |(state, _, fault, failure, line, _)| {
                     let result =
                         state.result(&fault.as_ref().map(|f| vec![f.seat]).unwrap_or_default());
