@@ -35,7 +35,6 @@ pub mod draws;
 pub mod greedy;
 pub mod heuristics;
 pub mod objective;
-pub mod params;
 pub mod random_bot;
 pub mod registry;
 pub mod test_bots;
