@@ -54,6 +54,7 @@ class GreedyBot(Bot):
     )
     samples: int
     decay: float
+    NATIVE = "greedy"  # arena/native/core/src/bots/greedy.rs
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)

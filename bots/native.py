@@ -10,6 +10,10 @@ decision digests (``tests/bots/test_decision_digests.py``) hold for both.  With
 ``ARENA_ENGINE=reference`` they are the pure-Python bots, unchanged: the readable
 specification.
 
+Under the native referee (``arena.match.play_game``, a tournament's native batches) the
+classes' ``NATIVE`` names make the core play them itself, with no Python in the loop; this
+module serves the calls made from Python (a Python game loop, ``mcts``'s prior, a test).
+
 The Python code still decides when the native one cannot stand for it: a view or state of
 the reference engine (built explicitly), or a subclass that overrides a method the
 decision goes through (its override is honoured).

@@ -218,6 +218,7 @@ class ObjectiveBot(Bot):
     race: float
     prefer: str
     weight: float
+    NATIVE = "objective"  # arena/native/core/src/bots/objective.rs
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)

@@ -9,13 +9,15 @@ shows the median over ``--runs`` runs with its spread (min-max).  CPU time, not 
 a loaded machine slows the wall clock more than the process time, but it slows both, so
 compare two figures from one run of this script rather than from two days.
 
-Each setting is measured on both engines in one run (``--engine``, default both): the native
-one, where ``greedy`` and ``objective`` decide through their Rust ports (``bots.native``),
-and the reference (``ARENA_ENGINE=reference``, everything in Python); the ratio is native
-over reference.  ``mcts`` plays a game in tens of seconds, so it plays ``--mcts-games``
-games per run (default 1).  The native issue's targets: greedy >= 80 games/CPU-s with 2
-players and >= 40 with 4, objective >= 25 and >= 10 (issue 20's, for the Python bots: greedy
->= 25 and >= 12, objective >= 5 and >= 2, peak memory <= 200 MB per worker).
+Each setting is measured on both engines in one run (``--engine``, default both): the
+native one, where ``random``, ``greedy`` and ``objective`` are played by the native referee
+with their Rust ports (the whole game in one call, no Python in the loop), and the reference
+(``ARENA_ENGINE=reference``, everything in Python); the ratio is native over reference.
+``mcts`` plays a game in tens of seconds, so it plays ``--mcts-games`` games per run
+(default 1).  The native issue's targets: random >= 3,000 games/CPU-s with 2 players,
+greedy >= 80 with 2 players and >= 40 with 4, objective >= 25 and >= 10 (issue 20's, for
+the Python bots: greedy >= 25 and >= 12, objective >= 5 and >= 2, peak memory <= 200 MB
+per worker).
 """
 
 from __future__ import annotations
@@ -57,19 +59,17 @@ class Measure(NamedTuple):
     peak_mb: float
 
 
-def play(spec: BotSpec, players: int, seed: int) -> int:
-    """One self-play game; returns the number of decisions made."""
+def play(spec: BotSpec, players: int, seed: int) -> tuple[float, int]:
+    """One self-play game: the CPU seconds of ``play_game`` (the bots made and the game
+    played, no hook: a game of native bots runs with no Python in its loop), and the moves
+    of its record (read outside the timing)."""
+    start = time.process_time()
     bots = [make_bot(spec, seed, seat) for seat in range(players)]  # as `arena play`
-    made = 0
-
-    def count(_seat: int) -> None:
-        nonlocal made
-        made += 1
-
-    outcome = play_game(bots, seed, on_decision=count)
+    outcome = play_game(bots, seed)
+    spent = time.process_time() - start
     if outcome.error is not None:
         raise RuntimeError(f"{spec.text} failed in game {seed}: {outcome.error}")
-    return made
+    return spent, len(outcome.record["moves"])
 
 
 def measure(setting: Setting) -> Measure:
@@ -78,10 +78,11 @@ def measure(setting: Setting) -> Measure:
     rates = []
     decisions = 0
     for run in range(setting.runs):
-        start = time.process_time()
+        spent = 0.0
         for k in range(setting.games):
-            decisions += play(spec, setting.players, setting.seed + run * setting.games + k)
-        spent = time.process_time() - start
+            seconds, moves = play(spec, setting.players, setting.seed + run * setting.games + k)
+            spent += seconds
+            decisions += moves
         rates.append(setting.games / spent if spent > 0 else float("inf"))
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
     return Measure(tuple(rates), decisions, peak_kb / 1024)
@@ -110,7 +111,7 @@ def rate_text(m: Measure) -> str:
 
 
 def row(setting: Setting, measured: dict[str, Measure]) -> str:
-    """One line: the rate on each engine measured, their ratio, decisions and memory."""
+    """One line: the rate on each engine measured, their ratio, moves a game and memory."""
     games = setting.games * setting.runs
     first = next(iter(measured.values()))
     parts = [f"{setting.spec:<22} {setting.players:>2}p"]
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"self-play through play_game; games per CPU-second, medians of {args.runs} run(s) "
           "(min-max), one worker process per engine and line, CPU time (time.process_time)")
     print(f"{'bot':<22} {'':>3} {'native':<26} {'reference':<26} {'ratio':>7} "
-          f"{'dec/game':>7} {'peak MB':>8}")
+          f"{'moves/g':>7} {'peak MB':>8}")
     for k, setting in enumerate(settings, 1):
         measured = {}
         for engine in engines:

@@ -12,11 +12,11 @@ from tests.test_script_args import run_script
 bench = load_script("bench_bots")
 
 
-def test_a_setting_gives_one_rate_per_run_and_counts_decisions() -> None:
+def test_a_setting_gives_one_rate_per_run_and_counts_moves() -> None:
     m = bench.measure(bench.Setting("random", 2, games=2, runs=3, seed=5))
     assert len(m.rates) == 3 and all(r > 0 for r in m.rates)
-    one = bench.play(bench.BotSpec.parse("random"), 2, 5)
-    assert m.decisions > 6 * 10 and one > 10  # a random game has hundreds of decisions
+    seconds, moves = bench.play(bench.BotSpec.parse("random"), 2, 5)
+    assert m.decisions > 6 * 10 and moves > 10 and seconds > 0  # hundreds of moves a game
     assert m.peak_mb > 1
 
 

@@ -29,6 +29,7 @@ from arena.match import play_game, python_loop
 from arena.registry import BotSpec, load_class, make_bot
 from bots.base import Param
 from bots.random_bot import RandomBot
+from tests.bots.test_native_bots import LONG, random_params, spec_text
 from tests.engine.test_native import random_cards, random_options
 from tests.tournament import broken_bots
 
@@ -80,12 +81,18 @@ class Watcher(RandomBot):
         return super().choose(view, legal)
 
 
-def lineup(rng: random.Random, seed: int, players: int, python: bool) -> list[Bot]:
-    """Random bots with random parameters, and a Python bot among them when asked."""
+def lineup(rng: random.Random, seed: int, players: int, python: bool,
+           kinds: Sequence[str] = ("random",)) -> list[Bot]:
+    """Built-in bots of these kinds with random parameters (every parameter of ``greedy``
+    and ``objective``, ``prefer=`` included), and a Python bot among them when asked."""
     bots: list[Bot] = []
     for seat in range(players):
-        spec = BotSpec.parse(f"random:complete={rng.choice(['true', 'false'])}")
-        bots.append(make_bot(spec, seed, seat))
+        kind = rng.choice(kinds)
+        if kind == "random":
+            text = f"random:complete={rng.choice(['true', 'false'])}"
+        else:
+            text = spec_text(kind, random_params(rng, kind))
+        bots.append(make_bot(BotSpec.parse(text), seed, seat))
     if python:
         seat = rng.randrange(players)
         kind = rng.choice([Eager, Watcher])
@@ -94,7 +101,7 @@ def lineup(rng: random.Random, seed: int, players: int, python: bool) -> list[Bo
     return bots
 
 
-def both(seed: int, python: bool) -> tuple[Any, Any]:
+def both(seed: int, python: bool, kinds: Sequence[str] = ("random",)) -> tuple[Any, Any]:
     """One game on the native referee and in the Python loop (fresh bots each)."""
     rng = random.Random(seed)
     players = rng.choice((2, 3, 4))
@@ -102,10 +109,10 @@ def both(seed: int, python: bool) -> tuple[Any, Any]:
     cards = random_cards(rng, players)
     meta = {"game": f"{seed:03d}-0000-0", "pairing": seed, "deal": 0, "rotation": 0}
     state = rng.getstate()
-    native = play_game(lineup(rng, seed, players, python), seed, options, meta=meta,
+    native = play_game(lineup(rng, seed, players, python, kinds), seed, options, meta=meta,
                        cards=cards)
     rng.setstate(state)
-    bots = lineup(rng, seed, players, python)
+    bots = lineup(rng, seed, players, python, kinds)
     names = [type(b).__name__ for b in bots]
     loop = python_loop(bots, seed, options, names, None, None, (), meta, None, cards)
     return native, loop
@@ -120,10 +127,25 @@ def test_records_are_the_python_loops_byte_for_byte(python: bool) -> None:
         assert native.state.history_text() == loop.state.history_text()
 
 
+@pytest.mark.parametrize("python", [False, True], ids=["native bots", "a Python bot"])
+def test_greedy_and_objective_records_are_the_python_loops_byte_for_byte(python: bool) -> None:
+    """The Rust greedy and objective played by the native referee (no Python in the loop
+    when every seat is native) against the Python loop, where each decision is a call
+    from Python; random parameters, rule options and card sets (the reference engine's
+    records of such games: tests/bots/test_native_bots.py)."""
+    kinds = ("random", "greedy", "objective")
+    for seed in range(300 if LONG else 40):
+        native, loop = both(seed, python, kinds)
+        assert native.line is not None  # the core's record, not a Python fallback
+        assert line(native) == line(loop), seed
+        assert native.error == loop.error
+        assert native.state.history_text() == loop.state.history_text()
+
+
 def test_generators_end_where_the_python_bots_leave_them() -> None:
     """A native bot's generator is written back: a bot reused for a second game draws on."""
-    spec = BotSpec.parse("random")
-    twins = [[make_bot(spec, 5, s) for s in range(2)] for _ in range(2)]
+    specs = [BotSpec.parse("greedy:decay=0.5"), BotSpec.parse("objective:prefer=panda")]
+    twins = [[make_bot(specs[s], 5, s) for s in range(2)] for _ in range(2)]
     for seed in (5, 6):
         a = play_game(twins[0], seed)
         b = python_loop(twins[1], seed, RuleOptions(), ["a", "b"], None, None, (), {}, None,

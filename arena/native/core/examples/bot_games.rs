@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use takenoko::bots::{greedy, objective, Bot};
+use takenoko::bots::{make_bot, Bot};
 use takenoko::history::Entry;
 use takenoko::rng::PyRandom;
 use takenoko::{State, View};
@@ -27,11 +27,7 @@ fn main() {
     let limit: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(u64::MAX);
     let make = |seed: u64| -> Box<dyn Bot> {
         let rng = PyRandom::new(seed as i128);
-        match name.as_str() {
-            "objective" => objective::make(&[], rng),
-            _ => greedy::make(&[], rng),
-        }
-        .expect("default parameters")
+        make_bot(&name, &[], rng, false).expect("a native bot, with its default parameters")
     };
     let start = Instant::now();
     let cpu0 = cpu_seconds(start);

@@ -90,8 +90,8 @@ impl Seats for NativeSeats {
     fn finish(&mut self, _state: &State) {}
 }
 
-/// A native bot's decision: its view first (made again in `view`'s lists), then the
-/// clock around `choose`.
+/// A native bot's decision: its view first (made again in `view`'s lists; left as it was
+/// for a bot that does not read it), then the clock around `choose`.
 pub fn native_choice(
     bot: &mut dyn Bot,
     view: &mut Option<View>,
@@ -99,7 +99,10 @@ pub fn native_choice(
     state: &State,
     legal: &[Action],
 ) -> (Decision, f64) {
-    let view = seat_view(view, state, seat);
+    let view = match view {
+        Some(v) if !bot.reads_view() => v,
+        _ => seat_view(view, state, seat),
+    };
     let start = Instant::now();
     let action = bot.choose(view, legal);
     (Decision::Action(action), start.elapsed().as_secs_f64())

@@ -15,11 +15,12 @@ use takenoko::actions::Action;
 use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
 use takenoko::bots::greedy::Greedy;
 use takenoko::bots::objective::{Objective, Settings};
+use takenoko::bots::registry;
 use takenoko::grid::CellSet;
-use takenoko::json::Json;
 use takenoko::view::View;
 
-use super::{guard, random_class, to_json, PyState, PyView, PythonDraws};
+use super::referee::params_of;
+use super::{guard, random_class, PyState, PyView, PythonDraws};
 
 impl BotDraws for PythonDraws<'_, '_> {
     fn randrange(&mut self, n: usize) -> usize {
@@ -106,22 +107,25 @@ impl PyBot {
     #[new]
     #[pyo3(signature = (name, params = None))]
     fn new(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyBot> {
-        let mut given: Vec<(String, Json)> = Vec::new();
-        if let Some(params) = params {
-            for (k, v) in params.iter() {
-                given.push((k.extract::<String>()?, to_json(&v)?));
-            }
-        }
+        let given = match params {
+            Some(params) => params_of(params)?,
+            None => Vec::new(),
+        };
+        let checked =
+            |entry: &registry::BotEntry| entry.check(&given).map_err(PyValueError::new_err);
         let inner = match name {
-            "greedy" => Greedy::from_params(&given).map(|g| Inner::Greedy(Box::new(g))),
-            "objective" => {
-                Settings::from_params(&given).map(|s| Inner::Objective(Box::new(Objective::new(s))))
+            "greedy" => Inner::Greedy(Box::new(Greedy::from_params(&checked(
+                &takenoko::bots::greedy::ENTRY,
+            )?))),
+            "objective" => Inner::Objective(Box::new(Objective::new(Settings::from_params(
+                &checked(&takenoko::bots::objective::ENTRY)?,
+            )))),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective)"
+                )))
             }
-            other => Err(format!(
-                "no native bot {other:?} (native: greedy, objective)"
-            )),
-        }
-        .map_err(PyValueError::new_err)?;
+        };
         Ok(PyBot {
             inner,
             name: name.to_string(),

@@ -134,7 +134,7 @@ fn value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
     )))
 }
 
-fn params_of(params: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
+pub(crate) fn params_of(params: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
     params
         .iter()
         .map(|(k, v)| Ok((k.extract::<String>()?, value(&v)?)))

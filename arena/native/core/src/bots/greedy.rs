@@ -10,7 +10,6 @@
 use std::sync::Arc;
 
 use crate::actions::{Action, CHANNEL, COMPLETE, IMPROVE, KIND_MASK, PLACE};
-use crate::json::Json;
 use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::state::{Legal, State, STEP_ACTIONS};
@@ -18,14 +17,20 @@ use crate::view::View;
 
 use super::draws::{best, BotDraws};
 use super::heuristics::{card_points, Cache, Snapshot, Weights, DECAY};
-use super::params::{self, Spec};
+use super::registry::{BotEntry, ParamDecl, Params};
 use super::Bot;
 
-/// The parameters of `greedy`, as `bots/greedy.py` declares them.
-pub const PARAMS: &[Spec] = &[
-    Spec::int("samples", 1, 1, 1000),
-    Spec::float("decay", DECAY, Some(0.0), None),
-];
+/// `greedy` in the registry: the parameters `bots/greedy.py` declares.
+pub const ENTRY: BotEntry = BotEntry {
+    name: "greedy",
+    class: "GreedyBot",
+    params: &[
+        ParamDecl::int("samples", 1, 1, 1000),
+        ParamDecl::float("decay", DECAY, Some(0.0), None),
+    ],
+    make,
+    test_only: false,
+};
 
 /// Whether an action is a `place ... swap` (the Python `is_swap`).
 pub fn is_swap(action: Action) -> bool {
@@ -46,7 +51,7 @@ pub struct Greedy {
 }
 
 impl Greedy {
-    /// From checked parameters (`params::check(PARAMS, ...)`).
+    /// With these parameters' values.
     pub fn new(samples: u32, decay: f64) -> Greedy {
         Greedy {
             samples,
@@ -58,10 +63,9 @@ impl Greedy {
         }
     }
 
-    /// From a spec's parameters (name, value), checked as the Python bot checks them.
-    pub fn from_params(given: &[(String, Json)]) -> Result<Greedy, String> {
-        let p = params::check("GreedyBot", PARAMS, given)?;
-        Ok(Greedy::new(p[0].as_int() as u32, p[1].as_float()))
+    /// From parameters the registry checked (`ENTRY.check`).
+    pub fn from_params(p: &Params) -> Greedy {
+        Greedy::new(p.int("samples") as u32, p.float("decay"))
     }
 
     /// One of `legal` (not empty) for the view's seat, at these card points.
@@ -155,7 +159,7 @@ impl Bot for GreedyBot {
     }
 }
 
-/// `greedy` with these parameters and generator (what a registry builds by name).
-pub fn make(given: &[(String, Json)], rng: PyRandom) -> Result<Box<dyn Bot>, String> {
-    Ok(Box::new(GreedyBot::new(Greedy::from_params(given)?, rng)))
+/// `greedy` with these checked parameters and generator (the registry's factory).
+fn make(params: &Params, rng: PyRandom) -> Box<dyn Bot> {
+    Box::new(GreedyBot::new(Greedy::from_params(params), rng))
 }

@@ -29,13 +29,19 @@ pub trait Bot: Send {
 
     /// The bot's generator (for tests that check where a game leaves it).
     fn rng(&self) -> &PyRandom;
+
+    /// Whether `choose` reads its view.  A bot that answers false (`random`: its choice
+    /// is a draw among the legal actions) is handed a view that may be out of date, and the
+    /// referee saves copying the board for it at every decision.
+    fn reads_view(&self) -> bool {
+        true
+    }
 }
 
 pub mod draws;
 pub mod greedy;
 pub mod heuristics;
 pub mod objective;
-pub mod params;
 pub mod random_bot;
 pub mod registry;
 pub mod test_bots;

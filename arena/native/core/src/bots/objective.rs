@@ -20,7 +20,6 @@ use crate::actions::{
 use crate::components::{COMPONENTS, ENCLOSURE, FACE_SUN, FACE_WIND, GARDENER_CARD, PANDA_CARD};
 use crate::grid::CellSet;
 use crate::history::Entry;
-use crate::json::Json;
 use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::state::{Legal, State, STEP_ACTIONS, STEP_CHOOSE_WEATHER, STEP_REDRAW};
@@ -32,7 +31,7 @@ use super::heuristics::{
     self, card_value, category, cost_of, Cache, FxBuild, Pools, Snapshot, Weights, DECAY,
     NO_HORIZON,
 };
-use super::params::{self, Spec};
+use super::registry::{BotEntry, ParamDecl, Params};
 use super::Bot;
 
 /// What the sun's third action is worth, as a share of the best single action's gain.
@@ -44,19 +43,25 @@ pub const FENCE_VALUE: f64 = 1.0;
 /// Values of `prefer`: no archetype, or the category the bot favours.
 pub const ARCHETYPES: &[&str] = &["none", "plot", "gardener", "panda"];
 
-/// The parameters of `objective`, as `bots/objective.py` declares them.
-pub const PARAMS: &[Spec] = &[
-    Spec::int("hand_size", 5, 1, 5),
-    Spec::int("beam", 6, 1, 200),
-    Spec::int("plot_samples", 3, 1, 100),
-    Spec::float("focus", 0.5, Some(0.0), None),
-    Spec::bool("protect", true),
-    Spec::float("decay", DECAY, Some(0.0), None),
-    Spec::float("deny", 1.0, Some(0.0), None),
-    Spec::float("race", 0.0, Some(0.0), None),
-    Spec::choice("prefer", 0, ARCHETYPES),
-    Spec::float("weight", 2.0, Some(0.0), Some(100.0)),
-];
+/// `objective` in the registry: the parameters `bots/objective.py` declares.
+pub const ENTRY: BotEntry = BotEntry {
+    name: "objective",
+    class: "ObjectiveBot",
+    params: &[
+        ParamDecl::int("hand_size", 5, 1, 5),
+        ParamDecl::int("beam", 6, 1, 200),
+        ParamDecl::int("plot_samples", 3, 1, 100),
+        ParamDecl::float("focus", 0.5, Some(0.0), None),
+        ParamDecl::bool("protect", true),
+        ParamDecl::float("decay", DECAY, Some(0.0), None),
+        ParamDecl::float("deny", 1.0, Some(0.0), None),
+        ParamDecl::float("race", 0.0, Some(0.0), None),
+        ParamDecl::choice("prefer", "none", ARCHETYPES),
+        ParamDecl::float("weight", 2.0, Some(0.0), Some(100.0)),
+    ],
+    make,
+    test_only: false,
+};
 
 /// The parameters' values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,34 +81,27 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings::from_values(&params::check("ObjectiveBot", PARAMS, &[]).expect("the defaults"))
+        Settings::from_params(&ENTRY.check(&[]).expect("the defaults"))
     }
 }
 
 impl Settings {
-    fn from_values(p: &[params::Value]) -> Settings {
-        let prefer = p[8].as_int() as usize;
+    /// From parameters the registry checked (`ENTRY.check`).
+    pub fn from_params(p: &Params) -> Settings {
+        // `prefer` is one of ARCHETYPES ("none" first, then the categories in order).
+        let prefer = ARCHETYPES.iter().position(|a| *a == p.text("prefer"));
         Settings {
-            hand_size: p[0].as_int() as usize,
-            beam: p[1].as_int() as usize,
-            plot_samples: p[2].as_int() as usize,
-            focus: p[3].as_float(),
-            protect: p[4].as_bool(),
-            decay: p[5].as_float(),
-            deny: p[6].as_float(),
-            race: p[7].as_float(),
-            prefer: (prefer > 0).then(|| (prefer - 1) as u8),
-            weight: p[9].as_float(),
+            hand_size: p.int("hand_size") as usize,
+            beam: p.int("beam") as usize,
+            plot_samples: p.int("plot_samples") as usize,
+            focus: p.float("focus"),
+            protect: p.bool("protect"),
+            decay: p.float("decay"),
+            deny: p.float("deny"),
+            race: p.float("race"),
+            prefer: prefer.filter(|&i| i > 0).map(|i| (i - 1) as u8),
+            weight: p.float("weight"),
         }
-    }
-
-    /// From a spec's parameters (name, value), checked as the Python bot checks them.
-    pub fn from_params(given: &[(String, Json)]) -> Result<Settings, String> {
-        Ok(Settings::from_values(&params::check(
-            "ObjectiveBot",
-            PARAMS,
-            given,
-        )?))
     }
 }
 
@@ -794,8 +792,10 @@ impl Bot for ObjectiveBot {
     }
 }
 
-/// `objective` with these parameters and generator (what a registry builds by name).
-pub fn make(given: &[(String, Json)], rng: PyRandom) -> Result<Box<dyn Bot>, String> {
-    let settings = Settings::from_params(given)?;
-    Ok(Box::new(ObjectiveBot::new(Objective::new(settings), rng)))
+/// `objective` with these checked parameters and generator (the registry's factory).
+fn make(params: &Params, rng: PyRandom) -> Box<dyn Bot> {
+    Box::new(ObjectiveBot::new(
+        Objective::new(Settings::from_params(params)),
+        rng,
+    ))
 }

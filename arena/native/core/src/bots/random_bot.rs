@@ -52,4 +52,8 @@ impl Bot for RandomBot {
     fn rng(&self) -> &PyRandom {
         &self.rng
     }
+
+    fn reads_view(&self) -> bool {
+        false
+    }
 }

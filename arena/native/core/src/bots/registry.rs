@@ -21,6 +21,14 @@ pub enum Value {
 }
 
 impl Value {
+    /// Python's `str` of the value (what a text parameter makes of it).
+    pub fn str(&self) -> String {
+        match self {
+            Value::Text(s) => s.clone(),
+            other => other.repr(),
+        }
+    }
+
     /// Python's `repr` of the value (as a refusal quotes it).
     pub fn repr(&self) -> String {
         match self {
@@ -90,6 +98,54 @@ fn number(value: f64) -> String {
 }
 
 impl ParamDecl {
+    /// An int parameter with its bounds.
+    pub const fn int(name: &'static str, default: i64, minimum: i64, maximum: i64) -> ParamDecl {
+        ParamDecl {
+            name,
+            kind: Kind::Int {
+                minimum: Some(minimum),
+                maximum: Some(maximum),
+            },
+            default: Default::Int(default),
+        }
+    }
+
+    /// A float parameter with its bounds.
+    pub const fn float(
+        name: &'static str,
+        default: f64,
+        minimum: Option<f64>,
+        maximum: Option<f64>,
+    ) -> ParamDecl {
+        ParamDecl {
+            name,
+            kind: Kind::Float { minimum, maximum },
+            default: Default::Float(default),
+        }
+    }
+
+    /// A bool parameter.
+    pub const fn bool(name: &'static str, default: bool) -> ParamDecl {
+        ParamDecl {
+            name,
+            kind: Kind::Bool,
+            default: Default::Bool(default),
+        }
+    }
+
+    /// A text parameter that must be one of `choices`.
+    pub const fn choice(
+        name: &'static str,
+        default: &'static str,
+        choices: &'static [&'static str],
+    ) -> ParamDecl {
+        ParamDecl {
+            name,
+            kind: Kind::Text { choices },
+            default: Default::Text(default),
+        }
+    }
+
     fn type_name(&self) -> String {
         match self.kind {
             Kind::Bool => "true|false".into(),
@@ -122,16 +178,15 @@ impl ParamDecl {
             (Kind::Int { .. }, Value::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
                 Value::Int(*f as i64)
             }
-            (Kind::Int { .. }, Value::Text(t)) => {
-                Value::Int(t.trim().parse::<i64>().map_err(|_| bad())?)
-            }
+            (Kind::Int { .. }, Value::Text(t)) => Value::Int(int_text(t).ok_or_else(bad)?),
             (Kind::Float { .. }, Value::Int(i)) => Value::Float(*i as f64),
             (Kind::Float { .. }, Value::Float(f)) if f.is_finite() => Value::Float(*f),
-            (Kind::Float { .. }, Value::Text(t)) => match t.trim().parse::<f64>() {
-                Ok(f) if f.is_finite() => Value::Float(f),
+            (Kind::Float { .. }, Value::Text(t)) => match float_text(t) {
+                Some(f) if f.is_finite() => Value::Float(f),
                 _ => return Err(bad()),
             },
             (Kind::Text { .. }, Value::Text(t)) => Value::Text(t.clone()),
+            (Kind::Text { .. }, other) => Value::Text(other.str()),
             _ => return Err(bad()),
         };
         match (self.kind, &out) {
@@ -158,6 +213,44 @@ impl ParamDecl {
         }
         Ok(out)
     }
+}
+
+/// Python's `int(text)` of a decimal text: surrounding blanks, a sign, `_` between digits.
+fn int_text(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if !underscores_between_digits(digits, |b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.replace('_', "").parse().ok()
+}
+
+/// Python's `float(text)` for the texts a parameter gets: decimal or exponent notation,
+/// `_` between digits (Rust's parser alone refuses those and takes nothing Python does not).
+fn float_text(text: &str) -> Option<f64> {
+    let t = text.trim();
+    if t.contains('_') {
+        let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+        let digit = |b: u8| b.is_ascii_digit();
+        let ok = body
+            .split(['.', 'e', 'E'])
+            .map(|part| part.strip_prefix(['+', '-']).unwrap_or(part))
+            .all(|part| part.is_empty() || underscores_between_digits(part, digit));
+        if !ok {
+            return None;
+        }
+    }
+    t.replace('_', "").parse().ok()
+}
+
+/// Whether `text` is digits (as `digit` says), with single `_`s only between two of them.
+fn underscores_between_digits(text: &str, digit: impl Fn(u8) -> bool) -> bool {
+    let b = text.as_bytes();
+    !b.is_empty()
+        && b.iter().enumerate().all(|(i, &c)| {
+            digit(c)
+                || (c == b'_' && i > 0 && i + 1 < b.len() && digit(b[i - 1]) && digit(b[i + 1]))
+        })
 }
 
 fn bounds(name: &str, v: f64, minimum: Option<f64>, maximum: Option<f64>) -> Result<(), String> {
@@ -257,7 +350,12 @@ impl BotEntry {
 }
 
 /// The native bots, one line each.
-pub const REGISTRY: &[BotEntry] = &[super::random_bot::ENTRY, super::test_bots::PANIC];
+pub const REGISTRY: &[BotEntry] = &[
+    super::random_bot::ENTRY,
+    super::greedy::ENTRY,
+    super::objective::ENTRY,
+    super::test_bots::PANIC,
+];
 
 /// The entry of a bot name; test-only bots only when `tests` is set.
 pub fn entry(name: &str, tests: bool) -> Option<&'static BotEntry> {
@@ -299,6 +397,18 @@ mod tests {
         assert_eq!(err, "parameter complete must be true|false, not 'maybe'");
         assert!(entry("panic", false).is_none());
         assert!(entry("panic", true).is_some());
+    }
+
+    #[test]
+    fn numbers_in_text_as_python_reads_them() {
+        assert_eq!(int_text(" +1_000 "), Some(1000));
+        assert_eq!(int_text("1__0"), None);
+        assert_eq!(int_text("_1"), None);
+        assert_eq!(int_text("1.0"), None);
+        assert_eq!(float_text("1_0.2_5"), Some(10.25));
+        assert_eq!(float_text("2.5e-1"), Some(0.25));
+        assert_eq!(float_text("1_.5"), None);
+        assert_eq!(float_text("x"), None);
     }
 
     #[test]
