@@ -64,6 +64,7 @@ from . import heuristics
 from .base import Bot, Param
 from .mcts_leaves import DEFAULT_TEMPERATURE, LEAVES, lead_chance, make_leaf
 from .mcts_search import Node, Search, candidates
+from .native import is_native_view, native_bot, overrides
 
 #: The default budget, delegation and leaf by number of players (2, and 3 or more), from
 #: paired screens against ``objective`` (``docs/experiments.md``): with 2 players the fitted
@@ -76,6 +77,9 @@ AUTO_EVAL = {2: "fitted", 3: "deny"}
 #: it won 60.1% of 400 games where the same bot without it won 49.0%; with 4 players it
 #: lost (``docs/experiments.md``).
 AUTO_PLOT_KEYS = {2: True, 3: False}
+
+#: The methods a decision goes through: a subclass that overrides one decides in Python.
+_DECISION_METHODS = ("_for_players", "_root", "_planner_prior")
 
 
 class MctsBot(Bot):
@@ -148,6 +152,11 @@ class MctsBot(Bot):
             self._planner = ObjectiveBot(self.rng)
         #: Iterations run by the last ``choose`` (for benchmarks).
         self.last_iterations = 0
+        #: The Rust port that decides on the native engine (``bots.native``).
+        self._native = (
+            None if overrides(type(self), MctsBot, _DECISION_METHODS)
+            else native_bot("mcts", self.params)
+        )
 
     def start(self, seat: int, players: int, options: Any) -> None:
         super().start(seat, players, options)
@@ -156,6 +165,8 @@ class MctsBot(Bot):
         self._kept_round = -1
         if self._planner is not None:
             self._planner.start(seat, players, options)
+        if self._native is not None:
+            self._native.start(seat, players)
 
     def _for_players(self, players: int) -> None:
         """``iterations``, ``delegate``, ``eval`` and the tree keys for this game's number of
@@ -169,6 +180,23 @@ class MctsBot(Bot):
             self._eval_name = name
             leaf = make_leaf(name, self.temperature)
         self.search.configure(leaf, AUTO_PLOT_KEYS[key])
+        #: What the Rust port stands for: this leaf, these keys (``_decides_natively``).
+        self._configured = (leaf, self.search.keys, self.search.mine)
+
+    def _decides_natively(self, view: PlayerView) -> bool:
+        """Whether the Rust port makes this decision: the native engine's view, and the
+        search as the bot configured it (a leaf or search handed in decides in Python)."""
+        if self._native is None or not is_native_view(view):
+            return False
+        from .objective import ObjectiveBot
+
+        search = self.search
+        leaf, keys, mine = self._configured
+        return (
+            type(search) is Search and search.evaluate is leaf and search.keys is keys
+            and search.mine == mine and type(leaf) in LEAVES.values()
+            and (self._planner is None or type(self._planner) is ObjectiveBot)
+        )
 
     def observe(self, event: Event) -> None:
         """Passed on to the planner (it remembers where opponents' pandas ate)."""
@@ -182,6 +210,14 @@ class MctsBot(Bot):
         if len(legal) == 1:
             self._kept = None
             return legal[0]
+        if self._decides_natively(view):
+            native = self._native
+            if self._planner is not None:
+                native.set_eaten_by_others(list(self._planner.eaten_by_others))
+            action = native.choose(view, legal, self.rng)
+            self._kept = None
+            self.last_iterations = native.last_iterations
+            return action  # type: ignore[no-any-return]
         if self._delegate != "none" and (
             kind_of(legal[0]) == COMPLETE
             or (self._delegate == "steps" and view.step != STEP_ACTIONS)

@@ -34,5 +34,8 @@ pub trait Bot: Send {
 pub mod draws;
 pub mod greedy;
 pub mod heuristics;
+pub mod mcts;
+pub mod mcts_leaves;
+pub mod mcts_search;
 pub mod objective;
 pub mod params;

@@ -1,0 +1,380 @@
+//! `mcts`: information-set Monte Carlo tree search with a Takenoko leaf evaluation (the
+//! port of `bots/mcts.py`, every parameter and leaf).
+//!
+//! The bot decides when to search, what to leave to the `objective` planner, and the
+//! root's priors; the tree and its selection are [`super::mcts_search`], the leaves
+//! [`super::mcts_leaves`].  The Python module's docstring gives the method and the
+//! reasons; this port makes the same decisions with the same draws from the same
+//! generator (in iteration mode; `time` reads the clock every 8 iterations as the
+//! reference does, so a deadline stops it where the machine's speed says).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::actions::{Action, COMPLETE, END, KIND_MASK};
+use crate::history::Entry;
+use crate::json::Json;
+use crate::options::RuleOptions;
+use crate::rng::PyRandom;
+use crate::state::STEP_ACTIONS;
+use crate::view::View;
+
+use super::draws::BotDraws;
+use super::heuristics::{CHANNEL_VALUE, IMPROVEMENT_VALUE, SCORE_WEIGHT};
+use super::mcts_leaves::{lead_chance, Leaf, LeafKind, DEFAULT_TEMPERATURE};
+use super::mcts_search::{candidates, ordered, NodeId, Search, SearchSettings};
+use super::objective::{Objective, Settings as ObjectiveSettings};
+use super::params::{self, Kind, Spec, Value};
+use super::Bot;
+
+/// The most seconds a decision may be given (`arena.limits.MAX_MOVE_TIME`).
+pub const MAX_MOVE_TIME: f64 = 86400.0;
+/// The default budget by number of players (2, and 3 or more).
+pub const AUTO_ITERATIONS: [u64; 2] = [1000, 1000];
+const EVALS: &[&str] = &["auto", "deny", "fitted", "score"];
+const DELEGATES: &[&str] = &["auto", "none", "complete", "steps"];
+const ROLLOUTS: &[&str] = &["greedy-lite", "random"];
+
+const fn int_at_least(name: &'static str, default: i64, min: i64) -> Spec {
+    Spec {
+        name,
+        kind: Kind::Int {
+            min: Some(min),
+            max: None,
+        },
+        default: Value::Int(default),
+    }
+}
+
+/// The parameters of `mcts`, as `bots/mcts.py` declares them.
+pub const PARAMS: &[Spec] = &[
+    Spec::int("iterations", 0, 0, 1_000_000),
+    Spec::float("time", 0.0, Some(0.0), Some(MAX_MOVE_TIME)),
+    Spec::float("c", 0.03, Some(0.0), None),
+    Spec::int("depth", 1, 0, 1000),
+    Spec::choice("rollout", 0, ROLLOUTS),
+    Spec::choice("eval", 0, EVALS),
+    Spec::float("temperature", DEFAULT_TEMPERATURE, Some(0.01), None),
+    Spec::float("widen", 1.5, Some(0.0), None),
+    int_at_least("lookahead", 2, 0),
+    int_at_least("prior", 3, 0),
+    Spec::bool("reuse", true),
+    int_at_least("turns", 0, 0),
+    Spec::bool("planner", true),
+    Spec::choice("delegate", 0, DELEGATES),
+];
+
+/// What the planner is left (`delegate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delegate {
+    None,
+    Complete,
+    Steps,
+}
+
+/// The parameters' values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub iterations: u64,
+    pub time: f64,
+    pub search: SearchSettings,
+    /// None: auto (by the number of players).
+    pub eval: Option<LeafKind>,
+    pub temperature: f64,
+    pub reuse: bool,
+    pub planner: bool,
+    /// None: auto.
+    pub delegate: Option<Delegate>,
+}
+
+impl Settings {
+    /// From a spec's parameters (name, value), checked as the Python bot checks them.
+    pub fn from_params(given: &[(String, Json)]) -> Result<Settings, String> {
+        let p = params::check("MctsBot", PARAMS, given)?;
+        let eval = match p[5].as_int() {
+            1 => Some(LeafKind::Deny),
+            2 => Some(LeafKind::Fitted),
+            3 => Some(LeafKind::Score),
+            _ => None,
+        };
+        let delegate = match p[13].as_int() {
+            1 => Some(Delegate::None),
+            2 => Some(Delegate::Complete),
+            3 => Some(Delegate::Steps),
+            _ => None,
+        };
+        Ok(Settings {
+            iterations: p[0].as_int() as u64,
+            time: p[1].as_float(),
+            search: SearchSettings {
+                c: p[2].as_float(),
+                depth: p[3].as_int() as u64,
+                random_rollout: p[4].as_int() == 1,
+                widen: p[7].as_float(),
+                lookahead: p[8].as_int() as u64,
+                prior: p[9].as_int() as u64,
+                turns: p[11].as_int() as u64,
+            },
+            eval,
+            temperature: p[6].as_float(),
+            reuse: p[10].as_bool(),
+            planner: p[12].as_bool(),
+            delegate,
+        })
+    }
+}
+
+/// The search bot apart from its generator.
+pub struct Mcts {
+    pub settings: Settings,
+    pub search: Search,
+    /// The `objective` planner (priors and delegated decisions), if the bot has one.
+    pub planner: Option<Objective>,
+    seat: u8,
+    iterations: u64,
+    delegate: Delegate,
+    kept: Option<NodeId>,
+    kept_round: i64,
+    /// Iterations run by the last `choose` (for benchmarks).
+    pub last_iterations: u64,
+}
+
+impl Mcts {
+    pub fn new(settings: Settings) -> Mcts {
+        let leaf = Leaf::new(LeafKind::Fitted, settings.temperature);
+        let planner = (settings.planner || settings.delegate != Some(Delegate::None))
+            .then(|| Objective::new(ObjectiveSettings::default()));
+        let mut bot = Mcts {
+            settings,
+            search: Search::new(settings.search, leaf),
+            planner,
+            seat: 0,
+            iterations: 0,
+            delegate: Delegate::None,
+            kept: None,
+            kept_round: -1,
+            last_iterations: 0,
+        };
+        bot.for_players(2);
+        bot
+    }
+
+    /// A new game: this bot plays `seat` of `players`.
+    pub fn start(&mut self, seat: u8, players: u8) {
+        self.seat = seat;
+        self.for_players(players);
+        self.kept = None;
+        self.kept_round = -1;
+        if let Some(p) = &mut self.planner {
+            p.start();
+        }
+    }
+
+    /// Passed on to the planner (it remembers where opponents' pandas ate).
+    pub fn observe(&mut self, entry: &Entry) {
+        if let Some(p) = &mut self.planner {
+            p.observe(self.seat, entry);
+        }
+    }
+
+    /// The budget, delegation, leaf and tree keys for this number of players.
+    fn for_players(&mut self, players: u8) {
+        let two = players <= 2;
+        self.iterations = if self.settings.iterations > 0 {
+            self.settings.iterations
+        } else {
+            AUTO_ITERATIONS[usize::from(!two)]
+        };
+        self.delegate =
+            self.settings
+                .delegate
+                .unwrap_or(if two { Delegate::Steps } else { Delegate::None });
+        let kind = self.settings.eval.unwrap_or(if two {
+            LeafKind::Fitted
+        } else {
+            LeafKind::Deny
+        });
+        if kind != self.search.leaf.kind {
+            self.search.leaf = Leaf::new(kind, self.settings.temperature);
+        }
+        self.search.plot_keys = two;
+    }
+
+    /// The most visited root action after the search (`points`: the view's card points).
+    pub fn choose<R: BotDraws>(
+        &mut self,
+        view: &View,
+        legal: &[Action],
+        points: &[f64],
+        rng: &mut R,
+    ) -> Action {
+        if legal.len() == 1 {
+            self.kept = None;
+            return legal[0];
+        }
+        if self.delegate != Delegate::None
+            && (legal[0] & KIND_MASK == COMPLETE
+                || (self.delegate == Delegate::Steps && view.b.step != STEP_ACTIONS))
+        {
+            self.kept = None;
+            self.last_iterations = 0;
+            let planner = self.planner.as_mut().expect("a planner to delegate to");
+            return planner.choose(view, legal, points, rng);
+        }
+        let deadline = (self.settings.time > 0.0)
+            .then(|| Instant::now() + Duration::from_secs_f64(self.settings.time));
+        self.search.prepare(view, points);
+        let root = self.root(view, points, rng);
+        let mut n: u64 = 0;
+        while n < self.iterations {
+            self.search.iterate(root, view, rng);
+            n += 1;
+            if let Some(d) = deadline {
+                if n & 7 == 0 && Instant::now() >= d {
+                    break;
+                }
+            }
+        }
+        self.last_iterations = n;
+        let (best, action) = self.search.best(root, view, legal);
+        self.kept = None;
+        if self.settings.reuse && best != END {
+            if let Some(child) = self.search.child(root, best) {
+                self.kept = Some(child);
+                self.kept_round = view.b.round as i64;
+            }
+        }
+        action
+    }
+
+    /// The kept subtree when this decision continues the turn it was grown for, else a
+    /// new root ordered by a look-ahead and, at the action step, the planner's values.
+    fn root<R: BotDraws>(&mut self, view: &View, points: &[f64], rng: &mut R) -> NodeId {
+        if let Some(kept) = self.kept.take() {
+            if view.b.round as i64 == self.kept_round && view.b.current == self.seat {
+                return kept;
+            }
+        }
+        let root = self.search.new_root();
+        let s = view.determinize(rng);
+        let legal = s.legal_actions();
+        let mut cands = Vec::new();
+        candidates(&legal, &mut cands);
+        let keyed = self.search.keys(s.b.step, &s.drawn, &cands);
+        let alone = view.b.current == self.seat;
+        self.search.lookahead_order(root, &s, &keyed, alone, rng);
+        if self.planner.is_some()
+            && view.b.step == STEP_ACTIONS
+            && keyed.keys[0] & KIND_MASK != COMPLETE
+        {
+            self.planner_prior(root, view, &s, &keyed.keys, points, rng);
+        }
+        root
+    }
+
+    /// Order and prior values of the root's actions from the `objective` planner (the
+    /// reference's `_planner_prior`).
+    fn planner_prior<R: BotDraws>(
+        &mut self,
+        root: NodeId,
+        view: &View,
+        s: &crate::state::State,
+        cands: &[u32],
+        points: &[f64],
+        rng: &mut R,
+    ) {
+        let seat = view.seat as usize;
+        let planner = self.planner.as_mut().expect("a planner");
+        let values = planner.planned_values(view, s, cands, points, rng);
+        if values.is_empty() {
+            return;
+        }
+        let b = &view.b;
+        let players = b.players as usize;
+        let mut rival: Option<f64> = None;
+        for q in 0..players {
+            if q == seat {
+                continue;
+            }
+            let stored = b.stored_improvements[q];
+            let v = SCORE_WEIGHT * b.score(q as u8) as f64
+                + CHANNEL_VALUE * b.stored_channels[q] as f64
+                + IMPROVEMENT_VALUE
+                    * (stored[1] as u32 + stored[2] as u32 + stored[3] as u32) as f64;
+            if rival.is_none_or(|r| v > r) {
+                rival = Some(v);
+            }
+        }
+        let rival = rival.unwrap_or(0.0);
+        let t = self.settings.temperature;
+        let node = self.search.node_mut(root);
+        let mut prior = node.prior.take().unwrap_or_default();
+        for &(a, v) in &values {
+            let chance = lead_chance(v - rival, t);
+            match prior.iter_mut().find(|(k, _)| *k == a) {
+                Some((_, vec)) => vec[seat] = chance,
+                None => {
+                    let mut vec = [0.0; 4];
+                    vec[..players].fill(0.5);
+                    vec[seat] = chance;
+                    prior.push((a, vec));
+                }
+            }
+        }
+        if self.settings.search.prior > 0 {
+            node.prior = Some(prior);
+        }
+        let value_of = |i: usize| {
+            values
+                .iter()
+                .find(|(a, _)| *a == cands[i])
+                .map_or(-1e9, |&(_, v)| v)
+        };
+        let order = ordered(cands, value_of, rng);
+        self.search.node_mut(root).order = Some(order);
+    }
+}
+
+/// `mcts` as the referee plays it: the search and its own generator.
+pub struct MctsBot {
+    pub mcts: Mcts,
+    pub rng: PyRandom,
+    points: Vec<f64>,
+}
+
+impl MctsBot {
+    pub fn new(mcts: Mcts, rng: PyRandom) -> MctsBot {
+        MctsBot {
+            mcts,
+            rng,
+            points: Vec::new(),
+        }
+    }
+}
+
+impl Bot for MctsBot {
+    fn start(&mut self, seat: u8, players: u8, _options: &Arc<RuleOptions>) {
+        self.mcts.start(seat, players);
+    }
+
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+        self.points.clear();
+        self.points
+            .extend(view.b.card_set.points.iter().map(|&p| p as f64));
+        self.mcts.choose(view, legal, &self.points, &mut self.rng)
+    }
+
+    fn observe(&mut self, entry: &Entry) {
+        self.mcts.observe(entry);
+    }
+
+    fn rng(&self) -> &PyRandom {
+        &self.rng
+    }
+}
+
+/// `mcts` with these parameters and generator (what a registry builds by name).
+pub fn make(given: &[(String, Json)], rng: PyRandom) -> Result<Box<dyn Bot>, String> {
+    let settings = Settings::from_params(given)?;
+    Ok(Box::new(MctsBot::new(Mcts::new(settings), rng)))
+}
