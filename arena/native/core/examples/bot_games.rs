@@ -1,5 +1,5 @@
 //! Self-play games per second of the Rust bots in the core alone (no Python, no referee):
-//! `cargo run --release --example bot_games -- greedy 2 [games]`.  Each seat is the bot
+//! `cargo run --release --example bot_games -- greedy 2 [games]` (greedy, objective or mcts).  Each seat is the bot
 //! with its default parameters and its own generator; the loop asks the seat to play,
 //! tells every bot each move, and counts games per CPU-second of this process (Linux's
 //! `/proc/self/schedstat`; wall time elsewhere), as `scripts/bench_bots.py` counts them.
@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use takenoko::bots::{greedy, objective, Bot};
+use takenoko::bots::{greedy, mcts, objective, Bot};
 use takenoko::history::Entry;
 use takenoko::rng::PyRandom;
 use takenoko::{State, View};
@@ -29,6 +29,7 @@ fn main() {
         let rng = PyRandom::new(seed as i128);
         match name.as_str() {
             "objective" => objective::make(&[], rng),
+            "mcts" => mcts::make(&[], rng),
             _ => greedy::make(&[], rng),
         }
         .expect("default parameters")

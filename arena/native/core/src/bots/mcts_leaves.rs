@@ -13,9 +13,11 @@ use crate::components::PLOT_CARD;
 use crate::state::{State, STEP_ACTIONS};
 use crate::view::View;
 
+use super::mcts_search::MixBuild;
+
 use super::heuristics::{
-    actions_horizon, card_value, category, Cache, FxBuild, Pools, Snapshot, Weights, CHANNEL_VALUE,
-    DECAY, IMPROVEMENT_VALUE, NO_HORIZON, SCORE_WEIGHT,
+    actions_horizon, card_value, category, Cache, Pools, Snapshot, Weights, CHANNEL_VALUE, DECAY,
+    IMPROVEMENT_VALUE, NO_HORIZON, SCORE_WEIGHT,
 };
 
 /// `mcts`'s default `temperature`, at which `fitted` reads its regression as fitted.
@@ -119,7 +121,7 @@ pub struct Leaf {
     /// The card points states are judged with (their card set's).
     points: Vec<f64>,
     /// `rival`'s hidden-card values, by what they read of a state.
-    rivals: HashMap<Box<[u8]>, f64, FxBuild>,
+    rivals: HashMap<Box<[u8]>, f64, MixBuild>,
     key: Vec<u8>,
 }
 

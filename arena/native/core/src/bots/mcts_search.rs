@@ -23,8 +23,42 @@ use crate::view::View;
 
 use super::draws::BotDraws;
 use super::greedy::is_swap;
-use super::heuristics::FxBuild;
+use super::heuristics::FxHasher;
 use super::mcts_leaves::{Leaf, Values};
+
+/// [`FxHasher`] with its high bits folded into the low ones: a table's bucket is read
+/// from the low bits, which Fx's product leaves depending on the key's low bits only (the
+/// children of every node under one action would share a bucket).
+#[derive(Default)]
+pub struct MixHasher(FxHasher);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        let h = self.0.finish();
+        h ^ h >> 32
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes)
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0.write_u8(i)
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.0.write_u16(i)
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0.write_u32(i)
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0.write_u64(i)
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.0.write_usize(i)
+    }
+}
+
+/// Tables of the search, hashed by [`MixHasher`].
+pub type MixBuild = std::hash::BuildHasherDefault<MixHasher>;
 
 fn kind(a: Action) -> u32 {
     a & KIND_MASK
@@ -204,7 +238,7 @@ pub fn tree_keys(step: u8, drawn: &[u8], cands: &[Action], plot_keys: bool, out:
     }
     let mut acts = out.acts.take().unwrap_or_default();
     acts.clear();
-    let mut seen: std::collections::HashSet<u32, FxBuild> = Default::default();
+    let mut seen: std::collections::HashSet<u32, MixBuild> = Default::default();
     for &a in cands {
         let key = if kind(a) != PLACE {
             a
@@ -272,16 +306,37 @@ pub struct Search {
     /// Whether placements are keyed by the plot drawn (`tree_keys`).
     pub plot_keys: bool,
     nodes: Vec<Node>,
-    children: HashMap<u64, NodeId, FxBuild>,
+    children: HashMap<u64, NodeId, MixBuild>,
     /// The root's keys in this decision (`iterate`).
     root_keys: Option<Keyed>,
     /// The placements' keys met, by the plots drawn and the legal list.
-    place_keys: HashMap<Vec<u32>, Keyed, FxBuild>,
+    place_keys: HashMap<Vec<u32>, Keyed, MixBuild>,
     /// Per node reached from the root by open actions only, its state.
-    states: HashMap<NodeId, State, FxBuild>,
+    states: HashMap<NodeId, State, MixBuild>,
     legal: Box<Legal>,
     cands: Vec<Action>,
     memo: Vec<u32>,
+    /// An iteration's buffers (kept to save their allocations).
+    cur: Keyed,
+    path: Vec<NodeId>,
+    /// `ln(n)` of the availabilities met, by n (the UCB asks for the same few thousand).
+    logs: Vec<f64>,
+}
+
+/// Availabilities whose logarithm is remembered (beyond, it is computed each time).
+const LOGS_KEPT: u64 = 1 << 20;
+
+/// `ln(n)` as libm computes it (`math.log`), remembered in `logs` for small n.
+fn ln_of(logs: &mut Vec<f64>, n: u64) -> f64 {
+    if n >= LOGS_KEPT {
+        return (n as f64).ln();
+    }
+    let i = n as usize;
+    if i >= logs.len() {
+        let from = logs.len();
+        logs.extend((from..=i.max(2 * from)).map(|k| (k as f64).ln()));
+    }
+    logs[i]
 }
 
 fn child_key(node: NodeId, key: u32) -> u64 {
@@ -326,6 +381,9 @@ impl Search {
             legal: Box::new(Legal::new()),
             cands: Vec::new(),
             memo: Vec::new(),
+            cur: Keyed::default(),
+            path: Vec::new(),
+            logs: Vec::new(),
         }
     }
 
@@ -438,16 +496,17 @@ impl Search {
         let players = s.b.players as usize;
         let st = self.settings;
         let mut node = root;
-        let mut path: Vec<NodeId> = Vec::with_capacity(16);
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         path.push(root);
         let mut turns = st.turns;
         let mut mover = s.b.current;
-        let mut keyed = self.root_keys.clone();
+        let mut from_root = self.root_keys.is_some();
         let seat = self.seat;
         let mut open_path = s.b.current == seat;
         let mut mine_path = open_path;
         let mut mine_only = false;
-        let mut cur = Keyed::default();
+        let mut cur = std::mem::take(&mut self.cur);
         while !s.b.ended {
             if turns != 0 && s.b.current != mover {
                 mover = s.b.current;
@@ -456,8 +515,11 @@ impl Search {
                     break;
                 }
             }
-            if let Some(k) = keyed.take() {
-                cur = k;
+            if from_root {
+                from_root = false;
+                if let Some(k) = &self.root_keys {
+                    cur.clone_from(k);
+                }
             } else if s.b.step == STEP_PLACE {
                 s.legal_into(&mut self.legal);
                 self.memo.clear();
@@ -508,8 +570,9 @@ impl Search {
                     available += 1;
                     let child = &mut self.nodes[c as usize];
                     child.avail += 1;
-                    let n = child.visits as f64;
-                    let value = child.totals[p] / n + st.c * ((child.avail as f64).ln() / n).sqrt();
+                    let (avail, n, total) = (child.avail, child.visits as f64, child.totals[p]);
+                    let ln = ln_of(&mut self.logs, avail);
+                    let value = total / n + st.c * (ln / n).sqrt();
                     if value > best_value {
                         best_value = value;
                         best_child = Some(c);
@@ -589,6 +652,8 @@ impl Search {
                 n.totals[i] += values[i];
             }
         }
+        self.path = path;
+        self.cur = cur;
     }
 
     /// The next key to add below a node: the first untried one in its order (made by a
