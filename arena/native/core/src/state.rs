@@ -704,6 +704,15 @@ impl State {
         s
     }
 
+    /// In place, what `public.with_hidden_from(self, seat)` returns: `public`'s board,
+    /// draw and `seat`'s hand, this state's hidden parts (a search's kept positions).
+    pub fn take_public_from(&mut self, public: &State, seat: u8) {
+        self.b.clone_from(&public.b);
+        self.drawn.clone_from(&public.drawn);
+        self.hands[seat as usize].clone_from(&public.hands[seat as usize]);
+        self.history = History(None);
+    }
+
     // ------------------------------------------------------------------ legal actions
 
     /// The actions the current seat may choose now (empty once the game is over).

@@ -256,7 +256,7 @@ impl Mcts {
             }
         }
         let root = self.search.new_root();
-        let s = view.determinize(rng);
+        let s = view.determinize_from(&self.search.unseen, rng);
         let legal = s.legal_actions();
         let mut cands = Vec::new();
         candidates(&legal, &mut cands);

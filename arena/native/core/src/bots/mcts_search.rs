@@ -19,7 +19,7 @@ use crate::actions::{
 use crate::components::{COMPONENTS, ENCLOSURE, GARDENER_CARD, PANDA_CARD};
 use crate::grid::{GRID, POND};
 use crate::state::{Legal, State, STEP_PLACE};
-use crate::view::View;
+use crate::view::{Unseen, View};
 
 use super::draws::BotDraws;
 use super::greedy::is_swap;
@@ -321,6 +321,8 @@ pub struct Search {
     path: Vec<NodeId>,
     /// `ln(n)` of the availabilities met, by n (the UCB asks for the same few thousand).
     logs: Vec<f64>,
+    /// What the decision's view has not seen (every sample deals from it).
+    pub unseen: Unseen,
 }
 
 /// Availabilities whose logarithm is remembered (beyond, it is computed each time).
@@ -384,12 +386,15 @@ impl Search {
             cur: Keyed::default(),
             path: Vec::new(),
             logs: Vec::new(),
+            unseen: Unseen::default(),
         }
     }
 
-    /// A new decision of `view.seat`: the leaf is told the view, the caches emptied.
+    /// A new decision of `view.seat`: the leaf is told the view, the caches emptied (the
+    /// iterations of the decision must be given this view).
     pub fn prepare(&mut self, view: &View, points: &[f64]) {
         self.seat = view.seat;
+        self.unseen = view.unseen();
         self.leaf.prepare(view, points);
         self.root_keys = None;
         self.place_keys.clear();
@@ -492,7 +497,7 @@ impl Search {
 
     /// One iteration below `root`: sample, select, expand, roll out, evaluate, back up.
     pub fn iterate<R: BotDraws>(&mut self, root: NodeId, view: &View, rng: &mut R) {
-        let mut s = view.determinize(rng);
+        let mut s = view.determinize_from(&self.unseen, rng);
         let players = s.b.players as usize;
         let st = self.settings;
         let mut node = root;
@@ -611,7 +616,7 @@ impl Search {
             let action = cur.action(best_index);
             if open_path {
                 if let Some(public) = self.states.get(&best) {
-                    s = public.with_hidden_from(&s, seat);
+                    s.take_public_from(public, seat);
                 } else {
                     let _ = s.apply(action);
                     if open_kind(kind(action)) && s.b.current == seat && !s.b.ended {
@@ -719,6 +724,78 @@ impl Search {
             if s.b.ended || stop.is_some_and(|m| s.b.current != m) {
                 break;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::rng::PyRandom;
+
+    #[test]
+    fn a_kept_position_takes_a_samples_hidden_parts_as_with_hidden_from() {
+        let mut s = State::new(3, 7, Arc::default(), &[], false, Arc::default()).expect("a game");
+        let mut rng = PyRandom::new(3);
+        for _ in 0..40 {
+            let legal = s.legal_actions();
+            let a = legal[rng.randbelow(legal.len() as u64) as usize];
+            s.apply(a).expect("a legal action");
+        }
+        let seat = s.b.current;
+        let view = View::of(&s, seat as i64).expect("a seat");
+        let unseen = view.unseen();
+        let (public, sample) = (
+            view.determinize(&mut rng),
+            view.determinize_from(&unseen, &mut rng),
+        );
+        assert_ne!(public.hands, sample.hands);
+        let mut kept = sample.clone();
+        kept.take_public_from(&public, seat);
+        assert_eq!(kept, public.with_hidden_from(&sample, seat));
+    }
+
+    #[test]
+    fn candidates_and_keys_follow_the_reference() {
+        // Completions first and alone; no end of the turn while an action is left.
+        let complete = COMPLETE | 3 << B_SHIFT;
+        let mut out = Vec::new();
+        candidates(&[complete, GARDENER, END], &mut out);
+        assert_eq!(out, vec![complete]);
+        candidates(&[GARDENER | 9 << A_SHIFT, PANDA, END], &mut out);
+        assert_eq!(out, vec![GARDENER | 9 << A_SHIFT, PANDA]);
+        candidates(&[CHANNEL, END], &mut out);
+        assert_eq!(out, vec![CHANNEL, END]);
+        // A placement keyed by the plot drawn: the same tile at another place, one key.
+        let place = |k: u32, cell: u32| PLACE | cell << A_SHIFT | k << B_SHIFT;
+        let mut keyed = Keyed::default();
+        tree_keys(
+            STEP_PLACE,
+            &[4, 4, 9],
+            &[place(0, 20), place(1, 20), place(2, 20)],
+            true,
+            &mut keyed,
+        );
+        assert_eq!(keyed.keys.len(), 2);
+        assert_eq!(keyed.action(0), place(0, 20));
+        assert_eq!(keyed.action_of(keyed.keys[1]), place(2, 20));
+        tree_keys(
+            STEP_PLACE,
+            &[4, 4, 9],
+            &[place(0, 20), place(1, 20)],
+            false,
+            &mut keyed,
+        );
+        assert_eq!(keyed.keys, vec![place(0, 20), place(1, 20)]);
+    }
+
+    #[test]
+    fn remembered_logarithms_are_libms() {
+        let mut logs = Vec::new();
+        for n in [1u64, 2, 3, 1000, 77, 5000] {
+            assert_eq!(ln_of(&mut logs, n).to_bits(), (n as f64).ln().to_bits());
         }
     }
 }
