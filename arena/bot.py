@@ -151,6 +151,11 @@ class Bot:
     #: True for a bot that runs code its spec names (a policy module, say): shipped with the
     #: arena or not, it is not trusted, because what it runs is the user's.
     LOADS_USER_CODE: ClassVar[bool] = False
+    #: The native bot (``arena/native/core/src/bots``) that makes exactly this class's
+    #: decisions, by its registry name: under the native engine the referee plays that one
+    #: instead, with the same parameters and generator.  Declared by the class itself: a
+    #: subclass (which may choose otherwise) plays in Python unless it declares it again.
+    NATIVE: ClassVar[str | None] = None
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         self.rng = rng if rng is not None else random.Random(0)

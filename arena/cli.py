@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from . import __version__
+from .balance.command import study_command, tune_command
 from .bot import BotConfigError
 from .cards import CardChoice, card_choice
 from .engine import (
@@ -378,14 +379,26 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
 @click.option("--frames", "frames_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Write the board as an SVG file after every turn "
                                   "(DIR/turn-0001.svg ...).")
+@click.option("--isolate", type=click.Choice(("untrusted", "all", "none")), default="untrusted",
+              show_default=True,
+              help="Which bots play in a jail (docs/tournaments.md): untrusted (every bot not "
+                   "shipped with the arena), all, or none (in this process).")
+@click.option("--bot-path", "bot_paths", multiple=True, metavar="PATH",
+              type=click.Path(exists=True),
+              help="A file or folder the jails show read-only (repeat), e.g. a policy's "
+                   "package.")
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
-         quiet: bool, color: bool | None, frames_dir: str | None) -> None:
+         quiet: bool, color: bool | None, frames_dir: str | None, isolate: str,
+         bot_paths: tuple[str, ...]) -> None:
     """Play one game between bots and print the moves and the result.
 
     Each bot's random generator is seeded from the game seed, its seat and its name (the
     spec text, or name=), as in a tournament: --seed with a tournament game's seed and its
     seats' specs in seat order plays that game again, move for move.
+
+    A bot not shipped with the arena plays in a jail, as in a tournament (--isolate); what
+    it prints is shown after the game, on stderr.
 
     `--bot human` seats you: at each of your decisions the board, your hand and the legal
     actions, numbered (type a number, an action, `help`, `board`, `hand` or `quit`).  You
@@ -407,11 +420,16 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
         raise UserError(f"a game needs 2 to 4 --bot options, not {len(bots)}")
     choice = card_choice(cards_path, len(bots))
     options = choice.options(rule_options(rules), rule_given=rule_given(rules, "emperor_points"))
-    specs = [BotSpec.parse(text) for text in bots]
+    from .tournament.sandbox import Isolation, parse_participant
+
+    isolation = Isolation(mode=isolate, paths=bot_paths)
+    specs = [parse_participant(text, isolation) for text in bots]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     names = [spec.name for spec in specs]
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
-    players = [make_bot(spec, seed, seat) for seat, spec in enumerate(specs)]
+    jailed = _Jailed(specs, isolation, seed, move_time)
+    players = [jailed.bots.get(seat) or make_bot(spec, seed, seat)
+               for seat, spec in enumerate(specs)]
     humans = [seat for seat, bot in enumerate(players) if isinstance(bot, HumanBot)]
     if len(humans) > 1:
         raise UserError("one --bot human per game: at one terminal each would see the "
@@ -448,8 +466,11 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
             turn_ended = False
             click.echo(render_state(state, names, color=color, legend=False))
 
-    outcome = play_game(players, seed, options, names=names, move_time=move_time,
-                        on_event=on_event, cards=choice.cards)
+    try:
+        outcome = play_game(players, seed, options, names=names, move_time=move_time,
+                            on_event=on_event, cards=choice.cards)
+    finally:
+        jailed.close(names)
     if show and quiet:
         click.echo(render_state(outcome.state, names, color=color))
     print_result(dict(outcome.record))
@@ -460,6 +481,43 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
         click.echo(f"{plural(frames.written, 'board')} written to {frames_dir}")
     if outcome.error and outcome.error["kind"] != "abandoned":
         sys.exit(1)
+
+
+class _Jailed:
+    """The bots of ``arena play`` that play in jails (``arena.tournament.sandbox``), this
+    process refereeing, as a tournament's worker does."""
+
+    def __init__(self, specs: Sequence[BotSpec], isolation: Any, seed: int,
+                 move_time: float | None) -> None:
+        from .seeds import bot_seed
+        from .tournament.sandbox import BotFault, BotHost, RemoteBot
+
+        self.hosts: list[Any] = []
+        self.bots: dict[int, Any] = {}
+        for seat, spec in enumerate(specs):
+            if not isolation.isolates(spec):
+                continue
+            host = BotHost(spec, isolation, seat)
+            self.hosts.append(host)
+            try:
+                self.bots[seat] = RemoteBot(host, bot_seed(seed, seat, spec.name), move_time)
+            except BotFault as fault:
+                self.close([s.name for s in specs])
+                raise UserError(f"{spec.name} (seat {seat}): {fault.message}") from None
+
+    def close(self, names: Sequence[str]) -> None:
+        """End the jails; what their bots printed goes to stderr (escaped)."""
+        from .tournament.worker import shown_output
+
+        for seat, bot in self.bots.items():
+            output = bot.close()
+            if output:
+                click.echo(f"{names[seat]} (seat {seat}) printed:\n{shown_output(output)}",
+                           err=True)
+        self.bots = {}
+        for host in self.hosts:
+            host.close()
+        self.hosts = []
 
 
 class _Frames:
@@ -612,10 +670,16 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
       arena replay game.json --step 40 --position > at40.json
       arena replay runs/m1 --game 000-0003-1 --html game.html
     """
+    import warnings
+
     from . import replay as replaying
     from .board_text import render_state
 
-    record = replaying.find_record(file, game_id)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        record = replaying.find_record(file, game_id)
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
     if html_path is not None:
         from .viewer import write_page
 
@@ -714,6 +778,9 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
             tables = reports.load(Path(d))
             for warning in tables.warnings:
                 click.echo(f"warning: {warning}", err=True)
+            if len(tables.games) == 0:
+                raise UserError(f"{d} holds no finished game yet, so there is nothing to "
+                                "report (play some with arena tournament, or --resume it).")
             loaded.append(tables)
         click.echo("computing tables and charts ...", err=True)
         folder = reports.write_report(loaded, Path(out) if out else None)
@@ -738,7 +805,7 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
 
 @main.group(cls=ArenaGroup)
 def balance() -> None:
-    """Card-balance tools over finished tournaments (see also `arena report`)."""
+    """Card balance: experiments on the deal (study), suggested points, the tuning loop."""
 
 
 @balance.command("suggest")
@@ -747,26 +814,34 @@ def balance() -> None:
               help="Write the suggested set as a --cards file here (default: only print it).")
 @click.option("--method", type=click.Choice(["fair-value", "efficiency"]), default="fair-value",
               show_default=True,
-              help="fair-value: move each card's points towards its fair value, as far as the "
-                   "evidence goes; efficiency: scale each category's points to the deck's "
-                   "points per turn held.")
+              help="fair-value: a study's cards move to their fair points (a tournament's "
+                   "towards their observed fair values, as far as the evidence goes); "
+                   "efficiency: a study's cards beyond ±20% of their category's points per "
+                   "action move to parity (a tournament's categories are scaled to the deck's "
+                   "points per turn held).")
+@click.option("--level", default=None, metavar="NAME",
+              help="For a study with several skill levels: the level to suggest for "
+                   "(default: the first).")
 @click.option("--name", default=None, help="The card set's name in the file.")
-def balance_suggest(directory: str, out: str | None, method: str, name: str | None) -> None:
-    """Propose integer points per card from a tournament, as a --cards file.
+def balance_suggest(directory: str, out: str | None, method: str, level: str | None,
+                    name: str | None) -> None:
+    """Propose integer points per card, as a --cards file.
 
-    Prints each card whose points change (old, new, why).  Then play the same deals with the
-    suggestion and compare the two runs paired.
+    From a study (`arena balance study`): each card whose fair-points interval leaves its
+    points out moves to its fair points, rounded.  From a tournament: the observational
+    fair values of `arena report` (a description, not a measure of value).  Prints each card
+    whose points change (old, new, why).  Then re-play with the suggestion, paired.
 
     \b
     Examples:
-      arena balance suggest runs/base --out suggested.json
-      arena tournament --bot objective --bot greedy --seed 7 --cards suggested.json \\
-          --out runs/suggested
-      arena report runs/base runs/suggested
+      arena balance suggest runs/study --out suggested.json
+      arena balance study --bot greedy --deals 40 --cards suggested.json --out runs/study2
+      arena balance suggest runs/base --out suggested.json   # a tournament: observational
     """
     import json
 
     import reports
+    from reports import experiment
     from reports.balance import suggest_card_set
 
     logging.getLogger("reports").addHandler(logging.NullHandler())
@@ -783,11 +858,27 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
             raise UserError(f"--out {target} {problem}.")
     try:
         click.echo(f"reading {directory} ...", err=True)
-        tables = reports.load(Path(directory))
-        for warning in tables.warnings:
-            click.echo(f"warning: {warning}", err=True)
-        click.echo("estimating fair values ...", err=True)
-        table, card_file = suggest_card_set(tables, method, name=name)
+        manifest = reports.loader.read_manifest(Path(directory))
+        if experiment.is_experiment(manifest):
+            from .balance.tune import card_file, suggest
+
+            exp = experiment.load(Path(directory))
+            if level is not None and level not in exp.levels:
+                raise UserError(f"--level {level!r} is not a level of the study "
+                                f"({', '.join(exp.levels)})")
+            index = exp.levels.index(level) if level is not None else 0
+            click.echo(f"measuring fair points ({exp.levels[index]}) ...", err=True)
+            table = suggest(exp, index, method=method)
+            card_set = card_file(exp, table, name or f"suggested from {exp.label} (study, "
+                                                     f"{exp.levels[index]}, {method})")
+        else:
+            if level is not None:
+                raise UserError("--level is for a study; this is a tournament")
+            tables = reports.load(Path(directory))
+            for warning in tables.warnings:
+                click.echo(f"warning: {warning}", err=True)
+            click.echo("estimating fair values ...", err=True)
+            table, card_set = suggest_card_set(tables, method, name=name)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     changed = table[table["change"] != 0]
@@ -801,11 +892,13 @@ def balance_suggest(directory: str, out: str | None, method: str, name: str | No
             click.echo(f"{r['card']:<{width}}  {r['points']:>6g}  {r['suggested']:>9d}  "
                        f"{r['why']}")
     if target is not None:
-        target.write_text(json.dumps(card_file, indent=2) + "\n", encoding="utf-8")
+        target.write_text(json.dumps(card_set, indent=2) + "\n", encoding="utf-8")
         click.echo(f"card set written to {target}")
 
 
 main.add_command(tournament)
+balance.add_command(study_command)
+balance.add_command(tune_command)
 
 
 if __name__ == "__main__":

@@ -11,97 +11,32 @@ checked when the bot returns and the runner's watchdog handles a bot that never 
 from __future__ import annotations
 
 import contextlib
-import signal
-import threading
 import time
-import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .bot import Bot
-from .engine import (
-    ArenaError,
-    CardSet,
-    GameState,
-    PlayerView,
-    RuleOptions,
-    action_text,
-    new_game,
-    parse_action,
-)
+from .engine import DEFAULT_CARD_SET, ENGINE, CardSet, GameState, PlayerView, RuleOptions, new_game
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
+from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .intervention import Intervention
+from .intervention import apply as apply_intervention
 from .limits import move_time_problem
-from .records import GameAbandoned, GameError, GameRecord, make_record
+from .outcome import GameOutcome
+from .records import GameAbandoned, GameError, make_record
+
+__all__ = ["BotFault", "GameOutcome", "MoveTimeout", "describe_exception", "play_game",
+           "returned_text"]
 
 
-class MoveTimeout(BaseException):
-    """Raised inside a bot that thinks past its hard limit (BaseException: hard to swallow)."""
-
-
-class BotFault(Exception):
-    """A fault the referee found in a bot running elsewhere (a bot process): recorded as
-    ``kind`` with ``message`` as it stands."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-
-
-@dataclass
-class GameOutcome:
-    """A finished (or stopped) game: the final state, its record, and the fault if any."""
-
-    state: GameState
-    record: GameRecord
-    error: GameError | None = None
-    seconds: list[float] = field(default_factory=list)
-
-
-class _Alarm:
-    """A hard per-decision deadline through SIGALRM, where the platform allows it.
-
-    The handler is installed once per game (``install``/``restore``); each decision only
-    arms and disarms the timer, a single system call each.
-    """
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.active = bool(
-            seconds
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
-        self.previous: Any = None
-
-    def install(self) -> None:
-        if self.active:
-            self.previous = signal.signal(signal.SIGALRM, self._fire)
-
-    def restore(self) -> None:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-
-    @staticmethod
-    def _fire(signum: int, frame: Any) -> None:
-        raise MoveTimeout()
-
-    def __enter__(self) -> _Alarm:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)  # type: ignore[arg-type]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+#: The default rules, one object (frozen): the native referee reads an object once.
+_DEFAULT_OPTIONS = RuleOptions()
 
 
 def _decisions(
     state: GameState,
     bots: Sequence[Bot],
-    alarm: _Alarm,
+    alarm: Alarm,
     move_time: float | None,
     seconds: list[float],
     publish: Callable[[], None],
@@ -147,34 +82,6 @@ def _decisions(
     return None
 
 
-def describe_exception(exc: BaseException) -> str:
-    """One line naming the exception and where in the bot it was raised.
-
-    The exception is the bot's object: its ``__str__`` may raise or return anything, so every
-    part is asked for under a guard and only plain text comes out.
-    """
-    try:
-        frames = traceback.extract_tb(exc.__traceback__)
-        where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
-    except Exception:
-        where = ""
-    name = _text(lambda: type(exc).__name__, "an exception")
-    text = f"{name}: {_text(lambda: str(exc), '(unprintable)')}".rstrip(": ")
-    return (text + where)[:500]
-
-
-def _text(make: Callable[[], object], fallback: str, limit: int = 500) -> str:
-    """``make()`` when it gives text (a bot's ``__str__``/``__repr__``), as a plain ``str``
-    cut to ``limit`` characters; else ``fallback``."""
-    try:
-        text = make()
-        if isinstance(text, str):
-            return str.__str__(text)[:limit]
-    except Exception:
-        pass
-    return fallback
-
-
 def play_game(
     bots: Sequence[Bot],
     seed: int,
@@ -187,22 +94,57 @@ def play_game(
     meta: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
     cards: CardSet | None = None,
+    intervention: Intervention = (),
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
+
+    Under the native engine the game is played by the native referee (``arena.referee``):
+    the same decisions, faults and record, the built-in bots in Rust, any other bot called
+    back from it; under ``ARENA_ENGINE=reference`` by the loop below.
 
     ``on_event`` receives every event as it happens, whole (hidden parts shown: it is for
     the one who runs the game, not for a seat), with the state already past it;
     ``on_decision`` is told which seat is about to think (the tournament's watchdog uses it
     to know whom to blame if the process dies).  ``meta`` is merged into the record (game id,
     pairing, deal, rotation).  ``cards`` is the objective card set (default: the printed one).
+    ``intervention`` places cards in the deal before the bots are told of it (an
+    experiment's arm, ``arena.intervention``); the record keeps it.
     """
     problem = move_time_problem(move_time)
     if problem:
         raise ValueError(f"move_time {problem}")
-    options = options or RuleOptions()
-    players = len(bots)
+    options = options or _DEFAULT_OPTIONS
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
+    if ENGINE == "native":
+        from .referee import play_native
+
+        outcome = play_native(bots, seed, options, names, move_time, on_event, dice,
+                              meta or {}, on_decision, cards or DEFAULT_CARD_SET,
+                              intervention)
+        if outcome is not None:
+            return outcome
+    return python_loop(bots, seed, options, names, move_time, on_event, dice, meta or {},
+                       on_decision, cards, intervention)
+
+
+def python_loop(
+    bots: Sequence[Bot],
+    seed: int,
+    options: RuleOptions,
+    names: list[str],
+    move_time: float | None,
+    on_event: Callable[[Event, GameState], None] | None,
+    dice: Sequence[int],
+    meta: dict[str, Any],
+    on_decision: Callable[[int], None] | None,
+    cards: CardSet | None,
+    intervention: Intervention = (),
+) -> GameOutcome:
+    """The game loop in Python (the reference's, and the native engine's for a game the
+    native referee does not take): ``play_game`` with its arguments checked."""
+    players = len(bots)
     state = new_game(players, seed, options, dice=tuple(dice), cards=cards)
+    apply_intervention(state, intervention)
     seconds = [0.0] * players
     error: GameError | None = None
     history = state.history
@@ -246,7 +188,7 @@ def play_game(
     if error is None:
         publish()
     if error is None:
-        alarm = _Alarm(move_time)
+        alarm = Alarm(move_time)
         alarm.install()
         try:
             error = _decisions(state, bots, alarm, move_time, seconds, publish, on_decision)
@@ -257,25 +199,7 @@ def play_game(
         for bot in bots:
             with contextlib.suppress(Exception):  # the game is already decided
                 bot.finish(result)
-    record = make_record(state, names, seconds, error, meta or {})
+    record = make_record(state, names, seconds, error, meta, intervention)
     return GameOutcome(state, record, error, seconds)
 
 
-def returned_text(action: object) -> str:
-    """An action as text for an error message, whatever the bot returned.
-
-    A plain int is named in notation only when it is an action (its text reads back as
-    itself: ``10**30`` masked would read "end"); anything else by a bounded ``repr``, or by
-    its type when its ``repr`` fails.
-    """
-    if type(action) is int:
-        if 0 <= action < 1 << 40:
-            try:
-                text = action_text(action)
-                if parse_action(text) == action:
-                    return repr(text)
-            except (ValueError, IndexError, ArenaError):
-                pass
-        return str(action) if abs(action) < 10**80 else f"an integer of {action.bit_length()} bits"
-    kind = _text(lambda: type(action).__name__, "object")
-    return _text(lambda: repr(action), f"an unprintable {kind}", 80)

@@ -41,7 +41,15 @@ Fields
 ``moves``       list[str], the history in notation: ``"S ACTION"`` for a choice by seat S,
                 ``"* EVENT"`` for what chance (or the rules) did: ``"0 gardener 1,0"``,
                 ``"* roll rain"``, ``"* drew panda-03"``.
+``intervention`` list[dict], only in an experiment's games (``arena balance study``): the
+                cards placed in the deal before the first decision, in order, each
+                ``{"card", "seat"}`` (that seat holds it in place of its dealt card) or
+                ``{"card", "depth"}`` (it sits at that depth of its deck); see
+                ``arena/intervention.py``.  ``arena replay`` places them again.
 ``seconds``     list[float], thinking time per seat.
+``mac``         str, in a tournament's ``games.jsonl``: the line's HMAC-SHA256 (64 hex
+                digits, always the last field; ``arena/integrity.py``).  Absent in records
+                of earlier versions and in ``arena play --record`` files.
 ``error``       None, or ``{"seat": int, "kind": "crash" | "illegal" | "timeout" |
                 "abandoned", "message": str}``: the game was stopped there; the faulty seat
                 (or the person who quit, ``abandoned``) does not win, the others are scored
@@ -49,7 +57,7 @@ Fields
 
 The manifest (``manifest.json`` beside ``games.jsonl``)
 ------------------------------------------------------
-``file_format``   ``"takenoko-arena-manifest/1"``.
+``file_format``   ``"takenoko-arena-manifest/2"`` (``/1``: earlier versions, without MACs).
 ``arena_version`` str.
 ``participants``  list of ``{"name", "spec", "class", "params"}`` (params: the bot's parameters
                   with defaults filled in).
@@ -69,12 +77,17 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``move_time``     float | None, the hard limit per decision in seconds.
 ``sprt``          None or ``{"elo0", "elo1", "alpha", "beta"}`` (plus ``"result"`` when decided).
 ``started``, ``finished``  ISO-8601 times (``finished`` null while running or interrupted).
+``deals``         ``{"keyed": false}`` (public deals, from the master seed), or ``{"keyed":
+                  true, "check": the deal key's fingerprint}``; absent before keyed deals.
+``deal_key``      hex, the deal key, written when a run with keyed deals ends.
+``mac``           hex, HMAC-SHA256 of the manifest's canonical form (``arena/integrity.py``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -150,6 +163,7 @@ class GameRecord(TypedDict, total=False):
     actions: list[dict[str, int]]
     weather: dict[str, int]
     moves: list[str]
+    intervention: list[dict[str, Any]]
     seconds: list[float]
     error: GameError | None
 
@@ -160,8 +174,10 @@ def make_record(
     seconds: list[float],
     error: GameError | None,
     meta: dict[str, Any],
+    intervention: Sequence[Any] = (),
 ) -> GameRecord:
-    """The record of a game from its final state and history (see the module docstring)."""
+    """The record of a game from its final state and history (see the module docstring);
+    ``intervention`` (``arena.intervention``'s placements) is written only when given."""
     from .cards import record_field
     from .engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
     from .engine.components import CARDS, FACES
@@ -227,6 +243,8 @@ def make_record(
         "seconds": [round(s, 6) for s in seconds],
         "error": error,
     }
+    if intervention:
+        record["intervention"] = [p.to_dict() for p in intervention]
     return record
 
 
@@ -240,6 +258,28 @@ def blamed_seat(error: Any, players: int) -> int | None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         return None
     return seat
+
+
+def result_problem(record: dict[str, Any], players: int) -> str | None:
+    """What is wrong with the result fields the standings count (None: nothing): what
+    ``--resume`` checks of the records it keeps, and the main process of each record a
+    worker sends (``arena.tournament.messages``)."""
+
+    def seat(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+    winners, scores, error = record.get("winners"), record.get("scores"), record.get("error")
+    if not isinstance(winners, list) or not all(seat(w) for w in winners) \
+            or len(set(winners)) != len(winners):
+        return f"winners {winners!r} are not seats of the game"
+    if not isinstance(scores, list) or len(scores) != players or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
+        return f"scores {scores!r} are not one number per seat"
+    if not isinstance(record.get("tiebreak"), str):
+        return f"tiebreak {record.get('tiebreak')!r} is not text"
+    if error is not None and blamed_seat(error, players) is None:
+        return f"error {error!r} is not a fault of a seat (seat, kind)"
+    return None
 
 
 def write_problem(path: str | Path) -> str | None:

@@ -7,6 +7,7 @@ different engine version or a faulty worker is caught at the first step where it
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,10 @@ from .engine import (
     new_game,
     parse_action,
 )
+from .integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
+from .intervention import InterventionError
+from .intervention import apply as apply_intervention
+from .intervention import from_record as intervention_of
 from .records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
@@ -46,15 +51,41 @@ class Replay:
         return not self.problems
 
 
+def _checker(p: Path) -> RecordCheck | None:
+    """The MAC check of a tournament's ``games.jsonl`` (None for another file): its folder's
+    manifest says whether the run is signed, its ``run.key`` holds the key."""
+    manifest_path = p.parent / "manifest.json"
+    if p.name != "games.jsonl" or not manifest_path.is_file():
+        return None
+    manifest, problem = json_problem(manifest_path.read_bytes())
+    if problem or not isinstance(manifest, dict):
+        raise RecordError(f"{manifest_path} is not a readable manifest ({problem})")
+    try:
+        keys = read_keys(p.parent)
+    except IntegrityError as exc:
+        raise RecordError(str(exc)) from None
+    problem = manifest_problem(keys, manifest)
+    if problem:
+        raise RecordError(f"{manifest_path} {problem}")
+    checker = RecordCheck(p, keys, is_signed(manifest))
+    for warning in checker.warnings:
+        warnings.warn(warning, stacklevel=3)
+    return checker
+
+
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
-    folder (its ``games.jsonl``)."""
+    folder (its ``games.jsonl``).  A tournament's records are checked against their MACs
+    (``arena/integrity.py``): RecordError naming a line that fails, or a game recorded twice
+    with different contents; a run without MACs (or without its ``run.key``) reads with a
+    warning."""
     p = Path(path)
     if p.is_dir():
         if not (p / "games.jsonl").is_file():
             raise RecordError(f"{path} is a folder without games.jsonl (not a tournament's "
                               "--out folder)")
         p = path = p / "games.jsonl"
+    checker = _checker(p)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
@@ -64,7 +95,7 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     stripped = text.strip()
     if not stripped:
         raise RecordError(f"{path} is empty")
-    whole, problem = json_problem(stripped)
+    whole, problem = json_problem(stripped) if checker is None else (None, "lines")
     if problem is None:
         if not isinstance(whole, dict):
             raise RecordError(f"{path} holds JSON that is not a game record")
@@ -80,6 +111,12 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
             raise RecordError(f"{path}, line {number}: not a JSON game record")
         if not isinstance(record, dict):
             raise RecordError(f"{path}, line {number}: not a JSON object")
+        if checker is not None:
+            try:
+                if not checker.check(number, line.encode(), record.get("game")):
+                    continue
+            except IntegrityError as exc:
+                raise RecordError(str(exc)) from None
         yield record
 
 
@@ -138,6 +175,11 @@ def replay_record(
         state = new_game(len(seats), seed, options, cards=cards)
     except ArenaError as exc:
         raise RecordError(f"the record's card_set: {exc}") from None
+    try:
+        apply_intervention(state, intervention_of(record))
+    except (InterventionError, ArenaError) as exc:
+        raise RecordError(f"the record's {exc}" if isinstance(exc, InterventionError)
+                          else f"the record's intervention: {exc}") from None
     problems: list[str] = []
     done = 0
     for index, line in enumerate(moves):

@@ -11,6 +11,7 @@ docs/tournaments.md ("The schedule and the seeds") spells it out.
 from __future__ import annotations
 
 import hashlib
+import hmac
 
 #: Seeds are non-negative and below ``2**SEED_BITS``.
 SEED_BITS = 63
@@ -31,6 +32,26 @@ def derive_seed(*parts: object) -> int:
 def deal_seed(master_seed: int, pairing: int, deal: int) -> int:
     """The game seed of a deal of a pairing (every seat rotation of the deal plays it)."""
     return derive_seed("deal", master_seed, pairing, deal)
+
+
+def keyed_deal_seed(key: bytes, master_seed: int, pairing: int, deal: int) -> int:
+    """The game seed of a deal when the run's deals are keyed (a run with untrusted bots):
+    HMAC-SHA256 under ``key`` of the same text as ``derive_seed("deal", ...)`` hashes, its
+    first 8 bytes read big-endian and shifted right by one bit.
+
+    Without the key the master seed says nothing of the deals, so a bot that learns the
+    master seed (a public competition may print it) cannot compute the decks.
+    """
+    text = "\x1f".join(str(p) for p in ("deal", master_seed, pairing, deal)).encode()
+    digest = hmac.new(key, text, hashlib.sha256).digest()[:8]
+    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
+
+
+def deal_key_check(key: bytes) -> str:
+    """A fingerprint of a deal key (12 hex digits, HMAC-SHA256 of ``"check"``): what the
+    manifest says of the key while the run is live, so that ``--resume`` knows it was given
+    the same key, and which tells nothing of the deals."""
+    return hmac.new(key, b"check", hashlib.sha256).hexdigest()[:12]
 
 
 def bot_seed(game_seed: int, seat: int, participant: str) -> int:

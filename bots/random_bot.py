@@ -23,6 +23,7 @@ class RandomBot(Bot):
         Param("complete", bool, False, "always complete a satisfied objective first"),
     )
     complete: bool
+    NATIVE = "random"  # arena/native/core/src/bots/random_bot.rs
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         if self.complete:

@@ -40,6 +40,11 @@ from .loader import CATEGORIES, ReportError, Tables, emperor_points
 FDR = 0.05
 REPLICATES = 1000
 MIN_COMPLETIONS = 10
+#: Draws below which a card's tests are not made (its p and q values not shown).
+MIN_DRAWN = 10
+#: The efficiency flag's margin: a card is flagged only beyond ±20% of its category's points
+#: per turn (a designer does not act on a 5% difference, however sure).
+MARGIN = 0.2
 POWER_Z = 0.8416212335729143  # 80% power
 CHUNK = 100  # replicates per weight matrix: 100 x 50,000 deals is 40 MB
 
@@ -261,12 +266,14 @@ def figures(s: Sample, sums: np.ndarray, betas: np.ndarray | None) -> dict[str, 
         deck = q["earned"].sum(axis=1, keepdims=True) / q["held"].sum(axis=1, keepdims=True)
         out["deck_points_per_turn"] = deck[:, 0]
         out["efficiency_vs_category"] = np.full(out["points_per_turn"].shape, np.nan)
+        out["efficiency_ratio"] = np.full(out["points_per_turn"].shape, np.nan)
         for c in CATEGORIES:
             m = cat == c
             # The rest of the category: its points per turn without this card.
             rest = ((q["earned"][:, m].sum(axis=1, keepdims=True) - q["earned"][:, m])
                     / (q["held"][:, m].sum(axis=1, keepdims=True) - q["held"][:, m]))
             out["efficiency_vs_category"][:, m] = out["points_per_turn"][:, m] - rest
+            out["efficiency_ratio"][:, m] = out["points_per_turn"][:, m] / rest
             out[f"cat_rate_{c}"] = (q["completed"][:, m].sum(axis=1)
                                     / q["drawn"][:, m].sum(axis=1))
             out[f"cat_ppt_{c}"] = q["earned"][:, m].sum(axis=1) / q["held"][:, m].sum(axis=1)
@@ -364,8 +371,11 @@ def _effective_wilson(x: np.ndarray, n: np.ndarray, boot_rate: np.ndarray,
 
 def card_table(
     s: Sample, full: dict[str, np.ndarray], boot: dict[str, np.ndarray], fdr: float = FDR,
+    min_drawn: int = MIN_DRAWN,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """The per-card table, sorted by imbalance, and the run-level figures beside it."""
+    """The per-card table, strongest evidence of imbalance first, and the run-level figures
+    beside it; a card drawn fewer than ``min_drawn`` times gets no test and no bootstrap
+    figure."""
     n = len(s.cards)
     q = {name: s.sums[:, i * n:(i + 1) * n].sum(axis=0) for i, name in enumerate(QUANTITIES)}
     cat = s.cards["category"].astype(str).to_numpy()
@@ -404,23 +414,61 @@ def card_table(
             q["drawn"] * rest_rate * (1 - rest_rate) * deff)
     p_dead = special.ndtr(z_dead)
     out["category_rate"] = rest_rate
-    q_dead = bh(p_dead)
-    dead = (q_dead <= fdr) & (rate <= 0.5 * rest_rate)
 
     # Efficiency outliers: points per turn held against the rest of the card's category
-    # (categories differ as a whole; the category table shows that).  The bootstrap error
-    # has a floor, the Poisson error of the card's completions (one when there were none),
-    # so that a card never completed is not "certain" to be at 0.
+    # (categories differ as a whole; the category table shows that), beyond a margin of
+    # ±MARGIN of the rest's: one-sided tests at the margin, the error of each at least the
+    # one the card would have there, its completions a Poisson count (so a card never
+    # completed in a few draws is not "certain" to be at 0).
+    ratio = full["efficiency_ratio"][0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        floor = points * np.sqrt(np.maximum(q["completed"], 1.0)) / q["held"]
-    se_eff = np.fmax(_scale(boot["efficiency_vs_category"]), floor)
-    p_eff = two_sided(full["efficiency_vs_category"][0] / se_eff)
+        rest_ppt = full["points_per_turn"][0] / ratio
+        se_boot = np.nan_to_num(_scale(boot["efficiency_ratio"]), nan=0.0)
+        sides = []
+        for bound, upper in ((1.0 + MARGIN, True), (1.0 - MARGIN, False)):
+            expected = bound * rest_ppt * q["held"] / points
+            null_se = np.sqrt(expected) * points / q["held"] / rest_ppt
+            z = (ratio - bound) / np.fmax(se_boot, np.nan_to_num(null_se, nan=0.0))
+            sides.append(special.ndtr(-z) if upper else special.ndtr(z))
+    p_eff = np.fmin(sides[0], sides[1])
+    side = np.where(sides[0] < sides[1], 1, -1)
+    few = q["drawn"] < min_drawn
+    p_eff = np.where(few | ~np.isfinite(ratio), np.nan, p_eff)
+    out["efficiency_ratio"] = ratio
+    out["efficiency_ratio_lo"], out["efficiency_ratio_hi"] = _interval(boot["efficiency_ratio"])
     q_eff = bh(p_eff)
+
+    # Tests of a card drawn a few times are not made: their p-values mean nothing; nor are
+    # its bootstrap figures shown (from one deal the interval of its turns held is [0, 0]).
+    with np.errstate(divide="ignore", invalid="ignore"):
+        draws_needed = np.where(few, np.ceil(s.games * min_drawn / np.maximum(q["drawn"], 1)),
+                                np.nan)
+    for name in ("turns_held", "points_per_turn", "lift", "efficiency_ratio"):
+        out.loc[few, [name, f"{name}_lo", f"{name}_hi"]] = np.nan
+        out[f"{name}_games_needed"] = draws_needed
+    p_dead = np.where(few, np.nan, p_dead)
+    q_dead = bh(p_dead)
+    dead = (q_dead <= fdr) & (rate <= 0.5 * rest_rate)
+    out.loc[few, ["p_value"]] = np.nan
+    out["q_value"] = bh(out["p_value"].to_numpy())
 
     # Games needed for the fair value's error to resolve one point (5% two-sided, 80% power).
     with np.errstate(divide="ignore", invalid="ignore"):
         out["games_needed"] = np.ceil(s.games * (se_fair * (stats.Z + POWER_Z)) ** 2)
 
+    info_priced = bool(_interval(boot["lambda"])[0] > 0) if "lambda" in boot else False
+    if not info_priced:
+        # A point's worth is not known to be positive: each fair value is a ratio over
+        # something that may be 0 (-35.6 [-347, 296] points), so none is shown, with the
+        # games that would resolve the exchange rate beside.
+        out["fair_value_games_needed"] = _lambda_games(s, full, boot)
+        for col in ("fair_value", "fair_value_lo", "fair_value_hi", "imbalance", "p_value",
+                    "q_value", "games_needed"):
+            out[col] = np.nan
+    else:
+        out["fair_value_games_needed"] = np.where(
+            out["fair_value"].isna() & (out["completed"] < MIN_COMPLETIONS),
+            np.ceil(s.games * MIN_COMPLETIONS / np.maximum(out["completed"], 1)), np.nan)
     flags = []
     for i in range(n):
         f = []
@@ -429,12 +477,15 @@ def card_table(
         if dead[i]:
             f.append("dead")
         if q_eff[i] <= fdr:
-            f.append("efficient" if full["efficiency_vs_category"][0][i] > 0
-                     else "inefficient")
+            f.append("efficient" if side[i] > 0 else "inefficient")
         flags.append(", ".join(f))
     out["flag"] = flags
-    order = np.argsort(-np.nan_to_num(np.abs(out["imbalance"].to_numpy()), nan=-1.0),
-                       kind="stable")
+    # By evidence: how far the fair value's interval is from the points, then the p-value;
+    # never by the point estimate, which is largest where it is noisiest.
+    evidence = np.fmax(0.0, np.fmax(out["fair_value_lo"] - points, points - out["fair_value_hi"]))
+    out["evidence"] = evidence
+    order = np.lexsort((np.nan_to_num(out["p_value"].to_numpy(), nan=2.0),
+                        -np.nan_to_num(evidence.to_numpy(), nan=-1.0)))
     out = out.iloc[order].reset_index(drop=True)
 
     info: dict[str, Any] = {"games": s.games, "deals": len(s.deals), "fdr": fdr,
@@ -448,11 +499,26 @@ def card_table(
     info["deck_points_per_turn"] = float(full["deck_points_per_turn"][0])
     info.update(spread_of(full["fair_value"][0], boot["fair_value"], points))
     info["priced"] = bool(info.get("lambda_lo", math.nan) > 0)
+    info["lambda_games_needed"] = _lambda_games(s, full, boot)
     if not info["priced"]:
+        for name in ("emperor_fair_value", "emperor_fair_value_lo", "emperor_fair_value_hi"):
+            info[name] = math.nan
         # A point's worth in log-odds is not known to be positive: every fair value is a
         # ratio over something that may be 0, and their spread means nothing.
         info.update({"spread": math.nan, "spread_lo": math.nan, "spread_hi": math.nan})
     return out, info
+
+
+def _lambda_games(s: Sample, full: dict[str, np.ndarray], boot: dict[str, np.ndarray]) -> float:
+    """Games at which the exchange rate's interval would leave 0 out (80% power), from its
+    error now; NaN when it cannot be estimated at all."""
+    if "lambda" not in full:
+        return math.nan
+    lam = float(full["lambda"][0])
+    se = float(_scale(boot["lambda"]))
+    if not (lam > 0 and se > 0):
+        return math.nan
+    return float(np.ceil(s.games * ((stats.Z + POWER_Z) * se / lam) ** 2))
 
 
 def spread_of(fair: np.ndarray, boot_fair: np.ndarray, points: np.ndarray) -> dict[str, float]:
@@ -508,11 +574,12 @@ def category_table(s: Sample, full: dict[str, np.ndarray],
 
 
 def analyse(t: Tables, replicates: int = REPLICATES, seed: int = 0,
-            min_completions: int = MIN_COMPLETIONS) -> dict[str, Any]:
+            min_completions: int = MIN_COMPLETIONS, min_drawn: int = MIN_DRAWN
+            ) -> dict[str, Any]:
     """The balance of one run: ``cards``, ``categories``, ``info`` (run-level figures)."""
     s = sample(t, min_completions)
     full, boot = bootstrap(s, replicates, seed)
-    cards, info = card_table(s, full, boot)
+    cards, info = card_table(s, full, boot, min_drawn=min_drawn)
     info["emperor_points"] = float(emperor_points(t.manifest))
     info["min_completions"] = min_completions
     info["replicates"] = replicates

@@ -18,6 +18,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .render import signed
+
 DPI = 110
 CATEGORY_COLOURS = {"plot": "#4c9a2a", "gardener": "#d9a400", "panda": "#c2477d",
                     "other": "#888888", "emperor": "#555555"}
@@ -70,13 +72,14 @@ def win_rates(standings: pd.DataFrame, players: int, path: Path) -> Path:
     ax.set_ylabel("participant")
     ax.set_xlim(0, min(1.0, max(0.05, float(np.nanmax(data["win_rate_hi"])) * 1.15)))
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    # Beside the axes: inside, it would cover a bar's interval near the chance line.
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)
     return _save(fig, path)
 
 
 def head_to_head(matrix: pd.DataFrame, path: Path) -> Path:
     """Heat map of how often the row finished ahead of the column, centred on 0.5."""
-    title = "Head to head: share of games the row finished ahead of the column"
+    title = "Head to head:\nshare of games the row finished ahead of the column"
     m = matrix.set_index("participant")
     if m.empty or np.isnan(m.to_numpy(dtype=float)).all():
         return _empty(path, title)
@@ -142,61 +145,80 @@ def seat_advantage(seats: pd.DataFrame, path: Path) -> Path:
 
 
 def card_completion(cards: pd.DataFrame, path: Path) -> Path:
-    """Completion rate of every card once drawn, coloured by category."""
+    """Completion rate of every card once drawn, one labelled row each, grouped by category
+    and ordered by rate within it: readable at any width, a label per row."""
     title = "Objective cards: completion rate once drawn (95% Wilson interval)"
     data = cards[cards["drawn"] > 0]
     if data.empty:
         return _empty(path, title)
-    fig = _figure(max(8.0, 0.28 * len(data) + 2), 4.8)
+    rank = {c: i for i, c in enumerate(CATEGORY_COLOURS)}
+    data = data.assign(_cat=data["category"].astype(str).map(rank).fillna(len(rank)))
+    data = data.sort_values(["_cat", "completion_rate"], ascending=[False, True])
+    fig = _figure(7.5, 1.5 + 0.2 * len(data))
     ax = fig.add_subplot()
-    x = np.arange(len(data))
+    y = np.arange(len(data))
     colours = [CATEGORY_COLOURS.get(str(c), "#888888") for c in data["category"]]
-    ax.bar(x, data["completion_rate"], color=colours,
-           yerr=_errors(data["completion_rate"], data["completion_rate_lo"],
-                        data["completion_rate_hi"]), capsize=2)
-    ax.set_xticks(x, [f"{c} ({p:g})" for c, p in zip(data["card"], data["points"],
-                                                     strict=True)],
-                  rotation=90, fontsize=8)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("completed / drawn")
-    ax.set_xlabel("card (printed points)")
-    ax.set_title(title)
-    for cat, colour in CATEGORY_COLOURS.items():
-        if cat in set(data["category"].astype(str)):
-            ax.bar([0], [0], color=colour, label=cat)
-    ax.legend(loc="upper right", ncols=3)
+    ax.barh(y, data["completion_rate"], color=colours, height=0.7,
+            xerr=_errors(data["completion_rate"], data["completion_rate_lo"],
+                         data["completion_rate_hi"]), capsize=1.5,
+            error_kw={"elinewidth": 0.8})
+    ax.set_yticks(y, [f"{c} ({p:g})" for c, p in zip(data["card"], data["points"],
+                                                     strict=True)], fontsize=7)
+    ax.set_xlim(0, 1.0)
+    ax.set_ylim(-0.6, len(data) - 0.4)
+    ax.set_xlabel("completed / drawn")
+    ax.set_ylabel("card (points)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    handles = [ax.barh([0], [0], color=colour, label=cat)
+               for cat, colour in CATEGORY_COLOURS.items()
+               if cat in set(data["category"].astype(str))]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8,
+               frameon=False)
     return _save(fig, path)
 
 
-def card_value(cards: pd.DataFrame, path: Path) -> Path:
-    """Fair value minus points per card, one labelled row each, most unbalanced at the top.
+def card_value(cards: pd.DataFrame, path: Path, limit: float = 10.0) -> Path:
+    """Fair value minus points per card, one labelled row each, strongest evidence at the top.
 
     A forest plot rather than a scatter of fair value against points: every card gets its
-    own row and its own label, so no label can overlap another whatever the estimates.
+    own row and its own label, so no label can overlap another whatever the estimates.  The
+    axis stops at ±``limit`` points: an estimate or a bound beyond it is drawn at the edge
+    as an arrow with its value written beside, so no point is off the axis unmarked.
     """
     title = "Objective cards: fair value − points (95% bootstrap interval)"
     data = cards[cards["fair_value"].notna()]
     if data.empty:
-        return _empty(path, title, "not enough completed cards for an estimate")
-    data = data.assign(gap=data["fair_value"] - data["points"]).iloc[::-1]
+        return _empty(path, title, "not enough games for a fair value")
+    data = data.assign(gap=data["fair_value"] - data["points"],
+                       lo=data["fair_value_lo"] - data["points"],
+                       hi=data["fair_value_hi"] - data["points"]).iloc[::-1]
     fig = _figure(8.5, 1.4 + 0.24 * len(data))
     ax = fig.add_subplot()
     y = np.arange(len(data))
-    lo = data["fair_value_lo"] - data["points"]
-    hi = data["fair_value_hi"] - data["points"]
-    for cat in data["category"].astype(str).unique():
-        m = (data["category"].astype(str) == cat).to_numpy()
-        ax.errorbar(data["gap"][m], y[m], xerr=_errors(data["gap"][m], lo[m], hi[m]),
-                    fmt="o", color=CATEGORY_COLOURS.get(cat, "#888888"), label=cat,
-                    capsize=2, markersize=4)
+    seen: set[str] = set()
+    for yi, (_, r) in zip(y, data.iterrows(), strict=True):
+        cat = str(r["category"])
+        colour = CATEGORY_COLOURS.get(cat, "#888888")
+        lo, hi = max(r["lo"], -limit), min(r["hi"], limit)
+        ax.plot([lo, hi], [yi, yi], color=colour, linewidth=1.2)
+        for bound, sign in ((r["lo"], -1), (r["hi"], 1)):
+            if bound * sign > limit:
+                ax.annotate("", xy=(sign * limit * 1.04, yi), xytext=(sign * limit * 0.9, yi),
+                            arrowprops={"arrowstyle": "->", "color": colour})
+                ax.text(sign * limit * 1.06, yi, signed(float(bound), 1), va="center",
+                        ha="left" if sign > 0 else "right", fontsize=7, color=colour)
+        gap = float(np.clip(r["gap"], -limit, limit))
+        marker = "o" if abs(r["gap"]) <= limit else (">" if gap > 0 else "<")
+        ax.plot([gap], [yi], marker=marker, color=colour, markersize=4, linestyle="none",
+                label=cat if cat not in seen else None)
+        seen.add(cat)
     flagged = data["flag"].astype(str).str.contains("worth").to_numpy()
     labels = [f"{c} ({p:g})" + (" *" if f else "") for c, p, f in
               zip(data["card"], data["points"], flagged, strict=True)]
     ax.set_yticks(y, labels, fontsize=8)
     ax.axvline(0.0, color="#999999", linestyle="--")
-    span = np.nanmax(np.abs(np.r_[lo.to_numpy(dtype=float), hi.to_numpy(dtype=float)]))
-    span = min(float(span) if np.isfinite(span) else 5.0, 30.0)
-    ax.set_xlim(-span * 1.05, span * 1.05)
+    ax.set_xlim(-limit * 1.35, limit * 1.35)
     ax.set_xlabel("fair value − points (points; > 0: worth more than its points)")
     ax.set_ylabel("card (points); * flagged after Benjamini–Hochberg")
     ax.set_title(title, fontsize=10)
@@ -299,4 +321,122 @@ def compare_lengths(rounds: dict[str, pd.Series], path: Path) -> Path:
     ax.set_ylabel("share of games")
     ax.set_title(title)
     ax.legend()
+    return _save(fig, path)
+
+
+LEVEL_MARKERS = ("o", "s", "D", "^", "v", "P")
+
+
+def experiment_effects(tables: Sequence[pd.DataFrame], names: Sequence[str], path: Path) -> Path:
+    """Each card's effect (win share against its category's average card) with its 95%
+    interval, one marker per skill level, cards grouped by category: the experiment's
+    forest plot.  Filled markers are the cards flagged after Benjamini–Hochberg; the axis
+    holds every interval, so no point is off it."""
+    title = "Card value by experiment: effect of holding the card (95% interval)"
+    data = [t for t in tables if len(t) and t["effect"].notna().any()]
+    if not data:
+        return _empty(path, title, "not enough games for an effect")
+    order = (pd.concat(tables)[["card", "category"]].drop_duplicates("card")
+             .assign(rank=lambda f: f["category"].map({c: i for i, c in
+                                                       enumerate(CATEGORY_COLOURS)}))
+             .sort_values(["rank", "card"], ascending=[False, False]))
+    cards = list(order["card"])
+    y_of = {c: i for i, c in enumerate(cards)}
+    fig = _figure(8.0, 1.6 + 0.22 * len(cards))
+    ax = fig.add_subplot()
+    k = len(tables)
+    lows, highs = [], []
+    for i, (table, name) in enumerate(zip(tables, names, strict=True)):
+        t = table[table["effect"].notna()]
+        if t.empty:
+            continue
+        y = np.array([y_of[c] for c in t["card"]]) + (i - (k - 1) / 2) * 0.8 / max(k, 1)
+        colour = RUN_COLOURS[i % len(RUN_COLOURS)]
+        marker = LEVEL_MARKERS[i % len(LEVEL_MARKERS)]
+        flagged = t["flag"].astype(str).str.contains("too ").to_numpy()
+        err = _errors(t["effect"], t["effect_lo"], t["effect_hi"])
+        ax.errorbar(t["effect"], y, xerr=err, fmt="none", ecolor=colour, elinewidth=1,
+                    capsize=1.5)
+        ax.scatter(t["effect"][~flagged], y[~flagged], marker=marker, facecolors="white",
+                   edgecolors=colour, s=18, zorder=3, label=f"{name}")
+        if flagged.any():
+            ax.scatter(t["effect"][flagged], y[flagged], marker=marker, color=colour, s=22,
+                       zorder=3, label=f"{name}, flagged")
+        lows.append(float(np.nanmin(t["effect_lo"])))
+        highs.append(float(np.nanmax(t["effect_hi"])))
+    ax.axvline(0.0, color="#999999", linestyle="--")
+    span = max(abs(min(lows)), abs(max(highs)), 0.05) * 1.08
+    ax.set_xlim(-span, span)
+    ax.set_ylim(-0.7, len(cards) - 0.3)
+    ax.set_yticks(range(len(cards)), cards, fontsize=7)
+    for label, card in zip(ax.get_yticklabels(), cards, strict=True):
+        cat = order.set_index("card").loc[card, "category"]
+        label.set_color(CATEGORY_COLOURS.get(str(cat), "#333333"))
+    ax.set_xlabel("win share holding the card − holding the category's average card")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=min(4, 2 * k), fontsize=8, frameon=False)
+    return _save(fig, path)
+
+
+def experiment_fair_points(table: pd.DataFrame, path: Path, limit: float = 8.0) -> Path:
+    """Fair points − points per card measured at several prices, with Fieller's 95% interval;
+    an interval beyond ±``limit`` points is drawn to the edge with an arrow and its bound
+    written there, a card whose break-even price is not resolved is listed in grey."""
+    title = "Fair points − points (95% Fieller interval)"
+    t = table[table["priced"]] if "priced" in table else table.iloc[0:0]
+    if t.empty:
+        return _empty(path, title, "no card was played at other prices")
+    t = t.assign(gap=t["fair_points"] - t["points"], lo=t["fair_points_lo"] - t["points"],
+                 hi=t["fair_points_hi"] - t["points"])
+    t = t.sort_values(["category", "card"], ascending=False)
+    fig = _figure(8.0, 1.4 + 0.22 * len(t))
+    ax = fig.add_subplot()
+    y = np.arange(len(t))
+    for yi, (_, r) in zip(y, t.iterrows(), strict=True):
+        colour = CATEGORY_COLOURS.get(str(r["category"]), "#888888")
+        if not np.isfinite(r["gap"]):
+            ax.text(0, yi, "not resolved", ha="center", va="center", fontsize=7,
+                    color="#888888", zorder=3,  # over the 0 line, which would cross it
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
+            continue
+        lo, hi = max(r["lo"], -limit), min(r["hi"], limit)
+        ax.plot([lo, hi], [yi, yi], color=colour, linewidth=1.2)
+        for bound, edge, sign in ((r["lo"], -limit, -1), (r["hi"], limit, 1)):
+            if bound * sign > limit:
+                ax.annotate("", xy=(edge * 1.04, yi), xytext=(edge * 0.9, yi),
+                            arrowprops={"arrowstyle": "->", "color": colour})
+                ax.text(edge * 1.06, yi, signed(float(bound), 0), va="center",
+                        ha="left" if sign > 0 else "right", fontsize=7, color=colour)
+        gap = float(np.clip(r["gap"], -limit, limit))
+        ax.plot([gap], [yi], marker="o" if abs(r["gap"]) <= limit else ">" if gap > 0 else "<",
+                color=colour, markersize=4)
+    ax.axvline(0.0, color="#999999", linestyle="--")
+    ax.set_xlim(-limit * 1.3, limit * 1.3)
+    ax.set_yticks(y, [f"{c} ({p:g})" for c, p in zip(t["card"], t["points"], strict=True)],
+                  fontsize=7)
+    ax.set_xlabel("fair points − points (> 0: worth more than its points)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def spread_by_round(rounds: pd.DataFrame, path: Path) -> Path:
+    """The tuning loop: the set's noise-corrected spread of fair points − points per round,
+    with its 95% interval."""
+    title = "Tuning: spread of fair points − points by round (95% interval)"
+    data = rounds[rounds["spread"].notna()]
+    if data.empty:
+        return _empty(path, title, "no round with a resolved spread")
+    fig = _figure(6.5, 3.8)
+    ax = fig.add_subplot()
+    ax.errorbar(data["round"], data["spread"],
+                yerr=_errors(data["spread"], data["spread_lo"], data["spread_hi"]),
+                fmt="o-", capsize=4, color="#1f77b4")
+    ax.set_xticks(list(rounds["round"]))
+    ax.set_ylim(0, max(1.0, float(np.nanmax(data["spread_hi"])) * 1.1))
+    ax.set_xlabel("round (0: the set given)")
+    ax.set_ylabel("spread (points)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
     return _save(fig, path)

@@ -23,6 +23,12 @@ computed while silently leaving games out would be wrong without anyone knowing:
 raises :class:`ReportError` naming the line; ``strict=False`` skips it with a warning instead.
 Games recorded twice (a resumed run) keep their last record, with a warning; records of single
 games (id ``play``) are all kept.
+
+Authentication (``arena/integrity.py``).  A run written with MACs (manifest format 2) is read
+only if its manifest and every line pass their MACs under the folder's ``run.key`` and no game
+is recorded twice with different contents: otherwise :class:`ReportError` naming the line,
+whatever ``strict`` says (a forged win must never be counted).  A folder without ``run.key``,
+or of an earlier version without MACs, reports with a warning that it is not authenticated.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from arena.integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -212,6 +220,11 @@ def _category_of(card: str) -> str:
 
 def read_manifest(directory: Path) -> dict[str, Any]:
     """The manifest as a dict; :class:`ReportError` when it is missing or not a manifest."""
+    directory = Path(directory)
+    if not directory.exists():
+        raise ReportError(f"{directory} does not exist.")
+    if not directory.is_dir():
+        raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
     path = directory / "manifest.json"
     if not path.is_file():
         raise ReportError(f"{directory} has no manifest.json, so it is not a tournament directory.")
@@ -297,8 +310,10 @@ def _catalog_problem(catalog: Any) -> str | None:
     return None
 
 
-def _lines(path: Path, strict: bool, warnings: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Parsed lines with their numbers, applying the bad-line policy of the module docstring."""
+def _lines(path: Path, strict: bool, warnings: list[str],
+           checker: RecordCheck | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Parsed lines with their numbers, applying the bad-line policy of the module docstring
+    and, with ``checker``, the MAC and duplicate checks (identical repeats dropped)."""
     pending: tuple[int, str] | None = None
     with path.open("rb") as fh:
         for number, raw in enumerate(fh, start=1):
@@ -312,6 +327,13 @@ def _lines(path: Path, strict: bool, warnings: list[str]) -> Iterator[tuple[int,
             except _JSONError as exc:
                 pending = (number, f"is not JSON ({str(exc).splitlines()[0]})")
                 continue
+            if checker is not None:
+                game = record.get("game") if isinstance(record, dict) else None
+                try:
+                    if not checker.check(number, raw, game):
+                        continue
+                except IntegrityError as exc:
+                    raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
             yield number, record
     if pending is not None:
         msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
@@ -624,6 +646,18 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
         raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
     manifest = read_manifest(directory)
     warnings: list[str] = []
+    try:
+        keys = read_keys(directory)
+    except IntegrityError as exc:
+        raise ReportError(f"{exc}.") from None
+    problem = manifest_problem(keys, manifest)
+    if problem:
+        raise ReportError(f"{directory / 'manifest.json'} {problem}; a run's manifest is "
+                          "written by the arena only.")
+    checker = RecordCheck(directory / "games.jsonl", keys, is_signed(manifest))
+    for warning in checker.warnings:
+        warnings.append(warning)
+        log.warning(warning)
     catalog = card_catalog(manifest)
     missing = catalog_missing(manifest)
     if missing:
@@ -635,7 +669,7 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
     known = set(participants)
     old_format: list[int] = []
     if path.is_file():
-        for number, record in _lines(path, strict, warnings):
+        for number, record in _lines(path, strict, warnings, checker):
             why = _check(record)
             if why is None and known:
                 strangers = [s for s in record["seats"] if s not in known]

@@ -33,6 +33,22 @@ class Table:
     caption: str
     frame: pd.DataFrame
     max_rows: int = MAX_ROWS
+    #: The columns shown on the page (None: all); see ``sections.Csv.shown``.
+    shown: tuple[str, ...] | None = None
+
+    def page_frame(self) -> pd.DataFrame:
+        """The frame with only its shown columns and those that go with them (an interval's
+        bounds, a figure's games needed)."""
+        if self.shown is None:
+            return self.frame
+        keep = [c for c in self.frame.columns
+                if c in self.shown or any(c in (f"{s}_lo", f"{s}_hi", f"{s}_games_needed",
+                                                f"{s}_clipped") for s in self.shown)]
+        # A study of one skill level: its level column says nothing on the page (the CSV
+        # keeps it), and the columns that do speak fit an 800 px page without it.
+        if "level" in keep and self.frame["level"].nunique() <= 1 and len(keep) > 2:
+            keep.remove("level")
+        return self.frame[keep]
 
 
 @dataclass
@@ -45,8 +61,25 @@ class Part:
     charts: list[tuple[str, str]] = field(default_factory=list)
 
 
+def _unsigned_zero(text: str) -> str:
+    """A formatted number that rounds to zero reads without a sign ("-0.000" is "0.000")."""
+    if text.startswith(("-", "+")) and not text.strip("+-0.").strip():
+        return text[1:]
+    return text
+
+
+def signed(value: float, digits: int = 0) -> str:
+    """``+12``, ``-3``, ``0``: a difference with its sign, never "-0" or "+0"."""
+    return _unsigned_zero(f"{value:+.{digits}f}")
+
+
+#: Below this a float is arithmetic noise (5.6e-17 where 0 was meant), shown as 0.
+NOISE = 1e-12
+
+
 def fmt(value: object) -> str:
-    """A number as a reader wants it: integers whole, rates to 3 decimals, NaN as a dash."""
+    """A number as a reader wants it: integers whole, rates to 3 decimals, NaN as a dash,
+    arithmetic noise as 0 and never a "-0"."""
     if value is None:
         return "–"
     if isinstance(value, bool | np.bool_):
@@ -62,14 +95,26 @@ def fmt(value: object) -> str:
         if v == int(v) and abs(v) >= 1000:
             return str(int(v))
         a = abs(v)
+        if a < NOISE:
+            return "0"
         if a >= 100:
-            return f"{v:.1f}"
+            return _unsigned_zero(f"{v:.1f}")
         if a >= 10:
-            return f"{v:.2f}"
-        if a == 0 or a >= 0.001:
-            return f"{v:.3f}"
+            return _unsigned_zero(f"{v:.2f}")
+        if a >= 0.001:
+            return _unsigned_zero(f"{v:.3f}")
         return f"{v:.1e}"
     return str(value)
+
+
+def fmt_bound(bound: object, estimate: object) -> str:
+    """An interval's bound as its estimate reads: a bound near 0 beside an estimate of
+    0.114 is "-0.001", not "-7.4e-04"."""
+    if isinstance(bound, float | np.floating) and isinstance(estimate, float | np.floating):
+        b, e = float(bound), float(estimate)
+        if math.isfinite(b) and abs(b) < 0.001 and abs(e) >= 0.001:
+            return "0" if abs(b) < NOISE else _unsigned_zero(f"{b:.3f}")
+    return fmt(bound)
 
 
 def display(frame: pd.DataFrame) -> pd.DataFrame:
@@ -95,7 +140,7 @@ def display(frame: pd.DataFrame) -> pd.DataFrame:
             name = f"{col} [95% CI]" if lo in frame.columns else str(col)
             out[name] = [
                 ("< " if v < 0 else "> ") + f"{v:+.0f}" if c and not _missing(v) else
-                (fmt(v) if _missing(a) else f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
+                (fmt(v) if _missing(a) else f"{fmt(v)} [{fmt_bound(a, v)}, {fmt_bound(b, v)}]")
                 for v, a, b, c in zip(values, frame.get(lo, frame[col]).tolist(),
                                       frame.get(hi, frame[col]).tolist(),
                                       frame[bound].tolist(), strict=True)]
@@ -107,7 +152,7 @@ def display(frame: pd.DataFrame) -> pd.DataFrame:
                 if _missing(a) and _missing(b):
                     text.append(fmt(v))
                 else:
-                    text.append(f"{fmt(v)} [{fmt(a)}, {fmt(b)}]")
+                    text.append(f"{fmt(v)} [{fmt_bound(a, v)}, {fmt_bound(b, v)}]")
             out[name] = text
         elif _whole(frame[col]):
             out[name] = ["–" if _missing(v) else str(int(v)) for v in values]
@@ -136,9 +181,24 @@ def _missing(value: object) -> bool:
     return value is None or (isinstance(value, float | np.floating) and math.isnan(value))
 
 
+#: What could start an HTML tag, comment or entity in Markdown: escaped with a backslash, so
+#: a participant named ``<script>`` is shown, not run, while "< -999" stays as it reads.
+_MD_HTML = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: Lines of report.md are read in a terminal: a table wider than this is a link to its CSV.
+MD_WIDTH = 100
+#: Text cells longer than this are cut in report.md (the CSV and the HTML keep them whole).
+MD_CELL = 40
+
+
+def md_text(text: str) -> str:
+    """Text for Markdown: tags and entities escaped with a backslash (``\\<b>``), nothing
+    else changed."""
+    return _MD_HTML.sub(lambda m: "\\" + m.group(0), text)
+
+
 def _cell_md(text: str) -> str:
     """A Markdown cell: HTML (a participant named ``<script>``) is shown, not run."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+    return md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -166,10 +226,18 @@ def markdown_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = ""
     if frame.empty:
         return "_(no rows)_\n"
     shown = display(frame.head(max_rows))
+    for col in shown.columns:  # long text (a JSON of options, a reason) is cut; the CSV has it
+        source = frame[col] if col in frame.columns else None
+        if source is None or not pd.api.types.is_numeric_dtype(source.dtype):
+            shown[col] = [v if len(v) <= MD_CELL else v[:MD_CELL - 1] + "…" for v in shown[col]]
     lines = ["| " + " | ".join(_cell_md(c) for c in shown.columns) + " |",
              "| " + " | ".join("---" for _ in shown.columns) + " |"]
     for row in shown.itertuples(index=False):
         lines.append("| " + " | ".join(_cell_md(str(v)) for v in row) + " |")
+    if max(len(line) for line in lines) > MD_WIDTH:
+        rows = f"{len(frame)} row{'' if len(frame) == 1 else 's'}"
+        return (f"_{rows} of {len(shown.columns)} columns, too wide for this page: "
+                f"see [{note}]({note})_\n")
     if len(frame) > max_rows:
         lines.append(f"\n_{len(frame) - max_rows} more rows in {note}_")
     return "\n".join(lines) + "\n"
@@ -278,7 +346,7 @@ def write_document(title: str, parts: list[Part], out: Path) -> Path:
     """Write every table as CSV, then ``report.md`` and a self-contained ``report.html``."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    md = [f"# {html.escape(title, quote=False)}\n", f"_Generated {stamp} by `arena report`._\n"]
+    md = [f"# {md_text(title)}\n", f"_Generated {stamp} by `arena report`._\n"]
     body = [f"<h1>{html.escape(title)}</h1>",
             f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
             "</p>"]
@@ -289,16 +357,21 @@ def write_document(title: str, parts: list[Part], out: Path) -> Path:
         md.append(f"## {number}. {section.title}\n")
         body.append(f"<h2 id=\"{anchor}\">{number}. {html.escape(section.title)}</h2>")
         if section.text:
-            md.append(html.escape(section.text.strip(), quote=False) + "\n")
+            md.append(md_text(section.text.strip()) + "\n")
             body.append(text_to_html(section.text))
         for table in section.tables:
             csv = f"{table.stem}.csv"
             csv_safe(table.frame).to_csv(out / csv, index=False)
             md.append(f"**{table.caption}** (`{csv}`)\n")
-            md.append(markdown_table(table.frame, table.max_rows, csv))
+            page = table.page_frame()
+            md.append(markdown_table(page, table.max_rows, csv))
             body.append(f"<p><strong>{html.escape(table.caption)}</strong> "
                         f"<span class=\"caption\">({html.escape(csv)})</span></p>")
-            body.append(html_table(table.frame, table.max_rows, csv))
+            body.append(html_table(page, table.max_rows, csv))
+            if page is not table.frame:
+                body.append(f"<details><summary>All {len(table.frame.columns)} columns"
+                            "</summary>" + html_table(table.frame, table.max_rows, csv)
+                            + "</details>")
         for png, caption in section.charts:
             md.append(f"![{caption}]({png})\n")
             data = base64.b64encode((out / png).read_bytes()).decode("ascii")

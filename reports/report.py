@@ -87,7 +87,8 @@ def write_report(
         t = loaded[0]
         target = writable(Path(out) if out is not None else paths[0] / REPORT_DIR)
         parts = analyse(t, target, replicates)
-        return write_document(f"Tournament report: {t.label}", parts, target)
+        kind = "Card study" if sections.is_study(Run(t, replicates)) else "Tournament"
+        return write_document(f"{kind} report: {t.label}", parts, target)
     target = writable(Path(out) if out is not None else paths[0] / COMPARE_DIR)
     parts = compare(loaded, target, replicates)
     labels = ", ".join(t.label for t in loaded)

@@ -12,8 +12,8 @@ each section says how its figures were computed and which games it counts.  The 
 function of the section's results, so it can quote the run's own figures, or say that there
 were not enough games for one.
 
-Sections share results (the standings are sorted by the ratings, the head-to-head chart by
-the standings), so a section asks for another's through :meth:`Run.get`, which computes a
+Sections share results (the standings show the ratings' Elo, the head-to-head chart is in
+the standings' order), so a section asks for another's through :meth:`Run.get`, which computes a
 result once and keeps it: no section depends on which ran before it.
 """
 
@@ -28,7 +28,7 @@ from typing import Any, Generic, Literal, TypeVar
 import numpy as np
 import pandas as pd
 
-from . import balance, charts, compare, stats, tables, watch
+from . import balance, charts, compare, experiment, stats, tables, watch
 from .compare import interval_text, join, side_by_side, significance_text, significant
 from .loader import Tables
 from .render import MAX_ROWS, Part, Table
@@ -89,6 +89,10 @@ class Csv:
     stem: str
     caption: str
     max_rows: int = MAX_ROWS
+    #: The columns the page shows (an interval's ``_lo``/``_hi`` and a figure's
+    #: ``_games_needed`` go with their column); None: every column.  The CSV keeps all, and
+    #: the HTML shows the rest in a details view.
+    shown: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,9 @@ class Form(Generic[C]):
     text: str | Callable[[C, Result], str] = ""
     title: str = ""
     repeat: bool = False
+    #: Whether the section applies to this context (a card study's section, only for one);
+    #: None: always.  A form that may not apply writes no file in the others' reports.
+    when: Callable[[C], bool] | None = None
 
     def files(self) -> list[str]:
         """The CSV and PNG files this form writes (templates when it repeats)."""
@@ -124,6 +131,8 @@ class Form(Generic[C]):
     def parts(self, context: C, title: str, out: Path) -> list[Part]:
         """The report's parts for this form: computed (once: another section may have
         asked for the same result already), charts drawn into ``out``."""
+        if self.when is not None and not self.when(context):
+            return []
         computed = context.get(self.compute)
         made = []
         for result in computed if self.repeat else [computed]:
@@ -135,7 +144,8 @@ class Form(Generic[C]):
             text = self.text(context, result) if callable(self.text) else self.text
             made.append(Part(
                 name(self.title or title), text,
-                [Table(name(c.stem), c.caption, result[c.key], c.max_rows) for c in self.tables],
+                [Table(name(c.stem), c.caption, result[c.key], c.max_rows, c.shown)
+                 for c in self.tables if result.get(c.key) is not None],
                 [(name(c.file), c.caption) for c in self.charts]))
         return made
 
@@ -250,15 +260,18 @@ def ratings_text(run: Run, result: Result) -> str:
     """How the ratings and their intervals were computed."""
     players = run.tables.players
     rating_text = (
-        "Bradley–Terry Elo (mean 0) from every game" if players == 2 else
-        "Bradley–Terry Elo (mean 0) from who finished ahead of whom, and openskill's "
+        "Bradley–Terry Elo from every game" if players == 2 else
+        "Bradley–Terry Elo from who finished ahead of whom, and openskill's "
         "Plackett–Luce `mu`, `sigma` and `ordinal` = mu − 3 sigma")
     return (
-        f"{rating_text}. The Elo interval is the 2.5–97.5 percentile range over "
-        f"{run.replicates} bootstrap resamples of whole deals within each pairing: the games "
-        "of one deal share its seed and are not independent, so resampling single games "
-        "would give intervals too narrow. Ratings are clipped at ±999 Elo (a perfect record "
-        "has no finite estimate). LOS, the likelihood of superiority of the row over the "
+        f"{rating_text}. The ratings are centred so that those shown as numbers average 0. "
+        f"The Elo interval is the 2.5–97.5 percentile range over {run.replicates} bootstrap "
+        "resamples of whole deals within each pairing: the games of one deal share its seed "
+        "and are not independent, so resampling single games would give intervals too "
+        f"narrow. A participant with fewer than {tables.MIN_DEALS} deals gets no rating "
+        "(\"not enough games\"). One that won (lost) every result has no finite rating: it "
+        "is shown as `> +999` (`< -999`), without an interval, and left out of the centring. "
+        "LOS, the likelihood of superiority of the row over the "
         "column, is Phi((W − L) / sqrt(W + L)) over their direct decisive results, as "
         "cutechess prints it."
         + ("" if players == 2 else " openskill updates game by game (in game-id order); "
@@ -266,7 +279,7 @@ def ratings_text(run: Run, result: Result) -> str:
 
 
 def standings(run: Run) -> Result:
-    """The standings, sorted by the ratings' Elo."""
+    """The standings, with the ratings' Elo beside them."""
     return {"standings": tables.standings(run.tables, run.get(ratings)["ratings"])}
 
 
@@ -278,7 +291,8 @@ def standings_text(run: Run, result: Result) -> str:
         "the raw counts. The win rate's interval is Wilson's. `errors`: games this "
         "participant lost by a crash, an illegal move or a timeout (counted as losses). "
         "`capped`: games that hit the round cap (kept, scored as they stood). Sorted by "
-        "the Bradley–Terry Elo of the next section"
+        "win rate, as `arena tournament` prints them; the Bradley–Terry Elo of the next "
+        "section, beside it, accounts for who met whom"
         + ("." if run.tables.players == 2 else " (from who finished ahead of whom; "
            "openskill's `ordinal` is shown too, but its online updates depend on the game "
            "order)."))
@@ -420,6 +434,109 @@ def seat_advantage_compared_text(runs: Runs, result: Result) -> str:
                                                              "win_rate", runs.labels)))
 
 
+# Card value by experiment ------------------------------------------------------------------
+
+
+def is_study(run: Run) -> bool:
+    """Whether the run is a card study (``arena balance study``)."""
+    return experiment.is_experiment(run.tables.manifest)
+
+
+#: The card table's columns, in order: the page shows the first ones (``STUDY_SHOWN``).
+STUDY_COLUMNS = (
+    "level", "card", "points", "effect", "effect_lo", "effect_hi", "effect_games_needed",
+    "fair_points", "fair_points_lo", "fair_points_hi", "fair_points_games_needed", "flag",
+    "category", "asks", "deals", "effect_se", "p_value", "q_value", "slope", "slope_se",
+    "fair_points_se", "curvature_p", "held_completion", "points_per_action", "efficiency",
+    "efficiency_lo", "efficiency_hi", "efficiency_games_needed", "p_efficiency",
+    "q_efficiency", "evidence", "priced")
+STUDY_SHOWN = ("level", "card", "points", "effect", "fair_points", "flag")
+
+
+def card_study(run: Run) -> Result:
+    """The interventional card figures of a study, per level, and across levels."""
+    exp = experiment.load(run.tables.source)
+    analysis = experiment.analyse(exp, replicates=run.replicates)
+    levels = [t for t in analysis["levels"] if len(t)]
+    cards_ = (pd.concat(levels, ignore_index=True)[list(STUDY_COLUMNS)] if levels
+              else pd.DataFrame(columns=list(STUDY_COLUMNS)))
+    # One level has nothing to compare across levels: no table of it (not an empty one).
+    skill = analysis["skill"] if len(exp.levels) > 1 else None
+    return {"cards": cards_, "skill": skill, "design": analysis["design"],
+            "copies": analysis["copies"],
+            "levels": analysis["levels"], "names": exp.levels, "fdr": analysis["fdr"],
+            "margin": analysis["margin"], "exp": exp}
+
+
+def card_study_text(run: Run, result: Result) -> str:
+    """How the study was laid out and what each figure means, with its sizes."""
+    exp: experiment.Experiment = result["exp"]
+    design = result["design"]
+    d = exp.design
+    fdr, margin = result["fdr"], result["margin"]
+    sizes = "; ".join(
+        f"{r['level']}: {int(r['games'])} games, {int(r['deals'])} complete deals per "
+        f"category" + (f", an effect's error {r['effect_se_median']:.3f} (median), smallest "
+                       f"effect found with 80% power {r['mde']:.3f} at 5% per card, "
+                       f"{r['mde_bonferroni']:.3f} at the Bonferroni bound"
+                       + (f" (about {r['mde_points_bonferroni']:.1f} points)"
+                          if r["mde_points_bonferroni"] == r["mde_points_bonferroni"] else "")
+                       if r["deals"] >= experiment.MIN_DEALS else ": not enough deals")
+        for _, r in design.iterrows())
+    where = ("in the seats' hands" if d.get("depth") is None
+             else f"at depth {d['depth']} of its deck")
+    return (
+        "An experiment, not an observation: every deal was played once per card of a "
+        f"category, the card placed {where} in place of the one dealt, everything else "
+        "the seed's (die, plots, other cards, the bots' random streams), so the games of a "
+        "deal differ by the card alone. "
+        + ("In a block every seat holds a placed card (each card once per seat, against "
+           "opponents' cards shifted at random from deal to deal) and every seat's result "
+           "counts. " if d.get("observed", "all") == "all" and d.get("depth") is None else "")
+        + f"Levels: {', '.join(exp.levels)}, on the same deals. Sizes: {sizes}."
+        "\n\n"
+        "- `effect`: the holder's win share (a shared win counts 1/k) minus that of the "
+        "holders of the category's other cards in the same deal, averaged over deals; a "
+        "paired t interval over deals (the deal is the unit: its games share its luck). "
+        "The effects of a category sum to 0.\n"
+        "- `flag` `too strong` (holding it beats the average card: lower its points) or "
+        "`too weak` (raise them): the t test of effect = 0, Benjamini–Hochberg across the "
+        f"cards of a level at a false discovery rate of {fdr:.0%} (`q_value`). Effect 0 "
+        "means the card is worth its points: the flag is the test of fair points = "
+        "points.\n"
+        "- `fair_points`: the price at which holding the card is worth as much as holding "
+        "the category's average card. The same deals were re-played with the card at "
+        f"{', '.join(f'{o:+d}' for o in d.get('offsets', []))} points; per deal a line of "
+        "effect on price, and Fieller's interval for its root. Not shown when the slope "
+        "is not resolved (the interval would be unbounded). `curvature_p` tests the line "
+        "with three prices.\n"
+        "- `efficiency`: the card's points per turn action (until completed) over the rest "
+        f"of its category's; `efficient`/`inefficient` only beyond ±{margin:.0%} (one-sided "
+        "tests at the margin, Benjamini–Hochberg).\n"
+        f"- Below {experiment.MIN_DEALS} complete deals a figure reads \"not enough games\". "
+        "Rows are sorted by evidence: the distance of the effect's interval from 0.\n"
+        + "- Copies of one card (the same condition and points) pooled: the mean of their "
+        "per-deal contrasts, Benjamini–Hochberg across the groups.\n"
+        + ("- Skill: each card's effect at every level and the test that it is the same at "
+           "all (Hotelling's T² on the per-deal differences between levels, the paired t "
+           "test for two levels), Benjamini–Hochberg across cards (`q_skill`).\n"
+           if len(exp.levels) > 1 else "")
+        + "\nThe objective-card section further down is a description of the same games, "
+        "not a value: there the cards were placed, not drawn, and its fair value is a "
+        "regression of winning on completed cards, which follows the printed points.")
+
+
+def draw_study_effects(run: Run, result: Result, path: Path) -> object:
+    """The per-card effects with intervals, by skill level."""
+    return charts.experiment_effects(result["levels"], result["names"], path)
+
+
+def draw_study_fair_points(run: Run, result: Result, path: Path) -> object:
+    """Fair points − points of the first level."""
+    first = result["levels"][0] if result["levels"] else pd.DataFrame()
+    return charts.experiment_fair_points(first, path)
+
+
 # Objective cards ---------------------------------------------------------------------------
 
 
@@ -432,15 +549,33 @@ def cards_text(run: Run, result: Result) -> str:
     """The card section's explanation, with the run's own figures in it."""
     model = result["model"].iloc[0]
     fdr = float(model["fdr"])
-    spread = ("not estimated (the games do not show that a point helps win)"
-              if math.isnan(model["spread"]) else
-              f"{model['spread']:.2f} points [{model['spread_lo']:.2f}, "
-              f"{model['spread_hi']:.2f}]")
+    priced = model["log_odds_per_point_lo"] > 0
+    needed = model.get("log_odds_per_point_games_needed", math.nan)
+    unresolved = ("not enough games: about " + f"{int(needed)} needed" if needed == needed
+                  else "not enough games")
+    spread = (unresolved if not priced else
+              "not estimated (too few cards with a fair value)" if math.isnan(model["spread"])
+              else f"{model['spread']:.2f} points [{model['spread_lo']:.2f}, "
+                   f"{model['spread_hi']:.2f}]")
+    emperor = (f"{model['emperor_fair_value']:.1f} [{model['emperor_fair_value_lo']:.1f}, "
+               f"{model['emperor_fair_value_hi']:.1f}] points (it goes to whoever finishes "
+               "first, so it also carries the value of finishing first)" if priced
+               else unresolved)
     return (
-        "Per card, over games without error, most unbalanced first (largest |fair value − "
-        "points|; cards without an estimate last). Every interval is a 95% bootstrap "
-        f"interval over whole deals ({int(model['replicates'])} replicates, deals drawn "
-        "within their pairing), because the rotations of one deal share its cards and luck."
+        "A description of the games, not a measure of value: the cards a player drew and "
+        "completed are not assigned at random, and a completed card's points are part of "
+        "the score that decides the win, so the fair value below follows a card's printed "
+        "points whatever they are (a card made 4 points richer shows a fair value near its "
+        "new points). What a card is worth is measured by intervention: `arena balance "
+        "study` (docs/balance.md); `dealt_win_rate`, the win rate of the seat dealt the "
+        "card at the start, is the one figure here that is an experiment (the deal is "
+        "random)."
+        "\n\n"
+        "Per card, over games without error, strongest evidence of an imbalance first (the "
+        "distance of the fair value's interval from the card's points, then the p-value). "
+        "Every interval is a 95% bootstrap interval over whole deals "
+        f"({int(model['replicates'])} replicates, deals drawn within their pairing), because "
+        "the rotations of one deal share its cards and luck."
         "\n\n"
         "- `asks`, `points`: what the card asks and its points in this run, from the run's "
         "manifest (its `catalog`).\n"
@@ -448,37 +583,36 @@ def cards_text(run: Run, result: Result) -> str:
         "their design effect); `in_hand_at_end` = 1 − completion rate.\n"
         "- `turns_held`: the holder's turns from drawing the card to completing it.\n"
         "- `points_per_turn`: the card's points earned / turns it was held (to completion, or "
-        "to the end when never completed): its efficiency.\n"
+        "to the end when never completed); `efficiency_ratio`: that over the rest of its "
+        "category's.\n"
         "- `lift`: win rate of the seats that completed it minus that of the seats that "
         "drew it and did not (association, not cause).\n"
         "- `fair_value`: the points an average card would need to move the odds of winning "
         "as much as completing this one, from a logistic regression of winning on the cards "
-        "completed, the Emperor, the player count and the participant (so a strong bot's "
-        "favourite cards are not credited with its strength); divided by the exchange rate "
-        "(log-odds per point: the slope of the cards' coefficients on their points), which "
-        "is re-estimated in every replicate so its uncertainty is in the interval. "
+        "completed, the Emperor, the player count and the participant; divided by the "
+        "exchange rate (log-odds per point: the slope of the cards' coefficients on their "
+        "points), re-estimated in every replicate. Shown only when the exchange rate's "
+        "interval leaves 0 out (else every fair value is a ratio over something that may be "
+        f"0) and the card was completed {int(model['min_completions'])} times or more. "
         "`imbalance` = fair value − points.\n"
         "- `p_value`/`q_value`: the test of fair value = points and its Benjamini–Hochberg "
-        f"adjustment across the {int(model['cards_modelled'])} cards with an estimate.\n"
+        f"adjustment across the {int(model['cards_modelled'])} cards with an estimate; not "
+        f"made for a card drawn fewer than {balance.MIN_DRAWN} times.\n"
         "- `games_needed`: about how many games (of this kind) would make the fair value's "
         "error small enough to detect a one-point imbalance (5% two-sided, 80% power).\n"
-        "- `flag`: `worth more`/`worth less` when q ≤ "
-        f"{fdr:.2f}; `dead` when the completion rate is below half the rest of its category "
-        f"(`category_rate`) and a one-sided test says so at q ≤ {fdr:.2f}; `efficient`/"
-        "`inefficient` when its points per turn differ from the rest of its category's at "
-        f"q ≤ {fdr:.2f}. Multiple testing: each flag kind is decided by the Benjamini–"
-        f"Hochberg procedure across the cards, so at most about {fdr:.0%} of the cards "
-        "flagged are flagged by chance."
+        f"- `flag`: `worth more`/`worth less` when q ≤ {fdr:.2f}; `dead` when the completion "
+        "rate is below half the rest of its category (`category_rate`) and a one-sided test "
+        f"says so at q ≤ {fdr:.2f}; `efficient`/`inefficient` when its points per turn are "
+        f"beyond ±{balance.MARGIN:.0%} of the rest of its category's (one-sided tests at the "
+        f"margin, q ≤ {fdr:.2f}). Each flag kind is decided by the Benjamini–Hochberg "
+        f"procedure across the cards, so at most about {fdr:.0%} of the cards flagged are "
+        "flagged by chance."
         "\n\n"
         f"The set as a whole: a point is worth {model['log_odds_per_point']:.3f} "
         f"[{model['log_odds_per_point_lo']:.3f}, {model['log_odds_per_point_hi']:.3f}] "
         f"log-odds of winning; the Emperor ({model['emperor_points']:g} points) is worth "
-        f"{model['emperor_fair_value']:.1f} [{model['emperor_fair_value_lo']:.1f}, "
-        f"{model['emperor_fair_value_hi']:.1f}] points (it goes to whoever finishes first, "
-        "so it also carries the value of finishing first); the spread of fair value − points "
-        f"across the cards, corrected for noise, is {spread}: the smaller, the better "
-        "balanced the set. Cards completed fewer than "
-        f"{int(model['min_completions'])} times get no fair value."
+        f"{emperor}; the spread of fair value − points across the cards, corrected for "
+        f"noise, is {spread}."
         "\n\n"
         "Per category: the share of the winners' points (shared wins weighted by their "
         "fraction) and of all points that came from each category and from the Emperor, "
@@ -647,8 +781,25 @@ SECTIONS: tuple[Section, ...] = (
              text=runs_text, title="Runs"),
     ),
     Section(
+        "card_study", "Card value by experiment",
+        Form(card_study, (Csv("cards", "study_cards", "Cards by intervention, strongest "
+                              "evidence first", 150, STUDY_SHOWN),
+                          Csv("copies", "study_copies", "Copies of one card, pooled",
+                              shown=("level", "asks", "points", "effect", "flag")),
+                          Csv("skill", "study_skill", "Effect by skill level"),
+                          Csv("design", "study_design", "Sizes and detectable effects",
+                              shown=("level", "games", "deals", "mde", "mde_points_bonferroni"))),
+             (Chart("study_effects.png", "Effect of holding each card, by skill level",
+                    draw_study_effects),
+              Chart("study_fair_points.png", "Fair points minus points",
+                    draw_study_fair_points)),
+             card_study_text, when=is_study),
+        None,
+    ),
+    Section(
         "standings", "Standings",
-        Form(standings, (Csv("standings", "standings", "Standings"),),
+        Form(standings, (Csv("standings", "standings", "Standings",
+                             shown=("participant", "games", "win_rate", "elo")),),
              (Chart("win_rates.png", "Win rate per participant", draw_win_rates),
               Chart("scores.png", "Score distribution per participant", draw_scores)),
              standings_text),
@@ -659,7 +810,8 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "watch", "Games to watch",
-        Form(games_to_watch, (Csv("chosen", "games_to_watch", "Games to watch"),),
+        Form(games_to_watch, (Csv("chosen", "games_to_watch", "Games to watch",
+                                     shown=("game", "why", "rounds")),),
              text=lambda run, result: watch.watch_text(result["chosen"])),
         None,  # a comparison links no games
     ),
@@ -688,13 +840,16 @@ SECTIONS: tuple[Section, ...] = (
     Section(
         "paired", "Paired analysis over duplicate deals",
         Form(paired, (Csv("paired", "paired",
-                          "Pentanomial-style counts and variance reduction"),),
+                          "Pentanomial-style counts and variance reduction",
+                          shown=("participant", "opponents", "deals", "score",
+                                 "variance_ratio")),),
              text=paired_text),
         None,  # between runs, the paired sections at the end compare over common deals
     ),
     Section(
         "tiebreaks", "Tie-breaks",
-        Form(tiebreaks, (Csv("summary", "tiebreaks", "Tie-breaks per player count"),
+        Form(tiebreaks, (Csv("summary", "tiebreaks", "Tie-breaks per player count",
+                             shown=("players", "games", "tied_rate", "panda_rate")),
                          Csv("participants", "tiebreak_participants",
                              "Tie-breaks per participant"),
                          Csv("margins", "margins", "Score margin between first and second")),
@@ -729,9 +884,13 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "cards", "Objective-card balance",
-        Form(cards, (Csv("cards", "cards", "Cards, most unbalanced first"),
-                     Csv("categories", "card_categories", "Categories"),
-                     Csv("model", "card_model", "The set as a whole")),
+        Form(cards, (Csv("cards", "cards", "Cards, strongest evidence first",
+                         shown=("card", "points", "completion_rate", "fair_value", "flag")),
+                     Csv("categories", "card_categories", "Categories",
+                         shown=("category", "winners_share", "points_share",
+                                "efficiency_ratio")),
+                     Csv("model", "card_model", "The set as a whole",
+                         shown=("games", "log_odds_per_point", "emperor_fair_value", "spread"))),
              (Chart("card_value.png", "Fair value minus points per card",
                     lambda run, r, path: charts.card_value(r["cards"], path)),
               Chart("card_completion.png", "Completion rate per card",
@@ -747,10 +906,14 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "game_shape", "Game shape",
-        Form(game_shape, (Csv("summary", "game_shape", "Per player count"),
+        Form(game_shape, (Csv("summary", "game_shape", "Per player count",
+                              shown=("players", "games", "rounds_mean", "capped_rate",
+                                     "emperor_won")),
                           Csv("rounds", "rounds", "Games per number of rounds"),
                           Csv("weather", "weather", "Weather faces"),
-                          Csv("actions", "actions", "Actions per participant"),
+                          Csv("actions", "actions", "Actions per participant",
+                              shown=("participant", "games", "plot_per_game",
+                                     "gardener_per_game", "panda_per_game")),
                           Csv("errors", "errors", "Games stopped by an error", 20)),
              (Chart("game_length.png", "Game length histogram",
                     lambda run, r, path: charts.game_length(r["rounds"], path)),),
@@ -783,6 +946,13 @@ def files(kind: Kind) -> tuple[str, ...]:
     """The CSV files, then the charts, that a kind of report writes, in section order; the
     files of a repeated section (named after each run paired with the baseline) are left
     out, their names being known only once the runs are."""
-    names = [name for _, form in forms(kind) if not form.repeat for name in form.files()]
+    names = [name for _, form in forms(kind) if not form.repeat and form.when is None
+             for name in form.files()]
     return tuple(n for n in names if n.endswith(".csv")) + tuple(
         n for n in names if not n.endswith(".csv"))
+
+
+def conditional_files(kind: Kind) -> tuple[str, ...]:
+    """The files of the sections that only some runs have (a card study's)."""
+    return tuple(name for _, form in forms(kind) if form.when is not None
+                 for name in form.files())

@@ -31,9 +31,12 @@ from .loader import (
     card_set_hash,
     emperor_points,
 )
+from .render import signed
 
 REPLICATES = 1000
 MIN_COMPLETIONS = balance.MIN_COMPLETIONS
+#: Deals below which a participant's rating is not shown.
+MIN_DEALS = 10
 
 
 def card_set_text(t: Tables) -> str:
@@ -93,13 +96,12 @@ def _by_participant(t: Tables, frame: pd.DataFrame, column: str, how: str) -> pd
 def standings(t: Tables, rating: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per participant: games, wins, shared wins, win rate with its Wilson interval, scores.
 
-    Sorted by the Bradley–Terry Elo of :func:`ratings`, so the order reflects the strength
-    estimate rather than raw win rate, which misleads when participants met different
-    opponents.  With 3–4 seats that Elo comes from who finished ahead of whom (the "full
-    breaking" of each finishing order, a consistent estimator of the Plackett–Luce
-    strengths) and not from openskill's ordinal, also shown, because openskill's online
-    updates depend on the order of the games and weigh the last ones most.  ``rating`` is
-    the ``ratings`` table when it has already been computed.
+    Sorted by win rate, ties in participant order: the order ``arena tournament`` prints,
+    so the two never disagree on who is first.  The Bradley–Terry Elo of :func:`ratings` is
+    beside it (it accounts for who met whom, which a raw win rate does not when
+    participants met different opponents; with 3–4 seats it comes from who finished ahead
+    of whom, and openskill's ordinal is shown too).  ``rating`` is the ``ratings`` table
+    when it has already been computed.
     """
     s = t.seats
     out = pd.DataFrame(index=pd.Index(t.participants, name="participant"))
@@ -120,10 +122,11 @@ def standings(t: Tables, rating: pd.DataFrame | None = None) -> pd.DataFrame:
     if rating is None:
         rating = ratings(t)["ratings"]
     rating = rating.set_index("participant")
-    for col in ("elo", "elo_lo", "elo_hi", "elo_clipped", "ordinal"):
+    for col in ("elo", "elo_lo", "elo_hi", "elo_games_needed", "elo_clipped", "ordinal"):
         if col in rating:
             out[col] = rating[col].reindex(out.index)
-    out = out.sort_values(["elo", "win_rate"], ascending=False, na_position="last")
+    # The order `arena tournament` prints: best win rate first, ties in participant order.
+    out = out.sort_values("win_rate", ascending=False, na_position="last", kind="stable")
     return out.reset_index()
 
 
@@ -223,7 +226,8 @@ def _openskill(t: Tables) -> pd.DataFrame:
 
 
 def ratings(
-    t: Tables, replicates: int = REPLICATES, seed: int = 0, pairs: pd.DataFrame | None = None
+    t: Tables, replicates: int = REPLICATES, seed: int = 0, pairs: pd.DataFrame | None = None,
+    min_deals: int = MIN_DEALS,
 ) -> dict[str, pd.DataFrame]:
     """Ratings with their uncertainty, and the likelihood of superiority of each pair.
 
@@ -235,7 +239,8 @@ def ratings(
     - ``los``: matrix, LOS of the row over the column from their direct decisive results.
     - ``pairs``: per pair, wins, losses, level results, score, implied Elo difference, LOS.
 
-    ``pairs`` is :func:`pairwise`'s table when it has already been computed.
+    ``pairs`` is :func:`pairwise`'s table when it has already been computed.  A participant
+    with fewer than ``min_deals`` deals gets no rating, and ``elo_games_needed`` instead.
     """
     names = t.participants
     k = len(names)
@@ -280,7 +285,23 @@ def ratings(
         hi[clipped] = np.nan
     elif len(idx) == 1:
         elo[idx] = 0.0
+    # A rating from a few deals is not shown (an interval from one deal is no interval):
+    # below MIN_DEALS deals the cell says how many games would give one.
+    deals = np.zeros(k)
+    if len(pairs):
+        both = pd.concat([pairs[["a", "deal_key"]].rename(columns={"a": "p"}),
+                          pairs[["b", "deal_key"]].rename(columns={"b": "p"})])
+        per = both.groupby("p")["deal_key"].nunique()
+        deals[per.index.to_numpy()] = per.to_numpy()
+    games_of = games.sum(axis=1)
+    thin = played & (deals < min_deals)
+    needed = np.full(k, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        needed[thin] = np.ceil(games_of[thin] * min_deals / np.maximum(deals[thin], 1))
+    elo[thin] = lo[thin] = hi[thin] = np.nan
+    clipped[thin] = False
     out["elo"], out["elo_lo"], out["elo_hi"] = elo, lo, hi
+    out["elo_games_needed"] = needed
     out["elo_clipped"] = clipped
     if t.players > 2 and len(t.seats):
         out = out.merge(_openskill(t), on="participant", how="left")
@@ -535,24 +556,25 @@ def seat_advantage(t: Tables) -> dict[str, pd.DataFrame]:
 
 def card_balance(
     t: Tables, min_completions: int = MIN_COMPLETIONS, replicates: int = REPLICATES,
-    seed: int = 0, fdr: float = balance.FDR,
+    seed: int = 0, fdr: float = balance.FDR, min_drawn: int = balance.MIN_DRAWN,
 ) -> dict[str, pd.DataFrame]:
     """Objective-card balance, the designer's questions (see ``reports/balance.py``).
 
-    ``cards``, per card, from games without error, sorted by imbalance (|fair value −
-    points|, cards without an estimate last): drawn, completed, completion rate, turns held
-    from draw to completion, how often it is still in hand at the end, points per turn held,
-    the win-rate lift when completed (win rate of the seats that completed it minus that of
-    the seats that drew it and did not), the fair value and ``imbalance`` = fair value −
-    points, the test's p and Benjamini–Hochberg q values, the completion rate of the rest of
-    its category, ``games_needed`` to resolve one point, and ``flag``.  Every interval is
-    from the bootstrap over deals.  ``categories``: per category and the Emperor, the share
-    of the winners' points and of all points (as printed), completion rate and points per
-    turn against the deck's.  ``model``: the run-level figures (exchange rate, Emperor, the
-    set's spread of fair value minus points).
+    ``cards``, per card, from games without error, sorted by evidence of an imbalance (the
+    distance of the fair value's interval from the points, then the p-value): drawn,
+    completed, completion rate, turns held from draw to completion, how often it is still in
+    hand at the end, points per turn held, the win-rate lift when completed (win rate of the
+    seats that completed it minus that of the seats that drew it and did not), the fair
+    value and ``imbalance`` = fair value − points, the test's p and Benjamini–Hochberg q
+    values, the completion rate of the rest of its category, ``games_needed`` to resolve one
+    point, and ``flag``.  Every interval is from the bootstrap over deals.  ``categories``:
+    per category and the Emperor, the share of the winners' points and of all points (as
+    printed), completion rate and points per turn against the deck's.  ``model``: the run-
+    level figures (exchange rate, Emperor, the set's spread of fair value minus points).  A
+    card drawn fewer than ``min_drawn`` times gets no test and no bootstrap figure.
     """
     result = balance.analyse(t, replicates=replicates, seed=seed,
-                             min_completions=min_completions)
+                             min_completions=min_completions, min_drawn=min_drawn)
     cards = result["cards"]
     info = result["info"]
     c = t.ok_cards
@@ -602,9 +624,13 @@ def card_balance(
         "log_odds_per_point": info.get("lambda", math.nan),
         "log_odds_per_point_lo": info.get("lambda_lo", math.nan),
         "log_odds_per_point_hi": info.get("lambda_hi", math.nan),
+        "log_odds_per_point_games_needed": (info.get("lambda_games_needed", math.nan)
+                                            if not info.get("priced") else math.nan),
         "emperor_fair_value": info.get("emperor_fair_value", math.nan),
         "emperor_fair_value_lo": info.get("emperor_fair_value_lo", math.nan),
         "emperor_fair_value_hi": info.get("emperor_fair_value_hi", math.nan),
+        "emperor_fair_value_games_needed": (info.get("lambda_games_needed", math.nan)
+                                            if not info.get("priced") else math.nan),
         "emperor_points": emp, "deck_points_per_turn": info["deck_points_per_turn"],
         "min_completions": min_completions, "replicates": replicates,
     }])
@@ -699,6 +725,7 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
         return "no games"
     shown = table.head(limit)
     width = max(11, *(len(str(p)) for p in shown["participant"]))
+    short = 0
     lines = [f"{'participant':<{width}}  {'games':>6}  {'win rate':>8}  {'95% CI':>15}  "
              f"{'Elo':>7}  {'Elo 95% CI':>15}"]
     for _, r in shown.iterrows():
@@ -706,13 +733,19 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
         ci = (f"[{r['win_rate_lo']:.1%}, {r['win_rate_hi']:.1%}]"
               if not math.isnan(r["win_rate_lo"]) else "")
         rate = f"{r['win_rate']:.1%}" if not math.isnan(r["win_rate"]) else "-"
-        elo = "-" if math.isnan(r["elo"]) else f"{r['elo']:+.0f}"
+        elo = "-" if math.isnan(r["elo"]) else signed(r["elo"])
+        needed = r.get("elo_games_needed", math.nan)
+        if math.isnan(r["elo"]) and needed == needed:
+            short = max(short, int(needed))
         if bool(r.get("elo_clipped", False)) and not math.isnan(r["elo"]):
-            elo = f"< {r['elo']:+.0f}" if r["elo"] < 0 else f"> {r['elo']:+.0f}"
+            elo = f"< {signed(r['elo'])}" if r["elo"] < 0 else f"> {signed(r['elo'])}"
         elo_ci = ("" if math.isnan(r["elo_lo"]) else
-                  f"[{r['elo_lo']:+.0f}, {r['elo_hi']:+.0f}]")
+                  f"[{signed(r['elo_lo'])}, {signed(r['elo_hi'])}]")
         lines.append(f"{r['participant']!s:<{width}}  {int(r['games']):>6}  {rate:>8}  "
                      f"{ci:>15}  {elo:>7}  {elo_ci:>15}")
     if len(table) > limit:
         lines.append(f"... and {len(table) - limit} more")
+    if short:
+        lines.append(f"Elo: not enough games (fewer than {MIN_DEALS} deals): about {short} "
+                     "games needed")
     return "\n".join(lines)

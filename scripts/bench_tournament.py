@@ -5,11 +5,16 @@ Usage::
     python scripts/bench_tournament.py [--games 200] [--repeat 5] [--rule max_rounds=60]
                                        [--no-dask]
 
-Plays the same schedule (random vs random, default rules unless ``--rule``) in four ways,
-interleaved ``--repeat`` times so that drift of a shared machine hits them alike:
+Plays the same schedule (``--bot`` against itself, ``random`` by default; default rules
+unless ``--rule``) in several ways, interleaved ``--repeat`` times so that drift of a
+shared machine hits them alike:
 
 - ``bare``: one loop in this process calling ``play_game`` on each scheduled game, bot
   classes resolved once: the games themselves, no runner;
+- ``native-2`` (native engine, bots that play natively): the bare native speed, two
+  processes (one per core) each playing half the schedule in native batches, records made
+  and dropped (no pipes, no files): what ``local-2`` and ``dask-2`` are held against
+  (goal: >= 80%);
 - ``local-1`` / ``local-2``: ``run_tournament`` with 1 and 2 worker processes, everything
   included (forking workers, JSON lines written and flushed, logging, standings);
 - ``dask-2``: the Dask executor on a ``LocalCluster`` of 2 single-threaded worker processes
@@ -75,6 +80,30 @@ def bare_loop(config: TournamentConfig) -> float:
     return time.perf_counter() - start
 
 
+def _native_half(config: TournamentConfig, part: int) -> None:
+    """Half the schedule in native batches, the records dropped (a forked child)."""
+    from arena.tournament.worker import GamePlayer
+
+    player = GamePlayer(config, log_faults=False)
+    indices = [g.index for g in player.schedule.games][part::2]
+    player.native.play(indices, lambda done: None)
+
+
+def bare_native(config: TournamentConfig) -> float:
+    """Seconds for two processes to play the schedule in native batches, nothing kept."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    start = time.perf_counter()
+    procs = [context.Process(target=_native_half, args=(config, k)) for k in (0, 1)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    return time.perf_counter() - start
+
+
 def runner(config: TournamentConfig, workers: int, executor: str = "local",
            scheduler: str | None = None) -> float:
     """Seconds for ``run_tournament`` to play the schedule into a fresh directory."""
@@ -112,19 +141,26 @@ def main() -> None:
     add_cards_option(parser)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask measurement")
+    parser.add_argument("--bot", default="random", help="the bot spec playing itself "
+                        "(default random)")
     args = parser.parse_args()
 
     try:
         options, cards = rules_and_cards(args)
         config = TournamentConfig(
-            (BotSpec.parse("random:name=R1"), BotSpec.parse("random:name=R2")),
+            (BotSpec.parse(f"{args.bot},name=R1" if ":" in args.bot else f"{args.bot}:name=R1"),
+             BotSpec.parse(f"{args.bot},name=R2" if ":" in args.bot else f"{args.bot}:name=R2")),
             games=args.games, seed=args.seed, options=options, cards=cards,
         )
     except (ArenaError, ValueError) as exc:
         parser.error(str(exc))
     total = make_schedule(config).total
+    from arena.tournament.native_games import native_participant
+
+    native = all(native_participant(spec) for spec in config.participants)
     ways: dict[str, Callable[[], float]] = {
         "bare": lambda: bare_loop(config),
+        **({"native-2": lambda: bare_native(config)} if native else {}),
         "local-1": lambda: runner(config, 1),
         "local-2": lambda: runner(config, 2),
     }
@@ -199,6 +235,17 @@ def main() -> None:
     extra = {n: 100 * (cpu_med[n] / cpu_med["bare"] - 1) for n in ("local-1", "local-2")}
     print(f"runner overhead in CPU time: 1 worker {extra['local-1']:+.1f}%, "
           f"2 workers {extra['local-2']:+.1f}%")
+    if "native-2" in med:
+        ratios = {n: [w / b for w, b in zip(rates[n], rates["native-2"])] for n in ("local-2",)}
+        print(f"local-2 / native-2 (bare native, 2 processes): "
+              f"{med['local-2'] / med['native-2']:.2f} of the medians, "
+              f"{statistics.median(ratios['local-2']):.2f} median of the repeats' ratios "
+              "(goal >= 0.80)")
+        if "dask-2" in med:
+            print(f"dask-2 / native-2: {med['dask-2'] / med['native-2']:.2f} of the medians "
+                  "(goal >= 0.80)")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"largest peak memory of a child process (a local worker): {peak:.0f} MB")
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if "dask-2" in med:
         print(f"Dask 2 workers / local 2 workers: {med['dask-2'] / med['local-2']:.2f}x")

@@ -32,7 +32,14 @@ from .components import (
     Card,
     CardSet,
 )
-from .errors import ArenaError, IllegalActionError, NotationError, OptionError, PositionError
+from .errors import (
+    ArenaError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    PlacementError,
+    PositionError,
+)
 from .history import EVENT_KINDS, Event, event_text, events
 from .options import DEFAULTS, OPTION_NAMES, RuleOptions
 from .position import from_position, positions_equal, to_position
@@ -97,6 +104,7 @@ __all__ = [
     "IllegalActionError",
     "NotationError",
     "OptionError",
+    "PlacementError",
     "PlayerView",
     "PositionError",
     "RuleOptions",

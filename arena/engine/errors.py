@@ -21,3 +21,9 @@ class IllegalActionError(ArenaError, ValueError):
 
 class PositionError(ArenaError, ValueError):
     """A position that is malformed or does not add up; the message names the field."""
+
+
+class PlacementError(ArenaError, ValueError):
+    """A card placement (``GameState.place_card``, an experiment's intervention) that cannot
+    be made: the game has begun, the card is not in play, or the seat or depth is out of
+    range."""

@@ -84,7 +84,7 @@ from .components import (
     WATERSHED,
     CardSet,
 )
-from .errors import IllegalActionError, OptionError
+from .errors import IllegalActionError, OptionError, PlacementError
 from .history import (
     DEALT,
     DREW,
@@ -278,6 +278,66 @@ class GameState(Board):
 
     def __copy__(self) -> GameState:
         return self.copy()
+
+    # ----------------------------------------------------------------- experiments
+
+    def place_card(self, card: int, *, seat: int | None = None, depth: int | None = None
+                   ) -> None:
+        """Put objective ``card`` in a chosen place of the deal, by exchanging the places
+        of two cards of its category; allowed only before the first decision of the game.
+
+        With ``seat``: that seat holds ``card`` in place of the card of that category it
+        was dealt (R2.3), and ``card``'s old place (another seat's hand, or its position in
+        its deck) takes the dealt card.  With ``depth``: ``card`` sits at position
+        ``depth`` of its category's deck (0 is the top, the next card drawn), and the card
+        that was there takes ``card``'s old place.  Exactly one of the two is given; a card
+        already in the place asked for changes nothing.
+
+        Why: an experiment asks what holding a card is worth by playing one seed with
+        different cards in one place.  The die, the plots, the other cards and the bots'
+        random streams stay as the seed made them, so two such games differ by the card
+        alone.  The history's deal entries are rewritten to the hands as they now are: the
+        bots are told of the deal they hold, and a record that carries the placement (its
+        ``intervention``) replays to the same history.  Raises PlacementError (one
+        sentence) when the game has begun, or the card, seat or depth is not in range.
+        """
+        if (seat is None) == (depth is None):
+            raise PlacementError("place_card takes exactly one of seat= and depth=")
+        if not (self.round == 1 and self.current == 0 and not self.taken
+                and self.step == STEP_ACTIONS and len(self.tiles) == 1
+                and not any(self.completed) and not self.ended):
+            raise PlacementError("a card can be placed only before the first decision of "
+                                 "the game")
+        if type(card) is not int or not 0 <= card < len(CARDS):
+            raise PlacementError(f"{card!r} is not an objective card (0..{len(CARDS) - 1})")
+        if card in self.card_set.removed:
+            raise PlacementError(f"{CARDS[card].id} is removed from this game's card set")
+        category = CARD_CATEGORY[card]
+        deck = self.objective_decks[category]
+        if seat is not None:
+            if type(seat) is not int or not 0 <= seat < self.players:
+                raise PlacementError(f"seat {seat!r} is not a seat of this "
+                                     f"{self.players}-player game")
+            there = next((c for c in self.hands[seat] if CARD_CATEGORY[c] == category), None)
+            if there is None:
+                raise PlacementError(f"seat {seat} holds no {CARDS[card].category_name} card")
+        else:
+            if type(depth) is not int or not 0 <= depth < len(deck):
+                raise PlacementError(f"depth {depth!r} is not a place of the "
+                                     f"{CARDS[card].category_name} deck (0..{len(deck) - 1})")
+            there = deck[depth]
+        if there == card:
+            return
+        # The two cards exchange places wherever they are: two hands, or a hand and the deck.
+        swap = {card: there, there: card}
+        self.hands[:] = [tuple(swap.get(c, c) for c in hand) for hand in self.hands]
+        decks = list(self.objective_decks)
+        decks[category] = tuple(swap.get(c, c) for c in deck)
+        self.objective_decks = tuple(decks)
+        if self.history is not None:
+            self.history[:] = [(DEALT, 0, e[2], self.hands[e[2]]) if e[0] == DEALT else e
+                               for e in self.history]
+        self._legal = None
 
     # ----------------------------------------------------------------- legal actions
 

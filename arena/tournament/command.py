@@ -26,10 +26,12 @@ from click.core import ParameterSource
 from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import ArenaError, RuleOptions
+from arena.integrity import IntegrityError, read_deal_key, read_keys
 from arena.user_error import UserError
 
 from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
 from .sandbox import (
+    DEFAULT_BOT_CPU,
     DEFAULT_BOT_MEMORY,
     ISOLATE_MODES,
     MIN_BOT_MEMORY,
@@ -92,11 +94,24 @@ def build_config(ctx: click.Context, params: dict[str, Any],
         fields["move_time"] = params["move_time"]
     if pick("sprt"):
         fields["sprt"] = SprtParams.parse(params["sprt"]) if params["sprt"] else None
+    if params["deal_key"] is not None:
+        fields["deal_key"] = deal_key_option(params["deal_key"], create=base is None)
     if base is not None:
         return replace(base, **fields)
     if len(fields["participants"]) < 2:
         raise UserError("a tournament needs at least two --bot options")
     return TournamentConfig(**fields)
+
+
+def deal_key_option(value: str, *, create: bool) -> bytes:
+    """``--deal-key``: ``public`` (deals from the master seed alone), or a key file (made
+    with a fresh key when missing, for the next run to share)."""
+    if value == "public":
+        return b""
+    try:
+        return read_deal_key(Path(value), create=create)
+    except (IntegrityError, OSError) as exc:
+        raise UserError(str(exc)) from None
 
 
 def default_out() -> Path:
@@ -161,16 +176,32 @@ Examples:
               help="Stop a 2-participant match as soon as the SPRT on deal pairs decides.")
 @click.option("--isolate", type=click.Choice(ISOLATE_MODES), default="untrusted",
               show_default=True,
-              help="Which bots run in a process of their own that holds no game state: "
-                   "untrusted (every bot not shipped with the arena), all, or none. "
-                   "E.g. --isolate all.")
+              help="Which bots play in a jail of their own (docs/tournaments.md): "
+                   "untrusted (every bot not shipped with the arena), all, or none (in the "
+                   "worker's process, unjailed). E.g. --isolate all.")
 @click.option("--trust", "trusted", multiple=True, metavar="NAME",
               help="Run this participant (its name=, spec or bot name) in-process even if "
                    "untrusted (repeat), e.g. --trust mypkg.bots.Fast.")
 @click.option("--bot-memory", type=click.IntRange(min=0), default=DEFAULT_BOT_MEMORY,
               show_default=True, metavar="MB",
-              help=f"Address-space limit of each isolated bot's process, in MB (0: none; "
-                   f"else at least {MIN_BOT_MEMORY}), e.g. --bot-memory 4096.")
+              help=f"Memory of a bot's jail (a cgroup where one can be made) and address "
+                   f"space of each of its processes, in MB (0: none; else at least "
+                   f"{MIN_BOT_MEMORY}), e.g. --bot-memory 4096.")
+@click.option("--bot-cpu", type=click.IntRange(min=0), default=DEFAULT_BOT_CPU,
+              show_default=True, metavar="SEC",
+              help="CPU seconds a jailed bot's process may use in one game (0: no limit), "
+                   "e.g. --bot-cpu 120.")
+@click.option("--bot-path", "bot_paths", multiple=True, metavar="PATH",
+              type=click.Path(exists=True),
+              help="A file or folder the bots' jails show read-only (repeat; a folder goes "
+                   "on their import path, a package by its parent), e.g. --bot-path weights/.")
+@click.option("--fresh-jail", is_flag=True,
+              help="A new jail for every game instead of one kept per participant and worker "
+                   "(slower; see docs/tournaments.md).")
+@click.option("--deal-key", metavar="FILE|public", default=None,
+              help="Key the deals with the key in FILE (created if missing), to play two runs "
+                   "on the same deals; `public` derives them from --seed alone [default: a "
+                   "fresh key when a bot is jailed, public deals otherwise].")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Games per task sent to a worker [default: automatic].")
 @click.option("--quiet", is_flag=True, help="No progress output.")
@@ -191,9 +222,11 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     play the same deals with different random streams.  For two runs whose bots differ
     only in a parameter to share their streams, give both the same name=.
 
-    Bots not shipped with the arena run in processes of their own (--isolate): they get a
-    copy of their view and return an action, under a memory limit (--bot-memory), their
-    output going to arena.log.  A run locks its directory: a second run on it is refused.
+    Bots not shipped with the arena run in jails of their own (--isolate): a user, process
+    namespace and read-only view of their own, no network, under memory and CPU limits
+    (--bot-memory, --bot-cpu); they get a copy of their view and return an action, their
+    output going to arena.log.  Their games' deals are keyed by a secret of the run
+    (--deal-key).  A run locks its directory: a second run on it is refused.
     """
     try:
         _run(ctx, params)
@@ -210,7 +243,9 @@ def _isolation(params: dict[str, Any]) -> Isolation:
         # every isolated bot would be charged to the bot.
         raise UserError(f"--bot-memory must be 0 (no limit) or at least {MIN_BOT_MEMORY} "
                          f"MB, not {memory}")
-    return Isolation(params["isolate"], frozenset(params["trusted"]), memory)
+    return Isolation(params["isolate"], frozenset(params["trusted"]), memory,
+                     cpu=params["bot_cpu"], paths=tuple(params["bot_paths"]),
+                     fresh=params["fresh_jail"])
 
 
 def _check_trusted(config: TournamentConfig, trusted: tuple[str, ...]) -> None:
@@ -234,7 +269,11 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         assert directory is not None
         if resume and out is not None and Path(resume).resolve() != out.resolve():
             raise UserError(f"--resume {resume} and --out {out} name different directories")
-        base = config_from_manifest(read_manifest(directory), isolation)
+        try:
+            keys = read_keys(directory)
+        except IntegrityError as exc:
+            raise UserError(str(exc)) from None
+        base = config_from_manifest(read_manifest(directory), isolation, keys)
         config = build_config(ctx, params, base, isolation)
     else:
         if len(params["bots"]) < 2:

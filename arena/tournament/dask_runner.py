@@ -42,10 +42,12 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from . import messages
 from .local import LocalExecutor, WorkerFailure
+from .native_games import native_participant
 from .sandbox import Isolation
-from .schedule import TournamentConfig
-from .worker import Finished, GamePlayer
+from .schedule import TournamentConfig, make_schedule
+from .worker import Finished, GamePlayer, output_log
 
 log = logging.getLogger("arena.tournament")
 
@@ -82,31 +84,61 @@ def isolated() -> bool:
     return not multiprocessing.current_process().daemon
 
 
-def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
-               isolation: Isolation | None = None) -> tuple[str, bool, list[Finished]]:
-    """A Dask task: play these games of the schedule (module-level so it pickles by name).
-
-    Returns the worker's address and whether it isolated the games, for the parent's log,
-    with the games.
-    """
-    from distributed import get_worker
-
-    worker = get_worker().address
-    if isolated():
-        executor = _take_executor(key, config, isolation)
-        try:
-            executor.chunk = len(indices)
-            return worker, True, [item for item in executor.play(indices) if item is not None]
-        finally:
-            with _lock:
-                _idle.setdefault(key, []).append(executor)
+def _player(key: str, config: TournamentConfig, isolation: Isolation | None) -> GamePlayer:
+    """This worker's ``GamePlayer`` of the configuration (made once)."""
     with _lock:
         player = _players.get(key)
         if player is None:
             # Faults are logged by the parent (this process's log goes nowhere we keep).
             player = _players[key] = GamePlayer(config, log_faults=False,
                                                 isolation=isolation)
-    return worker, False, [player.play(index) for index in indices]
+    return player
+
+
+def _native_player(key: str, config: TournamentConfig, indices: Sequence[int],
+                   isolation: Isolation | None) -> GamePlayer | None:
+    """The ``GamePlayer`` when every game of the task is between native bots, else None."""
+    isolates = isolation.isolates if isolation is not None else (lambda spec: False)
+    if any(isolates(spec) or native_participant(spec) is None
+           for spec in config.participants):
+        return None
+    player = _player(key, config, isolation)
+    games = player.schedule.games
+    return player if all(player.native.plays(games[i]) for i in indices) else None
+
+
+def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
+               isolation: Isolation | None = None) -> bytes:
+    """A Dask task: play these games of the schedule (module-level so it pickles by name).
+
+    Returns JSON bytes (``messages.encode_task``): the worker's address and whether it
+    isolated the games, for the parent's log, with the games.  JSON, so that the parent
+    unpickles nothing but bytes from a task, and checks what it reads.
+    """
+    from distributed import get_worker
+
+    worker = get_worker().address
+    native = _native_player(key, config, indices, isolation)
+    if native is not None:
+        # Native bots only: no bot code to isolate, the GIL released while each game plays,
+        # and no hop through a child process (a Rust bug that ended the process would cost
+        # the task, replayed locally as any KilledWorker's).  "isolating": nothing to warn of.
+        games: list[Finished] = []
+        native.play_chunk(indices, None, games.extend)
+        return messages.encode_task(worker, True, games)
+    if isolated():
+        executor = _take_executor(key, config, isolation)
+        try:
+            executor.chunk = len(indices)
+            return messages.encode_task(
+                worker, True, [item for item in executor.play(indices) if item is not None])
+        finally:
+            with _lock:
+                _idle.setdefault(key, []).append(executor)
+    player = _player(key, config, isolation)
+    games = []
+    player.play_chunk(indices, None, games.extend)
+    return messages.encode_task(worker, False, games)
 
 
 def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
@@ -143,14 +175,20 @@ class DaskExecutor:
         """The tasks: ``--chunk`` games each, or guided sizes.
 
         A Dask task costs a few milliseconds, as much as a short game, so tasks hold many
-        games (up to 64) while much remains, then fewer (a sixth of each worker's share of
-        what is left, at least 2) so the workers finish together.
+        games (up to 64, or 512 when every participant plays natively: a fraction of a
+        millisecond a game) while much remains, then fewer (a sixth of each worker's share
+        of what is left, at least 2) so the workers finish together.
         """
+        isolates = self.isolation.isolates if self.isolation is not None else (
+            lambda spec: False)
+        native = all(not isolates(spec) and native_participant(spec)
+                     for spec in self.config.participants)
+        largest = 512 if native else 64
         out: list[list[int]] = []
         i = 0
         while i < len(indices):
             left = len(indices) - i
-            size = self.chunk or max(2, min(64, left // (workers * 6)))
+            size = self.chunk or max(2, min(largest, left // (workers * 6)))
             out.append(list(indices[i:i + size]))
             i += size
         return out
@@ -185,6 +223,7 @@ class DaskExecutor:
         if not indices:
             return
         client, cluster = self._client()
+        schedule = make_schedule(self.config)
         futures: list[Any] = []
         try:
             workers = len(client.scheduler_info().get("workers", {})) or self.workers
@@ -204,17 +243,23 @@ class DaskExecutor:
                     continue
                 for future in batch:
                     try:
-                        worker, isolating, results = future.result()
+                        data = future.result()
                     except KilledWorker as exc:
                         yield from self._fallback(by_key[future.key], exc)
                         continue
                     except Exception as exc:
                         raise WorkerFailure(f"a Dask task failed: {type(exc).__name__}: "
                                             f"{exc}") from exc
+                    try:
+                        worker, isolating, results = messages.decode_task(data, schedule)
+                    except messages.MessageError as exc:
+                        raise WorkerFailure(str(exc)) from None
+                    if any(item.index not in by_key[future.key] for item in results):
+                        raise WorkerFailure("a Dask task returned a game it was not given")
                     self._note_isolation(worker, isolating)
                     for item in results:
                         if item.printed:  # isolated bots' output: the task's log is not kept
-                            log.info("(on Dask) %s", item.printed)
+                            output_log.info("(on Dask) %s", item.printed)
                         if item.summary.error_seat is not None:
                             record = json.loads(item.line)
                             error = record["error"]

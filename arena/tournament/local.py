@@ -10,8 +10,9 @@ So each worker here is a ``multiprocessing`` process (``fork``: instant start, a
 ``multiprocessing-logging`` handler is inherited) with:
 
 - its own duplex pipe: the parent sends chunks of game indices, the worker sends back one
-  :class:`~arena.tournament.worker.Finished` per game, synchronously (no feeder thread, so a
-  worker dying cannot leave half a message in a queue other workers use);
+  message per game, synchronously (no feeder thread, so a worker dying cannot leave half a
+  message in a queue other workers use); both ways JSON (``messages.py``), never a pickle,
+  which the parent checks before it believes it;
 - two shared arrays (:class:`~arena.tournament.worker.Monitor`): the game and seat running
   untrusted code and since when, and the actions chosen so far.
 
@@ -42,15 +43,19 @@ import selectors
 import signal
 import threading
 import time
-import traceback
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+import orjson
+
 from arena.records import GameError
 
+from . import messages
+from .jail import sweep_cgroups
+from .native_games import native_participant
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
 from .store import forget_locks
@@ -65,6 +70,7 @@ from .worker import (
     THINKING,
     WHO,
     Finished,
+    GameFailure,
     GamePlayer,
     Monitor,
     doing,
@@ -114,17 +120,17 @@ def _worker_main(conn: Connection, status: Any, history: Any, config: Tournament
         if parent is not None and conn not in wait([conn, parent.sentinel]):
             break
         try:
-            chunk = conn.recv()
-        except EOFError:
+            chunk = orjson.loads(conn.recv_bytes())
+        except (EOFError, OSError):
             break
         if chunk is None:
             break
-        for index in chunk:
-            try:
-                result: Finished | tuple[str, int, str] = player.play(index, monitor)
-            except Exception as exc:  # reported to the parent, which stops
-                result = ("failed", index, "".join(traceback.format_exception(exc)))
-            conn.send(result)
+        try:
+            # One message per game, or per chunk of a native batch.
+            player.play_chunk(chunk, monitor,
+                              lambda done: conn.send_bytes(messages.encode_many(done)))
+        except GameFailure as failure:  # reported to the parent, which stops
+            conn.send_bytes(messages.encode_failure(failure.index, failure.text))
     player.close()
     conn.close()
 
@@ -170,6 +176,12 @@ class LocalExecutor:
         self.log_faults = log_faults
         self.keep = keep
         self.isolation = isolation
+        isolates = isolation.isolates if isolation is not None else (lambda spec: False)
+        # Isolation first: an isolated participant's module is never imported here.
+        native = all(not isolates(spec) and native_participant(spec)
+                     for spec in config.participants)
+        #: The largest chunk of guided self-scheduling (``chunk_size``).
+        self.largest = 64 if native else 16
         self.slots: list[_Slot] = []
         self.idle_deaths = 0
         self.selector = selectors.DefaultSelector()
@@ -179,12 +191,13 @@ class LocalExecutor:
 
         A message costs tens of microseconds, so chunks only need to be large while much
         remains; they shrink with what is left (a quarter of each worker's share, at most
-        16) so that the workers finish together instead of one idling while another plays
-        a last big chunk.
+        16, or 64 when every participant plays natively: such games take a fraction of a
+        millisecond, and the parent's work per message counts) so that the workers finish
+        together instead of one idling while another plays a last big chunk.
         """
         if self.chunk:
             return self.chunk
-        return max(1, min(16, pending // (self.workers * 4)))
+        return max(1, min(self.largest, pending // (self.workers * 4)))
 
     def _spawn(self, slot: _Slot) -> None:
         parent, child = self.context.Pipe(duplex=True)
@@ -236,7 +249,7 @@ class LocalExecutor:
                         slot.assigned.extend(part)
                         assert slot.conn is not None
                         try:
-                            slot.conn.send(part)
+                            slot.conn.send_bytes(orjson.dumps(part))
                         except OSError:
                             break  # dead: found below
                 ready = {key.data for key, _ in self.selector.select(timeout=POLL)}
@@ -247,7 +260,7 @@ class LocalExecutor:
                         # per call, which would cost more than the message).
                         message = self._receive(slot)
                         if message is not None:
-                            yield message
+                            yield from message
                     if (slot.number, "died") in ready:
                         yield from self._drain(slot)
                         lost = self._bury(slot)
@@ -277,25 +290,30 @@ class LocalExecutor:
         if self.slots:
             self._shutdown()
 
-    def _receive(self, slot: _Slot) -> Finished | None:
-        """The next message of a worker (None when its pipe is closed or cut mid-message)."""
+    def _receive(self, slot: _Slot) -> list[Finished] | None:
+        """The games of a worker's next message (None when its pipe is closed or cut
+        mid-message)."""
         assert slot.conn is not None
         try:
-            message = slot.conn.recv()
+            data = slot.conn.recv_bytes(messages.MESSAGE_LIMIT)
         except (EOFError, OSError):
             return None
-        except Exception:  # half a message from a dying worker
-            log.debug("unreadable message from worker %d", slot.number, exc_info=True)
-            return None
-        if isinstance(message, tuple) and message and message[0] == "failed":
-            raise WorkerFailure(
-                f"the runner failed while playing game index {message[1]}:\n{message[2]}"
-            )
-        assert isinstance(message, Finished)
+        try:
+            games = messages.decode_many(data, self.schedule)
+        except messages.WorkerFailed as failed:
+            raise WorkerFailure(f"the runner failed while playing game index {failed.index}:"
+                                f"\n{failed.text}") from None
+        except messages.MessageError as exc:
+            raise WorkerFailure(f"worker {slot.number}: {exc}") from None
+        for game in games:
+            if game.index not in slot.assigned:
+                raise WorkerFailure(f"worker {slot.number} sent game index {game.index}, "
+                                    "which it was not given")
         self.idle_deaths = 0
-        with contextlib.suppress(ValueError):
-            slot.assigned.remove(message.index)
-        return message
+        for game in games:
+            with contextlib.suppress(ValueError):
+                slot.assigned.remove(game.index)
+        return games
 
     def _drain(self, slot: _Slot) -> Iterator[Finished]:
         """Every message a dead worker sent before it died (each is whole)."""
@@ -309,7 +327,7 @@ class LocalExecutor:
             message = self._receive(slot)
             if message is None:
                 return
-            yield message
+            yield from message
 
     def _bury(self, slot: _Slot) -> Finished | None:
         """Record the game a dead worker was playing; None if it died between games."""
@@ -324,6 +342,8 @@ class LocalExecutor:
         shot = read_monitor(slot.status, slot.history, self.config.players)
         if slot.conn is not None:
             slot.conn.close()
+        if self.isolation is not None:
+            sweep_cgroups()  # the dead worker's jails' (they die with it)
         if shot is None or shot.index not in slot.assigned:
             self.idle_deaths += 1
             if self.idle_deaths >= IDLE_DEATHS:
@@ -395,7 +415,7 @@ class LocalExecutor:
         for slot in self.slots:
             if slot.conn is not None:
                 with contextlib.suppress(OSError):
-                    slot.conn.send(None)
+                    slot.conn.send_bytes(b"null")
         deadline = time.monotonic() + 0.5
         for slot in self.slots:
             process = slot.process
@@ -414,3 +434,5 @@ class LocalExecutor:
                 slot.conn.close()
         self.selector.close()
         self.slots = []
+        if self.isolation is not None:
+            sweep_cgroups(wait=2.0)  # those of workers killed above

@@ -95,7 +95,10 @@ class _Forwarder(MultiProcessingHandler):
 
 def _ours(record: logging.LogRecord) -> bool:
     """The console shows our records (and bots'); a library's go to the file only, unless
-    critical (Dask reports each worker a bot killed as an error, which we report better)."""
+    critical (Dask reports each worker a bot killed as an error, which we report better).
+    What isolated bots print (``arena.bot_output``) goes to the file only."""
+    if record.name.startswith("arena.bot_output"):
+        return False
     return record.name.startswith(("arena", "bots")) or record.levelno >= logging.CRITICAL
 
 

@@ -18,26 +18,40 @@ on disk, and the result says the run was interrupted (a second Ctrl-C stops at o
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import secrets
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Protocol
 
 from arena import cards
 from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
-from arena.records import blamed_seat
+from arena.integrity import (
+    KEY_FILE,
+    IntegrityError,
+    RunKeys,
+    is_signed,
+    read_keys,
+    sign_line,
+    write_keys,
+)
+from arena.records import result_problem
+from arena.seeds import deal_key_check
 
+from .experiment import CardExperiment
+from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
 from .live import LiveTable
 from .logs import run_logging
 from .progress import Progress
-from .sandbox import Isolation, parse_participant
+from .sandbox import Isolation, module_of, parse_participant
 from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
 from .sprt import SprtState, game_score
 from .standings import Standings
@@ -61,7 +75,7 @@ log = logging.getLogger("arena.tournament")
 
 #: The manifest fields a resumed run must match, in the order they are checked.
 CHECKED_FIELDS = ("participants", "players", "games", "format", "seed", "options",
-                  "move_time", "sprt", "card_set")
+                  "move_time", "sprt", "card_set", "experiment", "deals")
 
 
 def default_workers() -> int:
@@ -126,10 +140,32 @@ def _whole(manifest: dict[str, Any], name: str) -> int:
     return value
 
 
-def config_from_manifest(manifest: dict[str, Any],
-                         isolation: Isolation | None = None) -> TournamentConfig:
+def deal_key_of(manifest: dict[str, Any], keys: RunKeys | None) -> bytes | None:
+    """The deal key of a run: None for public deals; else the run's ``run.key`` (live) or
+    the manifest's ``deal_key`` (written when the run ended), checked against the
+    manifest's fingerprint."""
+    deals = manifest.get("deals")
+    if not isinstance(deals, dict) or not deals.get("keyed"):
+        return None
+    key: bytes | None = keys.deals if keys is not None else None
+    if key is None and isinstance(manifest.get("deal_key"), str):
+        with contextlib.suppress(ValueError):
+            key = bytes.fromhex(manifest["deal_key"])
+    if key is None:
+        raise StoreError("the run's deals are keyed and its key is not here (no run.key in "
+                         "the folder, and the run has not ended); resume it where it ran")
+    if deal_key_check(key) != deals.get("check"):
+        raise StoreError("the run's deal key does not match its manifest (run.key or "
+                         "deal_key was edited)")
+    return key
+
+
+def config_from_manifest(manifest: dict[str, Any], isolation: Isolation | None = None,
+                         keys: RunKeys | None = None) -> TournamentConfig:
     """The configuration a manifest was written for (``arena tournament --resume DIR``);
-    with ``isolation``, untrusted specs are checked away from this process."""
+    with ``isolation``, untrusted specs are checked away from this process; ``keys``: the
+    folder's ``run.key`` (the deal key of a live run with keyed deals)."""
+    deal_key = deal_key_of(manifest, keys)
     try:
         participants = tuple(parse_participant(p["spec"], isolation)
                              for p in manifest["participants"])
@@ -139,6 +175,7 @@ def config_from_manifest(manifest: dict[str, Any],
                                  f"{entry['name']!r}, but its spec says {spec.name!r}")
         sprt = manifest.get("sprt")
         options = RuleOptions.from_dict(manifest.get("options") or {})
+        experiment = manifest.get("experiment")
         return TournamentConfig(
             participants=participants,
             players=_whole(manifest, "players"),
@@ -150,6 +187,8 @@ def config_from_manifest(manifest: dict[str, Any],
             sprt=SprtParams(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta")})
             if sprt else None,
             cards=cards.from_manifest(manifest.get("card_set"), options).cards,
+            experiment=CardExperiment.from_dict(experiment) if experiment else None,
+            deal_key=deal_key,
         )
     except StoreError:
         raise
@@ -173,6 +212,8 @@ def check_manifest(config: TournamentConfig, manifest: dict[str, Any], directory
         if name == "card_set":
             _check_card_set(have, want, manifest, directory)
             continue
+        if name == "deals" and have is None:
+            have = {"keyed": False}  # written before keyed deals: public ones
         if have != want:
             raise StoreError(
                 f"{directory} was played with a different {name} ({_difference(have, want)}); "
@@ -235,76 +276,94 @@ def new_manifest(config: TournamentConfig, schedule: Schedule) -> dict[str, Any]
         "move_time": fields["move_time"],
         "sprt": fields["sprt"],
         "card_set": fields["card_set"],
+        "experiment": fields["experiment"],
+        "deals": fields["deals"],
         "catalog": cards.catalog(config.cards),
         "started": now_iso(),
         "finished": None,
     }
 
 
-def result_problem(record: dict[str, Any], players: int) -> str | None:
-    """What is wrong with the result fields the standings count (None: nothing)."""
+@dataclass
+class Prepared:
+    """A run's folder, ready: its schedule (of the configuration as played: a new run's
+    keyed deals resolved), manifest, keys, the records kept, and whether a cut-short last
+    line was dropped."""
 
-    def seat(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
-
-    winners, scores, error = record.get("winners"), record.get("scores"), record.get("error")
-    if not isinstance(winners, list) or not all(seat(w) for w in winners) \
-            or len(set(winners)) != len(winners):
-        return f"winners {winners!r} are not seats of the game"
-    if not isinstance(scores, list) or len(scores) != players or not all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
-        return f"scores {scores!r} are not one number per seat"
-    if not isinstance(record.get("tiebreak"), str):
-        return f"tiebreak {record.get('tiebreak')!r} is not text"
-    if error is not None and blamed_seat(error, players) is None:
-        return f"error {error!r} is not a fault of a seat (seat, kind)"
-    return None
+    config: TournamentConfig
+    schedule: Schedule
+    manifest: dict[str, Any]
+    keys: RunKeys | None
+    records: list[dict[str, Any]]
+    cut: bool
 
 
-def prepare(config: TournamentConfig, directory: Path, *, resume: bool
-            ) -> tuple[Schedule, dict[str, Any], list[dict[str, Any]], bool]:
-    """Check or create ``directory``: the schedule, manifest, records kept, and whether a
-    cut-short last line was dropped."""
-    schedule = make_schedule(config)
+def resolve_deals(config: TournamentConfig, isolation: Isolation) -> TournamentConfig:
+    """A new run's deals: keyed by a fresh random key when any participant is isolated and
+    no key was chosen (``deal_key=None``); ``deal_key=b""`` keeps public deals on purpose."""
+    if config.deal_key is None and any(isolation.isolates(p) for p in config.participants):
+        return replace(config, deal_key=secrets.token_bytes(32))
+    return config
+
+
+def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
+            isolation: Isolation | None = None) -> Prepared:
+    """Check or create ``directory`` (see ``Prepared``)."""
     if resume:
         manifest = read_manifest(directory)
+        try:
+            keys = read_keys(directory)
+        except IntegrityError as exc:
+            raise StoreError(str(exc)) from None
+        signed = is_signed(manifest)
+        if signed and keys is None:
+            raise StoreError(f"{directory} has no {KEY_FILE}: its records cannot be "
+                             "authenticated, so it cannot be resumed (resume it where it ran)")
+        if config.deal_key is None:
+            config = replace(config, deal_key=deal_key_of(manifest, keys))
         check_manifest(config, manifest, directory)
         if "catalog" not in manifest:
             # Written before manifests carried the catalog; the card set was just checked to
             # be this configuration's, so the catalog can be added (the reports want it).
             manifest["catalog"] = cards.catalog(config.cards)
-            write_manifest(directory, manifest)
-        records, cut = read_games(directory)
+            write_manifest(directory, manifest, keys)
+        schedule = make_schedule(config)
+        records, cut = read_games(directory, keys, signed)
         by_id = schedule.by_id()
-        kept: dict[str, dict[str, Any]] = {}
         for record in records:
             game = by_id.get(record["game"])
             if game is None:
                 raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
                                  "not in this tournament's schedule")
-            if record.get("seed") != game.seed or record.get("seats") != schedule.names(game):
+            if record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
+                    or record.get("intervention") != game.recorded_intervention():
                 raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
-                                 "schedule (seed or seats differ)")
+                                 "schedule (seed, seats or intervention differ)")
             problem = result_problem(record, config.players)
             if problem:
                 raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
                                  "was edited; delete it to have the game played again)")
-            if record["game"] in kept:
-                log.warning("game %s is recorded twice; the first record counts", game.id)
-                continue
-            kept[record["game"]] = record
-        return schedule, manifest, list(kept.values()), cut
+        if not signed:
+            log.warning("%s was written by an earlier version of the arena, without MACs: its "
+                        "records are not authenticated, nor are the games added now",
+                        directory)
+        return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
     if (directory / MANIFEST).exists() or (directory / GAMES).exists():
         raise StoreError(f"{directory} already holds a tournament; add --resume to continue it "
                          "or choose another --out")
+    if isolation is not None:
+        config = resolve_deals(config, isolation)
+    schedule = make_schedule(config)
+    keys = RunKeys.new(config.deal_key or None)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         manifest = new_manifest(config, schedule)
-        write_manifest(directory, manifest)
+        write_keys(directory, keys)
+        write_manifest(directory, manifest, keys)
     except OSError as exc:  # before any game: nothing is lost by stopping here
         raise StoreError(f"cannot write the tournament to {directory}: "
                          f"{exc.strerror or exc}") from None
-    return schedule, manifest, [], False
+    return Prepared(config, schedule, manifest, keys, [], False)
 
 
 def make_executor(config: TournamentConfig, settings: RunSettings) -> Executor:
@@ -356,6 +415,7 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
     settings = settings or RunSettings()
     stream = stream if stream is not None else sys.stderr
     directory = Path(directory)
+    jail_check(config, settings.isolation, directory)  # before anything is written
     if not resume:
         try:
             directory.mkdir(parents=True, exist_ok=True)
@@ -368,10 +428,27 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
         return _run_locked(config, directory, resume, settings, stream)
 
 
+def jail_check(config: TournamentConfig, isolation: Isolation, directory: Path) -> None:
+    """Refuse, before any game, a run whose untrusted bots cannot be jailed here, or whose
+    jail would show them the run's folder (StoreError, one sentence)."""
+    isolated = [spec for spec in config.participants if isolation.isolates(spec)]
+    if not isolated:
+        return
+    problem = isolation.problem(isolated)
+    if problem is None:
+        view = isolation.view([module_of(spec.target) for spec in isolated])
+        problem = view_problem(view, directory)
+    if problem is not None:
+        raise StoreError(problem)
+    sweep_cgroups()  # left by a run killed outright
+
+
 def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 settings: RunSettings, stream: IO[str]) -> RunResult:
     """The run, ``directory`` locked (see ``run_tournament``)."""
-    schedule, manifest, records, cut = prepare(config, directory, resume=resume)
+    ready = prepare(config, directory, resume=resume, isolation=settings.isolation)
+    config, schedule, manifest, keys = ready.config, ready.schedule, ready.manifest, ready.keys
+    records, cut = ready.records, ready.cut
     standings = Standings(config.names)
     sprt = SprtState(config.sprt) if config.sprt else None
     by_id = schedule.by_id()
@@ -402,29 +479,36 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                         if settings.isolation.isolates(spec)]
             if isolated:
                 memory = settings.isolation.memory
-                log.info("in processes of their own (memory limit %s): %s",
-                         f"{memory} MB" if memory else "none", ", ".join(isolated))
+                log.info("in jails of their own (memory limit %s; %s; %s): %s",
+                         f"{memory} MB" if memory else "none", cgroup_note(), filter_note(),
+                         ", ".join(isolated))
             table = LiveTable(standings, schedule, done)
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
                                 table=table.lines)
-            writer = GamesWriter(directory)
+            writer = GamesWriter(directory, lazy=True)
             executor = make_executor(config, settings)
             games = executor.play(remaining)
+            # A line per game for arena.log, made only when it is kept (thousands a second).
+            debug = log.isEnabledFor(logging.DEBUG)
             try:
                 with _Interrupt() as interrupt:
                     try:
                         for item in games:
-                            if item is not None and item.index not in done:
-                                writer.write(item.line)
+                            if item is None:
+                                writer.flush()  # the games of the messages just read
+                            elif item.index not in done:
+                                writer.write(item.line if keys is None
+                                             else sign_line(keys, item.line))
                                 count(item.index, item.summary)
                                 played += 1
-                                game = schedule.games[item.index]
-                                log.debug("game %s (%s): winners %s%s", game.id,
-                                         " vs ".join(schedule.names(game)),
-                                         list(item.summary.winners),
-                                         f", {item.summary.error_kind} by seat "
-                                         f"{item.summary.error_seat}"
-                                         if item.summary.error_seat is not None else "")
+                                if debug:
+                                    game = schedule.games[item.index]
+                                    log.debug("game %s (%s): winners %s%s", game.id,
+                                              " vs ".join(schedule.names(game)),
+                                              list(item.summary.winners),
+                                              f", {item.summary.error_kind} by seat "
+                                              f"{item.summary.error_seat}"
+                                              if item.summary.error_seat is not None else "")
                                 if sprt is not None and sprt.decision:
                                     log.info("%s", sprt.describe())
                                     break
@@ -453,6 +537,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
             manifest["finished"] = now_iso()
         if sprt is not None:
             manifest["sprt"] = {**config.sprt.to_dict(), "result": sprt.result()}  # type: ignore[union-attr]
-        write_manifest(directory, manifest)
+        if config.deal_key:
+            # The run is over: its deals need no secret any more, and anyone may replay it.
+            manifest["deal_key"] = config.deal_key.hex()
+        write_manifest(directory, manifest, keys)
     return RunResult(directory, schedule, len(done), played, time.monotonic() - started,
                      interrupted, complete, standings, sprt, manifest)

@@ -1,23 +1,31 @@
-"""Untrusted bots in processes of their own, as cutechess and fastchess run engines.
+"""Untrusted bots in processes of their own, in jails, as cutechess and fastchess run engines.
 
 A bot that runs in the worker's process can reach everything there: ``gc`` leads from its
 view to the game (opponents' hands, deck orders), and it could write the watchdog's status,
 the worker's result pipe or the shared rule options.  So an isolated bot runs in a *bot
 process* that holds no game state: it is sent a copy of its view and the legal actions, and
 it sends back an action; nothing else crosses.  The worker (the referee, which holds the
-game) validates the reply and decides faults, timeouts and results itself.
+game) validates the reply and decides faults, timeouts and results itself.  And the bot
+process runs in a *jail* (``jail.py``: a user of its own, namespaces of its own, a
+read-only view of the interpreter, the arena and its module, limits, a system-call filter),
+so that it cannot reach the referee, the run's files or the machine either.
 
 Processes:
 
-- a *host* per untrusted participant and worker, started by ``exec`` (a fork of the worker
-  would inherit the schedule, whose seeds give every deck away): it imports the bot class
-  once, then forks one bot process per game on request.  One per participant, so that one
-  bot module cannot patch another's class.
+- a *host* per untrusted participant and worker: a jail whose first process drops to the
+  jail's user, imports the bot class once, then forks one bot process per game on request.
+  One per participant, so that one bot module cannot patch another's class.  The jail is
+  kept for the participant's next game (``Isolation.fresh`` makes one per game): before each
+  game the host kills every other process of its jail and empties its ``/tmp`` and
+  ``/dev/shm``, and it never holds game state, so nothing of one game reaches the next.
 - a *bot process* per game and seat, forked by its host: its own process group, an address
-  space limit (``RLIMIT_AS``, ``--bot-memory``), stdout and stderr into a pipe that the
-  referee drains into ``arena.log`` (at most ``OUTPUT_LIMIT`` bytes per game), and the
-  kernel's ``SIGKILL`` should its host die.  The referee kills its process group when the
-  game ends.
+  space limit (``RLIMIT_AS``, ``--bot-memory``) and a CPU limit (``--bot-cpu``), stdout and
+  stderr into a pipe that the referee drains into ``arena.log`` (at most ``OUTPUT_LIMIT``
+  bytes per game), and the kernel's ``SIGKILL`` should its host die.  Its replies come over
+  a socket on which the kernel tells the referee the sender's process ID (``SO_PASSCRED``:
+  the host's namespace numbers its processes otherwise), which the referee kills when the
+  game ends.  Between its replies the whole jail is frozen where a cgroup v2 can be made
+  (``jail.Cgroups.freeze``), else the bot's process group is stopped.
 
 Messages are frames (4-byte length, then the payload).  Towards the bot they are pickles
 (the bot may trust the referee); from the bot they are JSON, at most ``REPLY_LIMIT`` bytes,
@@ -28,6 +36,7 @@ read by ``orjson`` (a pickle from a bot would run its code in the referee).  A r
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import pickle
@@ -36,7 +45,6 @@ import select
 import signal
 import socket
 import struct
-import subprocess
 import sys
 import threading
 import time
@@ -52,13 +60,17 @@ from arena.engine import Event, GameResult, RuleOptions
 from arena.match import BotFault, describe_exception, returned_text
 from arena.registry import BotSpec, available, is_builtin, split_spec
 
+from .jail import Jail, JailError, JailLimits, View, jail_problem, jail_uid, make_view
+
 log = logging.getLogger("arena.tournament")
 
 #: Which participants run isolated: ``untrusted`` (every bot not shipped with the arena),
 #: ``all``, or ``none``.
 ISOLATE_MODES = ("untrusted", "all", "none")
-#: Default address-space limit of a bot process, in MB.
+#: Default memory limit of a jail (and address-space limit of a bot process), in MB.
 DEFAULT_BOT_MEMORY = 2048
+#: Default CPU seconds a bot process may use in one game (0: no limit).
+DEFAULT_BOT_CPU = 600
 #: The smallest limit accepted: Python with the engine and a bot maps about 110 MB.
 MIN_BOT_MEMORY = 256
 #: Bytes of a bot's output kept per game for ``arena.log``.
@@ -69,7 +81,11 @@ REPLY_LIMIT = 1 << 16
 PR_SET_PDEATHSIG = 1
 #: Seconds between an orphan's looks at its parent.
 ORPHAN_POLL = 0.5
+#: Bytes of output kept per host (a participant in one worker) over a whole run.
+HOST_OUTPUT_LIMIT = 256 * 1024
 _HEADER = struct.Struct(">I")
+#: ``struct ucred``: pid, uid, gid.
+_CREDENTIALS = struct.Struct("=iII")
 
 
 @dataclass(frozen=True)
@@ -79,8 +95,22 @@ class Isolation:
     mode: str = "untrusted"
     #: Participant names (or bot names/targets) run in-process whatever ``mode`` says.
     trusted: frozenset[str] = field(default_factory=frozenset)
-    #: Address-space limit per bot process in MB (0: none).
+    #: Memory limit of a jail and address-space limit per bot process in MB (0: none).
     memory: int = DEFAULT_BOT_MEMORY
+    #: CPU seconds per bot process and game (0: none).
+    cpu: int = DEFAULT_BOT_CPU
+    #: More read-only paths the jails show (``--bot-path``: data, a policy's package).
+    paths: tuple[str, ...] = ()
+    #: A fresh jail for every game instead of one kept per participant and worker.
+    fresh: bool = False
+
+    def limits(self) -> JailLimits:
+        """The jails' limits."""
+        return JailLimits(memory=self.memory, cpu=self.cpu)
+
+    def view(self, modules: Sequence[str]) -> View:
+        """What a jail for bots of these modules shows."""
+        return make_view(modules, self.paths)
 
     def isolates(self, spec: BotSpec) -> bool:
         """Whether ``spec``'s bot runs in a process of its own."""
@@ -102,6 +132,22 @@ class Isolation:
         if self.mode == "none" or names & self.trusted:
             return True
         return is_builtin(available().get(parts.target, parts.target))
+
+    def problem(self, specs: Sequence[BotSpec]) -> str | None:
+        """Why the bots it isolates among ``specs`` cannot be jailed here (None: they can,
+        or none is isolated): one sentence naming what to install."""
+        if not any(self.isolates(spec) for spec in specs):
+            return None
+        return jail_problem()
+
+
+def module_of(target: str) -> str:
+    """The module a bot target (a registered name, ``module:Class``, ``module.Class``)
+    lives in, read from the text alone: nothing is imported."""
+    path = available().get(target, target)
+    if ":" in path:
+        return path.partition(":")[0]
+    return path.rpartition(".")[0] or path
 
 
 def shipped(spec: BotSpec) -> bool:
@@ -138,7 +184,7 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
         return BotSpec.parse(text)
     parts = split_spec(text)
     stripped, target = parts.text, parts.target
-    reply = _check_elsewhere(stripped)
+    reply = _check_elsewhere(stripped, isolation)
     if isinstance(reply.get("error"), str):
         raise BotConfigError(reply["error"][:300])
     fields = reply.get("spec")
@@ -160,16 +206,24 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
                        checked=fields["full"])
 
 
-def _check_elsewhere(text: str) -> dict[str, Any]:
-    """Run ``BotSpec.parse(text)`` in a child (``--check``); its reply, or an error."""
+def _check_elsewhere(text: str, isolation: Isolation) -> dict[str, Any]:
+    """Run ``BotSpec.parse(text)`` in a jail of its own (``--check``); its reply, or an
+    error."""
+    problem = jail_problem()
+    if problem is not None:
+        raise BotConfigError(f"bot spec {text!r}: {problem}")
+    view = isolation.view([module_of(split_spec(text).target)])
     theirs_r, theirs_w = os.pipe()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    jail = Jail(view, isolation.limits())
     try:
-        child = subprocess.Popen(
-            [sys.executable, "-m", "arena.tournament.sandbox", "--check", str(theirs_w), text],
-            pass_fds=(theirs_w,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, env=env, start_new_session=True,
-        )
+        uid = jail_uid(0)
+        jail.start([sys.executable, "-I", "-m", "arena.tournament.sandbox", "--check",
+                    str(theirs_w), "-" if uid is None else str(uid),
+                    orjson.dumps(list(view.sys_path)).decode(), text], pass_fds=(theirs_w,))
+    except (OSError, JailError) as exc:
+        os.close(theirs_r)
+        raise BotConfigError(f"bot spec {text!r}: no jail could be started to check it "
+                             f"({exc})") from None
     finally:
         os.close(theirs_w)
     data = bytearray()
@@ -186,21 +240,23 @@ def _check_elsewhere(text: str) -> dict[str, Any]:
             data += chunk
     finally:
         os.close(theirs_r)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
+        jail.close()
     try:
         reply = orjson.loads(bytes(data))
     except orjson.JSONDecodeError:
         reply = None
     if not isinstance(reply, dict):
         return {"error": f"bot spec {text!r} could not be checked (its module ended the "
-                         "process that imported it)"}
+                         "process that imported it, or the jail could not show it: is its "
+                         "file readable by other users?)"}
     return reply
 
 
-def _check_main(fd: int, text: str) -> None:
-    """The child of ``_check_elsewhere``: parse the spec, write the answer to ``fd``."""
+def _check_main(fd: int, uid: int | None, path: list[str], text: str) -> None:
+    """The child of ``_check_elsewhere``, in its jail: become the jail's user, parse the
+    spec, write the answer to ``fd``."""
+    enter_jail(uid, JailLimits())
+    sys.path.extend(path)
     try:
         spec = BotSpec.parse(text)
         out: dict[str, Any] = {"spec": {
@@ -290,66 +346,90 @@ def _read_exact(fd: int, n: int) -> bytes:
 
 
 class BotHost:
-    """The referee's handle on one participant's host process (see the module docstring)."""
+    """The referee's handle on one participant's host process, in its jail (see the module
+    docstring)."""
 
-    def __init__(self, spec: BotSpec, isolation: Isolation) -> None:
+    def __init__(self, spec: BotSpec, isolation: Isolation, slot: int = 0) -> None:
         self.spec = spec
         self.isolation = isolation
-        self.process: subprocess.Popen[bytes] | None = None
+        self.slot = slot
+        self.view = isolation.view([module_of(spec.target)])
+        self.jail: Jail | None = None
         self.socket: socket.socket | None = None
+        #: Bytes of output kept from this host's bot processes, for ``HOST_OUTPUT_LIMIT``.
+        self.printed = 0
 
     def _start(self) -> socket.socket:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        main = threading.current_thread() is threading.main_thread()
-        # The worker's import path (a bot module found in the current directory, say).
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "arena.tournament.sandbox", str(theirs.fileno()),
-             str(os.getpid()), "1" if main else "0"],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, close_fds=True, env=env,
-        )
-        theirs.close()
-        _send(ours.fileno(), pickle.dumps((self.spec, self.isolation.memory)))
+        uid = jail_uid(self.slot)
+        jail = Jail(self.view, self.isolation.limits())
+        try:
+            jail.start([sys.executable, "-I", "-m", "arena.tournament.sandbox",
+                        str(theirs.fileno()), "-" if uid is None else str(uid)],
+                       pass_fds=(theirs.fileno(),))
+        except (OSError, JailError) as exc:
+            ours.close()
+            jail.close()
+            raise BotFault("crash", f"the bot could not be created: no jail could be "
+                                    f"started ({exc})") from None
+        finally:
+            theirs.close()
+        self.jail = jail
+        _send(ours.fileno(), pickle.dumps((self.spec, self.isolation.limits(),
+                                           list(self.view.sys_path))))
         self.socket = ours
         return ours
 
-    def spawn(self, seed: int) -> tuple[int, int, int, int]:
-        """A new bot process for one game: ``(pid, requests, replies, output)``, the last
-        three descriptors ours.  A host that died (a bot process may kill its parent) is
-        started again once; a second failure is the participant's fault."""
+    def spawn(self, seed: int) -> tuple[int, socket.socket, int]:
+        """A new bot process for one game: ``(requests, replies, output)``, ours (the
+        replies a socket that tells its sender).  A host that died (a bot process may kill
+        its parent) is started again once; a second failure is the participant's fault."""
         for _attempt in range(2):
             sock = self.socket or self._start()
             to_bot_r, to_bot_w = os.pipe()
-            from_bot_r, from_bot_w = os.pipe()
+            replies, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            replies.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
             out_r, out_w = os.pipe()
             answer = b""
             try:
-                socket.send_fds(sock, [struct.pack(">Q", seed)], [to_bot_r, from_bot_w, out_w])
+                socket.send_fds(sock, [struct.pack(">Q", seed)],
+                                [to_bot_r, theirs.fileno(), out_w])
                 answer = sock.recv(8)
             except OSError:
                 pass
             finally:
-                for fd in (to_bot_r, from_bot_w, out_w):
+                for fd in (to_bot_r, out_w):
                     os.close(fd)
+                theirs.close()
             if len(answer) == 8:
-                (pid,) = struct.unpack(">Q", answer)
-                return pid, to_bot_w, from_bot_r, out_r
-            for fd in (to_bot_w, from_bot_r, out_r):
+                return to_bot_w, replies, out_r
+            for fd in (to_bot_w, out_r):
                 os.close(fd)
+            replies.close()
             self.close()
         raise BotFault("crash", "the bot could not be created: its host process ended "
                                 "(the bot's module failed to import there?)")
+
+    def limit_hit(self) -> bool:
+        """Whether the jail hit its cgroup's memory or task limit."""
+        return self.jail is not None and self.jail.failed()
+
+    def freeze(self, frozen: bool) -> bool:
+        """Freeze or thaw the whole jail; False when it cannot be (no freezer)."""
+        return self.jail is not None and self.jail.freeze(frozen)
+
+    def game_over(self) -> None:
+        """After a game: a fresh jail per game closes this one."""
+        if self.isolation.fresh:
+            self.close()
 
     def close(self) -> None:
         if self.socket is not None:
             self.socket.close()
             self.socket = None
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.kill()
-            self.process.wait()
-            self.process = None
+        if self.jail is not None:
+            self.jail.close()
+            self.jail = None
 
 
 class RemoteBot:
@@ -357,17 +437,22 @@ class RemoteBot:
     ``finish`` become messages.  Events (``Event`` values) are sent with the next decision,
     not one by one.
 
-    Between its replies the bot's process group is stopped (``SIGSTOP``, ``SIGCONT`` with
-    the next request), so that it cannot think, or spend the machine's cores, on the other
-    seats' time: a bot process runs only while the referee waits for it.
+    Between its replies the whole jail is frozen (its cgroup's ``cgroup.freeze``, where
+    cgroup v2 can be written; else the bot's process group gets ``SIGSTOP``, ``SIGCONT``
+    with the next request), so that it cannot think, or spend the machine's cores, on the
+    other seats' time: a bot's processes run only while the referee waits for it.
     """
 
     def __init__(self, host: BotHost, seed: int, move_time: float | None) -> None:
+        self.host = host
         self.move_time = move_time
         self.events: list[Event] = []
         self.output = bytearray()
         self.dropped = 0
-        self.pid, self.requests, self.replies, self.out = host.spawn(seed)
+        self.requests, self.channel, self.out = host.spawn(seed)
+        self.replies = self.channel.fileno()
+        #: The bot process's ID here, as the kernel tells it with its first reply.
+        self.pid: int | None = None
         self.closed = False
         self.paused = False
         os.set_blocking(self.out, False)
@@ -404,6 +489,11 @@ class RemoteBot:
             self._ask(("finish", events, result))
 
     def _pause(self) -> None:
+        if self.host.freeze(True):
+            self.paused = True
+            return
+        if self.pid is None:
+            return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGSTOP)
             self.paused = True
@@ -411,8 +501,9 @@ class RemoteBot:
     def _ask(self, message: tuple[Any, ...]) -> None:
         if self.paused:
             self.paused = False
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, signal.SIGCONT)
+            if not self.host.freeze(False) and self.pid is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pid, signal.SIGCONT)
         try:
             _send(self.requests, pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
         except BrokenPipeError:
@@ -439,11 +530,13 @@ class RemoteBot:
                     if not self._drain():
                         poller.unregister(self.out)
                     continue
-                chunk = os.read(self.replies, need - len(data))
+                chunk = self._read(need - len(data))
                 if not chunk:
-                    raise BotFault("crash", f"the bot's process died {doing}"
-                                      if doing.startswith(("while", "in"))
-                                      else f"{doing}: its process died")
+                    died = (f"the bot's process died {doing}" if doing.startswith(("while", "in"))
+                            else f"{doing}: its process died")
+                    if self.host.limit_hit():
+                        died += " (its jail reached its memory or process limit)"
+                    raise BotFault("crash", died)
                 data += chunk
                 if len(data) < need:
                     continue
@@ -456,6 +549,20 @@ class RemoteBot:
                     if size:
                         continue
                 return self._decode(bytes(data), doing)
+
+    def _read(self, size: int) -> bytes:
+        """Bytes of the replies; the first read also takes the sender's process ID, which
+        the kernel writes beside the data (``SO_PASSCRED``) in our namespace's numbers."""
+        if self.pid is not None:
+            return os.read(self.replies, size)
+        data, ancillary, _flags, _addr = self.channel.recvmsg(
+            size, socket.CMSG_SPACE(_CREDENTIALS.size))
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                pid, _uid, _gid = _CREDENTIALS.unpack(payload[:_CREDENTIALS.size])
+                if pid > 0:
+                    self.pid = pid
+        return data
 
     def _decode(self, data: bytes, doing: str) -> dict[str, Any]:
         try:
@@ -490,17 +597,24 @@ class RemoteBot:
         if self.closed:
             return b""
         self.closed = True
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.pid, signal.SIGKILL)  # should it have joined another group
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.pid, signal.SIGKILL)  # should it have joined another group
         with contextlib.suppress(OSError):
             while select.select([self.out], [], [], 0)[0] and self._drain():
                 pass
-        for fd in (self.requests, self.replies, self.out):
+        for fd in (self.requests, self.out):
             with contextlib.suppress(OSError):
                 os.close(fd)
-        text = bytes(self.output)
+        self.channel.close()
+        self.host.freeze(False)  # the host works between games
+        self.host.game_over()
+        room = max(0, HOST_OUTPUT_LIMIT - self.host.printed)
+        text = bytes(self.output[:room])
+        self.dropped += len(self.output) - len(text)
+        self.host.printed += len(text)
         if self.dropped:
             text += f"\n[{self.dropped} more bytes dropped]".encode()
         return text
@@ -509,12 +623,85 @@ class RemoteBot:
 # ----------------------------------------------------------------- the bot's side
 
 
-def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
-    """A host: load the bot class, then fork a bot process per request."""
-    die_with_parent(parent, by_signal=by_signal)
+#: ``prctl`` options.
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+
+
+def enter_jail(uid: int | None, limits: JailLimits) -> None:
+    """The first thing a jail's process does: become the jail's user (when started as
+    root), with no capability left even in its bounding set, then take the jail's limits
+    (which that user cannot raise again) and become non-dumpable, so that the bot processes
+    it forks (the same user) cannot open its memory.  Ends the process if the drop fails:
+    nothing of the bot may run as root."""
+    import ctypes
+    import resource
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if uid is not None:
+        try:
+            for cap in range(64):
+                if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                    break
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        except OSError:
+            os._exit(71)
+        if os.getuid() != uid or os.geteuid() != uid:
+            os._exit(71)
+    for which, value in ((resource.RLIMIT_NPROC, limits.processes),
+                         (resource.RLIMIT_NOFILE, limits.files),
+                         (resource.RLIMIT_FSIZE, limits.file_size * 1024 * 1024),
+                         (resource.RLIMIT_CORE, 0)):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(which, (value, value))
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+def _reset_jail() -> None:
+    """Before a game: no process of an earlier game is left in the jail (the host is the
+    only process of its user that ``kill(-1)`` spares) and its ``/tmp`` and ``/dev/shm``
+    are empty."""
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    for folder in ("/tmp", "/dev/shm"):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                if not os.path.ismount(entry.path):  # a --bot-path bound there stays
+                    _remove(entry.path)
+
+
+def _remove(path: str) -> None:
+    """Remove a file or a tree a bot left, whatever modes it set on its own folders."""
+    import shutil
+
+    def retry(function: Any, name: str, _exc: Any) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(name), 0o700)
+            os.chmod(name, 0o700)
+            function(name)
+
+    if os.path.isdir(path) and not os.path.islink(path):
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o700)
+        shutil.rmtree(path, onerror=retry)
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _host_main(sock_fd: int, uid: int | None) -> None:
+    """A host, in its jail: become the jail's user, load the bot class, then fork a bot
+    process per request (the jail dies with the referee: bwrap's ``--die-with-parent``)."""
+    enter_jail(uid, JailLimits())
     sock = socket.socket(fileno=sock_fd)
     (size,) = _HEADER.unpack(_read_exact(sock_fd, _HEADER.size))
-    spec, memory = pickle.loads(_read_exact(sock_fd, size))
+    spec, limits, path = pickle.loads(_read_exact(sock_fd, size))
+    # The class by the name the user gave, whose module the view shows: the class path a
+    # check reported is the class's own ``__module__``, which the bot's code chooses.
+    spec = dataclasses.replace(spec, class_path="")
+    sys.path.extend(path)
     try:
         spec.bot_class()  # imported once here; each bot process inherits the module
     except Exception:
@@ -528,11 +715,12 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
         if not message or len(fds) != 3:
             os._exit(0)
         (seed,) = struct.unpack(">Q", message)
+        _reset_jail()
         pid = os.fork()
         if pid == 0:
             try:
                 sock.close()
-                _bot_main(spec, seed, memory, *fds)
+                _bot_main(spec, seed, limits, *fds)
             finally:
                 os._exit(0)
         with contextlib.suppress(OSError):
@@ -542,7 +730,15 @@ def _host_main(sock_fd: int, parent: int, by_signal: bool) -> None:
         sock.sendall(struct.pack(">Q", pid))
 
 
-def _bot_main(spec: BotSpec, seed: int, memory: int, requests: int, replies: int,
+class CpuLimit(Exception):
+    """Raised in a bot process that used up its CPU seconds (``SIGXCPU``)."""
+
+
+def _over_cpu(signum: int, frame: Any) -> None:
+    raise CpuLimit("the bot's process used up its CPU time limit (--bot-cpu)")
+
+
+def _bot_main(spec: BotSpec, seed: int, limits: JailLimits, requests: int, replies: int,
               out: int) -> None:
     """A bot process: create the bot, then answer requests until the pipe closes.
 
@@ -551,17 +747,31 @@ def _bot_main(spec: BotSpec, seed: int, memory: int, requests: int, replies: int
     """
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the host reaps its own, not the bot's
     die_with_parent(os.getppid(), by_signal=True)
     os.dup2(out, 1)
     os.dup2(out, 2)
     os.close(out)
-    if memory:
-        import resource
+    import ctypes
+    import resource
 
-        limit = memory * 1024 * 1024
+    # Dumpable again (the host is not): its own /proc entries are its user's.
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+    if limits.memory:
+        limit = limits.memory * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if limits.cpu:
+        signal.signal(signal.SIGXCPU, _over_cpu)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu, limits.cpu + 5))
+
     def reply(value: dict[str, Any]) -> None:
+        # What the bot printed goes out before its reply: the process may be killed once
+        # the game ends, with no exit to flush it.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
         _send(replies, orjson.dumps(value))
 
     try:
@@ -604,8 +814,13 @@ def _bot_main(spec: BotSpec, seed: int, memory: int, requests: int, replies: int
             reply({"x": returned_text(action)})
 
 
+def _uid(text: str) -> int | None:
+    return None if text == "-" else int(text)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--check":
-        _check_main(int(sys.argv[2]), sys.argv[3])
+        _check_main(int(sys.argv[2]), _uid(sys.argv[3]), orjson.loads(sys.argv[4]),
+                    sys.argv[5])
     else:
-        _host_main(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1")
+        _host_main(int(sys.argv[1]), _uid(sys.argv[2]))

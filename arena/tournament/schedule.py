@@ -16,13 +16,14 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from arena.cards import changes, summary
 from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
+from arena.intervention import Intervention
 from arena.limits import move_time_problem
 from arena.registry import BotSpec
-from arena.seeds import deal_seed
+from arena.seeds import deal_key_check, deal_seed, keyed_deal_seed
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -93,6 +94,24 @@ class SprtParams:
 MAX_GAMES = 1_000_000
 
 
+class GamePlan(Protocol):
+    """A schedule other than the tournament's pairings (an experiment's arms): the games
+    it makes from a configuration, and its description for the manifest.
+
+    ``TournamentConfig.experiment`` holds one; the runner plays its games as it plays a
+    tournament's (workers, resume, Ctrl-C), and each game may carry an intervention and a
+    card set of its own (``arena/tournament/experiment.py``).
+    """
+
+    def check(self, config: TournamentConfig) -> None: ...
+
+    def lineups(self, config: TournamentConfig) -> tuple[tuple[int, ...], ...]: ...
+
+    def games(self, config: TournamentConfig) -> list[ScheduledGame]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 #: Bots that read a person's answers (by class path, so that no module is imported to ask).
 INTERACTIVE = frozenset({"arena.human.HumanBot"})
 
@@ -115,6 +134,12 @@ class TournamentConfig:
     sprt: SprtParams | None = None
     #: The objective cards (``--cards``); the Emperor's points are ``options.emperor_points``.
     cards: CardSet = DEFAULT_CARD_SET
+    #: An experiment's schedule in place of the pairings (``arena balance study``).
+    experiment: GamePlan | None = None
+    #: The key of keyed deals (``arena.seeds.keyed_deal_seed``; docs/tournaments.md, "The
+    #: deal key"), or None for public deals (derived from the master seed alone).  Never
+    #: written to the manifest while the run is live.
+    deal_key: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.participants) < 2:
@@ -146,6 +171,10 @@ class TournamentConfig:
                     "name= (e.g. --bot random:name=R1 --bot random:name=R2)"
                 )
             seen.add(spec.name)
+        if self.experiment is not None:
+            if self.sprt is not None:
+                raise ScheduleError("an experiment plays every arm: it takes no --sprt")
+            self.experiment.check(self)
         if self.sprt is not None:
             self.sprt.checked()  # a manifest's values too, not only the command line's
         if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
@@ -178,7 +207,21 @@ class TournamentConfig:
             "move_time": self.move_time,
             "sprt": self.sprt.to_dict() if self.sprt else None,
             "card_set": self.card_set(),
+            "experiment": self.experiment.to_dict() if self.experiment is not None else None,
+            "deals": self.deals(),
         }
+
+    def deals(self) -> dict[str, Any]:
+        """The manifest's ``deals``: public, or keyed with the key's fingerprint."""
+        if not self.deal_key:
+            return {"keyed": False}
+        return {"keyed": True, "check": deal_key_check(self.deal_key)}
+
+    def deal_seed(self, pairing: int, deal: int) -> int:
+        """The game seed of a deal (``arena.seeds``)."""
+        if not self.deal_key:
+            return deal_seed(self.seed, pairing, deal)
+        return keyed_deal_seed(self.deal_key, self.seed, pairing, deal)
 
     def card_set(self) -> dict[str, Any]:
         """The manifest's ``card_set``: the resolved set and its changes (``arena/cards.py``)."""
@@ -213,15 +256,25 @@ class ScheduledGame:
     seed: int
     #: Participant index per seat.
     seats: tuple[int, ...]
+    #: An experiment's game: the cards placed in the deal, the game's own card set (None:
+    #: the configuration's), its id and what the record says of its arm.
+    intervention: Intervention = ()
+    cards: CardSet | None = None
+    name: str = ""
+    extra: tuple[tuple[str, Any], ...] = ()
 
     @property
     def id(self) -> str:
-        return game_id(self.pairing, self.deal, self.rotation)
+        return self.name or game_id(self.pairing, self.deal, self.rotation)
 
-    def meta(self) -> dict[str, int | str]:
+    def recorded_intervention(self) -> list[dict[str, Any]] | None:
+        """The ``intervention`` field its record holds (None: a game with none)."""
+        return [p.to_dict() for p in self.intervention] if self.intervention else None
+
+    def meta(self) -> dict[str, Any]:
         """What the record gets from the schedule (merged by ``play_game``)."""
         return {"game": self.id, "pairing": self.pairing, "deal": self.deal,
-                "rotation": self.rotation}
+                "rotation": self.rotation, **dict(self.extra)}
 
 
 def game_id(pairing: int, deal: int, rotation: int) -> str:
@@ -295,12 +348,16 @@ def make_schedule(config: TournamentConfig) -> Schedule:
     complete deal pairs early.
     """
     players = config.players
+    if config.experiment is not None:
+        games = config.experiment.games(config)
+        return Schedule(config, config.experiment.lineups(config),
+                        1 + max((g.deal for g in games), default=-1), tuple(games))
     lineups = pairings(len(config.participants), players, config.format)
     deals = math.ceil(config.games / players)
     games: list[ScheduledGame] = []
     for deal in range(deals):
         for pairing, lineup in enumerate(lineups):
-            seed = deal_seed(config.seed, pairing, deal)
+            seed = config.deal_seed(pairing, deal)
             for rotation in range(players):
                 seats = tuple(lineup[(seat + rotation) % players] for seat in range(players))
                 games.append(ScheduledGame(len(games), pairing, deal, rotation, seed, seats))

@@ -8,6 +8,11 @@ file and its game is played again; any other damaged line stops the resume with 
 number, since silently replaying a game in the middle of the file would hide a real problem.
 The manifest is replaced atomically (write a temporary file, then rename).
 
+Both files carry MACs keyed by the run's secret in ``run.key`` (``arena/integrity.py``):
+each line as it is written, the manifest each time it is; reading them back for
+``--resume`` refuses a line or a manifest that fails its MAC, or a game recorded twice with
+different contents, naming the line.
+
 A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
 cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
 race on its manifest.  The lock belongs to the open file, not to the file on disk: a run
@@ -27,6 +32,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from arena.integrity import (
+    IntegrityError,
+    RecordCheck,
+    RunKeys,
+    manifest_problem,
+    read_keys,
+    sign_manifest,
+)
 from arena.records import json_problem
 
 MANIFEST = "manifest.json"
@@ -112,11 +125,20 @@ def read_manifest(directory: Path) -> dict[str, Any]:
         "takenoko-arena-manifest/"
     ):
         raise StoreError(f"{path} is not a takenoko-arena manifest")
+    try:
+        problem = manifest_problem(read_keys(directory), data)
+    except IntegrityError as exc:
+        raise StoreError(str(exc)) from None
+    if problem:
+        raise StoreError(f"{path} {problem}; a run's manifest is written by the arena only")
     return data
 
 
-def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
-    """Replace the manifest atomically."""
+def write_manifest(directory: Path, manifest: dict[str, Any],
+                   keys: RunKeys | None = None) -> None:
+    """Replace the manifest atomically (with its MAC, given the run's keys)."""
+    if keys is not None:
+        manifest = sign_manifest(keys, manifest)
     path = directory / MANIFEST
     tmp = path.with_suffix(".json.tmp")
     with open(tmp, "w") as f:
@@ -132,11 +154,14 @@ def _is_record(raw: bytes) -> bool:
     return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
 
 
-def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
+def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = False
+               ) -> tuple[list[dict[str, Any]], bool]:
     """The records of ``games.jsonl`` and whether a cut-short last line was dropped.
 
     The cut line is removed from the file (truncated at the last newline) so that appending
-    can go on after it.
+    can go on after it.  ``signed`` (the manifest says the run's files carry MACs): every
+    line's MAC is checked with ``keys``, and a game recorded twice must be recorded the same
+    (a repeat is dropped); StoreError naming the line otherwise.
     """
     path = directory / GAMES
     if not path.exists():
@@ -160,6 +185,7 @@ def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
             os.fsync(f.fileno())
         data = data[:end]
     records: list[dict[str, Any]] = []
+    checker = RecordCheck(path, keys, signed) if signed else None
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -171,20 +197,33 @@ def read_games(directory: Path) -> tuple[list[dict[str, Any]], bool]:
             )
         if not isinstance(record, dict) or not isinstance(record.get("game"), str):
             raise StoreError(f"{path} line {number} is not a game record")
+        if checker is not None:
+            try:
+                if not checker.check(number, raw, record["game"]):
+                    continue
+            except IntegrityError as exc:
+                raise StoreError(str(exc)) from None
         records.append(record)
     return records, cut
 
 
 class GamesWriter:
-    """Appends lines to ``games.jsonl``: flushed at once, fsync'd every few seconds."""
+    """Appends lines to ``games.jsonl``: flushed at once (or, with ``lazy``, when the run
+    says so: once per message of a worker, which may hold many games), fsync'd every few
+    seconds.  A line cut short by a kill is dropped by ``read_games`` either way."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, lazy: bool = False) -> None:
         self.path = directory / GAMES
         self.file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
         self.synced = time.monotonic()
+        self.lazy = lazy
 
     def write(self, line: str) -> None:
         self.file.write(line + "\n")
+        if not self.lazy:
+            self.flush()
+
+    def flush(self) -> None:
         self.file.flush()
         if time.monotonic() - self.synced > FSYNC_EVERY:
             self.sync()

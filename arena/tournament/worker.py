@@ -19,6 +19,7 @@ those actions (the engine is deterministic) and records the fault against the ri
 from __future__ import annotations
 
 import logging
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import monotonic
@@ -28,15 +29,27 @@ import orjson
 
 from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
+from arena.intervention import apply as apply_intervention
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
 from arena.registry import make_bot
 from arena.seeds import bot_seed
 
+from .native_games import NativeGames, native_participant
 from .sandbox import BotHost, Isolation, RemoteBot
 from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
 log = logging.getLogger("arena.tournament")
+#: What isolated bots print: to ``arena.log`` only, never to the console (``logs.py``), so
+#: that a bot cannot print a fake standings table into the command's output.
+output_log = logging.getLogger("arena.bot_output")
+
+
+def shown_output(data: bytes) -> str:
+    """A bot's output as log text: control characters (terminal escapes) shown as ``\\xNN``,
+    so that reading ``arena.log`` in a terminal runs none of them."""
+    text = data.decode(errors="replace").rstrip()
+    return "".join(c if c.isprintable() or c in "\n\t" else f"\\x{ord(c):02x}" for c in text)
 
 # Layout of a worker's status array (doubles, shared with the parent):
 # GAME: schedule index of the current game (-1 between games); ACTIVE: 1 during a game;
@@ -96,6 +109,15 @@ def encode(record: GameRecord | dict[str, Any]) -> str:
 
 def finished(index: int, record: GameRecord | dict[str, Any], printed: str = "") -> Finished:
     return Finished(index, encode(record), summarize(record), printed)
+
+
+class GameFailure(Exception):
+    """The runner failed (not a bot) while playing game ``index``: ``text`` says how."""
+
+    def __init__(self, index: int, exc: BaseException) -> None:
+        super().__init__(f"game index {index}: {exc}")
+        self.index = index
+        self.text = "".join(traceback.format_exception(exc))
 
 
 class Monitor:
@@ -225,12 +247,16 @@ class GamePlayer:
         self.schedule: Schedule = make_schedule(config)
         isolation = isolation or Isolation(mode="none")
         self.hosts: list[BotHost | None] = [
-            BotHost(spec, isolation) if isolation.isolates(spec) else None
-            for spec in config.participants
+            BotHost(spec, isolation, slot) if isolation.isolates(spec) else None
+            for slot, spec in enumerate(config.participants)
         ]
         for spec, host in zip(config.participants, self.hosts):
             if host is None:
                 spec.bot_class()  # imported once, before the first game
+        self.native = NativeGames(self.schedule, [
+            native_participant(spec) if host is None else None
+            for spec, host in zip(config.participants, self.hosts)
+        ], log_faults=log_faults)
 
     def close(self) -> None:
         """Stop the bot hosts (and so any bot process left)."""
@@ -246,6 +272,35 @@ class GamePlayer:
         if host is not None:
             return RemoteBot(host, bot_seed(game.seed, seat, spec.name), self.config.move_time)
         return make_bot(spec, game.seed, seat)
+
+    def play_chunk(self, indices: Sequence[int], monitor: Monitor | None,
+                   send: Callable[[list[Finished]], None]) -> None:
+        """Play these games, ``send`` getting the finished ones in lists: the games of
+        native bots only in native batches (``native_games.py``), the others one by one
+        (``play``).  A failure of the runner itself is a ``GameFailure``."""
+        run: list[int] = []
+
+        def batch() -> None:
+            if not run:
+                return
+            try:
+                self.native.play(run, lambda done: send([
+                    Finished(index, line, Summary(*summary)) for index, line, summary in done
+                ]))
+            except Exception as exc:
+                raise GameFailure(run[0], exc) from exc
+            run.clear()
+
+        for index in indices:
+            if self.native.plays(self.schedule.games[index]):
+                run.append(index)
+                continue
+            batch()
+            try:
+                send([self.play(index, monitor)])
+            except Exception as exc:
+                raise GameFailure(index, exc) from exc
+        batch()
 
     def play(self, index: int, monitor: Monitor | None = None) -> Finished:
         """Play game ``index`` of the schedule; bot faults end up in the record, not here."""
@@ -276,12 +331,14 @@ class GamePlayer:
                     remote.append((seat, bot))
                 bots.append(_Watched(bot, seat, monitor) if monitor is not None else bot)
             if error is not None:
-                state = new_game(config.players, game.seed, config.options, cards=config.cards)
-                record = make_record(state, names, [0.0] * config.players, error, game.meta())
+                state = fresh_state(self.schedule, game)
+                record = make_record(state, names, [0.0] * config.players, error, game.meta(),
+                                     game.intervention)
             else:
                 outcome = play_game(bots, game.seed, config.options, names=names,
                                     move_time=config.move_time, meta=game.meta(),
-                                    cards=config.cards)
+                                    cards=config.cards if game.cards is None else game.cards,
+                                    intervention=game.intervention)
                 record = outcome.record
                 error = outcome.error
         finally:
@@ -289,8 +346,8 @@ class GamePlayer:
                 output = bot.close()
                 if output:
                     text = (f"game {game.id}: {names[seat]} (seat {seat}) printed:\n"
-                            + output.decode(errors="replace").rstrip())
-                    log.info("%s", text)
+                            + shown_output(output))
+                    output_log.info("%s", text)
                     printed.append(text)
         if monitor is not None:
             monitor.end()
@@ -339,14 +396,23 @@ def read_monitor(status: Any, history: Any, players: int) -> MonitorReading | No
     )
 
 
+def fresh_state(schedule: Schedule, game: ScheduledGame) -> GameState:
+    """A scheduled game before its first decision: dealt from its seed with its card set,
+    an experiment's cards placed."""
+    config = schedule.config
+    state: GameState = new_game(config.players, game.seed, config.options,
+                                cards=config.cards if game.cards is None else game.cards)
+    apply_intervention(state, game.intervention)
+    return state
+
+
 def state_after(schedule: Schedule, game: ScheduledGame, actions: Sequence[int]) -> GameState:
     """The state of a game after these actions, replayed from its seed.
 
     The engine is deterministic, so this is the state the dead worker had; an action that
     does not apply (a torn read at the moment of death) ends the replay there.
     """
-    config = schedule.config
-    state: GameState = new_game(config.players, game.seed, config.options, cards=config.cards)
+    state = fresh_state(schedule, game)
     for action in actions:
         if state.ended or action not in state.legal_actions():
             break
@@ -357,4 +423,5 @@ def state_after(schedule: Schedule, game: ScheduledGame, actions: Sequence[int])
 def rebuild(schedule: Schedule, game: ScheduledGame, state: GameState,
             seconds: Sequence[float], error: GameError) -> GameRecord:
     """The record of a game cut short outside its process (see :func:`state_after`)."""
-    return make_record(state, schedule.names(game), list(seconds), error, game.meta())
+    return make_record(state, schedule.names(game), list(seconds), error, game.meta(),
+                       game.intervention)

@@ -14,6 +14,7 @@ from arena.bot import BotConfigError, Param
 from arena.cli import main
 from arena.registry import BotSpec
 from reports import ReportError, load, write_report
+from tests.unsigned import unsign
 
 PLAY = ["play", "--bot", "random", "--bot", "random", "-q", "--rule", "max_rounds=3"]
 TOURNAMENT = ["tournament", "--bot", "random", "--bot", "greedy", "--games", "2", "--quiet",
@@ -111,7 +112,7 @@ def edited(tmp_path: Path, name: str, change: dict[str, object]) -> Path:
         else:
             manifest[key] = value
     (copy / "manifest.json").write_text(json.dumps(manifest))
-    return copy
+    return unsign(copy)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -148,7 +149,7 @@ def test_a_number_too_big_for_its_column_names_its_line(tmp_path: Path, damage: 
     # It was an OverflowError ("internal error") from the table's integer column.
     run_dir = tmp_path / "run"
     assert run(*TOURNAMENT, "--games", "4", "--out", str(run_dir))[0] == 0
-    lines = (run_dir / "games.jsonl").read_text().splitlines()
+    lines = (unsign(run_dir) / "games.jsonl").read_text().splitlines()
     records = [json.loads(line) for line in lines]
     damage(records[1])  # type: ignore[operator]
     (run_dir / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -163,6 +164,8 @@ def test_a_file_joining_two_tournaments_is_reported_as_such(tmp_path: Path) -> N
     assert run(*TOURNAMENT, "--out", str(two))[0] == 0
     assert run(*TOURNAMENT, "--bot", "random:name=R", "--players", "3",
                "--out", str(three))[0] == 0
+    unsign(two)
+    unsign(three)
     joined = tmp_path / "joined"
     joined.mkdir()
     (joined / "manifest.json").write_text((two / "manifest.json").read_text())
@@ -177,6 +180,7 @@ def test_a_file_joining_two_tournaments_is_reported_as_such(tmp_path: Path) -> N
     # Same participants, another seed: the game ids clash, and that is refused too.
     other = tmp_path / "other"
     assert run(*TOURNAMENT, "--seed", "999", "--out", str(other))[0] == 0
+    unsign(other)
     (joined / "games.jsonl").write_text((two / "games.jsonl").read_text()
                                         + (other / "games.jsonl").read_text())
     result = CliRunner().invoke(main, ["report", str(joined)])
@@ -230,7 +234,7 @@ def test_resume_refuses_an_edited_result_instead_of_counting_it(
         tmp_path: Path, field: str, value: object, words: str) -> None:
     out = tmp_path / "run"
     assert run(*TOURNAMENT, "--out", str(out))[0] == 0
-    lines = (out / "games.jsonl").read_text().splitlines()
+    lines = (unsign(out) / "games.jsonl").read_text().splitlines()
     record = json.loads(lines[0])
     record[field] = value
     (out / "games.jsonl").write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n")

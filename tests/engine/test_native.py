@@ -126,6 +126,65 @@ def test_native_and_reference_agree_step_by_step() -> None:
     assert steps > GAMES * 50
 
 
+def _placement_args(rng: random.Random, game: Any) -> tuple[Any, dict[str, Any]]:
+    """A ``place_card`` call, mostly sound, sometimes each way it can be refused."""
+    card: Any = rng.randrange(len(CARDS))
+    k = CARDS[card].category
+    if rng.random() < 0.5:
+        place: dict[str, Any] = {"seat": rng.randrange(game.players)}
+    else:
+        place = {"depth": rng.randrange(max(1, len(game.objective_decks[k])))}
+    odd = rng.random()
+    if odd < 0.04:
+        card = rng.choice([45, -1, True, 2.0, "plot-01", None, 1 << 70])
+    elif odd < 0.08:
+        place = rng.choice([{}, {"seat": 0, "depth": 0}, {"seat": game.players},
+                            {"seat": -1}, {"seat": False}, {"depth": 99}, {"depth": "0"},
+                            {"seat": None}, {"depth": None, "seat": 1}])
+    return card, place
+
+
+def _placed(game: Any, card: Any, place: dict[str, Any]) -> tuple[str, str]:
+    try:
+        game.place_card(card, **place)
+    except (ArenaError, ValueError, TypeError) as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", ""
+
+
+def test_placements_agree_and_so_do_the_games_after_them() -> None:
+    """``place_card`` on both engines (an experiment's intervention): the same refusals
+    (class and sentence), then the same states, legal lists, views and histories as the
+    placed games are played out; a placement after the first decision refused alike."""
+    rng = random.Random(3232)
+    placed = refused = 0
+    for game in range(GAMES // 2):
+        ref, nat = both_games(game * 104729 + 17, rng)
+        for _ in range(rng.randrange(1, 5)):
+            card, place = _placement_args(rng, ref)
+            expected = _placed(ref, card, place)
+            assert _placed(nat, card, place) == expected, (card, place)
+            placed += expected[0] == "ok"
+            refused += expected[0] != "ok"
+            check_same(ref, nat, rng, views=rng.random() < 0.3)
+        assert nat.history_text() == ref.history_text()
+        moves = 0
+        while not ref.is_terminal():
+            action = rng.choice(ref.legal_actions())
+            ref.apply(action)
+            nat.apply(action)
+            moves += 1
+            if moves == 1:
+                card, place = _placement_args(rng, ref)
+                expected = _placed(ref, card, place)
+                assert expected[0] != "ok"
+                assert _placed(nat, card, place) == expected
+            check_same(ref, nat, rng, views=rng.random() < 0.03)
+        assert nat.result() == ref.result()
+        assert nat.history_text() == ref.history_text()
+    assert placed > GAMES and refused > GAMES // 10
+
+
 def test_copies_and_samples_are_independent() -> None:
     rng = random.Random(5)
     ref, nat = both_games(11, rng)

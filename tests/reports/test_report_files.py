@@ -11,7 +11,7 @@ import pytest
 
 import reports
 from reports import synthetic
-from tests.reports.report_helpers import card, duel, record, write_run
+from tests.reports.report_helpers import card, duel, kept, record, write_run
 
 
 def test_missing_directory(tmp_path: Path) -> None:
@@ -43,7 +43,8 @@ def test_truncated_last_line_is_skipped_with_a_warning(tmp_path: Path) -> None:
     cut = json.dumps(record(0, 1, 0, ["A", "B"], [1, 2], [1]))[:57]
     t = reports.load(write_run(tmp_path, games, ["A", "B"], tail=cut))
     assert len(t.games) == 2
-    assert len(t.warnings) == 1 and "line 3" in t.warnings[0] and "cut short" in t.warnings[0]
+    w = kept(t.warnings)
+    assert len(w) == 1 and "line 3" in w[0] and "cut short" in w[0]
 
 
 def test_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) -> None:
@@ -69,10 +70,10 @@ def test_a_json_line_that_is_not_a_record(tmp_path: Path) -> None:
 
 def test_empty_and_missing_games_file(tmp_path: Path) -> None:
     t = reports.load(write_run(tmp_path / "empty", [], ["A", "B"]))
-    assert len(t.games) == 0 and len(t.seats) == 0 and t.warnings == []
+    assert len(t.games) == 0 and len(t.seats) == 0 and kept(t.warnings) == []
     (tmp_path / "empty" / "games.jsonl").unlink()
     t = reports.load(tmp_path / "empty")
-    assert len(t.games) == 0 and "no games.jsonl" in t.warnings[0]
+    assert len(t.games) == 0 and "no games.jsonl" in kept(t.warnings)[0]
     assert reports.summary_text(t) == "no games"
 
 
@@ -82,7 +83,7 @@ def test_duplicate_games_keep_the_last_record(tmp_path: Path) -> None:
     t = reports.load(write_run(tmp_path, [first, again], ["A", "B"]))
     assert len(t.games) == 1
     assert t.seats["win"].tolist() == [False, True]
-    assert "more than once" in t.warnings[0]
+    assert "more than once" in kept(t.warnings)[0]
 
 
 def test_records_without_the_extra_fields(tmp_path: Path) -> None:
@@ -220,7 +221,7 @@ def test_single_game_records_are_not_duplicates(tmp_path: Path) -> None:
         del g["pairing"], g["deal"], g["rotation"]
     games[1]["seed"] = 99
     t = reports.load(write_run(tmp_path, games, ["A", "B"]))
-    assert len(t.games) == 2 and t.warnings == []
+    assert len(t.games) == 2 and kept(t.warnings) == []
     assert t.games["deal_key"].nunique() == 2  # different seeds, different deals
 
 
@@ -239,7 +240,7 @@ def test_bad_records_name_their_line(tmp_path: Path) -> None:
     with pytest.raises(reports.ReportError, match=r"Lines 1 and 2 .*000-0000-0"):
         reports.load(write_run(tmp_path / "c", [good, other], ["A", "B"]))
     t = reports.load(tmp_path / "c", strict=False)
-    assert len(t.games) == 2 and "new ids" in t.warnings[0]
+    assert len(t.games) == 2 and "new ids" in kept(t.warnings)[0]
     path = write_run(tmp_path / "m", [good], ["A", "B"])
     manifest = json.loads((path / "manifest.json").read_text())
     (path / "manifest.json").write_text(json.dumps(manifest | {"players": 1000000000}))
@@ -251,7 +252,7 @@ def test_old_format_records_do_not_show_every_card_completed(tmp_path: Path) -> 
     rec = record(0, 0, 0, ["A", "B"], [10, 5], [0], cards=[card("plot-01", 0, 0, 4)])
     del rec["cards"], rec["drawn"]
     t = reports.load(write_run(tmp_path, [rec], ["A", "B"]))
-    assert len(t.cards) == 0 and "older format" in t.warnings[0]
+    assert len(t.cards) == 0 and "older format" in kept(t.warnings)[0]
     assert len(t.games) == 1
 
 
@@ -260,7 +261,8 @@ def test_names_are_escaped_and_csv_formulas_neutralised(tmp_path: Path) -> None:
     games = [record(0, 0, 0, names, [10, 5], [0]), record(0, 0, 1, names[::-1], [5, 10], [1])]
     out = reports.write_report([write_run(tmp_path / "r", games, names)], replicates=20)
     md = (out / "report.md").read_text()
-    assert "<b>x</b>" not in md and "&lt;b&gt;x&lt;/b&gt;" in md
+    # Markdown escapes a tag with a backslash (no entity a terminal would show as "&lt;").
+    assert "<b>x</b>" not in md and "\\<b>x\\</b>" in md and "&lt;" not in md
     standings = (out / "standings.csv").read_text()
     assert "'=HYPERLINK(1)" in standings and "\n=HYPERLINK" not in standings
 
@@ -282,3 +284,44 @@ def test_a_rating_clipped_at_the_bound_is_shown_as_such(tmp_path: Path) -> None:
     assert r.loc["B", "elo_clipped"] and not r.loc["A", "elo_clipped"]
     for who in ("A", "C"):
         assert r.loc[who, "elo_lo"] <= r.loc[who, "elo"] <= r.loc[who, "elo_hi"]
+
+
+def test_the_command_on_a_run_without_games_is_one_sentence(tmp_path: Path) -> None:
+    """``arena report`` on a run that has not finished a game: one sentence, exit 2, and no
+    report of empty tables (the library still writes one, for scripts)."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    directory = write_run(tmp_path / "empty", [], ["A", "B"])
+    result = CliRunner().invoke(main, ["report", str(directory)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "no finished game yet" in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error")]) == 1
+    assert not (directory / "report").exists()
+
+
+@pytest.mark.parametrize("games", [2, 8, 60])
+def test_no_runtime_warning_reaches_the_terminal(tmp_path: Path, games: int) -> None:
+    """Small runs (one deal, a few, some dozens) are where numpy meets 0/0: every such case
+    is handled, so nothing but the command's own lines reaches stderr, and report.md has no
+    "-0", no float noise and no HTML entity."""
+    import subprocess
+    import sys
+
+    from reports import synthetic
+
+    run = synthetic.write_tournament(tmp_path / "run", participants=["A", "B", "C"], players=2,
+                                     games=games, seed=4)
+    done = subprocess.run([sys.executable, "-m", "arena", "report", str(run)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    # The synthetic run is written without MACs: the command's notice of it is its own.
+    own = "without MACs: its records are not authenticated"
+    stderr = "\n".join(line for line in done.stderr.splitlines()
+                       if own not in line and not line.startswith("  warnings.warn"))
+    assert "Warning" not in stderr, done.stderr
+    md = (run / "report" / "report.md").read_text()
+    assert "&lt;" not in md and "&amp;" not in md
+    assert not re.search(r"(?<![\w.])-0(\.0+)?(?![\d.])", md), "a -0 in report.md"
+    assert not re.search(r"\de-1[0-9]", md), "float noise in report.md"

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import reports
-from tests.reports.report_helpers import card, duel, record, write_run
+from tests.reports.report_helpers import card, duel, kept, record, write_run
 
 Z = 1.959963984540054
 
@@ -43,7 +43,7 @@ def test_load_shapes(tables: reports.Tables) -> None:
     assert len(tables.cards) == 6
     assert tables.participants == ["A", "B"]
     assert tables.manifest["seed"] == 7
-    assert tables.warnings == []
+    assert kept(tables.warnings) == []
 
 
 def test_standings(tables: reports.Tables) -> None:
@@ -65,7 +65,10 @@ def test_standings(tables: reports.Tables) -> None:
 
 
 def test_ratings_and_los(tables: reports.Tables) -> None:
-    r = reports.ratings(tables, replicates=300)
+    # Four deals: too few for a rating by default ("not enough games: about 20 needed").
+    few = reports.ratings(tables, replicates=50)["ratings"].set_index("participant")
+    assert few["elo"].isna().all() and (few["elo_games_needed"] == 20).all()
+    r = reports.ratings(tables, replicates=300, min_deals=1)
     ratings = r["ratings"].set_index("participant")
     # Elo gap of a 0.5625 score: -400 log10(1/0.5625 - 1) = 43.66, split around 0.
     gap = -400 * math.log10(1 / 0.5625 - 1)
@@ -145,7 +148,11 @@ def test_seat_advantage(tables: reports.Tables) -> None:
 
 
 def test_card_balance_counts(tables: reports.Tables) -> None:
-    cb = reports.card_balance(tables, replicates=200)
+    # Four draws: too few for the bootstrap figures by default (the games they would need).
+    few = reports.card_balance(tables, replicates=50)["cards"].set_index("card")
+    assert math.isnan(few.loc["plot-01", "turns_held"])
+    assert few.loc["plot-01", "turns_held_games_needed"] == 8 * 10 / 4
+    cb = reports.card_balance(tables, replicates=200, min_drawn=1)
     cards = cb["cards"].set_index("card")
     plot = cards.loc["plot-01"]
     assert (plot["drawn"], plot["completed"]) == (4, 3)

@@ -10,6 +10,7 @@ from arena import cards
 from arena.engine import DEFAULT_CARD_SET
 from arena.engine import components as comp
 from arena.replay import replay_record
+from tests.unsigned import unsign
 
 from .conftest import FAST, read_records, run_cli
 
@@ -75,7 +76,7 @@ def test_resume_adds_the_catalog_to_an_older_manifest(tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert run_cli([*PAIR, "--games", "2", "--seed", "4", "--quiet", "--out", str(out),
                     *FAST]).exit_code == 0
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((unsign(out) / "manifest.json").read_text())
     written = manifest.pop("catalog")
     (out / "manifest.json").write_text(json.dumps(manifest))
     result = run_cli(["--resume", str(out), "--quiet"])
@@ -108,7 +109,7 @@ def test_a_manifest_from_before_card_sets_resumes(tmp_path: Path) -> None:
     args = [*PAIR, "--games", "4", "--seed", "6", "--quiet", "--out", str(out), *FAST,
             "--rule", "emperor_points=3"]
     assert run_cli(args).exit_code == 0
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((unsign(out) / "manifest.json").read_text())
     assert manifest["card_set"]["emperor"] == 3
     assert manifest["card_set"]["hash"] == cards.summary(DEFAULT_CARD_SET, 3)["hash"]
     del manifest["card_set"]

@@ -53,7 +53,7 @@ def broken_match(tmp_path: Path, bot: str, name: str, *extra: str,
     named = bot + ("," if ":" in bot else ":") + "name=X"
     args = ["--bot", BROKEN + named, "--bot", "random:name=A", "--games", "4",
             "--seed", "4", "--quiet", *FAST, "--out", str(tmp_path / name),
-            "--isolate", isolate, *extra]
+            "--isolate", isolate, "--deal-key", str(tmp_path / "deals.key"), *extra]
     result = run_cli(args)
     assert result.exit_code == 0, result.output
     return args

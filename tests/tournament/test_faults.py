@@ -126,5 +126,6 @@ def timeless_records(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
     out = {}
     for record in records:
         record.pop("seconds")
+        record.pop("mac", None)
         out[record["game"]] = record
     return out

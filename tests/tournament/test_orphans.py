@@ -26,10 +26,11 @@ def gone_within(pids: list[int], seconds: float) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("isolate", "processes"), [("none", 2), ("untrusted", 6)])
+@pytest.mark.parametrize(("isolate", "processes"), [("none", 2), ("untrusted", 10)])
 def test_workers_of_a_killed_run_stop(tmp_path: Path, isolate: str, processes: int) -> None:
     # Every game of X sleeps 30 s in its first decision: the workers (or, isolated, the bot
-    # processes, under their hosts under the workers) are inside bot code.
+    # processes, under their hosts in their jails (bwrap, its PID 1, the host) under the
+    # workers) are inside bot code.
     run = subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", "--bot",
          "tests.tournament.broken_bots.Sleeper:at=1", "--bot", "random", "--games", "4",

@@ -51,6 +51,25 @@ def test_seeds_are_the_derivation_docs_tournaments_md_spells_out() -> None:
     assert schedule.games[0].seed == deal_seed(1, 0, 0)
 
 
+def test_keyed_deal_seeds_are_the_hmac_docs_tournaments_md_spells_out() -> None:
+    """Keyed deals: HMAC-SHA256 under the deal key of the same text, 8 bytes, shifted by 1."""
+    import hashlib
+    import hmac
+    from dataclasses import replace
+
+    from arena.seeds import deal_key_check, keyed_deal_seed
+
+    key = bytes(32)
+    digest = hmac.new(key, b"deal\x1f1\x1f0\x1f0", hashlib.sha256).digest()[:8]
+    assert keyed_deal_seed(key, 1, 0, 0) == int.from_bytes(digest, "big") >> 1 \
+        == 345656363264544594
+    assert deal_key_check(key) == "88fd42d71693"
+    keyed = make_schedule(replace(config(2, seed=1), deal_key=key))
+    assert keyed.games[0].seed == 345656363264544594 != deal_seed(1, 0, 0)
+    assert make_schedule(replace(config(2, seed=1), deal_key=b"")).games[0].seed \
+        == deal_seed(1, 0, 0)  # b"": public deals on purpose
+
+
 def test_games_are_rounded_up_to_whole_rotations_and_ids_follow_the_record_format() -> None:
     schedule = make_schedule(config(2, games=5, players=2, seed=9))
     assert schedule.deals == 3 and schedule.total == 6

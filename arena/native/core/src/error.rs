@@ -16,6 +16,8 @@ pub enum ErrorKind {
     Position,
     /// `ValueError`: a bad argument of a call (a seat out of range, a player count).
     Value,
+    /// `PlacementError`: a card placement (an experiment's intervention) that cannot be made.
+    Placement,
 }
 
 /// A refusal.
@@ -53,6 +55,12 @@ impl Error {
     pub fn value(message: impl Into<String>) -> Error {
         Error {
             kind: ErrorKind::Value,
+            message: message.into(),
+        }
+    }
+    pub fn placement(message: impl Into<String>) -> Error {
+        Error {
+            kind: ErrorKind::Placement,
             message: message.into(),
         }
     }

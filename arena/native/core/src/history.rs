@@ -53,6 +53,11 @@ pub enum Entry {
     },
 }
 
+thread_local! {
+    static ACTION_TEXTS: std::cell::RefCell<std::collections::HashMap<Action, Box<str>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 fn card_id(card: u8) -> &'static str {
     &COMPONENTS.cards[card as usize].id
 }
@@ -83,6 +88,32 @@ impl Entry {
             | Entry::Emperor { round, .. }
             | Entry::GameOver { round } => round,
         }
+    }
+
+    /// The notation of the entry into `out`, as JSON text (orjson's: the notation has no
+    /// character to escape), a record's `moves` item: the texts of the actions remembered
+    /// per thread (a record writes hundreds; there are a few thousand actions in all).
+    pub fn write_json(&self, out: &mut String) {
+        out.push('"');
+        match self {
+            Entry::Move { seat, action, .. } => {
+                out.push((b'0' + seat) as char);
+                out.push(' ');
+                ACTION_TEXTS.with(|texts| {
+                    let mut texts = texts.borrow_mut();
+                    if texts.len() > 1 << 16 {
+                        texts.clear();
+                    }
+                    out.push_str(
+                        texts
+                            .entry(*action)
+                            .or_insert_with(|| actions::text(*action).into_boxed_str()),
+                    );
+                });
+            }
+            other => out.push_str(&other.text()),
+        }
+        out.push('"');
     }
 
     /// The notation of the entry (`"S ACTION"` for a choice, `"* EVENT"` for chance).

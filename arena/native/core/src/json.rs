@@ -262,6 +262,74 @@ pub fn parse(text: &str) -> Result<Json, String> {
     Ok(v)
 }
 
+/// The values of some top-level fields of a JSON object's text, the rest checked as JSON
+/// but not built (the runner's parent reads a record's result fields so, and needs the
+/// line to be JSON: 11 kB of moves it does not read cost it nothing).  A repeated key keeps
+/// its last value.  Refused: text that is not one JSON object (RFC 8259, nested at most 1024
+/// deep), as `orjson.loads` refuses it.
+pub fn top_fields(text: &str, wanted: &[&str]) -> Result<Vec<(String, Json)>, String> {
+    let mut p = Parser {
+        b: text.as_bytes(),
+        i: 0,
+    };
+    p.ws();
+    if p.b.get(p.i) != Some(&b'{') {
+        return p.err("expected an object");
+    }
+    p.i += 1;
+    let mut out: Vec<(String, Json)> = Vec::new();
+    p.ws();
+    if p.b.get(p.i) == Some(&b'}') {
+        p.i += 1;
+    } else {
+        loop {
+            p.ws();
+            if p.b.get(p.i) != Some(&b'"') {
+                return p.err("expected a key");
+            }
+            let key = match p.value()? {
+                Json::Str(k) => k,
+                _ => return p.err("expected a key"),
+            };
+            p.ws();
+            if p.b.get(p.i) != Some(&b':') {
+                return p.err("expected ':'");
+            }
+            p.i += 1;
+            p.ws();
+            if wanted.contains(&key.as_str()) {
+                let start = p.i;
+                p.skip(1)?;
+                let mut sub = Parser {
+                    b: &p.b[start..p.i],
+                    i: 0,
+                };
+                let v = sub.value()?;
+                match out.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = v,
+                    None => out.push((key, v)),
+                }
+            } else {
+                p.skip(1)?;
+            }
+            p.ws();
+            match p.b.get(p.i) {
+                Some(b',') => p.i += 1,
+                Some(b'}') => {
+                    p.i += 1;
+                    break;
+                }
+                _ => return p.err("expected ',' or '}'"),
+            }
+        }
+    }
+    p.ws();
+    if p.i != p.b.len() {
+        return p.err("extra data");
+    }
+    Ok(out)
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     i: usize,
@@ -272,6 +340,130 @@ impl Parser<'_> {
         while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\n' | b'\r' | b'\t') {
             self.i += 1;
         }
+    }
+
+    /// Checks one value (strict JSON) and steps past it, building nothing.
+    fn skip(&mut self, depth: usize) -> Result<(), String> {
+        if depth > 1024 {
+            return self.err("nested too deeply");
+        }
+        match self.b.get(self.i) {
+            Some(b'{') | Some(b'[') => {
+                let close = if self.b[self.i] == b'{' { b'}' } else { b']' };
+                let object = close == b'}';
+                self.i += 1;
+                self.ws();
+                if self.b.get(self.i) == Some(&close) {
+                    self.i += 1;
+                    return Ok(());
+                }
+                loop {
+                    self.ws();
+                    if object {
+                        if self.b.get(self.i) != Some(&b'"') {
+                            return self.err("expected a key");
+                        }
+                        self.skip_str()?;
+                        self.ws();
+                        if self.b.get(self.i) != Some(&b':') {
+                            return self.err("expected ':'");
+                        }
+                        self.i += 1;
+                        self.ws();
+                    }
+                    self.skip(depth + 1)?;
+                    self.ws();
+                    match self.b.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(&c) if c == close => {
+                            self.i += 1;
+                            return Ok(());
+                        }
+                        _ => return self.err("expected ',' or a close"),
+                    }
+                }
+            }
+            Some(b'"') => self.skip_str(),
+            Some(b't') if self.b[self.i..].starts_with(b"true") => {
+                self.i += 4;
+                Ok(())
+            }
+            Some(b'f') if self.b[self.i..].starts_with(b"false") => {
+                self.i += 5;
+                Ok(())
+            }
+            Some(b'n') if self.b[self.i..].starts_with(b"null") => {
+                self.i += 4;
+                Ok(())
+            }
+            Some(c) if *c == b'-' || c.is_ascii_digit() => self.skip_number(),
+            _ => self.err("unexpected character"),
+        }
+    }
+
+    fn skip_str(&mut self) -> Result<(), String> {
+        self.i += 1; // the opening quote
+        loop {
+            match self.b.get(self.i) {
+                None => return self.err("unterminated string"),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => match self.b.get(self.i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 2,
+                    Some(b'u') => {
+                        let hex = self.b.get(self.i + 2..self.i + 6);
+                        if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                            return self.err("bad \\u escape");
+                        }
+                        self.i += 6;
+                    }
+                    _ => return self.err("bad escape"),
+                },
+                Some(&c) if c < 0x20 => return self.err("control character in a string"),
+                Some(_) => self.i += 1,
+            }
+        }
+    }
+
+    fn skip_number(&mut self) -> Result<(), String> {
+        let b = self.b;
+        let digits = |i: &mut usize| {
+            let start = *i;
+            while *i < b.len() && b[*i].is_ascii_digit() {
+                *i += 1;
+            }
+            *i - start
+        };
+        let mut i = self.i;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(c) if c.is_ascii_digit() => {
+                digits(&mut i);
+            }
+            _ => return self.err("bad number"),
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if digits(&mut i) == 0 {
+                return self.err("bad number");
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if digits(&mut i) == 0 {
+                return self.err("bad number");
+            }
+        }
+        self.i = i;
+        Ok(())
     }
 
     fn err<T>(&self, what: &str) -> Result<T, String> {
@@ -465,5 +657,112 @@ mod tests {
         assert_eq!(float_repr(3.0), "3.0");
         assert_eq!(float_repr(1e16), "1e+16");
         assert_eq!(float_repr(123456.789), "123456.789");
+    }
+}
+
+/// A string as orjson writes it (the runner's records): UTF-8 as it is, `"` and `\` escaped,
+/// control characters as `\n`-style escapes or `\u00XX`.
+pub fn write_orjson_str(s: &str, out: &mut String) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// A float as orjson writes it: the shortest digits that read back, in fixed notation for
+/// decimal exponents -5..15 (`0.00001`, `1000000000000000.0`), else `1e-6`, `1.5e+16`;
+/// not-a-number and the infinities as `null`.
+pub fn orjson_float(f: f64) -> String {
+    if !f.is_finite() {
+        return "null".into();
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp == -5 {
+        // Python's repr goes to the exponent form one place earlier.
+        let negative = mantissa.starts_with('-');
+        let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+        return format!("{}0.0000{digits}", if negative { "-" } else { "" });
+    }
+    if (-4..16).contains(&exp) {
+        return float_repr(f);
+    }
+    let sign = if exp < 0 { "-" } else { "+" };
+    format!("{mantissa}e{sign}{}", exp.abs())
+}
+
+#[cfg(test)]
+mod orjson_tests {
+    use super::*;
+
+    #[test]
+    fn top_fields_read_some_and_check_all() {
+        let text = r#"{"game":"a","moves":["x \"y\"",[1,-2.5e3,{"k":null}]],"seed":7,"seed":8}"#;
+        let got = top_fields(text, &["game", "seed", "absent"]).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("game".to_string(), Json::Str("a".into())),
+                ("seed".to_string(), Json::Int(8))
+            ]
+        );
+        for bad in [
+            "[1]",
+            r#"{"a":01}"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":1}x"#,
+            r#"{"a":"\q"}"#,
+            r#"{"a":NaN}"#,
+            "{\"a\":\"\u{1}\"}",
+            r#"{"a":1.}"#,
+            r#"{"a" 1}"#,
+        ] {
+            assert!(top_fields(bad, &["a"]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn floats_and_strings_as_orjson_writes_them() {
+        // orjson 3.11's own output for these values.
+        for (v, text) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (5e-6, "5e-6"),
+            (1.2e-5, "0.000012"),
+            (9.87654321e-5, "0.0000987654321"),
+            (0.000123, "0.000123"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (1.2345678901234568e16, "1.2345678901234568e+16"),
+            (2.5e-300, "2.5e-300"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (f64::NAN, "null"),
+        ] {
+            assert_eq!(orjson_float(v), text, "{v}");
+        }
+        let mut out = String::new();
+        write_orjson_str("a\u{7f}\u{0}\u{1f}\u{2028}é\"\\/\n", &mut out);
+        assert_eq!(out, "\"a\u{7f}\\u0000\\u001f\u{2028}é\\\"\\\\/\\n\"");
     }
 }

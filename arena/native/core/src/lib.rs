@@ -16,8 +16,11 @@ pub mod grid;
 pub mod history;
 pub mod json;
 pub mod options;
+pub mod placement;
 pub mod position;
+pub mod referee;
 pub mod rng;
+pub mod seeds;
 pub mod state;
 pub mod view;
 

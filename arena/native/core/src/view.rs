@@ -67,50 +67,72 @@ impl View {
                 "seat {seat} is not in a {players}-player game"
             )));
         }
-        let seat = seat as u8;
+        let mut view = View {
+            b: state.b.clone(),
+            seat: seat as u8,
+            drawn: ArrayVec::new(),
+            drawn_count: 0,
+            plot_deck_size: 0,
+            known_plots: Vec::new(),
+            objective_deck_sizes: [0; 3],
+            known_objectives: Default::default(),
+            hand: ArrayVec::new(),
+            hand_categories: Vec::new(),
+        };
+        view.fill(state, seat as u8);
+        Ok(view)
+    }
+
+    /// This view made again as the view of `seat` (a seat of the game) on `state`, in the
+    /// lists it already has (the referee makes one per decision).
+    pub fn refresh(&mut self, state: &State, seat: u8) {
+        self.b.clone_from(&state.b);
+        self.fill(state, seat);
+    }
+
+    /// Everything but the board, from `state` for `seat`.
+    fn fill(&mut self, state: &State, seat: u8) {
         let bit = 1u8 << seat;
+        self.seat = seat;
         let mine = state.b.current == seat && state.b.step == STEP_PLACE;
-        let known_plots = state
-            .plot_deck
-            .iter()
-            .zip(&state.b.plot_known)
-            .enumerate()
-            .filter(|(_, (_, &m))| m & bit != 0)
-            .map(|(i, (&t, _))| (i, t))
-            .collect();
-        let known_objectives = [0, 1, 2].map(|k| {
-            state.objective_decks[k]
+        self.known_plots.clear();
+        self.known_plots.extend(
+            state
+                .plot_deck
                 .iter()
-                .zip(&state.b.objective_known[k])
+                .zip(&state.b.plot_known)
                 .enumerate()
                 .filter(|(_, (_, &m))| m & bit != 0)
-                .map(|(i, (&c, _))| (i, c))
-                .collect()
-        });
+                .map(|(i, (&t, _))| (i, t)),
+        );
+        for k in 0..3 {
+            let known = &mut self.known_objectives[k];
+            known.clear();
+            known.extend(
+                state.objective_decks[k]
+                    .iter()
+                    .zip(&state.b.objective_known[k])
+                    .enumerate()
+                    .filter(|(_, (_, &m))| m & bit != 0)
+                    .map(|(i, (&c, _))| (i, c)),
+            );
+            self.objective_deck_sizes[k] = state.objective_decks[k].len();
+        }
         let cards = &COMPONENTS.cards;
-        Ok(View {
-            b: state.b.clone(),
-            seat,
-            drawn: if mine {
-                state.drawn.clone()
-            } else {
-                ArrayVec::new()
-            },
-            drawn_count: state.drawn.len(),
-            plot_deck_size: state.plot_deck.len(),
-            known_plots,
-            objective_deck_sizes: [0, 1, 2].map(|k| state.objective_decks[k].len()),
-            known_objectives,
-            hand: state.hands[seat as usize].clone(),
-            hand_categories: (0..state.b.players as usize)
-                .map(|s| {
-                    state.hands[s]
-                        .iter()
-                        .map(|&c| cards[c as usize].category)
-                        .collect()
-                })
-                .collect(),
-        })
+        self.drawn.clear();
+        if mine {
+            self.drawn.extend(state.drawn.iter().copied());
+        }
+        self.drawn_count = state.drawn.len();
+        self.plot_deck_size = state.plot_deck.len();
+        self.hand = state.hands[seat as usize].clone();
+        let players = state.b.players as usize;
+        self.hand_categories.resize(players, ArrayVec::new());
+        self.hand_categories.truncate(players);
+        for (s, cats) in self.hand_categories.iter_mut().enumerate() {
+            cats.clear();
+            cats.extend(state.hands[s].iter().map(|&c| cards[c as usize].category));
+        }
     }
 
     pub fn hand_size(&self, seat: usize) -> usize {

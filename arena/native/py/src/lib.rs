@@ -23,12 +23,14 @@ use takenoko::grid::{self, CellSet, GRID};
 use takenoko::history::Entry;
 use takenoko::json::Json;
 use takenoko::options::RuleOptions;
+use takenoko::placement;
 use takenoko::position;
 use takenoko::rng::PyRandom;
 use takenoko::state::{Board, State, STEP_NAMES};
 use takenoko::view::{Draws, View};
 
 mod bots;
+mod referee;
 
 // ---------------------------------------------------------------------- Python values
 
@@ -76,6 +78,7 @@ fn raise(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Notation => "NotationError",
         ErrorKind::IllegalAction => "IllegalActionError",
         ErrorKind::Position => "PositionError",
+        ErrorKind::Placement => "PlacementError",
         ErrorKind::Value => return PyValueError::new_err(e.message),
     };
     match exception(py, class) {
@@ -1287,6 +1290,44 @@ impl PyState {
 
     /// The actions the current seat may choose now (empty once the game is over); the same
     /// list until the state changes.
+    /// Puts objective `card` in a chosen place of the deal before the first decision (an
+    /// experiment's intervention): the reference's `place_card`, its refusals a
+    /// `PlacementError` with the same sentence.
+    #[pyo3(signature = (card, *, seat = None, depth = None))]
+    fn place_card(
+        &mut self,
+        py: Python<'_>,
+        card: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let arg = |v: &Bound<'_, PyAny>| -> PyResult<placement::Arg> {
+            // The reference takes exactly an int (not a bool, not a float).
+            if v.is_exact_instance_of::<PyInt>() {
+                if let Ok(i) = v.extract::<i128>() {
+                    return Ok(placement::Arg::Int(i));
+                }
+            }
+            Ok(placement::Arg::Other(v.repr()?.to_string()))
+        };
+        let card = arg(card)?;
+        let seat = seat.map(arg).transpose()?;
+        let depth = depth.map(arg).transpose()?;
+        self.st
+            .place_card(&card, seat.as_ref(), depth.as_ref())
+            .map_err(|e| raise(py, e))?;
+        self.changed(false);
+        // The deal entries were rewritten: so are the Python history's.
+        if let (Some(list), Some(entries)) = (&self.history, &self.st.history.0) {
+            let list = list.bind(py);
+            for (i, e) in entries.iter().enumerate().take(self.synced) {
+                if matches!(e, Entry::Dealt { .. }) {
+                    list.set_item(i, entry_tuple(py, e)?)?;
+                }
+            }
+        }
+        Ok(())
+    }
     fn legal_actions(&mut self, py: Python<'_>) -> PyResult<PyObject> {
         self.legal_list(py)
     }
@@ -1374,35 +1415,7 @@ impl PyState {
     /// Scores and winners (R13.3-R13.5); `excluded` seats cannot win.
     #[pyo3(signature = (excluded = None))]
     fn result(&self, py: Python<'_>, excluded: Option<Vec<i64>>) -> PyResult<PyObject> {
-        let excluded: Vec<i64> = excluded.unwrap_or_default();
-        let seats: Vec<u8> = excluded
-            .iter()
-            .filter(|&&s| (0..4).contains(&s))
-            .map(|&s| s as u8)
-            .collect();
-        let r = self.st.result(&seats);
-        let completed: Vec<Bound<'_, PyTuple>> = r
-            .completed
-            .iter()
-            .map(|done| {
-                PyTuple::new(
-                    py,
-                    done.iter()
-                        .map(|&c| COMPONENTS.cards[c as usize].id.as_str()),
-                )
-            })
-            .collect::<PyResult<_>>()?;
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("scores", PyTuple::new(py, &r.scores)?)?;
-        kwargs.set_item("panda_points", PyTuple::new(py, &r.panda_points)?)?;
-        kwargs.set_item("winners", PyTuple::new(py, &r.winners)?)?;
-        kwargs.set_item("tiebreak", r.tiebreak)?;
-        kwargs.set_item("emperor", r.emperor)?;
-        kwargs.set_item("capped", r.capped)?;
-        kwargs.set_item("rounds", r.rounds)?;
-        kwargs.set_item("completed", PyTuple::new(py, completed)?)?;
-        kwargs.set_item("excluded", PyTuple::new(py, &excluded)?)?;
-        Ok(game_result_class(py)?.call((), Some(&kwargs))?.unbind())
+        result_object(py, &self.st, &excluded.unwrap_or_default())
     }
     /// Per seat: 1 for a win, 1/k for a victory shared by k, 0 otherwise.
     fn returns(&self) -> Vec<f64> {
@@ -1434,6 +1447,38 @@ impl PyState {
             (data, history),
         ))
     }
+}
+
+/// The reference's `GameResult` of a state; `excluded` seats cannot win.
+fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObject> {
+    let seats: Vec<u8> = excluded
+        .iter()
+        .filter(|&&s| (0..4).contains(&s))
+        .map(|&s| s as u8)
+        .collect();
+    let r = st.result(&seats);
+    let completed: Vec<Bound<'_, PyTuple>> = r
+        .completed
+        .iter()
+        .map(|done| {
+            PyTuple::new(
+                py,
+                done.iter()
+                    .map(|&c| COMPONENTS.cards[c as usize].id.as_str()),
+            )
+        })
+        .collect::<PyResult<_>>()?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("scores", PyTuple::new(py, &r.scores)?)?;
+    kwargs.set_item("panda_points", PyTuple::new(py, &r.panda_points)?)?;
+    kwargs.set_item("winners", PyTuple::new(py, &r.winners)?)?;
+    kwargs.set_item("tiebreak", r.tiebreak)?;
+    kwargs.set_item("emperor", r.emperor)?;
+    kwargs.set_item("capped", r.capped)?;
+    kwargs.set_item("rounds", r.rounds)?;
+    kwargs.set_item("completed", PyTuple::new(py, completed)?)?;
+    kwargs.set_item("excluded", PyTuple::new(py, excluded)?)?;
+    Ok(game_result_class(py)?.call((), Some(&kwargs))?.unbind())
 }
 
 // ---------------------------------------------------------------------- PlayerView
@@ -2065,6 +2110,20 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_plant_panic, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(_view_from_pickle, m)?)?;
+    m.add_class::<referee::Played>()?;
+    for f in [
+        wrap_pyfunction!(referee::derive_seed, m)?,
+        wrap_pyfunction!(referee::bot_seed, m)?,
+        wrap_pyfunction!(referee::bot_names, m)?,
+        wrap_pyfunction!(referee::bot_params, m)?,
+        wrap_pyfunction!(referee::check_bot_params, m)?,
+        wrap_pyfunction!(referee::_test_bots, m)?,
+        wrap_pyfunction!(referee::play_game, m)?,
+        wrap_pyfunction!(referee::play_batch, m)?,
+        wrap_pyfunction!(referee::record_fields, m)?,
+    ] {
+        m.add_function(f)?;
+    }
     let kinds: Vec<(&str, u8)> = Kind::ALL.iter().map(|k| (k.name(), *k as u8)).collect();
     m.add("KINDS", kinds)?;
     m.add("CELLS", GRID.cells.len())?;

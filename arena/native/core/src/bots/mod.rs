@@ -39,3 +39,8 @@ pub mod mcts_leaves;
 pub mod mcts_search;
 pub mod objective;
 pub mod params;
+pub mod random_bot;
+pub mod registry;
+pub mod test_bots;
+
+pub use registry::{make_bot, BotEntry, Params, Value, REGISTRY};

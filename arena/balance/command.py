@@ -1,0 +1,248 @@
+"""``arena balance study`` and ``arena balance tune``: click commands over ``study.py`` and
+``tune.py`` (``arena balance suggest`` is in ``arena/cli.py``, beside the report).
+
+Like every command they parse, call and print: a bad option is one sentence and exit status
+2, Ctrl-C keeps every finished game and says how to resume.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena.bot import BotConfigError
+from arena.cards import card_choice
+from arena.engine import CATEGORIES, ArenaError, RuleOptions
+from arena.tournament import RunSettings
+from arena.tournament.command import Interrupted
+from arena.tournament.experiment import games_per_deal
+from arena.tournament.runner import config_from_manifest, default_workers
+from arena.tournament.schedule import ScheduleError
+from arena.tournament.store import StoreError, read_manifest
+from arena.user_error import UserError
+
+from .study import deals_for, run_study, study_config
+
+STUDY_EPILOG = """\b
+Examples:
+  arena balance study --bot greedy --games 2700 --out runs/study
+  arena balance study --bot greedy --bot objective --deals 40 --workers 2 --out runs/levels
+  arena balance study --bot greedy --deals 60 --category panda --price-cards panda-07 \\
+      --cards planted.json --out runs/panda
+  arena balance study --resume runs/study
+"""
+
+
+def _offsets(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise UserError(f"--offsets {text!r}: give whole numbers separated by commas, "
+                        "e.g. -3,3") from None
+    return values
+
+
+def table_text(table: Any, limit: int = 12) -> str:
+    """The card table's essential columns for the console, strongest evidence first."""
+    from reports.render import display
+
+    if table is None or len(table) == 0:
+        return "(no complete deal yet)"
+    cols = ["card", "points", "effect", "effect_lo", "effect_hi", "effect_games_needed",
+            "fair_points", "fair_points_lo", "fair_points_hi", "fair_points_games_needed",
+            "flag"]
+    shown = display(table[cols].head(limit))
+    widths = [max(len(str(c)), *(len(str(v)) for v in shown[c])) for c in shown.columns]
+    lines = ["  ".join(f"{c:<{w}}" for c, w in zip(shown.columns, widths, strict=True))]
+    for row in shown.itertuples(index=False):
+        lines.append("  ".join(f"{v!s:<{w}}" for v, w in zip(row, widths, strict=True)))
+    if len(table) > limit:
+        lines.append(f"... {len(table) - limit} more cards in the report")
+    return "\n".join(lines)
+
+
+@click.command("study", epilog=STUDY_EPILOG)
+@click.option("--bot", "bots", multiple=True, metavar="SPEC",
+              help="A skill level (repeat): the bot in the subject seat, against copies of "
+                   "itself (or --opponent).")
+@click.option("--opponent", metavar="SPEC", default=None,
+              help="The bot in the other seats at every level (default: the level's own).")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Seats per game.")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Games per skill level, rounded down to whole deals (every arm of a deal).")
+@click.option("--deals", type=click.IntRange(min=1), default=None,
+              help="Deals per category and level (instead of --games).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed: the deals; the same seed gives the same deals.")
+@click.option("--cards", "cards_path", metavar="FILE", default=None,
+              help="The card set studied (see `arena cards`); default the printed one.")
+@click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (repeat).")
+@click.option("--category", "categories", multiple=True, type=click.Choice(CATEGORIES),
+              help="Study only this category (repeat); default all three.")
+@click.option("--price-cards", metavar="IDS", default=None,
+              help="Measure fair points only for these cards (comma-separated ids); default "
+                   "every card studied. Effects and flags are measured for every card.")
+@click.option("--offsets", default="-3,3", show_default=True, metavar="LIST",
+              help="The fair-points arms: the card at its points plus each offset.")
+@click.option("--depth", type=click.IntRange(min=0), default=None,
+              help="Put the card at this depth of its deck (0: the next drawn) instead of "
+                   "in the subject's hand; the outcome is then the drawer's.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: CPU count].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Directory of the study [default: runs/study-<seed>].")
+@click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Play the games missing from DIR (its manifest says the rest).")
+@click.option("--no-report", is_flag=True, help="Only play the games.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def study_command(**params: Any) -> None:
+    """Measure what each objective card is worth by intervention on the deal.
+
+    Every deal is played once per card of a category, a subject seat holding that card in
+    place of the one it was dealt, everything else equal (the seed's die, plots, other
+    cards and the bots' random streams).  Per card: the win-rate effect of holding it
+    against the category's average card, paired by deal, with an interval; the
+    Benjamini-Hochberg flag across cards; its fair points, from the same deals re-played
+    with the card at other prices (--offsets); its points per action against its category.
+    Each --bot is a skill level, played on the same deals.  The report goes to DIR/report.
+    """
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    try:
+        _study(params)
+    except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _study(params: dict[str, Any]) -> None:
+    resume: Path | None = params["resume"]
+    if resume is not None:
+        config = config_from_manifest(read_manifest(resume))
+        directory = resume
+    else:
+        if not params["bots"]:
+            raise UserError("a study needs at least one --bot (a skill level)")
+        if params["games"] is not None and params["deals"] is not None:
+            raise UserError("give --games or --deals, not both")
+        choice = card_choice(params["cards_path"], params["players"])
+        options = choice.options(RuleOptions.from_pairs(list(params["rules"])))
+        priced = (None if params["price_cards"] is None else
+                  tuple(c.strip() for c in params["price_cards"].split(",") if c.strip()))
+        common = {"players": params["players"], "seed": params["seed"], "cards": choice.cards,
+                  "options": options, "categories": params["categories"] or CATEGORIES,
+                  "priced": priced, "offsets": _offsets(params["offsets"]),
+                  "depth": params["depth"], "opponent": params["opponent"]}
+        config = study_config(params["bots"], deals=1, **common)
+        if params["deals"] is not None:
+            deals = params["deals"]
+        elif params["games"] is not None:
+            deals = deals_for(params["games"], config)
+        else:
+            deals = 10
+        config = study_config(params["bots"], deals=deals, **common)
+        directory = params["out"] or Path("runs") / f"study-{params['seed']}"
+    design = config.experiment
+    assert design is not None
+    per_level = games_per_deal(config, design) // len(design.levels) * design.deals
+    if not params["quiet"]:
+        click.echo(f"Study: {', '.join(config.names[i[0]] for i in design.levels)}; "
+                   f"{design.deals} deals x {', '.join(CATEGORIES[k] for k in design.categories)}"
+                   f": {per_level} games per level; {config.players} players, seed "
+                   f"{config.seed}; files in {directory}", err=True)
+    settings = RunSettings(workers=params["workers"] or default_workers(),
+                           progress="none" if params["quiet"] else "auto")
+    result = run_study(config, directory, resume=resume is not None, settings=settings)
+    if result.played:
+        rate = result.played / result.elapsed if result.elapsed > 0 else math.nan
+        click.echo(f"{result.played} games played in {result.elapsed:.1f} s ({rate:.1f} "
+                   f"games/s); {result.done} of {result.total} in {directory}.")
+    if result.interrupted:
+        raise Interrupted(f"Interrupted: the {result.done} finished games (of {result.total}) "
+                          f"are kept.\nResume with: arena balance study --resume {directory}")
+    if params["no_report"]:
+        return
+    summarize(directory)
+
+
+def summarize(directory: Path) -> None:
+    """Analyse the study, print each level's strongest cards, write the report."""
+    import reports
+    from reports import experiment
+
+    try:
+        exp = experiment.load(directory)
+        analysis = experiment.analyse(exp)
+    except reports.ReportError as exc:
+        raise UserError(str(exc)) from None
+    for name, table in zip(exp.levels, analysis["levels"], strict=True):
+        click.echo(f"\n{name}: the cards with the strongest evidence (effect: win share "
+                   "against the category's average card, 95% CI):")
+        click.echo(table_text(table))
+    click.echo("computing the report ...", err=True)
+    try:
+        folder = reports.write_report([directory])
+    except reports.ReportError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(f"report written to {folder}")
+
+
+TUNE_EPILOG = """\b
+Examples:
+  arena balance tune runs/study --rounds 3 --out runs/tuned
+  arena tournament --bot greedy --bot objective --cards runs/tuned/final.json --out runs/t
+"""
+
+
+@click.command("tune", epilog=TUNE_EPILOG)
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), metavar="DIR")
+@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
+              help="At most this many rounds after the study given.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where the rounds go [default: DIR-tuned].")
+@click.option("--level", default=None, metavar="NAME",
+              help="The skill level whose fair points set the points (default: the first).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: CPU count].")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def tune_command(directory: Path, rounds: int, out: Path | None, level: str | None,
+                 workers: int | None, quiet: bool) -> None:
+    """Repeat study -> suggest until the measured spread stops shrinking.
+
+    DIR is a study (`arena balance study`): round 0.  Each round moves the cards whose
+    fair-points interval leaves their points out to their fair points, then plays the same
+    study (same deals, levels and arms) with that set.  The loop stops when no card moves,
+    when the spread (fair points - points across the cards, corrected for noise) is no
+    smaller than the round before, or after --rounds.  Writes round-R.json (each round's
+    set), round-R/ (its study), rounds.csv, spread.png and final.json (the set with the
+    smallest spread), and prints the final set's paired change of spread against round 0.
+    """
+    from reports import ReportError, experiment
+
+    from .tune import tune
+
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    target = out or directory.with_name(directory.name + "-tuned")
+    try:
+        exp = experiment.load(directory)
+        if level is not None and level not in exp.levels:
+            raise UserError(f"--level {level!r} is not a level of the study "
+                            f"({', '.join(exp.levels)})")
+        index = exp.levels.index(level) if level is not None else 0
+        settings = RunSettings(workers=workers or default_workers(),
+                               progress="none" if quiet else "auto")
+        frame = tune(directory, target, rounds, index, settings, say=click.echo)
+    except ReportError as exc:
+        raise UserError(str(exc)) from None
+    except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
+        raise UserError(str(exc)) from None
+    final = frame[frame["final"]].iloc[0]
+    click.echo(f"final set: round {int(final['round'])} ({target / 'final.json'})")
+    if int(final["round"]) > 0 and math.isfinite(final.get("change", math.nan)):
+        click.echo(f"paired change of the spread against round 0, on the same deals: "
+                   f"{final['change']:+.2f} points [{final['change_lo']:+.2f}, "
+                   f"{final['change_hi']:+.2f}]")
+    click.echo(f"rounds in {target / 'rounds.csv'}, chart {target / 'spread.png'}")

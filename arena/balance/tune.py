@@ -1,0 +1,213 @@
+"""Points from a card study, and the loop that re-plays the study until the set is balanced.
+
+``suggest``: a card flagged too strong or too weak by the study (the test of its effect,
+Benjamini–Hochberg across the cards, so that the cards moved are moved on evidence) moves to
+its fair points, rounded and never below 0; one whose fair points are not resolved (or not
+measured) moves one point that way: the data say which way, not how far.  Any other card
+keeps its points; copies of one card (the
+same condition and points) share one suggestion, their fair points pooled by precision, so
+identical cards stay identical.  Acting only on evidence keeps noise from moving cards;
+the cards that do move are the ones whose estimate is furthest out, which a selection makes
+too far on average, and the next round of the loop measures them again at their new points.
+
+``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
+deals, arms) with the previous round's suggestion, until no card moves, the measured spread
+(``reports.experiment.spread``: fair points − points across the cards, noise-corrected) no
+longer shrinks (when two rounds both resolve it), or the rounds run out.  Every round's set
+is written, the spread by round is a chart, and the final set is compared with round 0 on
+the same deals (paired).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena import cards as card_files
+from arena.engine import CardSet
+from arena.tournament import RunSettings
+from arena.tournament.runner import config_from_manifest
+from arena.tournament.store import read_manifest
+from reports import charts, experiment
+from reports.balance import copy_groups
+from reports.loader import emperor_points
+
+from .study import run_study
+
+
+def suggest(exp: experiment.Experiment, level: int = 0,
+            analysis: dict[str, Any] | None = None, method: str = "fair-value") -> pd.DataFrame:
+    """Per card of the study: its points, its fair points, the suggestion and why.
+
+    ``method="efficiency"`` instead moves each card flagged efficient or inefficient (beyond
+    the margin) to the points at which its points per action would equal its category's:
+    parity of effort, not of value (a card can be efficient and still not win more).
+    """
+    analysis = analysis or experiment.analyse(exp)
+    table = analysis["levels"][level].copy()
+    table["group"] = copy_groups(table.assign(category=table["category"].astype(str)))
+    if method == "efficiency":
+        return _by_efficiency(table)
+    if method != "fair-value":
+        raise ValueError(f"unknown method {method!r}")
+    resolved = table["fair_points"].notna() & (table["fair_points_se"] > 0)
+    gap = (table["fair_points"] - table["points"]).where(resolved)
+    w = (1.0 / table["fair_points_se"] ** 2).where(resolved, 0.0)
+    key = table["group"] + "@" + table["points"].astype(str)
+    sum_w = w.groupby(key).transform("sum")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = (gap.fillna(0.0) * w).groupby(key).transform("sum") / sum_w
+    # A copy group moves when one of its copies is flagged too strong or too weak (the
+    # study's test, Benjamini–Hochberg across the cards): to its pooled fair points when one
+    # is resolved, else one point the way the flag says (the data say which way, not how far).
+    flag = table.get("flag", pd.Series("", index=table.index)).astype(str)
+    step = pd.Series(np.where(flag.str.contains("too strong"), -1,
+                              np.where(flag.str.contains("too weak"), 1, 0)), index=table.index)
+    flagged = step.ne(0).groupby(key).transform("any")
+    direction = step.groupby(key).transform(lambda x: x[x != 0].iloc[0] if (x != 0).any() else 0)
+    known = sum_w > 0
+    move = flagged & known
+    stepped = flagged & ~known
+    target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
+                      np.where(stepped, np.maximum(0.0, table["points"] + direction),
+                               table["points"]))
+    table["suggested"] = target.astype(int)
+    table["change"] = table["suggested"] - table["points"].astype(int)
+    copies = key.map(key.value_counts())
+    why = []
+    for r, m, n, c, st in zip(table.itertuples(), move, copies, table["change"], stepped,
+                              strict=True):
+        if st:
+            why.append(f"{'too strong' if c < 0 else 'too weak'}, fair points not "
+                       f"resolved: one point {'down' if c < 0 else 'up'}")
+        elif m:
+            why.append(f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f}): "
+                       f"fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
+                       f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
+                                                     else "") + ("" if c else ", rounds to it"))
+        elif np.isfinite(r.fair_points):
+            why.append(f"not flagged (q = {r.q_value:.2f}): fair points {r.fair_points:.1f} "
+                       f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
+        elif not r.priced:
+            why.append("not flagged, not played at other prices (--price-cards)")
+        else:
+            needed = r.fair_points_games_needed
+            why.append("not flagged, fair points not resolved" + (
+                f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
+    table["why"] = why
+    return table[["card", "category", "points", "fair_points", "fair_points_lo",
+                  "fair_points_hi", "suggested", "change", "why"]]
+
+
+def _by_efficiency(table: pd.DataFrame) -> pd.DataFrame:
+    """The efficiency method of :func:`suggest`; copies move together (their mean target)."""
+    flagged = table["flag"].astype(str).str.contains("efficient")
+    key = table["group"] + "@" + table["points"].astype(str)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        target = (table["points"] / table["efficiency"]).where(flagged)
+    pooled = target.groupby(key).transform("mean")
+    move = pooled.notna() & np.isfinite(pooled)
+    table["suggested"] = np.where(move, np.maximum(0.0, np.round(pooled.fillna(0.0))),
+                                  table["points"]).astype(int)
+    table["change"] = table["suggested"] - table["points"].astype(int)
+    table["why"] = [
+        f"points per action {r.efficiency:.2f}x its category's [{r.efficiency_lo:.2f}, "
+        f"{r.efficiency_hi:.2f}]: parity at about {r.points / r.efficiency:.1f}"
+        if m and np.isfinite(r.efficiency) and r.efficiency > 0 else
+        "points per action within ±20% of its category's, or not resolved" if not m else
+        "earns no points per action: parity needs its points measured at other prices"
+        for r, m in zip(table.itertuples(), move, strict=True)]
+    return table[["card", "category", "points", "fair_points", "fair_points_lo",
+                  "fair_points_hi", "suggested", "change", "why"]]
+
+
+def card_file(exp: experiment.Experiment, table: pd.DataFrame, name: str) -> dict[str, Any]:
+    """The ``--cards`` file of a suggestion: every card in play with its points (the
+    study's for the cards not in the table), the study's removed cards and Emperor."""
+    catalog = exp.catalog
+    points = {c: int(p) for c, p, removed in
+              zip(catalog["card"], catalog["points"], catalog["removed"], strict=True)
+              if not removed}
+    points.update({c: int(s) for c, s in zip(table["card"], table["suggested"], strict=True)})
+    out: dict[str, Any] = {"name": name, "emperor": emperor_points(exp.manifest),
+                           "points": points}
+    removed = sorted(catalog.loc[catalog["removed"], "card"])
+    if removed:
+        out["remove"] = removed
+    return out
+
+
+def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
+         settings: RunSettings | None = None,
+         say: Callable[[str], None] = print) -> pd.DataFrame:
+    """The loop of the module docstring; returns one row per round (spread, cards moved)."""
+    out.mkdir(parents=True, exist_ok=True)
+    base = config_from_manifest(read_manifest(directory))
+    current = experiment.load(directory)
+    analysis = experiment.analyse(current)
+    rows = [_round_row(0, directory, analysis, level, moved=0)]
+    say(f"round 0 ({directory}): spread {_spread_text(rows[-1])}")
+    studies = [current]
+    for r in range(1, rounds + 1):
+        table = suggest(current, level, analysis)
+        moved = table[table["change"] != 0]
+        if moved.empty:
+            say(f"round {r}: no card moves; the set is as balanced as the study can tell")
+            break
+        name = f"tuned round {r} from {directory.name}"
+        data = card_file(current, table, name)
+        path = out / f"round-{r}.json"
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        say(f"round {r}: " + ", ".join(f"{c} {p:g}→{s}" for c, p, s in
+                                       zip(moved["card"], moved["points"], moved["suggested"],
+                                           strict=True)) + f" ({path})")
+        choice = card_files.parse(data, f"round {r}'s set")
+        config = replace(base, cards=CardSet(choice.cards.points, choice.cards.removed, name))
+        folder = out / f"round-{r}"
+        run_study(config, folder, resume=(folder / "manifest.json").exists(),
+                  settings=settings)
+        current = experiment.load(folder)
+        analysis = experiment.analyse(current)
+        studies.append(current)
+        rows.append(_round_row(r, folder, analysis, level, moved=len(moved)))
+        say(f"round {r}: spread {_spread_text(rows[-1])}")
+        new, old = rows[-1]["spread"], rows[-2]["spread"]
+        if math.isfinite(new) and math.isfinite(old) and not new < old:
+            say(f"round {r}: the spread no longer shrinks; stopping")
+            break
+    frame = pd.DataFrame(rows)
+    best = int(frame.loc[frame["spread"].fillna(math.inf).idxmin(), "round"]) \
+        if frame["spread"].notna().any() else 0
+    frame["final"] = frame["round"] == best
+    if best > 0:
+        paired = experiment.paired_spread(studies[0], studies[best], level)
+        frame.loc[frame["round"] == best, ["change", "change_lo", "change_hi"]] = (
+            paired["change"], paired["change_lo"], paired["change_hi"])
+        final = json.loads((out / f"round-{best}.json").read_text())
+    else:
+        final = card_file(studies[0], suggest(studies[0], level).assign(
+            suggested=lambda f: f["points"].astype(int)), f"{directory.name} (unchanged)")
+    (out / "final.json").write_text(json.dumps(final, indent=2) + "\n", encoding="utf-8")
+    frame.to_csv(out / "rounds.csv", index=False)
+    charts.spread_by_round(frame, out / "spread.png")
+    return frame
+
+
+def _round_row(r: int, folder: Path, analysis: dict[str, Any], level: int,
+               moved: int) -> dict[str, Any]:
+    s = experiment.spread(analysis["levels"][level])
+    return {"round": r, "study": str(folder), "moved": moved, **s}
+
+
+def _spread_text(row: dict[str, Any]) -> str:
+    if not np.isfinite(row["spread"]):
+        return "not resolved (no card's fair points are)"
+    return (f"{row['spread']:.2f} points [{row['spread_lo']:.2f}, {row['spread_hi']:.2f}] "
+            f"over {row['cards']} cards")

@@ -1,0 +1,327 @@
+//! Bot specs in Rust: a bot's name and parameters -> a `Box<dyn Bot>`.
+//!
+//! Specs are parsed and validated in Python (`arena.registry.BotSpec`, the one parser); the
+//! native side receives the bot's name and its full parameters (defaults filled in) and
+//! checks them again against the same declarations (a Python bot's `PARAMS`), refusing what
+//! `arena.bot.Param.convert` refuses, with the same sentences.  A bot plugs in with one
+//! line of [`REGISTRY`]: its [`BotEntry`], naming its parameters and its factory.
+
+use crate::json::{float_repr, str_repr};
+use crate::rng::PyRandom;
+
+use super::Bot;
+
+/// A parameter's value as Python hands it over (`bool`, `int`, `float`, `str`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl Value {
+    /// Python's `repr` of the value (as a refusal quotes it).
+    pub fn repr(&self) -> String {
+        match self {
+            Value::Bool(true) => "True".into(),
+            Value::Bool(false) => "False".into(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => float_repr(*f),
+            Value::Text(s) => str_repr(s),
+        }
+    }
+}
+
+/// What a parameter holds, with its bounds (the Python `Param`'s type, minimum, maximum and
+/// choices).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    Bool,
+    Int {
+        minimum: Option<i64>,
+        maximum: Option<i64>,
+    },
+    Float {
+        minimum: Option<f64>,
+        maximum: Option<f64>,
+    },
+    /// Text; `choices` empty: any.
+    Text {
+        choices: &'static [&'static str],
+    },
+}
+
+/// A declared parameter: the Rust side of a Python bot's `Param`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamDecl {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub default: Default,
+}
+
+/// A parameter's default (a `Value` that can be a constant).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Default {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(&'static str),
+}
+
+impl Default {
+    pub fn value(&self) -> Value {
+        match *self {
+            Default::Bool(b) => Value::Bool(b),
+            Default::Int(i) => Value::Int(i),
+            Default::Float(f) => Value::Float(f),
+            Default::Text(s) => Value::Text(s.into()),
+        }
+    }
+}
+
+/// A bound as a person writes it (Python's `_number`: 1000000, not 1e+06 or 1000000.0).
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e18 {
+        format!("{}", value as i64)
+    } else {
+        float_repr(value)
+    }
+}
+
+impl ParamDecl {
+    fn type_name(&self) -> String {
+        match self.kind {
+            Kind::Bool => "true|false".into(),
+            Kind::Int { .. } => "an integer".into(),
+            Kind::Float { .. } => "a finite number".into(),
+            Kind::Text { choices } if !choices.is_empty() => choices.join("|"),
+            Kind::Text { .. } => "text".into(),
+        }
+    }
+
+    /// The value as this parameter's type, checked (`Param.convert` on a typed value).
+    pub fn convert(&self, value: &Value) -> Result<Value, String> {
+        let bad = || {
+            format!(
+                "parameter {} must be {}, not {}",
+                self.name,
+                self.type_name(),
+                value.repr()
+            )
+        };
+        let out = match (self.kind, value) {
+            (Kind::Bool, Value::Bool(b)) => Value::Bool(*b),
+            (Kind::Bool, Value::Int(i)) if *i == 0 || *i == 1 => Value::Bool(*i == 1),
+            (Kind::Bool, Value::Text(t)) => match t.to_lowercase().as_str() {
+                "true" | "yes" | "1" => Value::Bool(true),
+                "false" | "no" | "0" => Value::Bool(false),
+                _ => return Err(bad()),
+            },
+            (Kind::Int { .. }, Value::Int(i)) => Value::Int(*i),
+            (Kind::Int { .. }, Value::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
+                Value::Int(*f as i64)
+            }
+            (Kind::Int { .. }, Value::Text(t)) => {
+                Value::Int(t.trim().parse::<i64>().map_err(|_| bad())?)
+            }
+            (Kind::Float { .. }, Value::Int(i)) => Value::Float(*i as f64),
+            (Kind::Float { .. }, Value::Float(f)) if f.is_finite() => Value::Float(*f),
+            (Kind::Float { .. }, Value::Text(t)) => match t.trim().parse::<f64>() {
+                Ok(f) if f.is_finite() => Value::Float(f),
+                _ => return Err(bad()),
+            },
+            (Kind::Text { .. }, Value::Text(t)) => Value::Text(t.clone()),
+            _ => return Err(bad()),
+        };
+        match (self.kind, &out) {
+            (Kind::Text { choices }, Value::Text(t))
+                if !choices.is_empty() && !choices.contains(&t.as_str()) =>
+            {
+                return Err(format!(
+                    "parameter {} cannot be {} (valid: {})",
+                    self.name,
+                    out.repr(),
+                    choices.join(", ")
+                ))
+            }
+            (Kind::Int { minimum, maximum }, Value::Int(i)) => bounds(
+                self.name,
+                *i as f64,
+                minimum.map(|m| m as f64),
+                maximum.map(|m| m as f64),
+            )?,
+            (Kind::Float { minimum, maximum }, Value::Float(f)) => {
+                bounds(self.name, *f, minimum, maximum)?
+            }
+            _ => {}
+        }
+        Ok(out)
+    }
+}
+
+fn bounds(name: &str, v: f64, minimum: Option<f64>, maximum: Option<f64>) -> Result<(), String> {
+    if let Some(m) = minimum {
+        if v < m {
+            return Err(format!("parameter {name} must be at least {}", number(m)));
+        }
+    }
+    if let Some(m) = maximum {
+        if v > m {
+            return Err(format!("parameter {name} must be at most {}", number(m)));
+        }
+    }
+    Ok(())
+}
+
+/// Checked parameters: every declared one, in declaration order, defaults filled in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params(pub Vec<(&'static str, Value)>);
+
+impl Params {
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+    /// A declared bool parameter (false if the bot declares none of that name).
+    pub fn bool(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(Value::Bool(true)))
+    }
+    /// A declared int parameter (0 if none).
+    pub fn int(&self, name: &str) -> i64 {
+        match self.get(name) {
+            Some(Value::Int(i)) => *i,
+            _ => 0,
+        }
+    }
+    /// A declared float parameter (0.0 if none).
+    pub fn float(&self, name: &str) -> f64 {
+        match self.get(name) {
+            Some(Value::Float(f)) => *f,
+            _ => 0.0,
+        }
+    }
+    /// A declared text parameter ("" if none).
+    pub fn text(&self, name: &str) -> &str {
+        match self.get(name) {
+            Some(Value::Text(t)) => t,
+            _ => "",
+        }
+    }
+}
+
+/// Makes a bot from checked parameters and its generator (seeded as the arena seeds the
+/// Python bot: `arena.seeds.bot_seed`, or a caller's generator state).
+pub type Factory = fn(&Params, PyRandom) -> Box<dyn Bot>;
+
+/// One bot of the registry.
+#[derive(Clone, Copy)]
+pub struct BotEntry {
+    /// The name the Python bot class declares as its `NATIVE` (its registered name).
+    pub name: &'static str,
+    /// The Python class's name (refusals name it, as `Bot.check_params` does).
+    pub class: &'static str,
+    pub params: &'static [ParamDecl],
+    pub make: Factory,
+    /// Only with the binding's test hook (the planted panic): never in a real run.
+    pub test_only: bool,
+}
+
+impl BotEntry {
+    /// Every declared parameter with its value, checked (`Bot.check_params`).
+    pub fn check(&self, given: &[(String, Value)]) -> Result<Params, String> {
+        for (name, _) in given {
+            if !self.params.iter().any(|p| p.name == name) {
+                let valid: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+                let valid = if valid.is_empty() {
+                    "none".to_string()
+                } else {
+                    valid.join(", ")
+                };
+                return Err(format!(
+                    "{} has no parameter {} (its parameters: {valid})",
+                    self.class,
+                    str_repr(name)
+                ));
+            }
+        }
+        let mut out = Vec::with_capacity(self.params.len());
+        for p in self.params {
+            let value = match given.iter().find(|(n, _)| n == p.name) {
+                Some((_, v)) => p.convert(v)?,
+                None => p.default.value(),
+            };
+            out.push((p.name, value));
+        }
+        Ok(Params(out))
+    }
+}
+
+/// The native bots, one line each.
+pub const REGISTRY: &[BotEntry] = &[super::random_bot::ENTRY, super::test_bots::PANIC];
+
+/// The entry of a bot name; test-only bots only when `tests` is set.
+pub fn entry(name: &str, tests: bool) -> Option<&'static BotEntry> {
+    REGISTRY
+        .iter()
+        .find(|e| e.name == name && (tests || !e.test_only))
+}
+
+/// A bot from its name, parameters and generator; the refusal names what is wrong.
+pub fn make_bot(
+    name: &str,
+    params: &[(String, Value)],
+    rng: PyRandom,
+    tests: bool,
+) -> Result<Box<dyn Bot>, String> {
+    let e = entry(name, tests).ok_or_else(|| format!("no native bot {}", str_repr(name)))?;
+    let checked = e.check(params)?;
+    Ok((e.make)(&checked, rng))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_python_refuses() {
+        let e = entry("random", false).unwrap();
+        assert!(e.check(&[]).is_ok());
+        let err = e
+            .check(&[("completed".into(), Value::Bool(true))])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "RandomBot has no parameter 'completed' (its parameters: complete)"
+        );
+        let err = e
+            .check(&[("complete".into(), Value::Text("maybe".into()))])
+            .unwrap_err();
+        assert_eq!(err, "parameter complete must be true|false, not 'maybe'");
+        assert!(entry("panic", false).is_none());
+        assert!(entry("panic", true).is_some());
+    }
+
+    #[test]
+    fn bounds_as_python_words_them() {
+        let p = ParamDecl {
+            name: "n",
+            kind: Kind::Int {
+                minimum: Some(1),
+                maximum: Some(1_000_000),
+            },
+            default: Default::Int(1),
+        };
+        assert_eq!(
+            p.convert(&Value::Int(0)).unwrap_err(),
+            "parameter n must be at least 1"
+        );
+        assert_eq!(
+            p.convert(&Value::Int(2_000_000)).unwrap_err(),
+            "parameter n must be at most 1000000"
+        );
+        assert_eq!(
+            p.convert(&Value::Float(2.5)).unwrap_err(),
+            "parameter n must be an integer, not 2.5"
+        );
+    }
+}

@@ -1,0 +1,720 @@
+//! The referee: one game between seats, the loop of the reference's `arena/match.py`
+//! (`play_game`), and its record, byte for byte the line `arena/records.py` (`make_record`)
+//! gives once the runner encodes it (orjson).
+//!
+//! The referee treats seats as untrusted: each is asked for a decision with the legal list,
+//! timed, and a fault (a crash, an action that is not legal, a decision past the move time)
+//! ends the game, the faulty seat unable to win, the others scored as the game stood.  A
+//! native bot cannot be pre-empted, so its move time is checked when it returns, as the
+//! reference checks a bot that returns before its alarm.  Who the seats are is the caller's
+//! ([`Seats`]): native bots ([`NativeSeats`]), or the binding's mix of native bots and
+//! Python bots called back.
+
+use std::fmt::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::actions::{self, Action, COMPLETE, KIND_MASK};
+use crate::bots::Bot;
+use crate::components::{CardSet, COMPONENTS, FACES};
+use crate::error::Error;
+use crate::history::Entry;
+use crate::json::{orjson_float, str_repr, write_orjson_str};
+use crate::options::RuleOptions;
+use crate::placement::Placement;
+use crate::state::{Legal, State, STEP_NAMES};
+use crate::view::View;
+
+/// What a seat answered when asked for a decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// An action (the referee checks that it is legal).
+    Action(Action),
+    /// Something that is no action at all, as the error message names it (`returned ...`).
+    Returned(String),
+    /// A fault of the seat: its kind (`crash`, `timeout`, `illegal`, `abandoned`) and message.
+    Fault(String, String),
+    /// The caller stops the game (an error outside the seats' faults: the caller has it).
+    Stop,
+}
+
+/// The seats of a game, as the referee asks them.
+pub trait Seats {
+    /// A new game; `Err((kind, message))` is the seat's fault, `Err(None)`-like stops are
+    /// `Decision::Stop`.
+    fn start(&mut self, seat: u8, players: u8, options: &Arc<RuleOptions>) -> Decision;
+    /// A decision of `seat` at `state` (its turn), and the seconds it took: the seat's own
+    /// clock, started once its view is made.
+    fn choose(&mut self, seat: u8, state: &State, legal: &[Action]) -> (Decision, f64);
+    /// The entries `from..` of the history happened (the state is past them); false stops
+    /// the game.
+    fn publish(&mut self, state: &State, from: usize) -> bool;
+    /// The game ended without a fault.
+    fn finish(&mut self, state: &State);
+}
+
+/// Native bots in every seat.
+pub struct NativeSeats {
+    pub bots: Vec<Box<dyn Bot>>,
+    /// The view of the last decision, made again in place for the next.
+    view: Option<View>,
+}
+
+impl NativeSeats {
+    pub fn new(bots: Vec<Box<dyn Bot>>) -> NativeSeats {
+        NativeSeats { bots, view: None }
+    }
+}
+
+impl Seats for NativeSeats {
+    fn start(&mut self, seat: u8, players: u8, options: &Arc<RuleOptions>) -> Decision {
+        self.bots[seat as usize].start(seat, players, options);
+        Decision::Action(0)
+    }
+
+    fn choose(&mut self, seat: u8, state: &State, legal: &[Action]) -> (Decision, f64) {
+        native_choice(
+            self.bots[seat as usize].as_mut(),
+            &mut self.view,
+            seat,
+            state,
+            legal,
+        )
+    }
+
+    fn publish(&mut self, state: &State, from: usize) -> bool {
+        tell(&mut self.bots, state, from);
+        true
+    }
+
+    fn finish(&mut self, _state: &State) {}
+}
+
+/// A native bot's decision: its view first (made again in `view`'s lists), then the
+/// clock around `choose`.
+pub fn native_choice(
+    bot: &mut dyn Bot,
+    view: &mut Option<View>,
+    seat: u8,
+    state: &State,
+    legal: &[Action],
+) -> (Decision, f64) {
+    let view = seat_view(view, state, seat);
+    let start = Instant::now();
+    let action = bot.choose(view, legal);
+    (Decision::Action(action), start.elapsed().as_secs_f64())
+}
+
+/// The view of `seat` on `state`, made in `view`'s lists when it has some.
+pub fn seat_view<'a>(view: &'a mut Option<View>, state: &State, seat: u8) -> &'a View {
+    match view {
+        Some(v) => {
+            v.refresh(state, seat);
+            v
+        }
+        None => view.insert(View::of(state, seat as i64).expect("a seat of the game")),
+    }
+}
+
+/// Tells native bots the new entries of the history.
+pub fn tell(bots: &mut [Box<dyn Bot>], state: &State, from: usize) {
+    if let Some(history) = &state.history.0 {
+        for entry in &history[from..] {
+            for bot in bots.iter_mut() {
+                bot.observe(entry);
+            }
+        }
+    }
+}
+
+/// The game to play: what `new_game` takes, and the move time.
+#[derive(Clone)]
+pub struct Setup {
+    pub players: u8,
+    pub seed: i128,
+    pub options: Arc<RuleOptions>,
+    pub cards: Arc<CardSet>,
+    pub dice: Vec<u8>,
+    /// The hard limit per decision in seconds, and its text as messages write it (Python's
+    /// `f"{move_time:g}"`, given by the caller).
+    pub move_time: Option<(f64, String)>,
+    /// An experiment's intervention: cards placed in the deal, in order, before the bots
+    /// are told of it (`crate::placement`); the record keeps them.
+    pub placements: Vec<Placement>,
+}
+
+impl Setup {
+    /// The game dealt from the seed, the intervention's cards placed (refused with the
+    /// engine's sentence when the setup or a placement cannot be).
+    pub fn deal(&self) -> Result<State, Error> {
+        let mut state = State::new(
+            self.players as usize,
+            self.seed,
+            self.options.clone(),
+            &self.dice,
+            true,
+            self.cards.clone(),
+        )?;
+        for &p in &self.placements {
+            state.make_placement(p)?;
+        }
+        Ok(state)
+    }
+}
+
+/// A fault that ended a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fault {
+    pub seat: u8,
+    pub kind: String,
+    pub message: String,
+}
+
+/// What the referee knows of a game as it goes: the decisions applied and the time spent,
+/// kept outside the loop so that a caller can rebuild the game if the loop panics.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub actions: Vec<Action>,
+    pub seconds: Vec<f64>,
+}
+
+/// A game played (or stopped by the caller).
+pub struct Played {
+    pub state: State,
+    pub seconds: Vec<f64>,
+    pub error: Option<Fault>,
+    /// The caller stopped it (`Decision::Stop`, or `publish` returned false).
+    pub stopped: bool,
+}
+
+/// An action as an error message names it: its notation when it reads back as itself,
+/// else its number (the reference's `returned_text` for an int).
+pub fn returned_text(action: Action) -> String {
+    if let Some(text) = actions::try_text(action as u64) {
+        if actions::parse(&text) == Ok(action) {
+            return str_repr(&text);
+        }
+    }
+    action.to_string()
+}
+
+/// Plays one game (the reference's `play_game`); `progress` is kept up to date as it goes.
+pub fn play(
+    setup: &Setup,
+    seats: &mut dyn Seats,
+    progress: &mut Progress,
+) -> Result<Played, Error> {
+    let players = setup.players;
+    let mut state = setup.deal()?;
+    progress.actions.clear();
+    progress.seconds = vec![0.0; players as usize];
+    let mut error: Option<Fault> = None;
+    let mut stopped = false;
+    let fault = |seat: u8, kind: &str, message: String| {
+        Some(Fault {
+            seat,
+            kind: kind.into(),
+            message,
+        })
+    };
+    for seat in 0..players {
+        match seats.start(seat, players, &setup.options) {
+            Decision::Fault(kind, message) => {
+                error = fault(seat, &kind, message);
+                break;
+            }
+            Decision::Stop => {
+                stopped = true;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let mut seen = 0;
+    if error.is_none() && !stopped {
+        stopped = !seats.publish(&state, 0);
+        seen = history_len(&state);
+    }
+    let mut legal = Legal::new();
+    while error.is_none() && !stopped && !state.is_terminal() {
+        let seat = state.b.current;
+        state.legal_into(&mut legal);
+        let (decision, elapsed) = seats.choose(seat, &state, &legal);
+        progress.seconds[seat as usize] += elapsed;
+        let returned = match decision {
+            Decision::Fault(kind, message) => {
+                error = fault(seat, &kind, message);
+                break;
+            }
+            Decision::Stop => {
+                stopped = true;
+                break;
+            }
+            Decision::Action(a) => Ok(a),
+            Decision::Returned(text) => Err(text),
+        };
+        if let Some((limit, text)) = &setup.move_time {
+            if elapsed > *limit {
+                error = fault(
+                    seat,
+                    "timeout",
+                    format!("took {elapsed:.3} s, over the {text} s move time"),
+                );
+                break;
+            }
+        }
+        match returned {
+            Ok(action) if legal.contains(&action) => {
+                if let Err(e) = state.apply(action) {
+                    panic!("the engine refused a legal action: {e}");
+                }
+                progress.actions.push(action);
+                stopped = !seats.publish(&state, seen);
+                seen = history_len(&state);
+            }
+            other => {
+                let text = match other {
+                    Ok(action) => returned_text(action),
+                    Err(text) => text,
+                };
+                error = fault(
+                    seat,
+                    "illegal",
+                    format!(
+                        "returned {text}, which is not a legal action at round {}, step {}",
+                        state.b.round, STEP_NAMES[state.b.step as usize]
+                    ),
+                );
+            }
+        }
+    }
+    if error.is_none() && !stopped {
+        seats.finish(&state);
+    }
+    Ok(Played {
+        state,
+        seconds: progress.seconds.clone(),
+        error,
+        stopped,
+    })
+}
+
+fn history_len(state: &State) -> usize {
+    state.history.0.as_ref().map_or(0, Vec::len)
+}
+
+/// The parts of a record the caller writes once per configuration, as orjson writes them:
+/// `options` (the rule options that differ from the defaults) and `card_set` (its hash and
+/// changes, `arena.cards.record_field`).
+#[derive(Clone, Debug, Default)]
+pub struct RecordParts {
+    pub options: String,
+    pub card_set: String,
+}
+
+const ACTION_NAMES: [&str; 5] = ["plot", "irrigation", "gardener", "panda", "objective"];
+
+fn ids(out: &mut String, cards: &[u8]) {
+    out.push('[');
+    for (i, &c) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_orjson_str(&COMPONENTS.cards[c as usize].id, out);
+    }
+    out.push(']');
+}
+
+fn ints<T: std::fmt::Display>(out: &mut String, items: impl IntoIterator<Item = T>) {
+    out.push('[');
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{x}");
+    }
+    out.push(']');
+}
+
+/// Seconds as the record keeps them (`round(s, 6)`).
+fn rounded(s: f64) -> f64 {
+    (s * 1e6).round() / 1e6
+}
+
+/// The record of a game from `"seed"` on (after the game id and the caller's meta fields,
+/// which `head` holds: `{"game":"play"` or `{"game":"000-0001-0","pairing":0,...`), as one
+/// line of orjson's compact JSON.
+pub fn record(
+    head: &str,
+    state: &State,
+    names: &[String],
+    seconds: &[f64],
+    error: Option<&Fault>,
+    parts: &RecordParts,
+    intervention: &[Placement],
+) -> String {
+    let players = state.b.players as usize;
+    let excluded: Vec<u8> = error.map(|e| vec![e.seat]).unwrap_or_default();
+    let result = state.result(&excluded);
+    let history: &[Entry] = state.history.0.as_deref().unwrap_or(&[]);
+    // The cards drawn, in order, with where each is (seat, card) -> index in `cards`.
+    struct Drawn {
+        card: u8,
+        seat: u8,
+        round: u32,
+        completed: Option<u32>,
+    }
+    let mut drawn: Vec<Drawn> = Vec::with_capacity(16);
+    let mut latest: Vec<(u8, u8, usize)> = Vec::with_capacity(16);
+    let mut counts = vec![[0u32; 5]; players];
+    let mut weather = [0u32; 6];
+    let mut actor = 0u8;
+    let draw = |drawn: &mut Vec<Drawn>,
+                latest: &mut Vec<(u8, u8, usize)>,
+                seat: u8,
+                card: u8,
+                round: u32| {
+        let at = drawn.len();
+        drawn.push(Drawn {
+            card,
+            seat,
+            round,
+            completed: None,
+        });
+        match latest.iter_mut().find(|(s, c, _)| *s == seat && *c == card) {
+            Some(slot) => slot.2 = at,
+            None => latest.push((seat, card, at)),
+        }
+    };
+    for entry in history {
+        match *entry {
+            Entry::Move {
+                seat,
+                action,
+                round,
+            } => {
+                actor = seat;
+                let kind = action & KIND_MASK;
+                let turn = actions::turn_action(kind);
+                if turn >= 0 {
+                    counts[seat as usize][turn as usize] += 1;
+                } else if kind == COMPLETE {
+                    let card = (action >> actions::B_SHIFT) as u8;
+                    if let Some(&(_, _, at)) =
+                        latest.iter().find(|(s, c, _)| *s == seat && *c == card)
+                    {
+                        drawn[at].completed = Some(round);
+                    }
+                }
+            }
+            Entry::Dealt { seat, hand, .. } => {
+                for card in hand {
+                    draw(&mut drawn, &mut latest, seat, card, 0);
+                }
+            }
+            Entry::Drew { card, round } => draw(&mut drawn, &mut latest, actor, card, round),
+            Entry::Rolled { face, .. } => weather[face as usize] += 1,
+            _ => {}
+        }
+    }
+
+    let mut out = String::with_capacity(4096 + 24 * history.len());
+    out.push_str(head);
+    let _ = write!(out, ",\"seed\":{},\"players\":{players}", state.seed);
+    let _ = write!(out, ",\"options\":{}", parts.options);
+    let _ = write!(out, ",\"card_set\":{}", parts.card_set);
+    out.push_str(",\"seats\":[");
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_orjson_str(name, &mut out);
+    }
+    out.push_str("],\"scores\":");
+    ints(&mut out, &result.scores);
+    out.push_str(",\"panda_points\":");
+    ints(&mut out, &result.panda_points);
+    out.push_str(",\"winners\":");
+    ints(&mut out, &result.winners);
+    let _ = write!(out, ",\"tiebreak\":\"{}\",\"emperor\":", result.tiebreak);
+    match result.emperor {
+        Some(s) => {
+            let _ = write!(out, "{s}");
+        }
+        None => out.push_str("null"),
+    }
+    let _ = write!(
+        out,
+        ",\"capped\":{},\"rounds\":{},\"completed\":[",
+        result.capped, result.rounds
+    );
+    for (i, done) in result.completed.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        ids(&mut out, done);
+    }
+    out.push_str("],\"drawn\":[");
+    for seat in 0..players {
+        if seat > 0 {
+            out.push(',');
+        }
+        let mine: Vec<u8> = drawn
+            .iter()
+            .filter(|d| d.seat as usize == seat)
+            .map(|d| d.card)
+            .collect();
+        ids(&mut out, &mine);
+    }
+    out.push_str("],\"cards\":[");
+    for (i, d) in drawn.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"card\":");
+        write_orjson_str(&COMPONENTS.cards[d.card as usize].id, &mut out);
+        let _ = write!(
+            out,
+            ",\"seat\":{},\"drawn_round\":{},\"completed_round\":",
+            d.seat, d.round
+        );
+        match d.completed {
+            Some(r) => {
+                let _ = write!(out, "{r}}}");
+            }
+            None => out.push_str("null}"),
+        }
+    }
+    out.push_str("],\"actions\":[");
+    for (seat, c) in counts.iter().enumerate() {
+        if seat > 0 {
+            out.push(',');
+        }
+        out.push('{');
+        for (k, name) in ACTION_NAMES.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "\"{name}\":{}", c[k]);
+        }
+        out.push('}');
+    }
+    out.push_str("],\"weather\":{");
+    for (k, face) in FACES.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{face}\":{}", weather[k]);
+    }
+    out.push_str("},\"moves\":[");
+    for (i, entry) in history.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        entry.write_json(&mut out);
+    }
+    out.push_str("],\"seconds\":[");
+    for (i, &s) in seconds.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&orjson_float(rounded(s)));
+    }
+    out.push_str("],\"error\":");
+    match error {
+        Some(e) => {
+            let _ = write!(out, "{{\"seat\":{},\"kind\":", e.seat);
+            write_orjson_str(&e.kind, &mut out);
+            out.push_str(",\"message\":");
+            write_orjson_str(&e.message, &mut out);
+            out.push('}');
+        }
+        None => out.push_str("null"),
+    }
+    if !intervention.is_empty() {
+        out.push_str(",\"intervention\":[");
+        for (i, p) in intervention.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            p.write_json(&mut out);
+        }
+        out.push(']');
+    }
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{make_bot, Value};
+    use crate::rng::PyRandom;
+    use crate::seeds::bot_seed;
+
+    fn setup(seed: i128) -> Setup {
+        Setup {
+            players: 2,
+            seed,
+            options: Arc::default(),
+            cards: Arc::default(),
+            dice: vec![],
+            move_time: None,
+            placements: vec![],
+        }
+    }
+
+    fn randoms(seed: i128, complete: bool) -> NativeSeats {
+        NativeSeats::new(
+            (0..2)
+                .map(|seat| {
+                    let rng = PyRandom::new(bot_seed(seed, seat, "random") as i128);
+                    make_bot(
+                        "random",
+                        &[("complete".into(), Value::Bool(complete))],
+                        rng,
+                        false,
+                    )
+                    .unwrap()
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn games_end_with_a_record() {
+        for seed in 0..20 {
+            let mut progress = Progress::default();
+            let played = play(
+                &setup(seed),
+                &mut randoms(seed, seed % 2 == 0),
+                &mut progress,
+            )
+            .unwrap();
+            assert!(played.state.is_terminal());
+            assert!(played.error.is_none());
+            let line = record(
+                "{\"game\":\"play\"",
+                &played.state,
+                &["a".into(), "b".into()],
+                &played.seconds,
+                None,
+                &RecordParts {
+                    options: "{}".into(),
+                    card_set: "{}".into(),
+                },
+                &[],
+            );
+            assert!(line.starts_with("{\"game\":\"play\",\"seed\":"));
+            assert!(line.ends_with(",\"error\":null}"));
+            let parsed = crate::json::parse(&line).unwrap();
+            let moves = parsed.get("moves").and_then(Json::as_list).unwrap();
+            assert_eq!(moves.len(), played.state.history_text().len());
+        }
+    }
+
+    #[test]
+    fn an_intervention_is_dealt_and_recorded() {
+        let mut placed = setup(11);
+        // gardener-13 (index 27) held by seat 1, panda-01 (30) the next panda card drawn.
+        placed.placements = vec![
+            Placement {
+                card: 27,
+                seat: Some(1),
+                depth: None,
+            },
+            Placement {
+                card: 30,
+                seat: None,
+                depth: Some(0),
+            },
+        ];
+        let mut progress = Progress::default();
+        let played = play(&placed, &mut randoms(11, true), &mut progress).unwrap();
+        let line = record(
+            "{\"game\":\"play\"",
+            &played.state,
+            &["a".into(), "b".into()],
+            &played.seconds,
+            None,
+            &RecordParts {
+                options: "{}".into(),
+                card_set: "{}".into(),
+            },
+            &placed.placements,
+        );
+        assert!(line.ends_with(
+            ",\"error\":null,\"intervention\":[{\"card\":\"gardener-13\",\"seat\":1},\
+             {\"card\":\"panda-01\",\"depth\":0}]}"
+        ));
+        let parsed = crate::json::parse(&line).unwrap();
+        let drawn = parsed.get("drawn").and_then(Json::as_list).unwrap();
+        assert!(drawn[1]
+            .as_list()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str() == Some("gardener-13")));
+        placed.placements[0].seat = Some(2);
+        let refused = play(&placed, &mut randoms(11, true), &mut progress)
+            .err()
+            .unwrap();
+        assert_eq!(
+            refused.message,
+            "seat 2 is not a seat of this 2-player game"
+        );
+    }
+
+    use crate::json::Json;
+
+    /// A seat that answers what it is told to, to see the faults.
+    struct Scripted(Decision, f64);
+
+    impl Seats for Scripted {
+        fn start(&mut self, _seat: u8, _players: u8, _options: &Arc<RuleOptions>) -> Decision {
+            Decision::Action(0)
+        }
+        fn choose(&mut self, _seat: u8, _state: &State, _legal: &[Action]) -> (Decision, f64) {
+            (self.0.clone(), self.1)
+        }
+        fn publish(&mut self, _state: &State, _from: usize) -> bool {
+            true
+        }
+        fn finish(&mut self, _state: &State) {}
+    }
+
+    #[test]
+    fn faults_end_the_game() {
+        let mut timed = setup(3);
+        timed.move_time = Some((0.5, "0.5".into()));
+        let mut p = Progress::default();
+        let played = play(
+            &timed,
+            &mut Scripted(Decision::Action(actions::END), 0.75),
+            &mut p,
+        )
+        .unwrap();
+        let e = played.error.unwrap();
+        assert_eq!((e.seat, e.kind.as_str()), (0, "timeout"));
+        assert_eq!(e.message, "took 0.750 s, over the 0.5 s move time");
+        let played = play(
+            &setup(3),
+            &mut Scripted(Decision::Action(1 << 30), 0.0),
+            &mut p,
+        )
+        .unwrap();
+        let e = played.error.unwrap();
+        assert_eq!(e.kind, "illegal");
+        assert!(e
+            .message
+            .ends_with("which is not a legal action at round 1, step actions"));
+        let played = play(
+            &setup(3),
+            &mut Scripted(Decision::Fault("crash".into(), "boom".into()), 0.0),
+            &mut p,
+        )
+        .unwrap();
+        assert_eq!(played.error.unwrap().message, "boom");
+        let played = play(&setup(3), &mut Scripted(Decision::Stop, 0.0), &mut p).unwrap();
+        assert!(played.stopped && played.error.is_none());
+    }
+}

@@ -1,0 +1,833 @@
+//! The native referee from Python: one game per call (`play_game`), or a batch of a
+//! tournament's games (`play_batch`), the records streamed back in chunks.
+//!
+//! Native bots play natively; a Python bot (any other, an isolated one behind its proxy)
+//! is called back through the *table*, the Python object of `arena/referee.py` that holds
+//! the Python seats, the alarm and the hooks.  A game of native bots only, without hooks,
+//! runs with the GIL released.  A panic never crosses into Python: the game is rebuilt as
+//! it stood from its seed and the decisions made, and recorded as failed by the seat whose
+//! turn it was, with an `ArenaError`'s sentence naming the game and the seat.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use takenoko::actions::Action;
+use takenoko::bots::registry::{self, BotEntry, Default, Kind, Params};
+use takenoko::bots::{Bot, Value};
+use takenoko::placement::Placement;
+use takenoko::referee::{
+    self, native_choice, seat_view, Decision, Fault, NativeSeats, Progress, RecordParts, Seats,
+    Setup,
+};
+use takenoko::rng::PyRandom;
+use takenoko::seeds;
+use takenoko::state::State;
+use takenoko::view::View;
+
+use super::{core_cards, core_options, entry_tuple, exception, result_object, PyState, PyView};
+
+/// Whether the test-only bots of the registry may be made (`_test_bots`).
+static TEST_BOTS: AtomicBool = AtomicBool::new(false);
+
+fn tests_on() -> bool {
+    TEST_BOTS.load(Ordering::Relaxed)
+}
+
+// ---------------------------------------------------------------------- seeds and specs
+
+/// `arena.seeds.derive_seed` of the parts' texts.
+#[pyfunction]
+pub fn derive_seed(parts: Vec<String>) -> u64 {
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    seeds::derive_seed(&parts)
+}
+
+/// `arena.seeds.bot_seed`.
+#[pyfunction]
+pub fn bot_seed(game_seed: i128, seat: u8, participant: &str) -> u64 {
+    seeds::bot_seed(game_seed, seat, participant)
+}
+
+/// The names of the native bots (the test-only ones while the test hook is on).
+#[pyfunction]
+pub fn bot_names() -> Vec<&'static str> {
+    registry::REGISTRY
+        .iter()
+        .filter(|e| tests_on() || !e.test_only)
+        .map(|e| e.name)
+        .collect()
+}
+
+fn value_of(py: Python<'_>, default: &Default) -> PyObject {
+    match default.value() {
+        Value::Bool(b) => PyBool::new(py, b).to_owned().into_any().unbind(),
+        Value::Int(i) => i
+            .into_pyobject(py)
+            .map(|x| x.into_any().unbind())
+            .unwrap_or(py.None()),
+        Value::Float(f) => PyFloat::new(py, f).into_any().unbind(),
+        Value::Text(t) => PyString::new(py, &t).into_any().unbind(),
+    }
+}
+
+type ParamRow = (
+    &'static str,
+    &'static str,
+    PyObject,
+    Option<f64>,
+    Option<f64>,
+    Vec<&'static str>,
+);
+
+/// A native bot's declared parameters: `(name, type, default, minimum, maximum, choices)`,
+/// to hold them against the Python bot's `PARAMS`.
+#[pyfunction]
+pub fn bot_params(py: Python<'_>, name: &str) -> PyResult<Vec<ParamRow>> {
+    let e = entry(name)?;
+    Ok(e.params
+        .iter()
+        .map(|p| {
+            let (kind, lo, hi, choices) = match p.kind {
+                Kind::Bool => ("bool", None, None, vec![]),
+                Kind::Int { minimum, maximum } => (
+                    "int",
+                    minimum.map(|m| m as f64),
+                    maximum.map(|m| m as f64),
+                    vec![],
+                ),
+                Kind::Float { minimum, maximum } => ("float", minimum, maximum, vec![]),
+                Kind::Text { choices } => ("str", None, None, choices.to_vec()),
+            };
+            (p.name, kind, value_of(py, &p.default), lo, hi, choices)
+        })
+        .collect())
+}
+
+fn entry(name: &str) -> PyResult<&'static BotEntry> {
+    registry::entry(name, tests_on())
+        .ok_or_else(|| PyValueError::new_err(format!("no native bot {name:?}")))
+}
+
+/// A parameter value from Python: bool, int, float or str.
+fn value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if v.is_exact_instance_of::<PyBool>() {
+        return Ok(Value::Bool(v.extract()?));
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(Value::Int(v.extract()?));
+    }
+    if v.is_instance_of::<PyFloat>() {
+        return Ok(Value::Float(v.extract()?));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(Value::Text(v.extract()?));
+    }
+    Err(PyValueError::new_err(format!(
+        "a bot parameter is a bool, int, float or str, not {}",
+        v.repr()?
+    )))
+}
+
+fn params_of(params: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
+    params
+        .iter()
+        .map(|(k, v)| Ok((k.extract::<String>()?, value(&v)?)))
+        .collect()
+}
+
+/// Why the native bot refuses these parameters (None: it takes them), as
+/// `Bot.check_params` says it.
+#[pyfunction]
+pub fn check_bot_params(name: &str, params: &Bound<'_, PyDict>) -> PyResult<Option<String>> {
+    Ok(entry(name)?.check(&params_of(params)?).err())
+}
+
+/// Test hook: while on, the registry's test-only bots (`panic`) can be made.
+#[pyfunction]
+pub fn _test_bots(on: bool) {
+    TEST_BOTS.store(on, Ordering::Relaxed);
+}
+
+/// A native seat as Python gives it: the bot's name, its parameters, its generator.
+struct NativeSpec {
+    entry: &'static BotEntry,
+    params: Params,
+}
+
+fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
+    let entry = entry(name)?;
+    let params = entry
+        .check(&params_of(params)?)
+        .map_err(|m| PyValueError::new_err(format!("native bot {name}: {m}")))?;
+    Ok(NativeSpec { entry, params })
+}
+
+/// A generator from `random.Random.getstate()` (its version, words and `gauss_next`), or
+/// an int seed.
+fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
+    if rng.is_instance_of::<PyInt>() {
+        return Ok(PyRandom::new(rng.extract()?));
+    }
+    let (_, words, gauss): (i64, Vec<u32>, Option<f64>) = rng.extract()?;
+    PyRandom::from_state_words(&words, gauss)
+        .ok_or_else(|| PyValueError::new_err("not a random.Random state"))
+}
+
+fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
+    let words = PyTuple::new(py, r.state_words())?;
+    (3, words, r.gauss_next).into_pyobject(py)
+}
+
+/// The fields of a record line the runner's parent checks and counts (`game`, `seed`,
+/// `seats`, `scores`, `winners`, `tiebreak`, `error`) as a dict, the whole line checked
+/// to be one JSON object; ValueError when it is not.  What `orjson.loads` would tell of
+/// them, without building the rest (the moves are most of a record).
+#[pyfunction]
+pub fn record_fields<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
+    const WANTED: [&str; 8] = [
+        "game",
+        "seed",
+        "seats",
+        "scores",
+        "winners",
+        "tiebreak",
+        "error",
+        "intervention",
+    ];
+    let fields = py
+        .allow_threads(|| takenoko::json::top_fields(line, &WANTED))
+        .map_err(PyValueError::new_err)?;
+    let d = PyDict::new(py);
+    for (k, v) in fields {
+        d.set_item(k, super::from_json(py, &v)?)?;
+    }
+    Ok(d)
+}
+
+// ---------------------------------------------------------------------- the seats
+
+/// The seats of a game with Python in it: native bots, Python bots called back through the
+/// table, and the hooks.
+struct Mixed<'py> {
+    py: Python<'py>,
+    natives: Vec<Option<Box<dyn Bot>>>,
+    table: Option<Bound<'py, PyAny>>,
+    on_decision: Option<Bound<'py, PyAny>>,
+    /// The table wants the history's entries (observers or `on_event`), and the state with
+    /// them (`on_event`).
+    publishes: bool,
+    wants_state: bool,
+    /// A Python `GameState` following the game: the Python bots' views are made from it (so
+    /// views of one layout share its values) and `on_event` is shown it.
+    mirror: Option<Py<PyState>>,
+    options: Py<PyAny>,
+    cards: Py<PyAny>,
+    /// The first error of a callback (not a seat's fault): the game stops and it is raised.
+    error: Option<PyErr>,
+    /// The native seats' view, made again for each decision.
+    view: Option<View>,
+}
+
+impl<'py> Mixed<'py> {
+    fn stop(&mut self, e: PyErr) -> Decision {
+        self.error.get_or_insert(e);
+        Decision::Stop
+    }
+
+    /// The mirror, brought up to `state`.
+    fn follow(&mut self, state: &State) -> PyResult<Bound<'py, PyState>> {
+        let py = self.py;
+        if self.mirror.is_none() {
+            let st = state.copy(self.wants_state);
+            let s = PyState::wrap(py, st, self.options.clone_ref(py), self.cards.clone_ref(py))?;
+            self.mirror = Some(Py::new(py, s)?);
+            return Ok(self.mirror.as_ref().expect("just made").bind(py).clone());
+        }
+        let mirror = self.mirror.as_ref().expect("made above").bind(py).clone();
+        {
+            let mut m = mirror.borrow_mut();
+            let (a, b) = (&m.st.b, &state.b);
+            let layout = a.order != b.order
+                || a.codes != b.codes
+                || a.channels != b.channels
+                || a.irrigated != b.irrigated
+                || a.improvements != b.improvements;
+            let history = m.st.history.0.take();
+            m.st = state.clone();
+            if let (Some(mut h), Some(all)) = (history, &state.history.0) {
+                h.extend_from_slice(&all[h.len().min(all.len())..]);
+                m.st.history.0 = Some(h);
+            }
+            m.changed(layout);
+            m.sync(py)?;
+        }
+        Ok(mirror)
+    }
+
+    fn python_choice(
+        &mut self,
+        seat: u8,
+        state: &State,
+        legal: &[Action],
+    ) -> PyResult<(Decision, f64)> {
+        let py = self.py;
+        let mirror = self.follow(state)?;
+        let view = {
+            let mut m = mirror.borrow_mut();
+            Py::new(py, PyView::of_state(py, &mut m, seat as i64)?)?
+        };
+        let legal = PyList::new(py, legal.iter().copied())?;
+        if let Some(f) = &self.on_decision {
+            f.call1((seat,))?;
+        }
+        let table = self.table.as_ref().expect("a Python seat has a table");
+        let start = Instant::now();
+        let answer = table.call_method1("choose", (seat, view, legal))?;
+        let elapsed = start.elapsed().as_secs_f64();
+        if answer.is_instance_of::<PyInt>() {
+            return Ok(match answer.extract::<u32>() {
+                Ok(a) => (Decision::Action(a), elapsed),
+                Err(_) => (Decision::Returned(answer.str()?.to_string()), elapsed),
+            });
+        }
+        let (kind, message): (String, String) = answer.extract()?;
+        Ok(if kind.is_empty() {
+            (Decision::Returned(message), elapsed)
+        } else {
+            (Decision::Fault(kind, message), elapsed)
+        })
+    }
+}
+
+/// A seat's answer to `start` (None, or `(kind, message)` for its fault).
+fn start_answer(answer: &Bound<'_, PyAny>) -> PyResult<Decision> {
+    if answer.is_none() {
+        return Ok(Decision::Action(0));
+    }
+    let (kind, message): (String, String) = answer.extract()?;
+    Ok(Decision::Fault(kind, message))
+}
+
+impl Seats for Mixed<'_> {
+    fn start(
+        &mut self,
+        seat: u8,
+        players: u8,
+        options: &Arc<takenoko::options::RuleOptions>,
+    ) -> Decision {
+        if let Some(bot) = &mut self.natives[seat as usize] {
+            bot.start(seat, players, options);
+            return Decision::Action(0);
+        }
+        let table = self.table.as_ref().expect("a Python seat has a table");
+        match table
+            .call_method1("start", (seat,))
+            .and_then(|a| start_answer(&a))
+        {
+            Ok(d) => d,
+            Err(e) => self.stop(e),
+        }
+    }
+
+    fn choose(&mut self, seat: u8, state: &State, legal: &[Action]) -> (Decision, f64) {
+        if let Some(bot) = self.natives[seat as usize].as_mut() {
+            if let Some(f) = &self.on_decision {
+                // The view first, then the hook, then the clock (as the reference).
+                let view = seat_view(&mut self.view, state, seat);
+                if let Err(e) = f.call1((seat,)) {
+                    self.error.get_or_insert(e);
+                    return (Decision::Stop, 0.0);
+                }
+                let start = Instant::now();
+                let action = bot.choose(view, legal);
+                return (Decision::Action(action), start.elapsed().as_secs_f64());
+            }
+            return native_choice(bot.as_mut(), &mut self.view, seat, state, legal);
+        }
+        match self.python_choice(seat, state, legal) {
+            Ok(answer) => answer,
+            Err(e) => (self.stop(e), 0.0),
+        }
+    }
+
+    fn publish(&mut self, state: &State, from: usize) -> bool {
+        let history = state.history.0.as_deref().unwrap_or(&[]);
+        for entry in &history[from..] {
+            for bot in self.natives.iter_mut().flatten() {
+                bot.observe(entry);
+            }
+        }
+        if !self.publishes || from >= history.len() {
+            return true;
+        }
+        let mut run = || -> PyResult<()> {
+            let py = self.py;
+            let entries = PyList::empty(py);
+            for e in &history[from..] {
+                entries.append(entry_tuple(py, e)?)?;
+            }
+            let shown: PyObject = if self.wants_state {
+                self.follow(state)?.into_any().unbind()
+            } else {
+                py.None()
+            };
+            let table = self.table.as_ref().expect("publishing needs a table");
+            table.call_method1("publish", (entries, shown))?;
+            Ok(())
+        };
+        match run() {
+            Ok(()) => true,
+            Err(e) => {
+                self.stop(e);
+                false
+            }
+        }
+    }
+
+    fn finish(&mut self, state: &State) {
+        let Some(table) = self.table.clone() else {
+            return;
+        };
+        if let Err(e) =
+            result_object(self.py, state, &[]).and_then(|r| table.call_method1("finish", (r,)))
+        {
+            self.stop(e);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------- a game
+
+/// A game played: its record line, its fault, its final state (made into a `GameState`
+/// only when asked for), and where the native bots left their generators.
+#[pyclass(module = "arena._native", frozen)]
+pub struct Played {
+    #[pyo3(get)]
+    line: String,
+    /// `(seat, kind, message)` of the fault that ended the game.
+    #[pyo3(get)]
+    error: Option<(u8, String, String)>,
+    /// Thinking time per seat, in seconds (the record rounds them).
+    #[pyo3(get)]
+    seconds: Vec<f64>,
+    /// The sentence of the panic the game met (it is recorded as failed), or None.
+    #[pyo3(get)]
+    failure: Option<String>,
+    state: State,
+    options: Py<PyAny>,
+    cards: Py<PyAny>,
+    rngs: Vec<Option<PyRandom>>,
+}
+
+#[pymethods]
+impl Played {
+    /// The final state, with its history (a new `GameState` per call).
+    fn final_state(&self, py: Python<'_>) -> PyResult<PyState> {
+        PyState::wrap(
+            py,
+            self.state.copy(true),
+            self.options.clone_ref(py),
+            self.cards.clone_ref(py),
+        )
+    }
+    /// Where a native seat's generator ended, as `random.Random.getstate()` gives it (None
+    /// for a Python seat).
+    fn rng_state<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        match self.rngs.get(seat) {
+            Some(Some(r)) => Ok(Some(rng_state(py, r)?)),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// What a panic carried, as text.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// The game as it stood before the decision that panicked: replayed from its seed.
+fn rebuild(setup: &Setup, actions: &[Action]) -> Option<State> {
+    catch_unwind(|| {
+        let mut st = setup.deal().ok()?;
+        for &a in actions {
+            st.apply(a).ok()?;
+        }
+        Some(st)
+    })
+    .ok()
+    .flatten()
+}
+
+/// A concluded game: its final state, seconds per seat, the fault that ended it, the
+/// engine's failure message, the record's line, and whether it was stopped.
+type Concluded = (State, Vec<f64>, Option<Fault>, Option<String>, String, bool);
+
+/// A native seat as Python hands it over: (native name, params, generator).
+type NativeSeat<'py> = (String, Bound<'py, PyDict>, Bound<'py, PyAny>);
+
+/// A game's record once its seats are done with it: or, when the loop panicked, the game
+/// rebuilt and recorded as failed by the seat whose turn it was.
+#[allow(clippy::too_many_arguments)]
+fn conclude(
+    outcome: Result<Result<referee::Played, takenoko::Error>, Box<dyn std::any::Any + Send>>,
+    setup: &Setup,
+    progress: &Progress,
+    label: &str,
+    head: &str,
+    names: &[String],
+    parts: &RecordParts,
+) -> Result<Concluded, Failure> {
+    let (state, seconds, error, failure, stopped) = match outcome {
+        Ok(Ok(p)) => (p.state, p.seconds, p.error, None, p.stopped),
+        Ok(Err(e)) => return Err(Failure::Refused(e)),
+        Err(payload) => {
+            let what = panic_text(payload.as_ref());
+            let Some(state) = rebuild(setup, &progress.actions) else {
+                return Err(Failure::Panic(format!(
+                    "the native engine failed (game {label}, seed {}, before its first \
+                     decision): {what}; this is a bug of the engine, please report it",
+                    setup.seed
+                )));
+            };
+            let seat = state.b.current;
+            let message = format!(
+                "the native engine failed (game {label}, seed {}, round {}, seat {seat}): \
+                 {what}; this is a bug of the engine, please report it",
+                setup.seed, state.b.round
+            );
+            let mut seconds = progress.seconds.clone();
+            seconds.resize(setup.players as usize, 0.0);
+            let fault = Fault {
+                seat,
+                kind: "crash".into(),
+                message: message.clone(),
+            };
+            (state, seconds, Some(fault), Some(message), false)
+        }
+    };
+    let line = referee::record(
+        head,
+        &state,
+        names,
+        &seconds,
+        error.as_ref(),
+        parts,
+        &setup.placements,
+    );
+    Ok((state, seconds, error, failure, line, stopped))
+}
+
+/// Why a game has no record: the engine refused its setup, or panicked before it began.
+enum Failure {
+    Refused(takenoko::Error),
+    Panic(String),
+}
+
+impl Failure {
+    fn raise(self, py: Python<'_>) -> PyErr {
+        match self {
+            Failure::Refused(e) => super::raise(py, e),
+            Failure::Panic(m) => arena_error(py, m),
+        }
+    }
+}
+
+fn arena_error(py: Python<'_>, message: String) -> PyErr {
+    match exception(py, "ArenaError") {
+        Ok(t) => PyErr::from_type(t, message),
+        Err(e) => e,
+    }
+}
+
+/// One game (what `arena.match.play_game` asks for under the native engine).
+///
+/// `seats[i]` is `(native name, params, generator)` for a native bot (the generator as
+/// `getstate()` gives it, or an int seed), None for a Python bot, which `table.choose` is
+/// asked for.  `head` is the start of the record, `{"game":...` and the caller's meta;
+/// `parts` the record's options and card set as JSON text.  A callback's exception is
+/// raised once the game stops; a panic raises an `ArenaError` naming the game and seat
+/// whose `played` holds the game recorded as failed.
+#[pyfunction]
+#[pyo3(signature = (players, seed, options, cards, dice, move_time, seats, table, on_decision,
+                    wants_state, head, names, parts, label, placements = vec![]))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_game(
+    py: Python<'_>,
+    players: u8,
+    seed: i128,
+    options: &Bound<'_, PyAny>,
+    cards: &Bound<'_, PyAny>,
+    dice: Vec<u8>,
+    move_time: Option<(f64, String)>,
+    seats: Vec<Option<NativeSeat<'_>>>,
+    table: Option<Bound<'_, PyAny>>,
+    on_decision: Option<Bound<'_, PyAny>>,
+    wants_state: bool,
+    head: &str,
+    names: Vec<String>,
+    parts: (String, String),
+    label: &str,
+    placements: Vec<(i64, Option<i64>, Option<i64>)>,
+) -> PyResult<Played> {
+    if seats.len() != players as usize || names.len() != players as usize {
+        return Err(PyValueError::new_err("one seat and one name per player"));
+    }
+    let setup = Setup {
+        players,
+        seed,
+        options: core_options(py, options)?,
+        cards: core_cards(py, cards)?,
+        dice,
+        move_time,
+        placements: placements_of(placements),
+    };
+    let parts = RecordParts {
+        options: parts.0,
+        card_set: parts.1,
+    };
+    let mut natives: Vec<Option<Box<dyn Bot>>> = Vec::with_capacity(seats.len());
+    for seat in &seats {
+        natives.push(match seat {
+            Some((name, params, rng)) => {
+                let spec = native_spec(name, params)?;
+                Some((spec.entry.make)(&spec.params, generator(rng)?))
+            }
+            None => None,
+        });
+    }
+    let python = natives.iter().any(Option::is_none) || on_decision.is_some() || wants_state;
+    let mut progress = Progress::default();
+    let (outcome, rngs, error) = if python {
+        let publishes = match &table {
+            Some(t) => t.getattr("publishes")?.extract::<bool>()?,
+            None => false,
+        };
+        let mut mixed = Mixed {
+            py,
+            natives,
+            table,
+            on_decision,
+            publishes,
+            wants_state,
+            mirror: None,
+            options: options.clone().unbind(),
+            cards: cards.clone().unbind(),
+            error: None,
+            view: None,
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            referee::play(&setup, &mut mixed, &mut progress)
+        }));
+        let rngs = mixed
+            .natives
+            .iter()
+            .map(|b| b.as_ref().map(|b| b.rng().clone()))
+            .collect();
+        (outcome, rngs, mixed.error.take())
+    } else {
+        let mut only = NativeSeats::new(natives.into_iter().flatten().collect());
+        let outcome = py.allow_threads(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                referee::play(&setup, &mut only, &mut progress)
+            }))
+        });
+        let rngs = only.bots.iter().map(|b| Some(b.rng().clone())).collect();
+        (outcome, rngs, None)
+    };
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let (state, seconds, fault, failure, line, _) =
+        conclude(outcome, &setup, &progress, label, head, &names, &parts)
+            .map_err(|f| f.raise(py))?;
+    let played = Played {
+        line,
+        error: fault.map(|f| (f.seat, f.kind, f.message)),
+        seconds,
+        failure: failure.clone(),
+        state,
+        options: options.clone().unbind(),
+        cards: cards.clone().unbind(),
+        rngs,
+    };
+    if let Some(message) = failure {
+        let err = arena_error(py, message);
+        err.value(py).setattr("played", Py::new(py, played)?)?;
+        return Err(err);
+    }
+    Ok(played)
+}
+
+// ---------------------------------------------------------------------- a batch
+
+/// A batch's finished game: `(position in games, line, winners, tiebreak, scores, error
+/// seat, error kind, panic sentence)`.
+type Finished = (
+    usize,
+    String,
+    Vec<u8>,
+    &'static str,
+    Vec<i64>,
+    Option<u8>,
+    Option<String>,
+    Option<String>,
+);
+
+/// A batch's game: `(seed, participant per seat, head, label, card set (an index of the
+/// batch's card sets), placements)`.
+type BatchGame = (i128, Vec<usize>, String, String, usize, Vec<PlacementArgs>);
+
+/// A placement as Python gives it: `(card index, seat or None, depth or None)`.
+type PlacementArgs = (i64, Option<i64>, Option<i64>);
+
+/// An intervention's placements from Python's tuples.
+fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
+    items
+        .into_iter()
+        .map(|(card, seat, depth)| Placement { card, seat, depth })
+        .collect()
+}
+
+/// Games of native bots only, one after another, the GIL released while each plays
+/// (`arena.tournament` workers and the scripts).
+///
+/// `participants[p]` is `(native name, params, name)`: a bot is seeded as
+/// `arena.registry.make_bot` seeds it, from the game seed, its seat and `name`.
+/// `card_sets` are the batch's card sets with their records' `card_set` as JSON text;
+/// `games` are `(seed, participant per seat, head, label, card set index, placements)`, the
+/// placements an experiment's intervention (`arena.intervention`, empty for a plain game).
+/// Finished games go to `emit` as a list every `every` games or `seconds` seconds, and at
+/// the end; Ctrl-C (a signal's exception) is raised between two games once the finished
+/// ones are emitted.
+#[pyfunction]
+#[pyo3(signature = (players, options, card_sets, move_time, participants, games, options_part,
+                    emit, every = 64, seconds = 0.05))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_batch(
+    py: Python<'_>,
+    players: u8,
+    options: &Bound<'_, PyAny>,
+    card_sets: Vec<(Bound<'_, PyAny>, String)>,
+    move_time: Option<(f64, String)>,
+    participants: Vec<(String, Bound<'_, PyDict>, String)>,
+    games: Vec<BatchGame>,
+    options_part: String,
+    emit: &Bound<'_, PyAny>,
+    every: usize,
+    seconds: f64,
+) -> PyResult<()> {
+    let options = core_options(py, options)?;
+    let sets: Vec<(Arc<takenoko::components::CardSet>, RecordParts)> = card_sets
+        .into_iter()
+        .map(|(cards, part)| {
+            Ok((
+                core_cards(py, &cards)?,
+                RecordParts {
+                    options: options_part.clone(),
+                    card_set: part,
+                },
+            ))
+        })
+        .collect::<PyResult<_>>()?;
+    let specs: Vec<(NativeSpec, String)> = participants
+        .iter()
+        .map(|(name, params, who)| Ok((native_spec(name, params)?, who.clone())))
+        .collect::<PyResult<_>>()?;
+    for (_, seats, _, _, set, _) in &games {
+        if seats.len() != players as usize || seats.iter().any(|&p| p >= specs.len()) {
+            return Err(PyValueError::new_err(
+                "a game's seats are participants' indices",
+            ));
+        }
+        if *set >= sets.len() {
+            return Err(PyValueError::new_err(
+                "a game's card set is an index of the batch's",
+            ));
+        }
+    }
+    let mut pending: Vec<Finished> = Vec::new();
+    let mut since = Instant::now();
+    let flush = |pending: &mut Vec<Finished>| -> PyResult<()> {
+        if !pending.is_empty() {
+            emit.call1((PyList::new(py, pending.drain(..))?,))?;
+        }
+        Ok(())
+    };
+    for (k, (seed, seats, head, label, set, placements)) in games.into_iter().enumerate() {
+        let (cards, parts) = &sets[set];
+        let setup = Setup {
+            players,
+            seed,
+            options: options.clone(),
+            cards: cards.clone(),
+            dice: vec![],
+            move_time: move_time.clone(),
+            placements: placements_of(placements),
+        };
+        let (seed, head, label) = (&seed, &head, &label);
+        let names: Vec<String> = seats.iter().map(|&p| specs[p].1.clone()).collect();
+        let done = py.allow_threads(|| {
+            let mut bots = NativeSeats::new(
+                seats
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &p)| {
+                        let (spec, who) = &specs[p];
+                        let rng = PyRandom::new(seeds::bot_seed(*seed, seat as u8, who) as i128);
+                        (spec.entry.make)(&spec.params, rng)
+                    })
+                    .collect(),
+            );
+            let mut progress = Progress::default();
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                referee::play(&setup, &mut bots, &mut progress)
+            }));
+            conclude(outcome, &setup, &progress, label, head, &names, parts).map(
+                |(state, _, fault, failure, line, _)| {
+                    let result =
+                        state.result(&fault.as_ref().map(|f| vec![f.seat]).unwrap_or_default());
+                    (
+                        k,
+                        line,
+                        result.winners,
+                        result.tiebreak,
+                        result.scores,
+                        fault.as_ref().map(|f| f.seat),
+                        fault.map(|f| f.kind),
+                        failure,
+                    )
+                },
+            )
+        });
+        match done {
+            Ok(f) => pending.push(f),
+            Err(f) => {
+                flush(&mut pending)?;
+                return Err(f.raise(py));
+            }
+        }
+        if pending.len() >= every || since.elapsed().as_secs_f64() >= seconds {
+            flush(&mut pending)?;
+            since = Instant::now();
+        }
+        if let Err(e) = py.check_signals() {
+            flush(&mut pending)?;
+            return Err(e);
+        }
+    }
+    flush(&mut pending)
+}

@@ -1,0 +1,273 @@
+"""The native referee: the game loop of ``arena.match`` in Rust, and its Python side.
+
+Under the native engine ``arena.match.play_game`` hands its game to the core
+(``arena/native/core/src/referee.rs``): the views, the legal lists, the faults, the move
+time and the record are the core's.  A bot whose class declares ``NATIVE`` (the built-in
+bots that have a Rust twin) plays natively, from its parameters and the state of its
+generator, and its generator is left where the Python bot would have left it; any other bot
+is called back from the native loop through a :class:`Table`, with a native ``PlayerView``
+and the same fault handling as ``arena.match`` (exceptions, illegal actions, the ``SIGALRM``
+hard limit in the main thread).  A game of native bots only, with no hook, runs with
+Python out of the loop, in one call.
+
+The record comes back as the JSON line the runner writes (``orjson``'s compact form, the
+bytes ``arena.records.make_record`` gives once encoded, but for the measured ``seconds``);
+``GameOutcome.record`` and ``.state`` are made from the core's when first read.
+
+A Rust panic never reaches Python as such: the game is recorded as failed (a ``crash`` of
+the seat whose turn it was, the message naming the game and seat), as the tournament wants
+it; ``_native.play_game`` raises it as an ``ArenaError`` whose ``played`` is that record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import orjson
+
+from .bot import Bot
+from .cards import record_field
+from .engine import ArenaError, CardSet, Event, GameState, RuleOptions
+from .engine import native as _engine
+from .engine.components import CARD_INDEX
+from .engine.history import DEALT, MOVE, PRIVATE_TAGS
+from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .outcome import GameOutcome
+from .records import GameAbandoned, GameError, GameRecord
+
+log = logging.getLogger("arena")
+
+#: The record's fields after the game id and the caller's meta: a meta that names one of
+#: them is merged in Python (its place kept, the record's value winning, as make_record does).
+RECORD_FIELDS = frozenset(GameRecord.__annotations__) - {"game", "pairing", "deal", "rotation"}
+#: Seeds the core takes (a wider int is played by the Python loop, which takes any).
+SEED_RANGE = range(-(2**127), 2**127)
+
+
+def core() -> Any:
+    """The extension module ``arena._native``."""
+    return _engine._module()
+
+
+def native_seat(bot: Any, names: Sequence[str]) -> tuple[str, dict[str, Any], Any] | None:
+    """``(native name, params, generator state)`` when ``bot`` can play natively: its class
+    declares a ``NATIVE`` bot that the core has, no method of it was replaced on the
+    instance, and its generator is a plain ``random.Random``.  None: it plays in Python."""
+    cls = type(bot)
+    name = cls.__dict__.get("NATIVE")
+    if not name or name not in names or not isinstance(bot, Bot):
+        return None
+    own = vars(bot)
+    if "choose" in own or "observe" in own or "start" in own or "finish" in own:
+        return None
+    rng = getattr(bot, "rng", None)
+    if type(rng) is not random.Random:
+        return None
+    params = {p.name: getattr(bot, p.name) for p in cls.PARAMS}
+    return name, params, rng.getstate()
+
+
+_parts: dict[tuple[int, int], tuple[Any, Any, tuple[str, str]]] = {}
+
+
+def record_parts(options: RuleOptions, cards: CardSet) -> tuple[str, str]:
+    """The record's ``options`` and ``card_set`` as JSON text (one configuration plays
+    thousands of games: remembered per pair of objects)."""
+    key = (id(options), id(cards))
+    hit = _parts.get(key)
+    if hit is not None and hit[0] is options and hit[1] is cards:
+        return hit[2]
+    field = record_field(SimpleNamespace(options=options, card_set=cards))
+    parts = (orjson.dumps(options.to_dict(only_changed=True)).decode(),
+             orjson.dumps(field).decode())
+    if len(_parts) > 64:
+        _parts.clear()
+    _parts[key] = (options, cards, parts)
+    return parts
+
+
+#: The whole numbers a placement's card, seat and depth may be for the core (a record's
+#: larger number is refused by the Python loop, with the same sentence).
+_PLACE_RANGE = range(-(2**63), 2**63)
+
+
+def placement_args(intervention: Sequence[Any]
+                   ) -> list[tuple[int, int | None, int | None]] | None:
+    """An intervention as the core takes it, ``(card index, seat, depth)`` per placement;
+    None when a number is beyond what the core reads."""
+    out = []
+    for p in intervention:
+        card = CARD_INDEX[p.card]
+        if any(v is not None and v not in _PLACE_RANGE for v in (p.seat, p.depth)):
+            return None
+        out.append((card, p.seat, p.depth))
+    return out
+
+
+def record_head(meta: dict[str, Any]) -> str | None:
+    """``{"game":...`` and the meta fields, as the record starts (None when the meta must
+    be merged in Python: it names a later field, or is not JSON orjson writes)."""
+    if not meta:
+        return '{"game":"play"'
+    if not RECORD_FIELDS.isdisjoint(meta):
+        return None
+    try:
+        return orjson.dumps({"game": "play", **meta}).decode()[:-1]
+    except TypeError:
+        return None
+
+
+class Table:
+    """The Python side of a native game: the Python seats, called back with the same fault
+    handling as ``arena.match``, their hooks, and ``on_event``."""
+
+    def __init__(self, bots: Sequence[Any], python: Sequence[bool], options: RuleOptions,
+                 move_time: float | None, alarm: Alarm,
+                 on_event: Callable[[Event, GameState], None] | None) -> None:
+        self.bots = bots
+        self.players = len(bots)
+        self.options = options
+        self.python = [seat for seat, p in enumerate(python) if p]
+        self.move_time = move_time
+        self.alarm = alarm
+        self.on_event = on_event
+        # Only bots that override the hook are told events: making them costs time.
+        self.observers = [
+            (seat, bots[seat]) for seat in self.python
+            if getattr(bots[seat].observe, "__func__", None) is not Bot.observe
+        ]
+        #: Whether the referee sends the history's entries (``publish``).
+        self.publishes = bool(self.observers) or on_event is not None
+        self.actor = 0
+
+    def start(self, seat: int) -> tuple[str, str] | None:
+        try:
+            self.bots[seat].start(seat, self.players, self.options)
+        except BotFault as fault:
+            return fault.kind, fault.message
+        except Exception as exc:
+            return "crash", describe_exception(exc)
+        return None
+
+    def choose(self, seat: int, view: Any, legal: list[int]) -> int | tuple[str, str]:
+        """A legal action, or ``(kind, message)`` for a fault, or ``("", text)`` for
+        something that is not a legal action (the referee checks the move time first)."""
+        try:
+            with self.alarm:
+                action = self.bots[seat].choose(view, list(legal))
+        except MoveTimeout:
+            return "timeout", f"no decision within the {self.move_time:g} s move time"
+        except BotFault as fault:
+            return fault.kind, fault.message
+        except GameAbandoned as left:  # a person quit (the human seat): no fault
+            return "abandoned", str(left)
+        except Exception as exc:  # untrusted code: any exception is the bot's fault
+            return "crash", describe_exception(exc)
+        # Exact type first: an int subclass may say it equals anything.
+        if type(action) is int and action in legal:
+            return action
+        return "", returned_text(action)
+
+    def publish(self, entries: list[tuple[Any, ...]], state: GameState | None) -> None:
+        """New entries of the history: to the observers (their failures only cost them
+        what they observe), then to ``on_event`` whole, with the state past them."""
+        observers, on_event = self.observers, self.on_event
+        for entry in entries:
+            tag = entry[0]
+            if tag in (MOVE, DEALT):
+                self.actor = entry[2]
+            actor = self.actor
+            shared = Event.of(entry, actor) if observers and tag not in PRIVATE_TAGS else None
+            for seat, bot in observers:
+                event = shared if shared is not None else Event.of(entry, actor, seat)
+                with contextlib.suppress(Exception):
+                    bot.observe(event)
+            if on_event is not None:
+                on_event(Event.of(entry, actor), state)  # type: ignore[arg-type]
+
+    def finish(self, result: Any) -> None:
+        for seat in self.python:
+            with contextlib.suppress(Exception):  # the game is already decided
+                self.bots[seat].finish(result)
+
+
+def _error(played: Any) -> GameError | None:
+    if played.error is None:
+        return None
+    seat, kind, message = played.error
+    return {"seat": seat, "kind": kind, "message": message}
+
+
+def play_native(
+    bots: Sequence[Any],
+    seed: int,
+    options: RuleOptions,
+    names: list[str],
+    move_time: float | None,
+    on_event: Callable[[Event, GameState], None] | None,
+    dice: Sequence[int],
+    meta: dict[str, Any],
+    on_decision: Callable[[int], None] | None,
+    cards: CardSet,
+    intervention: Sequence[Any] = (),
+) -> GameOutcome | None:
+    """``play_game`` on the native referee (its arguments checked); None when this game
+    needs the Python loop (a seed beyond 128 bits, seat names, dice or an intervention's
+    numbers the core cannot take).  ``intervention`` is ``arena.intervention``'s placements,
+    made by the core after the deal (a refusal is the engine's ``PlacementError``)."""
+    native = core()
+    players = len(bots)
+    if (type(seed) is not int or seed not in SEED_RANGE or not 2 <= players <= 4
+            or any(type(f) is not int or not 0 <= f <= 5 for f in dice)
+            or any(type(n) is not str for n in names)):
+        return None
+    placements = placement_args(intervention)
+    if placements is None:
+        return None
+    try:
+        "".join(names).encode()
+    except UnicodeEncodeError:
+        return None
+    known = native.bot_names()
+    seats = [native_seat(bot, known) for bot in bots]
+    python = [s is None for s in seats]
+    head = record_head(meta)
+    alarm = Alarm(move_time)
+    table = Table(bots, python, options, move_time, alarm, on_event) \
+        if any(python) or on_event is not None else None
+    limit = (move_time, f"{move_time:g}") if move_time else None
+    alarm.install()
+    try:
+        played = native.play_game(
+            players, seed, options, cards, list(dice), limit, seats, table, on_decision,
+            on_event is not None, head or '{"game":"play"', names, record_parts(options, cards),
+            str(meta.get("game", "play")), placements)
+    except ArenaError as exc:
+        played = getattr(exc, "played", None)
+        if played is None:
+            raise
+        log.error("%s", exc)
+    finally:
+        alarm.restore()
+    for seat, spec in enumerate(seats):
+        if spec is not None:
+            bot = bots[seat]
+            bot.rng.setstate(played.rng_state(seat))
+            Bot.start(bot, seat, players, options)  # what its start would have set
+    line = played.line
+
+    def make_record() -> GameRecord:
+        record = orjson.loads(line)
+        if head is None:
+            rest = {k: v for k, v in record.items() if k != "game"}
+            record = {"game": "play", **meta, **rest}
+        return record  # type: ignore[no-any-return]
+
+    return GameOutcome(error=_error(played), seconds=list(played.seconds),
+                       make_state=played.final_state, make_record=make_record,
+                       line=line if head is not None else None)

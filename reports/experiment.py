@@ -1,0 +1,756 @@
+"""What a card is worth, measured by intervention on the deal: the analysis of a card study.
+
+A study (``arena/tournament/experiment.py``) plays each deal once per card of a category, a
+subject seat holding that card in place of the one it was dealt, everything else the seed's;
+and, for the cards whose fair points are measured, again with the card at other prices.  The
+deal is the unit: its games share the luck of the seed, so every figure here is a mean over
+deals of a per-deal quantity, and every interval is computed from the spread of those
+per-deal quantities (clustered by deal, never by game).
+
+Per card, within one skill level:
+
+- ``effect``: the subject's win share holding the card minus its mean win share holding
+  each other card of the category in the same deal (the category's average card), averaged
+  over the deals; a paired t interval over deals (n - 1 degrees of freedom).  The effects of
+  one category sum to 0.
+- ``p_value``/``q_value``: the t test of effect = 0 and its Benjamini–Hochberg adjustment
+  across every card of the level; ``too strong`` (holding it beats the average card: its
+  fair points are below its points) or ``too weak`` when q <= ``FDR``.  A card whose effect
+  is 0 is worth its points in the sense below, so this is the test of "fair points =
+  points".
+- ``fair_points``: the price at which holding the card is worth the same as holding the
+  category's average card of the set studied.  Per deal, the tangent of the effect's curve
+  at the card's points: its intercept a is the block's contrast (the effect), its slope b
+  the difference of the price arms at the lowest and highest prices over their distance;
+  their means over deals and the deals' covariance give the root ``points - a / b`` and
+  Fieller's interval for it (a ratio of two estimates whose denominator may be near 0: the
+  interval is then unbounded, and the figure is not shown).  Because a is the effect, the
+  interval leaves the card's points out exactly when the effect's t test rejects.  With
+  three prices a per-deal quadratic term tests the curve's curvature (``curvature_p``).
+- ``points_per_action``: the card's points earned (when completed) over the subject's turn
+  actions until its completion (or the end), summed over deals; ``efficiency`` is that over
+  the same figure of the rest of its category on the same deals, with a bootstrap interval
+  over deals.  The flag tests a margin a designer cares about: ``efficient`` when the test
+  of efficiency <= 1 + ``MARGIN`` rejects, ``inefficient`` when that of >= 1 - ``MARGIN``
+  does (one-sided, normal with the bootstrap error, Benjamini–Hochberg across cards).
+
+Below ``MIN_DEALS`` complete blocks a card's figures are not shown ("not enough games: about
+N needed"), nor is a fair point whose Fieller interval is unbounded.  Across skill levels
+(played on the same deals), a card's per-deal effects are compared by Hotelling's T² on
+their differences (the paired t test for two levels), Benjamini–Hochberg across cards.
+
+Calibration of these figures by simulation is ``scripts/balance_calibration.py``
+(docs/balance.md, "Calibration").
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from .balance import bh
+from .loader import ReportError, _lines, card_catalog, read_manifest
+
+FDR = 0.05
+#: Complete blocks (deals) below which a card's figures are not shown.
+MIN_DEALS = 10
+#: The efficiency flag's margin: a card is flagged beyond ±20% of its category.
+MARGIN = 0.2
+REPLICATES = 1000
+POWER_Z = 0.8416212335729143  # 80% power
+#: The first word of a turn action in a move's notation (R3.3: the actions a turn spends).
+TURN_WORDS = frozenset({"plot", "irrigation", "gardener", "panda", "objective"})
+CATEGORIES = ("plot", "gardener", "panda")
+
+
+@dataclass
+class Experiment:
+    """A study's games reduced to one row per game (``arms``), with what the manifest says."""
+
+    source: Path
+    manifest: dict[str, Any]
+    design: dict[str, Any]
+    #: Per level, the subject's participant name (the level's spec or name=).
+    levels: list[str]
+    catalog: pd.DataFrame
+    arms: pd.DataFrame
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.source.name or str(self.source)
+
+    @property
+    def depth(self) -> int | None:
+        return self.design.get("depth")
+
+
+def is_experiment(manifest: dict[str, Any]) -> bool:
+    """Whether a run's manifest describes a card study."""
+    design = manifest.get("experiment")
+    return isinstance(design, dict) and design.get("kind") == "card-value"
+
+
+def _turn_actions(moves: Sequence[str], seat: int, card: str, after_draw: bool) -> int:
+    """The seat's turn actions from the start (or from its draw of ``card``) until it
+    completed ``card`` or the game ended."""
+    prefix = f"{seat} "
+    done = f"{seat} complete {card}"
+    drew = f"* drew {card}"
+    counting = not after_draw
+    count = 0
+    for line in moves:
+        if not counting:
+            counting = line == drew
+            continue
+        if line.startswith(prefix):
+            if line == done:
+                break
+            if line.split(" ", 2)[1] in TURN_WORDS:
+                count += 1
+    return count
+
+
+def _holders(rec: dict[str, Any], after_draw: bool, observed: str) -> list[tuple[int, str]]:
+    """The (seat, card) observations of a game: every seat that holds a placed card (only
+    the subject's when the other seats are another bot); with ``depth``, the seat that drew
+    the placed card (-1: nobody did)."""
+    placed = str(rec["placed"])
+    if after_draw:
+        seat = next((int(c["seat"]) for c in rec.get("cards", ())
+                     if c.get("card") == placed and c.get("drawn_round", 0) > 0), -1)
+        return [(seat, placed)]
+    subject = int(rec["subject"])
+    out = [(int(p["seat"]), str(p["card"])) for p in rec["intervention"]]
+    if observed == "subject" or rec["arm"] != "block":
+        out = [(s, c) for s, c in out if s == subject]
+    return out
+
+
+def load(directory: str | Path, strict: bool = True) -> Experiment:
+    """A study's files as an :class:`Experiment`; ReportError (one sentence) otherwise."""
+    source = Path(directory)
+    manifest = read_manifest(source)
+    if not is_experiment(manifest):
+        raise ReportError(f"{source} is not a card study (its manifest has no experiment); "
+                          "`arena balance study` makes one.")
+    design = manifest["experiment"]
+    names = [p["name"] for p in manifest["participants"]]
+    try:
+        levels = [names[int(lineup[0])] for lineup in design["levels"]]
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise ReportError(f"{source}/manifest.json: its experiment's levels do not name its "
+                          "participants.") from None
+    catalog = card_catalog(manifest)
+    after_draw = design.get("depth") is not None
+    observed = str(design.get("observed", "all"))
+    points = dict(zip(catalog["card"], catalog["points"], strict=True))
+    warnings: list[str] = []
+    rows: dict[str, list[Any]] = {k: [] for k in (
+        "level", "category", "deal", "card", "price", "arm", "seat", "y", "done", "pts",
+        "acts", "error", "game", "line")}
+    path = source / "games.jsonl"
+    if path.is_file():
+        for number, rec in _lines(path, strict, warnings):
+            if not isinstance(rec, dict) or "arm" not in rec:
+                continue
+            try:
+                for seat, card in _holders(rec, after_draw, observed):
+                    price = float(rec["price"]) if card == rec["placed"] else \
+                        float(points.get(card, math.nan))
+                    winners = list(rec["winners"])
+                    if seat >= 0:
+                        y = 1.0 / len(winners) if seat in winners else 0.0
+                        done = card in rec["completed"][seat]
+                        acts = _turn_actions(rec["moves"], seat, card, after_draw)
+                    else:  # depth: nobody drew it
+                        y, done, acts = math.nan, False, 0
+                    rows["level"].append(int(rec["level"]))
+                    rows["category"].append(str(rec["category"]))
+                    rows["deal"].append(int(rec["deal"]))
+                    rows["card"].append(card)
+                    rows["price"].append(price)
+                    rows["arm"].append(str(rec["arm"]))
+                    rows["seat"].append(seat)
+                    rows["y"].append(y)
+                    rows["done"].append(bool(done))
+                    rows["pts"].append(price if done else 0.0)
+                    rows["acts"].append(acts)
+                    rows["error"].append(rec.get("error") is not None)
+                    rows["game"].append(str(rec.get("game", "")))
+                    rows["line"].append(number)
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                if strict:
+                    raise ReportError(f"{path}: game {rec.get('game')!r} is not a record of a "
+                                      f"card study ({exc!r}).") from None
+                warnings.append(f"skipped game {rec.get('game')!r}: not a study record")
+    arms = pd.DataFrame(rows)
+    # A game recorded twice (a resumed study) counts once: its last record.
+    arms = arms[arms["line"] == arms.groupby("game")["line"].transform("max")]
+    arms = arms.drop(columns="line").reset_index(drop=True)
+    return Experiment(source, manifest, design, levels, catalog, arms, warnings)
+
+
+# ------------------------------------------------------------------ per-deal matrices
+
+
+@dataclass
+class Block:
+    """One level and category: per complete deal and card, the block's results of the
+    card's holders (``y``, their mean win share; ``pts`` and ``acts``, their sums; ``done``,
+    the share that completed it), and the price arms' win shares by (card, price)."""
+
+    level: int
+    category: str
+    cards: list[str]
+    points: np.ndarray             # each card's points in the set studied
+    deals: np.ndarray              # the complete deals, sorted
+    y: np.ndarray                  # deals × cards
+    pts: np.ndarray
+    acts: np.ndarray
+    done: np.ndarray
+    prices: dict[str, list[float]]          # card -> other prices (complete deals only)
+    priced_y: dict[str, np.ndarray]         # card -> deals × prices
+    dropped: int                            # deals left out (incomplete, or an error)
+
+    def contrasts(self, y: np.ndarray | None = None) -> np.ndarray:
+        """Per deal and card: its win share minus the mean of the other cards' (deals ×
+        cards); ``y`` another matrix of the same shape (the price arms')."""
+        m = self.y.shape[1]
+        others = (self.y.sum(axis=1, keepdims=True) - self.y) / (m - 1)
+        return (self.y if y is None else y) - others
+
+
+def blocks(exp: Experiment) -> list[Block]:
+    """The complete blocks of every level and category."""
+    a = exp.arms
+    points = dict(zip(exp.catalog["card"], exp.catalog["points"], strict=True))
+    out = []
+    in_play = exp.catalog[~exp.catalog["removed"]]
+    for level in range(len(exp.levels)):
+        for category in exp.design.get("categories", CATEGORIES):
+            cards = list(in_play.loc[in_play["category"] == category, "card"])
+            rows = a[(a["level"] == level) & (a["category"] == category)]
+            block = rows[rows["arm"] == "block"]
+            bad = set(rows.loc[rows["error"] | rows["y"].isna(), "deal"])
+            # Complete deals: every card held as often as the design holds it (once per seat
+            # observed), in games without error.
+            held = block.groupby(["deal", "card"]).size().unstack().reindex(columns=cards)
+            full = held.notna().all(axis=1) & (held.nunique(axis=1) == 1)
+            deals = np.array(sorted(set(held.index[full]) - bad), dtype=int)
+            priced = rows[rows["arm"] == "price"]
+            prices: dict[str, list[float]] = {}
+            priced_y: dict[str, np.ndarray] = {}
+            if len(priced):
+                want = priced.groupby("card")["price"].unique()
+                have = priced.groupby("deal").size()
+                expected = sum(len(v) for v in want)
+                deals = np.array([d for d in deals if have.get(d, 0) == expected], dtype=int)
+                for card, ps in want.items():
+                    ps = sorted(float(p) for p in ps)
+                    prices[str(card)] = ps
+                    sub = priced[priced["card"] == card].pivot_table(
+                        index="deal", columns="price", values="y", aggfunc="first")
+                    priced_y[str(card)] = sub.reindex(index=deals, columns=ps).to_numpy(float)
+
+            def matrix(col: str, how: str, block: pd.DataFrame = block,
+                       deals: np.ndarray = deals, cards: list[str] = cards) -> np.ndarray:
+                table = block.pivot_table(index="deal", columns="card", values=col,
+                                          aggfunc=how)
+                return table.reindex(index=deals, columns=cards).to_numpy(float)
+
+            out.append(Block(level, category, cards,
+                             np.array([points.get(c, math.nan) for c in cards], dtype=float),
+                             deals, matrix("y", "mean"), matrix("pts", "sum"),
+                             matrix("acts", "sum"), matrix("done", "mean"), prices, priced_y,
+                             int(rows["deal"].nunique() - len(deals))))
+    return out
+
+
+# ------------------------------------------------------------------ estimators
+
+
+def median(values: Any) -> float:
+    """The median of the values that are not NaN; NaN (and no warning) when none is."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    return float(np.median(v)) if len(v) else math.nan
+
+
+def t_crit(n: int) -> float:
+    """Two-sided 95% critical value of Student's t with n - 1 degrees of freedom."""
+    return float(sps.t.ppf(0.975, n - 1)) if n >= 2 else math.nan
+
+
+def fieller(a: float, b: float, vaa: float, vbb: float, vab: float, t: float
+            ) -> tuple[float, float]:
+    """Fieller's interval for ``-a / b``: the x with (a + b·x)² <= t²·Var(a + b·x).
+
+    Bounded only when b is resolved (b² > t²·Var(b)); otherwise (NaN, NaN): the data do not
+    say at which price the card breaks even, whatever the point estimate.
+    """
+    qa = b * b - t * t * vbb
+    qb = 2.0 * (a * b - t * t * vab)
+    qc = a * a - t * t * vaa
+    if not qa > 0:
+        return math.nan, math.nan
+    disc = qb * qb - 4.0 * qa * qc
+    if disc < 0:  # cannot happen when qa > 0 and the variances are consistent
+        return math.nan, math.nan
+    root = math.sqrt(disc)
+    return (-qb - root) / (2.0 * qa), (-qb + root) / (2.0 * qa)
+
+
+def price_coefficients(b: Block, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Card ``j``'s price line per deal, the tangent at its points: the prices (as offsets
+    from its points), the contrasts at each (deals × prices, its points first), and per deal
+    (deals × 2) the intercept, its block contrast (the effect itself, so that the fair
+    points' interval leaves the points out exactly when the effect's test rejects), and the
+    slope, the difference of its lowest and highest prices over their distance (the central
+    difference, which a curved response leaves right at first order); None without price
+    arms."""
+    card = b.cards[j]
+    n, m = b.y.shape
+    if card not in b.prices or n < 2:
+        return None
+    ps = np.array(b.prices[card])
+    # The price arms against the same deals' other cards at their points.
+    others = (b.y.sum(axis=1, keepdims=True) - b.y[:, [j]]) / (m - 1)
+    zz = np.column_stack([b.contrasts()[:, j], b.priced_y[card] - others])
+    x = np.r_[0.0, ps - b.points[j]]
+    lo, hi = int(np.argmin(x)), int(np.argmax(x))
+    slope = (zz[:, hi] - zz[:, lo]) / (x[hi] - x[lo])
+    coef = np.column_stack([zz[:, 0], slope])
+    coef[np.abs(coef) < 1e-12] = 0.0  # float noise where 0 was meant
+    return x, zz, coef
+
+
+def card_rows(b: Block, replicates: int = REPLICATES, seed: int = 0,
+              margin: float = MARGIN) -> pd.DataFrame:
+    """The per-card figures of one block series (see the module docstring)."""
+    n, m = b.y.shape
+    t = t_crit(n)
+    z = b.contrasts() if n else np.zeros((0, m))
+    out = pd.DataFrame({"card": b.cards, "category": b.category, "points": b.points})
+    out["deals"] = n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = z.mean(axis=0) if n else np.full(m, np.nan)
+        sd = z.std(axis=0, ddof=1) if n >= 2 else np.full(m, np.nan)
+        se = sd / math.sqrt(n) if n else np.full(m, np.nan)
+        tstat = mean / se
+    out["effect"] = mean
+    out["effect_se"] = se
+    out["effect_lo"], out["effect_hi"] = mean - t * se, mean + t * se
+    p = 2.0 * sps.t.sf(np.abs(tstat), max(n - 1, 1))
+    out["p_value"] = np.where(np.isfinite(tstat), p, np.where(se == 0, 1.0, np.nan))
+    out["held_completion"] = b.done.mean(axis=0) if n else np.nan
+
+    # Fair points from the price arms: per deal, a line of contrast on price - points.
+    fair = np.full(m, np.nan)
+    fair_lo, fair_hi = np.full(m, np.nan), np.full(m, np.nan)
+    slope, slope_se = np.full(m, np.nan), np.full(m, np.nan)
+    curve = np.full(m, np.nan)
+    fair_se = np.full(m, np.nan)
+    a_mean = np.full(m, np.nan)
+    for j in range(m):
+        found = price_coefficients(b, j)
+        if found is None:
+            continue
+        x, zz, coef = found
+        ab = coef.mean(axis=0)
+        cov = np.cov(coef, rowvar=False, ddof=1) / n
+        a_mean[j], slope[j] = ab
+        slope_se[j] = math.sqrt(max(cov[1, 1], 0.0))
+        lo, hi = fieller(ab[0], ab[1], cov[0, 0], cov[1, 1], cov[0, 1], t)
+        if math.isfinite(lo) and ab[1] > 0:
+            theta = -ab[0] / ab[1]
+            fair[j] = b.points[j] + theta
+            fair_lo[j], fair_hi[j] = b.points[j] + lo, b.points[j] + hi
+            fair_se[j] = math.sqrt(max(cov[0, 0] + theta * theta * cov[1, 1]
+                                       + 2 * theta * cov[0, 1], 0.0)) / ab[1]
+        if len(x) >= 3:
+            quad = np.column_stack([np.ones_like(x), x, x * x])
+            c = zz @ np.linalg.pinv(quad).T
+            cs = c[:, 2]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                tc = cs.mean() / (cs.std(ddof=1) / math.sqrt(n))
+            curve[j] = 2.0 * sps.t.sf(abs(tc), n - 1) if np.isfinite(tc) else math.nan
+    out["slope"] = slope
+    out["slope_se"] = slope_se
+    out["fair_points"] = fair
+    out["fair_points_se"] = fair_se
+    out["fair_points_lo"], out["fair_points_hi"] = fair_lo, fair_hi
+    out["curvature_p"] = curve
+    out["priced"] = [c in b.prices for c in b.cards]
+
+    # Points per action, against the rest of the category on the same deals.
+    eff = _efficiency(b, replicates, seed, margin)
+    for col in eff.columns:
+        out[col] = eff[col].to_numpy()
+    return out
+
+
+def _efficiency(b: Block, replicates: int, seed: int, margin: float) -> pd.DataFrame:
+    """Points per action and its ratio to the rest of the category, with the margin test."""
+    n, m = b.pts.shape
+    out = pd.DataFrame(index=range(m))
+    if n == 0:
+        for col in ("points_per_action", "efficiency", "efficiency_lo", "efficiency_hi",
+                    "p_efficiency"):
+            out[col] = math.nan
+        return out
+    pts, acts = b.pts.sum(axis=0), b.acts.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        own = pts / acts
+        rest = (pts.sum() - pts) / (acts.sum() - acts)
+        ratio = own / rest
+    rng = np.random.default_rng(seed)
+    w = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(replicates)]
+                 ).astype(float)
+    bp, ba = w @ b.pts, w @ b.acts
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boot = (bp / ba) / ((bp.sum(axis=1, keepdims=True) - bp)
+                            / (ba.sum(axis=1, keepdims=True) - ba))
+        with warnings.catch_warnings():  # a card never held in a replicate: all NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            se = np.nan_to_num(np.nanstd(boot, axis=0, ddof=1), nan=0.0)
+            lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
+        # Each side is a score test: its error is at least the one the card would have at
+        # the margin, where its completions (points / its points) would be a Poisson count
+        # of mean ``expected``; so a card completed rarely in few deals is not "certainly"
+        # off (the bootstrap of a count of 0 has no spread), and one never completed in many
+        # holdings is.
+        p_side = []
+        for bound, upper in ((1.0 + margin, True), (1.0 - margin, False)):
+            expected = bound * rest * acts / b.points
+            null_se = np.sqrt(expected) * b.points / acts / rest
+            side_se = np.fmax(se, np.nan_to_num(null_se, nan=0.0))
+            z = (ratio - bound) / side_se
+            p_side.append(sps.norm.sf(z) if upper else sps.norm.cdf(z))
+        p_high, p_low = p_side
+        # A card worth 0 points earns none: certainly below the margin, never above.
+        zero = b.points == 0
+        p_high = np.where(zero, 1.0, p_high)
+        p_low = np.where(zero, 0.0, p_low)
+    out["points_per_action"] = own
+    out["efficiency"] = ratio
+    out["efficiency_lo"], out["efficiency_hi"] = np.minimum(lo, ratio), np.maximum(hi, ratio)
+    out["p_efficiency"] = np.fmin(p_high, p_low)
+    out["efficiency_side"] = np.where(p_high < p_low, 1, -1)
+    return out
+
+
+# ------------------------------------------------------------------ the analysis
+
+
+def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: float = FDR,
+            margin: float = MARGIN) -> dict[str, Any]:
+    """Per level: the card table; across levels: the skill table and its tests; the study's
+    sizes and detectable effects (``design``)."""
+    bl = blocks(exp)
+    per_level: list[pd.DataFrame] = []
+    games_per_deal = _games_per_deal(exp)
+    for level, name in enumerate(exp.levels):
+        rows = [card_rows(b, replicates, seed + i, margin)
+                for i, b in enumerate(x for x in bl if x.level == level)]
+        table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+        if table.empty:
+            per_level.append(table)
+            continue
+        table.insert(0, "level", name)
+        _resolve(table, games_per_deal)
+        table["q_value"] = bh(table["p_value"].to_numpy())
+        table["q_efficiency"] = bh(table["p_efficiency"].to_numpy())
+        flags = []
+        for _, r in table.iterrows():
+            f = []
+            if r["q_value"] <= fdr:
+                f.append("too strong" if r["effect"] > 0 else "too weak")
+            if r["q_efficiency"] <= fdr:
+                f.append(("efficient" if r["efficiency_side"] > 0 else "inefficient")
+                         + f" (beyond ±{margin:.0%})")
+            flags.append(", ".join(f))
+        table["flag"] = flags
+        # By evidence: the distance of the effect's interval from 0, then the p-value.
+        evidence = np.fmax(0.0, np.fmax(table["effect_lo"], -table["effect_hi"]))
+        table["evidence"] = evidence
+        table = table.sort_values(["evidence", "p_value"], ascending=[False, True],
+                                  na_position="last", kind="stable").reset_index(drop=True)
+        asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
+        table.insert(3, "asks", table["card"].map(asks))
+        per_level.append(table)
+    return {"levels": per_level, "skill": skill_table(exp, bl, fdr),
+            "copies": copies_table(exp, bl, fdr),
+            "design": design_table(exp, bl, per_level, games_per_deal), "blocks": bl,
+            "fdr": fdr, "margin": margin, "replicates": replicates}
+
+
+def copies_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFrame:
+    """Copies of one card (the same condition and points: panda-01 to -05 all ask "eat 2
+    green" for 3 points) are one card to a designer: per level, their effects pooled, the
+    mean of the copies' per-deal contrasts, with its paired t interval over deals and
+    Benjamini–Hochberg across the groups.  Pooling gives the group the precision of all its
+    copies' games."""
+    asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
+    rows = []
+    for b in bl:
+        groups: dict[tuple[str, float], list[int]] = {}
+        for j, card in enumerate(b.cards):
+            if asks.get(card):
+                groups.setdefault((asks[card], float(b.points[j])), []).append(j)
+        z = b.contrasts()
+        n = len(b.deals)
+        for (condition, points), js in groups.items():
+            if len(js) < 2:
+                continue
+            g = z[:, js].mean(axis=1) if n else np.zeros(0)
+            se = g.std(ddof=1) / math.sqrt(n) if n >= 2 else math.nan
+            t = t_crit(n)
+            mean = float(g.mean()) if n else math.nan
+            with np.errstate(invalid="ignore", divide="ignore"):
+                p = 2.0 * sps.t.sf(abs(mean / se), n - 1) if n >= 2 and se > 0 else math.nan
+            rows.append({"level": exp.levels[b.level], "category": b.category,
+                         "asks": condition, "points": points,
+                         "cards": ", ".join(b.cards[j] for j in js), "deals": n,
+                         "effect": mean, "effect_lo": mean - t * se, "effect_hi": mean + t * se,
+                         "p_value": p})
+    table = pd.DataFrame(rows, columns=["level", "category", "asks", "points", "cards",
+                                        "deals", "effect", "effect_lo", "effect_hi",
+                                        "p_value"])
+    if table.empty:
+        return table
+    table.loc[table["deals"] < MIN_DEALS, ["effect", "effect_lo", "effect_hi", "p_value"]] = \
+        np.nan
+    table["q_value"] = np.nan
+    for _, idx in table.groupby("level").groups.items():
+        table.loc[idx, "q_value"] = bh(table.loc[idx, "p_value"].to_numpy())
+    table["flag"] = np.where(table["q_value"] <= fdr,
+                             np.where(table["effect"] > 0, "too strong", "too weak"), "")
+    return table
+
+
+def _games_per_deal(exp: Experiment) -> float:
+    """Games one deal of the study cost (all levels and arms), from the games played."""
+    a = exp.arms
+    deals = a["deal"].nunique()
+    return a["game"].nunique() / deals if deals else math.nan
+
+
+def _resolve(table: pd.DataFrame, games_per_deal: float) -> None:
+    """Figures the data cannot carry become NaN, with the games they would need beside."""
+    n = table["deals"].to_numpy(dtype=float)
+    thin = n < MIN_DEALS
+    need_deals = np.where(thin, MIN_DEALS, np.nan)
+    for col in ("effect", "fair_points", "efficiency"):
+        table[f"{col}_games_needed"] = np.nan
+    for col in ("effect", "effect_lo", "effect_hi", "p_value", "efficiency", "efficiency_lo",
+                "efficiency_hi", "p_efficiency", "fair_points", "fair_points_lo",
+                "fair_points_hi"):
+        table.loc[thin, col] = np.nan
+    table["effect_games_needed"] = np.ceil(need_deals * games_per_deal)
+    table["efficiency_games_needed"] = table["effect_games_needed"]
+    # Fair points: unresolved when the slope's t is below the critical value; the deals that
+    # would resolve it at 80% power, from its error now.
+    t = np.array([t_crit(int(x)) if x >= 2 else math.nan for x in n])
+    # A card's own slope may be 0 by noise (or the card nearly dead): the projection takes at
+    # least the category's typical slope, the median of its cards' |slope|.
+    typical = table.groupby("category")["slope"].transform(lambda x: median(np.abs(x)))
+    slope = np.fmax(np.abs(table["slope"]), typical)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = ((t + POWER_Z) * table["slope_se"] / slope) ** 2
+    deals_fp = np.ceil(np.fmax(MIN_DEALS, n * ratio))
+    missing = table["priced"] & table["fair_points"].isna()
+    table["fair_points_games_needed"] = np.where(
+        missing & np.isfinite(deals_fp), np.ceil(deals_fp * games_per_deal), np.nan)
+    table.loc[thin & table["priced"], "fair_points_games_needed"] = table["effect_games_needed"]
+
+
+def skill_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFrame:
+    """Each card's effect at every level and the test that it is the same at all of them
+    (Hotelling's T² on the per-deal differences between levels, over the deals every level
+    played), Benjamini–Hochberg across cards."""
+    k = len(exp.levels)
+    if k < 2:
+        return pd.DataFrame()
+    rows = []
+    for category in exp.design.get("categories", CATEGORIES):
+        series = [b for b in bl if b.category == category]
+        if len(series) != k:
+            continue
+        common = series[0].deals
+        for b in series[1:]:
+            common = np.intersect1d(common, b.deals)
+        zs = [b.contrasts()[np.searchsorted(b.deals, common)] for b in series]
+        n = len(common)
+        for j, card in enumerate(series[0].cards):
+            row: dict[str, Any] = {"card": card, "category": category, "deals": n}
+            for z, name in zip(zs, exp.levels, strict=True):
+                col = z[:, j]
+                t = t_crit(n)
+                se = col.std(ddof=1) / math.sqrt(n) if n >= 2 else math.nan
+                row[f"effect[{name}]"] = col.mean() if n else math.nan
+                row[f"effect[{name}]_lo"] = row[f"effect[{name}]"] - t * se
+                row[f"effect[{name}]_hi"] = row[f"effect[{name}]"] + t * se
+            d = np.column_stack([z[:, j] - zs[0][:, j] for z in zs[1:]])
+            row["p_skill"] = hotelling(d)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    thin = table["deals"] < MIN_DEALS
+    table.loc[thin, "p_skill"] = np.nan
+    table["q_skill"] = bh(table["p_skill"].to_numpy())
+    table["depends_on_skill"] = table["q_skill"] <= fdr
+    spread = table.filter(like="effect[").filter(regex=r"\]$")
+    table["range"] = spread.max(axis=1) - spread.min(axis=1)
+    return table.sort_values(["q_skill", "range"], ascending=[True, False],
+                             na_position="last").reset_index(drop=True)
+
+
+def hotelling(d: np.ndarray) -> float:
+    """p-value of Hotelling's one-sample T² test that the mean of the rows of ``d`` is 0
+    (deals × differences); the paired t test for one column."""
+    n, q = d.shape
+    if n <= q + 1:
+        return math.nan
+    mean = d.mean(axis=0)
+    cov = np.cov(d, rowvar=False, ddof=1).reshape(q, q)
+    if not np.all(np.isfinite(cov)) or np.linalg.matrix_rank(cov) < q:
+        return 1.0 if np.allclose(mean, 0) else math.nan
+    t2 = n * float(mean @ np.linalg.solve(cov, mean))
+    f = (n - q) / (q * (n - 1)) * t2
+    return float(sps.f.sf(f, q, n - q))
+
+
+def design_table(exp: Experiment, bl: list[Block], levels: list[pd.DataFrame],
+                 games_per_deal: float) -> pd.DataFrame:
+    """Per level: games, complete deals, the median error of an effect, and the smallest
+    effect (win share, and points through the median slope) found with 80% power, per test
+    at 5% and at the Bonferroni bound that Benjamini–Hochberg meets with a single true
+    change among the cards."""
+    rows = []
+    for level, name in enumerate(exp.levels):
+        table = levels[level]
+        mine = [b for b in bl if b.level == level]
+        n = min((len(b.deals) for b in mine), default=0)
+        games = int(exp.arms.loc[exp.arms["level"] == level, "game"].nunique())
+        se = median(table["effect_se"]) if len(table) else math.nan
+        cards = len(table)
+        slope = median(table["slope"]) if len(table) else math.nan
+        t = t_crit(n)
+        bonf = float(sps.norm.isf(0.025 / max(cards, 1)))
+        mde = (t + POWER_Z) * se
+        mde_b = (bonf + POWER_Z) * se
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rows.append({
+                "level": name, "games": games, "deals": n,
+                "games_per_deal": games_per_deal / max(len(exp.levels), 1),
+                "dropped_deals": sum(b.dropped for b in mine), "cards": cards,
+                "effect_se_median": se, "mde": mde, "mde_bonferroni": mde_b,
+                "slope_median": slope,
+                "mde_points": mde / slope if slope > 0 else math.nan,
+                "mde_points_bonferroni": mde_b / slope if slope > 0 else math.nan,
+            })
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ spread (for tuning)
+
+
+def spread(table: pd.DataFrame) -> dict[str, float]:
+    """How far the studied set is from its fair points: the root-mean-square of fair points
+    − points over the cards with a resolved fair point, corrected for their noise (the mean
+    squared error minus the mean variance, a method of moments), with a normal interval on
+    the squared figure; squared values below 0 show as 0."""
+    ok = table["fair_points"].notna() & table["fair_points_se"].notna()
+    d = (table.loc[ok, "fair_points"] - table.loc[ok, "points"]).to_numpy(float)
+    v = table.loc[ok, "fair_points_se"].to_numpy(float) ** 2
+    k = len(d)
+    if k == 0:
+        return {"spread": math.nan, "spread_lo": math.nan, "spread_hi": math.nan,
+                "spread_raw": math.nan, "cards": 0}
+    t2 = float(np.mean(d * d - v))
+    var_t2 = float(np.sum(4 * d * d * v + 2 * v * v)) / (k * k)
+    half = 1.959963984540054 * math.sqrt(max(var_t2, 0.0))
+    return {"spread": math.sqrt(max(0.0, t2)), "spread_lo": math.sqrt(max(0.0, t2 - half)),
+            "spread_hi": math.sqrt(max(0.0, t2 + half)),
+            "spread_raw": math.sqrt(float(np.mean(d * d))), "cards": k}
+
+
+def _spread_stat(a: np.ndarray, b: np.ndarray, var: np.ndarray) -> float:
+    """The noise-corrected squared spread from intercepts, slopes and the roots' variances."""
+    theta = -a / b
+    return float(np.mean(theta * theta - var))
+
+
+def paired_spread(first: Experiment, second: Experiment, level: int = 0,
+                  replicates: int = REPLICATES, seed: int = 0) -> dict[str, float]:
+    """The change of the spread between two studies of the same deals (``second`` minus
+    ``first``), over the cards with a resolved fair point in both, with a bootstrap interval
+    over the deals both played (the same draws for both studies, so the deals' luck cancels
+    from the difference; the basic bootstrap interval, turned around the estimate)."""
+    ta = {r["card"]: r for _, r in analyse(first, replicates=10)["levels"][level].iterrows()}
+    tb = {r["card"]: r for _, r in analyse(second, replicates=10)["levels"][level].iterrows()}
+    series: list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]] = []
+    cards_a = {c: (b, j) for b in blocks(first) if b.level == level
+               for j, c in enumerate(b.cards)}
+    cards_b = {c: (b, j) for b in blocks(second) if b.level == level
+               for j, c in enumerate(b.cards)}
+    for card in cards_a:
+        if card not in cards_b or not (np.isfinite(ta[card]["fair_points"])
+                                       and np.isfinite(tb[card]["fair_points"])):
+            continue
+        (ba, ja), (bb, jb) = cards_a[card], cards_b[card]
+        common = np.intersect1d(ba.deals, bb.deals)
+        ca, cb = price_coefficients(ba, ja), price_coefficients(bb, jb)
+        if ca is None or cb is None or len(common) < MIN_DEALS:
+            continue
+        series.append((common, ca[2][np.searchsorted(ba.deals, common)],
+                       cb[2][np.searchsorted(bb.deals, common)],
+                       float(ta[card]["fair_points_se"]) ** 2,
+                       float(tb[card]["fair_points_se"]) ** 2))
+    if not series:
+        return {"change": math.nan, "change_lo": math.nan, "change_hi": math.nan,
+                "cards": 0}
+    deals = np.unique(np.concatenate([s_[0] for s_ in series]))
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(deals), size=(replicates, len(deals)))
+    weights = np.stack([np.bincount(p, minlength=len(deals)) for p in picks]).astype(float)
+
+    def stats_of(w: np.ndarray | None) -> tuple[float, float]:
+        out = []
+        for side in (1, 2):
+            a, b_, v = [], [], []
+            for common, ca, cb, va, vb in series:
+                coef = ca if side == 1 else cb
+                if w is None:
+                    ab = coef.mean(axis=0)
+                else:
+                    ww = w[np.searchsorted(deals, common)]
+                    ab = (ww[:, None] * coef).sum(axis=0) / max(ww.sum(), 1.0)
+                a.append(ab[0])
+                b_.append(ab[1])
+                v.append(va if side == 1 else vb)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out.append(_spread_stat(np.array(a), np.array(b_), np.array(v)))
+        return out[0], out[1]
+
+    ta2, tb2 = stats_of(None)
+    change = math.sqrt(max(tb2, 0.0)) - math.sqrt(max(ta2, 0.0))
+    reps = []
+    for w in weights:
+        ra, rb = stats_of(w)
+        if np.isfinite(ra) and np.isfinite(rb):
+            reps.append(math.sqrt(max(rb, 0.0)) - math.sqrt(max(ra, 0.0)))
+    err = np.array(reps) - change
+    lo, hi = change - float(np.percentile(err, 97.5)), change - float(np.percentile(err, 2.5))
+    return {"change": change, "change_lo": lo, "change_hi": hi, "cards": len(series),
+            "spread_first": math.sqrt(max(ta2, 0.0)), "spread_second": math.sqrt(max(tb2, 0.0))}

@@ -1,0 +1,178 @@
+"""``arena balance study``, ``suggest`` and ``tune`` end to end, on fast random bots: the
+study's files, its report section, replays of its games, resume, bad input in one sentence,
+and the suggestion's rules on a table whose figures are set by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.replay import read_records, replay_record
+from reports import experiment
+
+BOT = "random:complete=true"
+
+
+def study(tmp: Path, *extra: str) -> tuple[Path, object]:
+    out = tmp / "study"
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", BOT, "--deals", "10", "--category", "panda",
+        "--price-cards", "panda-03", "--workers", "1", "--quiet", "--out", str(out), *extra])
+    return out, result
+
+
+def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
+    out, result = study(tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "strongest evidence" in result.output and "report written to" in result.output
+    report = out / "report"
+    copies = pd.read_csv(out / "report" / "study_copies.csv")
+    assert set(copies["asks"]) == {"eat 2 green", "eat 2 yellow", "eat 2 pink",
+                                   "eat 1 green + 1 yellow + 1 pink"}
+    for name in ("study_cards.csv", "study_design.csv", "study_effects.png",
+                 "study_fair_points.png", "report.md", "report.html"):
+        assert (report / name).is_file(), name
+    cards = pd.read_csv(report / "study_cards.csv")
+    assert set(cards["card"]) == {f"panda-{i:02d}" for i in range(1, 16)}
+    assert (cards["deals"] == 10).all()
+    # Every deal's effects of a category sum to 0: so do their means.
+    assert abs(cards["effect"].sum()) < 1e-9
+    md = (report / "report.md").read_text()
+    assert "Card value by experiment" in md and "&lt;" not in md
+    assert max(len(line) for line in md.splitlines() if line.startswith("|")) <= 100
+    records = list(read_records(out))
+    assert len(records) == 10 * (15 + 2)
+    for record in records[:20]:
+        assert replay_record(record).ok
+
+
+def test_a_study_resumes_to_the_same_games(tmp_path: Path) -> None:
+    out, result = study(tmp_path, "--no-report")
+    assert result.exit_code == 0, result.output
+    games = out / "games.jsonl"
+    whole = sorted(games.read_text().splitlines())
+    games.write_text("\n".join(whole[:100]) + "\n")
+    again = CliRunner().invoke(main, ["balance", "study", "--resume", str(out), "--quiet",
+                                      "--workers", "1", "--no-report"])
+    assert again.exit_code == 0, again.output
+    strip = [{k: v for k, v in json.loads(x).items() if k not in ("seconds", "mac")} for x in whole]
+    now = [{k: v for k, v in json.loads(x).items() if k not in ("seconds", "mac")}
+           for x in games.read_text().splitlines()]
+    assert sorted(strip, key=lambda r: r["game"]) == sorted(now, key=lambda r: r["game"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--deals", "2"], "at least one --bot"),
+    (["--bot", BOT, "--games", "100", "--deals", "2"], "--games or --deals, not both"),
+    (["--bot", BOT, "--deals", "2", "--price-cards", "plot-99"], "not an objective card"),
+    (["--bot", BOT, "--deals", "2", "--offsets", "a,b"], "--offsets"),
+    (["--bot", BOT, "--bot", BOT, "--deals", "2"], "two skill levels are named"),
+    (["--bot", BOT, "--deals", "2", "--depth", "40"], "--depth must be"),
+])
+def test_bad_study_options_are_one_sentence(tmp_path: Path, args: list[str],
+                                            message: str) -> None:
+    result = CliRunner().invoke(main, ["balance", "study", "--out", str(tmp_path / "s"),
+                                       "--quiet", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "s" / "games.jsonl").exists()
+
+
+def _table(rows: list[dict]) -> dict:
+    base = {"category": "panda", "asks": "", "priced": True, "fair_points_games_needed": math.nan,
+            "flag": "", "q_value": 0.5, "effect": 0.0}
+    return {"levels": [pd.DataFrame([{**base, **r} for r in rows])]}
+
+
+def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
+    """A card flagged by the study (BH) moves to its rounded fair points; copies (the same
+    condition and points) move together; the rest keep their points."""
+    table = _table([
+        {"card": "panda-07", "points": 8.0, "fair_points": 4.4, "fair_points_se": 0.5,
+         "fair_points_lo": 3.4, "fair_points_hi": 5.4, "flag": "too strong", "q_value": 0.01,
+         "effect": 0.2},
+        {"card": "panda-01", "points": 3.0, "fair_points": 3.6, "fair_points_se": 0.6,
+         "fair_points_lo": 2.4, "fair_points_hi": 4.8},
+        {"card": "panda-02", "points": 3.0, "fair_points": 5.6, "fair_points_se": 0.6,
+         "fair_points_lo": 4.4, "fair_points_hi": 6.8, "q_value": 0.2},
+        {"card": "panda-13", "points": 6.0, "fair_points": 8.3, "fair_points_se": 0.5,
+         "fair_points_lo": 7.3, "fair_points_hi": 9.3, "asks": "eat 1 of each",
+         "flag": "too weak", "q_value": 0.02, "effect": -0.1},
+        {"card": "panda-14", "points": 6.0, "fair_points": math.nan, "fair_points_se": math.nan,
+         "fair_points_lo": math.nan, "fair_points_hi": math.nan, "asks": "eat 1 of each"},
+        {"card": "panda-03", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
+         "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False},
+        {"card": "panda-05", "points": 3.0, "fair_points": math.nan, "fair_points_se": math.nan,
+         "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False,
+         "flag": "too strong", "q_value": 0.01},
+    ])
+    from arena.balance.tune import suggest
+
+    out = suggest(None, 0, table).set_index("card")  # type: ignore[arg-type]
+    why = out["why"]
+    assert out.loc["panda-07", "suggested"] == 4 and "fair points 4.4" in why["panda-07"]
+    assert out.loc["panda-01", "suggested"] == 3 and "not flagged" in why["panda-01"]
+    # An interval that leaves the points out is not enough: the flag (BH) decides.
+    assert out.loc["panda-02", "suggested"] == 3 and "q = 0.20" in why["panda-02"]
+    assert out.loc["panda-13", "suggested"] == out.loc["panda-14", "suggested"] == 8
+    assert out.loc["panda-03", "change"] == 0 and "other prices" in why["panda-03"]
+    # Flagged, no fair points: one point the way the flag says.
+    assert out.loc["panda-05", "suggested"] == 2 and "one point down" in why["panda-05"]
+
+
+def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop's files: each round's set and study, the rounds' spreads, the chart and the
+    final set; a round whose suggestion moves nothing ends it."""
+    out, result = study(tmp_path, "--no-report")
+    assert result.exit_code == 0, result.output
+    from arena.balance import tune as tuning
+
+    real = tuning.suggest
+    calls = []
+
+    def once(exp: experiment.Experiment, level: int = 0, analysis: dict | None = None
+             ) -> pd.DataFrame:
+        table = real(exp, level, analysis)
+        if not calls:  # the first round moves panda-03 by one point, then nothing moves
+            table.loc[table["card"] == "panda-03", "suggested"] += 1
+            table["change"] = table["suggested"] - table["points"].astype(int)
+        calls.append(1)
+        return table
+
+    monkeypatch.setattr(tuning, "suggest", once)
+    result = CliRunner().invoke(main, ["balance", "tune", str(out), "--rounds", "3",
+                                       "--workers", "1", "--quiet",
+                                       "--out", str(tmp_path / "tuned")])
+    assert result.exit_code == 0, result.output
+    tuned = tmp_path / "tuned"
+    assert json.loads((tuned / "round-1.json").read_text())["points"]["panda-03"] == 4
+    assert (tuned / "round-1" / "games.jsonl").is_file()
+    assert not (tuned / "round-2.json").exists()
+    rounds = pd.read_csv(tuned / "rounds.csv")
+    assert list(rounds["round"]) == [0, 1] and list(rounds["moved"]) == [0, 1]
+    assert (tuned / "spread.png").is_file() and (tuned / "final.json").is_file()
+    assert "no card moves" in result.output
+
+
+def test_a_study_at_a_depth_of_the_deck(tmp_path: Path) -> None:
+    """``--depth 0``: the card is the next drawn from its deck; the outcome is the win of
+    the seat that drew it, deals where nobody did left out of the blocks."""
+    out = tmp_path / "depth"
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", BOT, "--deals", "12", "--category", "panda", "--depth",
+        "0", "--price-cards", "", "--workers", "1", "--quiet", "--no-report", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    records = list(read_records(out))
+    assert all(r["intervention"] == [{"card": r["placed"], "depth": 0}] for r in records)
+    exp = experiment.load(out)
+    drawn = exp.arms.dropna(subset=["y"])
+    assert (drawn["seat"] >= 0).all() and len(drawn) > 0
+    table = experiment.analyse(exp, replicates=20)["levels"][0]
+    assert len(table) == 15 and (table["deals"] <= 12).all()
+    assert replay_record(records[0]).ok
