@@ -85,6 +85,8 @@ _DECISION_METHODS = ("_for_players", "_root", "_planner_prior")
 class MctsBot(Bot):
     """Information-set MCTS (SO-ISMCTS) with a heuristic leaf evaluation."""
 
+    NATIVE = "mcts"  # arena/native/core/src/bots/mcts.rs
+
     PARAMS = (
         Param("iterations", int, 0, "iterations per decision (the cap when time is set); "
               + (f"0 = {AUTO_ITERATIONS[2]}" if AUTO_ITERATIONS[2] == AUTO_ITERATIONS[3] else
@@ -185,9 +187,12 @@ class MctsBot(Bot):
 
     def _decides_natively(self, view: PlayerView) -> bool:
         """Whether the Rust port makes this decision: the native engine's view, and the
-        search as the bot configured it (a leaf or search handed in decides in Python)."""
-        if self._native is None or not is_native_view(view):
-            return False
+        search as the bot configured it (``native_ready``)."""
+        return self._native is not None and is_native_view(view) and self.native_ready()
+
+    def native_ready(self) -> bool:
+        """Whether the Rust port stands for this bot: its search is as the bot made it (a
+        leaf or search handed in decides in Python).  The native referee asks it too."""
         from .objective import ObjectiveBot
 
         search = self.search

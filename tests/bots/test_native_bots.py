@@ -281,9 +281,15 @@ def test_the_python_code_decides_where_the_rust_port_cannot() -> None:
     mcts.start(0, 2, state.options)
     assert mcts._decides_natively(view)
     assert Flat()._native is None
+    from arena.referee import core, native_seat
+
+    names = core().bot_names()
+    assert {"greedy", "objective", "mcts"} <= set(names)
+    assert native_seat(mcts, names) is not None  # the native referee plays it
     leaf = make_leaf("score", 8.0)  # a leaf handed to the search: the Python search uses it
     mcts.search.configure(leaf, plot_keys=True)
     assert not mcts._decides_natively(view)
+    assert native_seat(mcts, names) is None
 
 
 if __name__ == "__main__":  # the reference side: cases on stdin, records on stdout

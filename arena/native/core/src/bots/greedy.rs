@@ -19,6 +19,7 @@ use crate::view::View;
 use super::draws::{best, BotDraws};
 use super::heuristics::{card_points, Cache, Snapshot, Weights, DECAY};
 use super::params::{self, Spec};
+use super::registry::{BotEntry, Default as Given, Kind as Decl, ParamDecl, Params};
 use super::Bot;
 
 /// The parameters of `greedy`, as `bots/greedy.py` declares them.
@@ -159,3 +160,34 @@ impl Bot for GreedyBot {
 pub fn make(given: &[(String, Json)], rng: PyRandom) -> Result<Box<dyn Bot>, String> {
     Ok(Box::new(GreedyBot::new(Greedy::from_params(given)?, rng)))
 }
+
+/// `greedy` in the native registry (the referee plays it without Python).
+pub const ENTRY: BotEntry = BotEntry {
+    name: "greedy",
+    class: "GreedyBot",
+    params: &[
+        ParamDecl {
+            name: "samples",
+            kind: Decl::Int {
+                minimum: Some(1),
+                maximum: Some(1000),
+            },
+            default: Given::Int(1),
+        },
+        ParamDecl {
+            name: "decay",
+            kind: Decl::Float {
+                minimum: Some(0.0),
+                maximum: None,
+            },
+            default: Given::Float(DECAY),
+        },
+    ],
+    make: |p: &Params, rng: PyRandom| -> Box<dyn Bot> {
+        Box::new(GreedyBot::new(
+            Greedy::new(p.int("samples").max(1) as u32, p.float("decay")),
+            rng,
+        ))
+    },
+    test_only: false,
+};

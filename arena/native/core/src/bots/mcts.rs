@@ -25,6 +25,7 @@ use super::mcts_leaves::{lead_chance, Leaf, LeafKind, DEFAULT_TEMPERATURE};
 use super::mcts_search::{candidates, ordered, NodeId, Search, SearchSettings};
 use super::objective::{Objective, Settings as ObjectiveSettings};
 use super::params::{self, Kind, Spec, Value};
+use super::registry::{BotEntry, Default as Given, Kind as Decl, ParamDecl, Params};
 use super::Bot;
 
 /// The most seconds a decision may be given (`arena.limits.MAX_MOVE_TIME`).
@@ -371,6 +372,155 @@ impl Bot for MctsBot {
     fn rng(&self) -> &PyRandom {
         &self.rng
     }
+}
+
+/// `mcts` in the native registry (the referee plays it without Python).
+pub const ENTRY: BotEntry = BotEntry {
+    name: "mcts",
+    class: "MctsBot",
+    params: REGISTRY_PARAMS,
+    make: from_registry,
+    test_only: false,
+};
+
+/// `PARAMS` as the registry declares them (the same types, defaults, bounds and choices).
+const REGISTRY_PARAMS: &[ParamDecl] = &[
+    ParamDecl {
+        name: "iterations",
+        kind: Decl::Int {
+            minimum: Some(0),
+            maximum: Some(1_000_000),
+        },
+        default: Given::Int(0),
+    },
+    ParamDecl {
+        name: "time",
+        kind: Decl::Float {
+            minimum: Some(0.0),
+            maximum: Some(MAX_MOVE_TIME),
+        },
+        default: Given::Float(0.0),
+    },
+    ParamDecl {
+        name: "c",
+        kind: Decl::Float {
+            minimum: Some(0.0),
+            maximum: None,
+        },
+        default: Given::Float(0.03),
+    },
+    ParamDecl {
+        name: "depth",
+        kind: Decl::Int {
+            minimum: Some(0),
+            maximum: Some(1000),
+        },
+        default: Given::Int(1),
+    },
+    ParamDecl {
+        name: "rollout",
+        kind: Decl::Text { choices: ROLLOUTS },
+        default: Given::Text("greedy-lite"),
+    },
+    ParamDecl {
+        name: "eval",
+        kind: Decl::Text { choices: EVALS },
+        default: Given::Text("auto"),
+    },
+    ParamDecl {
+        name: "temperature",
+        kind: Decl::Float {
+            minimum: Some(0.01),
+            maximum: None,
+        },
+        default: Given::Float(DEFAULT_TEMPERATURE),
+    },
+    ParamDecl {
+        name: "widen",
+        kind: Decl::Float {
+            minimum: Some(0.0),
+            maximum: None,
+        },
+        default: Given::Float(1.5),
+    },
+    ParamDecl {
+        name: "lookahead",
+        kind: Decl::Int {
+            minimum: Some(0),
+            maximum: None,
+        },
+        default: Given::Int(2),
+    },
+    ParamDecl {
+        name: "prior",
+        kind: Decl::Int {
+            minimum: Some(0),
+            maximum: None,
+        },
+        default: Given::Int(3),
+    },
+    ParamDecl {
+        name: "reuse",
+        kind: Decl::Bool,
+        default: Given::Bool(true),
+    },
+    ParamDecl {
+        name: "turns",
+        kind: Decl::Int {
+            minimum: Some(0),
+            maximum: None,
+        },
+        default: Given::Int(0),
+    },
+    ParamDecl {
+        name: "planner",
+        kind: Decl::Bool,
+        default: Given::Bool(true),
+    },
+    ParamDecl {
+        name: "delegate",
+        kind: Decl::Text { choices: DELEGATES },
+        default: Given::Text("auto"),
+    },
+];
+
+fn choice(list: &[&str], text: &str) -> usize {
+    list.iter().position(|&c| c == text).unwrap_or(0)
+}
+
+/// `mcts` from the registry's checked parameters.
+fn from_registry(p: &Params, rng: PyRandom) -> Box<dyn Bot> {
+    let eval = match choice(EVALS, p.text("eval")) {
+        1 => Some(LeafKind::Deny),
+        2 => Some(LeafKind::Fitted),
+        3 => Some(LeafKind::Score),
+        _ => None,
+    };
+    let delegate = match choice(DELEGATES, p.text("delegate")) {
+        1 => Some(Delegate::None),
+        2 => Some(Delegate::Complete),
+        3 => Some(Delegate::Steps),
+        _ => None,
+    };
+    let settings = Settings {
+        iterations: p.int("iterations").max(0) as u64,
+        time: p.float("time"),
+        search: SearchSettings {
+            c: p.float("c"),
+            depth: p.int("depth").max(0) as u64,
+            random_rollout: p.text("rollout") == "random",
+            widen: p.float("widen"),
+            lookahead: p.int("lookahead").max(0) as u64,
+            prior: p.int("prior").max(0) as u64,
+            turns: p.int("turns").max(0) as u64,
+        },
+        eval,
+        temperature: p.float("temperature"),
+        reuse: p.bool("reuse"),
+        planner: p.bool("planner"),
+        delegate,
+    };
+    Box::new(MctsBot::new(Mcts::new(settings), rng))
 }
 
 /// `mcts` with these parameters and generator (what a registry builds by name).

@@ -33,6 +33,7 @@ use super::heuristics::{
     NO_HORIZON,
 };
 use super::params::{self, Spec};
+use super::registry::{BotEntry, Default as Given, Kind as Decl, ParamDecl, Params};
 use super::Bot;
 
 /// What the sun's third action is worth, as a share of the best single action's gain.
@@ -799,3 +800,107 @@ pub fn make(given: &[(String, Json)], rng: PyRandom) -> Result<Box<dyn Bot>, Str
     let settings = Settings::from_params(given)?;
     Ok(Box::new(ObjectiveBot::new(Objective::new(settings), rng)))
 }
+
+/// `objective` in the native registry (the referee plays it without Python).
+pub const ENTRY: BotEntry = BotEntry {
+    name: "objective",
+    class: "ObjectiveBot",
+    params: &[
+        ParamDecl {
+            name: "hand_size",
+            kind: Decl::Int {
+                minimum: Some(1),
+                maximum: Some(5),
+            },
+            default: Given::Int(5),
+        },
+        ParamDecl {
+            name: "beam",
+            kind: Decl::Int {
+                minimum: Some(1),
+                maximum: Some(200),
+            },
+            default: Given::Int(6),
+        },
+        ParamDecl {
+            name: "plot_samples",
+            kind: Decl::Int {
+                minimum: Some(1),
+                maximum: Some(100),
+            },
+            default: Given::Int(3),
+        },
+        ParamDecl {
+            name: "focus",
+            kind: Decl::Float {
+                minimum: Some(0.0),
+                maximum: None,
+            },
+            default: Given::Float(0.5),
+        },
+        ParamDecl {
+            name: "protect",
+            kind: Decl::Bool,
+            default: Given::Bool(true),
+        },
+        ParamDecl {
+            name: "decay",
+            kind: Decl::Float {
+                minimum: Some(0.0),
+                maximum: None,
+            },
+            default: Given::Float(DECAY),
+        },
+        ParamDecl {
+            name: "deny",
+            kind: Decl::Float {
+                minimum: Some(0.0),
+                maximum: None,
+            },
+            default: Given::Float(1.0),
+        },
+        ParamDecl {
+            name: "race",
+            kind: Decl::Float {
+                minimum: Some(0.0),
+                maximum: None,
+            },
+            default: Given::Float(0.0),
+        },
+        ParamDecl {
+            name: "prefer",
+            kind: Decl::Text {
+                choices: ARCHETYPES,
+            },
+            default: Given::Text("none"),
+        },
+        ParamDecl {
+            name: "weight",
+            kind: Decl::Float {
+                minimum: Some(0.0),
+                maximum: Some(100.0),
+            },
+            default: Given::Float(2.0),
+        },
+    ],
+    make: |p: &Params, rng: PyRandom| -> Box<dyn Bot> {
+        let prefer = ARCHETYPES
+            .iter()
+            .position(|&a| a == p.text("prefer"))
+            .unwrap_or(0);
+        let settings = Settings {
+            hand_size: p.int("hand_size").max(1) as usize,
+            beam: p.int("beam").max(1) as usize,
+            plot_samples: p.int("plot_samples").max(1) as usize,
+            focus: p.float("focus"),
+            protect: p.bool("protect"),
+            decay: p.float("decay"),
+            deny: p.float("deny"),
+            race: p.float("race"),
+            prefer: (prefer > 0).then(|| (prefer - 1) as u8),
+            weight: p.float("weight"),
+        };
+        Box::new(ObjectiveBot::new(Objective::new(settings), rng))
+    },
+    test_only: false,
+};

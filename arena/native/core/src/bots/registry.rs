@@ -132,6 +132,12 @@ impl ParamDecl {
                 _ => return Err(bad()),
             },
             (Kind::Text { .. }, Value::Text(t)) => Value::Text(t.clone()),
+            // Python's `str(value)`, as `Param.convert` reads a text parameter.
+            (Kind::Text { .. }, Value::Bool(b)) => {
+                Value::Text(if *b { "True" } else { "False" }.into())
+            }
+            (Kind::Text { .. }, Value::Int(i)) => Value::Text(i.to_string()),
+            (Kind::Text { .. }, Value::Float(f)) => Value::Text(float_repr(*f)),
             _ => return Err(bad()),
         };
         match (self.kind, &out) {
@@ -257,7 +263,13 @@ impl BotEntry {
 }
 
 /// The native bots, one line each.
-pub const REGISTRY: &[BotEntry] = &[super::random_bot::ENTRY, super::test_bots::PANIC];
+pub const REGISTRY: &[BotEntry] = &[
+    super::random_bot::ENTRY,
+    super::greedy::ENTRY,
+    super::objective::ENTRY,
+    super::mcts::ENTRY,
+    super::test_bots::PANIC,
+];
 
 /// The entry of a bot name; test-only bots only when `tests` is set.
 pub fn entry(name: &str, tests: bool) -> Option<&'static BotEntry> {
