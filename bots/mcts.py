@@ -45,6 +45,14 @@ scored for it alone (``mine``); and the states reached by its open actions (``OP
 no draw, no die) differ between samples only in the hidden parts, so they are kept per node
 and given each sample's hidden parts (``GameState.with_hidden_from``).
 
+On the native engine the decision is made by the Rust port (``bots.native``;
+``arena/native/core/src/bots/mcts.rs`` with ``mcts_search.rs`` and ``mcts_leaves.rs``): the
+same action and the same draws from ``self.rng`` (its state is read once per decision and
+written back), so a seeded game is the same game on either engine; with ``time`` set the
+clock decides how many iterations run, on either.  The Python search decides where the port
+cannot stand for it: a view of the reference engine, a subclass that overrides a decision
+method, or a search handed another leaf or keys (``native_ready``).
+
 The parameters are ``MctsBot.PARAMS`` (``arena bots`` lists them); docs/bots.md says what
 each does, the bot's strengths and limits, and its measured strength; how the defaults were
 chosen, and the speed measurements, are in docs/experiments.md.
@@ -212,10 +220,7 @@ class MctsBot(Bot):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The most visited root action after the search."""
-        if len(legal) == 1:
-            self._kept = None
-            return legal[0]
-        if self._decides_natively(view):
+        if self._decides_natively(view):  # a forced move too: the port drops its kept tree
             native = self._native
             if self._planner is not None:
                 native.set_eaten_by_others(list(self._planner.eaten_by_others))
@@ -223,6 +228,9 @@ class MctsBot(Bot):
             self._kept = None
             self.last_iterations = native.last_iterations
             return action  # type: ignore[no-any-return]
+        if len(legal) == 1:
+            self._kept = None
+            return legal[0]
         if self._delegate != "none" and (
             kind_of(legal[0]) == COMPLETE
             or (self._delegate == "steps" and view.step != STEP_ACTIONS)
