@@ -196,18 +196,20 @@ class MctsBot(Bot):
     def _decides_natively(self, view: PlayerView) -> bool:
         """Whether the Rust port makes this decision: the native engine's view, and the
         search as the bot configured it (``native_ready``)."""
-        return self._native is not None and is_native_view(view) and self.native_ready()
+        return is_native_view(view) and self.native_ready()
 
     def native_ready(self) -> bool:
-        """Whether the Rust port stands for this bot: its search is as the bot made it (a
-        leaf or search handed in decides in Python).  The native referee asks it too."""
+        """Whether the Rust port stands for this bot: it has one (not on the reference
+        engine, nor for a parameter beyond the port's 64 bits) and its search is as the bot
+        made it (a leaf or search handed in decides in Python).  The native referee asks it
+        too."""
         from .objective import ObjectiveBot
 
         search = self.search
         leaf, keys, mine = self._configured
         return (
-            type(search) is Search and search.evaluate is leaf and search.keys is keys
-            and search.mine == mine and type(leaf) in LEAVES.values()
+            self._native is not None and type(search) is Search and search.evaluate is leaf
+            and search.keys is keys and search.mine == mine and type(leaf) in LEAVES.values()
             and (self._planner is None or type(self._planner) is ObjectiveBot)
         )
 

@@ -25,12 +25,16 @@ from arena.engine import ENGINE, GameState, PlayerView
 
 
 def native_bot(name: str, params: dict[str, Any]) -> Any | None:
-    """The Rust bot ``name`` with these (checked) parameters; None on the reference engine."""
+    """The Rust bot ``name`` with these (checked) parameters; None on the reference engine,
+    or where the port refuses what Python took (a whole number beyond 64 bits)."""
     if ENGINE != "native":
         return None
     from arena.engine.native import _module
 
-    return _module().Bot(name, params)
+    try:
+        return _module().Bot(name, params)
+    except ValueError:
+        return None
 
 
 def overrides(cls: type, base: type, names: tuple[str, ...]) -> bool:

@@ -290,6 +290,9 @@ def test_the_python_code_decides_where_the_rust_port_cannot() -> None:
     mcts.search.configure(leaf, plot_keys=True)
     assert not mcts._decides_natively(view)
     assert native_seat(mcts, names) is None
+    huge = MctsBot(random.Random(1), iterations=3, prior=10**30)  # Python takes it, Rust not
+    assert huge._native is None and huge.prior == 10**30
+    assert native_seat(huge, names) is None
 
 
 if __name__ == "__main__":  # the reference side: cases on stdin, records on stdout
