@@ -57,13 +57,17 @@ def core() -> Any:
 def native_seat(bot: Any, names: Sequence[str]) -> tuple[str, dict[str, Any], Any] | None:
     """``(native name, params, generator state)`` when ``bot`` can play natively: its class
     declares a ``NATIVE`` bot that the core has, no method of it was replaced on the
-    instance, and its generator is a plain ``random.Random``.  None: it plays in Python."""
+    instance, its ``native_ready()`` (where it has one) agrees, and its generator is a plain
+    ``random.Random``.  None: it plays in Python."""
     cls = type(bot)
     name = cls.__dict__.get("NATIVE")
     if not name or name not in names or not isinstance(bot, Bot):
         return None
     own = vars(bot)
     if "choose" in own or "observe" in own or "start" in own or "finish" in own:
+        return None
+    ready = getattr(bot, "native_ready", None)  # a bot may know it is not what it was made
+    if ready is not None and not ready():
         return None
     rng = getattr(bot, "rng", None)
     if type(rng) is not random.Random:

@@ -46,6 +46,8 @@ from .native import is_native_view, native_bot, overrides
 class GreedyBot(Bot):
     """One-ply lookahead: the legal action whose result evaluates best (bots.heuristics)."""
 
+    NATIVE = "greedy"  # arena/native/core/src/bots/greedy.rs
+
     PARAMS = (
         Param("samples", int, 1, "determinizations averaged per decision", minimum=1,
               maximum=1000),
@@ -54,7 +56,6 @@ class GreedyBot(Bot):
     )
     samples: int
     decay: float
-    NATIVE = "greedy"  # arena/native/core/src/bots/greedy.rs
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)

@@ -1,11 +1,13 @@
-"""The Rust bots behind the built-in ones: what ``greedy`` and ``objective`` decide through on
-the native engine.
+"""The Rust bots behind the built-in ones: what ``greedy``, ``objective`` and ``mcts`` decide
+through on the native engine.
 
-With the native engine selected (the default), ``GreedyBot`` and ``ObjectiveBot`` hand each
-decision to their port in the native core (``arena._native.Bot``, the same parameters):
-the same action, drawn from the same generator (``self.rng``, through its own
+With the native engine selected (the default), ``GreedyBot``, ``ObjectiveBot`` and ``MctsBot``
+hand each decision to their port in the native core (``arena._native.Bot``, the same
+parameters): the same action, drawn from the same generator (``self.rng``, through its own
 ``getrandbits`` and ``randrange`` as ``random.Random`` computes them, so it ends where the
-Python bot would leave it, and a generator shared with other code stays in step).  The
+Python bot would leave it, and a generator shared with other code stays in step; ``mcts``,
+which draws thousands of numbers a decision, reads a ``random.Random``'s state once and
+writes it back).  The
 decision digests (``tests/bots/test_decision_digests.py``) hold for both.  With
 ``ARENA_ENGINE=reference`` they are the pure-Python bots, unchanged: the readable
 specification.
@@ -27,12 +29,16 @@ from arena.engine import ENGINE, GameState, PlayerView
 
 
 def native_bot(name: str, params: dict[str, Any]) -> Any | None:
-    """The Rust bot ``name`` with these (checked) parameters; None on the reference engine."""
+    """The Rust bot ``name`` with these (checked) parameters; None on the reference engine,
+    or where the port refuses what Python took (a whole number beyond 64 bits)."""
     if ENGINE != "native":
         return None
     from arena.engine.native import _module
 
-    return _module().Bot(name, params)
+    try:
+        return _module().Bot(name, params)
+    except ValueError:
+        return None
 
 
 def overrides(cls: type, base: type, names: tuple[str, ...]) -> bool:

@@ -188,6 +188,8 @@ _DECISION_METHODS = (
 class ObjectiveBot(Bot):
     """Plans each turn towards the objective with the most points per remaining action."""
 
+    NATIVE = "objective"  # arena/native/core/src/bots/objective.rs
+
     PARAMS = (
         Param("hand_size", int, 5, "objectives to hold before it stops drawing", minimum=1,
               maximum=5),
@@ -218,7 +220,6 @@ class ObjectiveBot(Bot):
     race: float
     prefer: str
     weight: float
-    NATIVE = "objective"  # arena/native/core/src/bots/objective.rs
 
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)

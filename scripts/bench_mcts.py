@@ -13,9 +13,10 @@ Usage::
 policy that completes objectives, or with ``--policy objective`` by that bot) and reports
 iterations per second of one decision at each, median and spread over several runs, per CPU
 second and per wall-clock second.  ``game`` times whole games at the bot's budget: seconds
-per decision and per game.  ``profile`` runs ``speed``'s decisions under ``cProfile`` and
-prints the functions that take the most time, by their own time and with what they call
-(the figures are inflated by the profiler's cost per call, the proportions are the point).
+per decision and per game.  ``profile`` runs ``speed``'s decisions, in the Python search,
+under ``cProfile`` and prints the functions that take the most time, by their own time
+and with what they call (the figures are inflated by the profiler's cost per call, the
+proportions are the point).
 ``match`` plays the bot against an opponent spec: in 2-player
 games each deal is played twice with the seats swapped, in 3-4 player games the bot takes
 every seat of each deal in turn against copies of the opponent, so deal luck cancels.  It
@@ -128,7 +129,12 @@ def speed(spec_text: str, runs: int, positions: int, policy: str = "random",
 
 
 def profile(spec_text: str, runs: int, positions: int, top: int, rounds: int = 10) -> None:
-    """The top of a profile of ``speed``'s decisions: by own time, then cumulative."""
+    """The top of a profile of ``speed``'s decisions: by own time, then cumulative.
+
+    It profiles the Python search (the reference's code, on either engine): ``cProfile``
+    sees no function inside the Rust port, which ``perf`` or ``valgrind --tool=callgrind``
+    profile on ``cargo run --release --example bot_games -- mcts 2`` in ``arena/native``.
+    """
     import cProfile
     import pstats
 
@@ -140,6 +146,7 @@ def profile(spec_text: str, runs: int, positions: int, top: int, rounds: int = 1
         legal = state.legal_actions()
         for run in range(runs):
             bot = spec.create(random.Random(run))
+            bot._native = None  # type: ignore[attr-defined]  # the Python search, profiled
             bot.start(state.current, state.players, state.options)
             view = PlayerView.of(state, state.current)
             profiler.enable()

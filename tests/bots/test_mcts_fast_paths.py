@@ -4,6 +4,10 @@ Why: the search's hot loop reads the fitted leaf through a written-out ``__call_
 skips work whose result is known (the root's candidates, the UCB values of a node that will
 add a child anyway).  The decision digests hold the whole bot; these tests name the part
 that broke, on positions the digests may not reach (3 and 4 players, late games).
+
+The tests that read the tree are of the Python search (the reference): their bots decide in
+Python (``python_search``) on either engine; ``tests/bots/test_native_bots.py`` holds the
+Rust port to it decision by decision.
 """
 
 from __future__ import annotations
@@ -67,6 +71,12 @@ def test_the_fitted_chance_is_the_logistic_of_the_weighed_features() -> None:
     assert leaf.chance(s, 0, own[0], q, rival) == pytest.approx(lead_chance(z, 1.0))
 
 
+def python_search(bot: MctsBot) -> MctsBot:
+    """The bot deciding through its Python search (whose tree these tests read)."""
+    bot._native = None
+    return bot
+
+
 def _tree(node: object) -> tuple:
     """A tree's statistics, children in key order."""
     return (node.visits, node.avail, tuple(node.totals),  # type: ignore[attr-defined]
@@ -81,10 +91,10 @@ def test_a_second_decision_is_a_fresh_bots(players: int) -> None:
     first = sampled_states(players, 3)[12]
     second = sampled_states(players, 4)[30]
     assert first.round != second.round
-    bot = MctsBot(random.Random(9), iterations=120)
+    bot = python_search(MctsBot(random.Random(9), iterations=120))
     bot.start(first.current, players, first.options)
     bot.choose(PlayerView.of(first, first.current), list(first.legal_actions()))
-    fresh = MctsBot(random.Random(), iterations=120)
+    fresh = python_search(MctsBot(random.Random(), iterations=120))
     fresh.rng.setstate(bot.rng.getstate())
     trees = []
     for b in (bot, fresh):
@@ -131,7 +141,7 @@ def test_leaving_out_the_other_seats_values_changes_no_choice(
     legal = list(state.legal_actions())
     trees = []
     for alone in (True, False):
-        bot = MctsBot(random.Random(3), iterations=300, reuse=True)
+        bot = python_search(MctsBot(random.Random(3), iterations=300, reuse=True))
         bot.start(state.current, players, state.options)
         if not alone:
             bot.search.mine = None

@@ -1,10 +1,11 @@
 """The Rust bots against the Python ones: the same decisions, the same draws.
 
-On the native engine ``greedy`` and ``objective`` decide through their Rust ports
+On the native engine ``greedy``, ``objective`` and ``mcts`` decide through their Rust ports
 (``bots.native``).  These tests hold the two implementations together:
 
 - seeded games with random bot parameters (every parameter of ``greedy`` and ``objective``,
-  ``prefer=`` included), 2 to 4 players and random rule options, played through
+  ``prefer=`` included; every one of ``mcts`` but the clock-bound ``time``, small budgets),
+  2 to 4 players and random rule options, played through
   ``arena.match.play_game`` by the Rust bots here and by the pure-Python bots on the
   reference engine in a subprocess (``ARENA_ENGINE=reference``): the records are compared
   byte for byte, all but the seconds spent;
@@ -43,6 +44,17 @@ def random_params(rng: random.Random, name: str) -> dict[str, Any]:
     if name == "greedy":
         drawn: dict[str, Any] = {"samples": rng.choice([1, 1, 2, 3]),
                                  "decay": rng.choice([0.5, 0.3, 0.72, 0.0, 1.0, 0.61])}
+    elif name == "mcts":
+        drawn = {
+            "iterations": rng.choice([1, 8, 25, 40]), "c": rng.choice([0.03, 0.0, 0.7, 2.0]),
+            "depth": rng.choice([0, 1, 3, 8]), "rollout": rng.choice(["greedy-lite", "random"]),
+            "eval": rng.choice(["auto", "deny", "fitted", "score"]),
+            "temperature": rng.choice([8.0, 3.0, 16.0, 0.5]),
+            "widen": rng.choice([1.5, 0.0, 0.4, 4.0]), "lookahead": rng.choice([0, 1, 2, 4]),
+            "prior": rng.choice([0, 1, 3, 20]), "reuse": rng.random() < 0.7,
+            "turns": rng.choice([0, 0, 1, 2, 3]), "planner": rng.random() < 0.7,
+            "delegate": rng.choice(["auto", "none", "complete", "steps"]),
+        }
     else:
         drawn = {
             "hand_size": rng.randint(1, 5), "beam": rng.choice([1, 2, 6, 12]),
@@ -86,15 +98,17 @@ def random_options(rng: random.Random, long: bool) -> dict[str, Any]:
     return options
 
 
-def cases(count: int, seed: int, long: bool) -> list[dict[str, Any]]:
-    """Seeded games: the specs of each seat, the game seed and the rule options."""
+def cases(count: int, seed: int, long: bool,
+          names: tuple[str, ...] = ("greedy", "objective", "objective")) -> list[dict[str, Any]]:
+    """Seeded games: the specs of each seat (bots drawn from ``names``), the game seed and
+    the rule options."""
     rng = random.Random(seed)
     out = []
     for _ in range(count):
         players = rng.choice([2, 2, 3, 4])
         specs = []
         for _seat in range(players):
-            name = rng.choice(["greedy", "objective", "objective"])
+            name = rng.choice(names)
             specs.append(spec_text(name, random_params(rng, name)))
         out.append({"specs": specs, "seed": rng.randrange(1 << 40),
                     "options": random_options(rng, long)})
@@ -137,24 +151,42 @@ def test_the_rust_bots_play_the_python_bots_games() -> None:
     assert sum(json.loads(r)["moves"].__len__() for r in want) > 40 * 30
 
 
+@native_only
+@pytest.mark.timeout(3000)
+def test_the_rust_mcts_plays_the_python_mcts_games() -> None:
+    """``mcts`` with random parameters among ``greedy`` and ``objective`` seats."""
+    games = cases(60 if LONG else 8, 2027, LONG, names=("mcts", "mcts", "objective", "greedy"))
+    assert sum(s.startswith("mcts") for case in games for s in case["specs"]) >= len(games)
+    want = reference_records(games)
+    assert len(want) == len(games)
+    for case, ref in zip(games, want):
+        got = record_text(case)
+        assert got == ref, f"{case}: the native game differs from the reference's"
+
+
 def _python_copy(bot: Any) -> Any:
-    """The same bot deciding through its Python code, from a copy of its generator."""
+    """The same bot deciding through its Python code, from a copy of its generator (the
+    ``mcts`` planner, which draws from it too, in Python as well)."""
     twin = type(bot)(random.Random(), **bot.params)
     twin.rng.setstate(bot.rng.getstate())
     twin._native = None
+    planner = getattr(twin, "_planner", None)
+    if planner is not None:
+        planner._native = None
     return twin
 
 
 @native_only
-@pytest.mark.parametrize("name", ["greedy", "objective"])
+@pytest.mark.parametrize("name", ["greedy", "objective", "mcts"])
 def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
-    rng = random.Random({"greedy": 5, "objective": 6}[name])
+    rng = random.Random({"greedy": 5, "objective": 6, "mcts": 7}[name])
     from arena.engine import PlayerView
     from arena.engine.history import MOVE, Event
 
     decisions = 0
-    cap = (3000 if LONG else 600) if name == "greedy" else (1500 if LONG else 200)
-    for _game in range(4 if LONG else 2):
+    searched = 0  # mcts iterations
+    cap = {"greedy": (3000, 600), "objective": (1500, 200), "mcts": (2000, 150)}[name][not LONG]
+    for _game in range((12 if name == "mcts" else 4) if LONG else 2):
         players = rng.choice([2, 3, 4])
         spec = BotSpec.parse(spec_text(name, random_params(rng, name)))
         state = new_game(players, rng.randrange(1 << 30))
@@ -171,6 +203,7 @@ def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
             a = natives[seat].choose(view, list(legal))
             b = pythons[seat].choose(view, list(legal))
             decisions += 1
+            searched += getattr(natives[seat], "last_iterations", 0)
             assert a == b, f"{spec.text}, decision {decisions}: {a} against {b}"
             assert natives[seat].rng.getstate() == pythons[seat].rng.getstate(), decisions
             state.apply(a)
@@ -183,6 +216,7 @@ def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
                         natives[s].observe(Event.of(entry, entry[2], s))
                         pythons[s].observe(Event.of(entry, entry[2], s))
     assert decisions >= 150
+    assert name != "mcts" or searched >= 1000, searched
 
 
 @native_only
@@ -190,6 +224,7 @@ def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
     from arena.bot import BotConfigError
     from arena.engine.native import _module
     from bots.greedy import GreedyBot
+    from bots.mcts import MctsBot
     from bots.objective import ObjectiveBot
 
     native = _module()
@@ -199,6 +234,15 @@ def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
         (ObjectiveBot, "objective", {"weight": 101.0}), (ObjectiveBot, "objective", {"beam": 0}),
         (ObjectiveBot, "objective", {"protect": "maybe"}),
         (ObjectiveBot, "objective", {"hand_size": 2.5}),
+        (MctsBot, "mcts", {"iterations": -1}), (MctsBot, "mcts", {"iterations": 1_000_001}),
+        (MctsBot, "mcts", {"time": 86401.0}), (MctsBot, "mcts", {"time": "fast"}),
+        (MctsBot, "mcts", {"c": -1}), (MctsBot, "mcts", {"depth": 1.5}),
+        (MctsBot, "mcts", {"rollout": "deep"}), (MctsBot, "mcts", {"eval": "magic"}),
+        (MctsBot, "mcts", {"temperature": 0}), (MctsBot, "mcts", {"widen": -0.5}),
+        (MctsBot, "mcts", {"lookahead": -1}), (MctsBot, "mcts", {"prior": -2}),
+        (MctsBot, "mcts", {"reuse": "maybe"}), (MctsBot, "mcts", {"turns": -1}),
+        (MctsBot, "mcts", {"planner": 2}), (MctsBot, "mcts", {"delegate": "all"}),
+        (MctsBot, "mcts", {"speed": 3}),
     ]:
         with pytest.raises(BotConfigError) as python:
             cls(random.Random(0), **params)
@@ -206,12 +250,15 @@ def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
             native.Bot(name, params)
         assert str(rust.value) == str(python.value)
     with pytest.raises(ValueError, match="no native bot"):
-        native.Bot("mcts", {})
+        native.Bot("random", {})
 
 
 @native_only
 def test_the_python_code_decides_where_the_rust_port_cannot() -> None:
+    from arena.engine import PlayerView
     from bots.greedy import GreedyBot
+    from bots.mcts import MctsBot
+    from bots.mcts_leaves import make_leaf
     from bots.objective import ObjectiveBot
 
     class Cautious(ObjectiveBot):
@@ -223,6 +270,29 @@ def test_the_python_code_decides_where_the_rust_port_cannot() -> None:
     assert Cautious()._native is None
     back = pickle.loads(pickle.dumps(GreedyBot(random.Random(3), samples=2)))
     assert back._native is not None and back.samples == 2
+
+    class Flat(MctsBot):
+        def _planner_prior(self, *args: Any) -> None:
+            return None
+
+    state = new_game(2, 11)
+    view = PlayerView.of(state, 0)
+    mcts = MctsBot(random.Random(1), iterations=5)
+    mcts.start(0, 2, state.options)
+    assert mcts._decides_natively(view)
+    assert Flat()._native is None
+    from arena.referee import core, native_seat
+
+    names = core().bot_names()
+    assert {"greedy", "objective", "mcts"} <= set(names)
+    assert native_seat(mcts, names) is not None  # the native referee plays it
+    leaf = make_leaf("score", 8.0)  # a leaf handed to the search: the Python search uses it
+    mcts.search.configure(leaf, plot_keys=True)
+    assert not mcts._decides_natively(view)
+    assert native_seat(mcts, names) is None
+    huge = MctsBot(random.Random(1), iterations=3, prior=10**30)  # Python takes it, Rust not
+    assert huge._native is None and huge.prior == 10**30
+    assert native_seat(huge, names) is None
 
 
 if __name__ == "__main__":  # the reference side: cases on stdin, records on stdout

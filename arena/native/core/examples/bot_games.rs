@@ -1,5 +1,5 @@
 //! Self-play games per second of the Rust bots in the core alone (no Python, no referee):
-//! `cargo run --release --example bot_games -- greedy 2 [games]`.  Each seat is the bot
+//! `cargo run --release --example bot_games -- greedy 2 [games]` (any native bot).  Each seat is the bot
 //! with its default parameters and its own generator; the loop asks the seat to play,
 //! tells every bot each move, and counts games per CPU-second of this process (Linux's
 //! `/proc/self/schedstat`; wall time elsewhere), as `scripts/bench_bots.py` counts them.

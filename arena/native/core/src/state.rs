@@ -243,22 +243,63 @@ impl Board {
     }
 
     /// Edges where a channel may go now (R6.2, R6.3), in edge order.
+    ///
+    /// A search asks this of the same few layouts again and again (every sample of a view
+    /// starts from its board): the last layouts' answers are remembered per thread, by
+    /// everything the answer reads (the network, the channels, the tiles in play).
     pub fn channel_spots(&self) -> ArrayVec<Edge, 256> {
+        self.with_channel_spots(|spots| spots.iter().copied().collect())
+    }
+
+    /// `f` of the channel spots (read in place: no copy of the list).
+    pub fn with_channel_spots<T>(&self, f: impl FnOnce(&[Edge]) -> T) -> T {
+        SPOTS.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            let (entries, next) = &mut *memo;
+            let i = match entries.iter().position(|m| {
+                m.occupied == self.occupied
+                    && m.channels == self.channels
+                    && m.network == self.network
+            }) {
+                Some(i) => i,
+                None => {
+                    let m = SpotsMemo {
+                        channels: self.channels,
+                        occupied: self.occupied,
+                        network: self.network,
+                        spots: self.find_channel_spots(),
+                    };
+                    if entries.is_full() {
+                        let i = *next;
+                        entries[i] = m;
+                        *next = (i + 1) % entries.len();
+                        i
+                    } else {
+                        entries.push(m);
+                        entries.len() - 1
+                    }
+                }
+            };
+            f(&entries[i].spots)
+        })
+    }
+
+    fn find_channel_spots(&self) -> ArrayVec<Edge, 256> {
         let g = &*GRID;
-        let mut found: ArrayVec<Edge, 256> = ArrayVec::new();
+        // A set, read in edge order: each edge once, sorted, whatever the corners' order.
+        let mut spots = EdgeSet::default();
         for corner in self.network.iter() {
             for &e in &g.corner_edges[corner as usize] {
                 if e == grid::NONE || self.channels.has(e) || g.pond_edges.has(e) {
                     continue;
                 }
                 let (a, b) = g.edge_cells[e as usize];
-                if self.occupied.has(a) && self.occupied.has(b) && !found.contains(&e) {
-                    let _ = found.try_push(e);
+                if self.occupied.has(a) && self.occupied.has(b) {
+                    spots.insert(e);
                 }
             }
         }
-        found.sort_unstable();
-        found
+        spots.iter().take(256).collect()
     }
 
     /// Plots that may take an improvement: none yet and no bamboo (R11.1), placement order.
@@ -458,6 +499,20 @@ impl Board {
     }
 }
 
+/// A layout's channel spots, remembered with what they were worked out from.
+struct SpotsMemo {
+    channels: EdgeSet,
+    occupied: CellSet,
+    network: CornerSet,
+    spots: ArrayVec<Edge, 256>,
+}
+
+thread_local! {
+    /// The channel spots of the last layouts asked about, and the entry to replace next.
+    static SPOTS: std::cell::RefCell<(ArrayVec<SpotsMemo, 4>, usize)> =
+        const { std::cell::RefCell::new((ArrayVec::new_const(), 0)) };
+}
+
 /// The history of a game, or None when it is not kept.  Cloning a state drops it (a search
 /// copies states by the thousand); `State::copy(true)` keeps it.
 #[derive(Debug, Default, PartialEq)]
@@ -649,6 +704,15 @@ impl State {
         s
     }
 
+    /// In place, what `public.with_hidden_from(self, seat)` returns: `public`'s board,
+    /// draw and `seat`'s hand, this state's hidden parts (a search's kept positions).
+    pub fn take_public_from(&mut self, public: &State, seat: u8) {
+        self.b.clone_from(&public.b);
+        self.drawn.clone_from(&public.drawn);
+        self.hands[seat as usize].clone_from(&public.hands[seat as usize]);
+        self.history = History(None);
+    }
+
     // ------------------------------------------------------------------ legal actions
 
     /// The actions the current seat may choose now (empty once the game is over).
@@ -719,9 +783,11 @@ impl State {
             }
             if b.reserve_channels > 0 && open(TURN_IRRIGATION) {
                 out.push(IRRIGATE_KEEP);
-                for e in b.channel_spots() {
-                    out.push(IRRIGATE | (e as u32) << A_SHIFT);
-                }
+                b.with_channel_spots(|spots| {
+                    for &e in spots {
+                        out.push(IRRIGATE | (e as u32) << A_SHIFT);
+                    }
+                });
             }
             for (kind, figure, action) in [
                 (GARDENER, b.gardener, TURN_GARDENER),
@@ -759,9 +825,11 @@ impl State {
             }
         }
         if b.stored_channels[s as usize] > 0 {
-            for e in b.channel_spots() {
-                out.push(CHANNEL | (e as u32) << A_SHIFT);
-            }
+            b.with_channel_spots(|spots| {
+                for &e in spots {
+                    out.push(CHANNEL | (e as u32) << A_SHIFT);
+                }
+            });
         }
         let stored = b.stored_improvements[s as usize];
         if stored[1] > 0 || stored[2] > 0 || stored[3] > 0 {
@@ -806,7 +874,7 @@ impl State {
                 return false;
             }
         }
-        if b.stored_channels[s as usize] > 0 && !b.channel_spots().is_empty() {
+        if b.stored_channels[s as usize] > 0 && b.with_channel_spots(|spots| !spots.is_empty()) {
             return false;
         }
         let stored = b.stored_improvements[s as usize];

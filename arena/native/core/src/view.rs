@@ -30,6 +30,16 @@ impl Draws for PyRandom {
     }
 }
 
+/// The most cards or plots a pool of unseen ones holds (27 plots, 15 cards a category).
+const POOL: usize = 64;
+
+/// What a view has not seen: the plots (sorted) and each category's cards.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Unseen {
+    pub plots: Vec<u8>,
+    pub cards: [Vec<u8>; 3],
+}
+
 /// The information set of one seat at one moment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -178,9 +188,23 @@ impl View {
 
     /// A full state consistent with this view, the hidden parts drawn from `rng`.
     pub fn determinize<R: Draws>(&self, rng: &mut R) -> State {
+        self.determinize_from(&self.unseen(), rng)
+    }
+
+    /// What this view has not seen (the pools `determinize` deals from), worked out once
+    /// for a caller that samples the view many times ([`View::determinize_from`]).
+    pub fn unseen(&self) -> Unseen {
+        Unseen {
+            plots: self.unseen_plots(),
+            cards: [0, 1, 2].map(|k| self.unseen_cards(k)),
+        }
+    }
+
+    /// `determinize` from this view's [`Unseen`] (the same draws, the same state).
+    pub fn determinize_from<R: Draws>(&self, unseen: &Unseen, rng: &mut R) -> State {
         let seed = rng.getrandbits(63) as i128;
         let state = rng::seed_state(rng.getrandbits(64) as i128);
-        let mut plots = self.unseen_plots();
+        let mut plots: ArrayVec<u8, POOL> = unseen.plots.iter().copied().take(POOL).collect();
         rng.shuffle(&mut plots);
         let drawn: ArrayVec<u8, 3> = if self.drawn_count > 0 && self.drawn.is_empty() {
             let n = self.drawn_count.min(plots.len());
@@ -188,33 +212,39 @@ impl View {
         } else {
             self.drawn.clone()
         };
-        let plot_deck = fill(self.plot_deck_size, &self.known_plots, plots);
+        let mut plot_deck: ArrayVec<u8, 27> = ArrayVec::new();
+        fill(
+            self.plot_deck_size,
+            &self.known_plots,
+            &plots,
+            &mut plot_deck,
+        );
         let players = self.b.players as usize;
-        let mut hands: Vec<Vec<Option<u8>>> = self
-            .hand_categories
-            .iter()
-            .map(|h| h.iter().map(|_| None).collect())
-            .collect();
+        let mut hands: [ArrayVec<Option<u8>, MAX_HAND>; 4] = Default::default();
+        for (seat, cats) in self.hand_categories.iter().enumerate().take(4) {
+            hands[seat] = cats.iter().map(|_| None).take(MAX_HAND).collect();
+        }
         let mut decks: [ArrayVec<u8, { crate::state::MAX_DECK }>; 3] = Default::default();
         for (category, deck) in decks.iter_mut().enumerate() {
-            let mut pool = self.unseen_cards(category);
+            let mut pool: ArrayVec<u8, POOL> =
+                unseen.cards[category].iter().copied().take(POOL).collect();
             rng.shuffle(&mut pool);
-            for (other, cats) in self.hand_categories.iter().enumerate() {
+            for (other, cats) in self.hand_categories.iter().enumerate().take(4) {
                 if other == self.seat as usize {
                     continue;
                 }
-                for (j, &cat) in cats.iter().enumerate() {
+                for (j, &cat) in cats.iter().enumerate().take(MAX_HAND) {
                     if cat as usize == category {
                         hands[other][j] = pool.pop();
                     }
                 }
             }
-            let cards = fill(
+            fill(
                 self.objective_deck_sizes[category],
                 &self.known_objectives[category],
-                pool,
+                &pool,
+                deck,
             );
-            *deck = cards.into_iter().take(crate::state::MAX_DECK).collect();
         }
         let mut state_hands: [ArrayVec<u8, MAX_HAND>; 4] = Default::default();
         for (seat, hand) in hands.iter().enumerate().take(players) {
@@ -240,7 +270,7 @@ impl View {
             rng: state,
             dice: Vec::new(),
             drawn,
-            plot_deck: plot_deck.into_iter().take(27).collect(),
+            plot_deck,
             objective_decks: decks,
             hands: state_hands,
             history: History(None),
@@ -394,23 +424,32 @@ pub fn sorted(v: &Json) -> Json {
 
 /// A deck: the known places as they are, the others dealt from the end of `pool` (the
 /// reference's `_fill`); the pool in its order when no place is known.
-fn fill(size: usize, known: &[(usize, u8)], pool: Vec<u8>) -> Vec<u8> {
+/// A deck of `size` cards into `out` (up to its capacity): the `known` places hold their
+/// cards, the others are dealt from the end of `pool` (all of `pool`, in order, when no
+/// place is known).
+fn fill<const N: usize>(
+    size: usize,
+    known: &[(usize, u8)],
+    pool: &[u8],
+    out: &mut ArrayVec<u8, N>,
+) {
+    out.clear();
     if known.is_empty() {
-        return pool;
+        out.extend(pool.iter().copied().take(N));
+        return;
     }
-    let mut dealt = pool.into_iter().rev();
-    let mut out = Vec::with_capacity(size);
+    let mut dealt = pool.iter().rev();
     for i in 0..size {
-        match known.iter().find(|(at, _)| *at == i) {
-            Some(&(_, card)) => out.push(card),
-            None => {
-                if let Some(c) = dealt.next() {
-                    out.push(c);
-                }
+        let card = match known.iter().find(|(at, _)| *at == i) {
+            Some(&(_, card)) => Some(card),
+            None => dealt.next().copied(),
+        };
+        if let Some(c) = card {
+            if out.try_push(c).is_err() {
+                return;
             }
         }
     }
-    out
 }
 
 fn ints(v: Option<&Json>) -> Vec<i128> {

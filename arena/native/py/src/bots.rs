@@ -9,14 +9,16 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 use takenoko::actions::Action;
 use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
 use takenoko::bots::greedy::Greedy;
+use takenoko::bots::mcts::{Mcts, Settings as MctsSettings};
 use takenoko::bots::objective::{Objective, Settings};
 use takenoko::bots::registry;
 use takenoko::grid::CellSet;
+use takenoko::rng::PyRandom;
 use takenoko::view::View;
 
 use super::referee::params_of;
@@ -40,11 +42,56 @@ impl BotDraws for PythonDraws<'_, '_> {
             }
         }
     }
+
+    fn random(&mut self) -> f64 {
+        if self.exact {
+            // CPython's `random()`: two 32-bit words, 27 and 26 of their bits.
+            let a = (takenoko::view::Draws::getrandbits(self, 32) as u32 >> 5) as f64;
+            let b = (takenoko::view::Draws::getrandbits(self, 32) as u32 >> 6) as f64;
+            return (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0);
+        }
+        match self
+            .rng
+            .call_method0("random")
+            .and_then(|v| v.extract::<f64>())
+        {
+            Ok(v) if (0.0..1.0).contains(&v) => v,
+            Ok(_) => 0.0,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                0.0
+            }
+        }
+    }
 }
 
 enum Inner {
     Greedy(Box<Greedy>),
     Objective(Box<Objective>),
+    Mcts(Box<Mcts>),
+}
+
+/// The generator of a `random.Random` (not a subclass: it may draw otherwise), read with
+/// `getstate`; None when its state is not one CPython's version 3 makes.
+fn exact_generator(py: Python<'_>, rng: &Bound<'_, PyAny>) -> PyResult<Option<PyRandom>> {
+    if !rng.get_type().is(&random_class(py)?) {
+        return Ok(None);
+    }
+    let state = rng.call_method0("getstate")?;
+    let Ok((version, words, gauss)) = state.extract::<(i64, Vec<u32>, Option<f64>)>() else {
+        return Ok(None);
+    };
+    if version != 3 {
+        return Ok(None);
+    }
+    Ok(PyRandom::from_state_words(&words, gauss))
+}
+
+/// Writes a generator back into the `random.Random` it was read from.
+fn put_generator(py: Python<'_>, rng: &Bound<'_, PyAny>, r: &PyRandom) -> PyResult<()> {
+    let words = PyTuple::new(py, r.state_words())?;
+    rng.call_method1("setstate", ((3, words, r.gauss_next),))?;
+    Ok(())
 }
 
 /// A built-in bot decided in Rust: `Bot("greedy", {"samples": 2})`, then `start`,
@@ -77,6 +124,18 @@ impl PyBot {
         legal: &[Action],
         rng: &Bound<'_, PyAny>,
     ) -> PyResult<Action> {
+        let (name, seat, round) = (self.name.clone(), view.seat, view.b.round);
+        let context = move || format!("the {name} bot of seat {seat}, round {round}");
+        let points = &self.points;
+        if let Inner::Mcts(m) = &mut self.inner {
+            // A search draws thousands of numbers: from a copy of the generator's state
+            // here, written back after (the same numbers as through its methods).
+            if let Some(mut r) = exact_generator(py, rng)? {
+                let action = guard(py, context, || Ok(m.choose(view, legal, points, &mut r)))?;
+                put_generator(py, rng, &r)?;
+                return Ok(action);
+            }
+        }
         let exact = rng.get_type().is(&random_class(py)?);
         let mut draws = PythonDraws {
             getrandbits: rng.getattr("getrandbits")?,
@@ -84,13 +143,11 @@ impl PyBot {
             exact,
             error: None,
         };
-        let (name, seat, round) = (self.name.clone(), view.seat, view.b.round);
-        let context = move || format!("the {name} bot of seat {seat}, round {round}");
-        let points = &self.points;
         let action = guard(py, context, || {
             Ok(match &mut self.inner {
                 Inner::Greedy(g) => g.choose(view, legal, points, &mut draws),
                 Inner::Objective(o) => o.choose(view, legal, points, &mut draws),
+                Inner::Mcts(m) => m.choose(view, legal, points, &mut draws),
             })
         })?;
         match draws.error {
@@ -102,7 +159,7 @@ impl PyBot {
 
 #[pymethods]
 impl PyBot {
-    /// The bot `name` (`greedy` or `objective`) with these parameters (the Python bot's,
+    /// The bot `name` (`greedy`, `objective` or `mcts`) with these parameters (the Python bot's,
     /// checked as it checks them).
     #[new]
     #[pyo3(signature = (name, params = None))]
@@ -120,9 +177,12 @@ impl PyBot {
             "objective" => Inner::Objective(Box::new(Objective::new(Settings::from_params(
                 &checked(&takenoko::bots::objective::ENTRY)?,
             )))),
+            "mcts" => Inner::Mcts(Box::new(Mcts::new(MctsSettings::from_params(&checked(
+                &takenoko::bots::mcts::ENTRY,
+            )?)))),
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective)"
+                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective, mcts)"
                 )))
             }
         };
@@ -134,23 +194,43 @@ impl PyBot {
         })
     }
 
-    /// A new game: this bot plays `seat`.
-    fn start(&mut self, seat: u8) {
+    /// A new game: this bot plays `seat` of `players`.
+    #[pyo3(signature = (seat, players = 2))]
+    fn start(&mut self, seat: u8, players: u8) -> PyResult<()> {
+        if !(2..=4).contains(&players) || seat >= players {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat} of {players} players is no seat of a game"
+            )));
+        }
         self.seat = seat;
-        if let Inner::Objective(o) = &mut self.inner {
-            o.start();
+        match &mut self.inner {
+            Inner::Objective(o) => o.start(),
+            Inner::Mcts(m) => m.start(seat, players),
+            Inner::Greedy(_) => {}
+        }
+        Ok(())
+    }
+
+    /// Iterations the last decision searched (`mcts`; 0 for the other bots).
+    #[getter]
+    fn last_iterations(&self) -> u64 {
+        match &self.inner {
+            Inner::Mcts(m) => m.last_iterations,
+            _ => 0,
         }
     }
 
     /// A move of the game (`objective` remembers where opponents' pandas went).
     fn observe_move(&mut self, seat: u8, action: Action) {
-        if let Inner::Objective(o) = &mut self.inner {
-            let entry = takenoko::history::Entry::Move {
-                round: 0,
-                seat,
-                action,
-            };
-            o.observe(self.seat, &entry);
+        let entry = takenoko::history::Entry::Move {
+            round: 0,
+            seat,
+            action,
+        };
+        match &mut self.inner {
+            Inner::Objective(o) => o.observe(self.seat, &entry),
+            Inner::Mcts(m) => m.observe(&entry),
+            Inner::Greedy(_) => {}
         }
     }
 
@@ -158,14 +238,20 @@ impl PyBot {
     /// or sets them (a Python caller keeps its own set).
     #[pyo3(signature = (cells))]
     fn set_eaten_by_others(&mut self, cells: Vec<u16>) -> PyResult<()> {
-        if let Inner::Objective(o) = &mut self.inner {
-            let mut set = CellSet::default();
-            for c in cells {
-                if (c as usize) < takenoko::grid::SIZE {
-                    set.insert(c);
+        let mut set = CellSet::default();
+        for c in cells {
+            if (c as usize) < takenoko::grid::SIZE {
+                set.insert(c);
+            }
+        }
+        match &mut self.inner {
+            Inner::Objective(o) => o.eaten_by_others = set,
+            Inner::Mcts(m) => {
+                if let Some(p) = &mut m.planner {
+                    p.eaten_by_others = set;
                 }
             }
-            o.eaten_by_others = set;
+            Inner::Greedy(_) => {}
         }
         Ok(())
     }

@@ -9,11 +9,16 @@ use crate::view::Draws;
 pub trait BotDraws: Draws {
     /// `random.Random.randrange(n)` for n > 0.
     fn randrange(&mut self, n: usize) -> usize;
+    /// `random.Random.random()`: a float in [0, 1).
+    fn random(&mut self) -> f64;
 }
 
 impl BotDraws for PyRandom {
     fn randrange(&mut self, n: usize) -> usize {
         self.randbelow(n as u64) as usize
+    }
+    fn random(&mut self) -> f64 {
+        PyRandom::random(self)
     }
 }
 

@@ -41,6 +41,9 @@ pub trait Bot: Send {
 pub mod draws;
 pub mod greedy;
 pub mod heuristics;
+pub mod mcts;
+pub mod mcts_leaves;
+pub mod mcts_search;
 pub mod objective;
 pub mod random_bot;
 pub mod registry;

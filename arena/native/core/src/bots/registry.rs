@@ -354,6 +354,7 @@ pub const REGISTRY: &[BotEntry] = &[
     super::random_bot::ENTRY,
     super::greedy::ENTRY,
     super::objective::ENTRY,
+    super::mcts::ENTRY,
     super::test_bots::PANIC,
 ];
 
