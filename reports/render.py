@@ -41,9 +41,13 @@ class Table:
         bounds, a figure's games needed)."""
         if self.shown is None:
             return self.frame
+        # A shown name ending in "*" is a prefix: columns named per level or per run
+        # (``effect[greedy]``), with their intervals' bounds.
+        prefixes = tuple(s[:-1] for s in self.shown if s.endswith("*"))
         keep = [c for c in self.frame.columns
-                if c in self.shown or any(c in (f"{s}_lo", f"{s}_hi", f"{s}_games_needed",
-                                                f"{s}_clipped") for s in self.shown)]
+                if c in self.shown or (prefixes and str(c).startswith(prefixes))
+                or any(c in (f"{s}_lo", f"{s}_hi", f"{s}_games_needed",
+                             f"{s}_clipped") for s in self.shown)]
         # A study of one skill level: its level column says nothing on the page (the CSV
         # keeps it), and the columns that do speak fit an 800 px page without it.
         if "level" in keep and self.frame["level"].nunique() <= 1 and len(keep) > 2:

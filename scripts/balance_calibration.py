@@ -167,8 +167,21 @@ def rate(x: float, n: int) -> dict[str, float]:
     return {"x": x, "n": n, "rate": x / n if n else math.nan, "lo": lo, "hi": hi}
 
 
-def summarize(reps: list[dict[str, Any]]) -> dict[str, Any]:
-    """The rates over the repetitions done (see the module docstring)."""
+def reference_fair_points(folder: Path) -> dict[str, tuple[float, float]]:
+    """A study's fair points and their errors per card (``--reference``): a card's fair price
+    measured on the printed set, which a planted change of the card's own points leaves as it
+    was (its contrast is against the other cards of its category, at their points)."""
+    table = experiment.analyse(experiment.load(folder), replicates=50)["levels"][0]
+    return {str(r["card"]): (float(r["fair_points"]), float(r["fair_points_se"]))
+            for _, r in table.iterrows()
+            if math.isfinite(r["fair_points"]) and r["fair_points_se"] > 0}
+
+
+def summarize(reps: list[dict[str, Any]],
+              reference: dict[str, tuple[float, float]] | None = None) -> dict[str, Any]:
+    """The rates over the repetitions done (see the module docstring); with ``reference``
+    (``reference_fair_points``) also the coverage of the planted cards' fair points
+    against that study's."""
     out: dict[str, Any] = {"repetitions": len(reps),
                            "deals": sorted({r["deals"] for r in reps}),
                            "games": sum(r["games"] for r in reps)}
@@ -229,6 +242,22 @@ def summarize(reps: list[dict[str, Any]]) -> dict[str, Any]:
         # P(|Z| < 1.96 / sqrt(1 + r²)).
         out["coverage_expected"] = float(math.erf(1.959964 / math.sqrt(1 + ratio**2)
                                                   / math.sqrt(2)))
+    if reference is not None:
+        hits, n, ratios = 0, 0, []
+        for c in cards:
+            ref = reference.get(c["card"])
+            if not c["planted"] or ref is None or c["fair_points"] is None \
+                    or not c["fair_points_se"]:
+                continue
+            n += 1
+            hits += int(c["fair_points_lo"] <= ref[0] <= c["fair_points_hi"])
+            ratios.append(ref[1] / c["fair_points_se"])
+        out["coverage_reference"] = rate(hits, n)
+        if ratios:
+            r = float(np.median(ratios))
+            out["reference_study_se_ratio"] = r
+            out["coverage_reference_expected"] = float(
+                math.erf(1.959964 / math.sqrt(1 + r**2) / math.sqrt(2)))
     raised = [c for c in cards if c["planted"] > 0]
     out["efficient_flag_raised"] = rate(sum(c["efficient_flag"] for c in raised), len(raised))
     return out
@@ -264,7 +293,15 @@ def markdown(summary: dict[str, Any], args: Any) -> str:
         lines.append(row(f"power, planted {delta:+d} points", f"power_{delta:+d}"))
     lines.append(row("fair points resolved (planted cards)", "fair_points_resolved"))
     lines.append(row("fair-points interval covers the card's fair price", "coverage"))
+    if "coverage_reference" in summary:
+        lines.append(row(f"… covers its fair points in {args.reference} (printed set)",
+                         "coverage_reference"))
     lines.append(row("planted raise flagged efficient", "efficient_flag_raised"))
+    if "coverage_reference_expected" in summary:
+        lines += ["", f"{args.reference}'s fair points have a median error "
+                      f"{summary['reference_study_se_ratio']:.2f} times a repetition's: a "
+                      "correct 95% interval covers them with probability "
+                      f"{summary['coverage_reference_expected']:.3f}."]
     if "coverage_expected" in summary:
         lines += ["", f"The reference (the same card's fair points pooled over the other "
                       f"repetitions) has a median error {summary['reference_se_ratio']:.2f} "
@@ -346,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
                     "per repetition, where a full study per repetition takes too long)")
     ap.add_argument("--aa-draws", type=at_least(1), default=1, metavar="N",
                     help="placebo draws (permutations) of the A/A per repetition")
+    ap.add_argument("--reference", type=Path, default=None, metavar="STUDY",
+                    help="a study of the printed set whose fair points the planted cards' "
+                    "intervals are also checked against (coverage)")
     ap.add_argument("--project", type=Path, default=None, metavar="STUDY",
                     help="instead of playing: the power by size projected from a pilot study")
     args = ap.parse_args(argv)
@@ -357,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     reps: list[dict[str, Any]] = []
+    reference = reference_fair_points(args.reference) if args.reference else None
     started = time.monotonic()
     for rep in range(args.reps):
         p = plan(args.seed, rep, args.categories_per_rep)
@@ -383,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
                   **analyse_rep(folder, made, rep, args.aa_draws)}
         done.write_text(json.dumps(result, indent=1) + "\n")
         reps.append(result)
-        summary = summarize(reps)
+        summary = summarize(reps, reference)
         (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
         (out / "summary.md").write_text(markdown(summary, args))
         print(f"rep {rep}: {result['games']} games, planted "
               + ", ".join(f"{c} {d:+d}" for c, d in made.items())
               + f"; found {sum(c['found'] for c in result['cards'])}, A/A flags "
               f"{result['aa']['flags']}; {time.monotonic() - started:.0f} s", flush=True)
-    summary = summarize(reps)
+    summary = summarize(reps, reference)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (out / "summary.md").write_text(markdown(summary, args))
     print(markdown(summary, args))

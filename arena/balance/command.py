@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,7 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
     """
     from reports import ReportError, experiment
 
-    from .tune import tune
+    from .tune import TuneInterrupted, tune
 
     logging.getLogger("reports").addHandler(logging.NullHandler())
     target = out or directory.with_name(directory.name + "-tuned")
@@ -235,6 +236,9 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
         settings = RunSettings(workers=workers or default_workers(),
                                progress="none" if quiet else "auto")
         frame = tune(directory, target, rounds, index, settings, say=click.echo)
+    except TuneInterrupted as stop:
+        click.echo(str(stop), err=True)
+        sys.exit(130)
     except ReportError as exc:
         raise UserError(str(exc)) from None
     except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:

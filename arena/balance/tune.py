@@ -75,6 +75,14 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     known = sum_w > 0
     move = flagged & known
     stepped = flagged & ~known
+    # The price line is measured between the prices played (the card's points plus each
+    # offset): a root beyond them is an extrapolation (the line bends where a card's points
+    # stop mattering), so a move goes no further than the prices played.
+    design = getattr(exp, "design", None) or {}
+    offsets = [int(o) for o in design.get("offsets") or ()]
+    low, high = (min(*offsets, 0), max(*offsets, 0)) if offsets else (-math.inf, math.inf)
+    beyond = move & ((pooled < low - 0.5) | (pooled > high + 0.5))
+    pooled = pooled.clip(lower=low, upper=high)
     target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
                       np.where(stepped, np.maximum(0.0, table["points"] + direction),
                                table["points"]))
@@ -82,8 +90,8 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     table["change"] = table["suggested"] - table["points"].astype(int)
     copies = key.map(key.value_counts())
     why = []
-    for r, m, n, c, st in zip(table.itertuples(), move, copies, table["change"], stepped,
-                              strict=True):
+    for r, m, n, c, st, far in zip(table.itertuples(), move, copies, table["change"], stepped,
+                                   beyond, strict=True):
         if st:
             why.append(f"{'too strong' if c < 0 else 'too weak'}, fair points not "
                        f"resolved: one point {'down' if c < 0 else 'up'}")
@@ -91,7 +99,9 @@ def suggest(exp: experiment.Experiment, level: int = 0,
             why.append(f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f}): "
                        f"fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
                        f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
-                                                     else "") + ("" if c else ", rounds to it"))
+                                                     else "") + ("" if c else ", rounds to it")
+                       + (f"; beyond the prices played ({low:+d}, {high:+d}): moved as far "
+                          "as they go" if far else ""))
         elif np.isfinite(r.fair_points):
             why.append(f"not flagged (q = {r.q_value:.2f}): fair points {r.fair_points:.1f} "
                        f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
@@ -144,6 +154,15 @@ def card_file(exp: experiment.Experiment, table: pd.DataFrame, name: str) -> dic
     return out
 
 
+class TuneInterrupted(Exception):
+    """A round stopped before its last game (Ctrl-C): its games are kept, and the same
+    command goes on from there."""
+
+    def __init__(self, round_: int, folder: Path, done: int, total: int) -> None:
+        super().__init__(f"interrupted in round {round_} ({done} of {total} games kept in "
+                         f"{folder}); run the same command again to go on")
+
+
 def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
          settings: RunSettings | None = None,
          say: Callable[[str], None] = print) -> pd.DataFrame:
@@ -171,8 +190,10 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         choice = card_files.parse(data, f"round {r}'s set")
         config = replace(base, cards=CardSet(choice.cards.points, choice.cards.removed, name))
         folder = out / f"round-{r}"
-        run_study(config, folder, resume=(folder / "manifest.json").exists(),
-                  settings=settings)
+        run = run_study(config, folder, resume=(folder / "manifest.json").exists(),
+                        settings=settings)
+        if not run.finished:  # Ctrl-C: the round's games are kept, not analysed
+            raise TuneInterrupted(r, folder, run.done, run.total)
         current = experiment.load(folder)
         analysis = experiment.analyse(current)
         studies.append(current)

@@ -76,3 +76,8 @@ def test_a_subset_of_categories_per_repetition(tmp_path: Path) -> None:
     assert rep["aa"]["cards"] == 15 and len(rep["cards"]) == 2 and len(rep["aa_draws"]) == 3
     assert "1 of the 3 categories" in (out / "summary.md").read_text()
     assert "power_bonferroni_pm2" in summary or "power_bonferroni_pm4" in summary
+    # Coverage against a study of the printed set (here one of the repetitions' own).
+    assert cal.main([*argv, "--reference", str(out / "rep-0000")]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert "coverage_reference" in summary
+    assert "covers its fair points in" in (out / "summary.md").read_text()

@@ -4,6 +4,7 @@ and the suggestion's rules on a table whose figures are set by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -126,6 +127,29 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
     assert out.loc["panda-05", "suggested"] == 2 and "one point down" in why["panda-05"]
 
 
+def test_suggest_moves_no_further_than_the_prices_played() -> None:
+    """A fair point beyond the price arms is an extrapolation of the line: the card moves
+    as far as the prices played go (its points -3 or +3 here), and says so."""
+    from types import SimpleNamespace
+
+    from arena.balance.tune import suggest
+
+    table = _table([
+        {"card": "panda-12", "points": 8.0, "fair_points": 1.2, "fair_points_se": 0.8,
+         "fair_points_lo": -0.4, "fair_points_hi": 2.8, "flag": "too strong",
+         "q_value": 0.001, "effect": 0.2},
+        {"card": "panda-07", "points": 1.0, "fair_points": 3.6, "fair_points_se": 0.5,
+         "fair_points_lo": 2.6, "fair_points_hi": 4.6, "flag": "too weak", "q_value": 0.001,
+         "effect": -0.2},
+    ])
+    exp = SimpleNamespace(design={"offsets": [-3, 3]})
+    out = suggest(exp, 0, table).set_index("card")  # type: ignore[arg-type]
+    assert out.loc["panda-12", "suggested"] == 5
+    assert "beyond the prices played (-3, +3)" in out.loc["panda-12", "why"]
+    assert out.loc["panda-07", "suggested"] == 4  # 1 + 2.6 rounds to 4, within +3
+    assert "beyond" not in out.loc["panda-07", "why"]
+
+
 def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop's files: each round's set and study, the rounds' spreads, the chart and the
     final set; a round whose suggestion moves nothing ends it."""
@@ -158,6 +182,20 @@ def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert list(rounds["round"]) == [0, 1] and list(rounds["moved"]) == [0, 1]
     assert (tuned / "spread.png").is_file() and (tuned / "final.json").is_file()
     assert "no card moves" in result.output
+    # A round stopped by Ctrl-C is not analysed: one sentence, exit 130, its games kept.
+    calls.clear()
+    playing = tuning.run_study
+
+    def stopped(config: object, folder: Path, **kw: object) -> object:
+        return dataclasses.replace(playing(config, folder, **kw), finished=False, done=1)
+
+    monkeypatch.setattr(tuning, "run_study", stopped)
+    result = CliRunner().invoke(main, ["balance", "tune", str(out), "--rounds", "3",
+                                       "--workers", "1", "--quiet",
+                                       "--out", str(tmp_path / "cut")])
+    assert result.exit_code == 130
+    assert "interrupted in round 1" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "cut" / "rounds.csv").exists()
 
 
 def test_a_study_at_a_depth_of_the_deck(tmp_path: Path) -> None:
