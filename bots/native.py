@@ -37,7 +37,7 @@ def native_bot(name: str, params: dict[str, Any]) -> Any | None:
 
     try:
         return _module().Bot(name, params)
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: an int PyO3 cannot hold in 64 bits
         return None
 
 
