@@ -217,6 +217,8 @@ def summarize(reps: list[dict[str, Any]],
     # Coverage against the leave-one-out pooled fair points of the same card.
     hits, n, ref_se = 0, 0, []
     resolved = [0, 0]
+    printed = [0, 0]
+    standard = 0
     for c in cards:
         if not c["planted"]:
             continue
@@ -224,6 +226,8 @@ def summarize(reps: list[dict[str, Any]],
         if c["fair_points"] is None:
             continue
         resolved[0] += 1
+        printed[1] += 1
+        printed[0] += int(c["fair_points_lo"] <= c["printed"] <= c["fair_points_hi"])
         others = [o for o in cards if o["card"] == c["card"] and o["rep"] != c["rep"]
                   and o["fair_points"] is not None and o["fair_points_se"]]
         if len(others) < 2:
@@ -233,7 +237,13 @@ def summarize(reps: list[dict[str, Any]],
         ref_se.append((1 / math.sqrt(w.sum()), c["fair_points_se"]))
         n += 1
         hits += int(c["fair_points_lo"] <= ref <= c["fair_points_hi"])
+        # The same check with the reference's own error counted: if both errors are right,
+        # (estimate - reference) / sqrt(se² + se_ref²) is standard normal.
+        standard += int(abs(c["fair_points"] - ref)
+                        <= 1.959964 * math.sqrt(c["fair_points_se"] ** 2 + 1 / w.sum()))
     out["coverage"] = rate(hits, n)
+    out["coverage_standardized"] = rate(standard, n)
+    out["coverage_printed"] = rate(*printed)
     out["fair_points_resolved"] = rate(*resolved)
     if ref_se:
         ratio = float(np.median([r / s for r, s in ref_se]))
@@ -293,6 +303,10 @@ def markdown(summary: dict[str, Any], args: Any) -> str:
         lines.append(row(f"power, planted {delta:+d} points", f"power_{delta:+d}"))
     lines.append(row("fair points resolved (planted cards)", "fair_points_resolved"))
     lines.append(row("fair-points interval covers the card's fair price", "coverage"))
+    lines.append(row("… the same, the reference's error counted (95% if the errors are right)",
+                     "coverage_standardized"))
+    lines.append(row("… covers the card's printed points (before the change)",
+                     "coverage_printed"))
     if "coverage_reference" in summary:
         lines.append(row(f"… covers its fair points in {args.reference} (printed set)",
                          "coverage_reference"))

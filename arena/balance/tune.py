@@ -1,10 +1,15 @@
 """Points from a card study, and the loop that re-plays the study until the set is balanced.
 
-``suggest``: a card flagged too strong or too weak by the study (the test of its effect,
-Benjamini–Hochberg across the cards, so that the cards moved are moved on evidence) moves to
-its fair points, rounded and never below 0; one whose fair points are not resolved (or not
-measured) moves one point that way: the data say which way, not how far.  Any other card
-keeps its points; copies of one card (the
+``suggest``: a card moves on evidence, by either of two tests of "worth its points",
+each with Benjamini–Hochberg across the cards: the study's flag (too strong or too weak: the
+test of its effect at its points) or, for a card played at other prices, the test of its
+fair points against its points (``(fair − points) / se``; the price line, which uses the
+price arms' games too and so can see a gap the effect test at one price misses).  A card
+that moves goes to its fair points, rounded and never below 0; one flagged whose fair
+points are not resolved (or not measured) moves one point that way: the data say which way,
+not how far.  Either test may move a card, so the rate of cards moved by chance is up to
+twice the FDR; the loop's stopping rule and its choice of the round of least spread are what
+keep such a move from sticking.  Any other card keeps its points; copies of one card (the
 same condition and points) share one suggestion, their fair points pooled by precision, so
 identical cards stay identical.  Acting only on evidence keeps noise from moving cards;
 the cards that do move are the ones whose estimate is furthest out, which a selection makes
@@ -29,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from arena import cards as card_files
 from arena.engine import CardSet
@@ -36,7 +42,8 @@ from arena.tournament import RunSettings
 from arena.tournament.runner import config_from_manifest
 from arena.tournament.store import read_manifest
 from reports import charts, experiment
-from reports.balance import copy_groups
+from reports.balance import bh, copy_groups
+from reports.experiment import FDR
 from reports.loader import emperor_points
 
 from .study import run_study
@@ -73,7 +80,18 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     flagged = step.ne(0).groupby(key).transform("any")
     direction = step.groupby(key).transform(lambda x: x[x != 0].iloc[0] if (x != 0).any() else 0)
     known = sum_w > 0
-    move = flagged & known
+    # The second test: the pooled fair points against the points, z on the pooled error,
+    # BH across the copy groups that have one (a group is one test, as it is one move).
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (pooled * np.sqrt(sum_w)).where(known)
+    first = ~key.duplicated()
+    q_fair = pd.Series(np.nan, index=table.index)
+    tested = first & z.notna()
+    if tested.any():
+        q_fair[tested] = bh(2.0 * sps.norm.sf(np.abs(z[tested].to_numpy(float))))
+    q_fair = q_fair.groupby(key).transform("max")
+    fair_flagged = known & q_fair.le(FDR)
+    move = (flagged & known) | fair_flagged
     stepped = flagged & ~known
     # The price line is measured between the prices played (the card's points plus each
     # offset): a root beyond them is an extrapolation (the line bends where a card's points
@@ -90,20 +108,23 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     table["change"] = table["suggested"] - table["points"].astype(int)
     copies = key.map(key.value_counts())
     why = []
-    for r, m, n, c, st, far in zip(table.itertuples(), move, copies, table["change"], stepped,
-                                   beyond, strict=True):
+    for r, m, n, c, st, far, fl, qf in zip(table.itertuples(), move, copies, table["change"],
+                                           stepped, beyond, flagged & known, q_fair,
+                                           strict=True):
         if st:
             why.append(f"{'too strong' if c < 0 else 'too weak'}, fair points not "
                        f"resolved: one point {'down' if c < 0 else 'up'}")
         elif m:
-            why.append(f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f}): "
-                       f"fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
+            test = (f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f})"
+                    if fl else f"fair points away from its points (q = {qf:.3f})")
+            why.append(f"{test}: fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
                        f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
                                                      else "") + ("" if c else ", rounds to it")
                        + (f"; beyond the prices played ({low:+d}, {high:+d}): moved as far "
                           "as they go" if far else ""))
         elif np.isfinite(r.fair_points):
-            why.append(f"not flagged (q = {r.q_value:.2f}): fair points {r.fair_points:.1f} "
+            why.append(f"not flagged (q = {r.q_value:.2f}; fair points against its points: "
+                       f"q = {qf:.2f}): fair points {r.fair_points:.1f} "
                        f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
         elif not r.priced:
             why.append("not flagged, not played at other prices (--price-cards)")
@@ -112,8 +133,9 @@ def suggest(exp: experiment.Experiment, level: int = 0,
             why.append("not flagged, fair points not resolved" + (
                 f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
     table["why"] = why
+    table["q_fair_points"] = q_fair
     return table[["card", "category", "points", "fair_points", "fair_points_lo",
-                  "fair_points_hi", "suggested", "change", "why"]]
+                  "fair_points_hi", "q_fair_points", "suggested", "change", "why"]]
 
 
 def _by_efficiency(table: pd.DataFrame) -> pd.DataFrame:

@@ -92,8 +92,9 @@ def _table(rows: list[dict]) -> dict:
 
 
 def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
-    """A card flagged by the study (BH) moves to its rounded fair points; copies (the same
-    condition and points) move together; the rest keep their points."""
+    """A card flagged by the study (BH) moves to its rounded fair points, and so does one
+    whose fair points are away from its points (their own test, BH across the cards);
+    copies (the same condition and points) move together; the rest keep their points."""
     table = _table([
         {"card": "panda-07", "points": 8.0, "fair_points": 4.4, "fair_points_se": 0.5,
          "fair_points_lo": 3.4, "fair_points_hi": 5.4, "flag": "too strong", "q_value": 0.01,
@@ -102,6 +103,8 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
          "fair_points_lo": 2.4, "fair_points_hi": 4.8},
         {"card": "panda-02", "points": 3.0, "fair_points": 5.6, "fair_points_se": 0.6,
          "fair_points_lo": 4.4, "fair_points_hi": 6.8, "q_value": 0.2},
+        {"card": "panda-04", "points": 3.0, "fair_points": 4.21, "fair_points_se": 0.6,
+         "fair_points_lo": 3.03, "fair_points_hi": 5.39, "q_value": 0.3},
         {"card": "panda-13", "points": 6.0, "fair_points": 8.3, "fair_points_se": 0.5,
          "fair_points_lo": 7.3, "fair_points_hi": 9.3, "asks": "eat 1 of each",
          "flag": "too weak", "q_value": 0.02, "effect": -0.1},
@@ -119,8 +122,13 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
     why = out["why"]
     assert out.loc["panda-07", "suggested"] == 4 and "fair points 4.4" in why["panda-07"]
     assert out.loc["panda-01", "suggested"] == 3 and "not flagged" in why["panda-01"]
-    # An interval that leaves the points out is not enough: the flag (BH) decides.
-    assert out.loc["panda-02", "suggested"] == 3 and "q = 0.20" in why["panda-02"]
+    # Not flagged by its effect, but its fair points are 4.3 errors from its points.
+    assert out.loc["panda-02", "suggested"] == 6
+    assert "fair points away from its points (q = 0.000)" in why["panda-02"]
+    # A 95% interval that leaves the points out is not enough: BH across the cards decides
+    # (p = 0.044, the 4th smallest of 5: q = 0.055).
+    assert out.loc["panda-04", "suggested"] == 3 and "q = 0.05)" in why["panda-04"]
+    assert 0.05 < out.loc["panda-04", "q_fair_points"] < 0.06
     assert out.loc["panda-13", "suggested"] == out.loc["panda-14", "suggested"] == 8
     assert out.loc["panda-03", "change"] == 0 and "other prices" in why["panda-03"]
     # Flagged, no fair points: one point the way the flag says.
