@@ -16,7 +16,8 @@ the cards that do move are the ones whose estimate is furthest out, which a sele
 too far on average, and the next round of the loop measures them again at their new points.
 
 ``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
-deals, arms) with the previous round's suggestion, until no card moves, the measured spread
+deals, arms) with the previous round's suggestion (each card's fair points pooled over the
+rounds played so far), until no card moves, the measured spread
 (``reports.experiment.spread``: fair points − points across the cards, noise-corrected) no
 longer shrinks (when two rounds both resolve it), or the rounds run out.  Every round's set
 is written, the spread by round is a chart, and the final set is compared with round 0 on
@@ -50,8 +51,15 @@ from .study import run_study
 
 
 def suggest(exp: experiment.Experiment, level: int = 0,
-            analysis: dict[str, Any] | None = None, method: str = "fair-value") -> pd.DataFrame:
+            analysis: dict[str, Any] | None = None, method: str = "fair-value",
+            earlier: list[pd.DataFrame] | None = None) -> pd.DataFrame:
     """Per card of the study: its points, its fair points, the suggestion and why.
+
+    ``earlier``: the card tables of the loop's earlier rounds.  A card's fair price does
+    not depend on its own points (the price arms play it at absolute prices), so its fair
+    points are pooled over the rounds (precision-weighted; an estimate beyond the prices
+    its round played is left out, being an extrapolation).  Without it a card whose fair
+    price lies between two whole points goes back and forth with the noise of one round.
 
     ``method="efficiency"`` instead moves each card flagged efficient or inefficient (beyond
     the margin) to the points at which its points per action would equal its category's:
@@ -64,6 +72,12 @@ def suggest(exp: experiment.Experiment, level: int = 0,
         return _by_efficiency(table)
     if method != "fair-value":
         raise ValueError(f"unknown method {method!r}")
+    design = getattr(exp, "design", None) or {}
+    offsets = [int(o) for o in design.get("offsets") or ()]
+    low, high = (min(*offsets, 0), max(*offsets, 0)) if offsets else (-math.inf, math.inf)
+    rounds = pd.Series(1, index=table.index)
+    if earlier:
+        table, rounds = _pool_rounds(table, earlier, low, high)
     resolved = table["fair_points"].notna() & (table["fair_points_se"] > 0)
     gap = (table["fair_points"] - table["points"]).where(resolved)
     w = (1.0 / table["fair_points_se"] ** 2).where(resolved, 0.0)
@@ -96,9 +110,6 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     # The price line is measured between the prices played (the card's points plus each
     # offset): a root beyond them is an extrapolation (the line bends where a card's points
     # stop mattering), so a move goes no further than the prices played.
-    design = getattr(exp, "design", None) or {}
-    offsets = [int(o) for o in design.get("offsets") or ()]
-    low, high = (min(*offsets, 0), max(*offsets, 0)) if offsets else (-math.inf, math.inf)
     beyond = move & ((pooled < low - 0.5) | (pooled > high + 0.5))
     pooled = pooled.clip(lower=low, upper=high)
     target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
@@ -108,9 +119,9 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     table["change"] = table["suggested"] - table["points"].astype(int)
     copies = key.map(key.value_counts())
     why = []
-    for r, m, n, c, st, far, fl, qf in zip(table.itertuples(), move, copies, table["change"],
-                                           stepped, beyond, flagged & known, q_fair,
-                                           strict=True):
+    for r, m, n, c, st, far, fl, qf, k in zip(table.itertuples(), move, copies,
+                                              table["change"], stepped, beyond,
+                                              flagged & known, q_fair, rounds, strict=True):
         if st:
             why.append(f"{'too strong' if c < 0 else 'too weak'}, fair points not "
                        f"resolved: one point {'down' if c < 0 else 'up'}")
@@ -118,8 +129,9 @@ def suggest(exp: experiment.Experiment, level: int = 0,
             test = (f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f})"
                     if fl else f"fair points away from its points (q = {qf:.3f})")
             why.append(f"{test}: fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
-                       f"{r.fair_points_hi:.1f}]" + (f", pooled over its {n} copies" if n > 1
-                                                     else "") + ("" if c else ", rounds to it")
+                       f"{r.fair_points_hi:.1f}]" + (f" over {k} rounds" if k > 1 else "")
+                       + (f", pooled over its {n} copies" if n > 1 else "")
+                       + ("" if c else ", rounds to it")
                        + (f"; beyond the prices played ({low:+d}, {high:+d}): moved as far "
                           "as they go" if far else ""))
         elif np.isfinite(r.fair_points):
@@ -136,6 +148,37 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     table["q_fair_points"] = q_fair
     return table[["card", "category", "points", "fair_points", "fair_points_lo",
                   "fair_points_hi", "q_fair_points", "suggested", "change", "why"]]
+
+
+def _pool_rounds(table: pd.DataFrame, earlier: list[pd.DataFrame], low: float,
+                 high: float) -> tuple[pd.DataFrame, pd.Series]:
+    """The table with each card's fair points (and their error and interval) pooled over
+    this round and ``earlier`` ones, and the number of rounds pooled per card."""
+    frames = [table, *earlier]
+    rows = []
+    for t in frames:
+        ok = t["fair_points"].notna() & (t["fair_points_se"] > 0)
+        gap = t["fair_points"] - t["points"]
+        ok &= (gap >= low - 0.5) & (gap <= high + 0.5)
+        rows.append(pd.DataFrame({"card": t.loc[ok, "card"],
+                                  "fp": t.loc[ok, "fair_points"].astype(float),
+                                  "w": 1.0 / t.loc[ok, "fair_points_se"].astype(float) ** 2}))
+    est = pd.concat(rows, ignore_index=True)
+    if est.empty:
+        return table, pd.Series(1, index=table.index)
+    est["wfp"] = est["w"] * est["fp"]
+    g = est.groupby("card").agg(w=("w", "sum"), wfp=("wfp", "sum"), n=("w", "size"))
+    out = table.copy()
+    card = out["card"]
+    has = card.isin(g.index)
+    fp = (card.map(g["wfp"]) / card.map(g["w"])).where(has)
+    se = (1.0 / np.sqrt(card.map(g["w"]))).where(has)
+    out["fair_points"] = fp.where(has, out["fair_points"])
+    out["fair_points_se"] = se.where(has, out["fair_points_se"])
+    half = 1.959964 * out["fair_points_se"]
+    out["fair_points_lo"] = (fp - half).where(has, out["fair_points_lo"])
+    out["fair_points_hi"] = (fp + half).where(has, out["fair_points_hi"])
+    return out, card.map(g["n"]).fillna(1).astype(int)
 
 
 def _by_efficiency(table: pd.DataFrame) -> pd.DataFrame:
@@ -196,8 +239,10 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
     rows = [_round_row(0, directory, analysis, level, moved=0)]
     say(f"round 0 ({directory}): spread {_spread_text(rows[-1])}")
     studies = [current]
+    tables: list[pd.DataFrame] = []  # the earlier rounds' card tables, pooled by suggest
     for r in range(1, rounds + 1):
-        table = suggest(current, level, analysis)
+        table = suggest(current, level, analysis, earlier=tables)
+        tables.append(analysis["levels"][level])
         moved = table[table["change"] != 0]
         if moved.empty:
             say(f"round {r}: no card moves; the set is as balanced as the study can tell")

@@ -158,6 +158,32 @@ def test_suggest_moves_no_further_than_the_prices_played() -> None:
     assert "beyond" not in out.loc["panda-07", "why"]
 
 
+def test_suggest_pools_a_cards_fair_points_over_the_rounds() -> None:
+    """A card whose fair price is between two whole points (3.6 here, measured at 3 and
+    at 4) stays where the pooled estimate rounds, instead of following one round's noise;
+    an earlier estimate beyond the prices played is left out of the pool."""
+    from types import SimpleNamespace
+
+    from arena.balance.tune import suggest
+
+    now = _table([{"card": "panda-12", "points": 4.0, "fair_points": 3.45,
+                   "fair_points_se": 0.4, "fair_points_lo": 2.67, "fair_points_hi": 4.23,
+                   "flag": "too strong", "q_value": 0.01, "effect": 0.05}])
+    before = [_table([{"card": "panda-12", "points": 3.0, "fair_points": 3.95,
+                       "fair_points_se": 0.4, "fair_points_lo": 3.17,
+                       "fair_points_hi": 4.73}])["levels"][0],
+              _table([{"card": "panda-12", "points": 8.0, "fair_points": 0.8,
+                       "fair_points_se": 1.5, "fair_points_lo": -2.1,
+                       "fair_points_hi": 3.7}])["levels"][0]]
+    exp = SimpleNamespace(design={"offsets": [-3, 3]})
+    alone = suggest(exp, 0, now).set_index("card")  # type: ignore[arg-type]
+    assert alone.loc["panda-12", "suggested"] == 3
+    pooled = suggest(exp, 0, now, earlier=before).set_index("card")  # type: ignore[arg-type]
+    assert pooled.loc["panda-12", "suggested"] == 4  # (3.45 + 3.95) / 2 = 3.7
+    assert pooled.loc["panda-12", "fair_points"] == pytest.approx(3.7)
+    assert "over 2 rounds" in pooled.loc["panda-12", "why"]
+
+
 def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop's files: each round's set and study, the rounds' spreads, the chart and the
     final set; a round whose suggestion moves nothing ends it."""
@@ -168,9 +194,9 @@ def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     real = tuning.suggest
     calls = []
 
-    def once(exp: experiment.Experiment, level: int = 0, analysis: dict | None = None
-             ) -> pd.DataFrame:
-        table = real(exp, level, analysis)
+    def once(exp: experiment.Experiment, level: int = 0, analysis: dict | None = None,
+             earlier: list | None = None) -> pd.DataFrame:
+        table = real(exp, level, analysis, earlier=earlier)
         if not calls:  # the first round moves panda-03 by one point, then nothing moves
             table.loc[table["card"] == "panda-03", "suggested"] += 1
             table["change"] = table["suggested"] - table["points"].astype(int)
