@@ -19,14 +19,23 @@ Per card, within one skill level:
   is 0 is worth its points in the sense below, so this is the test of "fair points =
   points".
 - ``fair_points``: the price at which holding the card is worth the same as holding the
-  category's average card of the set studied.  Per deal, the tangent of the effect's curve
-  at the card's points: its intercept a is the block's contrast (the effect), its slope b
-  the difference of the price arms at the lowest and highest prices over their distance;
-  their means over deals and the deals' covariance give the root ``points - a / b`` and
-  Fieller's interval for it (a ratio of two estimates whose denominator may be near 0: the
-  interval is then unbounded, and the figure is not shown).  Because a is the effect, the
-  interval leaves the card's points out exactly when the effect's t test rejects.  With
-  three prices a per-deal quadratic term tests the curve's curvature (``curvature_p``).
+  category's average card of the set studied.  Per deal, the contrasts at the card's points
+  (its block games) and at its price arms are taken against the other cards' win shares in
+  the block games where no other seat holds the card: in those that it does, a rival faces
+  the card at its points, so that baseline would move with the card's own price and the
+  break-even price with it.  The root lies on the segment from the card's points to its
+  nearest price arm on the side the contrast points to (below the points when the card
+  beats the average card); per deal that segment's intercept a and slope b, their means over
+  deals and the deals' covariance give the root ``points - a / b`` and Fieller's interval for
+  it (a ratio of two estimates whose denominator may be near 0: the interval is then
+  unbounded, and the figure is not shown).  Interpolating on that segment, not along the
+  tangent at the points, keeps a curved response from biasing the root (calibrated in
+  docs/balance.md).  The intercept is nearly the effect (in 2-player games exactly the
+  effect × (m - 1) / m, m the category's cards, when the average card wins half its games),
+  so the interval leaves the points out when the effect's test rejects, but at the margin
+  not always.  With three prices a per-deal quadratic term tests the curve's curvature
+  (``curvature_p``); ``slope`` is the central difference over the arms (the card's price
+  sensitivity), ``break_slope`` the segment's.
 - ``points_per_action``: the card's points earned (when completed) over the subject's turn
   actions until its completion (or the end), summed over deals; ``efficiency`` is that over
   the same figure of the rest of its category on the same deals, with a bootstrap interval
@@ -156,7 +165,7 @@ def load(directory: str | Path, strict: bool = True) -> Experiment:
     warnings: list[str] = []
     rows: dict[str, list[Any]] = {k: [] for k in (
         "level", "category", "deal", "card", "price", "arm", "seat", "y", "done", "pts",
-        "acts", "error", "game", "line")}
+        "acts", "error", "game", "rivals", "line")}
     path = source / "games.jsonl"
     if path.is_file():
         for number, rec in _lines(path, strict, warnings):
@@ -186,6 +195,10 @@ def load(directory: str | Path, strict: bool = True) -> Experiment:
                     rows["acts"].append(acts)
                     rows["error"].append(rec.get("error") is not None)
                     rows["game"].append(str(rec.get("game", "")))
+                    # The cards placed with the other seats of the game (block games).
+                    rows["rivals"].append(",".join(
+                        str(q["card"]) for q in rec["intervention"]
+                        if "seat" in q and int(q["seat"]) != seat))
                     rows["line"].append(number)
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 if strict:
@@ -220,6 +233,9 @@ class Block:
     prices: dict[str, list[float]]          # card -> other prices (complete deals only)
     priced_y: dict[str, np.ndarray]         # card -> deals × prices
     dropped: int                            # deals left out (incomplete, or an error)
+    #: card -> per deal, the other cards' mean win share in the block games where no other
+    #: seat holds the card (the price arms' baseline); absent: ``contrasts``'s.
+    apart: dict[str, np.ndarray] = field(default_factory=dict)
 
     def contrasts(self, y: np.ndarray | None = None) -> np.ndarray:
         """Per deal and card: its win share minus the mean of the other cards' (deals ×
@@ -261,6 +277,17 @@ def blocks(exp: Experiment) -> list[Block]:
                         index="deal", columns="price", values="y", aggfunc="first")
                     priced_y[str(card)] = sub.reindex(index=deals, columns=ps).to_numpy(float)
 
+            apart: dict[str, np.ndarray] = {}
+            if prices and block["rivals"].ne("").any():
+                inside = block[block["deal"].isin(deals)]
+                faced = inside["rivals"].str.split(",").explode()
+                for card in prices:
+                    against = faced.index[faced == card]
+                    rest = inside[(inside["card"] != card) & ~inside.index.isin(against)]
+                    apart[card] = (rest.groupby(["deal", "card"])["y"].mean()
+                                   .groupby(level="deal").mean().reindex(deals)
+                                   .to_numpy(float))
+
             def matrix(col: str, how: str, block: pd.DataFrame = block,
                        deals: np.ndarray = deals, cards: list[str] = cards) -> np.ndarray:
                 table = block.pivot_table(index="deal", columns="card", values=col,
@@ -271,7 +298,7 @@ def blocks(exp: Experiment) -> list[Block]:
                              np.array([points.get(c, math.nan) for c in cards], dtype=float),
                              deals, matrix("y", "mean"), matrix("pts", "sum"),
                              matrix("acts", "sum"), matrix("done", "mean"), prices, priced_y,
-                             int(rows["deal"].nunique() - len(deals))))
+                             int(rows["deal"].nunique() - len(deals)), apart))
     return out
 
 
@@ -310,24 +337,38 @@ def fieller(a: float, b: float, vaa: float, vbb: float, vab: float, t: float
 
 
 def price_coefficients(b: Block, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Card ``j``'s price line per deal, the tangent at its points: the prices (as offsets
-    from its points), the contrasts at each (deals × prices, its points first), and per deal
-    (deals × 2) the intercept, its block contrast (the effect itself, so that the fair
-    points' interval leaves the points out exactly when the effect's test rejects), and the
-    slope, the difference of its lowest and highest prices over their distance (the central
-    difference, which a curved response leaves right at first order); None without price
-    arms."""
+    """Card ``j``'s price line per deal: the prices (as offsets from its points), the
+    contrasts at each (deals × prices, its points first), and per deal (deals × 2) the
+    intercept and slope of the segment on which the card breaks even; None without price
+    arms.
+
+    The contrasts are taken against the other cards' win shares in the block games where no
+    other seat holds card ``j`` (``Block.apart``).  Against every game of the other cards,
+    those where an opponent holds ``j`` at its points would move the baseline with ``j``'s
+    own price (raise it, and every rival facing it loses more), so the measured break-even
+    price would depend on the price the card is given; apart from them it does not.
+
+    The intercept is the contrast at the card's points; the slope that of the secant to the
+    nearest price arm on the side where the contrast says the root lies (below the points
+    when holding the card beats the average card, above otherwise; the other side when no
+    arm is there): linear interpolation between the two prices that bracket the root, which
+    a curved response does not bias as the tangent at the points does.
+    """
     card = b.cards[j]
     n, m = b.y.shape
     if card not in b.prices or n < 2:
         return None
     ps = np.array(b.prices[card])
-    # The price arms against the same deals' other cards at their points.
-    others = (b.y.sum(axis=1, keepdims=True) - b.y[:, [j]]) / (m - 1)
-    zz = np.column_stack([b.contrasts()[:, j], b.priced_y[card] - others])
+    base = b.apart.get(card)
+    if base is None:  # no placements recorded: the block's own baseline
+        base = (b.y.sum(axis=1) - b.y[:, j]) / (m - 1)
+    zz = np.column_stack([b.y[:, j] - base, b.priced_y[card] - base[:, None]])
     x = np.r_[0.0, ps - b.points[j]]
-    lo, hi = int(np.argmin(x)), int(np.argmax(x))
-    slope = (zz[:, hi] - zz[:, lo]) / (x[hi] - x[lo])
+    below = [i for i in range(1, len(x)) if x[i] < 0]
+    above = [i for i in range(1, len(x)) if x[i] > 0]
+    side = below if (float(zz[:, 0].mean()) > 0 and below) or not above else above
+    k = min(side, key=lambda i: abs(x[i]))
+    slope = (zz[:, k] - zz[:, 0]) / x[k]
     coef = np.column_stack([zz[:, 0], slope])
     coef[np.abs(coef) < 1e-12] = 0.0  # float noise where 0 was meant
     return x, zz, coef
@@ -353,10 +394,12 @@ def card_rows(b: Block, replicates: int = REPLICATES, seed: int = 0,
     out["p_value"] = np.where(np.isfinite(tstat), p, np.where(se == 0, 1.0, np.nan))
     out["held_completion"] = b.done.mean(axis=0) if n else np.nan
 
-    # Fair points from the price arms: per deal, a line of contrast on price - points.
+    # Fair points from the price arms: per deal, the segment of contrast on price on
+    # which the card breaks even (``price_coefficients``), and Fieller's interval.
     fair = np.full(m, np.nan)
     fair_lo, fair_hi = np.full(m, np.nan), np.full(m, np.nan)
     slope, slope_se = np.full(m, np.nan), np.full(m, np.nan)
+    seg, seg_se = np.full(m, np.nan), np.full(m, np.nan)
     curve = np.full(m, np.nan)
     fair_se = np.full(m, np.nan)
     a_mean = np.full(m, np.nan)
@@ -367,8 +410,14 @@ def card_rows(b: Block, replicates: int = REPLICATES, seed: int = 0,
         x, zz, coef = found
         ab = coef.mean(axis=0)
         cov = np.cov(coef, rowvar=False, ddof=1) / n
-        a_mean[j], slope[j] = ab
-        slope_se[j] = math.sqrt(max(cov[1, 1], 0.0))
+        a_mean[j], seg[j] = ab
+        seg_se[j] = math.sqrt(max(cov[1, 1], 0.0))
+        # The card's price sensitivity shown (and used for sizes): the central difference
+        # over its arms, the least noisy slope they give.
+        lo_x, hi_x = int(np.argmin(x)), int(np.argmax(x))
+        central = (zz[:, hi_x] - zz[:, lo_x]) / (x[hi_x] - x[lo_x])
+        slope[j] = float(central.mean())
+        slope_se[j] = float(central.std(ddof=1)) / math.sqrt(n)
         lo, hi = fieller(ab[0], ab[1], cov[0, 0], cov[1, 1], cov[0, 1], t)
         if math.isfinite(lo) and ab[1] > 0:
             theta = -ab[0] / ab[1]
@@ -385,6 +434,7 @@ def card_rows(b: Block, replicates: int = REPLICATES, seed: int = 0,
             curve[j] = 2.0 * sps.t.sf(abs(tc), n - 1) if np.isfinite(tc) else math.nan
     out["slope"] = slope
     out["slope_se"] = slope_se
+    out["break_slope"], out["break_slope_se"] = seg, seg_se
     out["fair_points"] = fair
     out["fair_points_se"] = fair_se
     out["fair_points_lo"], out["fair_points_hi"] = fair_lo, fair_hi
@@ -562,10 +612,12 @@ def _resolve(table: pd.DataFrame, games_per_deal: float) -> None:
     t = np.array([t_crit(int(x)) if x >= 2 else math.nan for x in n])
     # A card's own slope may be 0 by noise (or the card nearly dead): the projection takes at
     # least the category's typical slope, the median of its cards' |slope|.
-    typical = table.groupby("category")["slope"].transform(lambda x: median(np.abs(x)))
-    slope = np.fmax(np.abs(table["slope"]), typical)
+    # The slope that must be resolved is the break-even segment's (``price_coefficients``).
+    typical = table.groupby("category")["break_slope"].transform(
+        lambda x: median(np.abs(x)))
+    slope = np.fmax(np.abs(table["break_slope"]), typical)
     with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = ((t + POWER_Z) * table["slope_se"] / slope) ** 2
+        ratio = ((t + POWER_Z) * table["break_slope_se"] / slope) ** 2
     deals_fp = np.ceil(np.fmax(MIN_DEALS, n * ratio))
     missing = table["priced"] & table["fair_points"].isna()
     table["fair_points_games_needed"] = np.where(

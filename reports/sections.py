@@ -447,6 +447,7 @@ STUDY_COLUMNS = (
     "level", "card", "points", "effect", "effect_lo", "effect_hi", "effect_games_needed",
     "fair_points", "fair_points_lo", "fair_points_hi", "fair_points_games_needed", "flag",
     "category", "asks", "deals", "effect_se", "p_value", "q_value", "slope", "slope_se",
+    "break_slope", "break_slope_se",
     "fair_points_se", "curvature_p", "held_completion", "points_per_action", "efficiency",
     "efficiency_lo", "efficiency_hi", "efficiency_games_needed", "p_efficiency",
     "q_efficiency", "evidence", "priced")

@@ -39,6 +39,15 @@ def test_a_tiny_calibration_runs_and_resumes(tmp_path: Path) -> None:
     before = (out / "rep-0000.json").stat().st_mtime_ns
     assert cal.main(argv) == 0
     assert (out / "rep-0000.json").stat().st_mtime_ns == before
+    # --reanalyse plays nothing and rewrites the figures from the kept games.
+    games = (out / "rep-0000" / "games.jsonl").read_bytes()
+    (out / "rep-0001.json").write_text(json.dumps({**rep, "cards": []}) + "\n")
+    assert cal.main([*argv, "--reps", "3", "--reanalyse"]) == 0
+    assert (out / "rep-0000" / "games.jsonl").read_bytes() == games
+    assert not (out / "rep-0002").exists()
+    again = json.loads((out / "rep-0001.json").read_text())
+    assert again["cards"] == rep["cards"] and again["made"] == rep["made"]
+    assert json.loads((out / "summary.json").read_text())["repetitions"] == 2
 
 
 def test_sizes_are_projected_from_a_pilot(tmp_path: Path, capsys: object) -> None:

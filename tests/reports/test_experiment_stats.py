@@ -20,10 +20,11 @@ from reports.experiment import Block, card_rows, fieller, hotelling
 
 def simulated_block(rng: np.random.Generator, effects: np.ndarray, slopes: np.ndarray,
                     n: int, offsets: tuple[int, ...] = (-3, 3), holders: int = 2,
-                    priced: int | None = None) -> Block:
+                    priced: int | None = None, below: np.ndarray | None = None) -> Block:
     """A block series of ``n`` deals: each card held ``holders`` times per deal, win
     probability 0.5 + its effect (+ a deal effect shared by the deal's games); price arms
-    with the card's slope per point for the first ``priced`` cards."""
+    with the card's slope per point for the first ``priced`` cards (``below``: another slope
+    under its points, a response with a kink at them)."""
     m = len(effects)
     deal = rng.normal(0, 0.05, size=(n, 1))
     p = np.clip(0.5 + effects[None, :] + deal, 0.02, 0.98)
@@ -33,7 +34,9 @@ def simulated_block(rng: np.random.Generator, effects: np.ndarray, slopes: np.nd
     for j in range(m if priced is None else priced):
         ps = [4.0 + o for o in offsets]
         prices[f"c{j}"] = ps
-        q = np.clip(0.5 + effects[j] + deal + slopes[j] * np.array(offsets)[None, :], 0.02, 0.98)
+        o = np.array(offsets, dtype=float)
+        per_point = np.where(o < 0, slopes[j] if below is None else below[j], slopes[j])
+        q = np.clip(0.5 + effects[j] + deal + (per_point * o)[None, :], 0.02, 0.98)
         priced_y[f"c{j}"] = rng.binomial(1, q).astype(float)
     return Block(0, "plot", [f"c{j}" for j in range(m)], points, np.arange(n), y,
                  np.where(y > 0, 4.0, 0.0), np.full((n, m), 6.0), y, prices, priced_y, 0)
@@ -71,7 +74,9 @@ def test_effect_intervals_cover_and_the_null_cards_are_not_flagged() -> None:
 
 def test_fair_points_interval_covers_the_root() -> None:
     """Fieller's interval for the price at which the card breaks even covers the true root
-    (4 - contrast / slope) in about 95% of the studies where it is bounded."""
+    (4 - contrast / slope) in about 95% of the studies where it is bounded (most of them:
+    the segment to one arm has half the central difference's span, so its slope is the
+    noisier)."""
     rng = np.random.default_rng(2)
     m, n, studies = 15, 120, 250
     effects = np.zeros(m)
@@ -86,9 +91,54 @@ def test_fair_points_interval_covers_the_root() -> None:
         if np.isfinite(r["fair_points_lo"]):
             bounded += 1
             hits += int(r["fair_points_lo"] <= truth <= r["fair_points_hi"])
-    assert bounded > 0.8 * studies
+    assert bounded > 0.7 * studies
     rate = hits / bounded
     assert abs(rate - 0.95) < 3 * math.sqrt(0.95 * 0.05 / bounded) + 0.01, rate
+
+
+def test_fair_points_interpolate_a_curved_response() -> None:
+    """A card whose response flattens below its points (0.02 a point below, 0.08 above): the
+    root of a strong card lies below, where the tangent at the points (their central slope,
+    0.05) would put it at less than half its distance; the segment to the lower arm finds
+    it, and its interval covers the true root in about 95% of the bounded studies."""
+    rng = np.random.default_rng(6)
+    m, n, studies = 15, 1500, 200
+    effects = np.zeros(m)
+    effects[0] = 0.05
+    effects -= effects.mean()
+    contrast = effects[0] - (effects.sum() - effects[0]) / (m - 1)
+    truth = 4.0 - contrast / 0.02
+    tangent = 4.0 - contrast / 0.05
+    assert truth < 2.0 and tangent > 2.9  # far apart: a test that the tangent fails
+    hits = bounded = 0
+    roots = []
+    for _ in range(studies):
+        t = card_rows(simulated_block(rng, effects, np.full(m, 0.08), n, priced=1,
+                                      below=np.full(m, 0.02)), replicates=10)
+        r = t.iloc[0]
+        if np.isfinite(r["fair_points_lo"]):
+            bounded += 1
+            roots.append(r["fair_points"])
+            hits += int(r["fair_points_lo"] <= truth <= r["fair_points_hi"])
+    assert bounded > 0.7 * studies
+    assert abs(np.median(roots) - truth) < 0.3, (np.median(roots), truth)
+    rate = hits / bounded
+    assert abs(rate - 0.95) < 3 * math.sqrt(0.95 * 0.05 / bounded) + 0.01, rate
+
+
+def test_the_price_arms_baseline_leaves_out_the_games_against_the_card() -> None:
+    """With the block games' placements known (``Block.apart``), the fair points are the
+    break-even price against that baseline, not the block's: the same arms against a
+    baseline 0.05 lower break even 0.05 / slope points lower."""
+    rng = np.random.default_rng(7)
+    b = simulated_block(rng, np.zeros(15), np.full(15, 0.05), 300, priced=1)
+    base = (b.y.sum(axis=1) - b.y[:, 0]) / 14
+    b.apart = {"c0": base}
+    same = card_rows(b, replicates=10).iloc[0]
+    b.apart = {"c0": base - 0.05}
+    lower = card_rows(b, replicates=10).iloc[0]
+    assert same["fair_points"] - lower["fair_points"] > 0.5
+    assert lower["effect"] == same["effect"]  # the effect (the flag's test) is the block's
 
 
 def test_hotelling_is_uniform_under_the_null_and_finds_a_difference() -> None:
@@ -118,10 +168,11 @@ def test_the_efficiency_margin_does_not_flag_a_card_at_parity() -> None:
 
 
 def test_the_fair_points_interval_agrees_with_the_effect_test() -> None:
-    """The fair points' intercept is the effect itself: when the fair points are resolved,
-    their interval leaves the card's points out exactly when the effect's interval leaves 0
-    out (the same t, the same variance), so the table never says both "worth its points"
-    and "too strong"."""
+    """Against the block's own baseline (no placements recorded) the fair points' intercept
+    is the effect itself: when the fair points are resolved, their interval leaves the
+    card's points out exactly when the effect's interval leaves 0 out (the same t, the same
+    variance).  In a study the baseline leaves out the games against the card, and the two
+    agree but at the margin (``reports/experiment.py``)."""
     rng = np.random.default_rng(5)
     effects = np.linspace(-0.15, 0.15, 15)
     checked = 0
