@@ -30,10 +30,11 @@ Per card, within one skill level:
   it (a ratio of two estimates whose denominator may be near 0: the interval is then
   unbounded, and the figure is not shown).  Interpolating on that segment, not along the
   tangent at the points, keeps a curved response from biasing the root (calibrated in
-  docs/balance.md).  The intercept is nearly the effect (in 2-player games exactly the
-  effect × (m - 1) / m, m the category's cards, when the average card wins half its games),
-  so the interval leaves the points out when the effect's test rejects, but at the margin
-  not always.  With three prices a per-deal quadratic term tests the curve's curvature
+  docs/balance.md).  In 2-player blocks with both seats observed that baseline is exactly
+  1/2 (a win and a loss between two other cards per game) and the intercept exactly the
+  effect × (m - 1) / m, m the category's cards: the interval leaves the points out exactly
+  when the effect's t test rejects; with more players, or the subject alone observed, nearly
+  so.  With three prices a per-deal quadratic term tests the curve's curvature
   (``curvature_p``); ``slope`` is the central difference over the arms (the card's price
   sensitivity), ``break_slope`` the segment's.
 - ``points_per_action``: the card's points earned (when completed) over the subject's turn
@@ -284,8 +285,9 @@ def blocks(exp: Experiment) -> list[Block]:
                 for card in prices:
                     against = faced.index[faced == card]
                     rest = inside[(inside["card"] != card) & ~inside.index.isin(against)]
-                    apart[card] = (rest.groupby(["deal", "card"])["y"].mean()
-                                   .groupby(level="deal").mean().reindex(deals)
+                    # Every observation alike (in 2-player blocks, a win and a loss per
+                    # game: 1/2 exactly).
+                    apart[card] = (rest.groupby("deal")["y"].mean().reindex(deals)
                                    .to_numpy(float))
 
             def matrix(col: str, how: str, block: pd.DataFrame = block,

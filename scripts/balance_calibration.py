@@ -178,10 +178,13 @@ def reference_fair_points(folder: Path) -> dict[str, tuple[float, float]]:
 
 
 def summarize(reps: list[dict[str, Any]],
-              reference: dict[str, tuple[float, float]] | None = None) -> dict[str, Any]:
+              reference: dict[str, tuple[float, float]] | None = None,
+              held_out: set[int] | None = None) -> dict[str, Any]:
     """The rates over the repetitions done (see the module docstring); with ``reference``
     (``reference_fair_points``) also the coverage of the planted cards' fair points
-    against that study's."""
+    against that study's; with ``held_out`` (indices in ``reps``) also the coverage of
+    those repetitions' planted cards alone (``coverage_held_out``...), against references
+    from every other repetition: repetitions played after the estimator was fixed."""
     out: dict[str, Any] = {"repetitions": len(reps),
                            "deals": sorted({r["deals"] for r in reps}),
                            "games": sum(r["games"] for r in reps)}
@@ -231,10 +234,15 @@ def summarize(reps: list[dict[str, Any]],
         printed[0] += int(c["fair_points_lo"] <= c["printed"] <= c["fair_points_hi"])
     out["fair_points_resolved"] = rate(*resolved)
     out["coverage_printed"] = rate(*printed)
-    for suffix, planted_only in (("", True), ("_any", False)):
+    variants = [("", True, None), ("_any", False, None)]
+    if held_out:
+        variants += [("_held_out", True, held_out), ("_any_held_out", False, held_out)]
+    for suffix, planted_only, counted in variants:
         hits, n, standard, ref_se = 0, 0, 0, []
         for c in cards:
             if not c["planted"] or c["fair_points"] is None:
+                continue
+            if counted is not None and c["rep"] not in counted:
                 continue
             others = [o for o in cards if o["card"] == c["card"] and o["rep"] != c["rep"]
                       and o["fair_points"] is not None and o["fair_points_se"]
@@ -319,6 +327,12 @@ def markdown(summary: dict[str, Any], args: Any) -> str:
     lines.append(row("… covers the card's fair price (every other measurement of it)",
                      "coverage_any"))
     lines.append(row("… the same, the reference's error counted", "coverage_standardized_any"))
+    if "coverage_held_out" in summary:
+        lines.append(row(f"held out ({args.out}'s repetitions alone): covers the card's fair "
+                         "price where it was planted", "coverage_held_out"))
+        lines.append(row("… the reference's error counted", "coverage_standardized_held_out"))
+        lines.append(row("… every other measurement of it", "coverage_any_held_out"))
+        lines.append(row("… the reference's error counted", "coverage_standardized_any_held_out"))
     lines.append(row("… covers the card's printed points (before the change)",
                      "coverage_printed"))
     if "coverage_reference" in summary:
@@ -332,7 +346,9 @@ def markdown(summary: dict[str, Any], args: Any) -> str:
                       f"{summary['reference_study_se_ratio']:.2f} times a repetition's: a "
                       "correct 95% interval covers them with probability "
                       f"{summary['coverage_reference_expected']:.3f}."]
-    for suffix, which in (("", "where it was planted"), ("_any", "every measurement")):
+    for suffix, which in (("", "where it was planted"), ("_any", "every measurement"),
+                          ("_held_out", "held out, where it was planted"),
+                          ("_any_held_out", "held out, every measurement")):
         if f"coverage_expected{suffix}" in summary:
             lines += ["", f"The reference ({which}: the same card's fair points pooled over the "
                           "other repetitions) has a median error "
@@ -401,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
         "python scripts/balance_calibration.py --project runs/pilot-greedy",
         "python scripts/balance_calibration.py --deals 800 --reps 100 --out runs/cal "
         "--reanalyse",
+        "python scripts/balance_calibration.py --deals 800 --reps 40 --seed 2 --out runs/cal2 "
+        "--with runs/cal",
     )
     ap.add_argument("--bot", type=bot_spec, default=bot_spec("greedy"),
                     help="the skill level (a bot spec playing itself)")
@@ -424,6 +442,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="play nothing: analyse the kept games of the repetitions done again "
                     "with the current code (after a change of the estimators), rewriting "
                     "their figures and the summary")
+    ap.add_argument("--with", dest="pooled", type=Path, action="append", default=[],
+                    metavar="CALIBRATION",
+                    help="also summarize another calibration folder's repetitions with these "
+                    "(summary-pooled.json/.md; this folder's counted as held out too); "
+                    "repeatable")
     ap.add_argument("--project", type=Path, default=None, metavar="STUDY",
                     help="instead of playing: the power by size projected from a pilot study")
     args = ap.parse_args(argv)
@@ -480,6 +503,20 @@ def main(argv: list[str] | None = None) -> int:
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (out / "summary.md").write_text(markdown(summary, args))
     print(markdown(summary, args))
+    if args.pooled:
+        others = []
+        for folder in args.pooled:
+            found = sorted(folder.glob("rep-*.json"))
+            if not found:
+                print(f"--with {folder}: no repetitions there (rep-*.json)", file=sys.stderr)
+                return 2
+            others += [json.loads(f.read_text()) for f in found]
+        pooled = summarize(others + reps, reference,
+                           held_out=set(range(len(others), len(others) + len(reps))))
+        (out / "summary-pooled.json").write_text(json.dumps(pooled, indent=1) + "\n")
+        text = markdown(pooled, args)
+        (out / "summary-pooled.md").write_text(text)
+        print(f"pooled with {', '.join(map(str, args.pooled))}:\n\n{text}", end="")
     return 0
 
 

@@ -90,3 +90,13 @@ def test_a_subset_of_categories_per_repetition(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert "coverage_reference" in summary
     assert "covers its fair points in" in (out / "summary.md").read_text()
+    # Another calibration on new seeds, summarized with this one: its repetitions also
+    # counted alone (held out), against references from both.
+    out2 = tmp_path / "cal2"
+    argv2 = [*argv[:-1], str(out2), "--seed", "2"]
+    assert cal.main([*argv2, "--with", str(out)]) == 0
+    pooled = json.loads((out2 / "summary-pooled.json").read_text())
+    assert pooled["repetitions"] == 4 and "coverage_held_out" in pooled
+    assert json.loads((out2 / "summary.json").read_text())["repetitions"] == 2
+    assert "held out" in (out2 / "summary-pooled.md").read_text()
+    assert cal.main([*argv2, "--with", str(tmp_path / "nothing")]) == 2

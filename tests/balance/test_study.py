@@ -53,6 +53,25 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
         assert replay_record(record).ok
 
 
+def test_the_price_arms_are_measured_against_the_games_without_the_card(
+        tmp_path: Path) -> None:
+    """The fair points' baseline leaves out the block games where a rival holds the priced
+    card: with two seats each such game is a win and a loss between two other cards, so it
+    is 1/2 on every deal, where the block's own baseline (those games in) is not."""
+    out, result = study(tmp_path, "--no-report")
+    assert result.exit_code == 0, result.output
+    exp = experiment.load(out)
+    (b,) = experiment.blocks(exp)
+    j = b.cards.index("panda-03")
+    assert set(b.apart) == {"panda-03"} and len(b.apart["panda-03"]) == len(b.deals) == 10
+    assert (abs(b.apart["panda-03"] - 0.5) < 1e-12).all()
+    block_baseline = (b.y.sum(axis=1) - b.y[:, j]) / (len(b.cards) - 1)
+    assert (abs(block_baseline - 0.5) > 1e-6).any()
+    # Its rivals' records name the cards placed with the other seats.
+    faced = exp.arms[(exp.arms["arm"] == "block") & (exp.arms["card"] == "panda-03")]
+    assert len(faced) == 20 and faced["rivals"].str.startswith("panda-").all()
+
+
 def test_a_study_resumes_to_the_same_games(tmp_path: Path) -> None:
     out, result = study(tmp_path, "--no-report")
     assert result.exit_code == 0, result.output
