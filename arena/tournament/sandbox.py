@@ -83,6 +83,11 @@ PR_SET_PDEATHSIG = 1
 ORPHAN_POLL = 0.5
 #: Bytes of output kept per host (a participant in one worker) over a whole run.
 HOST_OUTPUT_LIMIT = 256 * 1024
+#: Seconds an isolated bot has to start (be created in its process, then its start hook),
+#: or the move time when that is longer: start-up is not a decision, and a bot that loads
+#: something (or a machine under load) should not forfeit for it; a bot that hangs there
+#: still costs only its own game, after this long.
+START_TIME = 10.0
 _HEADER = struct.Struct(">I")
 #: ``struct ucred``: pid, uid, gid.
 _CREDENTIALS = struct.Struct("=iII")
@@ -459,7 +464,7 @@ class RemoteBot:
         self.poller = select.poll()
         self.poller.register(self.replies, select.POLLIN)
         self.poller.register(self.out, select.POLLIN)
-        hello = self._reply("the bot could not be created")
+        hello = self._reply("the bot could not be created", START_TIME)
         self._pause()
         if not hello.get("observes"):
             # The game loop tells events only to bots whose observe is not Bot's.
@@ -467,7 +472,7 @@ class RemoteBot:
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         self._ask(("start", seat, players, options))
-        self._reply("in its start hook")
+        self._reply("in its start hook", START_TIME)
         self._pause()
 
     def observe(self, event: Event) -> None:
@@ -509,9 +514,11 @@ class RemoteBot:
         except BrokenPipeError:
             raise BotFault("crash", "the bot's process died") from None
 
-    def _reply(self, doing: str) -> dict[str, Any]:
-        """The next reply, draining the bot's output meanwhile; faults as BotFault."""
-        deadline = None if self.move_time is None else time.monotonic() + self.move_time
+    def _reply(self, doing: str, at_least: float = 0.0) -> dict[str, Any]:
+        """The next reply, draining the bot's output meanwhile; faults as BotFault.  The
+        reply is due within the move time, or ``at_least`` seconds when that is longer."""
+        limit = None if self.move_time is None else max(self.move_time, at_least)
+        deadline = None if limit is None else time.monotonic() + limit
         poller = self.poller
         data = bytearray()
         need = _HEADER.size
@@ -522,6 +529,8 @@ class RemoteBot:
             if not ready and deadline is not None and time.monotonic() >= deadline:
                 if doing.startswith("while choosing"):
                     text = f"no decision within the {self.move_time:g} s move time"
+                elif limit != self.move_time:
+                    text = f"no reply within {limit:g} s to start ({doing})"
                 else:
                     text = f"no reply within the {self.move_time:g} s move time ({doing})"
                 raise BotFault("timeout", text)

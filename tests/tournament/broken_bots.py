@@ -126,6 +126,18 @@ class Lurker(RandomBot):
             time.sleep(30)
 
 
+class SlowStarter(RandomBot):
+    """Takes ``seconds`` in its start hook (loading something), then plays: start-up is held
+    to the start-up time, not the move time."""
+
+    PARAMS = (*RandomBot.PARAMS, Param("seconds", float, 0.5, "how long to start"))
+    seconds: float
+
+    def start(self, seat: int, players: int, options: RuleOptions) -> None:
+        super().start(seat, players, options)
+        time.sleep(self.seconds)
+
+
 class Teller(_Broken):
     """Tells, as its crash at decision ``at``, the chance events it observed: how a test reads
     what a bot in a bot process was told (only an action or an error comes back)."""

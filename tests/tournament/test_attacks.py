@@ -141,6 +141,13 @@ def test_an_isolated_bot_faults_in_its_own_process(
             assert record["seconds"][record["error"]["seat"]] < 1.0
 
 
+def test_an_isolated_bots_start_up_is_not_held_to_the_move_time(tmp_path: Path) -> None:
+    # Half a second in its start hook against a 0.2 s move time: start-up is not a
+    # decision (and on a loaded machine a bot's creation alone can take that long).
+    for record in attack(tmp_path, "..broken_bots.SlowStarter", "--move-time", "0.2"):
+        clean(record)
+
+
 def test_an_isolated_bot_finds_nothing_of_the_game_in_its_process(tmp_path: Path) -> None:
     blamed(attack(tmp_path, "Spy"), "crash",
            "found states=0 schedules=0 pipes=0 monitors=0 referrers=0")
