@@ -17,9 +17,14 @@ other card per category are played at other prices, for their fair points.  Then
   across the 45 cards as the study does it.
 - **Coverage**: whether the planted card's fair-points interval holds its fair price.  A
   card's fair price does not depend on the price it is given in the set (the price arms play
-  it at absolute prices), and the published card's fair price is not known, so the truth is
-  the pooled estimate of the same card's fair points in the *other* repetitions (precision-
-  weighted; its own error is reported, and the coverage to expect given it).
+  it at absolute prices, against the games where no rival holds it), and the published
+  card's fair price is not known, so the truth is the pooled estimate of the same card's
+  fair points in the *other* repetitions (precision-weighted): where it was planted too (the
+  same set but for its own points), and, as a check, every other measurement of it.  A
+  reference's own error is reported, and the coverage to expect given it; the same check
+  with both errors counted should cover 95%.  ``--with`` pools another calibration's
+  repetitions and counts this one's alone too (held out: played after a change of the
+  estimator); ``--reanalyse`` re-analyses the kept games.
 - **A/A (no change)**: the same games with the cards' labels permuted within each deal (a
   placebo: the "card" is then a random card of the category, so every effect is exactly 0);
   any card flagged is a false flag.  The rate of repetitions with any false flag is what

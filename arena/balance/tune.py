@@ -56,8 +56,9 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     """Per card of the study: its points, its fair points, the suggestion and why.
 
     ``earlier``: the card tables of the loop's earlier rounds.  A card's fair price does
-    not depend on its own points (the price arms play it at absolute prices), so its fair
-    points are pooled over the rounds (precision-weighted; an estimate beyond the prices
+    not depend on its own points (the price arms play it at absolute prices, against the
+    games where no rival holds it: ``reports/experiment.py``), so its fair points are
+    pooled over the rounds (precision-weighted; an estimate beyond the prices
     its round played is left out, being an extrapolation).  Without it a card whose fair
     price lies between two whole points goes back and forth with the noise of one round.
 
