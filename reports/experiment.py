@@ -357,13 +357,13 @@ def price_coefficients(b: Block, j: int) -> tuple[np.ndarray, np.ndarray, np.nda
     a curved response does not bias as the tangent at the points does.
     """
     card = b.cards[j]
-    n, m = b.y.shape
+    n = b.y.shape[0]
     if card not in b.prices or n < 2:
         return None
     ps = np.array(b.prices[card])
     base = b.apart.get(card)
     if base is None:  # no placements recorded: the block's own baseline
-        base = (b.y.sum(axis=1) - b.y[:, j]) / (m - 1)
+        base = b.y[:, j] - b.contrasts()[:, j]
     zz = np.column_stack([b.y[:, j] - base, b.priced_y[card] - base[:, None]])
     x = np.r_[0.0, ps - b.points[j]]
     below = [i for i in range(1, len(x)) if x[i] < 0]
@@ -404,7 +404,6 @@ def card_rows(b: Block, replicates: int = REPLICATES, seed: int = 0,
     seg, seg_se = np.full(m, np.nan), np.full(m, np.nan)
     curve = np.full(m, np.nan)
     fair_se = np.full(m, np.nan)
-    a_mean = np.full(m, np.nan)
     for j in range(m):
         found = price_coefficients(b, j)
         if found is None:
@@ -412,7 +411,7 @@ def card_rows(b: Block, replicates: int = REPLICATES, seed: int = 0,
         x, zz, coef = found
         ab = coef.mean(axis=0)
         cov = np.cov(coef, rowvar=False, ddof=1) / n
-        a_mean[j], seg[j] = ab
+        seg[j] = ab[1]
         seg_se[j] = math.sqrt(max(cov[1, 1], 0.0))
         # The card's price sensitivity shown (and used for sizes): the central difference
         # over its arms, the least noisy slope they give.

@@ -463,6 +463,14 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     reps: list[dict[str, Any]] = []
+    # --with folders are read before anything is played, so a wrong one costs nothing.
+    others: list[dict[str, Any]] = []
+    for folder in args.pooled:
+        found = sorted(folder.glob("rep-*.json"))
+        if not found:
+            print(f"--with {folder}: no repetitions there (rep-*.json)", file=sys.stderr)
+            return 2
+        others += [json.loads(f.read_text()) for f in found]
     reference = reference_fair_points(args.reference) if args.reference else None
     started = time.monotonic()
     for rep in range(args.reps):
@@ -509,13 +517,6 @@ def main(argv: list[str] | None = None) -> int:
     (out / "summary.md").write_text(markdown(summary, args))
     print(markdown(summary, args))
     if args.pooled:
-        others = []
-        for folder in args.pooled:
-            found = sorted(folder.glob("rep-*.json"))
-            if not found:
-                print(f"--with {folder}: no repetitions there (rep-*.json)", file=sys.stderr)
-                return 2
-            others += [json.loads(f.read_text()) for f in found]
         pooled = summarize(others + reps, reference,
                            held_out=set(range(len(others), len(others) + len(reps))))
         (out / "summary-pooled.json").write_text(json.dumps(pooled, indent=1) + "\n")
