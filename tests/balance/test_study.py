@@ -72,6 +72,15 @@ def test_the_price_arms_are_measured_against_the_games_without_the_card(
     assert len(faced) == 20 and faced["rivals"].str.startswith("panda-").all()
 
 
+def test_a_study_without_price_arms_says_its_fair_points_were_not_measured(
+        tmp_path: Path) -> None:
+    out, result = study(tmp_path, "--price-cards", "")
+    assert result.exit_code == 0, result.output
+    md = (out / "report" / "report.md").read_text()
+    assert "`fair_points`: not measured here" in md and "nearest price" not in md
+    assert "nearest price" in (study(tmp_path / "priced")[0] / "report" / "report.md").read_text()
+
+
 def test_a_study_resumes_to_the_same_games(tmp_path: Path) -> None:
     out, result = study(tmp_path, "--no-report")
     assert result.exit_code == 0, result.output
