@@ -26,7 +26,7 @@ FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
 #: The engine's option table, a data file shared with the native core, read as JSON: the
 #: generator imports nothing of ``arena``, as the reports do not.  Its defaults are the
 #: manifest's ``options``, and the simulated games end, cap and score by them.
-OPTION_TABLE = Path(__file__).resolve().parents[1] / "arena" / "engine" / "data" / "options.json"
+OPTION_TABLE = Path(__file__).resolve().parents[1] / "arena" / "data" / "options.json"
 DEFAULT_OPTIONS: dict[str, Any] = {
     entry["name"]: entry["default"]
     for entry in json.loads(OPTION_TABLE.read_text(encoding="utf-8"))["options"]

@@ -1,7 +1,7 @@
 """The rule-option table of docs/rules.md, made from the option table (options.json).
 
 Prints the Markdown table of the rule options (name, default, values, rule IDs, what each
-changes) from ``arena/engine/data/options.json``; ``--write`` puts it in place of the table
+changes) from ``arena/data/options.json``; ``--write`` puts it in place of the table
 in ``docs/rules.md``.  tests/test_readme.py holds the two equal, so a new or changed option
 is one edit of the JSON file and one run of this script.
 """

@@ -6,6 +6,7 @@ when its partner reads it fails far from the cause)."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,8 +96,9 @@ def test_no_cycle_among_imports(inside_functions: bool) -> None:
 
 
 #: The engine's compiled half: the extension module built from ``arena/native`` (reached as
-#: ``from arena import _native``), part of the engine though it lives beside the package.
-NATIVE = {"arena", "arena._native"}
+#: ``from arena import _native``), part of the engine though it lives beside the package;
+#: and the engine's data (``arena/data``), below both the engine and the crate.
+NATIVE = {"arena", "arena._native", "arena.data"}
 
 
 def test_the_engine_imports_nothing_else_of_ours() -> None:
@@ -104,6 +106,80 @@ def test_the_engine_imports_nothing_else_of_ours() -> None:
         if module.startswith("arena.engine"):
             others = {m for m in imports if not m.startswith("arena.engine")}
             assert others - NATIVE == set(), module
+
+
+#: What the Rust crates compile in: ``include_str!("path")`` or ``include_bytes!("path")``.
+INCLUDE = re.compile(r'include_(?:str|bytes)!\(\s*"([^"]+)"\s*\)')
+
+
+def owning_package(path: Path) -> str:
+    """The Python package a file lies in: its nearest folder with an ``__init__.py``."""
+    folder = next(f for f in path.parents if (f / "__init__.py").is_file() or f == ROOT)
+    return module_name(folder / "__init__.py") if folder != ROOT else ""
+
+
+def test_the_crate_compiles_in_nothing_of_a_package_that_imports_it() -> None:
+    """The engine's wrapper (``arena.engine.native``) imports the crate (``arena._native``),
+    so a file the crate compiles in must not belong to a package that reaches the crate by
+    its imports: the crate once read ``arena/engine/data/``, and the engine depended on
+    itself through the build.  The data lives in ``arena/data``, which imports nothing of
+    ours; this is where both crates' ``include_str!`` must point, outside the crate itself."""
+    native = ROOT / "arena" / "native"
+    graph = project_graph(inside_functions=True)
+    importers = {module_name(p) for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
+                 if "arena._native" in top_level_imports(p, inside_functions=True)}
+    assert "arena.engine.native" in importers
+    outside, bad = set(), []
+    for source in sorted(native.glob("*/*/**/*.rs")):
+        if "target" in source.relative_to(native).parts:
+            continue
+        for included in INCLUDE.findall(source.read_text()):
+            target = (source.parent / included).resolve()
+            assert target.is_file(), f"{source}: {included}"
+            if native in target.parents:
+                continue
+            outside.add(target.relative_to(ROOT).as_posix())
+            package = owning_package(target)
+            if ({package} | reaches(graph, package)) & importers:
+                bad.append(f"{source.relative_to(ROOT)} compiles in {included} of {package}")
+    assert bad == []
+    assert outside == {"arena/data/components.json", "arena/data/options.json"}
+
+
+BOTS = ROOT / "arena" / "native" / "core" / "src" / "bots"
+
+
+def bot_module_uses(path: Path, modules: set[str]) -> set[str]:
+    """The sibling bot modules a file of ``core/src/bots`` names, in ``use`` lines and in
+    paths alike (``super::greedy::ENTRY``, ``use super::{draws::best, greedy::is_swap}``,
+    ``crate::bots::mcts::X``); comments aside.  ``super::Bot`` names the parent's own item,
+    not a sibling, as a Python module's import of its package's ``__init__`` is left out of
+    :func:`test_no_cycle_among_imports`."""
+    text = re.sub(r"//[^\n]*", "", path.read_text())
+    names = "|".join(sorted(modules))
+    found = re.findall(rf"(?:\bsuper::|\bcrate::bots::|(?<![\w:]))({names})::", text)
+    return set(found) - {path.stem}
+
+
+def test_no_cycle_among_the_native_bots() -> None:
+    """The bots' registry is a list in ``bots/mod.rs``, where the bots are declared: a bot
+    module declares its ``ENTRY`` with ``registry``'s types, and ``registry`` names no bot,
+    so no two bot modules need each other (the registry and every bot once did)."""
+    modules = {p.stem for p in BOTS.glob("*.rs")} - {"mod"}
+    edges = {m: bot_module_uses(BOTS / f"{m}.rs", modules) for m in sorted(modules)}
+    assert "registry" in edges["greedy"], "the parser still sees a bot's use of the registry"
+    cycles: list[list[str]] = []
+
+    def walk(node: str, trail: list[str]) -> None:
+        if node in trail:
+            cycles.append([*trail[trail.index(node):], node])
+            return
+        for nxt in sorted(edges[node]):
+            walk(nxt, [*trail, node])
+
+    for start in sorted(edges):
+        walk(start, [])
+    assert cycles == []
 
 
 def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -154,7 +230,7 @@ def test_loading_the_arena_loads_no_bot() -> None:
     assert run.stdout.strip() == "[] True"
 
 
-@pytest.mark.parametrize("module", ["arena.limits", "arena.intervals"])
+@pytest.mark.parametrize("module", ["arena.limits", "arena.intervals", "arena.data"])
 def test_the_shared_leaves_load_nothing_else(module: str) -> None:
     """The limits and the Wilson interval sit below everything that uses them: importing
     one loads no other module of ours, nor numpy (which the tournament does not need)."""

@@ -1,4 +1,4 @@
-"""The published game's components (``data/components.json``) as small ints and tables.
+"""The published game's components (``arena/data/components.json``) as small ints and tables.
 
 Tiles, colours, improvements and objective cards are ints in the hot path; their names exist
 for notation and positions only.  The JSON file is the single source of the facts (counts,
@@ -7,10 +7,10 @@ card patterns and points): nothing here restates them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
+
+from arena import data as data_files
 
 from . import grid
 from .errors import OptionError
@@ -58,7 +58,7 @@ def parse_tile(text: str) -> int:
 
 
 def _load() -> dict:
-    return json.loads(resources.files(__package__).joinpath("data/components.json").read_text())
+    return data_files.load(data_files.COMPONENTS)
 
 
 DATA: dict = _load()

@@ -5,7 +5,7 @@ exactly what was played.  Parsing is strict: an unknown option or value is an er
 it and lists what is valid, because a typo silently falling back to a default would corrupt a
 balance study.
 
-Every option is one entry of ``data/options.json``: its name, type, default, valid values,
+Every option is one entry of ``arena/data/options.json``: its name, type, default, valid values,
 the rule IDs it changes and what it changes.  The file is data, not Python, because the
 native core reads the very same file: both sides build their parsing, their checks and their
 error sentences from it.  An entry's ``type`` is one of
@@ -30,8 +30,9 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
-from importlib import resources
 from typing import Any
+
+from arena import data as data_files
 
 from .errors import OptionError
 
@@ -259,7 +260,7 @@ def _load_table(data: Mapping[str, Any]) -> tuple[tuple[OptionSpec, ...], dict[s
 
 
 def _read_table() -> dict[str, Any]:
-    return json.loads(resources.files(__package__).joinpath("data/options.json").read_text())
+    return data_files.load(data_files.OPTIONS)
 
 
 _SPECS, ERRORS = _load_table(_read_table())

@@ -1,4 +1,4 @@
-"""R12: the option table (``arena/engine/data/options.json``) builds RuleOptions, its parsing
+"""R12: the option table (``arena/data/options.json``) builds RuleOptions, its parsing
 from text and from JSON, and every error sentence.
 
 The sentences are written out in full here: the native core fills the same templates, and

@@ -26,7 +26,7 @@ pub const FACE_CHOICE: i8 = 5;
 pub const POND_TILE: u8 = 12;
 
 /// The source of the facts, compiled in.
-pub const COMPONENTS_JSON: &str = include_str!("../../../engine/data/components.json");
+pub const COMPONENTS_JSON: &str = include_str!("../../../data/components.json");
 
 /// `colour` or `colour/improvement`.
 pub fn tile_name(code: u8) -> String {

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use crate::json::{self, str_repr, Json};
 
-pub const OPTIONS_JSON: &str = include_str!("../../../engine/data/options.json");
+pub const OPTIONS_JSON: &str = include_str!("../../../data/options.json");
 
 /// The kind of values an option takes.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,8 +18,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use takenoko::actions::Action;
-use takenoko::bots::registry::{self, BotEntry, Default, Kind, Params};
-use takenoko::bots::{Bot, Value};
+use takenoko::bots::registry::{BotEntry, Default, Kind, Params};
+use takenoko::bots::{self, Bot, Value, REGISTRY};
 use takenoko::placement::Placement;
 use takenoko::referee::{
     self, native_choice, seat_view, Decision, Fault, NativeSeats, Progress, RecordParts, Seats,
@@ -57,7 +57,7 @@ pub fn bot_seed(game_seed: i128, seat: u8, participant: &str) -> u64 {
 /// The names of the native bots (the test-only ones while the test hook is on).
 #[pyfunction]
 pub fn bot_names() -> Vec<&'static str> {
-    registry::REGISTRY
+    REGISTRY
         .iter()
         .filter(|e| tests_on() || !e.test_only)
         .map(|e| e.name)
@@ -110,7 +110,7 @@ pub fn bot_params(py: Python<'_>, name: &str) -> PyResult<Vec<ParamRow>> {
 }
 
 fn entry(name: &str) -> PyResult<&'static BotEntry> {
-    registry::entry(name, tests_on())
+    bots::entry(name, tests_on())
         .ok_or_else(|| PyValueError::new_err(format!("no native bot {name:?}")))
 }
 

@@ -237,6 +237,40 @@ impl Hasher for FxHasher {
 
 pub type FxBuild = BuildHasherDefault<FxHasher>;
 
+/// [`FxHasher`] with its high bits folded into the low ones: a table's bucket is read
+/// from the low bits, which Fx's product leaves depending on the key's low bits only (the
+/// children of every node under one action would share a bucket).
+#[derive(Default)]
+pub struct MixHasher(FxHasher);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        let h = self.0.finish();
+        h ^ h >> 32
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes)
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0.write_u8(i)
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.0.write_u16(i)
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0.write_u32(i)
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0.write_u64(i)
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.0.write_usize(i)
+    }
+}
+
+/// Tables of the search, hashed by [`MixHasher`].
+pub type MixBuild = BuildHasherDefault<MixHasher>;
+
 /// What a layout is: tiles, irrigation, channels and improvements (kept by its layout, to
 /// tell two layouts of one hash apart).
 #[derive(Clone, PartialEq, Eq)]

@@ -13,11 +13,9 @@ use crate::components::PLOT_CARD;
 use crate::state::{State, STEP_ACTIONS};
 use crate::view::View;
 
-use super::mcts_search::MixBuild;
-
 use super::heuristics::{
-    actions_horizon, card_value, category, Cache, Pools, Snapshot, Weights, CHANNEL_VALUE, DECAY,
-    IMPROVEMENT_VALUE, NO_HORIZON, SCORE_WEIGHT,
+    actions_horizon, card_value, category, Cache, MixBuild, Pools, Snapshot, Weights,
+    CHANNEL_VALUE, DECAY, IMPROVEMENT_VALUE, NO_HORIZON, SCORE_WEIGHT,
 };
 
 /// `mcts`'s default `temperature`, at which `fitted` reads its regression as fitted.

@@ -23,42 +23,8 @@ use crate::view::{Unseen, View};
 
 use super::draws::BotDraws;
 use super::greedy::is_swap;
-use super::heuristics::FxHasher;
+use super::heuristics::MixBuild;
 use super::mcts_leaves::{Leaf, Values};
-
-/// [`FxHasher`] with its high bits folded into the low ones: a table's bucket is read
-/// from the low bits, which Fx's product leaves depending on the key's low bits only (the
-/// children of every node under one action would share a bucket).
-#[derive(Default)]
-pub struct MixHasher(FxHasher);
-
-impl std::hash::Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0.finish();
-        h ^ h >> 32
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes)
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.0.write_u8(i)
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.0.write_u16(i)
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0.write_u32(i)
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0.write_u64(i)
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.0.write_usize(i)
-    }
-}
-
-/// Tables of the search, hashed by [`MixHasher`].
-pub type MixBuild = std::hash::BuildHasherDefault<MixHasher>;
 
 fn kind(a: Action) -> u32 {
     a & KIND_MASK

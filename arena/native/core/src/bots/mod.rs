@@ -49,4 +49,69 @@ pub mod random_bot;
 pub mod registry;
 pub mod test_bots;
 
-pub use registry::{make_bot, BotEntry, Params, Value, REGISTRY};
+pub use registry::{BotEntry, Params, Value};
+
+use crate::json::str_repr;
+
+/// The native bots, one line each: a bot module declares its [`BotEntry`] (`ENTRY`, with
+/// `registry`'s types) and names nothing here; the list is built here, where the modules
+/// are declared, so no bot module and the registry need each other.  A new bot is its
+/// `pub mod` line above and its line here.
+pub const REGISTRY: &[BotEntry] = &[
+    random_bot::ENTRY,
+    greedy::ENTRY,
+    objective::ENTRY,
+    mcts::ENTRY,
+    test_bots::PANIC,
+];
+
+/// The entry of a bot name; test-only bots only when `tests` is set.
+pub fn entry(name: &str, tests: bool) -> Option<&'static BotEntry> {
+    REGISTRY
+        .iter()
+        .find(|e| e.name == name && (tests || !e.test_only))
+}
+
+/// A bot from its name, parameters and generator; the refusal names what is wrong.
+pub fn make_bot(
+    name: &str,
+    params: &[(String, Value)],
+    rng: PyRandom,
+    tests: bool,
+) -> Result<Box<dyn Bot>, String> {
+    let e = entry(name, tests).ok_or_else(|| format!("no native bot {}", str_repr(name)))?;
+    let checked = e.check(params)?;
+    Ok((e.make)(&checked, rng))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_python_refuses() {
+        let e = entry("random", false).unwrap();
+        assert!(e.check(&[]).is_ok());
+        let err = e
+            .check(&[("completed".into(), Value::Bool(true))])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "RandomBot has no parameter 'completed' (its parameters: complete)"
+        );
+        let err = e
+            .check(&[("complete".into(), Value::Text("maybe".into()))])
+            .unwrap_err();
+        assert_eq!(err, "parameter complete must be true|false, not 'maybe'");
+        assert!(entry("panic", false).is_none());
+        assert!(entry("panic", true).is_some());
+    }
+
+    #[test]
+    fn every_bot_is_listed_once() {
+        let mut names: Vec<&str> = REGISTRY.iter().map(|e| e.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), REGISTRY.len());
+    }
+}

@@ -1,10 +1,12 @@
-//! Bot specs in Rust: a bot's name and parameters -> a `Box<dyn Bot>`.
+//! What a native bot declares to be registered: its [`BotEntry`] (name, parameters,
+//! factory) and the checks of its parameters.
 //!
 //! Specs are parsed and validated in Python (`arena.registry.BotSpec`, the one parser); the
 //! native side receives the bot's name and its full parameters (defaults filled in) and
 //! checks them again against the same declarations (a Python bot's `PARAMS`), refusing what
-//! `arena.bot.Param.convert` refuses, with the same sentences.  A bot plugs in with one
-//! line of [`REGISTRY`]: its [`BotEntry`], naming its parameters and its factory.
+//! `arena.bot.Param.convert` refuses, with the same sentences.  The list of the bots,
+//! [`REGISTRY`](super::REGISTRY), is built in `bots/mod.rs`, where the bots are declared:
+//! a bot module uses this one, and this one names no bot (no circle).
 
 use crate::json::{float_repr, str_repr};
 use crate::rng::PyRandom;
@@ -349,56 +351,9 @@ impl BotEntry {
     }
 }
 
-/// The native bots, one line each.
-pub const REGISTRY: &[BotEntry] = &[
-    super::random_bot::ENTRY,
-    super::greedy::ENTRY,
-    super::objective::ENTRY,
-    super::mcts::ENTRY,
-    super::test_bots::PANIC,
-];
-
-/// The entry of a bot name; test-only bots only when `tests` is set.
-pub fn entry(name: &str, tests: bool) -> Option<&'static BotEntry> {
-    REGISTRY
-        .iter()
-        .find(|e| e.name == name && (tests || !e.test_only))
-}
-
-/// A bot from its name, parameters and generator; the refusal names what is wrong.
-pub fn make_bot(
-    name: &str,
-    params: &[(String, Value)],
-    rng: PyRandom,
-    tests: bool,
-) -> Result<Box<dyn Bot>, String> {
-    let e = entry(name, tests).ok_or_else(|| format!("no native bot {}", str_repr(name)))?;
-    let checked = e.check(params)?;
-    Ok((e.make)(&checked, rng))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn refuses_what_python_refuses() {
-        let e = entry("random", false).unwrap();
-        assert!(e.check(&[]).is_ok());
-        let err = e
-            .check(&[("completed".into(), Value::Bool(true))])
-            .unwrap_err();
-        assert_eq!(
-            err,
-            "RandomBot has no parameter 'completed' (its parameters: complete)"
-        );
-        let err = e
-            .check(&[("complete".into(), Value::Text("maybe".into()))])
-            .unwrap_err();
-        assert_eq!(err, "parameter complete must be true|false, not 'maybe'");
-        assert!(entry("panic", false).is_none());
-        assert!(entry("panic", true).is_some());
-    }
 
     #[test]
     fn numbers_in_text_as_python_reads_them() {

@@ -1,0 +1,23 @@
+"""The engine's data: the published game's components and the rule option table, as JSON.
+
+Both engines read these two files: the reference (``arena.engine``) through :func:`load`,
+the native core (``arena/native``) compiled in with ``include_str!``.  They live here, a
+package that imports nothing of ours, below the engine and the crate alike: the engine's
+wrapper imports the crate, so a crate that compiled in files of the engine's own package
+would make the engine depend on itself through the build (``tests/test_layering.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+#: The files of this package, each read by both engines.
+COMPONENTS = "components.json"
+OPTIONS = "options.json"
+
+
+def load(name: str) -> Any:
+    """The JSON value of one of this package's files (:data:`COMPONENTS`, :data:`OPTIONS`)."""
+    return json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
