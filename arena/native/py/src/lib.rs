@@ -258,35 +258,19 @@ fn fresh() -> u64 {
     COUNTER.fetch_add(1, Ordering::Relaxed)
 }
 
-/// The Python values a board hands out, built when first asked for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(usize)]
-enum Slot {
-    Tiles,
-    Improvement,
-    Irrigated,
-    IrrigatedByColour,
-    Channels,
-    Network,
-    Bamboo,
-    Shoots,
-    Taken,
-    PutBack,
-    ReserveImprovements,
-    PlotKnown,
-    ObjectiveKnown,
-    Completed,
-    Eaten,
-    StoredChannels,
-    StoredImprovements,
-    Legal,
-}
+/// The slots that change with the layout only (tiles, improvements, irrigation, channels):
+/// the copies of one layout share their values.
+const LAYOUT: [Slot; 6] = [
+    Slot::Tiles,
+    Slot::Improvement,
+    Slot::Irrigated,
+    Slot::IrrigatedByColour,
+    Slot::Channels,
+    Slot::Network,
+];
 
-const SLOTS: usize = 18;
-
-/// The slots that change with the layout (tiles, improvements, irrigation, channels) only.
 fn is_layout(slot: Slot) -> bool {
-    (slot as usize) <= Slot::Network as usize
+    LAYOUT.contains(&slot)
 }
 
 /// The layout values of the states that share a layout.
@@ -315,9 +299,12 @@ impl Cache {
     }
 }
 
-fn cells_frozenset(py: Python<'_>, cells: impl Iterator<Item = u16>) -> PyResult<PyObject> {
+fn cells_frozenset(
+    py: Python<'_>,
+    cells: impl Iterator<Item = u16>,
+) -> PyResult<Bound<'_, PyFrozenSet>> {
     let v: Vec<u16> = cells.collect();
-    Ok(PyFrozenSet::new(py, &v)?.into_any().unbind())
+    PyFrozenSet::new(py, &v)
 }
 
 fn big_int(py: Python<'_>, set: &CellSet) -> PyResult<PyObject> {
@@ -341,83 +328,109 @@ fn tuple_of<T: for<'py> IntoPyObject<'py> + Copy>(
     Ok(PyTuple::new(py, items.iter().copied())?.into_any().unbind())
 }
 
-/// Builds the value of a slot from a board.
-fn build(py: Python<'_>, b: &Board, slot: Slot) -> PyResult<PyObject> {
-    let p = b.players as usize;
-    Ok(match slot {
-        Slot::Tiles => {
-            let d = PyDict::new(py);
-            for (c, t) in b.tile_items() {
-                d.set_item(c, t)?;
-            }
-            d.into_any().unbind()
+/// A tuple of what `f` makes of each item.
+fn tuple_map<'py, I: IntoIterator, T: IntoPyObject<'py>>(
+    py: Python<'py>,
+    items: I,
+    f: impl FnMut(I::Item) -> PyResult<T>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, items.into_iter().map(f).collect::<PyResult<Vec<T>>>()?)
+}
+
+/// A list of what `f` makes of each item.
+fn list_map<'py, I: IntoIterator, T: IntoPyObject<'py>>(
+    py: Python<'py>,
+    items: I,
+    f: impl FnMut(I::Item) -> PyResult<T>,
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, items.into_iter().map(f).collect::<PyResult<Vec<T>>>()?)
+}
+
+/// `(position, item)` pairs as tuples of ints (the known cards of a deck).
+fn pairs<'py>(py: Python<'py>, items: &[(usize, u8)]) -> PyResult<Bound<'py, PyTuple>> {
+    tuple_map(py, items, |&(i, c)| PyTuple::new(py, [i, c as usize]))
+}
+
+/// The items of the seats in play (a board keeps four).
+fn seats<'a, T>(b: &Board, items: &'a [T]) -> &'a [T] {
+    &items[..b.players as usize]
+}
+
+/// A dict of `(key, value)` items, in their order.
+fn dict_of<'py, K: IntoPyObject<'py>, V: IntoPyObject<'py>>(
+    py: Python<'py>,
+    items: impl IntoIterator<Item = (K, V)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in items {
+        d.set_item(k, v)?;
+    }
+    Ok(d)
+}
+
+/// The board's values that are Python objects built when first read, one row each:
+/// `getter: Slot = |py, b| how it is built from the board b;`.  The table makes the `Slot`s
+/// (and `Legal`, the state's own), `build`, and the getters of both classes
+/// (`Holder::slot` keeps what `build` made until the board changes).
+macro_rules! board_slots {
+    (@getters $cls:ident $($name:ident $slot:ident)*) => {
+        #[pymethods]
+        impl $cls {
+            $(
+                #[getter]
+                fn $name(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+                    self.slot(py, Slot::$slot)
+                }
+            )*
         }
-        Slot::Improvement => {
-            let d = PyDict::new(py);
-            for &(c, i) in &b.improvements {
-                d.set_item(c, i)?;
-            }
-            d.into_any().unbind()
+    };
+    ($($name:ident: $slot:ident = |$py:ident, $b:ident| $build:expr;)*) => {
+        /// The Python values a board hands out, built when first asked for.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum Slot {
+            $($slot,)*
+            Legal,
         }
-        Slot::Irrigated => cells_frozenset(py, b.irrigated.iter())?,
-        Slot::IrrigatedByColour => {
-            let parts: Vec<PyObject> = b
-                .irrigated_by_colour
-                .iter()
-                .map(|s| big_int(py, s))
-                .collect::<PyResult<_>>()?;
-            PyTuple::new(py, parts)?.into_any().unbind()
+
+        const SLOTS: usize = [$(Slot::$slot,)* Slot::Legal].len();
+
+        /// Builds the value of a slot from a board.
+        fn build(py: Python<'_>, b: &Board, slot: Slot) -> PyResult<PyObject> {
+            Ok(match slot {
+                $(Slot::$slot => {
+                    let ($py, $b) = (py, b);
+                    $build?.into_any().unbind()
+                })*
+                Slot::Legal => PyList::empty(py).into_any().unbind(),
+            })
         }
-        Slot::Channels => cells_frozenset(py, b.channels.iter())?,
-        Slot::Network => cells_frozenset(py, b.network.iter())?,
-        Slot::Bamboo => {
-            let d = PyDict::new(py);
-            for (c, h) in b.bamboo_items() {
-                d.set_item(c, h)?;
-            }
-            d.into_any().unbind()
-        }
-        Slot::Shoots => PyList::new(py, b.shoots.iter().copied())?
-            .into_any()
-            .unbind(),
-        Slot::Taken => tuple_of(py, &b.taken)?,
-        Slot::PutBack => tuple_of(py, &b.put_back)?,
-        Slot::ReserveImprovements => tuple_of(py, &b.reserve_improvements)?,
-        Slot::PlotKnown => tuple_of(py, &b.plot_known)?,
-        Slot::ObjectiveKnown => {
-            let parts: Vec<PyObject> = b
-                .objective_known
-                .iter()
-                .map(|k| tuple_of(py, k))
-                .collect::<PyResult<_>>()?;
-            PyTuple::new(py, parts)?.into_any().unbind()
-        }
-        Slot::Completed => {
-            let parts: Vec<PyObject> = b.completed[..p]
-                .iter()
-                .map(|k| tuple_of(py, k))
-                .collect::<PyResult<_>>()?;
-            PyList::new(py, parts)?.into_any().unbind()
-        }
-        Slot::Eaten => {
-            let parts: Vec<PyObject> = b.eaten[..p]
-                .iter()
-                .map(|k| tuple_of(py, k))
-                .collect::<PyResult<_>>()?;
-            PyList::new(py, parts)?.into_any().unbind()
-        }
-        Slot::StoredChannels => PyList::new(py, b.stored_channels[..p].iter().copied())?
-            .into_any()
-            .unbind(),
-        Slot::StoredImprovements => {
-            let parts: Vec<PyObject> = b.stored_improvements[..p]
-                .iter()
-                .map(|k| tuple_of(py, k))
-                .collect::<PyResult<_>>()?;
-            PyList::new(py, parts)?.into_any().unbind()
-        }
-        Slot::Legal => PyList::empty(py).into_any().unbind(),
-    })
+
+        board_slots!(@getters PyState $($name $slot)*);
+        board_slots!(@getters PyView $($name $slot)*);
+    };
+}
+
+board_slots! {
+    taken: Taken = |py, b| PyTuple::new(py, &b.taken);
+    put_back: PutBack = |py, b| PyTuple::new(py, b.put_back);
+    tiles: Tiles = |py, b| dict_of(py, b.tile_items());
+    bamboo: Bamboo = |py, b| dict_of(py, b.bamboo_items());
+    improvement: Improvement = |py, b| dict_of(py, b.improvements.iter().copied());
+    irrigated: Irrigated = |py, b| cells_frozenset(py, b.irrigated.iter());
+    irrigated_by_colour: IrrigatedByColour =
+        |py, b| tuple_map(py, &b.irrigated_by_colour, |s| big_int(py, s));
+    channels: Channels = |py, b| cells_frozenset(py, b.channels.iter());
+    network: Network = |py, b| cells_frozenset(py, b.network.iter());
+    shoots: Shoots = |py, b| PyList::new(py, b.shoots);
+    reserve_improvements: ReserveImprovements = |py, b| PyTuple::new(py, b.reserve_improvements);
+    plot_known: PlotKnown = |py, b| PyTuple::new(py, &b.plot_known);
+    objective_known: ObjectiveKnown =
+        |py, b| tuple_map(py, &b.objective_known, |k| tuple_of(py, k));
+    completed: Completed = |py, b| list_map(py, seats(b, &b.completed), |k| tuple_of(py, k));
+    eaten: Eaten = |py, b| list_map(py, seats(b, &b.eaten), |k| tuple_of(py, k));
+    stored_channels: StoredChannels = |py, b| PyList::new(py, seats(b, &b.stored_channels));
+    stored_improvements: StoredImprovements =
+        |py, b| list_map(py, seats(b, &b.stored_improvements), |k| tuple_of(py, k));
 }
 
 fn cell_arg(cell: i64) -> Option<u16> {
@@ -460,143 +473,80 @@ trait Holder {
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject>;
 }
 
+/// The getters of a class, made from a table with one row per field:
+///
+/// - `name: Type = |x| value;` a plain value read from `x = self.via()`;
+/// - `name: py |x, py| value;` a Python object built at each read from `x = self.via()`
+///   (a `PyResult` of a `Bound`);
+/// - `name: object held;` an object the class holds (`self.held()`, the reference's own).
+///
+/// (The board's values kept between reads are `board_slots!`'s.)  The rows are munched one
+/// by one into the items of a single `#[pymethods]` block: the attribute reads the block's
+/// items as they are written, before any macro inside it would be expanded.
+macro_rules! getters {
+    (@rows $cls:ident $via:ident [$($done:tt)*]) => {
+        #[pymethods]
+        impl $cls {
+            $($done)*
+        }
+    };
+    (@rows $cls:ident $via:ident [$($done:tt)*] $name:ident: object $held:ident; $($rest:tt)*) => {
+        getters!(@rows $cls $via [$($done)*
+            #[getter]
+            fn $name(&self, py: Python<'_>) -> PyObject {
+                self.$held().clone_ref(py)
+            }
+        ] $($rest)*);
+    };
+    (@rows $cls:ident $via:ident [$($done:tt)*]
+        $name:ident: py |$x:ident, $py:ident| $value:expr; $($rest:tt)*) => {
+        getters!(@rows $cls $via [$($done)*
+            #[getter]
+            fn $name(&self, $py: Python<'_>) -> PyResult<PyObject> {
+                let $x = self.$via();
+                Ok($value?.into_any().unbind())
+            }
+        ] $($rest)*);
+    };
+    (@rows $cls:ident $via:ident [$($done:tt)*]
+        $name:ident: $type:ty = |$x:ident| $value:expr; $($rest:tt)*) => {
+        getters!(@rows $cls $via [$($done)*
+            #[getter]
+            fn $name(&self) -> $type {
+                let $x = self.$via();
+                $value
+            }
+        ] $($rest)*);
+    };
+    ($cls:ident via $via:ident { $($rows:tt)* }) => {
+        getters!(@rows $cls $via [] $($rows)*);
+    };
+}
+
 /// The board's attributes and queries, on both classes (the reference's `Board`).
 macro_rules! board_api {
     ($cls:ident) => {
+        getters!($cls via board {
+            players: u8 = |b| b.players;
+            options: object options_obj;
+            card_set: object card_set_obj;
+            card_points: object card_points_obj;
+            round: u32 = |b| b.round;
+            current: u8 = |b| b.current;
+            step: u8 = |b| b.step;
+            weather: i8 = |b| b.weather;
+            step_name: &'static str = |b| STEP_NAMES[b.step as usize];
+            gardener: u16 = |b| b.gardener;
+            panda: u16 = |b| b.panda;
+            reserve_channels: u32 = |b| b.reserve_channels;
+            emperor: i8 = |b| b.emperor;
+            last_turns: i32 = |b| b.last_turns;
+            ended: bool = |b| b.ended;
+            capped: bool = |b| b.capped;
+        });
+
         #[pymethods]
         impl $cls {
-            #[getter]
-            fn players(&self) -> u8 {
-                self.board().players
-            }
-            #[getter]
-            fn options(&self, py: Python<'_>) -> PyObject {
-                self.options_obj().clone_ref(py)
-            }
-            #[getter]
-            fn card_set(&self, py: Python<'_>) -> PyObject {
-                self.card_set_obj().clone_ref(py)
-            }
-            #[getter]
-            fn card_points(&self, py: Python<'_>) -> PyObject {
-                self.card_points_obj().clone_ref(py)
-            }
-            #[getter]
-            fn round(&self) -> u32 {
-                self.board().round
-            }
-            #[getter]
-            fn current(&self) -> u8 {
-                self.board().current
-            }
-            #[getter]
-            fn step(&self) -> u8 {
-                self.board().step
-            }
-            #[getter]
-            fn weather(&self) -> i8 {
-                self.board().weather
-            }
-            #[getter]
-            fn step_name(&self) -> &'static str {
-                STEP_NAMES[self.board().step as usize]
-            }
-            #[getter]
-            fn taken(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Taken)
-            }
-            #[getter]
-            fn put_back(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::PutBack)
-            }
-            #[getter]
-            fn tiles(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Tiles)
-            }
-            #[getter]
-            fn bamboo(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Bamboo)
-            }
-            #[getter]
-            fn improvement(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Improvement)
-            }
-            #[getter]
-            fn irrigated(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Irrigated)
-            }
-            #[getter]
-            fn irrigated_by_colour(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::IrrigatedByColour)
-            }
-            #[getter]
-            fn channels(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Channels)
-            }
-            #[getter]
-            fn network(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Network)
-            }
-            #[getter]
-            fn shoots(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Shoots)
-            }
-            #[getter]
-            fn gardener(&self) -> u16 {
-                self.board().gardener
-            }
-            #[getter]
-            fn panda(&self) -> u16 {
-                self.board().panda
-            }
-            #[getter]
-            fn reserve_channels(&self) -> u32 {
-                self.board().reserve_channels
-            }
-            #[getter]
-            fn reserve_improvements(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::ReserveImprovements)
-            }
-            #[getter]
-            fn plot_known(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::PlotKnown)
-            }
-            #[getter]
-            fn objective_known(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::ObjectiveKnown)
-            }
-            #[getter]
-            fn completed(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Completed)
-            }
-            #[getter]
-            fn eaten(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::Eaten)
-            }
-            #[getter]
-            fn stored_channels(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::StoredChannels)
-            }
-            #[getter]
-            fn stored_improvements(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                self.slot(py, Slot::StoredImprovements)
-            }
-            #[getter]
-            fn emperor(&self) -> i8 {
-                self.board().emperor
-            }
-            #[getter]
-            fn last_turns(&self) -> i32 {
-                self.board().last_turns
-            }
-            #[getter]
-            fn ended(&self) -> bool {
-                self.board().ended
-            }
-            #[getter]
-            fn capped(&self) -> bool {
-                self.board().capped
-            }
 
             /// Colour of the plot at a cell (-1 for the pond and empty spaces).
             fn colour(&self, cell: i64) -> i8 {
@@ -824,6 +774,11 @@ fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
 }
 
 impl PyState {
+    /// The core's state (what `getters!` reads the state's own fields from).
+    fn state(&self) -> &State {
+        &self.st
+    }
+
     fn set_points(&mut self, points: Py<PyAny>) {
         self.card_points = points;
         self.points_set = true;
@@ -1045,38 +1000,17 @@ fn set_cells<F: FnMut(u16) -> PyResult<()>>(value: &Bound<'_, PyAny>, mut f: F) 
     Ok(())
 }
 
+getters!(PyState via state {
+    seed: i128 = |s| s.seed;
+    rng: u64 = |s| s.rng;
+    dice: py |s, py| PyTuple::new(py, &s.dice);
+    drawn: py |s, py| PyTuple::new(py, &s.drawn);
+    plot_deck: py |s, py| PyTuple::new(py, &s.plot_deck);
+    objective_decks: py |s, py| tuple_map(py, &s.objective_decks, |d| tuple_of(py, d));
+});
+
 #[pymethods]
 impl PyState {
-    #[getter]
-    fn seed(&self) -> i128 {
-        self.st.seed
-    }
-    #[getter]
-    fn rng(&self) -> u64 {
-        self.st.rng
-    }
-    #[getter]
-    fn dice<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.st.dice.iter().copied())
-    }
-    #[getter]
-    fn drawn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.st.drawn.iter().copied())
-    }
-    #[getter]
-    fn plot_deck<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.st.plot_deck.iter().copied())
-    }
-    #[getter]
-    fn objective_decks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let parts: Vec<PyObject> = self
-            .st
-            .objective_decks
-            .iter()
-            .map(|d| tuple_of(py, d))
-            .collect::<PyResult<_>>()?;
-        PyTuple::new(py, parts)
-    }
     #[getter]
     fn hands(slf: Bound<'_, Self>) -> PyHands {
         PyHands {
@@ -1592,6 +1526,11 @@ impl Draws for PythonDraws<'_, '_> {
 }
 
 impl PyView {
+    /// The core's view (what `getters!` reads the view's own fields from).
+    fn view(&self) -> &View {
+        &self.v
+    }
+
     fn set_points(&mut self, points: Py<PyAny>) {
         self.card_points = points;
         self.points_set = true;
@@ -1691,62 +1630,6 @@ impl PyView {
     fn of(py: Python<'_>, mut state: PyRefMut<'_, PyState>, seat: i64) -> PyResult<PyView> {
         let context = game_context(&state.st);
         guard(py, context, || PyView::of_state(py, &mut state, seat))
-    }
-    #[getter]
-    fn seat(&self) -> u8 {
-        self.v.seat
-    }
-    #[getter]
-    fn drawn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.v.drawn.iter().copied())
-    }
-    #[getter]
-    fn drawn_count(&self) -> usize {
-        self.v.drawn_count
-    }
-    #[getter]
-    fn plot_deck_size(&self) -> usize {
-        self.v.plot_deck_size
-    }
-    #[getter]
-    fn known_plots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let items: Vec<Bound<'py, PyTuple>> = self
-            .v
-            .known_plots
-            .iter()
-            .map(|&(i, t)| PyTuple::new(py, [i, t as usize]))
-            .collect::<PyResult<_>>()?;
-        PyTuple::new(py, items)
-    }
-    #[getter]
-    fn objective_deck_sizes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.v.objective_deck_sizes)
-    }
-    #[getter]
-    fn known_objectives<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let mut parts = Vec::new();
-        for k in &self.v.known_objectives {
-            let items: Vec<Bound<'py, PyTuple>> = k
-                .iter()
-                .map(|&(i, c)| PyTuple::new(py, [i, c as usize]))
-                .collect::<PyResult<_>>()?;
-            parts.push(PyTuple::new(py, items)?);
-        }
-        PyTuple::new(py, parts)
-    }
-    #[getter]
-    fn hand<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.v.hand.iter().copied())
-    }
-    #[getter]
-    fn hand_categories<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let parts: Vec<PyObject> = self
-            .v
-            .hand_categories
-            .iter()
-            .map(|h| tuple_of(py, h))
-            .collect::<PyResult<_>>()?;
-        PyTuple::new(py, parts)
     }
     /// How many objectives a seat holds.
     fn hand_size(&self, seat: i64) -> PyResult<usize> {
@@ -1880,6 +1763,18 @@ impl PyView {
         ))
     }
 }
+
+getters!(PyView via view {
+    seat: u8 = |v| v.seat;
+    drawn: py |v, py| PyTuple::new(py, &v.drawn);
+    drawn_count: usize = |v| v.drawn_count;
+    plot_deck_size: usize = |v| v.plot_deck_size;
+    known_plots: py |v, py| pairs(py, &v.known_plots);
+    objective_deck_sizes: py |v, py| PyTuple::new(py, v.objective_deck_sizes);
+    known_objectives: py |v, py| tuple_map(py, &v.known_objectives, |k| pairs(py, k));
+    hand: py |v, py| PyTuple::new(py, &v.hand);
+    hand_categories: py |v, py| tuple_map(py, &v.hand_categories, |h| tuple_of(py, h));
+});
 
 // ---------------------------------------------------------------------- functions
 

@@ -1,0 +1,161 @@
+"""The names the Python side reads of the extension module are the ones it exposes.
+
+The PyO3 layer (``arena/native/py/src/lib.rs``) makes the getters of ``GameState`` and
+``PlayerView`` from tables (``board_slots!``, ``getters!``), one row a field, and the Python
+side reads them by name: the wrapper (``arena.engine.native``) and the referee take
+functions of ``arena._native``, the bots call methods of its ``Bot``, and every caller reads
+the reference's fields off a native state or view.  A name the Python side reads that no
+table row makes, or a row the reference does not have, fails here by name rather than as an
+``AttributeError`` deep in a game.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+from pathlib import Path
+
+import pytest
+
+from arena.engine import native
+from arena.engine import state as ref_state
+from arena.engine import view as ref_view
+from arena.engine.board import FIELD_NAMES
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [p for folder in ("arena", "bots", "reports", "scripts")
+           for p in sorted((ROOT / folder).rglob("*.py"))]
+#: The calls that hand out the extension module (``arena.engine.native._module``, the
+#: referee's ``core``), besides the module's own name ``_native``.
+MODULE_CALLS = {"_module", "core"}
+
+
+def _is_module_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    return name in MODULE_CALLS
+
+
+def _is_native_bot(node: ast.AST) -> bool:
+    """``self._native``: the native port a Python bot holds (an ``arena._native.Bot``)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "_native"
+            and isinstance(node.value, ast.Name) and node.value.id == "self")
+
+
+def names_read(path: Path) -> dict[str, set[str]]:
+    """``{"module": names, "bot": names}``: the attributes ``path`` reads of the extension
+    module (``_native.X``, ``_module().X``, ``core().X``, and through a local name given
+    one of those, ``module = _module(); module.X``) and of a native bot
+    (``self._native.X``, or ``native = self._native; native.X``).  A name given one of
+    these anywhere in the file counts everywhere in it (the files keep one meaning a name)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module_names, bot_names = {"_native"}, set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            if _is_module_call(node.value):
+                module_names |= targets
+            elif _is_native_bot(node.value):
+                bot_names |= targets
+    found: dict[str, set[str]] = {"module": set(), "bot": set()}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or node.attr.startswith("__"):
+            continue
+        base = node.value
+        if _is_module_call(base) or (isinstance(base, ast.Name) and base.id in module_names):
+            found["module"].add(node.attr)
+        elif _is_native_bot(base) or (isinstance(base, ast.Name) and base.id in bot_names):
+            found["bot"].add(node.attr)
+    return found
+
+
+def every_name_read() -> dict[str, dict[str, set[str]]]:
+    """Per kind (``module``, ``bot``): each name read and the files that read it."""
+    out: dict[str, dict[str, set[str]]] = {"module": {}, "bot": {}}
+    for path in SOURCES:
+        for kind, names in names_read(path).items():
+            for name in names:
+                out[kind].setdefault(name, set()).add(path.relative_to(ROOT).as_posix())
+    return out
+
+
+def test_every_name_the_python_side_reads_of_the_module_exists() -> None:
+    read = every_name_read()
+    # The scan finds what the wrapper, the referee and the bots are known to read: were it
+    # to find nothing, the checks below would pass on anything.
+    assert {"GameState", "PlayerView", "new_game", "from_position", "to_position",
+            "positions_equal", "play_game", "bot_names", "record_fields", "Bot"} <= set(
+        read["module"])
+    assert {"choose", "start", "set_eaten_by_others"} <= set(read["bot"])
+    module = native._module()
+    missing = {name: sorted(files) for name, files in read["module"].items()
+               if not hasattr(module, name)}
+    assert missing == {}
+    missing = {name: sorted(files) for name, files in read["bot"].items()
+               if not hasattr(module.Bot, name)}
+    assert missing == {}
+
+
+def getters(cls: type) -> set[str]:
+    """The attributes a native class makes with getters (its tables' rows and the few
+    written out by hand)."""
+    return {name for name, value in vars(cls).items()
+            if isinstance(value, types.GetSetDescriptorType)}
+
+
+def properties(cls: type) -> set[str]:
+    return {name for name in dir(cls) if isinstance(inspect.getattr_static(cls, name), property)}
+
+
+def public(names: tuple[str, ...] | set[str]) -> set[str]:
+    return {name for name in names if not name.startswith("_")}
+
+
+def methods(cls: type) -> set[str]:
+    return {name for name in public(set(dir(cls)))
+            if callable(inspect.getattr_static(cls, name)) and name not in getters(cls)}
+
+
+@pytest.mark.parametrize(("native_class", "reference", "fields"), [
+    ("GameState", ref_state.GameState, FIELD_NAMES),
+    ("PlayerView", ref_view.PlayerView, ref_view.PlayerView.__slots__),
+], ids=["state", "view"])
+def test_the_native_classes_have_the_reference_fields_no_more_no_fewer(
+    native_class: str, reference: type, fields: tuple[str, ...]
+) -> None:
+    """The public fields of the reference's table (``board.FIELDS``, a view's slots) and its
+    properties are exactly the native class's getters, and every public method of the
+    reference is a method of the native class."""
+    cls = getattr(native._module(), native_class)
+    assert "players" in getters(cls) and "step_name" in properties(reference)
+    assert getters(cls) == public(fields) | properties(reference)
+    assert methods(reference) - methods(cls) == set()
+
+
+def test_the_scan_sees_every_way_the_module_is_read(tmp_path: Path) -> None:
+    """What the scan reports is what a file reads: so a new ``_native.X`` that the module
+    lacks fails the first test."""
+    source = tmp_path / "reader.py"
+    source.write_text(
+        "from arena import _native\n"
+        "_native.made_up_function()\n"
+        "def f(bot):\n"
+        "    module = _module()\n"
+        "    module.made_up_class\n"
+        "    core().made_up_batch\n"
+        "class B:\n"
+        "    def choose(self):\n"
+        "        native = self._native\n"
+        "        native.made_up_method()\n"
+        "        self._native.made_up_too\n"
+    )
+    assert names_read(source) == {
+        "module": {"made_up_function", "made_up_class", "made_up_batch"},
+        "bot": {"made_up_method", "made_up_too"},
+    }
+    assert not hasattr(native._module(), "made_up_function")
