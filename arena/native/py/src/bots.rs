@@ -108,8 +108,8 @@ pub struct PyBot {
 /// weighted ones), else its card set's.
 fn view_points(py: Python<'_>, view: &PyView, out: &mut Vec<f64>) -> PyResult<()> {
     out.clear();
-    if view.points_set {
-        out.extend(view.card_points.bind(py).extract::<Vec<f64>>()?);
+    if view.objects.points_set {
+        out.extend(view.objects.card_points.bind(py).extract::<Vec<f64>>()?);
     } else {
         out.extend(view.v.b.card_set.points.iter().map(|&p| p as f64));
     }
@@ -136,13 +136,7 @@ impl PyBot {
                 return Ok(action);
             }
         }
-        let exact = rng.get_type().is(&random_class(py)?);
-        let mut draws = PythonDraws {
-            getrandbits: rng.getattr("getrandbits")?,
-            rng,
-            exact,
-            error: None,
-        };
+        let mut draws = PythonDraws::new(rng)?;
         let action = guard(py, context, || {
             Ok(match &mut self.inner {
                 Inner::Greedy(g) => g.choose(view, legal, points, &mut draws),
@@ -285,13 +279,7 @@ impl PyBot {
         let Inner::Objective(o) = &mut self.inner else {
             return Err(PyValueError::new_err("planned_values is objective's"));
         };
-        let exact = rng.get_type().is(&random_class(py)?);
-        let mut draws = PythonDraws {
-            getrandbits: rng.getattr("getrandbits")?,
-            rng,
-            exact,
-            error: None,
-        };
+        let mut draws = PythonDraws::new(rng)?;
         let (seat, round) = (view.v.seat, view.v.b.round);
         let context = move || format!("the objective planner of seat {seat}, round {round}");
         let points = &self.points;

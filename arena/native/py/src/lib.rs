@@ -297,6 +297,15 @@ impl Cache {
     fn put(&mut self, py: Python<'_>, slot: Slot, version: u64, obj: &PyObject) {
         self.slots[slot as usize] = Some((version, obj.clone_ref(py)));
     }
+
+    /// The same values, for a copy.
+    fn clone_ref(&self, py: Python<'_>) -> Cache {
+        Cache {
+            slots: std::array::from_fn(|i| {
+                self.slots[i].as_ref().map(|(v, o)| (*v, o.clone_ref(py)))
+            }),
+        }
+    }
 }
 
 fn cells_frozenset(
@@ -460,17 +469,72 @@ fn python_score(py: Python<'_>, b: &Board, points: &Py<PyAny>, seat: u8) -> PyRe
     Ok(total.unbind())
 }
 
+/// The reference's objects a game is played with: its options, its card set, and the card
+/// points read off the set or given by a caller.
+struct GameObjects {
+    options: Py<PyAny>,
+    card_set: Py<PyAny>,
+    card_points: Py<PyAny>,
+    /// Whether `card_points` was given by a caller (then scores are summed from it, in
+    /// Python, as the reference sums whatever it holds: an archetype's weighted points).
+    points_set: bool,
+}
+
+impl GameObjects {
+    /// The objects of a game, its card points the card set's own.
+    fn new(py: Python<'_>, options: Py<PyAny>, card_set: Py<PyAny>) -> PyResult<GameObjects> {
+        let card_points = card_set.bind(py).getattr("points")?.unbind();
+        Ok(GameObjects {
+            options,
+            card_set,
+            card_points,
+            points_set: false,
+        })
+    }
+
+    /// The same objects, for a copy, a view or a sample.
+    fn clone_ref(&self, py: Python<'_>) -> GameObjects {
+        GameObjects {
+            options: self.options.clone_ref(py),
+            card_set: self.card_set.clone_ref(py),
+            card_points: self.card_points.clone_ref(py),
+            points_set: self.points_set,
+        }
+    }
+
+    fn traverse(&self, visit: &pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.options)?;
+        visit.call(&self.card_set)?;
+        visit.call(&self.card_points)
+    }
+}
+
 /// What `GameState` and `PlayerView` share: a board, its Python values, its options.
 trait Holder {
     fn board(&self) -> &Board;
-    fn options_obj(&self) -> &Py<PyAny>;
-    fn card_set_obj(&self) -> &Py<PyAny>;
-    fn card_points_obj(&self) -> &Py<PyAny>;
-    /// Whether `card_points` was given by a caller (then scores are summed from it, in
-    /// Python, as the reference sums whatever it holds: an archetype's weighted points).
-    fn points_set(&self) -> bool;
+    fn objects(&self) -> &GameObjects;
+    fn objects_mut(&mut self) -> &mut GameObjects;
     /// The value of a slot, built once per version of what it shows.
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject>;
+
+    fn options_obj(&self) -> &Py<PyAny> {
+        &self.objects().options
+    }
+    fn card_set_obj(&self) -> &Py<PyAny> {
+        &self.objects().card_set
+    }
+    fn card_points_obj(&self) -> &Py<PyAny> {
+        &self.objects().card_points
+    }
+    fn points_set(&self) -> bool {
+        self.objects().points_set
+    }
+    /// Card points of the caller's own.
+    fn set_points(&mut self, points: Py<PyAny>) {
+        let objects = self.objects_mut();
+        objects.card_points = points;
+        objects.points_set = true;
+    }
 }
 
 /// The getters of a class, made from a table with one row per field:
@@ -655,10 +719,7 @@ macro_rules! board_api {
 #[pyclass(name = "GameState", module = "arena.engine")]
 pub struct PyState {
     st: State,
-    options: Py<PyAny>,
-    card_set: Py<PyAny>,
-    card_points: Py<PyAny>,
-    points_set: bool,
+    objects: GameObjects,
     /// The history as the reference keeps it: a list of tuples, live (appended as the game
     /// goes), or None when the game keeps none.
     history: Option<Py<PyList>>,
@@ -679,17 +740,11 @@ impl Holder for PyState {
     fn board(&self) -> &Board {
         &self.st.b
     }
-    fn options_obj(&self) -> &Py<PyAny> {
-        &self.options
+    fn objects(&self) -> &GameObjects {
+        &self.objects
     }
-    fn card_set_obj(&self) -> &Py<PyAny> {
-        &self.card_set
-    }
-    fn card_points_obj(&self) -> &Py<PyAny> {
-        &self.card_points
-    }
-    fn points_set(&self) -> bool {
-        self.points_set
+    fn objects_mut(&mut self) -> &mut GameObjects {
+        &mut self.objects
     }
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
         let version = if is_layout(slot) {
@@ -779,25 +834,17 @@ impl PyState {
         &self.st
     }
 
-    fn set_points(&mut self, points: Py<PyAny>) {
-        self.card_points = points;
-        self.points_set = true;
-    }
-
     fn wrap(
         py: Python<'_>,
         st: State,
         options: Py<PyAny>,
         card_set: Py<PyAny>,
     ) -> PyResult<PyState> {
-        let card_points = card_set.bind(py).getattr("points")?.unbind();
+        let objects = GameObjects::new(py, options, card_set)?;
         let history = st.history.0.as_ref().map(|_| PyList::empty(py).unbind());
         let mut s = PyState {
             st,
-            options,
-            card_set,
-            card_points,
-            points_set: false,
+            objects,
             history,
             synced: 0,
             version: fresh(),
@@ -825,13 +872,11 @@ impl PyState {
     /// A layout value given by a caller: this state's alone (the copies sharing the layout
     /// keep theirs), so the shared values are copied first.
     fn put_layout(&mut self, py: Python<'_>, slot: Slot, obj: &Bound<'_, PyAny>) {
-        let mut own = Cache::default();
-        {
-            let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-            for (i, entry) in shared.slots.iter().enumerate() {
-                own.slots[i] = entry.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
-            }
-        }
+        let mut own = self
+            .shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone_ref(py);
         own.put(py, slot, self.layout, &obj.clone().unbind());
         self.shared = Arc::new(Mutex::new(own));
     }
@@ -857,10 +902,7 @@ impl PyState {
         Ok(PyState {
             synced: if hist.is_some() { self.synced } else { 0 },
             st,
-            options: self.options.clone_ref(py),
-            card_set: self.card_set.clone_ref(py),
-            card_points: self.card_points.clone_ref(py),
-            points_set: self.points_set,
+            objects: self.objects.clone_ref(py),
             history: hist,
             version: self.version,
             layout: self.layout,
@@ -1266,9 +1308,7 @@ impl PyState {
         self.legal_list(py)
     }
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        visit.call(&self.options)?;
-        visit.call(&self.card_set)?;
-        visit.call(&self.card_points)?;
+        self.objects.traverse(&visit)?;
         if let Some(h) = &self.history {
             visit.call(h)?;
         }
@@ -1421,10 +1461,7 @@ fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObj
 #[pyclass(name = "PlayerView", module = "arena.engine", subclass)]
 pub struct PyView {
     v: View,
-    options: Py<PyAny>,
-    card_set: Py<PyAny>,
-    card_points: Py<PyAny>,
-    points_set: bool,
+    objects: GameObjects,
     cache: Cache,
     /// The version of the state's layout it was made from (its samples share it).
     layout: u64,
@@ -1436,17 +1473,11 @@ impl Holder for PyView {
     fn board(&self) -> &Board {
         &self.v.b
     }
-    fn options_obj(&self) -> &Py<PyAny> {
-        &self.options
+    fn objects(&self) -> &GameObjects {
+        &self.objects
     }
-    fn card_set_obj(&self) -> &Py<PyAny> {
-        &self.card_set
-    }
-    fn card_points_obj(&self) -> &Py<PyAny> {
-        &self.card_points
-    }
-    fn points_set(&self) -> bool {
-        self.points_set
+    fn objects_mut(&mut self) -> &mut GameObjects {
+        &mut self.objects
     }
     fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
         let version = if is_layout(slot) { self.layout } else { 0 };
@@ -1476,7 +1507,17 @@ struct PythonDraws<'a, 'py> {
     error: Option<PyErr>,
 }
 
-impl PythonDraws<'_, '_> {
+impl<'a, 'py> PythonDraws<'a, 'py> {
+    /// Draws from the caller's generator.
+    fn new(rng: &'a Bound<'py, PyAny>) -> PyResult<PythonDraws<'a, 'py>> {
+        Ok(PythonDraws {
+            getrandbits: rng.getattr("getrandbits")?,
+            rng,
+            exact: rng.get_type().is(&random_class(rng.py())?),
+            error: None,
+        })
+    }
+
     fn below(&mut self, n: u64) -> u64 {
         let k = 64 - n.leading_zeros();
         loop {
@@ -1531,9 +1572,15 @@ impl PyView {
         &self.v
     }
 
-    fn set_points(&mut self, points: Py<PyAny>) {
-        self.card_points = points;
-        self.points_set = true;
+    /// A copy holding the same values (`PlayerView(view)`, `copy.copy(view)`).
+    fn duplicate(&self, py: Python<'_>) -> PyView {
+        PyView {
+            v: self.v.clone(),
+            objects: self.objects.clone_ref(py),
+            cache: self.cache.clone_ref(py),
+            layout: self.layout,
+            samples: self.samples.clone(),
+        }
     }
 
     fn of_state(py: Python<'_>, state: &mut PyState, seat: i64) -> PyResult<PyView> {
@@ -1557,10 +1604,7 @@ impl PyView {
         }
         Ok(PyView {
             v,
-            options: state.options.clone_ref(py),
-            card_set: state.card_set.clone_ref(py),
-            card_points: state.card_points.clone_ref(py),
-            points_set: state.points_set,
+            objects: state.objects.clone_ref(py),
             cache,
             layout: state.layout,
             samples: new_shared(),
@@ -1580,43 +1624,15 @@ impl PyView {
         view: PyRef<'_, PyView>,
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyView> {
-        let mut cache = Cache::default();
-        for (i, slot) in view.cache.slots.iter().enumerate() {
-            cache.slots[i] = slot.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
-        }
-        Ok(PyView {
-            v: view.v.clone(),
-            options: view.options.clone_ref(py),
-            card_set: view.card_set.clone_ref(py),
-            card_points: view.card_points.clone_ref(py),
-            points_set: view.points_set,
-            cache,
-            layout: view.layout,
-            samples: view.samples.clone(),
-        })
+    ) -> PyView {
+        view.duplicate(py)
     }
     /// A copy of the view (a caller may then give it card points of its own).
-    fn __copy__(&self, py: Python<'_>) -> PyResult<PyView> {
-        let mut cache = Cache::default();
-        for (i, slot) in self.cache.slots.iter().enumerate() {
-            cache.slots[i] = slot.as_ref().map(|(v, o)| (*v, o.clone_ref(py)));
-        }
-        Ok(PyView {
-            v: self.v.clone(),
-            options: self.options.clone_ref(py),
-            card_set: self.card_set.clone_ref(py),
-            card_points: self.card_points.clone_ref(py),
-            points_set: self.points_set,
-            cache,
-            layout: self.layout,
-            samples: self.samples.clone(),
-        })
+    fn __copy__(&self, py: Python<'_>) -> PyView {
+        self.duplicate(py)
     }
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        visit.call(&self.options)?;
-        visit.call(&self.card_set)?;
-        visit.call(&self.card_points)?;
+        self.objects.traverse(&visit)?;
         for (_, obj) in self.cache.slots.iter().flatten() {
             visit.call(obj)?;
         }
@@ -1670,13 +1686,7 @@ impl PyView {
         let v = &self.v;
         let st = guard(py, context, || {
             plant_check();
-            let exact = rng.get_type().is(&random_class(py)?);
-            let mut draws = PythonDraws {
-                getrandbits: rng.getattr("getrandbits")?,
-                rng,
-                exact,
-                error: None,
-            };
+            let mut draws = PythonDraws::new(rng)?;
             let st = v.determinize(&mut draws);
             match draws.error {
                 Some(e) => Err(e),
@@ -1717,10 +1727,7 @@ impl PyView {
         }
         Ok(PyState {
             st,
-            options: self.options.clone_ref(py),
-            card_set: self.card_set.clone_ref(py),
-            card_points: self.card_points.clone_ref(py),
-            points_set: self.points_set,
+            objects: self.objects.clone_ref(py),
             history: None,
             synced: 0,
             version,
@@ -1880,13 +1887,9 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
     let data = takenoko::json::parse(text).map_err(PyValueError::new_err)?;
     let v = View::from_json(&data, &order).map_err(PyValueError::new_err)?;
     let (options, cards) = python_values(py, &v.b)?;
-    let card_points = cards.bind(py).getattr("points")?.unbind();
     Ok(PyView {
         v,
-        options,
-        card_set: cards,
-        card_points,
-        points_set: false,
+        objects: GameObjects::new(py, options, cards)?,
         cache: Cache::default(),
         layout: fresh(),
         samples: new_shared(),
