@@ -448,6 +448,25 @@ fn cell_arg(cell: i64) -> Option<u16> {
         .then_some(cell as u16)
 }
 
+/// A seat of the game, as the board's queries take it (IndexError otherwise).
+fn seat_arg(b: &Board, seat: i64) -> PyResult<u8> {
+    if (0..b.players as i64).contains(&seat) {
+        Ok(seat as u8)
+    } else {
+        Err(PyIndexError::new_err(format!(
+            "seat {seat} is not in the game"
+        )))
+    }
+}
+
+/// The known-marks of a deck resized to the deck a caller gave (new cards known to no one).
+fn fit_known<const N: usize>(known: &mut arrayvec::ArrayVec<u8, N>, len: usize) {
+    known.truncate(len);
+    while known.len() < len {
+        known.push(0);
+    }
+}
+
 fn card_arg(card: i64) -> PyResult<u8> {
     if (0..COMPONENTS.cards.len() as i64).contains(&card) {
         Ok(card as u8)
@@ -659,22 +678,19 @@ macro_rules! board_api {
             }
             /// One seat's points.
             fn score(&self, py: Python<'_>, seat: i64) -> PyResult<PyObject> {
-                if !(0..self.board().players as i64).contains(&seat) {
-                    return Err(PyIndexError::new_err(format!(
-                        "seat {seat} is not in the game"
-                    )));
-                }
+                let seat = seat_arg(self.board(), seat)?;
                 if self.points_set() {
-                    return python_score(py, self.board(), self.card_points_obj(), seat as u8);
+                    return python_score(py, self.board(), self.card_points_obj(), seat);
                 }
                 Ok(self
                     .board()
-                    .score(seat as u8)
+                    .score(seat)
                     .into_pyobject(py)?
                     .into_any()
                     .unbind())
             }
-            /// Card points of the caller's own (an archetype plans with weighted points).
+            // Card points of the caller's own (an archetype plans with weighted points); a
+            // comment, not a doc: the attribute's doc stays the getter's (none).
             #[setter]
             fn set_card_points(&mut self, points: &Bound<'_, PyAny>) {
                 self.set_points(points.clone().unbind());
@@ -689,12 +705,8 @@ macro_rules! board_api {
             }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
             fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
-                if !(0..self.board().players as i64).contains(&seat) {
-                    return Err(PyIndexError::new_err(format!(
-                        "seat {seat} is not in the game"
-                    )));
-                }
-                Ok(self.board().objective_found(seat as u8, card_arg(card)?))
+                let seat = seat_arg(self.board(), seat)?;
+                Ok(self.board().objective_found(seat, card_arg(card)?))
             }
             /// Every placement of a plot card's pattern on the board, as tuples of cells.
             fn plot_pattern_places<'py>(
@@ -1111,11 +1123,7 @@ impl PyState {
             ));
         }
         self.st.plot_deck = deck.iter().map(|&t| t as u8).collect();
-        let known = &mut self.st.b.plot_known;
-        known.truncate(deck.len());
-        while known.len() < deck.len() {
-            known.push(0);
-        }
+        fit_known(&mut self.st.b.plot_known, deck.len());
         self.changed(false);
         Ok(())
     }
@@ -1130,11 +1138,7 @@ impl PyState {
             }
             self.st.objective_decks[k] =
                 deck.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
-            let known = &mut self.st.b.objective_known[k];
-            known.truncate(deck.len());
-            while known.len() < deck.len() {
-                known.push(0);
-            }
+            fit_known(&mut self.st.b.objective_known[k], deck.len());
         }
         self.changed(false);
         Ok(())
@@ -1588,18 +1592,11 @@ impl PyView {
         // The layout values of the state, read-only where the reference hands out proxies,
         // so that views of one layout share them (bots cache per layout by identity).
         let mut cache = Cache::default();
-        for slot in [Slot::Tiles, Slot::Improvement] {
-            let obj = state.slot(py, slot)?;
-            let proxy = read_only(py)?.call1((obj,))?.unbind();
-            cache.put(py, slot, state.layout, &proxy);
-        }
-        for slot in [
-            Slot::Irrigated,
-            Slot::IrrigatedByColour,
-            Slot::Channels,
-            Slot::Network,
-        ] {
-            let obj = state.slot(py, slot)?;
+        for slot in LAYOUT {
+            let mut obj = state.slot(py, slot)?;
+            if matches!(slot, Slot::Tiles | Slot::Improvement) {
+                obj = read_only(py)?.call1((obj,))?.unbind();
+            }
             cache.put(py, slot, state.layout, &obj);
         }
         Ok(PyView {
@@ -1702,14 +1699,7 @@ impl PyView {
             .is_some();
         if !filled {
             let mut layout = Cache::default();
-            for slot in [
-                Slot::Tiles,
-                Slot::Improvement,
-                Slot::Irrigated,
-                Slot::IrrigatedByColour,
-                Slot::Channels,
-                Slot::Network,
-            ] {
+            for slot in LAYOUT {
                 let obj = self.slot(py, slot)?;
                 layout.put(py, slot, self.layout, &obj);
             }
