@@ -18,6 +18,7 @@ import click
 from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import CATEGORIES, ArenaError, RuleOptions
+from arena.integrity import IntegrityError, read_keys
 from arena.tournament.command import Interrupted
 from arena.tournament.executor_options import (
     executor_flags,
@@ -130,7 +131,13 @@ def _study(params: dict[str, Any]) -> None:
                                  progress="none" if params["quiet"] else "auto")
     resume: Path | None = params["resume"]
     if resume is not None:
-        config = config_from_manifest(read_manifest(resume))
+        # A study with a jailed level has keyed deals: the key of a run not yet finished is
+        # its run.key (without it, such a study could not be resumed at all).
+        try:
+            keys = read_keys(resume)
+        except IntegrityError as exc:
+            raise UserError(str(exc)) from None
+        config = config_from_manifest(read_manifest(resume), settings.isolation, keys)
         directory = resume
     else:
         if not params["bots"]:

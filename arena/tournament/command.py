@@ -29,7 +29,7 @@ from arena.engine import ArenaError, RuleOptions
 from arena.integrity import IntegrityError, read_deal_key, read_keys
 from arena.user_error import UserError
 
-from .executor_options import executor_options, executor_settings
+from .executor_options import executor_flags, executor_options, executor_settings
 from .runner import RunResult, config_from_manifest, run_tournament
 from .sandbox import (
     DEFAULT_BOT_CPU,
@@ -307,6 +307,7 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         raise Interrupted(
             f"Interrupted: the {result.done} finished games (of {result.total}) are kept in "
             f"{directory}/games.jsonl.\nResume with: arena tournament --resume {directory}"
+            f"{executor_flags(settings)}"
         )
 
 
