@@ -245,14 +245,14 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
 
     logging.getLogger("reports").addHandler(logging.NullHandler())
     target = out or directory.with_name(directory.name + "-tuned")
+    settings = executor_settings(workers, executor, scheduler,
+                                 progress="none" if quiet else "auto")
     try:
         exp = experiment.load(directory)
         if level is not None and level not in exp.levels:
             raise UserError(f"--level {level!r} is not a level of the study "
                             f"({', '.join(exp.levels)})")
         index = exp.levels.index(level) if level is not None else 0
-        settings = executor_settings(workers, executor, scheduler,
-                                     progress="none" if quiet else "auto")
         # One local cluster for every round, when --executor dask names no scheduler.
         with shared_cluster(settings) as settings:
             frame = tune(directory, target, rounds, index, settings, say=click.echo)

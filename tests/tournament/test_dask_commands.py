@@ -224,3 +224,21 @@ def test_ctrl_c_stops_a_study_on_a_local_cluster_as_locally(tmp_path: Path,
     arena("balance", "study", "--resume", str(out), "--quiet", "--no-report",
           "--scheduler", scheduler)
     assert len(content(out)) == 45
+
+
+def test_an_unusable_scheduler_is_one_sentence_before_anything_is_written(
+        tmp_path: Path) -> None:
+    from tests.test_script_args import run_script
+
+    out = tmp_path / "out"
+    bad = ["--scheduler", "tcp://nohost", "--out", str(out)]
+    for script, argv in (("strength", ["greedy", "random", "--games", "2", *bad]),
+                         ("balance_calibration", ["--deals", "2", "--reps", "1", *bad])):
+        run = run_script(script, *argv, timeout=60)
+        assert run.returncode == 2, run.stderr
+        assert "--scheduler tcp://nohost" in run.stderr and "missing port number" in run.stderr
+        assert "Traceback" not in run.stderr and not out.exists(), script
+    for command in ([*STUDY, "--bot", "greedy"], ["balance", "tune", str(tmp_path)]):
+        result = CliRunner().invoke(main, [*command, *bad])
+        assert result.exit_code == 2, result.output
+        assert "missing port number" in result.output and not out.exists()
