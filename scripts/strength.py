@@ -84,9 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<32} {share:>7.1f} {share / max(n, 1):>8.1%}   [{lo:6.1%}, {hi:6.1%}] "
               f"{score:>6.2f} {errors:>6}")
     # A resumed match counts only the games this run played in its speed.
+    where = (f"on the Dask scheduler {settings.scheduler}" if settings.scheduler
+             else f"{args.workers} {settings.executor} workers")
     speed = result.played / result.elapsed if result.elapsed > 0 else 0.0
     print(f"{speed:.2f} games/s ({result.played} games played in {result.elapsed:.0f} s, "
-          f"{args.workers} {settings.executor} workers); games in {out} (arena report {out})")
+          f"{where}); games in {out} (arena report {out})")
     if result.interrupted:
         print(f"stopped: go on with the same command and --resume --out {out}")
     return 130 if result.interrupted else 0
