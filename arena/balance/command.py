@@ -254,8 +254,8 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
                             f"({', '.join(exp.levels)})")
         index = exp.levels.index(level) if level is not None else 0
         # One local cluster for every round, when --executor dask names no scheduler.
-        with shared_cluster(settings) as settings:
-            frame = tune(directory, target, rounds, index, settings, say=click.echo)
+        with shared_cluster(settings) as playing:
+            frame = tune(directory, target, rounds, index, playing, say=click.echo)
     except TuneInterrupted as stop:
         click.echo(str(stop), err=True)
         sys.exit(130)

@@ -6,14 +6,17 @@ scripts (``strength.py``, ``balance_calibration.py``) must take the same options
 same meaning and the same checks, so that a user who learned them once can send any of them
 to a cluster.  A command uses it so (click)::
 
-    from arena.tournament.executor_options import executor_options, executor_settings
+    from arena.tournament.executor_options import (
+        executor_flags, executor_options, executor_settings, shared_cluster)
 
     @click.command()
     @executor_options
     def mine(workers, executor, scheduler, **rest):
         settings = executor_settings(workers, executor, scheduler, progress="auto")
-        with shared_cluster(settings) as settings:   # only when it plays many runs
-            run_tournament(config, out, settings=settings)
+        with shared_cluster(settings) as playing:   # only when it plays many runs
+            result = run_tournament(config, out, settings=playing)
+        if result.interrupted:   # the options given, not the cluster closed by now:
+            ...  # "Resume with: ... --resume OUT" + executor_flags(settings)
 
 or so (argparse)::
 
