@@ -50,6 +50,14 @@ def content(directory: Path) -> dict[str, bytes]:
     return out
 
 
+def finished_games(directory: Path) -> int:
+    """Games on disk so far (0 before the run's files are there)."""
+    try:
+        return sum(1 for _ in read_records(directory))
+    except Exception:  # not yet written, or a line being written
+        return 0
+
+
 def _stop(process: subprocess.Popen[bytes]) -> None:
     """End a process group started here: politely, then for good."""
     for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
@@ -208,7 +216,7 @@ def test_ctrl_c_stops_a_study_on_a_local_cluster_as_locally(tmp_path: Path,
                                stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + START
-        while not (out / "games.jsonl").exists() or not (out / "games.jsonl").stat().st_size:
+        while not finished_games(out):
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.2)
         os.killpg(process.pid, signal.SIGINT)
