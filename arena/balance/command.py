@@ -24,6 +24,7 @@ from arena.tournament.executor_options import (
     executor_flags,
     executor_options,
     executor_settings,
+    executor_text,
     shared_cluster,
 )
 from arena.tournament.experiment import games_per_deal
@@ -168,7 +169,7 @@ def _study(params: dict[str, Any]) -> None:
         click.echo(f"Study: {', '.join(config.names[i[0]] for i in design.levels)}; "
                    f"{design.deals} deals x {', '.join(CATEGORIES[k] for k in design.categories)}"
                    f": {per_level} games per level; {config.players} players, seed "
-                   f"{config.seed}; {settings.workers} {settings.executor} worker(s); "
+                   f"{config.seed}; {executor_text(settings)}; "
                    f"files in {directory}", err=True)
     result = run_study(config, directory, resume=resume is not None, settings=settings)
     if result.played:

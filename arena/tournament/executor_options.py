@@ -109,6 +109,14 @@ def executor_settings(workers: int | None, executor: str, scheduler: str | None,
                        scheduler=scheduler or None, **fields)
 
 
+def executor_text(settings: RunSettings) -> str:
+    """Where the games run, for a command's first line (a scheduler's cluster has the
+    workers it has, whatever --workers says)."""
+    if settings.scheduler:
+        return f"on the Dask scheduler {settings.scheduler}"
+    return f"{settings.workers} {settings.executor} worker(s)"
+
+
 def executor_flags(settings: RunSettings) -> str:
     """The options that send a resumed run where this one ran (for "Resume with: ...")."""
     if settings.executor != "dask":
