@@ -33,11 +33,14 @@ other card per category are played at other prices, for their fair points.  Then
 
 Every study is kept under ``--out`` (``rep-0007/``) with its summary (``rep-0007.json``), so an
 interrupted calibration resumes where it stopped; ``summary.json`` and ``summary.md`` are
-rewritten after each repetition.  The games run in a pool of ``--workers`` processes.
+rewritten after each repetition.  The games run in a pool of ``--workers`` processes, or on
+a Dask cluster (``--executor dask``: one local cluster for every repetition;
+``--scheduler ADDR``: a cluster of machines); the executor changes no record.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -56,7 +59,13 @@ from arena.engine.components import CARD_INDEX, CARD_POINTS, CARDS, CATEGORY_CAR
 from arena.intervals import wilson
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings
+from arena.tournament.executor_options import (
+    add_executor_arguments,
+    executor_settings,
+    shared_cluster,
+)
 from arena.tournament.experiment import games_per_deal
+from arena.user_error import UserError
 from reports import experiment
 from reports.balance import bh
 
@@ -424,6 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         "--reanalyse",
         "python scripts/balance_calibration.py --deals 800 --reps 40 --seed 2 --out runs/cal2 "
         "--with runs/cal",
+        "python scripts/balance_calibration.py --deals 500 --reps 100 --out runs/calibration "
+        "--scheduler tcp://10.0.0.5:8786",
     )
     ap.add_argument("--bot", type=bot_spec, default=bot_spec("greedy"),
                     help="the skill level (a bot spec playing itself)")
@@ -432,6 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=at_least(1), default=100, help="repetitions")
     ap.add_argument("--seed", type=int, default=1, help="master seed of the calibration")
     ap.add_argument("--workers", type=at_least(1), default=2, help="worker processes")
+    add_executor_arguments(ap)
     ap.add_argument("--rate", type=float, default=4.0, metavar="GAMES_PER_S",
                     help="games per second expected, for the time estimate")
     ap.add_argument("--out", type=output_dir, help="folder of the studies")
@@ -460,6 +472,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         ap.error("--out is required (or --project STUDY)")
+    try:
+        settings = executor_settings(args.workers, args.executor, args.scheduler,
+                                     progress="none")
+    except UserError as exc:
+        ap.error(str(exc))
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     reps: list[dict[str, Any]] = []
@@ -473,45 +490,51 @@ def main(argv: list[str] | None = None) -> int:
         others += [json.loads(f.read_text()) for f in found]
     reference = reference_fair_points(args.reference) if args.reference else None
     started = time.monotonic()
-    for rep in range(args.reps):
-        p = plan(args.seed, rep, args.categories_per_rep)
-        cards, made = planted_set(p["planted"])
-        config = study_config([args.bot], deals=args.deals, seed=p["seed"], cards=cards,
-                              categories=p["categories"],
-                              priced=[*p["planted"], *p["others"]])
-        if rep == 0:
-            total = args.reps * args.deals * games_per_deal(config, config.experiment)  # type: ignore[arg-type]
-            print(f"{args.reps} repetitions of {args.deals} deals: {total} games, about "
-                  f"{total / args.rate / 3600:.1f} h at {args.rate:g} games/s", flush=True)
-        folder = out / f"rep-{rep:04d}"
-        done = out / f"rep-{rep:04d}.json"
-        if done.exists():
-            kept = json.loads(done.read_text())
+    # A local Dask cluster (--executor dask, no --scheduler) is started at the first
+    # repetition played, and serves every one after it.
+    played: RunSettings | None = None
+    with contextlib.ExitStack() as stack:
+        for rep in range(args.reps):
+            p = plan(args.seed, rep, args.categories_per_rep)
+            cards, made = planted_set(p["planted"])
+            config = study_config([args.bot], deals=args.deals, seed=p["seed"], cards=cards,
+                                  categories=p["categories"],
+                                  priced=[*p["planted"], *p["others"]])
+            if rep == 0:
+                total = args.reps * args.deals * games_per_deal(config, config.experiment)  # type: ignore[arg-type]
+                print(f"{args.reps} repetitions of {args.deals} deals: {total} games, about "
+                      f"{total / args.rate / 3600:.1f} h at {args.rate:g} games/s", flush=True)
+            folder = out / f"rep-{rep:04d}"
+            done = out / f"rep-{rep:04d}.json"
+            if done.exists():
+                kept = json.loads(done.read_text())
+                if args.reanalyse:
+                    kept.update(analyse_rep(folder, kept["made"], rep, args.aa_draws))
+                    done.write_text(json.dumps(kept, indent=1) + "\n")
+                    print(f"rep {rep}: analysed again", flush=True)
+                reps.append(kept)
+                continue
             if args.reanalyse:
-                kept.update(analyse_rep(folder, kept["made"], rep, args.aa_draws))
-                done.write_text(json.dumps(kept, indent=1) + "\n")
-                print(f"rep {rep}: analysed again", flush=True)
-            reps.append(kept)
-            continue
-        if args.reanalyse:
-            break
-        run = run_study(config, folder, resume=(folder / "manifest.json").exists(),
-                        settings=RunSettings(workers=args.workers, progress="none"))
-        if not run.finished:  # Ctrl-C: the games are kept, the repetition is not analysed
-            print(f"interrupted in repetition {rep} ({run.done} of {run.total} games kept); "
-                  "run the same command again to go on", file=sys.stderr)
-            return 130
-        result = {"rep": rep, **p, "made": made,
-                  **analyse_rep(folder, made, rep, args.aa_draws)}
-        done.write_text(json.dumps(result, indent=1) + "\n")
-        reps.append(result)
-        summary = summarize(reps, reference)
-        (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-        (out / "summary.md").write_text(markdown(summary, args))
-        print(f"rep {rep}: {result['games']} games, planted "
-              + ", ".join(f"{c} {d:+d}" for c, d in made.items())
-              + f"; found {sum(c['found'] for c in result['cards'])}, A/A flags "
-              f"{result['aa']['flags']}; {time.monotonic() - started:.0f} s", flush=True)
+                break
+            if played is None:
+                played = stack.enter_context(shared_cluster(settings))
+            run = run_study(config, folder, resume=(folder / "manifest.json").exists(),
+                            settings=played)
+            if not run.finished:  # Ctrl-C: the games are kept, the repetition is not analysed
+                print(f"interrupted in repetition {rep} ({run.done} of {run.total} games kept); "
+                      "run the same command again to go on", file=sys.stderr)
+                return 130
+            result = {"rep": rep, **p, "made": made,
+                      **analyse_rep(folder, made, rep, args.aa_draws)}
+            done.write_text(json.dumps(result, indent=1) + "\n")
+            reps.append(result)
+            summary = summarize(reps, reference)
+            (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+            (out / "summary.md").write_text(markdown(summary, args))
+            print(f"rep {rep}: {result['games']} games, planted "
+                  + ", ".join(f"{c} {d:+d}" for c, d in made.items())
+                  + f"; found {sum(c['found'] for c in result['cards'])}, A/A flags "
+                  f"{result['aa']['flags']}; {time.monotonic() - started:.0f} s", flush=True)
     summary = summarize(reps, reference)
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (out / "summary.md").write_text(markdown(summary, args))

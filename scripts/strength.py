@@ -5,6 +5,7 @@ Usage::
     python scripts/strength.py greedy random --games 400 --seed 1 --workers 2
     python scripts/strength.py mcts objective --players 4 --games 400 --out runs/mcts-4p
     python scripts/strength.py mcts objective --players 4 --games 400 --out runs/mcts-4p --resume
+    python scripts/strength.py mcts greedy --games 4000 --scheduler tcp://10.0.0.5:8786
 
 With N players, SPEC_A plays against N-1 copies of SPEC_B; each deal (one game seed) is
 played once per seat rotation, so SPEC_A sits in every seat and the luck of the deal cancels.
@@ -25,8 +26,10 @@ from pathlib import Path
 from _args import add_match_options, match_config, positive_float, script_parser
 
 from arena.intervals import wilson
-from arena.tournament import RunSettings, run_tournament
+from arena.tournament import run_tournament
+from arena.tournament.executor_options import add_executor_arguments, executor_settings
 from arena.tournament.store import StoreError
+from arena.user_error import UserError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,8 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         "--out runs/m4p13",
         "python scripts/strength.py mcts objective --players 4 --games 120 --seed 13 "
         "--out runs/m4p13 --resume   (after a stop)",
+        "python scripts/strength.py greedy random --games 400 --executor dask --workers 2",
     )
     add_match_options(ap, games=400)
+    add_executor_arguments(ap)
     ap.add_argument("--move-time", type=positive_float, default=None,
                     help="hard limit per decision, in seconds")
     ap.add_argument("--out", type=Path, default=None,
@@ -48,13 +53,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.resume and args.out is None:
         ap.error("--resume needs --out, the directory of the match to go on with")
+    try:
+        settings = executor_settings(args.workers, args.executor, args.scheduler)
+    except UserError as exc:
+        ap.error(str(exc))
     config = match_config(ap, args, move_time=args.move_time)
     a, *copies = config.participants  # a renamed "NAME (A)" when both specs are one
     b = args.spec_b
     out = args.out or Path(tempfile.mkdtemp(prefix="strength-"))
     try:
         result = run_tournament(config, out, resume=args.resume,
-                                settings=RunSettings(workers=args.workers))
+                                settings=settings)
     except (StoreError, OSError) as exc:
         print(f"strength.py: error: {exc}", file=sys.stderr)
         return 2
@@ -75,9 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<32} {share:>7.1f} {share / max(n, 1):>8.1%}   [{lo:6.1%}, {hi:6.1%}] "
               f"{score:>6.2f} {errors:>6}")
     # A resumed match counts only the games this run played in its speed.
+    where = (f"on the Dask scheduler {settings.scheduler}" if settings.scheduler
+             else f"{args.workers} {settings.executor} workers")
     speed = result.played / result.elapsed if result.elapsed > 0 else 0.0
     print(f"{speed:.2f} games/s ({result.played} games played in {result.elapsed:.0f} s, "
-          f"{args.workers} workers); games in {out} (arena report {out})")
+          f"{where}); games in {out} (arena report {out})")
     if result.interrupted:
         print(f"stopped: go on with the same command and --resume --out {out}")
     return 130 if result.interrupted else 0

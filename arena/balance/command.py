@@ -18,10 +18,17 @@ import click
 from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import CATEGORIES, ArenaError, RuleOptions
-from arena.tournament import RunSettings
+from arena.integrity import IntegrityError, read_keys
 from arena.tournament.command import Interrupted
+from arena.tournament.executor_options import (
+    executor_flags,
+    executor_options,
+    executor_settings,
+    executor_text,
+    shared_cluster,
+)
 from arena.tournament.experiment import games_per_deal
-from arena.tournament.runner import config_from_manifest, default_workers
+from arena.tournament.runner import config_from_manifest
 from arena.tournament.schedule import ScheduleError
 from arena.tournament.store import StoreError, read_manifest
 from arena.user_error import UserError
@@ -35,6 +42,7 @@ Examples:
   arena balance study --bot greedy --deals 60 --category panda --price-cards panda-07 \\
       --cards planted.json --out runs/panda
   arena balance study --resume runs/study
+  arena balance study --bot greedy --deals 500 --scheduler tcp://10.0.0.5:8786 --out runs/big
 """
 
 
@@ -93,8 +101,7 @@ def table_text(table: Any, limit: int = 12) -> str:
 @click.option("--depth", type=click.IntRange(min=0), default=None,
               help="Put the card at this depth of its deck (0: the next drawn) instead of "
                    "in the subject's hand; the outcome is then the drawer's.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: CPU count].")
+@executor_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Directory of the study [default: runs/study-<seed>].")
 @click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -120,9 +127,18 @@ def study_command(**params: Any) -> None:
 
 
 def _study(params: dict[str, Any]) -> None:
+    # The executor first: a scheduler that cannot be used is refused before any folder.
+    settings = executor_settings(params["workers"], params["executor"], params["scheduler"],
+                                 progress="none" if params["quiet"] else "auto")
     resume: Path | None = params["resume"]
     if resume is not None:
-        config = config_from_manifest(read_manifest(resume))
+        # A study with a jailed level has keyed deals: the key of a run not yet finished is
+        # its run.key (without it, such a study could not be resumed at all).
+        try:
+            keys = read_keys(resume)
+        except IntegrityError as exc:
+            raise UserError(str(exc)) from None
+        config = config_from_manifest(read_manifest(resume), settings.isolation, keys)
         directory = resume
     else:
         if not params["bots"]:
@@ -153,9 +169,8 @@ def _study(params: dict[str, Any]) -> None:
         click.echo(f"Study: {', '.join(config.names[i[0]] for i in design.levels)}; "
                    f"{design.deals} deals x {', '.join(CATEGORIES[k] for k in design.categories)}"
                    f": {per_level} games per level; {config.players} players, seed "
-                   f"{config.seed}; files in {directory}", err=True)
-    settings = RunSettings(workers=params["workers"] or default_workers(),
-                           progress="none" if params["quiet"] else "auto")
+                   f"{config.seed}; {executor_text(settings)}; "
+                   f"files in {directory}", err=True)
     result = run_study(config, directory, resume=resume is not None, settings=settings)
     if result.played:
         rate = result.played / result.elapsed if result.elapsed > 0 else math.nan
@@ -163,7 +178,8 @@ def _study(params: dict[str, Any]) -> None:
                    f"games/s); {result.done} of {result.total} in {directory}.")
     if result.interrupted:
         raise Interrupted(f"Interrupted: the {result.done} finished games (of {result.total}) "
-                          f"are kept.\nResume with: arena balance study --resume {directory}")
+                          f"are kept.\nResume with: arena balance study --resume {directory}"
+                          f"{executor_flags(settings)}")
     if params["no_report"]:
         return
     summarize(directory)
@@ -194,6 +210,7 @@ def summarize(directory: Path) -> None:
 TUNE_EPILOG = """\b
 Examples:
   arena balance tune runs/study --rounds 3 --out runs/tuned
+  arena balance tune runs/study --executor dask --workers 2 --out runs/tuned
   arena tournament --bot greedy --bot objective --cards runs/tuned/final.json --out runs/t
 """
 
@@ -206,11 +223,11 @@ Examples:
               help="Where the rounds go [default: DIR-tuned].")
 @click.option("--level", default=None, metavar="NAME",
               help="The skill level whose fair points set the points (default: the first).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes [default: CPU count].")
+@executor_options
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def tune_command(directory: Path, rounds: int, out: Path | None, level: str | None,
-                 workers: int | None, quiet: bool) -> None:
+                 workers: int | None, executor: str, scheduler: str | None,
+                 quiet: bool) -> None:
     """Repeat study -> suggest until the measured spread stops shrinking.
 
     DIR is a study (`arena balance study`): round 0.  Each round moves the cards
@@ -229,15 +246,17 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
 
     logging.getLogger("reports").addHandler(logging.NullHandler())
     target = out or directory.with_name(directory.name + "-tuned")
+    settings = executor_settings(workers, executor, scheduler,
+                                 progress="none" if quiet else "auto")
     try:
         exp = experiment.load(directory)
         if level is not None and level not in exp.levels:
             raise UserError(f"--level {level!r} is not a level of the study "
                             f"({', '.join(exp.levels)})")
         index = exp.levels.index(level) if level is not None else 0
-        settings = RunSettings(workers=workers or default_workers(),
-                               progress="none" if quiet else "auto")
-        frame = tune(directory, target, rounds, index, settings, say=click.echo)
+        # One local cluster for every round, when --executor dask names no scheduler.
+        with shared_cluster(settings) as playing:
+            frame = tune(directory, target, rounds, index, playing, say=click.echo)
     except TuneInterrupted as stop:
         click.echo(str(stop), err=True)
         sys.exit(130)

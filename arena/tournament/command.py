@@ -29,7 +29,8 @@ from arena.engine import ArenaError, RuleOptions
 from arena.integrity import IntegrityError, read_deal_key, read_keys
 from arena.user_error import UserError
 
-from .runner import RunResult, RunSettings, config_from_manifest, default_workers, run_tournament
+from .executor_options import executor_flags, executor_options, executor_settings
+from .runner import RunResult, config_from_manifest, run_tournament
 from .sandbox import (
     DEFAULT_BOT_CPU,
     DEFAULT_BOT_MEMORY,
@@ -149,8 +150,6 @@ Examples:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="round-robin",
               show_default=True, help="round-robin: every combination of participants; "
                                       "gauntlet: the first against each other one.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes (Dask workers of a local cluster) [default: CPU count].")
 @click.option("--seed", type=int, default=None,
               help="Master seed: every game seed derives from it [default: random, recorded "
                    "in the manifest].")
@@ -167,11 +166,7 @@ Examples:
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
               help="Play only the games missing from DIR (or from --out); with just DIR, the "
                    "command is read from its manifest.")
-@click.option("--executor", type=click.Choice(("local", "dask")), default="local",
-              show_default=True, help="Local worker processes, or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDR", default=None,
-              help="Dask scheduler address (implies --executor dask; without it a local "
-                   "cluster of --workers processes is started).")
+@executor_options
 @click.option("--sprt", metavar="elo0=A,elo1=B[,alpha=..,beta=..]", default=None,
               help="Stop a 2-participant match as soon as the SPRT on deal pairs decides.")
 @click.option("--isolate", type=click.Choice(ISOLATE_MODES), default="untrusted",
@@ -281,23 +276,8 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         config = build_config(ctx, params, None, isolation)
         directory = out if out is not None else default_out()
     _check_trusted(config, params["trusted"])
-    executor = "dask" if params["scheduler"] else params["executor"]
-    if executor == "dask":
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UserError("--executor dask needs dask.distributed: "
-                             "pip install 'takenoko-arena[dask]'") from None
-        if params["scheduler"]:
-            from .dask_runner import scheduler_problem
-
-            problem = scheduler_problem(params["scheduler"])
-            if problem:
-                raise UserError(problem)
-    settings = RunSettings(
-        workers=params["workers"] or default_workers(),
-        executor=executor,
-        scheduler=params["scheduler"],
+    settings = executor_settings(
+        params["workers"], params["executor"], params["scheduler"],
         chunk=params["chunk"],
         progress="none" if params["quiet"] else "auto",
         verbose=params["verbose"],
@@ -327,6 +307,7 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         raise Interrupted(
             f"Interrupted: the {result.done} finished games (of {result.total}) are kept in "
             f"{directory}/games.jsonl.\nResume with: arena tournament --resume {directory}"
+            f"{executor_flags(settings)}"
         )
 
 

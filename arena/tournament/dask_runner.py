@@ -37,6 +37,8 @@ import hashlib
 import json
 import logging
 import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -50,6 +52,9 @@ from .schedule import TournamentConfig, make_schedule
 from .worker import Finished, GamePlayer, output_log
 
 log = logging.getLogger("arena.tournament")
+
+#: The logging level of distributed's loggers in a process that imports it after this is set.
+WORKER_LOGGING = "DASK_LOGGING__DISTRIBUTED"
 
 _players: dict[str, GamePlayer] = {}
 _idle: dict[str, list[LocalExecutor]] = {}
@@ -141,6 +146,12 @@ def play_chunk(key: str, config: TournamentConfig, indices: Sequence[int],
     return messages.encode_task(worker, False, games)
 
 
+def quiet_dask() -> None:
+    """distributed sets its loggers to INFO when imported: keep arena.log about games."""
+    for name in ("distributed", "tornado", "bokeh"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
     """A ``LocalCluster`` of single-threaded worker processes, as the executor starts one.
 
@@ -151,12 +162,30 @@ def local_cluster(workers: int, *, daemonic: bool = False) -> Any:
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0,
-                          "distributed.worker.daemon": daemonic}):
-        # No fixed port: the scheduler's HTTP server would otherwise take 8787 and warn in
-        # every other run started beside it.
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=":0")
+    # Ctrl-C reaches every process of the terminal's group, the cluster's workers too: each
+    # printed a KeyboardInterrupt traceback and died while the run was stopping.  Started
+    # with SIGINT ignored (kept across their exec), they leave it to the run, which stops
+    # them as it stops local workers.  (A Ctrl-C during the cluster's start-up is lost.)
+    # Their logs would reach the terminal too ("task cancelled" warnings when a run stops):
+    # only their errors do, read from the environment when they import distributed.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    level = os.environ.get(WORKER_LOGGING)
+    os.environ[WORKER_LOGGING] = "error"
+    try:
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                              "distributed.worker.daemon": daemonic}):
+            # No fixed port: the scheduler's HTTP server would otherwise take 8787 and warn
+            # in every other run started beside it.
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                dashboard_address=":0")
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+        if level is None:
+            os.environ.pop(WORKER_LOGGING, None)
+        else:
+            os.environ[WORKER_LOGGING] = level
 
 
 class DaskExecutor:
@@ -196,10 +225,7 @@ class DaskExecutor:
     def _client(self) -> tuple[Any, Any]:
         from distributed import Client
 
-        # distributed sets its loggers to INFO when imported: keep arena.log about games.
-        for name in ("distributed", "tornado", "bokeh"):
-            logging.getLogger(name).setLevel(logging.WARNING)
-
+        quiet_dask()
         if self.scheduler:
             return Client(self.scheduler, set_as_default=False), None
         cluster = local_cluster(self.workers)
