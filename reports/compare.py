@@ -184,6 +184,8 @@ def interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
     v, lo, hi = (values.get(k, float("nan")) for k in (key, f"{key}_lo", f"{key}_hi"))
     if math.isnan(v):
         return "not estimated (too few completed cards)"
+    if math.isnan(lo) or math.isnan(hi):
+        return f"{v:{spec}} (no interval: too few deals)"
     return f"{v:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 

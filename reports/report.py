@@ -33,9 +33,16 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[P
     out.mkdir(parents=True, exist_ok=True)
     run = Run(t, replicates)
     made = [p for s in SECTIONS for p in s.parts("report", run, out)]
-    summary = tables.summary_text(run.get(sections.standings)["standings"])
+    lines = sections.headline(run)
+    if sections.is_study(run):
+        # A study's standings are a level against its copies: the headline is its summary.
+        summary = "\n".join(lines)
+    else:
+        summary = "\n".join([*lines, "", tables.summary_text(
+            sections.guarded(run, sections.standings)["standings"])])
     (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
-    return made
+    return [Part("Headline", "\n".join(f"- {line}" for line in lines if line), lead=True),
+            *made]
 
 
 def compare(
@@ -48,14 +55,27 @@ def compare(
     made = [p for s in SECTIONS for p in s.parts("compare", context, out)]
     summary = "\n\n".join(
         f"{lab}\n{tables.summary_text(r['standings'])}"
-        for lab, r in zip(context.labels, context.each(sections.standings), strict=True))
+        for lab, r in zip(context.labels,
+                          [sections.guarded(r, sections.standings) for r in context.runs],
+                          strict=True))
     (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
     return made
 
 
+#: Files that make a folder a run's (a tournament's or a study's): a report written there
+#: would mix its files with another run's records.
+RUN_FILES = ("manifest.json", "games.jsonl")
+
+
 def writable(folder: Path) -> Path:
-    """The report's folder, made now: a folder that cannot be written is said before the
-    analysis (minutes on a big tournament) rather than after it."""
+    """The report's folder, made now: a folder that cannot be written, or that is a run's own
+    folder (``--out runs/base`` for the report of ``runs/t1``), is said before the analysis
+    (minutes on a big tournament) rather than after it."""
+    held = [name for name in RUN_FILES if (folder / name).exists()]
+    if held:
+        raise ReportError(f"--out {folder} is a run's folder (it holds {held[0]}): give a "
+                          "folder of its own for the report, such as "
+                          f"{folder / REPORT_DIR}.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
