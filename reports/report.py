@@ -28,8 +28,9 @@ COMPARE_FILES = DOCUMENT_FILES + sections.files("compare")
 
 
 def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[Part]:
-    """Every part of a one-tournament report, section by section; charts are written into
-    ``out``, and ``summary.txt``, the standings the command line prints."""
+    """Every part of a one-tournament report, section by section, after its headline (who is
+    best, by how much, how sure); charts are written into ``out``, and ``summary.txt``, the
+    headline and the standings the command line prints."""
     out.mkdir(parents=True, exist_ok=True)
     run = Run(t, replicates)
     made = [p for s in SECTIONS for p in s.parts("report", run, out)]
@@ -48,18 +49,19 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[P
 def compare(
     runs: Sequence[Tables], out: Path, replicates: int = tables.REPLICATES
 ) -> list[Part]:
-    """Every part of a comparison of runs, section by section; charts are written into
-    ``out``, and ``summary.txt``, each run's standings one after the other."""
+    """Every part of a comparison of runs, section by section, after its headline; charts
+    are written into ``out``, and ``summary.txt``, the headline and each run's standings."""
     out.mkdir(parents=True, exist_ok=True)
     context = Runs(runs, replicates)
     made = [p for s in SECTIONS for p in s.parts("compare", context, out)]
-    summary = "\n\n".join(
+    lines = sections.compare_headline(context)
+    summary = "\n".join(lines) + "\n\n" + "\n\n".join(
         f"{lab}\n{tables.summary_text(r['standings'])}"
         for lab, r in zip(context.labels,
                           [sections.guarded(r, sections.standings) for r in context.runs],
                           strict=True))
     (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
-    return made
+    return [Part("Headline", "\n".join(f"- {line}" for line in lines), lead=True), *made]
 
 
 #: Files that make a folder a run's (a tournament's or a study's): a report written there

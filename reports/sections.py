@@ -1098,3 +1098,36 @@ def _study_headline(run: Run, short: str) -> list[str]:
             f"({q}; Benjamini–Hochberg across {len(found)} cards at {balance.FDR:.0%})"
             + (f"; also flagged {', '.join(other)}" if other else "") + ".")
     return [first, worth, sure]
+
+
+def compare_headline(runs: Runs) -> list[str]:
+    """Three lines for a comparison's first screen: who is best in each run, the largest
+    change of win rate against the baseline, and how sure (the same withheld tables)."""
+    tops = []
+    for lab, run in zip(runs.labels, runs.runs, strict=True):
+        st = guarded(run, standings)["standings"]
+        if len(st):
+            tops.append(f"{lab} {st.iloc[0]['participant']} ({st.iloc[0]['win_rate']:.1%})")
+    best = "Best: " + "; ".join(tops) + "." if tops else "No games yet: nothing to rank."
+    table = guarded(runs, standings_compared)["standings"]
+    changes = [(abs(float(r[f"Δwin_rate[{lab}]"])), r["participant"], lab, r)
+               for lab in runs.labels[1:] for _, r in table.iterrows()
+               if f"Δwin_rate[{lab}]" in table and r[f"Δwin_rate[{lab}]"] == r[f"Δwin_rate[{lab}]"]]
+    if not changes:
+        return [best, "By how much: no win rate to compare.", "How sure: nothing to test."]
+    _, who, lab, r = max(changes, key=lambda c: c[0])
+    name = f"Δwin_rate[{lab}]"
+    gap = (f"By how much: the largest change of win rate against {runs.base} is {who}'s in "
+           f"{lab}, {100 * r[name]:+.1f} points.")
+    deals, _ = units(runs)
+    if math.isnan(r[f"{name}_lo"]):
+        needed = r.get(f"{name}_games_needed", math.nan)
+        sure = (f"How sure: not yet: {int(deals)} deals, fewer than the {stats.MIN_UNITS} an "
+                "interval needs" + (f" (about {int(needed)} games per run would carry one)."
+                                    if needed == needed else "."))
+    else:
+        excludes = r[f"{name}_lo"] > 0 or r[f"{name}_hi"] < 0
+        sure = (f"How sure: 95% interval [{100 * r[f'{name}_lo']:+.1f}, "
+                f"{100 * r[f'{name}_hi']:+.1f}] points, "
+                + ("which excludes no change." if excludes else "which includes no change."))
+    return [best, gap, sure]
