@@ -1052,7 +1052,10 @@ def headline(run: Run) -> list[str]:
     second = st.iloc[1]
     gap = (f"By how much: {100 * (top['win_rate'] - second['win_rate']):+.1f} points of win "
            f"rate over {second['participant']} ({second['win_rate']:.1%})")
-    if not (math.isnan(top["elo"]) or math.isnan(second["elo"])):
+    clipped = bool(top.get("elo_clipped", False)) or bool(second.get("elo_clipped", False))
+    if clipped and not math.isnan(top["elo"]):
+        gap += ", an Elo gap too large to measure (a perfect record)"
+    elif not (math.isnan(top["elo"]) or math.isnan(second["elo"])):
         gap += f", {top['elo'] - second['elo']:+.0f} Elo"
     if thin:
         return [best, gap + ".", f"How sure: {short}."]
@@ -1060,8 +1063,8 @@ def headline(run: Run) -> list[str]:
     value = los.at[top["participant"], second["participant"]] if (
         top["participant"] in los.index and second["participant"] in los.columns) else math.nan
     sure = ("How sure: no decisive game between them." if value != value else
-            f"How sure: {value:.1%} likely the stronger of the two (LOS, from their decisive "
-            "games).")
+            "How sure: " + ("more than 99.9%" if value > 0.999 else f"{value:.1%}")
+            + " likely the stronger of the two (LOS, from their decisive games).")
     return [best, gap + ".", sure]
 
 
