@@ -163,8 +163,9 @@ def _measured(out: pd.DataFrame, table: pd.DataFrame, low: float, high: float) -
     out = out.copy()
     points = table["points"].astype(float)
     priced = table.get("priced", pd.Series(False, index=table.index)).fillna(False).astype(bool)
-    lo = points + np.where(priced & np.isfinite(low), low, 0.0)
-    hi = points + np.where(priced & np.isfinite(high), high, 0.0)
+    # A priced card of a study whose offsets are unknown: its range is unknown, not narrow.
+    lo = points + np.where(priced, low, 0.0)
+    hi = points + np.where(priced, high, 0.0)
     out["measured_low"], out["measured_high"] = lo.to_numpy(), hi.to_numpy()
     beyond = (out["change"] != 0) & ((out["suggested"] < lo) | (out["suggested"] > hi))
     out["extrapolated"] = beyond.to_numpy()

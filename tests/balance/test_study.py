@@ -276,3 +276,39 @@ def test_a_study_at_a_depth_of_the_deck(tmp_path: Path) -> None:
     table = experiment.analyse(exp, replicates=20)["levels"][0]
     assert len(table) == 15 and (table["deals"] <= 12).all()
     assert replay_record(records[0]).ok
+
+
+def test_suggest_says_extrapolated_beyond_the_prices_measured() -> None:
+    """The efficiency method may move a card past its price arms (12 -> 2, arms at 9..15):
+    its output and the written set say "extrapolated", and it states what the value evidence
+    (the fair-value method `tune` uses) supports for the same card: here, no move."""
+    from types import SimpleNamespace
+
+    from arena.balance.tune import card_file, suggest
+
+    table = _table([
+        {"card": "panda-07", "points": 12.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "fair_points_games_needed": 7000.0, "flag": "efficient (beyond ±20%)",
+         "q_value": 0.07, "effect": 0.36, "efficiency": 5.62, "efficiency_lo": 4.76,
+         "efficiency_hi": 6.53},
+        {"card": "panda-01", "points": 3.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "priced": False, "efficiency": 1.1, "efficiency_lo": 0.8, "efficiency_hi": 1.4},
+    ])
+    exp = SimpleNamespace(
+        design={"offsets": [-3, 3]}, manifest={},
+        catalog=pd.DataFrame({"card": ["panda-07", "panda-01"], "points": [12, 3],
+                              "removed": [False, False]}))
+    out = suggest(exp, 0, table, method="efficiency").set_index("card")  # type: ignore[arg-type]
+    assert out.loc["panda-07", "suggested"] == 2
+    why = out.loc["panda-07", "why"]
+    assert "extrapolated: 2 is outside the prices its games measured (9 to 15)" in why
+    assert "keeps it at 12" in why
+    assert bool(out.loc["panda-07", "extrapolated"])
+    assert out.loc["panda-01", "change"] == 0 and "extrapolated" not in out.loc["panda-01", "why"]
+    written = card_file(exp, out.reset_index(), "suggested")  # type: ignore[arg-type]
+    assert "extrapolated beyond the prices measured: panda-07 12->2" in written["name"]
+    # The fair-value method (tune's) on the same evidence keeps the card.
+    value = suggest(exp, 0, table).set_index("card")  # type: ignore[arg-type]
+    assert value.loc["panda-07", "change"] == 0
