@@ -297,9 +297,10 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         data = card_file(current, table, name)
         path = out / f"round-{r}.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        say(f"round {r}: " + ", ".join(f"{c} {p:g}→{s}" for c, p, s in
-                                       zip(moved["card"], moved["points"], moved["suggested"],
-                                           strict=True)) + f" ({path})")
+        say(f"round {r}: " + ", ".join(
+            f"{c} {p:g}→{s}" + (" (extrapolated: beyond the prices measured)" if e else "")
+            for c, p, s, e in zip(moved["card"], moved["points"], moved["suggested"],
+                                  moved["extrapolated"], strict=True)) + f" ({path})")
         choice = card_files.parse(data, f"round {r}'s set")
         config = replace(base, cards=CardSet(choice.cards.points, choice.cards.removed, name))
         folder = out / f"round-{r}"
@@ -327,7 +328,8 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         final = json.loads((out / f"round-{best}.json").read_text())
     else:
         final = card_file(studies[0], suggest(studies[0], level).assign(
-            suggested=lambda f: f["points"].astype(int)), f"{directory.name} (unchanged)")
+            suggested=lambda f: f["points"].astype(int), extrapolated=False),
+            f"{directory.name} (unchanged)")
     (out / "final.json").write_text(json.dumps(final, indent=2) + "\n", encoding="utf-8")
     frame.to_csv(out / "rounds.csv", index=False)
     charts.spread_by_round(frame, out / "spread.png")
