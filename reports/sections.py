@@ -814,6 +814,9 @@ def paired_runs_text(runs: Runs, result: Result) -> str:
     changed = {name: [f"{r['card']} ({r[f'Δ{name}']:{spec}})" for _, r in per_card.iterrows()
                       if r[f"q_{name}"] <= balance.FDR]
                for name, spec in (("fair_value", "+.2f"), ("completion_rate", "+.3f"))}
+    none = ("none tested (fewer than the "
+            f"{stats.MIN_UNITS} deals in common an interval needs)"
+            if info["deals"] < stats.MIN_UNITS else "none")
     return (
         f"The {info['deals']} deals both runs played, resampled together (the same "
         f"{runs.replicates} bootstrap draws of deals, within pairings, in both runs), so each "
@@ -821,9 +824,9 @@ def paired_runs_text(runs: Runs, result: Result) -> str:
         f"{info['winner_changed']} of {info['games_compared']} games changed winner."
         "\n\n"
         "Cards whose fair value changed (Benjamini–Hochberg, false discovery rate "
-        f"{balance.FDR:.0%} across the cards): {', '.join(changed['fair_value']) or 'none'}. "
+        f"{balance.FDR:.0%} across the cards): {', '.join(changed['fair_value']) or none}. "
         "Cards whose completion rate changed: "
-        f"{', '.join(changed['completion_rate']) or 'none'}."
+        f"{', '.join(changed['completion_rate']) or none}."
         "\n\n"
         "Balance of each set (spread of fair value − points over the cards, corrected for "
         f"noise): {base} {interval_text(info['spread_a'], 'spread')}, {lab} "
