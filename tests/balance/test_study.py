@@ -47,6 +47,15 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     md = (report / "report.md").read_text()
     assert "Card value by experiment" in md and "&lt;" not in md
     assert max(len(line) for line in md.splitlines() if line.startswith("|")) <= 100
+    # A study's report is the study's: its headline first, no standings of a level against
+    # its own copies, no descriptive card table, games to watch picked by its findings.
+    assert md.split("\n\n")[2].startswith("- Strongest evidence: ")
+    assert "## 1. Overview" in md and "Standings" not in md and "Objective-card" not in md
+    assert not (report / "standings.csv").exists() and not (report / "cards.csv").exists()
+    watch = pd.read_csv(report / "games_to_watch.csv")
+    assert not watch["why"].str.contains("upset|flagged:").any()
+    assert watch["why"].str.contains(r"\(study: ").any()
+    assert (report / "summary.txt").read_text().startswith("Strongest evidence: ")
     records = list(read_records(out))
     assert len(records) == 10 * (15 + 2)
     for record in records[:20]:
