@@ -112,3 +112,21 @@ def test_withhold_keeps_the_estimate_and_says_how_many_games() -> None:
     assert enough["flag"].tolist() == ["too strong", "too strong"]
     shown = reports.render.display(thin)
     assert shown["x [95% CI]"].tolist()[0] == "0.500 (CI needs ~20 games)"
+
+
+def test_no_study_table_claims_more_than_its_deals(tmp_path: Path) -> None:
+    """A card study of 4 deals: its own tables, and every other of its report, show no
+    interval, test or flag, and its headline says how many games would carry one."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    out = tmp_path / "study"
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", "random:complete=true", "--deals", "4", "--category",
+        "panda", "--price-cards", "panda-03", "--workers", "1", "--quiet", "--no-report",
+        "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    parts = analyse(reports.load(out), tmp_path / "report", replicates=40)
+    _check_tables(parts, thin=True)
+    assert "How sure: not yet: 4 deals" in parts[0].text
