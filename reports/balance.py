@@ -691,10 +691,22 @@ def suggest_card_set(
                           "set can be suggested.")
     result = analyse(t, replicates=replicates)
     table = suggest(result, method)
+    # A tournament plays each card at its points only: any other price is extrapolated from
+    # the regression, and the table and the file's name say so.
+    table["extrapolated"] = table["change"] != 0
+    table["why"] = [w + (f"; extrapolated: the games played it at {p:g} only" if e else "")
+                    for w, p, e in zip(table["why"], table["points"], table["extrapolated"],
+                                       strict=True)]
+    far = table[table["extrapolated"]]
+    label = name or f"suggested from {t.label} ({method})"
+    if len(far):
+        label += "; extrapolated beyond the prices measured: " + ", ".join(
+            f"{c} {p:g}->{v}" for c, p, v in zip(far["card"], far["points"], far["suggested"],
+                                                 strict=True))
     removed = set(t.catalog.loc[t.catalog["removed"], "card"])
     kept = table[~table["card"].isin(removed)]
     card_file: dict[str, Any] = {
-        "name": name or f"suggested from {t.label} ({method})",
+        "name": label,
         "emperor": int(emperor_points(t.manifest)),
         "points": {c: int(v) for c, v in zip(kept["card"], kept["suggested"], strict=True)},
     }

@@ -70,7 +70,11 @@ def win_rates(standings: pd.DataFrame, players: int, path: Path) -> Path:
     ax.set_yticks(y, [str(p) for p in data["participant"]])
     ax.set_xlabel("win rate (shared wins count 1/k)")
     ax.set_ylabel("participant")
-    ax.set_xlim(0, min(1.0, max(0.05, float(np.nanmax(data["win_rate_hi"])) * 1.15)))
+    # The interval's top, or the rate where too few deals carry an interval (withheld).
+    top = np.fmax(data["win_rate_hi"].to_numpy(dtype=float), data["win_rate"].to_numpy(
+        dtype=float))
+    highest = float(np.nanmax(top)) if np.isfinite(top).any() else 1.0
+    ax.set_xlim(0, min(1.0, max(0.05, highest * 1.15)))
     ax.set_title(title)
     # Beside the axes: inside, it would cover a bar's interval near the chance line.
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0)

@@ -95,16 +95,24 @@ def join(parts: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
     return out
 
 
+class Found(list[str]):
+    """The rows :func:`significant` found, and how many rows had a difference to test (an
+    interval the report shows): none tested is not the same as none found."""
+
+    tested: int = 0
+
+
 def significant(frame: pd.DataFrame, key: str, metric: str, labels: Sequence[str],
-                fdr: float | None = None) -> list[str]:
+                fdr: float | None = None) -> Found:
     """Rows whose difference from the baseline has an interval that excludes zero; with
     ``fdr``, rows whose Benjamini–Hochberg q-value (from the interval's normal z) is at most
     ``fdr`` across the rows (what the per-card lists use)."""
-    found = []
+    found = Found()
     for lab in labels[1:]:
         name = f"Δ{metric}[{lab}]"
         if name not in frame:
             continue
+        found.tested += int((frame[f"{name}_lo"].notna() & frame[f"{name}_hi"].notna()).sum())
         if fdr is None:
             mask = (frame[f"{name}_lo"] > 0) | (frame[f"{name}_hi"] < 0)
         else:
@@ -121,6 +129,9 @@ def significance_text(what: str, rows: list[str], fdr: float | None = None) -> s
     """The sentence listing the rows found by :func:`significant`, naming the test used."""
     test = ("95% interval excludes 0" if fdr is None else
             f"Benjamini–Hochberg q ≤ {fdr:.0%} across the rows")
+    if not rows and isinstance(rows, Found) and rows.tested == 0:
+        return (f"No {what} difference is tested: too few deals carry an interval (see the "
+                "games each cell needs).")
     if not rows:
         return f"No {what} differs significantly from the baseline ({test})."
     return f"Significant differences in {what} ({test}): " + ", ".join(rows) + "."
@@ -184,6 +195,8 @@ def interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
     v, lo, hi = (values.get(k, float("nan")) for k in (key, f"{key}_lo", f"{key}_hi"))
     if math.isnan(v):
         return "not estimated (too few completed cards)"
+    if math.isnan(lo) or math.isnan(hi):
+        return f"{v:{spec}} (no interval: too few deals)"
     return f"{v:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 

@@ -63,6 +63,8 @@ class Part:
     text: str = ""
     tables: list[Table] = field(default_factory=list)
     charts: list[tuple[str, str]] = field(default_factory=list)
+    #: A lead part (the headline) is shown first, before the contents, unnumbered.
+    lead: bool = False
 
 
 def _unsigned_zero(text: str) -> str:
@@ -164,10 +166,18 @@ def display(frame: pd.DataFrame) -> pd.DataFrame:
             out[name] = [fmt(v) for v in values]
         needed = f"{col}_games_needed"
         if needed in frame.columns:
+            # An estimate whose interval too few deals carry keeps its value, and says so
+            # where the interval would be (``reports.stats.withhold``).
+            bounds = zip(frame[lo].tolist() if lo in frame.columns else [None] * len(frame),
+                         frame[hi].tolist() if hi in frame.columns else [None] * len(frame),
+                         strict=True)
             out[name] = [f"not enough games: about {int(n)} needed"
-                         if _missing(v) and not _missing(n) else shown
-                         for v, n, shown in zip(values, frame[needed].tolist(), out[name],
-                                                strict=True)]
+                         if _missing(v) and not _missing(n) else
+                         f"{fmt(v)} (CI needs ~{int(n)} games)"
+                         if not _missing(n) and lo in frame.columns and _missing(a)
+                         and _missing(b) else shown
+                         for v, n, shown, (a, b) in zip(values, frame[needed].tolist(),
+                                                        out[name], bounds, strict=True)]
     return pd.DataFrame(out, index=range(len(frame)))
 
 
@@ -234,17 +244,49 @@ def markdown_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = ""
         source = frame[col] if col in frame.columns else None
         if source is None or not pd.api.types.is_numeric_dtype(source.dtype):
             shown[col] = [v if len(v) <= MD_CELL else v[:MD_CELL - 1] + "…" for v in shown[col]]
-    lines = ["| " + " | ".join(_cell_md(c) for c in shown.columns) + " |",
-             "| " + " | ".join("---" for _ in shown.columns) + " |"]
-    for row in shown.itertuples(index=False):
-        lines.append("| " + " | ".join(_cell_md(str(v)) for v in row) + " |")
-    if max(len(line) for line in lines) > MD_WIDTH:
-        rows = f"{len(frame)} row{'' if len(frame) == 1 else 's'}"
-        return (f"_{rows} of {len(shown.columns)} columns, too wide for this page: "
-                f"see [{note}]({note})_\n")
+    groups = _column_groups(shown)
+    blocks = []
+    for number, cols in enumerate(groups):
+        part = shown[cols]
+        lines = ["| " + " | ".join(_cell_md(c) for c in part.columns) + " |",
+                 "| " + " | ".join("---" for _ in part.columns) + " |"]
+        lines += ["| " + " | ".join(_cell_md(str(v)) for v in row) + " |"
+                  for row in part.itertuples(index=False)]
+        if len(groups) > 1:
+            lines.insert(0, f"_Columns, part {number + 1} of {len(groups)}:_\n")
+        blocks.append("\n".join(lines))
     if len(frame) > max_rows:
-        lines.append(f"\n_{len(frame) - max_rows} more rows in {note}_")
-    return "\n".join(lines) + "\n"
+        blocks.append(f"_{len(frame) - max_rows} more rows in {note}_")
+    return "\n\n".join(blocks) + "\n"
+
+
+def _column_groups(shown: pd.DataFrame) -> list[list[str]]:
+    """The columns of a display table cut into groups whose rows fit :data:`MD_WIDTH`, each
+    led by the first column (the row's name), so a wide table is split, never dropped: the
+    Markdown report carries every figure the HTML shows.  A column too wide on its own still
+    gets a group of its own."""
+    cols = list(shown.columns)
+    if len(cols) <= 1:
+        return [cols]
+
+    def width(col: str) -> int:
+        cells = [_cell_md(str(col)), *(_cell_md(str(v)) for v in shown[col])]
+        return max(len(c) for c in cells) + 3
+
+    key, rest = cols[0], cols[1:]
+    base = width(key) + 1
+    groups: list[list[str]] = []
+    current: list[str] = []
+    used = base
+    for col in rest:
+        w = width(col)
+        if current and used + w > MD_WIDTH:
+            groups.append([key, *current])
+            current, used = [], base
+        current.append(col)
+        used += w
+    groups.append([key, *current])
+    return groups
 
 
 def html_table(frame: pd.DataFrame, max_rows: int = MAX_ROWS, note: str = "") -> str:
@@ -354,6 +396,11 @@ def write_document(title: str, parts: list[Part], out: Path) -> Path:
     body = [f"<h1>{html.escape(title)}</h1>",
             f"<p class=\"caption\">Generated {html.escape(stamp)} by <code>arena report</code>."
             "</p>"]
+    lead = [p for p in parts if p.lead]
+    parts = [p for p in parts if not p.lead]
+    for part in lead:
+        md.append(md_text(part.text.strip()) + "\n")
+        body.append(text_to_html(part.text))
     toc = []
     for number, section in enumerate(parts, start=1):
         anchor = f"s{number}"
@@ -386,7 +433,8 @@ def write_document(title: str, parts: list[Part], out: Path) -> Path:
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
-        + body[0] + body[1] + "<ul>" + "".join(toc) + "</ul>" + "\n".join(body[2:])
+        + "".join(body[:2 + len(lead)]) + "<ul>" + "".join(toc) + "</ul>"
+        + "\n".join(body[2 + len(lead):])
         + f"<script>{SORT_SCRIPT}</script></body></html>\n"
     )
     (out / "report.html").write_text(page, encoding="utf-8")

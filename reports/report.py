@@ -28,34 +28,56 @@ COMPARE_FILES = DOCUMENT_FILES + sections.files("compare")
 
 
 def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[Part]:
-    """Every part of a one-tournament report, section by section; charts are written into
-    ``out``, and ``summary.txt``, the standings the command line prints."""
+    """Every part of a one-tournament report, section by section, after its headline (who is
+    best, by how much, how sure); charts are written into ``out``, and ``summary.txt``, the
+    headline and the standings the command line prints."""
     out.mkdir(parents=True, exist_ok=True)
     run = Run(t, replicates)
     made = [p for s in SECTIONS for p in s.parts("report", run, out)]
-    summary = tables.summary_text(run.get(sections.standings)["standings"])
+    lines = sections.headline(run)
+    if sections.is_study(run):
+        # A study's standings are a level against its copies: the headline is its summary.
+        summary = "\n".join(lines)
+    else:
+        summary = "\n".join([*lines, "", tables.summary_text(
+            sections.guarded(run, sections.standings)["standings"])])
     (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
-    return made
+    return [Part("Headline", "\n".join(f"- {line}" for line in lines if line), lead=True),
+            *made]
 
 
 def compare(
     runs: Sequence[Tables], out: Path, replicates: int = tables.REPLICATES
 ) -> list[Part]:
-    """Every part of a comparison of runs, section by section; charts are written into
-    ``out``, and ``summary.txt``, each run's standings one after the other."""
+    """Every part of a comparison of runs, section by section, after its headline; charts
+    are written into ``out``, and ``summary.txt``, the headline and each run's standings."""
     out.mkdir(parents=True, exist_ok=True)
     context = Runs(runs, replicates)
     made = [p for s in SECTIONS for p in s.parts("compare", context, out)]
-    summary = "\n\n".join(
+    lines = sections.compare_headline(context)
+    summary = "\n".join(lines) + "\n\n" + "\n\n".join(
         f"{lab}\n{tables.summary_text(r['standings'])}"
-        for lab, r in zip(context.labels, context.each(sections.standings), strict=True))
+        for lab, r in zip(context.labels,
+                          [sections.guarded(r, sections.standings) for r in context.runs],
+                          strict=True))
     (out / "summary.txt").write_text(summary + "\n", encoding="utf-8")
-    return made
+    return [Part("Headline", "\n".join(f"- {line}" for line in lines), lead=True), *made]
+
+
+#: Files that make a folder a run's (a tournament's or a study's): a report written there
+#: would mix its files with another run's records.
+RUN_FILES = ("manifest.json", "games.jsonl")
 
 
 def writable(folder: Path) -> Path:
-    """The report's folder, made now: a folder that cannot be written is said before the
-    analysis (minutes on a big tournament) rather than after it."""
+    """The report's folder, made now: a folder that cannot be written, or that is a run's own
+    folder (``--out runs/base`` for the report of ``runs/t1``), is said before the analysis
+    (minutes on a big tournament) rather than after it."""
+    held = [name for name in RUN_FILES if (folder / name).exists()]
+    if held:
+        raise ReportError(f"--out {folder} is a run's folder (it holds {held[0]}): give a "
+                          "folder of its own for the report, such as "
+                          f"{folder / REPORT_DIR}.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

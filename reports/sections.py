@@ -123,6 +123,10 @@ class Form(Generic[C]):
     #: Whether the section applies to this context (a card study's section, only for one);
     #: None: always.  A form that may not apply writes no file in the others' reports.
     when: Callable[[C], bool] | None = None
+    #: Whether a card study's report shows it.  A study's participants are a level and its
+    #: own copies and its cards were placed by the experiment, so the standings between
+    #: them and the descriptive card table are artefacts of the design, not results.
+    in_study: bool = True
 
     def files(self) -> list[str]:
         """The CSV and PNG files this form writes (templates when it repeats)."""
@@ -133,7 +137,9 @@ class Form(Generic[C]):
         asked for the same result already), charts drawn into ``out``."""
         if self.when is not None and not self.when(context):
             return []
-        computed = context.get(self.compute)
+        if not self.in_study and isinstance(context, Run) and is_study(context):
+            return []
+        computed = guarded(context, self.compute)
         made = []
         for result in computed if self.repeat else [computed]:
             def name(text: str, result: Result = result) -> str:
@@ -148,6 +154,47 @@ class Form(Generic[C]):
                  for c in self.tables if result.get(c.key) is not None],
                 [(name(c.file), c.caption) for c in self.charts]))
         return made
+
+
+def units(context: Run | Runs) -> tuple[float, float]:
+    """The independent units (deals) a context's figures stand on, and its games: a run's
+    own; for runs compared, the run with the fewest deals (every difference needs both)."""
+    frames = [context.tables] if isinstance(context, Run) else context.tables
+    counts = [(float(t.games["deal_key"].nunique()) if len(t.games) else 0.0,
+               float(len(t.games))) for t in frames]
+    return min(counts) if counts else (0.0, 0.0)
+
+
+def withheld(context: Run | Runs, result: Any) -> Any:
+    """``result`` with :func:`reports.stats.withhold` applied to each of its tables (a
+    paired result stands on the deals its runs share, its ``info`` says how many)."""
+    if isinstance(result, list):
+        return [withheld(context, r) for r in result]
+    if not isinstance(result, dict):
+        return result
+    deals, games = units(context)
+    info = result.get("info")
+    if isinstance(info, dict) and "deals" in info and "games_compared" in info:
+        deals, games = float(info["deals"]), float(info["games_compared"])
+    out = {k: stats.withhold(v, deals, games) if isinstance(v, pd.DataFrame) else v
+           for k, v in result.items()}
+    if isinstance(info, dict) and deals < stats.MIN_UNITS:
+        out["info"] = _blank_bounds(info)
+    return out
+
+
+def _blank_bounds(values: dict[str, Any]) -> dict[str, Any]:
+    """A figure's dictionary (``spread``, ``spread_lo``, ...) with every bound blanked."""
+    return {k: (_blank_bounds(v) if isinstance(v, dict) else
+                math.nan if k.endswith(("_lo", "_hi")) else v) for k, v in values.items()}
+
+
+def guarded(context: Any, compute: Callable[[Any], R]) -> R:
+    """``compute``'s result as every report shows it: computed once (``context.get``), then
+    every interval too few deals carry withheld, with its tests and flags (one rule for every
+    table, ``reports.stats.withhold``).  Texts and lists of findings read this, never the raw
+    result, so a test the tables do not show cannot reach a sentence either."""
+    return withheld(context, context.get(compute))
 
 
 #: The two kinds of report: one tournament's, and the comparison of several.
@@ -176,8 +223,17 @@ class Section:
 
 def games_to_watch(run: Run) -> Result:
     """The games behind the figures, for a person to replay (``reports.watch``); the card
-    table's flagged cards each get one."""
-    flagged = watch.flagged_cards(run.get(cards)["cards"])
+    table's flagged cards each get one.  In a card study the findings are the study's: its
+    flagged cards (or its strongest one), never the descriptive table's, and no upset."""
+    if is_study(run):
+        found = guarded(run, card_study)["cards"]
+        flagged = watch.flagged_cards(found)
+        if flagged.empty:
+            flagged = found.head(1).assign(flag="study: strongest evidence, not flagged")
+        else:
+            flagged = flagged.assign(flag="study: " + flagged["flag"].astype(str))
+        return {"chosen": watch.games_to_watch(run.tables, flagged, upset=False)}
+    flagged = watch.flagged_cards(guarded(run, cards)["cards"])
     return {"chosen": watch.games_to_watch(run.tables, flagged)}
 
 
@@ -525,9 +581,11 @@ def card_study_text(run: Run, result: Result) -> str:
            "all (Hotelling's T² on the per-deal differences between levels, the paired t "
            "test for two levels), Benjamini–Hochberg across cards (`q_skill`).\n"
            if len(exp.levels) > 1 else "")
-        + "\nThe objective-card section further down is a description of the same games, "
-        "not a value: there the cards were placed, not drawn, and its fair value is a "
-        "regression of winning on completed cards, which follows the printed points.")
+        + "\nNot in this report, because they are not results of a study: the standings, "
+        "ratings and head-to-head between a level and its own copies (who beat whom is the "
+        "placed cards' doing) and the descriptive card table of a tournament report (here "
+        "the cards were placed, not drawn, and its fair value, a regression of winning on "
+        "completed cards, follows the printed points). Their CSV files are not written.")
 
 
 def draw_study_effects(run: Run, result: Result, path: Path) -> object:
@@ -756,6 +814,9 @@ def paired_runs_text(runs: Runs, result: Result) -> str:
     changed = {name: [f"{r['card']} ({r[f'Δ{name}']:{spec}})" for _, r in per_card.iterrows()
                       if r[f"q_{name}"] <= balance.FDR]
                for name, spec in (("fair_value", "+.2f"), ("completion_rate", "+.3f"))}
+    none = ("none tested (fewer than the "
+            f"{stats.MIN_UNITS} deals in common an interval needs)"
+            if info["deals"] < stats.MIN_UNITS else "none")
     return (
         f"The {info['deals']} deals both runs played, resampled together (the same "
         f"{runs.replicates} bootstrap draws of deals, within pairings, in both runs), so each "
@@ -763,9 +824,9 @@ def paired_runs_text(runs: Runs, result: Result) -> str:
         f"{info['winner_changed']} of {info['games_compared']} games changed winner."
         "\n\n"
         "Cards whose fair value changed (Benjamini–Hochberg, false discovery rate "
-        f"{balance.FDR:.0%} across the cards): {', '.join(changed['fair_value']) or 'none'}. "
+        f"{balance.FDR:.0%} across the cards): {', '.join(changed['fair_value']) or none}. "
         "Cards whose completion rate changed: "
-        f"{', '.join(changed['completion_rate']) or 'none'}."
+        f"{', '.join(changed['completion_rate']) or none}."
         "\n\n"
         "Balance of each set (spread of fair value − points over the cards, corrected for "
         f"noise): {base} {interval_text(info['spread_a'], 'spread')}, {lab} "
@@ -807,7 +868,7 @@ SECTIONS: tuple[Section, ...] = (
                              shown=("participant", "games", "win_rate", "elo")),),
              (Chart("win_rates.png", "Win rate per participant", draw_win_rates),
               Chart("scores.png", "Score distribution per participant", draw_scores)),
-             standings_text),
+             standings_text, in_study=False),
         Form(standings_compared,
              (Csv("standings", "compare_standings", "Standings side by side"),),
              (Chart("compare_win_rates.png", "Win rates per run", draw_compared_win_rates),),
@@ -817,7 +878,7 @@ SECTIONS: tuple[Section, ...] = (
         "watch", "Games to watch",
         Form(games_to_watch, (Csv("chosen", "games_to_watch", "Games to watch",
                                      shown=("game", "why", "rounds")),),
-             text=lambda run, result: watch.watch_text(result["chosen"])),
+             text=lambda run, result: watch.watch_text(result["chosen"], is_study(run))),
         None,  # a comparison links no games
     ),
     Section(
@@ -825,7 +886,7 @@ SECTIONS: tuple[Section, ...] = (
         Form(ratings, (Csv("ratings", "ratings", "Ratings"),
                        Csv("los", "los", "Likelihood of superiority (row over column)"),
                        Csv("pairs", "rating_pairs", "Results per pair")),
-             text=ratings_text),
+             text=ratings_text, in_study=False),
         None,  # the comparison's standings carry each run's Elo
     ),
     Section(
@@ -837,7 +898,7 @@ SECTIONS: tuple[Section, ...] = (
              "How often the row finished ahead of the column in the games where both played "
              "(2 players: the row's win rate; a shared win or equal ranks count half), with "
              "Wilson intervals that treat games as independent; the paired analysis below "
-             "shows how much the duplicate deals tighten them."),
+             "shows how much the duplicate deals tighten them.", in_study=False),
         Form(head_to_head_compared,
              (Csv("pairs", "compare_head_to_head", "Row ahead of column"),),
              text=head_to_head_compared_text),
@@ -848,7 +909,7 @@ SECTIONS: tuple[Section, ...] = (
                           "Pentanomial-style counts and variance reduction",
                           shown=("participant", "opponents", "deals", "score",
                                  "variance_ratio")),),
-             text=paired_text),
+             text=paired_text, in_study=False),
         None,  # between runs, the paired sections at the end compare over common deals
     ),
     Section(
@@ -889,7 +950,8 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "cards", "Objective-card balance",
-        Form(cards, (Csv("cards", "cards", "Cards, strongest evidence first",
+        Form(cards, (Csv("cards", "cards", "Cards, strongest evidence first (deck order "
+                         "where no card was tested)",
                          shown=("card", "points", "completion_rate", "fair_value", "flag")),
                      Csv("categories", "card_categories", "Categories",
                          shown=("category", "winners_share", "points_share",
@@ -900,7 +962,7 @@ SECTIONS: tuple[Section, ...] = (
                     lambda run, r, path: charts.card_value(r["cards"], path)),
               Chart("card_completion.png", "Completion rate per card",
                     lambda run, r, path: charts.card_completion(r["cards"], path))),
-             cards_text),
+             cards_text, in_study=False),
         Form(cards_compared, (Csv("cards", "compare_cards", "Cards"),
                               Csv("categories", "compare_card_categories", "Categories"),
                               Csv("spreads", "compare_spread",
@@ -961,3 +1023,117 @@ def conditional_files(kind: Kind) -> tuple[str, ...]:
     """The files of the sections that only some runs have (a card study's)."""
     return tuple(name for _, form in forms(kind) if form.when is not None
                  for name in form.files())
+
+
+# The headline ------------------------------------------------------------------------------
+
+
+def headline(run: Run) -> list[str]:
+    """Three lines for the first screen: who is best, by how much, and how sure.
+
+    Read from the same (withheld) tables as the sections below, so the headline never says
+    more than they do: with too few deals it says how many games would settle it.  A card
+    study's headline is its strongest card, not the standings of a level against its copies.
+    """
+    t = run.tables
+    deals, games = units(run)
+    if len(t.games) == 0:
+        return ["No games yet: nothing to rank.", "", ""]
+    thin = deals < stats.MIN_UNITS
+    needed = stats.games_needed(games, deals)
+    short = (f"not yet: {int(deals)} deals, fewer than the {stats.MIN_UNITS} an interval "
+             f"needs (about {int(needed)} games would carry one)")
+    if is_study(run):
+        return _study_headline(run, short if thin else "")
+    st = guarded(run, standings)["standings"]
+    top = st.iloc[0]
+    best = (f"Best: {top['participant']}, {top['win_rate']:.1%} of its {int(top['games'])} "
+            "games won" + ("" if thin or math.isnan(top["win_rate_lo"]) else
+                           f" [{top['win_rate_lo']:.1%}, {top['win_rate_hi']:.1%}]") + ".")
+    if len(st) < 2:
+        return [best, "By how much: no one else played.", "How sure: no one to compare with."]
+    second = st.iloc[1]
+    gap = (f"By how much: {100 * (top['win_rate'] - second['win_rate']):+.1f} points of win "
+           f"rate over {second['participant']} ({second['win_rate']:.1%})")
+    clipped = bool(top.get("elo_clipped", False)) or bool(second.get("elo_clipped", False))
+    if clipped and not math.isnan(top["elo"]):
+        gap += ", an Elo gap too large to measure (a perfect record)"
+    elif not (math.isnan(top["elo"]) or math.isnan(second["elo"])):
+        gap += f", {top['elo'] - second['elo']:+.0f} Elo"
+    if thin:
+        return [best, gap + ".", f"How sure: {short}."]
+    los = guarded(run, ratings)["los"].set_index("participant")
+    value = los.at[top["participant"], second["participant"]] if (
+        top["participant"] in los.index and second["participant"] in los.columns) else math.nan
+    sure = ("How sure: no decisive game between them." if value != value else
+            "How sure: " + ("more than 99.9%" if value > 0.999 else f"{value:.1%}")
+            + " likely the stronger of the two (LOS, from their decisive games).")
+    return [best, gap + ".", sure]
+
+
+def _study_headline(run: Run, short: str) -> list[str]:
+    """The study's strongest card, its measured worth, and the test's verdict."""
+    found = guarded(run, card_study)["cards"]
+    if found.empty:
+        return ["No complete deal yet: no card measured.", "", ""]
+    r = found.iloc[0]
+    level = f" at level {r['level']}" if found["level"].nunique() > 1 else ""
+    effect = (f"{r['effect']:+.3f}" if short or math.isnan(r["effect_lo"]) else
+              f"{r['effect']:+.3f} [{r['effect_lo']:+.3f}, {r['effect_hi']:+.3f}]")
+    first = (f"Strongest evidence: {r['card']} ({r['points']:g} points){level}; holding it "
+             f"moves the win share by {effect} against its category's average card.")
+    if not bool(r.get("priced", False)):
+        worth = "By how much: its fair points were not measured (not played at other prices)."
+    elif math.isnan(r["fair_points"]):
+        need = r.get("fair_points_games_needed", math.nan)
+        worth = ("By how much: its fair points are not resolved"
+                 + (f" (about {int(need)} games needed)." if need == need else "."))
+    elif math.isnan(r["fair_points_lo"]):
+        worth = f"By how much: fair points {r['fair_points']:.1f} (no interval yet)."
+    else:
+        worth = (f"By how much: fair points {r['fair_points']:.1f} "
+                 f"[{r['fair_points_lo']:.1f}, {r['fair_points_hi']:.1f}] against its "
+                 f"{r['points']:g}.")
+    if short:
+        return [first, worth, f"How sure: {short}."]
+    flags = [f.strip() for f in str(r["flag"]).split(",") if f.strip()]
+    verdict = [f for f in flags if f in ("too strong", "too weak")]
+    other = [f for f in flags if f not in verdict]
+    q = "untested" if math.isnan(r["q_value"]) else f"q = {r['q_value']:.3f}"
+    sure = (f"How sure: its effect is {'flagged ' + verdict[0] if verdict else 'not flagged'} "
+            f"({q}; Benjamini–Hochberg across {len(found)} cards at {balance.FDR:.0%})"
+            + (f"; also flagged {', '.join(other)}" if other else "") + ".")
+    return [first, worth, sure]
+
+
+def compare_headline(runs: Runs) -> list[str]:
+    """Three lines for a comparison's first screen: who is best in each run, the largest
+    change of win rate against the baseline, and how sure (the same withheld tables)."""
+    tops = []
+    for lab, run in zip(runs.labels, runs.runs, strict=True):
+        st = guarded(run, standings)["standings"]
+        if len(st):
+            tops.append(f"{lab} {st.iloc[0]['participant']} ({st.iloc[0]['win_rate']:.1%})")
+    best = "Best: " + "; ".join(tops) + "." if tops else "No games yet: nothing to rank."
+    table = guarded(runs, standings_compared)["standings"]
+    changes = [(abs(float(r[f"Δwin_rate[{lab}]"])), r["participant"], lab, r)
+               for lab in runs.labels[1:] for _, r in table.iterrows()
+               if f"Δwin_rate[{lab}]" in table and r[f"Δwin_rate[{lab}]"] == r[f"Δwin_rate[{lab}]"]]
+    if not changes:
+        return [best, "By how much: no win rate to compare.", "How sure: nothing to test."]
+    _, who, lab, r = max(changes, key=lambda c: c[0])
+    name = f"Δwin_rate[{lab}]"
+    gap = (f"By how much: the largest change of win rate against {runs.base} is {who}'s in "
+           f"{lab}, {100 * r[name]:+.1f} points.")
+    deals, _ = units(runs)
+    if math.isnan(r[f"{name}_lo"]):
+        needed = r.get(f"{name}_games_needed", math.nan)
+        sure = (f"How sure: not yet: {int(deals)} deals, fewer than the {stats.MIN_UNITS} an "
+                "interval needs" + (f" (about {int(needed)} games per run would carry one)."
+                                    if needed == needed else "."))
+    else:
+        excludes = r[f"{name}_lo"] > 0 or r[f"{name}_hi"] < 0
+        sure = (f"How sure: 95% interval [{100 * r[f'{name}_lo']:+.1f}, "
+                f"{100 * r[f'{name}_hi']:+.1f}] points, "
+                + ("which excludes no change." if excludes else "which includes no change."))
+    return [best, gap, sure]

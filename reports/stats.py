@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
@@ -259,3 +261,83 @@ def plackett_luce_online(
                 mus[p] = sum(new_mu[i] for i in mine) / len(mine)
                 sigmas[p] = sum(new_sigma[i] for i in mine) / len(mine)
     return mus, sigmas
+
+
+#: Independent units (deals) below which no interval is shown and no test is made, in any
+#: table of any report: the games of one deal share its seed and luck, so an interval over
+#: two or three deals is no interval, however many games they hold.
+MIN_UNITS = 10
+#: An interval narrower than this is zero-width (arithmetic noise, not precision).
+FLAT = 1e-12
+
+
+def games_needed(games: float, units: float, min_units: int = MIN_UNITS) -> float:
+    """About how many games would give ``min_units`` deals, at this run's games per deal."""
+    if not units > 0 or not games > 0:
+        return math.nan
+    return float(math.ceil(games * min_units / units))
+
+
+def _is_test(column: str) -> bool:
+    """A test's column: a p- or q-value (``p_value``, ``q_fair_value``, ``p[run]``)."""
+    return column in ("p_value", "q_value", "q_skill") or column.startswith(("p_", "q_", "p["))
+
+
+def _is_flag(column: str) -> bool:
+    """A verdict drawn from a test: a flag or a yes/no finding."""
+    return column in ("flag", "depends_on_skill") or column.startswith("flag[")
+
+
+def withhold(frame: Any, units: float, games: float, min_units: int = MIN_UNITS) -> Any:
+    """The one rule behind every interval of every report (CSV, Markdown and HTML alike).
+
+    A row whose figures stand on fewer than ``min_units`` independent units (deals: the
+    row's own ``deals`` column when the table has one, else ``units``, the deals of the run
+    or the runs compared) shows no interval and no test: its ``x_lo``/``x_hi`` are blanked,
+    ``x_games_needed`` says how many games (at ``games / units`` per deal) would carry it,
+    its p- and q-values are blanked and its flags emptied, so nothing drawn from it can reach
+    a flag or a list of significant differences.  Any other interval of zero width (a
+    bootstrap over deals that all came out alike, a difference of two such) is blanked too,
+    with the tests on its figure: a zero-width interval is printed only for a quantity known
+    exactly, and no report has one.  Estimates stay; only what they cannot carry goes.
+    """
+    if not isinstance(frame, pd.DataFrame) or frame.empty:
+        return frame
+    out = frame.copy()
+    row_units = (pd.to_numeric(out["deals"], errors="coerce").to_numpy(dtype=float)
+                 if "deals" in out.columns else np.full(len(out), float(units)))
+    row_units = np.fmin(row_units, float(units)) if units == units else row_units
+    thin = ~(row_units >= min_units)
+    per_deal = games / units if units > 0 else math.nan
+    needed = np.array([math.nan if not u > 0 or per_deal != per_deal
+                       else float(math.ceil(per_deal * min_units)) for u in row_units])
+    for col in list(out.columns):
+        lo, hi = f"{col}_lo", f"{col}_hi"
+        if lo not in out.columns or hi not in out.columns:
+            continue
+        value = pd.to_numeric(out[col], errors="coerce").to_numpy(dtype=float)
+        a = pd.to_numeric(out[lo], errors="coerce").to_numpy(dtype=float)
+        b = pd.to_numeric(out[hi], errors="coerce").to_numpy(dtype=float)
+        flat = np.isfinite(a) & np.isfinite(b) & (np.abs(b - a) <= FLAT)
+        drop = (thin & (np.isfinite(a) | np.isfinite(b))) | flat
+        if not drop.any():
+            continue
+        out[lo] = np.where(drop, np.nan, a)
+        out[hi] = np.where(drop, np.nan, b)
+        base = col[1:] if col.startswith("Δ") else col
+        for test in (f"p_{base}", f"q_{base}"):
+            if test in out.columns:
+                out[test] = np.where(drop, np.nan, pd.to_numeric(out[test], errors="coerce"))
+        gn = f"{col}_games_needed"
+        want = thin & np.isfinite(value)
+        if want.any():
+            old = (pd.to_numeric(out[gn], errors="coerce").to_numpy(dtype=float)
+                   if gn in out.columns else np.full(len(out), np.nan))
+            out[gn] = np.where(want & np.isnan(old), needed, old)
+    if thin.any():
+        for col in out.columns:
+            if _is_test(str(col)):
+                out[col] = np.where(thin, np.nan, pd.to_numeric(out[col], errors="coerce"))
+            elif _is_flag(str(col)):
+                out[col] = np.where(thin, "", out[col].astype(object))
+    return out

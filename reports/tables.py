@@ -730,8 +730,10 @@ def summary_text(tables: Tables | pd.DataFrame, limit: int = 20) -> str:
              f"{'Elo':>7}  {'Elo 95% CI':>15}"]
     for _, r in shown.iterrows():
         # Percentages, as the tournament's standings print them.
+        ci_needed = r.get("win_rate_games_needed", math.nan)
         ci = (f"[{r['win_rate_lo']:.1%}, {r['win_rate_hi']:.1%}]"
-              if not math.isnan(r["win_rate_lo"]) else "")
+              if not math.isnan(r["win_rate_lo"]) else
+              f"needs ~{int(ci_needed)} games" if ci_needed == ci_needed else "")
         rate = f"{r['win_rate']:.1%}" if not math.isnan(r["win_rate"]) else "-"
         elo = "-" if math.isnan(r["elo"]) else signed(r["elo"])
         needed = r.get("elo_games_needed", math.nan)

@@ -30,10 +30,13 @@ def replay_file(game: str) -> str:
     return f"{REPLAYS}/{game}.html"
 
 
-def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None) -> pd.DataFrame:
+def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
+                   upset: bool = True) -> pd.DataFrame:
     """The chosen games, one row each (a game chosen for several reasons has them all).
 
-    ``flagged``: the card table's rows with a flag (columns ``card`` and ``flag``).
+    ``flagged``: the card table's rows with a flag (columns ``card`` and ``flag``).  Without
+    ``upset`` no upset is chosen: in a card study the participants are a level and its own
+    copies, and who beat whom is the placed cards' doing, not a result.
     """
     games, seats = t.games, t.seats
     if len(games) == 0:
@@ -71,7 +74,7 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None) -> pd.DataFra
             best_upset, upset_gi = gap, int(gi)  # type: ignore[arg-type]
             upset_text = (f"biggest upset: {winner} ({rate[winner]:.0%} of its games won) "
                           f"beat {favourite} ({rate[favourite]:.0%})")
-    if upset_gi >= 0:
+    if upset and upset_gi >= 0:
         choose(upset_gi, upset_text)
     if len(clean):
         longest = min(clean.index, key=lambda gi: (-rounds[gi], ids[gi]))
@@ -83,17 +86,28 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None) -> pd.DataFra
             if rows.empty:
                 continue
             gi = min(rows["gi"], key=lambda g: ids[g])
-            choose(int(gi), f"{card} completed (flagged: {flag})")
+            choose(int(gi), f"{card} completed ({flag})" if str(flag).startswith("study")
+                   else f"{card} completed (flagged: {flag})")
     rows = [{"game": ids[gi], "why": "; ".join(why), "seats": ", ".join(who[gi]),
              "rounds": int(rounds[gi]), "file": replay_file(ids[gi])}
             for gi, why in sorted(reasons.items(), key=lambda kv: ids[kv[0]])]
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def watch_text(chosen: pd.DataFrame) -> str:
+def watch_text(chosen: pd.DataFrame, study: bool = False) -> str:
     """The section's text: what the games are, and a link to each replay."""
     if chosen.empty:
         return "No finished game without an error to replay yet."
+    lines = [f"- [{game}]({file}): {why} ({seats})" for game, why, seats, file in
+             zip(chosen["game"], chosen["why"], chosen["seats"], chosen["file"])]
+    if study:
+        return (
+            "The games behind the study's findings, each a page that steps through the game "
+            "with the board drawn, every hand and the scores by round (`arena replay DIR "
+            "--game ID --html OUT` draws any other): for each card the study flagged (or, "
+            "with none flagged, the card with the strongest evidence) a game where it was "
+            "placed and completed, and per pairing the typical and the longest game. No "
+            "upset: the seats are a level and its own copies.\n\n" + "\n".join(lines))
     lines = [f"- [{game}]({file}): {why} ({seats})" for game, why, seats, file in
              zip(chosen["game"], chosen["why"], chosen["seats"], chosen["file"])]
     return (

@@ -69,13 +69,16 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     analysis = analysis or experiment.analyse(exp)
     table = analysis["levels"][level].copy()
     table["group"] = copy_groups(table.assign(category=table["category"].astype(str)))
-    if method == "efficiency":
-        return _by_efficiency(table)
-    if method != "fair-value":
-        raise ValueError(f"unknown method {method!r}")
     design = getattr(exp, "design", None) or {}
     offsets = [int(o) for o in design.get("offsets") or ()]
     low, high = (min(*offsets, 0), max(*offsets, 0)) if offsets else (-math.inf, math.inf)
+    if method == "efficiency":
+        # The value evidence, as `tune` reads it, beside the effort one: the two methods
+        # say the same thing about what a card's games support.
+        value = suggest(exp, level, analysis, "fair-value", earlier)
+        return _measured(_by_efficiency(table, value), table, low, high)
+    if method != "fair-value":
+        raise ValueError(f"unknown method {method!r}")
     rounds = pd.Series(1, index=table.index)
     if earlier:
         table, rounds = _pool_rounds(table, earlier, low, high)
@@ -147,8 +150,30 @@ def suggest(exp: experiment.Experiment, level: int = 0,
                 f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
     table["why"] = why
     table["q_fair_points"] = q_fair
-    return table[["card", "category", "points", "fair_points", "fair_points_lo",
-                  "fair_points_hi", "q_fair_points", "suggested", "change", "why"]]
+    return _measured(table[["card", "category", "points", "fair_points", "fair_points_lo",
+                            "fair_points_hi", "q_fair_points", "suggested", "change", "why"]],
+                     table, low, high)
+
+
+def _measured(out: pd.DataFrame, table: pd.DataFrame, low: float, high: float) -> pd.DataFrame:
+    """``out`` with ``measured_low``/``measured_high`` (the prices the card's arms played:
+    its points plus the offsets when it was priced, its points alone when not) and
+    ``extrapolated``: a suggestion outside them stands on no game at that price, so its
+    ``why`` says "extrapolated" (and :func:`card_file` names it in the set's name)."""
+    out = out.copy()
+    points = table["points"].astype(float)
+    priced = table.get("priced", pd.Series(False, index=table.index)).fillna(False).astype(bool)
+    # A priced card of a study whose offsets are unknown: its range is unknown, not narrow.
+    lo = points + np.where(priced, low, 0.0)
+    hi = points + np.where(priced, high, 0.0)
+    out["measured_low"], out["measured_high"] = lo.to_numpy(), hi.to_numpy()
+    beyond = (out["change"] != 0) & ((out["suggested"] < lo) | (out["suggested"] > hi))
+    out["extrapolated"] = beyond.to_numpy()
+    out["why"] = [w + (f"; extrapolated: {s} is outside the prices its games measured "
+                       f"({a:g} to {b:g})" if e else "")
+                  for w, s, a, b, e in zip(out["why"], out["suggested"], lo, hi, beyond,
+                                           strict=True)]
+    return out
 
 
 def _pool_rounds(table: pd.DataFrame, earlier: list[pd.DataFrame], low: float,
@@ -182,8 +207,12 @@ def _pool_rounds(table: pd.DataFrame, earlier: list[pd.DataFrame], low: float,
     return out, card.map(g["n"]).fillna(1).astype(int)
 
 
-def _by_efficiency(table: pd.DataFrame) -> pd.DataFrame:
-    """The efficiency method of :func:`suggest`; copies move together (their mean target)."""
+def _by_efficiency(table: pd.DataFrame, value: pd.DataFrame) -> pd.DataFrame:
+    """The efficiency method of :func:`suggest`; copies move together (their mean target).
+
+    Parity of effort, not of value: each card's ``why`` also says what its value evidence
+    (``value``, the fair-value method ``tune`` uses) supports, so the two never disagree
+    silently about the same games."""
     flagged = table["flag"].astype(str).str.contains("efficient")
     key = table["group"] + "@" + table["points"].astype(str)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -200,6 +229,15 @@ def _by_efficiency(table: pd.DataFrame) -> pd.DataFrame:
         "points per action within ±20% of its category's, or not resolved" if not m else
         "earns no points per action: parity needs its points measured at other prices"
         for r, m in zip(table.itertuples(), move, strict=True)]
+    verdict = value.set_index("card")
+    table["why"] = [
+        w + ("" if c == 0 else
+             "; its value evidence (the fair-value method, as `tune` reads it) "
+             + (f"keeps it at {p:g}" if verdict.at[card, "change"] == 0 else
+                f"moves it to {int(verdict.at[card, 'suggested'])}")
+             + f" ({verdict.at[card, 'why']})")
+        for w, c, card, p in zip(table["why"], table["change"], table["card"], table["points"],
+                                 strict=True)]
     return table[["card", "category", "points", "fair_points", "fair_points_lo",
                   "fair_points_hi", "suggested", "change", "why"]]
 
@@ -212,6 +250,13 @@ def card_file(exp: experiment.Experiment, table: pd.DataFrame, name: str) -> dic
               zip(catalog["card"], catalog["points"], catalog["removed"], strict=True)
               if not removed}
     points.update({c: int(s) for c, s in zip(table["card"], table["suggested"], strict=True)})
+    if "extrapolated" in table and table["extrapolated"].any():
+        # The file's own words (the only free text a card file has): a set that moves a
+        # card past the prices its games measured says so wherever it is used.
+        far = table[table["extrapolated"]]
+        name += "; extrapolated beyond the prices measured: " + ", ".join(
+            f"{c} {p:g}->{s}" for c, p, s in zip(far["card"], far["points"], far["suggested"],
+                                                 strict=True))
     out: dict[str, Any] = {"name": name, "emperor": emperor_points(exp.manifest),
                            "points": points}
     removed = sorted(catalog.loc[catalog["removed"], "card"])
@@ -252,9 +297,10 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         data = card_file(current, table, name)
         path = out / f"round-{r}.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        say(f"round {r}: " + ", ".join(f"{c} {p:g}→{s}" for c, p, s in
-                                       zip(moved["card"], moved["points"], moved["suggested"],
-                                           strict=True)) + f" ({path})")
+        say(f"round {r}: " + ", ".join(
+            f"{c} {p:g}→{s}" + (" (extrapolated: beyond the prices measured)" if e else "")
+            for c, p, s, e in zip(moved["card"], moved["points"], moved["suggested"],
+                                  moved["extrapolated"], strict=True)) + f" ({path})")
         choice = card_files.parse(data, f"round {r}'s set")
         config = replace(base, cards=CardSet(choice.cards.points, choice.cards.removed, name))
         folder = out / f"round-{r}"
@@ -282,7 +328,8 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         final = json.loads((out / f"round-{best}.json").read_text())
     else:
         final = card_file(studies[0], suggest(studies[0], level).assign(
-            suggested=lambda f: f["points"].astype(int)), f"{directory.name} (unchanged)")
+            suggested=lambda f: f["points"].astype(int), extrapolated=False),
+            f"{directory.name} (unchanged)")
     (out / "final.json").write_text(json.dumps(final, indent=2) + "\n", encoding="utf-8")
     frame.to_csv(out / "rounds.csv", index=False)
     charts.spread_by_round(frame, out / "spread.png")

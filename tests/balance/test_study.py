@@ -47,6 +47,15 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     md = (report / "report.md").read_text()
     assert "Card value by experiment" in md and "&lt;" not in md
     assert max(len(line) for line in md.splitlines() if line.startswith("|")) <= 100
+    # A study's report is the study's: its headline first, no standings of a level against
+    # its own copies, no descriptive card table, games to watch picked by its findings.
+    assert md.split("\n\n")[2].startswith("- Strongest evidence: ")
+    assert "## 1. Overview" in md and "Standings" not in md and "Objective-card" not in md
+    assert not (report / "standings.csv").exists() and not (report / "cards.csv").exists()
+    watch = pd.read_csv(report / "games_to_watch.csv")
+    assert not watch["why"].str.contains("upset|flagged:").any()
+    assert watch["why"].str.contains(r"\(study: ").any()
+    assert (report / "summary.txt").read_text().startswith("Strongest evidence: ")
     records = list(read_records(out))
     assert len(records) == 10 * (15 + 2)
     for record in records[:20]:
@@ -276,3 +285,39 @@ def test_a_study_at_a_depth_of_the_deck(tmp_path: Path) -> None:
     table = experiment.analyse(exp, replicates=20)["levels"][0]
     assert len(table) == 15 and (table["deals"] <= 12).all()
     assert replay_record(records[0]).ok
+
+
+def test_suggest_says_extrapolated_beyond_the_prices_measured() -> None:
+    """The efficiency method may move a card past its price arms (12 -> 2, arms at 9..15):
+    its output and the written set say "extrapolated", and it states what the value evidence
+    (the fair-value method `tune` uses) supports for the same card: here, no move."""
+    from types import SimpleNamespace
+
+    from arena.balance.tune import card_file, suggest
+
+    table = _table([
+        {"card": "panda-07", "points": 12.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "fair_points_games_needed": 7000.0, "flag": "efficient (beyond ±20%)",
+         "q_value": 0.07, "effect": 0.36, "efficiency": 5.62, "efficiency_lo": 4.76,
+         "efficiency_hi": 6.53},
+        {"card": "panda-01", "points": 3.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "priced": False, "efficiency": 1.1, "efficiency_lo": 0.8, "efficiency_hi": 1.4},
+    ])
+    exp = SimpleNamespace(
+        design={"offsets": [-3, 3]}, manifest={},
+        catalog=pd.DataFrame({"card": ["panda-07", "panda-01"], "points": [12, 3],
+                              "removed": [False, False]}))
+    out = suggest(exp, 0, table, method="efficiency").set_index("card")  # type: ignore[arg-type]
+    assert out.loc["panda-07", "suggested"] == 2
+    why = out.loc["panda-07", "why"]
+    assert "extrapolated: 2 is outside the prices its games measured (9 to 15)" in why
+    assert "keeps it at 12" in why
+    assert bool(out.loc["panda-07", "extrapolated"])
+    assert out.loc["panda-01", "change"] == 0 and "extrapolated" not in out.loc["panda-01", "why"]
+    written = card_file(exp, out.reset_index(), "suggested")  # type: ignore[arg-type]
+    assert "extrapolated beyond the prices measured: panda-07 12->2" in written["name"]
+    # The fair-value method (tune's) on the same evidence keeps the card.
+    value = suggest(exp, 0, table).set_index("card")  # type: ignore[arg-type]
+    assert value.loc["panda-07", "change"] == 0

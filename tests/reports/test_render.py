@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pytest
 
 from reports import render
 
@@ -46,3 +50,33 @@ def test_a_count_of_games_needed_without_its_figure_is_an_ordinary_column() -> N
     so it is shown as it is."""
     frame = pd.DataFrame({"fair_value": [math.nan], "games_needed": [500.0]})
     assert list(render.display(frame).columns) == ["fair_value", "games_needed"]
+
+
+def test_a_wide_table_is_split_in_markdown_never_dropped() -> None:
+    """45 rows of many columns: every column is in report.md, in parts that fit the page,
+    each led by the row's name."""
+    frame = pd.DataFrame({"card": [f"panda-{i:02d}" for i in range(45)]})
+    for k in range(9):
+        frame[f"figure_{k}"] = np.linspace(0.1, 0.9, 45) + k
+        frame[f"figure_{k}_lo"] = frame[f"figure_{k}"] - 0.05
+        frame[f"figure_{k}_hi"] = frame[f"figure_{k}"] + 0.05
+    text = render.markdown_table(frame, 60, "cards.csv")
+    assert "too wide" not in text
+    for k in range(9):
+        assert f"figure_{k} [95% CI]" in text
+    lines = text.splitlines()
+    headers = [a for a, b in itertools.pairwise(lines) if b.startswith("| ---")]
+    assert len(headers) > 1 and all(h.startswith("| card |") for h in headers)
+    assert max(len(line) for line in lines) <= render.MD_WIDTH
+    assert text.count("panda-44") == len(headers)
+
+
+def test_report_out_refuses_another_runs_folder(tmp_path: Path) -> None:
+    import reports
+    from tests.reports.report_helpers import duel
+
+    run = duel(tmp_path / "duel")
+    other = duel(tmp_path / "other")
+    with pytest.raises(reports.ReportError, match="is a run's folder"):
+        reports.write_report([run], out=other)
+    assert not (other / "report.md").exists()

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import reports
-from reports import synthetic
+from reports import sections, synthetic
 from tests.reports.report_helpers import card, duel, kept, record, write_run
 
 
@@ -124,10 +124,19 @@ def test_write_report_writes_every_file(tmp_path: Path) -> None:
     assert html.count("<img") == 7
     md = (out / "report.md").read_text()
     assert "![Win rate per participant](win_rates.png)" in md
-    assert "0.562 [0.259, 0.826]" in md  # A's win rate with its Wilson interval (0.825501)
+    # Four deals: the Wilson interval (0.562 [0.259, 0.826]) is computed, but the report
+    # withholds it (fewer than 10 deals) and says how many games would carry it.
+    raw = reports.standings(reports.load(directory)).set_index("participant")
+    assert raw.loc["A", "win_rate_lo"] == pytest.approx(0.2591, abs=1e-3)
+    assert raw.loc["A", "win_rate_hi"] == pytest.approx(0.8255, abs=1e-3)
+    assert "0.562 (CI needs ~20 games)" in md and "0.562 [0.259" not in md
     standings = pd.read_csv(out / "standings.csv")
     assert standings["win_rate"].tolist() == [0.5625, 0.4375]
-    assert (out / "summary.txt").read_text().splitlines()[1].startswith("A")
+    assert standings["win_rate_lo"].isna().all()
+    assert standings["win_rate_games_needed"].tolist() == [20, 20]
+    summary = (out / "summary.txt").read_text().splitlines()
+    assert summary[0].startswith("Best: A, 56.2%") and "How sure: not yet" in summary[2]
+    assert summary[5].startswith("A")
     assert (out / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -174,19 +183,26 @@ def test_compare_two_runs(tmp_path: Path) -> None:
     other = run("redraw", 2, {"redraw_satisfied": "all"})
     out = reports.write_report([base, other], replicates=100)
     assert out == base / "report-compare"
+    # Newcombe: Wilson(6/8) = [0.4093, 0.9285], Wilson(2/8) = [0.0715, 0.5907];
+    # lo = -0.5 - sqrt((0.25 - 0.0715)² + (0.9285 - 0.75)²) = -0.7524,
+    # hi = -0.5 + sqrt((0.5907 - 0.25)² + (0.75 - 0.4093)²) = -0.0182.
+    runs = sections.Runs([reports.load(base), reports.load(other)], 100)
+    raw = runs.get(sections.standings_compared)["standings"].set_index("participant").loc["A"]
+    assert raw["Δwin_rate[redraw]_lo"] == pytest.approx(-0.7524, abs=1e-3)
+    assert raw["Δwin_rate[redraw]_hi"] == pytest.approx(-0.0182, abs=1e-3)
+    # ... which four deals do not carry: the report shows the difference, no interval and no
+    # significance, and how many games would carry one.
     standings = pd.read_csv(out / "compare_standings.csv").set_index("participant")
     a = standings.loc["A"]
     assert a["win_rate[default]"] == 0.75 and a["win_rate[redraw]"] == 0.25
     assert a["Δwin_rate[redraw]"] == pytest.approx(-0.5)
-    # Newcombe: Wilson(6/8) = [0.4093, 0.9285], Wilson(2/8) = [0.0715, 0.5907];
-    # lo = -0.5 - sqrt((0.25 - 0.0715)² + (0.9285 - 0.75)²) = -0.7524,
-    # hi = -0.5 + sqrt((0.5907 - 0.25)² + (0.75 - 0.4093)²) = -0.0182.
-    assert a["Δwin_rate[redraw]_lo"] == pytest.approx(-0.7524, abs=1e-3)
-    assert a["Δwin_rate[redraw]_hi"] == pytest.approx(-0.0182, abs=1e-3)
+    assert pd.isna(a["Δwin_rate[redraw]_lo"]) and pd.isna(a["Δwin_rate[redraw]_hi"])
+    assert a["Δwin_rate[redraw]_games_needed"] == 20
     options = pd.read_csv(out / "options.csv")
     assert options["option"].tolist() == ["redraw_satisfied"]
     md = (out / "report.md").read_text()
-    assert "Significant differences in win rate" in md and "A (redraw: -0.500)" in md
+    assert "No win rate difference is tested: too few deals" in md
+    assert "A (redraw: -0.500)" not in md
     check_self_contained((out / "report.html").read_text())
     for name in ("compare_win_rates.png", "compare_cards.png", "compare_seats.png",
                  "compare_head_to_head.csv",
