@@ -226,7 +226,8 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     try:
         _run(ctx, params)
     except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
-        if params["debug"]:
+        # --debug here, or before the command (``arena --debug tournament``) as everywhere.
+        if params["debug"] or (ctx.find_root().obj or {}).get("debug"):
             traceback.print_exc()
         raise UserError(str(exc)) from None
 
