@@ -54,7 +54,7 @@ def usage_sentence(exc: click.UsageError) -> UserError:
     """click's own usage error (``--workers 0``, ``--seed abc``, a missing option) in the
     arena's form: one sentence naming the option, exit status 2, no usage block, so that
     every kind of bad input reads alike whichever layer caught it."""
-    message = exc.format_message().strip().rstrip(".")
+    message = exc.format_message().strip().rstrip(".").replace(". (Did you", " (did you")
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
     where = exc.ctx.command_path if exc.ctx is not None else "arena"
