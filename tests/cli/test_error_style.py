@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -111,3 +112,49 @@ def test_a_missing_report_folder_is_said_before_the_heavy_imports(tmp_path: Path
                           timeout=120)
     assert done.stdout.split() == ["2", "False", "False"], done.stdout + done.stderr
     assert "does not exist" in done.stderr and str(tmp_path / "nope") in done.stderr
+
+
+def _commands(group: click.Group = main, path: tuple[str, ...] = ()) -> list[
+        tuple[tuple[str, ...], click.Command]]:
+    out = []
+    for name in group.list_commands(click.Context(group)):
+        command = group.get_command(click.Context(group), name)
+        assert command is not None
+        out.append(((*path, name), command))
+        if isinstance(command, click.Group):
+            out += _commands(command, (*path, name))
+    return out
+
+
+def test_options_mean_the_same_on_every_command() -> None:
+    seeds = resumes = writers = 0
+    for path, command in _commands():
+        options = {opt: param for param in command.params for opt in param.opts}
+        if "--seed" in options:
+            seeds += 1
+            param = options["--seed"]
+            assert param.default is None and "default: random" in (param.help or ""), path
+        if "--resume" in options:
+            resumes += 1
+            param = options["--resume"]
+            # --resume DIR, or --resume with --out DIR, as in a tournament
+            assert param.metavar == "[DIR]" and not param.is_flag, path  # type: ignore[attr-defined]
+        for name in ("--record", "--svg", "--png", "--html", "--template", "--frames"):
+            if name in options:
+                writers += 1
+                assert "--force" in options, f"arena {' '.join(path)} {name} without --force"
+        if "--games" in options:
+            help_text = options["--games"].help or ""
+            assert "rounded" in help_text, path
+        assert "--debug" not in options or path == ("tournament",), path
+    assert seeds >= 3 and resumes >= 2 and writers >= 5
+
+
+def test_a_study_resumes_from_out_as_a_tournament_does(tmp_path: Path) -> None:
+    code, _out, err = run("balance", "study", "--resume")
+    assert code == 2 and "--resume needs a directory" in err
+    code, _out, err = run("tournament", "--resume")
+    assert code == 2 and "--resume needs a directory" in err
+    code, _out, err = run("balance", "study", "--resume", str(tmp_path / "a"), "--out",
+                          str(tmp_path / "b"))
+    assert code == 2 and "name different directories" in err
