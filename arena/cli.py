@@ -161,7 +161,11 @@ def read_position(path: str) -> GameState:
     data, problem = json_problem(text)
     if problem:
         raise UserError(f"position {path} is {problem}")
-    return from_position(data)
+    try:
+        return from_position(data)
+    except ArenaError as exc:
+        # The field alone ("hands: is missing") does not say which file holds it.
+        raise UserError(f"position {path}: {exc}") from exc
 
 
 # ------------------------------------------------------------------ legal / apply
