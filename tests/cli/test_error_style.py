@@ -158,3 +158,36 @@ def test_a_study_resumes_from_out_as_a_tournament_does(tmp_path: Path) -> None:
     code, _out, err = run("balance", "study", "--resume", str(tmp_path / "a"), "--out",
                           str(tmp_path / "b"))
     assert code == 2 and "name different directories" in err
+
+
+def test_a_damaged_line_is_worded_alike_by_every_reader(tmp_path: Path) -> None:
+    run_dir = tmp_path / "t"
+    code, _out, err = run("tournament", "--bot", "random", "--bot", "greedy", "--games", "4",
+                          "--workers", "1", "--seed", "1", "--quiet", "--rule", "max_rounds=3",
+                          "--out", str(run_dir))
+    assert code == 0, err
+    games = run_dir / "games.jsonl"
+    lines = games.read_text().splitlines()
+    lines[1] = '{"game": "broken'
+    games.write_text("\n".join(lines) + "\n")
+    said = []
+    for args in (["report", str(run_dir)], ["tournament", "--resume", str(run_dir)],
+                 ["replay", str(run_dir), "--game", "000-0000-0"]):
+        code, _out, err = run(*args)
+        last = err.strip().splitlines()[-1]
+        assert code == 2 and "Traceback" not in err, args
+        said.append(last)
+    for last in said:
+        assert last.startswith(f"Error: Line 2 of {games} is not JSON"), said
+        assert "; fix or delete that line" in last
+
+
+def test_a_position_missing_a_field_names_its_file(tmp_path: Path) -> None:
+    code, out, _err = run("position", "--new", "--players", "2", "--seed", "1")
+    data = json.loads(out)
+    del data["hands"]
+    path = tmp_path / "nohands.json"
+    path.write_text(json.dumps(data))
+    for command in ("legal", "show"):
+        code, _out, err = run(command, str(path))
+        assert code == 2 and err.strip() == f"Error: position {path}: hands: is missing"
