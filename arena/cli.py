@@ -872,7 +872,7 @@ def balance() -> None:
 
 
 @balance.command("suggest")
-@click.argument("directory", type=click.Path(file_okay=False), metavar="DIR")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), metavar="DIR")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
               help="Write the suggested set as a --cards file here (default: only print it).")
 @click.option("--method", type=click.Choice(["fair-value", "efficiency"]), default="fair-value",

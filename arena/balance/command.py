@@ -235,7 +235,8 @@ Examples:
 
 
 @click.command("tune", epilog=TUNE_EPILOG)
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), metavar="DIR")
+@click.argument("directory", metavar="DIR",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
               help="At most this many rounds after the study given.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
