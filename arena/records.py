@@ -101,15 +101,6 @@ class GameAbandoned(Exception):
     ``abandoned`` by that seat (not as its crash), the others scored as it stood."""
 
 
-def damaged_line(path: str | Path, number: int, why: str) -> str:
-    """The one wording of a damaged line of a records file (``games.jsonl``), whichever
-    command reads it (``report``, ``tournament --resume``, ``replay``): the file, the line,
-    what is wrong, and what to do.  ``why`` reads after the file (``is not JSON: ...``)."""
-    # json_problem's position within the one line says nothing more than the line number
-    why = why.removesuffix(" (line 1)")
-    return f"Line {number} of {path} {why}; fix or delete that line"
-
-
 def json_problem(text: str | bytes) -> tuple[Any, str | None]:
     """``(value, None)`` for readable JSON, else ``(None, what is wrong)`` in a few words.
 

@@ -24,11 +24,18 @@ from .engine import (
     new_game,
     parse_action,
 )
-from .integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
+from .integrity import (
+    IntegrityError,
+    RecordCheck,
+    damaged_line,
+    is_signed,
+    manifest_problem,
+    read_keys,
+)
 from .intervention import InterventionError
 from .intervention import apply as apply_intervention
 from .intervention import from_record as intervention_of
-from .records import blamed_seat, damaged_line, json_problem
+from .records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")

@@ -47,8 +47,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
-from arena.records import damaged_line
+from arena.integrity import (
+    IntegrityError,
+    RecordCheck,
+    damaged_line,
+    is_signed,
+    manifest_problem,
+    read_keys,
+)
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson

@@ -36,11 +36,12 @@ from arena.integrity import (
     IntegrityError,
     RecordCheck,
     RunKeys,
+    damaged_line,
     manifest_problem,
     read_keys,
     sign_manifest,
 )
-from arena.records import damaged_line, json_problem
+from arena.records import json_problem
 
 MANIFEST = "manifest.json"
 GAMES = "games.jsonl"
