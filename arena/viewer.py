@@ -292,7 +292,7 @@ def page(record: dict[str, Any], *, title: str | None = None) -> str:
         '<section class="help">Keys: ← → a step, ↑ ↓ a round, Home / End, space plays. '
         'A step is one choice: the board as the chooser saw it, the events that led there '
         '(dimmed: chance), and the choice made next. Every hand is shown: a replay knows '
-        'them all.</section></div></main>'
+        'them all; point at a card to see what it asks and its points.</section></div></main>'
         f"<script>const DATA = {payload};</script>"
         f"<script>{_static('viewer.js')}</script></body></html>\n"
     )
