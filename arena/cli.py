@@ -238,7 +238,9 @@ def check_out_path(ctx: click.Context, param: click.Parameter,
     if value in (None, "-"):
         return value
     if os.path.lexists(value) and not ctx.params.get("force"):
-        raise click.BadParameter(f"{value} exists; give --force to replace it")
+        forcible = any(param.name == "force" for param in ctx.command.params)
+        raise click.BadParameter(f"{value} exists; " + ("give --force to replace it" if forcible
+                                                         else "choose another file name"))
     problem = write_problem(value)
     if problem:
         raise click.BadParameter(problem)
@@ -399,6 +401,10 @@ def print_result(record: dict[str, Any]) -> None:
             f"  stopped: seat {err['seat']} ({names[err['seat']]}) {err['kind']}: "
             f"{err['message']}"
         )
+
+
+#: The former name of ``check_out_path`` (``--record``), kept for commands that use it.
+check_record_path = check_out_path
 
 
 def check_move_time(ctx: click.Context, param: click.Parameter,
