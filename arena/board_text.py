@@ -42,16 +42,21 @@ def _label(board: Board, cell: int) -> tuple[str, str]:
     return text.ljust(5), colour + ("+bold" if irrigated else "")
 
 
-def render_board(board: Board, *, color: bool = True) -> str:
-    """The hex map of a state or a view, with the open spaces around it."""
+def render_board(board: Board, *, color: bool = True, coords: bool = False) -> str:
+    """The hex map of a state or a view, with the open spaces around it.
+
+    ``coords``: under each plot and open space its ``q,r`` (docs/notation.md), dimmed, so a
+    person choosing ``place 0 2,-1`` among 36 places can find it (the human seat).  The rows
+    are then three lines apart instead of two."""
+    pitch = 3 if coords else 2
     cells = set(board.tiles) | set(board.placement_spaces())
-    coords = {c: grid.coords_of(c) for c in cells}
-    xs = {c: 2 * q + r for c, (q, r) in coords.items()}
-    ys = {c: r for c, (q, r) in coords.items()}
+    axial = {c: grid.coords_of(c) for c in cells}
+    xs = {c: 2 * q + r for c, (q, r) in axial.items()}
+    ys = {c: r for c, (q, r) in axial.items()}
     x0, x1 = min(xs.values()) - 1, max(xs.values()) + 1
     y0, y1 = min(ys.values()), max(ys.values())
     width = (x1 - x0 + 1) * CELL_WIDTH + 4
-    lines: list[list[str]] = [[" "] * width for _ in range(2 * (y1 - y0) + 1)]
+    lines: list[list[str]] = [[" "] * width for _ in range(pitch * (y1 - y0) + 1 + coords)]
 
     def put(row: int, col: int, text: str, style: str) -> None:
         lines[row][col] = _paint(text, style, color)
@@ -60,7 +65,10 @@ def render_board(board: Board, *, color: bool = True) -> str:
 
     for cell in cells:
         text, style = _label(board, cell)
-        put(2 * (ys[cell] - y0), (xs[cell] - x0) * CELL_WIDTH, text, style)
+        put(pitch * (ys[cell] - y0), (xs[cell] - x0) * CELL_WIDTH, text, style)
+        if coords:
+            put(pitch * (ys[cell] - y0) + 1, (xs[cell] - x0) * CELL_WIDTH,
+                grid.cell_text(cell).center(5), "dim")
     for edge in board.channels:
         a, b = grid.EDGE_CELLS[edge]
         (qa, ra), (qb, rb) = grid.coords_of(a), grid.coords_of(b)
@@ -68,9 +76,9 @@ def render_board(board: Board, *, color: bool = True) -> str:
             (qa, ra), (qb, rb) = (qb, rb), (qa, ra)
         xa, xb = 2 * qa + ra, 2 * qb + rb
         if ra == rb:  # same row: the edge stands between the two labels
-            row, col, mark = 2 * (ra - y0), (min(xa, xb) - x0) * CELL_WIDTH + 6, "|"
+            row, col, mark = pitch * (ra - y0), (min(xa, xb) - x0) * CELL_WIDTH + 6, "|"
         else:
-            row = 2 * (ra - y0) + 1
+            row = pitch * (ra - y0) + pitch - 1
             col = (min(xa, xb) - x0) * CELL_WIDTH + 4
             mark = "/" if xb > xa else "\\"
         put(row, col, mark, "blue")
@@ -127,12 +135,13 @@ def render_state(
 
 
 def render_view(view: PlayerView, names: list[str] | None = None, *, color: bool = True,
-                legend: bool = True) -> str:
+                legend: bool = True, coords: bool = False) -> str:
     """What one seat may see, as ``render_state`` draws the whole truth: the board, the turn,
     each seat's score and stock, this seat's hand, the others' hands by category only."""
-    out = [render_board(view, color=color)]
+    out = [render_board(view, color=color, coords=coords)]
     if legend:
-        out.append(LEGEND)
+        out.append(LEGEND + ("; the q,r under each is its place (docs/notation.md)"
+                             if coords else ""))
     weather = FACES[view.weather] if view.weather >= 0 else "-"
     turn = ("game over" if view.ended
             else f"seat {view.current} to play, step {view.step_name}, weather {weather}")

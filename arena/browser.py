@@ -47,7 +47,9 @@ def browser_args(browser: str) -> list[str]:
 
 
 def _size(svg: str) -> tuple[int, int]:
-    match = re.search(r'<svg[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"', svg)
+    # A picture that scales to its container gives its natural size as data-width/height.
+    match = (re.search(r'<svg[^>]*\bdata-width="([\d.]+)"[^>]*\bdata-height="([\d.]+)"', svg)
+             or re.search(r'<svg[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"', svg))
     if not match:
         return 1300, 900
     return round(float(match[1])), round(float(match[2]))

@@ -44,17 +44,58 @@ from .user_error import UserError
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 
 
+def _debugging(ctx: click.Context) -> bool:
+    """Whether ``arena --debug`` was given (the root context holds it for every command)."""
+    obj = ctx.find_root().obj
+    return bool(obj and obj.get("debug"))
+
+
+def usage_sentence(exc: click.UsageError) -> UserError:
+    """click's own usage error (``--workers 0``, ``--seed abc``, a missing option) in the
+    arena's form: one sentence naming the option, exit status 2, no usage block, so that
+    every kind of bad input reads alike whichever layer caught it."""
+    message = exc.format_message().strip().rstrip(".").replace(". (Did you", " (did you")
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    where = exc.ctx.command_path if exc.ctx is not None else "arena"
+    return UserError(f"{message} (see `{where} --help`)")
+
+
 class ArenaGroup(click.Group):
-    """A group whose commands report bad input in one sentence, with exit status 2."""
+    """A group whose commands report bad input in one sentence, with exit status 2.
+
+    Done here, once, for every command and subgroup: the arena's own errors
+    (``USER_ERRORS``, ``UserError``) and click's usage errors alike become ``Error:
+    <sentence>``; ``arena --debug`` prints the traceback of any of them first.
+    """
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            raise usage_sentence(exc) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
-            if ctx.obj and ctx.obj.get("debug"):
+            if _debugging(ctx):
                 traceback.print_exc()
             raise UserError(str(exc)) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as exc:
+            if _debugging(ctx):
+                traceback.print_exc()
+            raise usage_sentence(exc) from None
+        except click.ClickException:
+            if _debugging(ctx):
+                traceback.print_exc()
+            raise
+        except (click.exceptions.Exit, click.Abort, KeyboardInterrupt):
             raise
         except BrokenPipeError:
             # The reader went away (``arena legal ... | head``): not an error of ours.
@@ -62,7 +103,7 @@ class ArenaGroup(click.Group):
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
         except Exception as exc:
-            if ctx.obj and ctx.obj.get("debug"):
+            if _debugging(ctx):
                 raise
             click.echo(
                 f"Error: internal error: {type(exc).__name__}: {exc} "
@@ -74,7 +115,9 @@ class ArenaGroup(click.Group):
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="takenoko-arena")
-@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.option("--debug", is_flag=True,
+              help="Show the traceback of every error (before the command: arena --debug "
+                   "play ...).")
 @click.pass_context
 def main(ctx: click.Context, debug: bool) -> None:
     """Bots play Takenoko against each other, by the thousands.
@@ -118,7 +161,11 @@ def read_position(path: str) -> GameState:
     data, problem = json_problem(text)
     if problem:
         raise UserError(f"position {path} is {problem}")
-    return from_position(data)
+    try:
+        return from_position(data)
+    except ArenaError as exc:
+        # The field alone ("hands: is missing") does not say which file holds it.
+        raise UserError(f"position {path}: {exc}") from exc
 
 
 # ------------------------------------------------------------------ legal / apply
@@ -174,12 +221,27 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
 # ------------------------------------------------------------------ show
 
 
+def force_option(command: Any) -> Any:
+    """``--force``: the one way, on every command that writes a file, to replace a file that
+    exists (without it the command refuses, before any work)."""
+    return click.option("--force", is_flag=True, is_eager=True,
+                        help="Replace the files this command writes if they exist.")(command)
+
+
 def check_out_path(ctx: click.Context, param: click.Parameter,
                    value: str | None) -> str | None:
-    """An output file that cannot be written is said before any work."""
+    """An output file that cannot be written, or that exists (without ``--force``), is said
+    before any work: a finished game or page is never lost to a typo, nor an old file to a
+    repeated command."""
     from .records import write_problem
 
-    problem = write_problem(value) if value not in (None, "-") else None
+    if value in (None, "-"):
+        return value
+    if os.path.lexists(value) and not ctx.params.get("force"):
+        forcible = any(param.name == "force" for param in ctx.command.params)
+        raise click.BadParameter(f"{value} exists; " + ("give --force to replace it" if forcible
+                                                         else "choose another file name"))
+    problem = write_problem(value)
     if problem:
         raise click.BadParameter(problem)
     return value
@@ -194,8 +256,9 @@ def check_out_path(ctx: click.Context, param: click.Parameter,
 @click.option("--seat", type=click.IntRange(0, 3), default=None,
               help="Draw what this seat may see (the others' hands by category only).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+@force_option
 def show(position: str, svg_path: str | None, png_path: str | None, seat: int | None,
-         color: bool | None) -> None:
+         color: bool | None, force: bool) -> None:
     """Draw a position: the garden, irrigation, improvements, bamboo, figures, whose turn,
     scores, each seat's stock and hand.
 
@@ -340,6 +403,10 @@ def print_result(record: dict[str, Any]) -> None:
         )
 
 
+#: The former name of ``check_out_path`` (``--record``), kept for commands that use it.
+check_record_path = check_out_path
+
+
 def check_move_time(ctx: click.Context, param: click.Parameter,
                     value: float | None) -> float | None:
     """Refuse a NaN, infinite or absurd limit before the game: in it, the thinking bot
@@ -347,17 +414,6 @@ def check_move_time(ctx: click.Context, param: click.Parameter,
     from .limits import move_time_problem
 
     problem = move_time_problem(value)
-    if problem:
-        raise click.BadParameter(problem)
-    return value
-
-
-def check_record_path(ctx: click.Context, param: click.Parameter,
-                      value: str | None) -> str | None:
-    """A record file that could not be written is said before the game, not after it."""
-    from .records import write_problem
-
-    problem = write_problem(value) if value is not None else None
     if problem:
         raise click.BadParameter(problem)
     return value
@@ -371,7 +427,7 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
 @click.option("--cards", "cards_path", metavar="FILE", default=None, help=CARDS_HELP)
 @click.option("--show", is_flag=True, help="Draw the board after every turn.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True),
-              callback=check_record_path, help="Write the game record (JSON) to this file.")
+              callback=check_out_path, help="Write the game record (JSON) to this file.")
 @click.option("--move-time", type=float, default=None, callback=check_move_time,
               metavar="SEC", help="Hard limit in seconds per decision.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -387,10 +443,11 @@ def check_record_path(ctx: click.Context, param: click.Parameter,
               type=click.Path(exists=True),
               help="A file or folder the jails show read-only (repeat), e.g. a policy's "
                    "package.")
+@force_option
 def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
          cards_path: str | None, show: bool, record_path: str | None, move_time: float | None,
          quiet: bool, color: bool | None, frames_dir: str | None, isolate: str,
-         bot_paths: tuple[str, ...]) -> None:
+         bot_paths: tuple[str, ...], force: bool) -> None:
     """Play one game between bots and print the moves and the result.
 
     Each bot's random generator is seeded from the game seed, its seat and its name (the
@@ -437,7 +494,7 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     if humans:
         # The seat prints what it may see; the game's own log would show every hand.
         show = False
-    frames = _frames(frames_dir, names, humans[0] if humans else None)
+    frames = _frames(frames_dir, names, humans[0] if humans else None, force)
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
         if cards_path is not None:
@@ -557,10 +614,14 @@ class _Frames:
         self.written += 1
 
 
-def _frames(folder: str | None, names: list[str], seat: int | None) -> _Frames | None:
+def _frames(folder: str | None, names: list[str], seat: int | None,
+            force: bool) -> _Frames | None:
     if folder is None:
         return None
     path = Path(folder)
+    if (path / "turn-0000.svg").exists() and not force:
+        raise UserError(f"--frames {folder} holds another game's boards; give --force to "
+                        "replace them")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -592,8 +653,9 @@ def _changed_text(choice: CardChoice, options: RuleOptions) -> str:
               help="Show this card-set file instead of the printed set.")
 @click.option("--template", "template_path", metavar="FILE", default=None,
               help="Write the set (every card's points) as a card-set file to edit; an "
-                   "existing file is not replaced.")
-def cards_command(cards_path: str | None, template_path: str | None) -> None:
+                   "existing file is not replaced (unless --force).")
+@force_option
+def cards_command(cards_path: str | None, template_path: str | None, force: bool) -> None:
     """Print the objective cards (id, category, pattern or condition, points).
 
     A card-set file changes cards' points, removes cards from their decks and sets the
@@ -617,8 +679,9 @@ def cards_command(cards_path: str | None, template_path: str | None) -> None:
     emperor = choice.emperor if choice.emperor is not None else RuleOptions().emperor_points
     if template_path is not None:
         path = Path(template_path)
-        if path.exists():
-            raise UserError(f"--template {path} exists; choose another file name")
+        if path.exists() and not force:
+            raise UserError(f"--template {path} exists; choose another file name, or give "
+                            "--force to replace it")
         from .records import write_problem
 
         problem = write_problem(path)
@@ -656,8 +719,9 @@ def cards_command(cards_path: str | None, template_path: str | None) -> None:
 @click.option("--html", "html_path", metavar="OUT", default=None, callback=check_out_path,
               help="Write a self-contained page that steps through the game (a drawn board, "
                    "the events, hands and scores).")
+@force_option
 def replay_command(file: str, game_id: str | None, step: int | None, show: bool, as_position: bool,
-                   color: bool | None, html_path: str | None) -> None:
+                   color: bool | None, html_path: str | None, force: bool) -> None:
     """Re-play a recorded game: check every move and the result, show any step.
 
     FILE is a record written by `arena play --record`, a tournament's games.jsonl or its
@@ -766,6 +830,11 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
     """
     import time
 
+    # Said before the imports below (a few seconds): a mistyped folder answers at once.
+    for d in dirs:
+        if not Path(d).is_dir():
+            raise UserError(f"{d} is not a folder" if Path(d).exists() else
+                            f"{d} does not exist")
     import reports
 
     # The loader logs its warnings too; here they are printed once, below, as warnings.
@@ -809,7 +878,7 @@ def balance() -> None:
 
 
 @balance.command("suggest")
-@click.argument("directory", type=click.Path(file_okay=False), metavar="DIR")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), metavar="DIR")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
               help="Write the suggested set as a --cards file here (default: only print it).")
 @click.option("--method", type=click.Choice(["fair-value", "efficiency"]), default="fair-value",
@@ -823,8 +892,9 @@ def balance() -> None:
               help="For a study with several skill levels: the level to suggest for "
                    "(default: the first).")
 @click.option("--name", default=None, help="The card set's name in the file.")
+@force_option
 def balance_suggest(directory: str, out: str | None, method: str, level: str | None,
-                    name: str | None) -> None:
+                    name: str | None, force: bool) -> None:
     """Propose integer points per card, as a --cards file.
 
     From a study (`arena balance study`): each card whose fair-points interval leaves its
@@ -850,6 +920,8 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
         problem = None
         if target.exists() and not target.is_file():
             problem = "is not a file"
+        elif target.exists() and not force:
+            problem = "exists; give --force to replace it"
         elif not target.parent.is_dir():
             problem = "is in a folder that does not exist"
         elif not os.access(target.parent, os.W_OK):

@@ -267,3 +267,12 @@ def manifest_problem(keys: RunKeys | None, manifest: dict[str, Any]) -> str | No
     if not hmac.compare_digest(expected, mac):
         return "fails its MAC (it was edited after the run wrote it)"
     return None
+
+
+def damaged_line(path: str | Path, number: int, why: str) -> str:
+    """The one wording of a damaged line of a records file (``games.jsonl``), whichever
+    command reads it (``report``, ``tournament --resume``, ``replay``): the file, the line,
+    what is wrong, and what to do.  ``why`` reads after the file (``is not JSON: ...``)."""
+    # json_problem's position within the one line says nothing more than the line number
+    why = why.removesuffix(" (line 1)")
+    return f"Line {number} of {path} {why}; fix or delete that line"

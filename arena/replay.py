@@ -24,7 +24,14 @@ from .engine import (
     new_game,
     parse_action,
 )
-from .integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
+from .integrity import (
+    IntegrityError,
+    RecordCheck,
+    damaged_line,
+    is_signed,
+    manifest_problem,
+    read_keys,
+)
 from .intervention import InterventionError
 from .intervention import apply as apply_intervention
 from .intervention import from_record as intervention_of
@@ -106,11 +113,9 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
             continue
         record, problem = json_problem(line)
         if problem:
-            if not problem.startswith("not JSON"):
-                raise RecordError(f"{path}, line {number}: {problem}")
-            raise RecordError(f"{path}, line {number}: not a JSON game record")
+            raise RecordError(damaged_line(path, number, f"is {problem}"))
         if not isinstance(record, dict):
-            raise RecordError(f"{path}, line {number}: not a JSON object")
+            raise RecordError(damaged_line(path, number, "is not a game record"))
         if checker is not None:
             try:
                 if not checker.check(number, line.encode(), record.get("game")):

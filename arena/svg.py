@@ -36,7 +36,9 @@ POND = "#7fc4ee"
 #: Improvement badges: letter and colour.
 BADGE = {"watershed": ("W", "#1565c0"), "enclosure": ("E", "#6d4c2f"),
          "fertilizer": ("F", "#7b3fa0")}
-SEAT_COLOURS = ("#d84315", "#1e88e5", "#43a047", "#8e24aa")
+#: Seat colours: none near a plot colour (green, yellow, pink) in hue, so a seat's marks
+#: are never read as a plot's (seat 2 was the green of green plots).
+SEAT_COLOURS = ("#d84315", "#1e88e5", "#455a64", "#8e24aa")
 
 STYLE = (
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
@@ -419,8 +421,11 @@ def board_svg(board: Board, names: Sequence[str] | None = None, *,
     height = legend_bottom - gy + 6
     head = (_text(gx + 6, gy + 16, title, "panel-title") if title else "")
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width * scale:.0f}" '
-        f'height="{height * scale:.0f}" '
+        # As wide as its container (a page, a browser window), never wider than its natural
+        # size; that size is kept as data for a renderer that needs pixels (``browser``).
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="100%" '
+        f'style="max-width:{width * scale:.0f}px;height:auto" '
+        f'data-width="{width * scale:.0f}" data-height="{height * scale:.0f}" '
         f'viewBox="{_num(gx)} {_num(gy)} {_num(width)} {_num(height)}">'
         f'<style>{STYLE}</style><rect x="{_num(gx)}" y="{_num(gy)}" width="{_num(width)}" '
         f'height="{_num(height)}" fill="#fbf8ef"/>{head}'

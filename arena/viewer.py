@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .engine import GameState, event_text
+from .engine import CARDS, GameState, event_text
 from .replay import RecordError, find_record, read_records, replay_record
 from .svg import (
     SEAT_COLOURS,
@@ -92,10 +92,28 @@ def event_html(line: str, names: Sequence[str]) -> str:
             f'{escape(seat_label(seat, names))}</span> <code>{escape(text)}</code></li>')
 
 
-def _chips(cards: Sequence[str], cls: str) -> str:
+#: Card index by id, for the chips' tooltips.
+_CARD_INDEX = {card.id: index for index, card in enumerate(CARDS)}
+
+
+def card_asks(card_id: str, points: Sequence[int] | None = None) -> str:
+    """What a card asks and is worth, in words (a chip's tooltip): ``plot-02: line: green
+    green green, 2 pts``; a hidden card (``panda?``) says only its category."""
+    from .cards import condition
+
+    index = _CARD_INDEX.get(card_id)
+    if index is None:
+        category = card_id.rstrip("?")
+        return f"a {category} objective, hidden" if card_id.endswith("?") else card_id
+    worth = points[index] if points is not None else CARDS[index].points
+    return f"{card_id}: {condition(index)}, {worth} pts"
+
+
+def _chips(cards: Sequence[str], cls: str, points: Sequence[int] | None = None) -> str:
     if not cards:
         return '<span class="none">none</span>'
-    return "".join(f'<span class="chip {cls} {escape(c.split("-")[0])}">{escape(c)}</span>'
+    return "".join(f'<span class="chip {cls} {escape(c.split("-")[0])}" '
+                   f'title="{escape(card_asks(c, points))}">{escape(c)}</span>'
                    for c in cards)
 
 
@@ -120,9 +138,10 @@ def panel_html(state: GameState, names: Sequence[str]) -> str:
             f'<div class="stock">eaten {info.eaten[0]} green · {info.eaten[1]} yellow · '
             f'{info.eaten[2]} pink; stored {info.channels} channels, {imps[0]} W, {imps[1]} E, '
             f'{imps[2]} F</div>'
-            f'<div class="cards"><span class="label">hand</span> {_chips(info.hand, "held")}</div>'
+            f'<div class="cards"><span class="label">hand</span> '
+            f'{_chips(info.hand, "held", state.card_points)}</div>'
             f'<div class="cards"><span class="label">done</span> '
-            f'{_chips(info.completed, "done")}</div></div>')
+            f'{_chips(info.completed, "done", state.card_points)}</div></div>')
     return "".join(rows)
 
 
@@ -273,7 +292,7 @@ def page(record: dict[str, Any], *, title: str | None = None) -> str:
         '<section class="help">Keys: ← → a step, ↑ ↓ a round, Home / End, space plays. '
         'A step is one choice: the board as the chooser saw it, the events that led there '
         '(dimmed: chance), and the choice made next. Every hand is shown: a replay knows '
-        'them all.</section></div></main>'
+        'them all; point at a card to see what it asks and its points.</section></div></main>'
         f"<script>const DATA = {payload};</script>"
         f"<script>{_static('viewer.js')}</script></body></html>\n"
     )

@@ -47,7 +47,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
+from arena.integrity import (
+    IntegrityError,
+    RecordCheck,
+    damaged_line,
+    is_signed,
+    manifest_problem,
+    read_keys,
+)
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -344,8 +351,8 @@ def _lines(path: Path, strict: bool, warnings: list[str],
 def _bad_line(path: Path, number: int, why: str, strict: bool, warnings: list[str]) -> None:
     if strict:
         raise ReportError(
-            f"Line {number} of {path} {why}; fix or delete that line (from Python, "
-            f"load(..., strict=False) skips bad lines with a warning)."
+            f"{damaged_line(path, number, why)} (from Python, load(..., strict=False) skips "
+            "bad lines with a warning)."
         )
     msg = f"{path.name}: skipped line {number}, which {why}"
     warnings.append(msg)

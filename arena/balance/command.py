@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -86,8 +87,9 @@ def table_text(table: Any, limit: int = 12) -> str:
               help="Games per skill level, rounded down to whole deals (every arm of a deal).")
 @click.option("--deals", type=click.IntRange(min=1), default=None,
               help="Deals per category and level (instead of --games).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Master seed: the deals; the same seed gives the same deals.")
+@click.option("--seed", type=int, default=None,
+              help="Master seed: the deals; the same seed gives the same deals [default: "
+                   "random, printed and recorded in the manifest, as on every command].")
 @click.option("--cards", "cards_path", metavar="FILE", default=None,
               help="The card set studied (see `arena cards`); default the printed one.")
 @click.option("--rule", "rules", multiple=True, metavar="K=V", help="A rule option (repeat).")
@@ -104,8 +106,9 @@ def table_text(table: Any, limit: int = 12) -> str:
 @executor_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Directory of the study [default: runs/study-<seed>].")
-@click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
-              metavar="DIR", help="Play the games missing from DIR (its manifest says the rest).")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+              help="Play the games missing from DIR (or from --out); its manifest says the "
+                   "rest (as `arena tournament --resume`).")
 @click.option("--no-report", is_flag=True, help="Only play the games.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def study_command(**params: Any) -> None:
@@ -126,11 +129,25 @@ def study_command(**params: Any) -> None:
         raise UserError(str(exc)) from None
 
 
+def _resume_folder(resume: str | None, out: Path | None) -> Path | None:
+    """``--resume DIR``, or ``--resume`` with ``--out DIR``: the same meaning as in ``arena
+    tournament``, so that one habit works on every long command."""
+    if resume is None:
+        return None
+    if resume == "":
+        if out is None:
+            raise UserError("--resume needs a directory: --resume DIR, or --out DIR")
+        return out
+    if out is not None and Path(resume).resolve() != out.resolve():
+        raise UserError(f"--resume {resume} and --out {out} name different directories")
+    return Path(resume)
+
+
 def _study(params: dict[str, Any]) -> None:
     # The executor first: a scheduler that cannot be used is refused before any folder.
     settings = executor_settings(params["workers"], params["executor"], params["scheduler"],
                                  progress="none" if params["quiet"] else "auto")
-    resume: Path | None = params["resume"]
+    resume: Path | None = _resume_folder(params["resume"], params["out"])
     if resume is not None:
         # A study with a jailed level has keyed deals: the key of a run not yet finished is
         # its run.key (without it, such a study could not be resumed at all).
@@ -149,6 +166,8 @@ def _study(params: dict[str, Any]) -> None:
         options = choice.options(RuleOptions.from_pairs(list(params["rules"])))
         priced = (None if params["price_cards"] is None else
                   tuple(c.strip() for c in params["price_cards"].split(",") if c.strip()))
+        if params["seed"] is None:
+            params["seed"] = secrets.randbelow(2**31)
         common = {"players": params["players"], "seed": params["seed"], "cards": choice.cards,
                   "options": options, "categories": params["categories"] or CATEGORIES,
                   "priced": priced, "offsets": _offsets(params["offsets"]),
@@ -216,7 +235,8 @@ Examples:
 
 
 @click.command("tune", epilog=TUNE_EPILOG)
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), metavar="DIR")
+@click.argument("directory", metavar="DIR",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
               help="At most this many rounds after the study given.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,

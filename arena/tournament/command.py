@@ -202,7 +202,9 @@ Examples:
 @click.option("--quiet", is_flag=True, help="No progress output.")
 @click.option("--verbose", is_flag=True, help="Log every game start and end (arena.log, "
                                               "console).")
-@click.option("--debug", is_flag=True, help="Show tracebacks.")
+# `arena --debug tournament ...` is the documented form, as on every command; this one stays
+# for the command lines that already use it, out of the help page.
+@click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
 @click.pass_context
 def tournament(ctx: click.Context, **params: Any) -> None:
     """Play a tournament between bots, in parallel, with a progress bar; prints the standings.
@@ -226,7 +228,8 @@ def tournament(ctx: click.Context, **params: Any) -> None:
     try:
         _run(ctx, params)
     except (ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
-        if params["debug"]:
+        # --debug here, or before the command (``arena --debug tournament``) as everywhere.
+        if params["debug"] or (ctx.find_root().obj or {}).get("debug"):
             traceback.print_exc()
         raise UserError(str(exc)) from None
 

@@ -36,6 +36,7 @@ from arena.integrity import (
     IntegrityError,
     RecordCheck,
     RunKeys,
+    damaged_line,
     manifest_problem,
     read_keys,
     sign_manifest,
@@ -191,12 +192,11 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
             continue
         record, problem = json_problem(raw)
         if problem:
-            raise StoreError(
-                f"{path} line {number} is not a game record ({problem}); the file is damaged "
-                "(remove the line to have that game played again)"
-            )
+            raise StoreError(f"{damaged_line(path, number, 'is ' + problem)} (--resume then "
+                             "plays that game again)")
         if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-            raise StoreError(f"{path} line {number} is not a game record")
+            raise StoreError(f"{damaged_line(path, number, 'is not a game record')} (--resume "
+                             "then plays that game again)")
         if checker is not None:
             try:
                 if not checker.check(number, raw, record["game"]):

@@ -59,7 +59,7 @@ def test_sizes_are_projected_from_a_pilot(tmp_path: Path, capsys: object) -> Non
     result = CliRunner().invoke(main, [
         "balance", "study", "--bot", "random:complete=true", "--deals", "10", "--workers", "1",
         "--category", "panda", "--price-cards", "panda-03,panda-10", "--quiet", "--no-report",
-        "--out", str(tmp_path / "pilot")])
+        "--seed", "0", "--out", str(tmp_path / "pilot")])
     assert result.exit_code == 0, result.output
     text = cal.project(tmp_path / "pilot", [40, 400])
     assert "| 40 |" in text and "| 400 |" in text and "λ panda" in text

@@ -24,7 +24,8 @@ def study(tmp: Path, *extra: str) -> tuple[Path, object]:
     out = tmp / "study"
     result = CliRunner().invoke(main, [
         "balance", "study", "--bot", BOT, "--deals", "10", "--category", "panda",
-        "--price-cards", "panda-03", "--workers", "1", "--quiet", "--out", str(out), *extra])
+        "--price-cards", "panda-03", "--workers", "1", "--quiet", "--seed", "0", "--out", str(out),
+        *extra])
     return out, result
 
 
@@ -275,7 +276,8 @@ def test_a_study_at_a_depth_of_the_deck(tmp_path: Path) -> None:
     out = tmp_path / "depth"
     result = CliRunner().invoke(main, [
         "balance", "study", "--bot", BOT, "--deals", "12", "--category", "panda", "--depth",
-        "0", "--price-cards", "", "--workers", "1", "--quiet", "--no-report", "--out", str(out)])
+        "0", "--price-cards", "", "--workers", "1", "--quiet", "--no-report", "--seed", "0",
+        "--out", str(out)])
     assert result.exit_code == 0, result.output
     records = list(read_records(out))
     assert all(r["intervention"] == [{"card": r["placed"], "depth": 0}] for r in records)

@@ -18,7 +18,8 @@ from arena.cli import main
 
 pexpect = pytest.importorskip("pexpect")
 
-PROMPT = "seat 0> "
+#: The prompt names the seat and what is left of the turn (`seat 0, 2 actions left> `).
+PROMPT = r"seat 0(, [^>\n]*)?> "
 
 
 def spawn(tmp_path: Path, *args: str):  # type: ignore[no-untyped-def]
@@ -77,9 +78,9 @@ def test_quit_records_an_abandoned_game_that_replays(tmp_path: Path) -> None:
     record_path = tmp_path / "left.json"
     child = spawn(tmp_path, "--bot", "random", "--bot", "human", "--seed", "5", "--record",
                   str(record_path))
-    child.expect("seat 1> ")
+    child.expect(r"seat 1(, [^>\n]*)?> ")
     child.sendline("1")
-    child.expect("seat 1> ")
+    child.expect(r"seat 1(, [^>\n]*)?> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()

@@ -117,8 +117,11 @@ def test_suggest_moves_the_planted_cards_and_writes_a_card_file(tmp_path: Path) 
     assert len(card_set["points"]) == 45 and card_set["emperor"] == 2
     assert "plot-08" in result.stdout
     # Efficiency parity: points scaled per category, every card listed.
+    again = CliRunner().invoke(main, ["balance", "suggest", str(tmp_path / "run"),
+                                      "--method", "efficiency", "--out", str(out)])
+    assert again.exit_code == 2 and "--force" in again.output  # never replaced silently
     result = CliRunner().invoke(main, ["balance", "suggest", str(tmp_path / "run"),
-                                       "--method", "efficiency", "--out", str(out)])
+                                       "--method", "efficiency", "--out", str(out), "--force"])
     assert result.exit_code == 0, result.output
     bad = CliRunner().invoke(main, ["balance", "suggest", str(tmp_path / "run"),
                                     "--out", str(tmp_path / "no" / "such" / "f.json")])

@@ -56,7 +56,7 @@ def test_a_tournament_folder_and_a_game_id(tmp_path: Path, record: dict[str, Any
                                        str(out)])
     assert result.exit_code == 0, result.output
     assert "Game 000-0001-1" in out.read_text()
-    result = CliRunner().invoke(main, ["replay", str(run), "--html", str(out)])
+    result = CliRunner().invoke(main, ["replay", str(run), "--html", str(out), "--force"])
     assert result.exit_code == 2 and "choose one with --game" in result.stderr
 
 

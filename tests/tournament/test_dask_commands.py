@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = "random:complete=true"
 #: A small study: one category, one priced card (2 deals x 17 arms = 34 games).
 STUDY = ["balance", "study", "--bot", BOT, "--deals", "2", "--category", "panda",
-         "--price-cards", "panda-03", "--rule", "max_rounds=8", "--quiet", "--no-report"]
+         "--price-cards", "panda-03", "--rule", "max_rounds=8", "--quiet", "--no-report",
+         "--seed", "0"]
 START = 90.0  # seconds for the scheduler and its workers to come up on a loaded machine
 
 

@@ -71,8 +71,8 @@ def test_a_manifest_number_of_thousands_of_digits(played: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize(("line", "words"), [
-    (DEEP, ("line 1", "nested too deeply")),
-    ('{"game": "000-0000-0", "seed": ' + HUGE + "}", ("line 1", "4300 digits")),
+    (DEEP, ("Line 1 of", "nested too deeply")),
+    ('{"game": "000-0000-0", "seed": ' + HUGE + "}", ("Line 1 of", "4300 digits")),
 ])
 def test_a_record_that_cannot_be_read(played: Path, tmp_path: Path, line: str,
                                       words: tuple[str, ...]) -> None:
