@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from arena.integrity import IntegrityError, RecordCheck, is_signed, manifest_problem, read_keys
+from arena.segments import DamagedSegment, has_games, iter_lines
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -313,10 +314,17 @@ def _catalog_problem(catalog: Any) -> str | None:
 def _lines(path: Path, strict: bool, warnings: list[str],
            checker: RecordCheck | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """Parsed lines with their numbers, applying the bad-line policy of the module docstring
-    and, with ``checker``, the MAC and duplicate checks (identical repeats dropped)."""
+    and, with ``checker``, the MAC and duplicate checks (identical repeats dropped).
+
+    ``path`` is a run's ``games.jsonl``: its sealed segments (``arena/tournament/store.py``)
+    are read first, then the file itself, and lines are numbered across them all (the
+    messages name the segment and its own line).  A damaged segment is refused, naming it
+    and the game its records stop at."""
     pending: tuple[int, str] | None = None
-    with path.open("rb") as fh:
-        for number, raw in enumerate(fh, start=1):
+    number = 0
+    try:
+        for source, raw in iter_lines(path.parent, whole_only=False):
+            number += 1
             if not raw.strip():
                 continue
             if pending is not None:
@@ -328,13 +336,16 @@ def _lines(path: Path, strict: bool, warnings: list[str],
                 pending = (number, f"is not JSON ({str(exc).splitlines()[0]})")
                 continue
             if checker is not None:
+                checker.path = source.path
                 game = record.get("game") if isinstance(record, dict) else None
                 try:
-                    if not checker.check(number, raw, game):
+                    if not checker.check(source.line, raw, game):
                         continue
                 except IntegrityError as exc:
                     raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
             yield number, record
+    except DamagedSegment as exc:
+        raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
     if pending is not None:
         msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
         warnings.append(msg)
@@ -668,7 +679,7 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
     path = directory / "games.jsonl"
     known = set(participants)
     old_format: list[int] = []
-    if path.is_file():
+    if has_games(directory):
         for number, record in _lines(path, strict, warnings, checker):
             why = _check(record)
             if why is None and known:
