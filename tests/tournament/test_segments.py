@@ -109,3 +109,58 @@ def test_a_journal_left_equal_to_the_last_segment_is_skipped(tmp_path: Path,
     result = run_cli(["--resume", str(run)])
     assert result.exit_code == 0 and "Nothing left to play" in result.stdout
     assert (run / "games.jsonl").stat().st_size == 0
+
+
+def test_export_writes_todays_lines_and_the_report_tables(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The same seed gives the same records sealed or not, exported as JSON lines; parquet
+    and csv hold the report's rows; an existing file is refused without --force."""
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    monkeypatch.setattr(store, "SEGMENT_BYTES", 0)
+    plain = _run(tmp_path / "plain")
+    monkeypatch.setattr(store, "SEGMENT_BYTES", 8192)
+    sealed = _run(tmp_path / "sealed")
+    runner = CliRunner()
+
+    def export(run: Path, *args: str) -> Path:
+        out = tmp_path / f"{run.name}-{'-'.join(a.strip('-') for a in args)}"
+        result = runner.invoke(main, ["export", str(run), *args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        return out
+
+    lines = export(sealed, "--format", "jsonl").read_bytes().splitlines()
+    assert lines == [raw for _, raw in iter_lines(sealed)]
+    assert all(b',"mac":"' in line for line in lines)
+    journal = export(plain, "--format", "jsonl").read_bytes()
+    assert journal == (plain / "games.jsonl").read_bytes()
+
+    def content(raw: bytes) -> dict:
+        import json
+
+        record = json.loads(raw)
+        record.pop("mac"), record.pop("seconds")
+        return record
+
+    assert sorted(map(content, lines), key=lambda r: r["game"]) == \
+        sorted(map(content, journal.splitlines()), key=lambda r: r["game"])
+
+    games = pd.read_parquet(export(sealed, "--format", "parquet"))
+    tables = load(sealed)
+    assert games["game"].tolist() == tables.games["game"].tolist()
+    assert games["seats"].iloc[0] == " vs ".join(tables.seats["participant"][:2].astype(str))
+    seats = pd.read_csv(export(sealed, "--format", "csv", "--seats"))
+    assert len(seats) == 48 and seats["score"].sum() == tables.seats["score"].sum()
+
+    again = runner.invoke(main, ["export", str(sealed), "--format", "csv", "--out",
+                                 str(tmp_path / "sealed-format-csv-seats")])
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert "Traceback" not in again.output
+    forced = runner.invoke(main, ["export", str(sealed), "--format", "csv", "--force", "--out",
+                                  str(tmp_path / "sealed-format-csv-seats")])
+    assert forced.exit_code == 0, forced.output
+    assert len(pd.read_csv(tmp_path / "sealed-format-csv-seats")) == 24
