@@ -208,3 +208,26 @@ def iter_records(directory: Path) -> Iterator[dict[str, Any]]:
         record, problem = json_problem(raw)
         if not problem and isinstance(record, dict):
             yield record
+
+
+def seal_journal(directory: Path) -> int:
+    """Seal a whole ``games.jsonl`` (a finished run's, not a running one's) into segments of
+    about ``SEGMENT_BYTES``, as the runner would have, then empty it; the segments written.
+    For benchmarks and tests, and to compact a run of an earlier version by hand."""
+    journal = directory / GAMES
+    chunk: list[bytes] = []
+    size = written = 0
+    with journal.open("rb") as fh:
+        for line in fh:
+            if not line.endswith(b"\n"):
+                break  # a cut-short last line stays out, as every reader leaves it
+            chunk.append(line)
+            size += len(line)
+            if size >= SEGMENT_BYTES:
+                write_segment(directory, b"".join(chunk))
+                chunk, size, written = [], 0, written + 1
+    if chunk:
+        write_segment(directory, b"".join(chunk))
+        written += 1
+    journal.write_bytes(b"")
+    return written
