@@ -164,3 +164,18 @@ def test_export_writes_todays_lines_and_the_report_tables(tmp_path: Path,
                                   str(tmp_path / "sealed-format-csv-seats")])
     assert forced.exit_code == 0, forced.output
     assert len(pd.read_csv(tmp_path / "sealed-format-csv-seats")) == 24
+
+
+def test_the_loader_parses_records_without_their_moves_the_same() -> None:
+    import json
+
+    from reports.loader import _without_moves
+
+    record = {"game": "000-0000-0", "seats": ["a", "b"], "moves": ["0 x],y", '1 "q"],"',
+                                                                   "* roll rain"],
+              "seconds": [0.1, 0.2], "error": None}
+    raw = json.dumps(record, separators=(",", ":")).encode()
+    cut = json.loads(_without_moves(raw))
+    assert cut == {k: v for k, v in record.items() if k != "moves"}
+    last = json.dumps({"game": "g", "moves": ["a"]}, separators=(",", ":")).encode()
+    assert _without_moves(last) == last  # no field after it: the whole line is parsed
