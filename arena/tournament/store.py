@@ -274,8 +274,8 @@ class GamesWriter:
     """Appends lines to ``games.jsonl``: flushed at once (or, with ``lazy``, when the run
     says so: once per message of a worker, which may hold many games), fsync'd every few
     seconds, and sealed into a compressed segment every ``segment_bytes`` (at a flush, so
-    never in the middle of a message) and at ``close`` (unless under a sixteenth of
-    that).  A line cut short by a kill is dropped by ``read_games`` either way.
+    never in the middle of a message) and at ``close`` (unless the run never filled a
+    segment).  A line cut short by a kill is dropped by ``read_games`` either way.
     ``segment_bytes=0`` never seals (the journal alone, as earlier versions wrote)."""
 
     def __init__(self, directory: Path, *, lazy: bool = False,
@@ -320,9 +320,9 @@ class GamesWriter:
 
     def close(self) -> None:
         if not self.file.closed:
-            # A short tail stays a journal: a small run reads as earlier versions wrote it,
-            # and the bytes it costs are at most a few dozen games.
-            if self.segment_bytes and self.pending >= self.segment_bytes // 16:
+            # A run that never filled a segment stays a plain games.jsonl (under a megabyte,
+            # read as earlier versions wrote it); a longer one is compressed to its end.
+            if self.segment_bytes and self.pending and segment_paths(self.directory):
                 self.seal()
             self.sync()
             self.file.close()
