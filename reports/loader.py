@@ -415,6 +415,15 @@ def _check(record: Any) -> str | None:
     return None
 
 
+#: Card rows kept in lists before they are moved into arrays.
+_SPILL = 1 << 18
+
+
+def _rounds(values: list[Any]) -> np.ndarray:
+    """Rounds as float32 (numpy turns None, never completed, into NaN)."""
+    return np.array(values, dtype=np.float32)
+
+
 class _Builder:
     """Column lists filled record by record; small ints and shared strings keep them compact."""
 
@@ -438,6 +447,24 @@ class _Builder:
         self.acts: list[list[int]] = [[] for _ in ACTION_KINDS]
         self.c: dict[str, list[Any]] = {k: [] for k in (
             "gi", "seat", "card", "drawn_round", "completed_round")}
+        #: Card rows already moved into arrays (``_spill_cards``), oldest first.
+        self.c_chunks: list[dict[str, np.ndarray]] = []
+
+    def _spill_cards(self) -> None:
+        """Move the card rows read so far into compact arrays: a card row is five Python
+        objects in lists (about 40 bytes of pointers, more for the rounds) but 14 bytes in
+        arrays, and cards are ten rows a game: at a million games, the difference between
+        fitting in memory and not."""
+        c_ = self.c
+        self.c_chunks.append({
+            "gi": np.asarray(c_["gi"], dtype=np.int32),
+            "seat": self._narrow(c_["seat"], np.int16, c_["gi"]),
+            "card": np.asarray(c_["card"], dtype=np.int32),
+            "drawn_round": _rounds(c_["drawn_round"]),
+            "completed_round": _rounds(c_["completed_round"]),
+        })
+        for column in c_.values():
+            column.clear()
 
     def _card(self, card: str) -> int:
         code = self.card_code.get(card)
@@ -461,6 +488,9 @@ class _Builder:
         """Append one record, or nothing: a field found bad halfway must not leave some
         columns a row longer than the others."""
         games, seats, cards = len(self.g["game"]), len(self.s["gi"]), len(self.c["gi"])
+        if cards >= _SPILL:
+            self._spill_cards()
+            cards = 0
         try:
             self._add(number, rec)
         except Exception:
@@ -644,10 +674,6 @@ class _Builder:
         for idx, kind in enumerate(ACTION_KINDS):
             seats[f"act_{kind}"] = self._narrow(self.acts[idx], np.int32, self.s["gi"])
 
-        def rounds(values: list[Any]) -> np.ndarray:
-            # numpy turns None (never completed) into NaN.
-            return np.array(values, dtype=np.float32)
-
         catalog = pd.DataFrame({
             "card": sorted(self.card_code, key=self.card_code.__getitem__),
             "category": self.card_cat,
@@ -656,13 +682,21 @@ class _Builder:
             "printed": self.card_printed,
             "removed": self.card_removed,
         })
+        self._spill_cards()
+        chunks = self.c_chunks
+        self.c_chunks = []
+
+        def column(name: str, dtype: Any) -> np.ndarray:
+            return np.concatenate([c[name] for c in chunks]) if chunks else \
+                np.zeros(0, dtype=dtype)
+
         cards = pd.DataFrame({
-            "gi": np.asarray(self.c["gi"], dtype=np.int32),
-            "seat": self._narrow(self.c["seat"], np.int16, self.c["gi"]),
-            "card": pd.Categorical.from_codes(
-                np.asarray(self.c["card"], dtype=np.int32), categories=catalog["card"]),
-            "drawn_round": rounds(self.c["drawn_round"]),
-            "completed_round": rounds(self.c["completed_round"]),
+            "gi": column("gi", np.int32),
+            "seat": column("seat", np.int16),
+            "card": pd.Categorical.from_codes(column("card", np.int32),
+                                              categories=catalog["card"]),
+            "drawn_round": column("drawn_round", np.float32),
+            "completed_round": column("completed_round", np.float32),
         })
         return games, seats, cards, catalog
 
