@@ -9,10 +9,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import arena.tournament.store as store
+from arena.cli import main
 from arena.replay import RecordError, read_records
-from arena.segments import DamagedSegment, iter_lines, read_segment, segment_paths
+from arena.segments import (
+    DamagedSegment,
+    iter_lines,
+    iter_records,
+    read_segment,
+    segment_paths,
+)
 from reports.loader import ReportError, load
 
 from .conftest import FAST, run_cli, timeless
@@ -47,6 +55,11 @@ def test_a_sealed_run_holds_the_lines_of_a_journal_run(tmp_path: Path,
     # Every line is the signed bytes the runner wrote: the reports check each MAC.
     assert load(sealed).games["game"].tolist() == load(plain).games["game"].tolist()
     assert len(list(read_records(sealed))) == 24
+    # arena replay DIR/games.jsonl reads the whole run too, and replays from a segment.
+    assert len(list(read_records(sealed / "games.jsonl"))) == 24
+    game = next(iter_records(sealed))["game"]
+    replayed = CliRunner().invoke(main, ["replay", str(sealed / "games.jsonl"), "--game", game])
+    assert replayed.exit_code == 0, replayed.output
 
 
 def _damage(run: Path, how: str) -> tuple[Path, list[bytes]]:
