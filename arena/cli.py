@@ -872,6 +872,43 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
     click.echo(f"report written to {folder}")
 
 
+@main.command("export")
+@click.argument("directory", type=click.Path(file_okay=False), metavar="DIR")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv", "jsonl"]), required=True,
+              help="parquet or csv: the report's table of games (one row each); jsonl: the "
+                   "records exactly as written, MACs included.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
+              help="The file to write (an existing one is refused without --force).")
+@click.option("--seats", is_flag=True, help="One row per seat of each game (parquet, csv).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def export_command(directory: str, fmt: str, out: str, seats: bool, force: bool) -> None:
+    """Write a run's games to one file, for pandas, polars or DuckDB.
+
+    \b
+    Examples:
+      arena export runs/m1 --format parquet --out m1.parquet
+      arena export runs/m1 --format csv --seats --out m1-seats.csv
+      arena export runs/m1 --format jsonl --out m1.jsonl
+    """
+    from reports.export import export
+
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    click.echo(f"reading {directory} ...", err=True)
+    try:
+        rows = export(Path(directory), fmt, Path(out), seats=seats, force=force)
+    except reports_error() as exc:
+        raise UserError(str(exc)) from None
+    click.echo(f"{plural(rows, 'row')} written to {out}")
+
+
+def reports_error() -> type[Exception]:
+    """The reports' error class, imported when a command needs it (pandas is slow to
+    import)."""
+    from reports import ReportError
+
+    return ReportError
+
+
 @main.group(cls=ArenaGroup)
 def balance() -> None:
     """Card balance: experiments on the deal (study), suggested points, the tuning loop."""

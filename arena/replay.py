@@ -36,6 +36,7 @@ from .intervention import InterventionError
 from .intervention import apply as apply_intervention
 from .intervention import from_record as intervention_of
 from .records import blamed_seat, json_problem
+from .segments import SegmentError, iter_lines, segment_paths
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -87,6 +88,11 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     with different contents; a run without MACs (or without its ``run.key``) reads with a
     warning."""
     p = Path(path)
+    run = p if p.is_dir() else p.parent if p.name == "games.jsonl" else None
+    if run is not None and segment_paths(run):
+        # A run of compact records: its sealed segments, then its journal.
+        yield from _run_records(run)
+        return
     if p.is_dir():
         if not (p / "games.jsonl").is_file():
             raise RecordError(f"{path} is a folder without games.jsonl (not a tournament's "
@@ -123,6 +129,29 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
             except IntegrityError as exc:
                 raise RecordError(str(exc)) from None
         yield record
+
+
+def _run_records(run: Path) -> Iterator[dict[str, Any]]:
+    """The records of a run folder with sealed segments, checked as ``read_records`` checks
+    a ``games.jsonl``; RecordError naming a damaged segment and the game it stops at."""
+    checker = _checker(run / "games.jsonl")
+    try:
+        for source, raw in iter_lines(run):
+            if not raw.strip():
+                continue
+            record, problem = json_problem(raw)
+            if problem or not isinstance(record, dict):
+                raise RecordError(f"{source.path}, line {source.line}: not a JSON game record")
+            if checker is not None:
+                checker.path = source.path
+                try:
+                    if not checker.check(source.line, raw, record.get("game")):
+                        continue
+                except IntegrityError as exc:
+                    raise RecordError(str(exc)) from None
+            yield record
+    except SegmentError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def find_record(path: str | Path, game: str | None) -> dict[str, Any]:

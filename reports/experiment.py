@@ -66,6 +66,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from arena.segments import has_games
+
 from .balance import bh
 from .loader import ReportError, _lines, card_catalog, read_manifest
 
@@ -168,7 +170,7 @@ def load(directory: str | Path, strict: bool = True) -> Experiment:
         "level", "category", "deal", "card", "price", "arm", "seat", "y", "done", "pts",
         "acts", "error", "game", "rivals", "line")}
     path = source / "games.jsonl"
-    if path.is_file():
+    if has_games(source):
         for number, rec in _lines(path, strict, warnings):
             if not isinstance(rec, dict) or "arm" not in rec:
                 continue

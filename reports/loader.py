@@ -55,6 +55,7 @@ from arena.integrity import (
     manifest_problem,
     read_keys,
 )
+from arena.segments import DamagedSegment, has_games, iter_lines
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -317,31 +318,64 @@ def _catalog_problem(catalog: Any) -> str | None:
     return None
 
 
+_MOVES = b',"moves":['
+_AFTER = b'],"'
+
+
+def _without_moves(raw: bytes) -> bytes:
+    """The line without its ``moves`` list, which the tables never read and which is most of
+    a record (9 of a random game's 11 KB): parsing only the rest is the loader's way of
+    reading only the columns it needs.  A list of strings cannot hold ``],"`` before its end
+    (a quote inside a string is escaped), so the first one after ``"moves":[`` ends it."""
+    start = raw.find(_MOVES)
+    if start < 0:
+        return raw
+    end = raw.find(_AFTER, start + len(_MOVES))
+    if end < 0:
+        return raw
+    return raw[:start] + raw[end + 1:]
+
+
 def _lines(path: Path, strict: bool, warnings: list[str],
-           checker: RecordCheck | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+           checker: RecordCheck | None = None, *, moves: bool = True
+           ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Parsed lines with their numbers, applying the bad-line policy of the module docstring
-    and, with ``checker``, the MAC and duplicate checks (identical repeats dropped)."""
+    and, with ``checker``, the MAC and duplicate checks (identical repeats dropped).
+
+    ``path`` is a run's ``games.jsonl``: its sealed segments (``arena/tournament/store.py``)
+    are read first, then the file itself, and lines are numbered across them all (the
+    messages name the segment and its own line).  A damaged segment is refused, naming it
+    and the game its records stop at.  ``moves`` False: the records come without their
+    ``moves`` (the MAC is still checked over the whole line)."""
     pending: tuple[int, str] | None = None
-    with path.open("rb") as fh:
-        for number, raw in enumerate(fh, start=1):
+    number = 0
+    try:
+        for source, raw in iter_lines(path.parent, whole_only=False):
+            number += 1
             if not raw.strip():
                 continue
             if pending is not None:
                 _bad_line(path, *pending, strict, warnings)
                 pending = None
             try:
-                record = _loads(raw)
-            except _JSONError as exc:
-                pending = (number, f"is not JSON ({str(exc).splitlines()[0]})")
-                continue
+                record = _loads(raw if moves else _without_moves(raw))
+            except _JSONError:
+                try:  # the cut was wrong, or the line is bad: the whole line says which
+                    record = _loads(raw)
+                except _JSONError as exc:
+                    pending = (number, f"is not JSON ({str(exc).splitlines()[0]})")
+                    continue
             if checker is not None:
+                checker.path = source.path
                 game = record.get("game") if isinstance(record, dict) else None
                 try:
-                    if not checker.check(number, raw, game):
+                    if not checker.check(source.line, raw, game):
                         continue
                 except IntegrityError as exc:
                     raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
             yield number, record
+    except DamagedSegment as exc:
+        raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
     if pending is not None:
         msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
         warnings.append(msg)
@@ -388,6 +422,15 @@ def _check(record: Any) -> str | None:
     return None
 
 
+#: Card rows kept in lists before they are moved into arrays.
+_SPILL = 1 << 18
+
+
+def _rounds(values: list[Any]) -> np.ndarray:
+    """Rounds as float32 (numpy turns None, never completed, into NaN)."""
+    return np.array(values, dtype=np.float32)
+
+
 class _Builder:
     """Column lists filled record by record; small ints and shared strings keep them compact."""
 
@@ -411,6 +454,24 @@ class _Builder:
         self.acts: list[list[int]] = [[] for _ in ACTION_KINDS]
         self.c: dict[str, list[Any]] = {k: [] for k in (
             "gi", "seat", "card", "drawn_round", "completed_round")}
+        #: Card rows already moved into arrays (``_spill_cards``), oldest first.
+        self.c_chunks: list[dict[str, np.ndarray]] = []
+
+    def _spill_cards(self) -> None:
+        """Move the card rows read so far into compact arrays: a card row is five Python
+        objects in lists (about 40 bytes of pointers, more for the rounds) but 14 bytes in
+        arrays, and cards are ten rows a game: at a million games, the difference between
+        fitting in memory and not."""
+        c_ = self.c
+        self.c_chunks.append({
+            "gi": np.asarray(c_["gi"], dtype=np.int32),
+            "seat": self._narrow(c_["seat"], np.int16, c_["gi"]),
+            "card": np.asarray(c_["card"], dtype=np.int32),
+            "drawn_round": _rounds(c_["drawn_round"]),
+            "completed_round": _rounds(c_["completed_round"]),
+        })
+        for column in c_.values():
+            column.clear()
 
     def _card(self, card: str) -> int:
         code = self.card_code.get(card)
@@ -434,6 +495,9 @@ class _Builder:
         """Append one record, or nothing: a field found bad halfway must not leave some
         columns a row longer than the others."""
         games, seats, cards = len(self.g["game"]), len(self.s["gi"]), len(self.c["gi"])
+        if cards >= _SPILL:
+            self._spill_cards()
+            cards = 0
         try:
             self._add(number, rec)
         except Exception:
@@ -617,10 +681,6 @@ class _Builder:
         for idx, kind in enumerate(ACTION_KINDS):
             seats[f"act_{kind}"] = self._narrow(self.acts[idx], np.int32, self.s["gi"])
 
-        def rounds(values: list[Any]) -> np.ndarray:
-            # numpy turns None (never completed) into NaN.
-            return np.array(values, dtype=np.float32)
-
         catalog = pd.DataFrame({
             "card": sorted(self.card_code, key=self.card_code.__getitem__),
             "category": self.card_cat,
@@ -629,13 +689,21 @@ class _Builder:
             "printed": self.card_printed,
             "removed": self.card_removed,
         })
+        self._spill_cards()
+        chunks = self.c_chunks
+        self.c_chunks = []
+
+        def column(name: str, dtype: Any) -> np.ndarray:
+            return np.concatenate([c[name] for c in chunks]) if chunks else \
+                np.zeros(0, dtype=dtype)
+
         cards = pd.DataFrame({
-            "gi": np.asarray(self.c["gi"], dtype=np.int32),
-            "seat": self._narrow(self.c["seat"], np.int16, self.c["gi"]),
-            "card": pd.Categorical.from_codes(
-                np.asarray(self.c["card"], dtype=np.int32), categories=catalog["card"]),
-            "drawn_round": rounds(self.c["drawn_round"]),
-            "completed_round": rounds(self.c["completed_round"]),
+            "gi": column("gi", np.int32),
+            "seat": column("seat", np.int16),
+            "card": pd.Categorical.from_codes(column("card", np.int32),
+                                              categories=catalog["card"]),
+            "drawn_round": column("drawn_round", np.float32),
+            "completed_round": column("completed_round", np.float32),
         })
         return games, seats, cards, catalog
 
@@ -675,8 +743,8 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
     path = directory / "games.jsonl"
     known = set(participants)
     old_format: list[int] = []
-    if path.is_file():
-        for number, record in _lines(path, strict, warnings, checker):
+    if has_games(directory):
+        for number, record in _lines(path, strict, warnings, checker, moves=False):
             why = _check(record)
             if why is None and known:
                 strangers = [s for s in record["seats"] if s not in known]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from .loader import Tables
@@ -41,11 +42,23 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
     games, seats = t.games, t.seats
     if len(games) == 0:
         return pd.DataFrame(columns=COLUMNS)
+    # Every choice is a vectorized pass over the columns (no loop over games): the report
+    # must stay linear, and cheap per game, at a million games.  Ties go to the smallest
+    # game id, as the order of the ids (``rank``) says.
     ok = ~games["error"].to_numpy()
     ids = games["game"].astype(str).to_numpy()
+    rank = np.empty(len(ids), dtype=np.int64)
+    rank[np.argsort(ids, kind="stable")] = np.arange(len(ids))
     rounds = games["rounds"].to_numpy()
-    who = seats.sort_values(["gi", "seat"]).groupby("gi", sort=True)["participant"].agg(
-        lambda s: [str(p) for p in s])
+    seat_gi = seats["gi"].to_numpy()
+    by_game = np.lexsort((seats["seat"].to_numpy(), seat_gi))
+    sorted_gi = seat_gi[by_game]
+    participant = seats["participant"].astype(str).to_numpy()
+
+    def who(gi: int) -> list[str]:
+        lo, hi = np.searchsorted(sorted_gi, [gi, gi + 1])
+        return [str(p) for p in participant[by_game[lo:hi]]]
+
     reasons: dict[int, list[str]] = {}
 
     def choose(gi: int, why: str) -> None:
@@ -54,44 +67,76 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
     clean = games[ok]
     for _pairing, group in clean.groupby("pairing", sort=True):
         median = float(group["rounds"].median())
-        order = sorted(group.index, key=lambda gi: (abs(rounds[gi] - median), ids[gi]))
-        names = " vs ".join(sorted(set(who[order[0]])))
-        choose(order[0], f"typical game of {names}: {rounds[order[0]]} rounds (median "
-                         f"{median:g})")
+        index = group.index.to_numpy()
+        first = int(index[np.lexsort((rank[index], np.abs(rounds[index] - median)))[0]])
+        names = " vs ".join(sorted(set(who(first))))
+        choose(first, f"typical game of {names}: {rounds[first]} rounds (median {median:g})")
     played = seats[~seats["error"].to_numpy()]
     rate = (played.groupby("participant", observed=True)["share"].sum()
             / played.groupby("participant", observed=True)["share"].count())
-    best_upset, upset_gi, upset_text = 0.0, -1, ""
-    for gi, group in played.groupby("gi", sort=True):
-        winners = group[group["win"].to_numpy() > 0]
-        others = group[group["win"].to_numpy() <= 0]
-        if winners.empty or others.empty:
-            continue
-        winner = max(winners["participant"], key=lambda p: rate[p])
-        favourite = max(others["participant"], key=lambda p: rate[p])
-        gap = float(rate[favourite] - rate[winner])
-        if gap > best_upset or (gap == best_upset and upset_gi >= 0 and ids[gi] < ids[upset_gi]):
-            best_upset, upset_gi = gap, int(gi)  # type: ignore[arg-type]
-            upset_text = (f"biggest upset: {winner} ({rate[winner]:.0%} of its games won) "
-                          f"beat {favourite} ({rate[favourite]:.0%})")
-    if upset and upset_gi >= 0:
-        choose(upset_gi, upset_text)
+    upset_found = _upset(played, rate, rank) if upset else None
+    if upset_found is not None:
+        gi, winner, favourite = upset_found
+        choose(gi, f"biggest upset: {winner} ({rate[winner]:.0%} of its games won) "
+                   f"beat {favourite} ({rate[favourite]:.0%})")
     if len(clean):
-        longest = min(clean.index, key=lambda gi: (-rounds[gi], ids[gi]))
+        index = clean.index.to_numpy()
+        longest = int(index[np.lexsort((rank[index], -rounds[index]))[0]])
         choose(longest, f"longest game: {rounds[longest]} rounds")
     if flagged is not None and len(flagged):
         cards = t.cards[t.cards["completed"].to_numpy() & ~t.cards["error"].to_numpy()]
+        categories = list(map(str, cards["card"].cat.categories))
+        codes = cards["card"].cat.codes.to_numpy()
+        card_gi = cards["gi"].to_numpy()
         for card, flag in list(zip(flagged["card"], flagged["flag"]))[:MAX_CARDS]:
-            rows = cards[cards["card"].astype(str) == str(card)]
-            if rows.empty:
+            if str(card) not in categories:
                 continue
-            gi = min(rows["gi"], key=lambda g: ids[g])
-            choose(int(gi), f"{card} completed ({flag})" if str(flag).startswith("study")
+            rows = card_gi[codes == categories.index(str(card))]
+            if not len(rows):
+                continue
+            gi = int(rows[np.argmin(rank[rows])])
+            choose(gi, f"{card} completed ({flag})" if str(flag).startswith("study")
                    else f"{card} completed (flagged: {flag})")
-    rows = [{"game": ids[gi], "why": "; ".join(why), "seats": ", ".join(who[gi]),
+    rows = [{"game": ids[gi], "why": "; ".join(why), "seats": ", ".join(who(gi)),
              "rounds": int(rounds[gi]), "file": replay_file(ids[gi])}
             for gi, why in sorted(reasons.items(), key=lambda kv: ids[kv[0]])]
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _upset(played: pd.DataFrame, rate: pd.Series, rank: np.ndarray
+           ) -> tuple[int, str, str] | None:
+    """The game whose winner has the lowest overall win rate against the best loser at its
+    table (the gap largest, above 0; ties to the smallest id): ``(gi, winner, favourite)``,
+    the winner and the favourite being each side's best-rated participant (the first seat
+    among equals)."""
+    if played.empty:
+        return None
+    gi = played["gi"].to_numpy()
+    seat = played["seat"].to_numpy()
+    order = np.lexsort((seat, gi))
+    gi, win = gi[order], (played["win"].to_numpy() > 0)[order]
+    names = played["participant"].astype(str).to_numpy()[order]
+    r = rate.reindex(names).to_numpy(dtype=float)
+    games, start = np.unique(gi, return_index=True)
+    best_win = np.maximum.reduceat(np.where(win, r, -np.inf), start)
+    best_other = np.maximum.reduceat(np.where(win, -np.inf, r), start)
+    both = np.isfinite(best_win) & np.isfinite(best_other)
+    gap = np.where(both, best_other - best_win, -np.inf)
+    top = gap.max()
+    if not top > 0:
+        return None
+    tied = np.flatnonzero(gap == top)
+    pick = tied[np.argmin(rank[games[tied]])]
+    lo = start[pick]
+    hi = start[pick + 1] if pick + 1 < len(start) else len(gi)
+    window = slice(lo, hi)
+
+    def first_best(mask: np.ndarray, value: float) -> str:
+        idx = np.flatnonzero(mask & (r[window] == value))[0]
+        return str(names[window][idx])
+
+    return (int(games[pick]), first_best(win[window], best_win[pick]),
+            first_best(~win[window], best_other[pick]))
 
 
 def watch_text(chosen: pd.DataFrame, study: bool = False) -> str:
@@ -108,8 +153,6 @@ def watch_text(chosen: pd.DataFrame, study: bool = False) -> str:
             "with none flagged, the card with the strongest evidence) a game where it was "
             "placed and completed, and per pairing the typical and the longest game. No "
             "upset: the seats are a level and its own copies.\n\n" + "\n".join(lines))
-    lines = [f"- [{game}]({file}): {why} ({seats})" for game, why, seats, file in
-             zip(chosen["game"], chosen["why"], chosen["seats"], chosen["file"])]
     return (
         "The games behind the figures, each a page that steps through the game with the board "
         "drawn, every hand and the scores by round (`arena replay DIR --game ID --html OUT` "

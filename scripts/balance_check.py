@@ -42,6 +42,7 @@ from _args import at_least, bot_spec, output_dir, output_file, script_parser
 from arena.cards import CardChoice, parse, template
 from arena.engine import ArenaError
 from arena.registry import BotSpec
+from arena.segments import iter_lines
 from arena.tournament import RunSettings, TournamentConfig, run_tournament
 from arena.tournament.schedule import ScheduleError, against_copies
 from arena.tournament.store import StoreError
@@ -128,7 +129,7 @@ def games_to_find(games: int, lo: float, hi: float, size: float) -> int | None:
 def _winning_seats(t: Tables) -> dict[str, tuple[int, ...]]:
     """Per game (id and seed), the seats that won."""
     out = {}
-    for line in (Path(t.source) / "games.jsonl").read_text().splitlines():
+    for _source, line in iter_lines(Path(t.source), whole_only=False):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:  # a last line cut short: the loader skips it too
@@ -236,8 +237,9 @@ def first_games(directory: Path, games: int, players: int, into: Path) -> Path:
     into.mkdir(parents=True, exist_ok=True)
     (into / "manifest.json").write_text((directory / "manifest.json").read_text())
     deals = math.ceil(games / players)
-    kept = [line for line in (directory / "games.jsonl").read_text().splitlines()
-            if _deal(line) < deals]
+    # The run's segments and games.jsonl, copied into one games.jsonl (arena/segments.py).
+    lines = (raw.decode() for _source, raw in iter_lines(directory))
+    kept = [line for line in lines if _deal(line) < deals]
     (into / "games.jsonl").write_text("".join(f"{line}\n" for line in kept))
     return into
 

@@ -40,6 +40,7 @@ from _args import at_least
 from scipy.stats import binomtest
 
 from arena.intervals import wilson
+from arena.segments import SegmentError, has_games, iter_lines
 from arena.tournament.sprt import game_score
 
 #: ``scripts/strength.py`` names the copies of its second spec ``NAME#1``, ``NAME#2``...
@@ -60,28 +61,32 @@ def load(run: Path) -> tuple[dict[tuple[int, int], Game], int]:
     line so that a resumed run can append: a run compared while it still plays must not
     have its file changed under it.
     """
-    path = run / "games.jsonl"
-    if not path.is_file():
+    if not has_games(run):
         raise PairedError(f"{run}: no games.jsonl (not the --out of scripts/strength.py?)")
     games: dict[tuple[int, int], Game] = {}
     bad = 0
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            try:
-                g = json.loads(line)
-                seats = [str(name) for name in g["seats"]]
-                subject = [i for i, name in enumerate(seats) if not _COPY.search(name)]
-                if len(subject) != 1:
-                    raise PairedError(
-                        f"{path}:{number}: 'seats' should hold one spec and copies NAME#k of "
-                        f"another, got {seats}"
-                    )
-                seat = subject[0]
-                winners = g["winners"]
-                share = game_score(winners, seat)
-                games[(int(g["deal"]), int(g["rotation"]))] = (share, seats[seat], len(seats))
-            except (ValueError, KeyError, TypeError):
-                bad += 1
+    try:
+        # The run's segments, then its games.jsonl (arena/segments.py), read only.
+        lines = list(iter_lines(run, whole_only=False))
+    except SegmentError as exc:
+        raise PairedError(str(exc)) from None
+    for source, line in lines:
+        path, number = source.path, source.line
+        try:
+            g = json.loads(line)
+            seats = [str(name) for name in g["seats"]]
+            subject = [i for i, name in enumerate(seats) if not _COPY.search(name)]
+            if len(subject) != 1:
+                raise PairedError(
+                    f"{path}:{number}: 'seats' should hold one spec and copies NAME#k of "
+                    f"another, got {seats}"
+                )
+            seat = subject[0]
+            winners = g["winners"]
+            share = game_score(winners, seat)
+            games[(int(g["deal"]), int(g["rotation"]))] = (share, seats[seat], len(seats))
+        except (ValueError, KeyError, TypeError):
+            bad += 1
     return games, bad
 
 

@@ -63,6 +63,7 @@ from .store import (
     GamesWriter,
     StoreError,
     arena_version,
+    has_games,
     now_iso,
     read_games,
     read_manifest,
@@ -348,7 +349,7 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
                         "records are not authenticated, nor are the games added now",
                         directory)
         return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
-    if (directory / MANIFEST).exists() or (directory / GAMES).exists():
+    if (directory / MANIFEST).exists() or has_games(directory):
         raise StoreError(f"{directory} already holds a tournament; add --resume to continue it "
                          "or choose another --out")
     if isolation is not None:

@@ -8,6 +8,18 @@ file and its game is played again; any other damaged line stops the resume with 
 number, since silently replaying a game in the middle of the file would hide a real problem.
 The manifest is replaced atomically (write a temporary file, then rename).
 
+Compact segments.  ``games.jsonl`` is the open end of the store, a journal: once it holds
+``SEGMENT_BYTES`` of lines (and when the run ends) its bytes are compressed with zstd into
+the next sealed segment ``games/NNNNNN.jsonl.zst`` (one frame with its checksum, written to a
+temporary file, fsync'd and renamed), and only then is the journal emptied.  A segment holds
+the journal's lines byte for byte, so a record read back is exactly the line the runner
+wrote and signed: every MAC and duplicate check reads as before.  A kill between the rename
+and the emptying leaves the journal equal to the newest segment; readers skip it and the next
+writer empties it.  A run of an earlier version is a journal without segments.  zstd rather
+than Parquet: the lines must stay exactly the signed bytes (a columnar re-encoding would
+need a canonical form to MAC), a segment is appended whole, and a cut frame still yields the
+games before the cut.
+
 Both files carry MACs keyed by the run's secret in ``run.key`` (``arena/integrity.py``):
 each line as it is written, the manifest each time it is; reading them back for
 ``--resume`` refuses a line or a manifest that fails its MAC, or a game recorded twice with
@@ -25,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -42,6 +55,25 @@ from arena.integrity import (
     sign_manifest,
 )
 from arena.records import json_problem
+from arena.segments import (
+    SEGMENT_BYTES,
+    DamagedSegment,
+    SegmentError,
+    Source,
+    has_games,
+    iter_lines,
+    iter_records,
+    read_segment,
+    seal_bytes,
+    segment_paths,
+    stale_journal,
+    write_segment,
+)
+
+#: The reading API, for the users of this module: see ``arena/segments.py``.
+__all__ = ["DamagedSegment", "SegmentError", "Source", "has_games", "iter_lines",
+           "iter_records", "read_segment"]
+
 
 MANIFEST = "manifest.json"
 GAMES = "games.jsonl"
@@ -50,6 +82,7 @@ LOCK = "run.lock"
 FILE_FORMAT = "takenoko-arena-manifest/1"
 #: Seconds between fsyncs of games.jsonl while a run goes on.
 FSYNC_EVERY = 5.0
+log = logging.getLogger("arena")
 
 
 class StoreError(Exception):
@@ -157,49 +190,78 @@ def _is_record(raw: bytes) -> bool:
 
 def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = False
                ) -> tuple[list[dict[str, Any]], bool]:
-    """The records of ``games.jsonl`` and whether a cut-short last line was dropped.
+    """The records of the run (segments, then ``games.jsonl``) and whether games were lost
+    (a cut-short last line, or a damaged segment) and must be played again.
 
-    The cut line is removed from the file (truncated at the last newline) so that appending
-    can go on after it.  ``signed`` (the manifest says the run's files carry MACs): every
-    line's MAC is checked with ``keys``, and a game recorded twice must be recorded the same
-    (a repeat is dropped); StoreError naming the line otherwise.
+    This is ``--resume``'s reader, and it repairs: the cut journal line is removed (the file
+    truncated at its last newline) so that appending can go on after it; a damaged segment
+    is renamed ``*.damaged`` and the whole lines before the damage sealed in its place; a
+    journal left equal to the newest segment is emptied.  ``signed`` (the manifest says the
+    run's files carry MACs): every line's MAC is checked with ``keys``, and a game recorded
+    twice must be recorded the same (a repeat is dropped); StoreError naming the line
+    otherwise.
     """
-    path = directory / GAMES
-    if not path.exists():
-        return [], False
-    data = path.read_bytes()
     cut = False
-    end = data.rfind(b"\n") + 1
-    if end < len(data) and _is_record(data[end:]):
-        # Only the newline is missing (a record cut short never parses: it ends in "}"):
-        # a finished game, kept.
-        with open(path, "ab") as f:
-            f.write(b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        data += b"\n"
-    elif end < len(data):
-        cut = True
-        with open(path, "r+b") as f:
-            f.truncate(end)
-            f.flush()
-            os.fsync(f.fileno())
-        data = data[:end]
+    segments = segment_paths(directory)
+    for path in segments:
+        try:
+            read_segment(path)
+        except DamagedSegment as exc:
+            log_damage = f"{exc}"
+            os.replace(path, path.with_name(path.name + ".damaged"))
+            if exc.good:
+                frame = seal_bytes(exc.good)
+                tmp = path.with_name(path.name + ".tmp")
+                with open(tmp, "wb") as f:
+                    f.write(frame)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            log.warning("%s (kept aside as %s.damaged)", log_damage,
+                                               path.name)
+            cut = True
+    path = directory / GAMES
+    if path.exists():
+        data = path.read_bytes()
+        if stale_journal(data, segment_paths(directory)):
+            with open(path, "r+b") as f:
+                f.truncate(0)
+                os.fsync(f.fileno())
+            data = b""
+        end = data.rfind(b"\n") + 1
+        if end < len(data) and _is_record(data[end:]):
+            # Only the newline is missing (a record cut short never parses: it ends in
+            # "}"): a finished game, kept.
+            with open(path, "ab") as f:
+                f.write(b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+        elif end < len(data):
+            cut = True
+            with open(path, "r+b") as f:
+                f.truncate(end)
+                f.flush()
+                os.fsync(f.fileno())
     records: list[dict[str, Any]] = []
     checker = RecordCheck(path, keys, signed) if signed else None
-    for number, raw in enumerate(data.splitlines(), start=1):
+    try:
+        lines = list(iter_lines(directory))
+    except SegmentError as exc:
+        raise StoreError(str(exc)) from None
+    for source, raw in lines:
         if not raw.strip():
             continue
         record, problem = json_problem(raw)
         if problem:
-            raise StoreError(f"{damaged_line(path, number, 'is ' + problem)} (--resume then "
-                             "plays that game again)")
+            raise StoreError(f"{damaged_line(source.path, source.line, 'is ' + problem)} "
+                             "(--resume then plays that game again)")
         if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-            raise StoreError(f"{damaged_line(path, number, 'is not a game record')} (--resume "
-                             "then plays that game again)")
+            raise StoreError(f"{damaged_line(source.path, source.line, 'is not a game record')}"
+                             " (--resume then plays that game again)")
         if checker is not None:
+            checker.path = source.path
             try:
-                if not checker.check(number, raw, record["game"]):
+                if not checker.check(source.line, raw, record["game"]):
                     continue
             except IntegrityError as exc:
                 raise StoreError(str(exc)) from None
@@ -210,22 +272,32 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
 class GamesWriter:
     """Appends lines to ``games.jsonl``: flushed at once (or, with ``lazy``, when the run
     says so: once per message of a worker, which may hold many games), fsync'd every few
-    seconds.  A line cut short by a kill is dropped by ``read_games`` either way."""
+    seconds, and sealed into a compressed segment every ``segment_bytes`` (at a flush, so
+    never in the middle of a message) and at ``close`` (unless the run never filled a
+    segment).  A line cut short by a kill is dropped by ``read_games`` either way.
+    ``segment_bytes=0`` never seals (the journal alone, as earlier versions wrote)."""
 
-    def __init__(self, directory: Path, *, lazy: bool = False) -> None:
+    def __init__(self, directory: Path, *, lazy: bool = False,
+                 segment_bytes: int | None = None) -> None:
+        self.directory = directory
         self.path = directory / GAMES
         self.file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
         self.synced = time.monotonic()
         self.lazy = lazy
+        self.segment_bytes = SEGMENT_BYTES if segment_bytes is None else segment_bytes
+        self.pending = self.path.stat().st_size
 
     def write(self, line: str) -> None:
         self.file.write(line + "\n")
+        self.pending += len(line) + 1  # an estimate (non-ASCII text is longer): a trigger
         if not self.lazy:
             self.flush()
 
     def flush(self) -> None:
         self.file.flush()
-        if time.monotonic() - self.synced > FSYNC_EVERY:
+        if self.segment_bytes and self.pending >= self.segment_bytes:
+            self.seal()
+        elif time.monotonic() - self.synced > FSYNC_EVERY:
             self.sync()
 
     def sync(self) -> None:
@@ -233,7 +305,23 @@ class GamesWriter:
         os.fsync(self.file.fileno())
         self.synced = time.monotonic()
 
+    def seal(self) -> None:
+        """Compress the journal into the next segment, then empty it (see the module
+        docstring for why a kill between the two loses nothing)."""
+        self.file.flush()
+        data = self.path.read_bytes()
+        if data:
+            write_segment(self.directory, data)
+            self.file.truncate(0)
+            os.fsync(self.file.fileno())
+            self.synced = time.monotonic()
+        self.pending = 0
+
     def close(self) -> None:
         if not self.file.closed:
+            # A run that never filled a segment stays a plain games.jsonl (under a megabyte,
+            # read as earlier versions wrote it); a longer one is compressed to its end.
+            if self.segment_bytes and self.pending and segment_paths(self.directory):
+                self.seal()
             self.sync()
             self.file.close()

@@ -9,6 +9,7 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
+from arena.segments import iter_lines
 from arena.tournament.command import tournament
 
 #: Short games: the random bot plays instantly and 8 rounds cap a game.
@@ -22,8 +23,8 @@ def run_cli(args: Sequence[str]) -> Result:
 
 
 def read_records(directory: Path) -> list[dict[str, Any]]:
-    with open(directory / "games.jsonl") as f:
-        return [json.loads(line) for line in f]
+    """The records of a run, from its sealed segments and its ``games.jsonl``."""
+    return [json.loads(raw) for _source, raw in iter_lines(directory)]
 
 
 def timeless(directory: Path) -> dict[str, dict[str, Any]]:
