@@ -37,6 +37,7 @@ from .engine import (
     parse_action,
     to_position,
 )
+from .ladder.command import ladder_command
 from .records import json_problem
 from .registry import BotSpec, describe_all, make_bot
 from .tournament.command import tournament
@@ -904,6 +905,7 @@ main.add_command(tournament)
 balance.add_command(study_command)
 balance.add_command(tune_command)
 list_bots.add_command(bot_tune_command)
+main.add_command(ladder_command)
 
 
 if __name__ == "__main__":
