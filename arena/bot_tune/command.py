@@ -8,7 +8,12 @@ from pathlib import Path
 import click
 
 from arena.bot import BotConfigError
-from arena.tournament.executor_options import executor_options, executor_settings, shared_cluster
+from arena.tournament.executor_options import (
+    executor_flags,
+    executor_options,
+    executor_settings,
+    shared_cluster,
+)
 from arena.tournament.schedule import ScheduleError
 from arena.tournament.store import StoreError
 from arena.user_error import UserError
@@ -95,7 +100,8 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
         with shared_cluster(run) as playing:
             data = tune(directory, settings, playing, resume=resume is not None, say=say)
     except TuneInterrupted as stop:
-        click.echo(str(stop), err=True)
+        # The options given, not the local cluster's address (closed by now).
+        click.echo(str(stop) + executor_flags(run), err=True)
         sys.exit(130)
     except (TuneError, ScheduleError, StoreError, BotConfigError) as exc:
         raise UserError(str(exc)) from None
