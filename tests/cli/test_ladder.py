@@ -5,6 +5,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -86,3 +90,26 @@ def test_a_bad_spec_is_one_sentence(tmp_path: Path) -> None:
                                        "--out", str(tmp_path / "x")])
     assert result.exit_code == 2 and "nosuch" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_ctrl_c_keeps_the_games_and_resume_finishes(tmp_path: Path) -> None:
+    out = tmp_path / "ladder"
+    args = [sys.executable, "-c", "from arena.cli import main; main()", "ladder", "--specs",
+            "random,greedy", "--games", "300", "--workers", "1", "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    games = out / "games" / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if games.exists() and games.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "--resume" in err and "Traceback" not in err
+    kept = games.read_text().count("\n")
+    assert 4 <= kept < 300
+    done = subprocess.run([*args, "--resume"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader((out / "ladder.csv").open()))
+    assert [int(r["games"]) for r in rows] == [300, 300]
