@@ -20,6 +20,7 @@ EPILOG = """\b
 Examples:
   arena ladder --games 20 --workers 2 --out runs/ladder
   arena ladder --specs random,greedy,objective,mcts --games 40 --out runs/small
+  arena ladder --bot greedy --bot mcts:iterations=250,c=0.7 --games 40 --out runs/two
   arena ladder --games 20 --workers 2 --out runs/ladder --resume   (after Ctrl-C)
 """
 
@@ -29,6 +30,8 @@ Examples:
               help="The specs on the ladder, separated by commas or semicolons (a spec with "
                    "parameters: mcts:iterations=250;greedy) [default: random, greedy, "
                    "objective, mcts at 1/4, 1 and 4x its budget, elite likewise if installed].")
+@click.option("--bot", "bots", multiple=True, metavar="SPEC",
+              help="A spec on the ladder (repeat; instead of --specs).")
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Games per pairing (rounded up to whole deals).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed of the deals.")
@@ -37,8 +40,8 @@ Examples:
 @click.option("--resume", is_flag=True, help="Go on with the stopped ladder in --out.")
 @executor_options
 @click.option("--quiet", is_flag=True, help="No progress output.")
-def ladder_command(specs: str | None, games: int, seed: int, out: Path, resume: bool,
-                   workers: int | None, executor: str, scheduler: str | None,
+def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: int, out: Path,
+                   resume: bool, workers: int | None, executor: str, scheduler: str | None,
                    quiet: bool) -> None:
     """Rate bot specs on one scale: a round robin, then Bradley-Terry Elo.
 
@@ -49,7 +52,9 @@ def ladder_command(specs: str | None, games: int, seed: int, out: Path, resume: 
     """
     from .ladder import default_specs, rate, write_outputs
 
-    texts = default_specs() if specs is None else [
+    if specs is not None and bots:
+        raise UserError("give the specs either with --specs or with --bot, not both")
+    texts = list(bots) if bots else default_specs() if specs is None else [
         t.strip() for t in specs.replace(";", ",").split(",") if t.strip()]
     # "mcts:iterations=250,c=0.7" splits into "c=0.7": a piece with no bot before "=" joins
     # the spec before it.
@@ -87,4 +92,7 @@ def ladder_command(specs: str | None, games: int, seed: int, out: Path, resume: 
     for r in rows:
         click.echo(f"{r['spec']:<{width}}  {r['elo']:>6.0f}  [{r['elo_lo']:>5.0f}, "
                    f"{r['elo_hi']:>5.0f}]  {r['games']:>5}  {r['score']:.1%}")
+    if games < 10:
+        click.echo("note: under 5 deals a pairing, the bootstrap intervals understate the "
+                   "uncertainty", err=True)
     click.echo(f"written: {out / 'ladder.csv'}, ladder.json, ladder.png, ladder.html")

@@ -81,7 +81,8 @@ def test_a_tiny_ladder_writes_its_table(tmp_path: Path) -> None:
         assert int(r["games"]) == 8
     assert json.loads((out / "ladder.json").read_text())["anchor"] == "random"
     assert (out / "ladder.png").stat().st_size > 1000
-    again = CliRunner().invoke(main, ["ladder", "--specs", "random,greedy", "--out", str(out)])
+    again = CliRunner().invoke(main, ["ladder", "--bot", "random", "--bot", "greedy",
+                                      "--out", str(out)])
     assert again.exit_code == 2 and "--resume" in again.stderr
 
 
