@@ -140,3 +140,26 @@ def test_a_users_own_bot_is_tuned_the_same_way(tmp_path: Path) -> None:
                           "--against", "greedy", "--out", "bad"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "at least 0" in bad.stderr
+
+
+@pytest.mark.parametrize(("space", "needle"), [
+    ("delegate=1..2", "takes a list A,B,C, not a range"),
+    ("reuse=true,maybe", "must be true|false"),
+    ("delegate=none,never", "cannot be 'never'"),
+])
+def test_a_choice_parameter_takes_a_list_of_its_values(tmp_path: Path, space: str,
+                                                       needle: str) -> None:
+    code, _, err = run("bots", "tune", "mcts", "--space", space, "--against", "random",
+                       "--out", str(tmp_path / "run"))
+    assert code == 2 and needle in err, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_space_of_choices_is_searched_over_its_values(tmp_path: Path) -> None:
+    from arena.bot_tune.tune import parse_space
+    from arena.registry import load_class
+
+    (dim,) = parse_space(load_class("mcts"), ["delegate=none,steps,none"], "mcts")
+    assert dim.kind == "choice" and dim.choices == ("none", "steps")
+    (num,) = parse_space(load_class("greedy"), ["decay=0.1..0.1"], "greedy")
+    assert num.kind == "float" and num.low == num.high == 0.1
