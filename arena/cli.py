@@ -24,6 +24,7 @@ import click
 from . import __version__
 from .balance.command import study_command, tune_command
 from .bot import BotConfigError
+from .bot_tune.command import tune_command as bot_tune_command
 from .cards import CardChoice, card_choice
 from .engine import (
     ArenaError,
@@ -36,6 +37,7 @@ from .engine import (
     parse_action,
     to_position,
 )
+from .ladder.command import ladder_command
 from .records import json_problem
 from .registry import BotSpec, describe_all, make_bot
 from .tournament.command import tournament
@@ -787,9 +789,10 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
 # ------------------------------------------------------------------ bots
 
 
-@main.command("bots")
-def list_bots() -> None:
-    """List the bots, with their parameters and defaults.
+@main.group("bots", cls=ArenaGroup, invoke_without_command=True)
+@click.pass_context
+def list_bots(ctx: click.Context) -> None:
+    """List the bots, with their parameters and defaults (`arena bots tune`: tune them).
 
     Bots come from the entry-point group takenoko_arena.bots (this package's and any
     installed package's); any bot class can also be named by a dotted path.
@@ -799,6 +802,8 @@ def list_bots() -> None:
       arena bots
       arena play --bot mcts:iterations=2000,c=0.7 --bot mypkg.bots.Cautious
     """
+    if ctx.invoked_subcommand is not None:
+        return
     for name, cls, text in describe_all():
         if cls is None:
             click.echo(f"{name:<10} (cannot load: {text})")
@@ -1008,6 +1013,8 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
 main.add_command(tournament)
 balance.add_command(study_command)
 balance.add_command(tune_command)
+list_bots.add_command(bot_tune_command)
+main.add_command(ladder_command)
 
 
 if __name__ == "__main__":

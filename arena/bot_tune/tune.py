@@ -1,0 +1,399 @@
+"""Tune a bot's declared parameters by playing games: ``arena bots tune``.
+
+The search is optuna's TPE sampler (a well-kept library): it takes integer, float and
+categorical dimensions alike, copes with a noisy objective (it models where good trials
+cluster rather than trusting one score), and its RDB storage — a SQLite file in the run's
+folder — keeps every finished trial, so a stopped run goes on where it stopped.
+
+Every candidate plays the same games: the same deal seeds against the same opponents, each
+deal once per seat rotation (common random numbers), so two candidates differ by their play
+and not by their luck.  A candidate's games are kept in a folder named after its spec, so a
+trial stopped by Ctrl-C keeps its finished games and the resumed run plays only the rest;
+the trial itself is queued again.  The best trial's score is biased upward (it is the
+maximum of noisy scores), so it is confirmed by a match against the starting spec on fresh
+deals, whose win rate comes with its Wilson interval.
+
+Files in the run's folder: ``tune.json`` (the settings), ``study.db`` (optuna's trials),
+``games/`` (each candidate's tournaments), ``confirm/`` (the confirmation match),
+``best.json`` and ``tune.html`` with ``tune.png``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from arena.bot import Bot, BotConfigError, Param
+from arena.intervals import wilson
+from arena.registry import BotSpec
+from arena.seeds import derive_seed
+from arena.tournament import run_tournament
+from arena.tournament.runner import RunSettings
+from arena.tournament.schedule import against_copies
+from arena.tournament.store import MANIFEST
+
+SETTINGS = "tune.json"
+STUDY = "study.db"
+BEST = "best.json"
+
+
+class TuneError(Exception):
+    """Bad input or an unusable folder: one sentence, said before any game is played."""
+
+
+class TuneInterrupted(Exception):
+    """Ctrl-C: the finished trials are kept; the message says how to go on."""
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One ``--space``: a parameter and the values the search may give it."""
+
+    name: str
+    #: ``int``, ``float`` or ``choice``.
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+
+    def suggest(self, trial: Any) -> Any:
+        """The trial's value (optuna's ``suggest_*``)."""
+        if self.kind == "int":
+            return trial.suggest_int(self.name, int(self.low), int(self.high))
+        if self.kind == "float":
+            value = trial.suggest_float(self.name, float(self.low), float(self.high))
+            # Four significant digits, so the spec reads as a person would write it.
+            return min(float(self.high), max(float(self.low), float(f"{value:.4g}")))
+        return trial.suggest_categorical(self.name, list(self.choices))
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` lies in this dimension (the starting spec's value is tried first
+        when it does)."""
+        if self.kind == "choice":
+            return value in self.choices
+        return (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and self.low <= value <= self.high)
+
+    def text(self) -> str:
+        if self.kind == "choice":
+            return f"{self.name}={','.join(spec_value(c) for c in self.choices)}"
+        return f"{self.name}={spec_value(self.low)}..{spec_value(self.high)}"
+
+
+def spec_value(value: Any) -> str:
+    """A value as a spec writes it (``true``, ``0.25``, ``300``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def parse_space(bot_cls: type[Bot], texts: Sequence[str], spec_text: str) -> tuple[
+        Dimension, ...]:
+    """The dimensions of ``--space NAME=LO..HI`` and ``--space NAME=A,B,C``, each checked
+    against the bot's declared ``Param`` (its type and bounds); TuneError names the bad one."""
+    declared = {p.name: p for p in bot_cls.PARAMS}
+    dims: list[Dimension] = []
+    if not texts:
+        raise TuneError("give at least one --space NAME=LO..HI or NAME=A,B,C")
+    for text in texts:
+        name, sep, values = (part.strip() for part in text.partition("="))
+        if not sep or not name or not values:
+            raise TuneError(f"--space {text!r} is not NAME=LO..HI or NAME=A,B,C")
+        param = declared.get(name)
+        if param is None:
+            known = ", ".join(declared) or "none"
+            raise TuneError(f"--space {text!r}: {spec_text!r} declares no parameter {name!r} "
+                            f"(its parameters: {known})")
+        if any(d.name == name for d in dims):
+            raise TuneError(f"--space {name} is given twice")
+        dims.append(_dimension(param, text, values))
+    return tuple(dims)
+
+
+def _dimension(param: Param, text: str, values: str) -> Dimension:
+    from arena.registry import parse_value
+
+    def convert(raw: str) -> Any:
+        try:
+            return param.convert(parse_value(raw.strip()))
+        except BotConfigError as exc:
+            raise TuneError(f"--space {text!r}: {exc}") from None
+
+    if ".." in values:
+        if param.type not in (int, float) or param.choices:
+            raise TuneError(f"--space {text!r}: {param.name} is {param.type_name()}, so it "
+                            "takes a list A,B,C, not a range")
+        lo_text, _, hi_text = values.partition("..")
+        low, high = convert(lo_text), convert(hi_text)
+        if low > high:
+            raise TuneError(f"--space {text!r}: the range's low end is above its high end")
+        return Dimension(param.name, "int" if param.type is int else "float", low, high)
+    choices = tuple(dict.fromkeys(convert(v) for v in values.split(",")))
+    return Dimension(param.name, "choice", choices=choices)
+
+
+@dataclass(frozen=True)
+class TuneSettings:
+    """What decides the games and the search (``tune.json``): a resumed run reads it back."""
+
+    spec: str
+    space: tuple[str, ...]
+    against: tuple[str, ...]
+    games: int
+    seed: int
+    trials: int
+    confirm_games: int
+    players: int = 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spec": self.spec, "space": list(self.space), "against": list(self.against),
+                "games": self.games, "seed": self.seed, "trials": self.trials,
+                "confirm_games": self.confirm_games, "players": self.players}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TuneSettings:
+        return cls(spec=data["spec"], space=tuple(data["space"]),
+                   against=tuple(data["against"]), games=int(data["games"]),
+                   seed=int(data["seed"]), trials=int(data["trials"]),
+                   confirm_games=int(data["confirm_games"]),
+                   players=int(data.get("players", 2)))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The checked settings: the parsed specs and dimensions."""
+
+    settings: TuneSettings
+    start: BotSpec
+    opponents: tuple[BotSpec, ...]
+    dims: tuple[Dimension, ...]
+
+
+def check(settings: TuneSettings) -> Plan:
+    """Parse and check everything before a game is played (TuneError, one sentence)."""
+    try:
+        start = BotSpec.parse(settings.spec)
+        opponents = tuple(BotSpec.parse(text) for text in settings.against)
+    except BotConfigError as exc:
+        raise TuneError(str(exc)) from None
+    if not opponents:
+        raise TuneError("give at least one --against SPEC (the opponents every candidate "
+                        "plays)")
+    dims = parse_space(start.bot_class(), settings.space, settings.spec)
+    return Plan(settings, start, opponents, dims)
+
+
+def read_settings(directory: Path) -> TuneSettings:
+    """The settings of the run in ``directory`` (for ``--resume``)."""
+    path = directory / SETTINGS
+    try:
+        return TuneSettings.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise TuneError(f"--resume {directory}: no {SETTINGS} there (not a tuner run's "
+                        "folder)") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TuneError(f"--resume {directory}: cannot read {SETTINGS}: {exc}") from None
+
+
+def candidate(start: BotSpec, values: dict[str, Any]) -> BotSpec:
+    """The starting spec with ``values`` in place of its own: the spec a trial plays."""
+    params = {**start.params, **values}
+    text = start.target + (":" + ",".join(f"{k}={spec_value(v)}" for k, v in params.items())
+                           if params else "")
+    return BotSpec.parse(text)
+
+
+def _folder(spec: BotSpec) -> str:
+    """A candidate's games folder: named by its spec, so a trial asked again (after Ctrl-C, or
+    sampled twice) finds the games already played."""
+    digest = hashlib.blake2b(spec.text.encode(), digest_size=6).hexdigest()
+    return f"{spec.target.rsplit('.', 1)[-1]}-{digest}"
+
+
+@dataclass
+class MatchScore:
+    """A match's outcome for the subject: its win share (a shared win counts 1/k) in games."""
+
+    share: float
+    games: int
+    interrupted: bool
+    errors: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.share / self.games if self.games else math.nan
+
+
+def play_match(subject: BotSpec, opponent: BotSpec, players: int, games: int, seed: int,
+               folder: Path, settings: RunSettings) -> MatchScore:
+    """``subject`` against copies of ``opponent``, seats rotated, in ``folder`` (resumed when
+    it already holds some of these games)."""
+    config = against_copies(subject, opponent, players, games=games, seed=seed)
+    result = run_tournament(config, folder, resume=(folder / MANIFEST).is_file(),
+                            settings=settings)
+    line = result.standings.lines[config.participants[0].name]
+    return MatchScore(line.share, line.games, result.interrupted, result.errors)
+
+
+def _trial_record(trial: Any) -> dict[str, Any]:
+    attrs = trial.user_attrs
+    return {"number": trial.number, "state": trial.state.name, "spec": attrs.get("spec"),
+            "params": attrs.get("played", trial.params), "win_rate": trial.value,
+            "share": attrs.get("share"), "games": attrs.get("games"),
+            "interval": attrs.get("interval"), "seconds": attrs.get("seconds")}
+
+
+def _clock(seconds: float) -> str:
+    whole = round(seconds)
+    if whole >= 3600:
+        return f"{whole // 3600}h{whole // 60 % 60:02d}m"
+    return f"{whole // 60}m{whole % 60:02d}s"
+
+
+def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: bool = False,
+         say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run (or go on with) the search and the confirmation; return what ``best.json`` holds.
+
+    Raises TuneError for bad settings or folder (before any game) and TuneInterrupted on
+    Ctrl-C, after the finished trials and the partial ``best.json`` and page are written.
+    """
+    import optuna
+
+    plan = check(settings)
+    directory = Path(directory)
+    if resume:
+        saved = read_settings(directory)
+        if replace(saved, trials=settings.trials) != settings:
+            raise TuneError(f"--resume {directory}: the settings differ from the run's "
+                            f"{SETTINGS}")
+    elif (directory / SETTINGS).exists():
+        raise TuneError(f"--out {directory} already holds a tuner run (go on with --resume "
+                        f"{directory})")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / SETTINGS).write_text(json.dumps(settings.to_dict(), indent=1) + "\n",
+                                          encoding="utf-8")
+    except OSError as exc:
+        raise TuneError(f"cannot write the run to {directory}: {exc.strerror or exc}") from None
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    logging.getLogger("optuna").setLevel(logging.WARNING)
+    storage = f"sqlite:///{(directory / STUDY).resolve()}"
+    study = optuna.create_study(study_name="tune", storage=storage, direction="maximize",
+                                load_if_exists=True)
+    done = [t for t in study.get_trials(deepcopy=False)
+            if t.state == optuna.trial.TrialState.COMPLETE]
+    # A fresh seed per session: a resumed sampler must not draw the first session's values
+    # again.  Ten random trials (fewer in a short run) before TPE models the good region.
+    study.sampler = optuna.samplers.TPESampler(
+        seed=derive_seed("tune", settings.seed, len(study.trials)) % 2**32,
+        n_startup_trials=max(2, min(10, settings.trials // 3)))
+    if not study.trials:
+        first = {d.name: plan.start.full_params()[d.name] for d in plan.dims
+                 if d.holds(plan.start.full_params()[d.name])}
+        if first:
+            study.enqueue_trial(first)  # the starting point is trial 0: the baseline
+
+    session = time.monotonic()
+    played = 0
+    try:
+        while len(done) < settings.trials:
+            trial = study.ask()
+            try:
+                values = {d.name: d.suggest(trial) for d in plan.dims}
+                spec = candidate(plan.start, values)
+                started = time.monotonic()
+                share = games = 0.0
+                stopped = False
+                for k, opponent in enumerate(plan.opponents):
+                    folder = directory / "games" / _folder(spec) / f"vs-{k}"
+                    score = play_match(spec, opponent, settings.players, settings.games,
+                                       settings.seed, folder, run)
+                    share += score.share
+                    games += score.games
+                    if score.interrupted:
+                        stopped = True
+                        break
+                if stopped:
+                    raise KeyboardInterrupt
+            except BaseException:
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                study.enqueue_trial(trial.params)  # asked again first when resumed
+                raise
+            rate = share / games
+            lo, hi = wilson(share, games)
+            seconds = time.monotonic() - started
+            for key, value in (("spec", spec.text), ("played", values), ("share", share),
+                               ("games", int(games)), ("interval", [lo, hi]),
+                               ("seconds", seconds)):
+                trial.set_user_attr(key, value)
+            study.tell(trial, rate)
+            done.append(study.trials[trial.number])
+            played += 1
+            best = max(done, key=lambda t: (t.value, -t.number))
+            per = (time.monotonic() - session) / played
+            left = per * (settings.trials - len(done))
+            say(f"trial {len(done)}/{settings.trials} {spec.text}: {rate:.1%} "
+                f"[{lo:.1%}, {hi:.1%}] in {int(games)} games ({seconds:.0f} s); best so far "
+                f"{best.value:.1%} (trial {best.number}); ETA {_clock(left)}")
+            write_outputs(directory, plan, study, None)
+    except KeyboardInterrupt:
+        write_outputs(directory, plan, study, None)
+        raise TuneInterrupted(
+            f"stopped: {len(done)} of {settings.trials} trials finished and kept in "
+            f"{directory}; go on with: arena bots tune --resume {directory}") from None
+
+    best = max(done, key=lambda t: (t.value, -t.number))
+    best_spec = BotSpec.parse(best.user_attrs["spec"])
+    say(f"confirming {best_spec.text} against {plan.start.text} on "
+        f"{settings.confirm_games} fresh games ...")
+    score = play_match(best_spec, plan.start, settings.players, settings.confirm_games,
+                       derive_seed("confirm", settings.seed) % 2**31, directory / "confirm", run)
+    if score.interrupted:
+        write_outputs(directory, plan, study, None)
+        raise TuneInterrupted(
+            f"stopped during the confirmation match; every trial is kept in {directory}; go "
+            f"on with: arena bots tune --resume {directory}")
+    lo, hi = wilson(score.share, score.games)
+    confirm = {"spec": best_spec.text, "against": plan.start.text, "games": score.games,
+               "share": score.share, "win_rate": score.rate, "interval": [lo, hi],
+               "seed": derive_seed("confirm", settings.seed) % 2**31,
+               "verdict": ("better than the start" if lo > 1 / settings.players else
+                           "worse than the start" if hi < 1 / settings.players else
+                           "not distinguishable from the start at these games")}
+    return write_outputs(directory, plan, study, confirm)
+
+
+def write_outputs(directory: Path, plan: Plan, study: Any,
+                  confirm: dict[str, Any] | None) -> dict[str, Any]:
+    """``best.json`` (the best trial, its confirmation once played, every trial) and the page
+    with its chart; written after every trial, so a stopped run has them too."""
+    from .page import write_page
+
+    trials = [_trial_record(t) for t in study.get_trials(deepcopy=False)
+              if t.state.name == "COMPLETE"]
+    best = max(trials, key=lambda t: (t["win_rate"], -t["number"]), default=None)
+    data = {
+        "spec": best["spec"] if best else None,
+        "start": plan.start.text,
+        "trial": best["number"] if best else None,
+        "search_win_rate": best["win_rate"] if best else None,
+        "win_rate": confirm["win_rate"] if confirm else None,
+        "interval": confirm["interval"] if confirm else None,
+        "confirmation": confirm,
+        "settings": plan.settings.to_dict(),
+        "space": [d.text() for d in plan.dims],
+        "trials": trials,
+    }
+    (directory / BEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_page(directory, data)
+    return data

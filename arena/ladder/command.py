@@ -1,0 +1,98 @@
+"""``arena ladder``: the click command over ``ladder.py`` (it parses, calls and prints)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from arena.bot import BotConfigError
+from arena.registry import BotSpec
+from arena.tournament import run_tournament
+from arena.tournament.executor_options import executor_flags, executor_options, executor_settings
+from arena.tournament.schedule import ScheduleError, TournamentConfig
+from arena.tournament.store import MANIFEST, StoreError, read_games
+from arena.user_error import UserError
+
+EPILOG = """\b
+Examples:
+  arena ladder --games 20 --workers 2 --out runs/ladder
+  arena ladder --specs random,greedy,objective,mcts --games 40 --out runs/small
+  arena ladder --bot greedy --bot mcts:iterations=250,c=0.7 --games 40 --out runs/two
+  arena ladder --games 20 --workers 2 --out runs/ladder --resume   (after Ctrl-C)
+"""
+
+
+@click.command("ladder", epilog=EPILOG)
+@click.option("--specs", default=None, metavar="SPEC,SPEC,...",
+              help="The specs on the ladder, separated by commas or semicolons (a spec with "
+                   "parameters: mcts:iterations=250;greedy) [default: random, greedy, "
+                   "objective, mcts at 1/4, 1 and 4x its budget, elite likewise if installed].")
+@click.option("--bot", "bots", multiple=True, metavar="SPEC",
+              help="A spec on the ladder (repeat; instead of --specs).")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Games per pairing (rounded up to whole deals).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Master seed of the deals.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Where the games and the table go.")
+@click.option("--resume", is_flag=True, help="Go on with the stopped ladder in --out.")
+@executor_options
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: int, out: Path,
+                   resume: bool, workers: int | None, executor: str, scheduler: str | None,
+                   quiet: bool) -> None:
+    """Rate bot specs on one scale: a round robin, then Bradley-Terry Elo.
+
+    Every two specs play --games games (2 players, each deal once per seat rotation).
+    Elo by maximum likelihood, the first spec at 0, with 95% intervals from a bootstrap
+    over deals.  Writes OUT/ladder.csv, ladder.json, ladder.png and ladder.html; the
+    games are a tournament in OUT/games (arena report OUT/games).
+    """
+    from .ladder import default_specs, rate, write_outputs
+
+    if specs is not None and bots:
+        raise UserError("give the specs either with --specs or with --bot, not both")
+    texts = list(bots) if bots else default_specs() if specs is None else [
+        t.strip() for t in specs.replace(";", ",").split(",") if t.strip()]
+    # "mcts:iterations=250,c=0.7" splits into "c=0.7": a piece with no bot before "=" joins
+    # the spec before it.
+    joined: list[str] = []
+    for text in texts:
+        if joined and "=" in text and ":" not in text.partition("=")[0] and \
+                "." not in text.partition("=")[0] and ":" in joined[-1]:
+            joined[-1] += "," + text
+        else:
+            joined.append(text)
+    try:
+        parsed = tuple(BotSpec.parse(t) for t in joined)
+        if len(parsed) < 2:
+            raise UserError("--specs needs at least two specs")
+        config = TournamentConfig(participants=parsed, players=2, games=games, seed=seed)
+        settings = executor_settings(workers, executor, scheduler,
+                                     progress="none" if quiet else "auto")
+        if (out / "games" / MANIFEST).is_file() and not resume:
+            raise UserError(f"--out {out} already holds a ladder (go on with --resume)")
+        result = run_tournament(config, out / "games", resume=resume, settings=settings)
+    except (BotConfigError, ScheduleError, StoreError) as exc:
+        raise UserError(str(exc)) from None
+    if result.interrupted:
+        click.echo(f"stopped: {result.done} of {result.total} games kept; go on with the same "
+                   f"command and --resume{executor_flags(settings)}", err=True)
+        sys.exit(130)
+    records, _ = read_games(out / "games")
+    names = [p.name for p in parsed]
+    rows = rate(records, names, seed)
+    command = "arena ladder " + shlex.join(sys.argv[2:]) if len(sys.argv) > 1 else "arena ladder"
+    write_outputs(out, rows, {"command": command, "games": games, "seed": seed,
+                              "anchor": names[0], "specs": names})
+    width = max(len(r["spec"]) for r in rows)
+    click.echo(f"{'spec':<{width}}  {'Elo':>6}  {'95% CI':>14}  {'games':>5}  score")
+    for r in rows:
+        click.echo(f"{r['spec']:<{width}}  {r['elo']:>6.0f}  [{r['elo_lo']:>5.0f}, "
+                   f"{r['elo_hi']:>5.0f}]  {r['games']:>5}  {r['score']:.1%}")
+    if games < 10:
+        click.echo("note: under 5 deals a pairing, the bootstrap intervals understate the "
+                   "uncertainty", err=True)
+    click.echo(f"written: {out / 'ladder.csv'}, ladder.json, ladder.png, ladder.html")

@@ -1,0 +1,183 @@
+"""The skill ladder: a round robin of bot specs, rated by Bradley–Terry Elo.
+
+Why Bradley–Terry by maximum likelihood rather than a running rating (Elo updates, OpenSkill):
+the games are all played before the rating, so the order they finished in must not matter,
+and every pairing's games say how far apart two specs are whether or not they are neighbours
+on the ladder.  The model: spec i beats spec j with probability ``p_i / (p_i + p_j)``; a
+shared win counts half a win each (``arena``'s share).  It is fitted by Hunter's MM
+iterations (2004) with a weak prior of one virtual drawn game between every two specs, so a
+spec that never won (random against the searches) has a finite rating; Elo is
+``400·log10(p)``, anchored at 0 for the first spec.  Intervals: a bootstrap over deals
+(each deal is played once per seat rotation, and a deal is resampled whole, within its
+pairing), refitted each time; the 2.5 and 97.5 percentiles.
+
+The games are an ordinary tournament in ``DIR/games`` (``arena report`` reads it); the rating
+reads its ``games.jsonl``, never live objects.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.bot import BotConfigError
+from arena.registry import available, load_class
+
+#: Virtual games between every two specs, half won by each: keeps a winless spec finite.
+PRIOR_GAMES = 1.0
+BOOTSTRAP = 1000
+
+
+def default_specs() -> list[str]:
+    """random, greedy, objective, mcts at ¼, 1 and 4× its budget, and elite likewise when a bot
+    of that name is registered (``budget`` when the bot declares it, else mcts's iterations)."""
+    specs = ["random", "greedy", "objective"]
+    names = available()
+    for bot in ("mcts", "elite"):
+        if bot not in names:
+            continue
+        try:
+            params = {p.name for p in load_class(bot).PARAMS}
+        except BotConfigError:
+            continue
+        if "budget" in params:
+            specs += [f"{bot}:budget=0.25", bot, f"{bot}:budget=4"]
+        elif bot == "mcts" and "iterations" in params:
+            specs += ["mcts:iterations=250", "mcts", "mcts:iterations=4000"]
+    return specs
+
+
+def outcomes(records: Sequence[dict[str, Any]], names: Sequence[str]) -> tuple[
+        np.ndarray, list[tuple[int, int, int]], int]:
+    """Per deal ``(i, j, key)`` and its win shares: ``shares[d] = (share of i, share of j)``
+    summed over the deal's rotations; the count of games left out for an error."""
+    index = {name: k for k, name in enumerate(names)}
+    by_deal: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    pair_of: dict[tuple[int, int], tuple[int, int]] = {}
+    errors = 0
+    for r in records:
+        if r.get("error") or not r.get("winners"):
+            errors += 1
+            continue
+        seats = [index[s] for s in r["seats"]]
+        key = (r["pairing"], r["deal"])
+        i, j = sorted(set(seats))
+        pair_of[key] = (i, j)
+        for w in r["winners"]:
+            side = 0 if seats[w] == i else 1
+            by_deal[key][side] += 1.0 / len(r["winners"])
+    keys = sorted(by_deal)
+    shares = np.array([by_deal[k] for k in keys], dtype=float).reshape(-1, 2)
+    deals = [(*pair_of[k], k[0]) for k in keys]
+    return shares, deals, errors
+
+
+def fit(n: int, deals: Sequence[tuple[int, int, int]], shares: np.ndarray,
+        weights: np.ndarray | None = None) -> np.ndarray:
+    """Bradley–Terry Elo of ``n`` specs from the deals' shares (``weights``: how often each
+    deal counts, the bootstrap's resample), first spec at 0."""
+    wins = np.full((n, n), PRIOR_GAMES / 2)
+    np.fill_diagonal(wins, 0.0)
+    w = np.ones(len(deals)) if weights is None else weights
+    for (i, j, _), (si, sj), k in zip(deals, shares, w, strict=True):
+        wins[i, j] += k * si
+        wins[j, i] += k * sj
+    games = wins + wins.T
+    total = wins.sum(axis=1)
+    p = np.ones(n)
+    for _ in range(2000):
+        denom = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        new = total / denom
+        new /= math.exp(np.log(new).mean())
+        if np.max(np.abs(new - p) / p) < 1e-10:
+            p = new
+            break
+        p = new
+    elo = 400.0 * np.log10(p)
+    return elo - elo[0]
+
+
+def rate(records: Sequence[dict[str, Any]], names: Sequence[str], seed: int,
+         bootstrap: int = BOOTSTRAP) -> list[dict[str, Any]]:
+    """The ladder's rows, strongest first: Elo, its bootstrap interval, games and score."""
+    shares, deals, _ = outcomes(records, names)
+    n = len(names)
+    elo = fit(n, deals, shares)
+    rng = np.random.default_rng(seed)
+    by_pairing: dict[int, list[int]] = defaultdict(list)
+    for d, (_, _, pairing) in enumerate(deals):
+        by_pairing[pairing].append(d)
+    samples = np.empty((bootstrap, n))
+    for b in range(bootstrap):
+        weights = np.zeros(len(deals))
+        for members in by_pairing.values():
+            picked = rng.choice(members, size=len(members), replace=True)
+            np.add.at(weights, picked, 1.0)
+        samples[b] = fit(n, deals, shares, weights)
+    lo, hi = np.percentile(samples, [2.5, 97.5], axis=0)
+    games = np.zeros(n)
+    score = np.zeros(n)
+    for (i, j, _), (si, sj) in zip(deals, shares, strict=True):
+        played = si + sj
+        games[i] += played
+        games[j] += played
+        score[i] += si
+        score[j] += sj
+    rows = [{"spec": names[k], "elo": float(elo[k]), "elo_lo": float(lo[k]),
+             "elo_hi": float(hi[k]), "games": round(float(games[k])),
+             "score": float(score[k] / games[k]) if games[k] else math.nan}
+            for k in range(n)]
+    return sorted(rows, key=lambda r: -r["elo"])
+
+
+def write_outputs(directory: Path, rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
+    """``ladder.csv``, ``ladder.json``, ``ladder.png`` and ``ladder.html``."""
+    import html
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(directory / "ladder.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    (directory / "ladder.json").write_text(json.dumps({**meta, "ladder": rows}, indent=1)
+                                           + "\n", encoding="utf-8")
+    shown = rows[::-1]
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.2))
+    y = np.arange(len(shown))
+    ax.errorbar([r["elo"] for r in shown], y,
+                xerr=[[r["elo"] - r["elo_lo"] for r in shown],
+                      [r["elo_hi"] - r["elo"] for r in shown]], fmt="o", capsize=3)
+    ax.set_yticks(y, [r["spec"] for r in shown])
+    ax.set_xlabel(f"Bradley–Terry Elo, {meta['anchor']} = 0 (95% bootstrap interval over "
+                  "deals)")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(directory / "ladder.png", dpi=90)
+    plt.close(fig)
+    body = "\n".join(
+        f"<tr><td>{html.escape(r['spec'])}</td><td>{r['elo']:.0f}</td>"
+        f"<td>[{r['elo_lo']:.0f}, {r['elo_hi']:.0f}]</td><td>{r['games']}</td>"
+        f"<td>{r['score']:.1%}</td></tr>" for r in rows)
+    (directory / "ladder.html").write_text(
+        f"""<!doctype html><html><head><meta charset="utf-8"><title>Skill ladder</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:1em auto}}
+td,th{{padding:2px 8px;text-align:left}}</style></head><body><h1>Skill ladder</h1>
+<p>{html.escape(meta['command'])}</p><p>Round robin, {meta['games']} games per pairing, 2
+players, each deal once per seat rotation, seed {meta['seed']}. Bradley–Terry Elo by maximum
+likelihood (the first spec at 0), 95% intervals by a bootstrap over deals.</p>
+<img src="ladder.png" alt="Elo by spec"><table><tr><th>spec</th><th>Elo</th><th>95% CI</th>
+<th>games</th><th>score</th></tr>
+{body}
+</table></body></html>
+""", encoding="utf-8")

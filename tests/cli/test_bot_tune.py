@@ -1,0 +1,165 @@
+"""``arena bots tune``: tiny runs end to end, its refusals, Ctrl-C and --resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from tests.cli.test_cli import readme_bot
+
+CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def seeds(folder: Path) -> list[tuple[str, int]]:
+    """The (game id, seed) of every game recorded under ``folder``."""
+    out = []
+    for path in folder.rglob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            out.append((record["game"], record["seed"]))
+    return sorted(out)
+
+
+def test_a_tiny_run_writes_best_json_and_the_page_on_paired_deals(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, text, err = run("bots", "tune", "greedy", "--space", "decay=0.2..1.0",
+                          "--space", "samples=1,2", "--against", "random", "--games", "4",
+                          "--trials", "3", "--confirm-games", "4", "--workers", "1",
+                          "--seed", "5", "--out", str(out))
+    assert code == 0, err
+    assert "trial 3/3" in err and "ETA" in err
+    best = json.loads((out / "best.json").read_text())
+    assert len(best["trials"]) == 3
+    # Trial 0 is the starting point; the best is one of the trials.
+    assert best["trials"][0]["params"] == {"decay": 0.5, "samples": 1}
+    assert best["spec"] in {t["spec"] for t in best["trials"]}
+    lo, hi = best["interval"]
+    assert 0 <= lo <= best["win_rate"] <= hi <= 1
+    assert best["confirmation"]["games"] == 4 and best["confirmation"]["against"] == "greedy"
+    assert "best:" in text and "confirmed against greedy" in text
+    assert (out / "tune.png").stat().st_size > 1000
+    assert "tune.png" in (out / "tune.html").read_text()
+    # Common random numbers: every candidate played the same deals; the confirmation others.
+    folders = sorted((out / "games").iterdir())
+    played = [seeds(f) for f in folders]
+    assert len(played) >= 2 and all(p == played[0] for p in played)
+    fresh = {s for _, s in seeds(out / "confirm")}
+    assert fresh and not fresh & {s for _, s in played[0]}
+
+
+@pytest.mark.parametrize(("space", "needle"), [
+    ("nosuch=1..2", "declares no parameter 'nosuch'"),
+    ("samples=3..1", "low end is above its high end"),
+    ("samples=0..3", "must be at least 1"),
+    ("samples=a..b", "must be an integer"),
+    ("decay=0.1,x", "must be a finite number"),
+    ("samples", "is not NAME=LO..HI"),
+])
+def test_a_bad_space_is_one_sentence_before_any_game(tmp_path: Path, space: str,
+                                                    needle: str) -> None:
+    out = tmp_path / "run"
+    code, _, err = run("bots", "tune", "greedy", "--space", space, "--against", "random",
+                       "--out", str(out))
+    assert code == 2, err
+    assert needle in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_bots_alone_still_lists_the_bots() -> None:
+    code, out, _ = run("bots")
+    assert code == 0 and "greedy" in out and "samples=1" in out
+
+
+def test_ctrl_c_keeps_finished_trials_and_resume_goes_on(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["bots", "tune", "greedy", "--space", "decay=0.2..1.0", "--against", "random",
+            "--games", "2", "--trials", "40", "--confirm-games", "2", "--workers", "1",
+            "--out", str(out)]
+    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 120
+    best = out / "best.json"
+    while time.monotonic() < deadline:
+        if best.exists():
+            try:
+                if len(json.loads(best.read_text())["trials"]) >= 2:
+                    break
+            except ValueError:  # caught while being written
+                pass
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "--resume" in err and "Traceback" not in err
+    kept = json.loads(best.read_text())["trials"]
+    assert 2 <= len(kept) < 40
+    assert json.loads(best.read_text())["confirmation"] is None
+
+    # Resume with fewer trials in total than 40 so that the test stays short.
+    total = len(kept) + 2
+    done = subprocess.run([*CLI, "bots", "tune", "--resume", str(out), "--trials", str(total)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    final = json.loads(best.read_text())
+    assert len(final["trials"]) == total
+    assert [t["spec"] for t in final["trials"][:len(kept)]] == [t["spec"] for t in kept]
+    assert final["confirmation"]["games"] == 2
+
+
+def test_resume_refuses_new_settings(tmp_path: Path) -> None:
+    code, _, err = run("bots", "tune", "--resume", str(tmp_path), "--games", "9")
+    assert code == 2 and "--games" in err
+
+
+def test_a_users_own_bot_is_tuned_the_same_way(tmp_path: Path) -> None:
+    (tmp_path / "mybots.py").write_text(readme_bot() + "\n")
+    proc = subprocess.run([*CLI, "bots", "tune", "mybots.Eager", "--space", "patience=0..30",
+                           "--against", "greedy", "--games", "2", "--trials", "2",
+                           "--confirm-games", "2", "--workers", "1", "--out", "run"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    best = json.loads((tmp_path / "run" / "best.json").read_text())
+    assert best["spec"].startswith("mybots.Eager:patience=")
+    assert len(best["trials"]) == 2
+    bad = subprocess.run([*CLI, "bots", "tune", "mybots.Eager", "--space", "patience=-1..3",
+                          "--against", "greedy", "--out", "bad"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "at least 0" in bad.stderr
+
+
+@pytest.mark.parametrize(("space", "needle"), [
+    ("delegate=1..2", "takes a list A,B,C, not a range"),
+    ("reuse=true,maybe", "must be true|false"),
+    ("delegate=none,never", "cannot be 'never'"),
+])
+def test_a_choice_parameter_takes_a_list_of_its_values(tmp_path: Path, space: str,
+                                                       needle: str) -> None:
+    code, _, err = run("bots", "tune", "mcts", "--space", space, "--against", "random",
+                       "--out", str(tmp_path / "run"))
+    assert code == 2 and needle in err, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_space_of_choices_is_searched_over_its_values(tmp_path: Path) -> None:
+    from arena.bot_tune.tune import parse_space
+    from arena.registry import load_class
+
+    (dim,) = parse_space(load_class("mcts"), ["delegate=none,steps,none"], "mcts")
+    assert dim.kind == "choice" and dim.choices == ("none", "steps")
+    (num,) = parse_space(load_class("greedy"), ["decay=0.1..0.1"], "greedy")
+    assert num.kind == "float" and num.low == num.high == 0.1
