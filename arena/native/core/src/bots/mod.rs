@@ -39,6 +39,7 @@ pub trait Bot: Send {
 }
 
 pub mod draws;
+pub mod elite;
 pub mod greedy;
 pub mod heuristics;
 pub mod mcts;

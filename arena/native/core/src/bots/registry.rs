@@ -355,6 +355,7 @@ pub const REGISTRY: &[BotEntry] = &[
     super::greedy::ENTRY,
     super::objective::ENTRY,
     super::mcts::ENTRY,
+    super::elite::ENTRY,
     super::test_bots::PANIC,
 ];
 
