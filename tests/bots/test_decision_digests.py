@@ -10,7 +10,8 @@ own commit and says why (``python -m tests.bots.test_decision_digests`` prints t
 The digests hold for both implementations of the bots: on the native engine (the default)
 ``greedy``, ``objective``, ``mcts`` and ``elite`` decide through their Rust ports
 (``bots.native``), and ``test_decisions_are_unchanged_on_the_reference_engine`` plays the
-same games again with ``ARENA_ENGINE=reference``, where every bot is pure Python on the Python engine.
+same games again with ``ARENA_ENGINE=reference``, where every bot is pure Python on the Python
+engine.
 
 The games go through ``arena.match.play_game``, the loop every command uses, with the bots
 made as ``arena play`` and the tournaments make them (``arena.registry.make_bot``).  ``mcts``
