@@ -60,6 +60,7 @@ chosen, and the speed measurements, are in docs/experiments.md.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -85,6 +86,20 @@ AUTO_EVAL = {2: "fitted", 3: "deny"}
 #: it won 60.1% of 400 games where the same bot without it won 49.0%; with 4 players it
 #: lost (``docs/experiments.md``).
 AUTO_PLOT_KEYS = {2: True, 3: False}
+
+#: The bounds of ``budget``: a hundredth of the thinking (ten iterations of a thousand) to a
+#: thousand times it (minutes a decision).
+MIN_BUDGET = 0.01
+MAX_BUDGET = 1000.0
+
+
+def scaled_iterations(base: int, budget: float) -> int:
+    """Iterations for a budget: ``base * budget`` rounded half up, at least one.
+
+    Why this rounding: the Rust port computes the same (``mcts::scaled``), and at budget 1 it
+    is exactly ``base``, so the default's decisions (its digests) hold."""
+    return max(1, math.floor(base * budget + 0.5))
+
 
 #: The methods a decision goes through: a subclass that overrides one decides in Python.
 _DECISION_METHODS = ("_for_players", "_root", "_planner_prior")
@@ -130,6 +145,8 @@ class MctsBot(Bot):
               "complete (which objective to complete, and whether: the Emperor rule), "
               "steps (that and every decision outside the action step); auto = steps with "
               "2 players, none with 3-4", choices=("auto", "none", "complete", "steps")),
+        Param("budget", float, 1.0, "a multiple of the thinking: iterations and time are "
+              "multiplied by it (1 = as they say)", minimum=MIN_BUDGET, maximum=MAX_BUDGET),
     )
     iterations: int
     time: float
@@ -145,6 +162,7 @@ class MctsBot(Bot):
     turns: int
     planner: bool
     delegate: str
+    budget: float
 
     def __init__(self, rng: Any = None, **params: Any) -> None:
         super().__init__(rng, **params)
@@ -165,7 +183,7 @@ class MctsBot(Bot):
         #: The Rust port that decides on the native engine (``bots.native``).
         self._native = (
             None if overrides(type(self), MctsBot, _DECISION_METHODS)
-            else native_bot("mcts", self.params)
+            else native_bot(self.NATIVE or "mcts", self.params)
         )
 
     def start(self, seat: int, players: int, options: Any) -> None:
@@ -182,7 +200,7 @@ class MctsBot(Bot):
         """``iterations``, ``delegate``, ``eval`` and the tree keys for this game's number of
         players (their defaults were screened per number of players)."""
         key = min(players, 3)
-        self._iterations = self.iterations or AUTO_ITERATIONS[key]
+        self._iterations = scaled_iterations(self.iterations or AUTO_ITERATIONS[key], self.budget)
         self._delegate = self.delegate if self.delegate != "auto" else AUTO_DELEGATE[key]
         name = self.eval if self.eval != "auto" else AUTO_EVAL[key]
         leaf = self.search.evaluate
@@ -240,7 +258,8 @@ class MctsBot(Bot):
             self._kept = None
             self.last_iterations = 0
             return self._planner.choose(view, legal)
-        deadline = time.perf_counter() + self.time if self.time > 0 else 0.0
+        thinking = min(self.time * self.budget, MAX_MOVE_TIME)
+        deadline = time.perf_counter() + thinking if self.time > 0 else 0.0
         search = self.search
         search.prepare(view)
         root = self._root(view)

@@ -223,6 +223,7 @@ def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
 def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
     from arena.bot import BotConfigError
     from arena.engine.native import _module
+    from bots.elite import EliteBot
     from bots.greedy import GreedyBot
     from bots.mcts import MctsBot
     from bots.objective import ObjectiveBot
@@ -242,7 +243,9 @@ def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
         (MctsBot, "mcts", {"lookahead": -1}), (MctsBot, "mcts", {"prior": -2}),
         (MctsBot, "mcts", {"reuse": "maybe"}), (MctsBot, "mcts", {"turns": -1}),
         (MctsBot, "mcts", {"planner": 2}), (MctsBot, "mcts", {"delegate": "all"}),
-        (MctsBot, "mcts", {"speed": 3}),
+        (MctsBot, "mcts", {"speed": 3}), (MctsBot, "mcts", {"budget": 0.0}),
+        (MctsBot, "mcts", {"budget": 1001.0}), (EliteBot, "elite", {"budget": -1.0}),
+        (EliteBot, "elite", {"delegate": "all"}),
     ]:
         with pytest.raises(BotConfigError) as python:
             cls(random.Random(0), **params)

@@ -174,9 +174,12 @@ impl PyBot {
             "mcts" => Inner::Mcts(Box::new(Mcts::new(MctsSettings::from_params(&checked(
                 &takenoko::bots::mcts::ENTRY,
             )?)))),
+            "elite" => Inner::Mcts(Box::new(Mcts::new(MctsSettings::from_params(&checked(
+                &takenoko::bots::elite::ENTRY,
+            )?)))),
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective, mcts)"
+                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective, mcts, elite)"
                 )))
             }
         };

@@ -47,6 +47,8 @@ pub enum Delegate {
 pub struct Settings {
     pub iterations: u64,
     pub time: f64,
+    /// A multiple of the thinking (`iterations` and `time`; 1 = as given).
+    pub budget: f64,
     pub search: SearchSettings,
     /// None: auto (by the number of players).
     pub eval: Option<LeafKind>,
@@ -76,6 +78,7 @@ impl Settings {
         Settings {
             iterations: p.int("iterations").max(0) as u64,
             time: p.float("time"),
+            budget: p.float("budget"),
             search: SearchSettings {
                 c: p.float("c"),
                 depth: p.int("depth").max(0) as u64,
@@ -150,11 +153,12 @@ impl Mcts {
     /// The budget, delegation, leaf and tree keys for this number of players.
     fn for_players(&mut self, players: u8) {
         let two = players <= 2;
-        self.iterations = if self.settings.iterations > 0 {
+        let base = if self.settings.iterations > 0 {
             self.settings.iterations
         } else {
             AUTO_ITERATIONS[usize::from(!two)]
         };
+        self.iterations = scaled(base, self.settings.budget);
         self.delegate =
             self.settings
                 .delegate
@@ -191,8 +195,10 @@ impl Mcts {
             let planner = self.planner.as_mut().expect("a planner to delegate to");
             return planner.choose(view, legal, points, rng);
         }
-        let deadline = (self.settings.time > 0.0)
-            .then(|| Instant::now() + Duration::from_secs_f64(self.settings.time));
+        let deadline = (self.settings.time > 0.0).then(|| {
+            let seconds = (self.settings.time * self.settings.budget).min(MAX_MOVE_TIME);
+            Instant::now() + Duration::from_secs_f64(seconds)
+        });
         self.search.prepare(view, points);
         let root = self.root(view, points, rng);
         let mut n: u64 = 0;
@@ -343,18 +349,29 @@ impl Bot for MctsBot {
     }
 }
 
+/// Iterations for a budget: `base × budget` rounded half up, at least one (the reference's
+/// `scaled_iterations`; exactly `base` at budget 1, so the default's decisions hold).
+pub fn scaled(base: u64, budget: f64) -> u64 {
+    ((base as f64 * budget + 0.5).floor() as u64).max(1)
+}
+
+/// The smallest `budget` (a hundredth of the thinking: ten iterations of a thousand).
+pub const MIN_BUDGET: f64 = 0.01;
+/// The largest `budget` (a thousand times the thinking is already minutes a decision).
+pub const MAX_BUDGET: f64 = 1000.0;
+
 /// `mcts` in the native registry (the referee plays it without Python).
 pub const ENTRY: BotEntry = BotEntry {
     name: "mcts",
     class: "MctsBot",
-    params: REGISTRY_PARAMS,
+    params: &REGISTRY_PARAMS,
     make: from_registry,
     test_only: false,
 };
 
 /// The parameters as `bots/mcts.py` declares them (the same types, defaults, bounds and
-/// choices).
-const REGISTRY_PARAMS: &[ParamDecl] = &[
+/// choices); `elite` declares the same with its own defaults.
+pub const REGISTRY_PARAMS: [ParamDecl; 15] = [
     ParamDecl {
         name: "iterations",
         kind: Decl::Int {
@@ -452,13 +469,21 @@ const REGISTRY_PARAMS: &[ParamDecl] = &[
         kind: Decl::Text { choices: DELEGATES },
         default: Given::Text("auto"),
     },
+    ParamDecl {
+        name: "budget",
+        kind: Decl::Float {
+            minimum: Some(MIN_BUDGET),
+            maximum: Some(MAX_BUDGET),
+        },
+        default: Given::Float(1.0),
+    },
 ];
 
 fn choice(list: &[&str], text: &str) -> usize {
     list.iter().position(|&c| c == text).unwrap_or(0)
 }
 
-/// `mcts` from the registry's checked parameters.
-fn from_registry(p: &Params, rng: PyRandom) -> Box<dyn Bot> {
+/// `mcts` from the registry's checked parameters (`elite`'s too).
+pub fn from_registry(p: &Params, rng: PyRandom) -> Box<dyn Bot> {
     Box::new(MctsBot::new(Mcts::new(Settings::from_params(p)), rng))
 }

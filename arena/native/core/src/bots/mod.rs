@@ -39,6 +39,7 @@ pub trait Bot: Send {
 }
 
 pub mod draws;
+pub mod elite;
 pub mod greedy;
 pub mod heuristics;
 pub mod mcts;
@@ -62,6 +63,7 @@ pub const REGISTRY: &[BotEntry] = &[
     greedy::ENTRY,
     objective::ENTRY,
     mcts::ENTRY,
+    elite::ENTRY,
     test_bots::PANIC,
 ];
 
