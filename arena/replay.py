@@ -51,7 +51,7 @@ class Replay:
         return not self.problems
 
 
-def _checker(p: Path) -> RecordCheck | None:
+def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
     """The MAC check of a tournament's ``games.jsonl`` (None for another file): its folder's
     manifest says whether the run is signed, its ``run.key`` holds the key."""
     manifest_path = p.parent / "manifest.json"
@@ -69,23 +69,32 @@ def _checker(p: Path) -> RecordCheck | None:
         raise RecordError(f"{manifest_path} {problem}")
     checker = RecordCheck(p, keys, is_signed(manifest))
     for warning in checker.warnings:
-        warnings.warn(warning, stacklevel=3)
+        if note is None:
+            warnings.warn(warning, stacklevel=3)
+        else:
+            note(warning)
     return checker
 
 
-def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+def read_records(path: str | Path, *, prove: bool = True,
+                 note: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
     folder (its ``games.jsonl``).  A tournament's records are checked against their MACs
     (``arena/integrity.py``): RecordError naming a line that fails, or a game recorded twice
     with different contents; a run without MACs (or without its ``run.key``) reads with a
-    warning."""
+    warning (``note`` is given it, a Python warning otherwise), and with ``prove`` each of
+    its records must then re-play as recorded (``arena/verify.py``): RecordError naming the
+    first game that does not."""
+    from .verify import needs_replay, verify_records
+
     p = Path(path)
     if p.is_dir():
         if not (p / "games.jsonl").is_file():
             raise RecordError(f"{path} is a folder without games.jsonl (not a tournament's "
                               "--out folder)")
         p = path = p / "games.jsonl"
-    checker = _checker(p)
+    checker = _checker(p, note)
+    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
@@ -115,6 +124,11 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
             try:
                 if not checker.check(number, line.encode(), record.get("game")):
                     continue
+            except IntegrityError as exc:
+                raise RecordError(str(exc)) from None
+        if unproven:
+            try:
+                verify_records([record], path)
             except IntegrityError as exc:
                 raise RecordError(str(exc)) from None
         yield record

@@ -633,11 +633,17 @@ class _Builder:
         return games, seats, cards, catalog
 
 
-def load(directory: str | Path, strict: bool = True) -> Tables:
+def load(directory: str | Path, strict: bool = True,
+         replay: Callable[[list[dict[str, Any]], Path], object] | None = None,
+         verify: bool = False) -> Tables:
     """Read ``DIR/manifest.json`` and ``DIR/games.jsonl`` into :class:`Tables`.
 
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
-    module docstring): raise (the default) or skip it with a warning.
+    module docstring): raise (the default) or skip it with a warning.  ``replay`` (the
+    arena's ``arena.verify.verify_records``, given by the caller: reports never import the
+    engine) is handed every record whose MAC cannot be checked (no ``run.key``, or a run
+    without MACs), or every record with ``verify``; an IntegrityError it raises becomes a
+    ReportError.
     """
     directory = Path(directory)
     if not directory.exists():
@@ -668,6 +674,9 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
     path = directory / "games.jsonl"
     known = set(participants)
     old_format: list[int] = []
+    unproven: list[dict[str, Any]] | None = None
+    if replay is not None and (verify or not checker.signed or keys is None):
+        unproven = []
     if path.is_file():
         for number, record in _lines(path, strict, warnings, checker):
             why = _check(record)
@@ -684,10 +693,17 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
             if why is not None:
                 _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
                 continue
+            if unproven is not None:
+                unproven.append(record)
             try:
                 builder.add(number, record)
             except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
                 _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
+        if replay is not None and unproven is not None:
+            try:
+                replay(unproven, path)
+            except IntegrityError as exc:
+                raise ReportError(f"{exc}.") from None
     else:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
         warnings.append(msg)
