@@ -7,6 +7,7 @@ different engine version or a faulty worker is caught at the first step where it
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,12 @@ from .records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
+
+
+#: Parsed notation by text: the texts of moves repeat across games and parsing them in Python
+#: is most of a replay's cost (``arena/verify.py`` re-plays whole runs).  Errors are not
+#: cached (each raises again).
+_parsed = functools.lru_cache(maxsize=1 << 16)(parse_action)
 
 
 class RecordError(ArenaError):
@@ -213,7 +220,7 @@ def replay_record(
             )
             break
         try:
-            action = parse_action(text)
+            action = _parsed(text)
         except NotationError as exc:
             problems.append(f"move {index}: {exc}")
             break
