@@ -15,6 +15,7 @@ import random
 import sys
 import textwrap
 import traceback
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,15 @@ def main(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    if not debug:
+        warnings.showwarning = _warning_as_note
+
+
+def _warning_as_note(message: Warning | str, category: type[Warning], filename: str,
+                     lineno: int, file: Any = None, line: str | None = None) -> None:
+    """A Python warning that reaches a command becomes the command's own one-line note: users
+    read sentences, not a module's path and line (``--debug`` keeps Python's form)."""
+    click.echo(f"note: {message}", err=True)
 
 
 # ------------------------------------------------------------------ shared option parsing
@@ -823,7 +833,10 @@ def list_bots(ctx: click.Context) -> None:
                 metavar="DIR...")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Where to write the report (default: DIR/report).")
-def report(dirs: tuple[str, ...], out: str | None) -> None:
+@click.option("--verify", is_flag=True,
+              help="Re-play every game, even those whose MAC run.key proves (a game whose "
+                   "MAC cannot be checked is always re-played).")
+def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
     """Statistics, tables and charts from tournament files.
 
     With several DIRs, compares the tournaments side by side (e.g. two rule sets).
@@ -842,6 +855,8 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
                             f"{d} does not exist")
     import reports
 
+    from .verify import verify_records
+
     # The loader logs its warnings too; here they are printed once, below, as warnings.
     logging.getLogger("reports").addHandler(logging.NullHandler())
     started = time.perf_counter()
@@ -849,7 +864,7 @@ def report(dirs: tuple[str, ...], out: str | None) -> None:
         loaded = []
         for d in dirs:
             click.echo(f"reading {d} ...", err=True)
-            tables = reports.load(Path(d))
+            tables = reports.load(Path(d), replay=verify_records, verify=verify)
             for warning in tables.warnings:
                 click.echo(f"warning: {warning}", err=True)
             if len(tables.games) == 0:

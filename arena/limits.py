@@ -21,3 +21,16 @@ def move_time_problem(seconds: float | None) -> str | None:
     if not 0 < seconds <= MAX_MOVE_TIME:  # also false for NaN
         return f"must be above 0 and at most {MAX_MOVE_TIME:g} seconds, not {seconds:g}"
     return None
+
+
+#: Seconds a bot has to start (be created, then its start hook), or the move time when that
+#: is longer, wherever it plays (in a worker, in a bot process of its own, on a Dask
+#: worker): start-up is not a decision, and a bot that loads something, or an interpreter
+#: started on a loaded machine, must not forfeit for it; a bot that hangs there still
+#: costs only its own game, after this long.
+START_TIME = 10.0
+
+
+def start_time(move_time: float | None) -> float | None:
+    """The start-up budget that goes with a move time (None: no limit, as for moves)."""
+    return None if move_time is None else max(START_TIME, move_time)

@@ -7,6 +7,7 @@ different engine version or a faulty worker is caught at the first step where it
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -42,6 +43,12 @@ RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "ca
                  "completed")
 
 
+#: Parsed notation by text: the texts of moves repeat across games and parsing them in Python
+#: is most of a replay's cost (``arena/verify.py`` re-plays whole runs).  Errors are not
+#: cached (each raises again).
+_parsed = functools.lru_cache(maxsize=1 << 16)(parse_action)
+
+
 class RecordError(ArenaError):
     """A record file that cannot be read, or a game id that is not in it."""
 
@@ -59,7 +66,7 @@ class Replay:
         return not self.problems
 
 
-def _checker(p: Path) -> RecordCheck | None:
+def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
     """The MAC check of a tournament's ``games.jsonl`` (None for another file): its folder's
     manifest says whether the run is signed, its ``run.key`` holds the key."""
     manifest_path = p.parent / "manifest.json"
@@ -77,16 +84,24 @@ def _checker(p: Path) -> RecordCheck | None:
         raise RecordError(f"{manifest_path} {problem}")
     checker = RecordCheck(p, keys, is_signed(manifest))
     for warning in checker.warnings:
-        warnings.warn(warning, stacklevel=3)
+        if note is None:
+            warnings.warn(warning, stacklevel=3)
+        else:
+            note(warning)
     return checker
 
 
-def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+def read_records(path: str | Path, *, prove: bool = True,
+                 note: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
     folder (its ``games.jsonl``).  A tournament's records are checked against their MACs
     (``arena/integrity.py``): RecordError naming a line that fails, or a game recorded twice
     with different contents; a run without MACs (or without its ``run.key``) reads with a
-    warning."""
+    warning (``note`` is given it, a Python warning otherwise), and with ``prove`` each of
+    its records must then re-play as recorded (``arena/verify.py``): RecordError naming the
+    first game that does not."""
+    from .verify import needs_replay, verify_records
+
     p = Path(path)
     run = p if p.is_dir() else p.parent if p.name == "games.jsonl" else None
     if run is not None and segment_paths(run):
@@ -98,7 +113,8 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
             raise RecordError(f"{path} is a folder without games.jsonl (not a tournament's "
                               "--out folder)")
         p = path = p / "games.jsonl"
-    checker = _checker(p)
+    checker = _checker(p, note)
+    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
@@ -126,6 +142,11 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
             try:
                 if not checker.check(number, line.encode(), record.get("game")):
                     continue
+            except IntegrityError as exc:
+                raise RecordError(str(exc)) from None
+        if unproven:
+            try:
+                verify_records([record], path)
             except IntegrityError as exc:
                 raise RecordError(str(exc)) from None
         yield record
@@ -233,7 +254,7 @@ def replay_record(
             )
             break
         try:
-            action = parse_action(text)
+            action = _parsed(text)
         except NotationError as exc:
             problems.append(f"move {index}: {exc}")
             break

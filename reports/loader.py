@@ -336,6 +336,19 @@ def _without_moves(raw: bytes) -> bytes:
     return raw[:start] + raw[end + 1:]
 
 
+#: Records re-played at a time: the moves of a chunk are held, not those of the whole run.
+_PROVE_CHUNK = 5_000
+
+
+def _prove(replay: Any, records: list[dict[str, Any]], path: Path) -> None:
+    """Re-play ``records`` (the CLI's verifier) and empty the list; a forged one is refused."""
+    try:
+        replay(records, path)
+    except IntegrityError as exc:
+        raise ReportError(f"{exc}.") from None
+    records.clear()
+
+
 def _lines(path: Path, strict: bool, warnings: list[str],
            checker: RecordCheck | None = None, *, moves: bool = True
            ) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -708,11 +721,17 @@ class _Builder:
         return games, seats, cards, catalog
 
 
-def load(directory: str | Path, strict: bool = True) -> Tables:
+def load(directory: str | Path, strict: bool = True,
+         replay: Callable[[list[dict[str, Any]], Path], object] | None = None,
+         verify: bool = False) -> Tables:
     """Read ``DIR/manifest.json`` and ``DIR/games.jsonl`` into :class:`Tables`.
 
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
-    module docstring): raise (the default) or skip it with a warning.
+    module docstring): raise (the default) or skip it with a warning.  ``replay`` (the
+    arena's ``arena.verify.verify_records``, given by the caller: reports never import the
+    engine) is handed every record whose MAC cannot be checked (no ``run.key``, or a run
+    without MACs), or every record with ``verify``; an IntegrityError it raises becomes a
+    ReportError.
     """
     directory = Path(directory)
     if not directory.exists():
@@ -743,8 +762,13 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
     path = directory / "games.jsonl"
     known = set(participants)
     old_format: list[int] = []
+    unproven: list[dict[str, Any]] | None = None
+    if replay is not None and (verify or not checker.signed or keys is None):
+        unproven = []
     if has_games(directory):
-        for number, record in _lines(path, strict, warnings, checker, moves=False):
+        # The re-play needs the moves; a report that re-plays nothing reads without them.
+        for number, record in _lines(path, strict, warnings, checker,
+                                     moves=unproven is not None):
             why = _check(record)
             if why is None and known:
                 strangers = [s for s in record["seats"] if s not in known]
@@ -759,10 +783,16 @@ def load(directory: str | Path, strict: bool = True) -> Tables:
             if why is not None:
                 _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
                 continue
+            if unproven is not None:
+                unproven.append(record)
+                if len(unproven) >= _PROVE_CHUNK:
+                    _prove(replay, unproven, path)
             try:
                 builder.add(number, record)
             except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
                 _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
+        if unproven:
+            _prove(replay, unproven, path)
     else:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
         warnings.append(msg)

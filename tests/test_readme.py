@@ -41,13 +41,13 @@ def test_the_readme_is_a_short_guide() -> None:
 
 
 def test_the_setup_commands_are_what_ci_runs() -> None:
-    """CI (``.ci/run``) runs the README's test command from nothing; the play command is
-    the same set-up followed by a game, which the next test plays."""
+    """CI (``.ci/run``) runs the README's test command from nothing; the first command is
+    the same set-up followed by a short tournament, which the next test plays."""
     play, tests = setup_commands(README)
     ci = (ROOT / ".ci" / "run").read_text()
     assert tests in ci.splitlines()
     assert tests == f"{SETUP} && python -m pytest"
-    assert play.startswith(f"{SETUP} && arena play ")
+    assert play.startswith(f"{SETUP} && arena tournament ")
 
 
 def _env(tmp: Path) -> dict[str, str]:
@@ -78,6 +78,10 @@ def test_every_command_and_code_block_runs(tmp_path: Path) -> None:
         assert proc.returncode == 0, f"{code}\n--- stdout\n{proc.stdout[-2000:]}\n--- " \
                                      f"stderr\n{proc.stderr[-2000:]}"
         assert "Traceback" not in proc.stderr, code
+        if code == commands[0][1]:
+            # The first thing a user sees: who is best, by how much, how sure.
+            assert "Standings after 30 of 30 games (complete)" in proc.stdout, proc.stdout
+            assert "95% CI" in proc.stdout and "objective" in proc.stdout
     # What the tour says it leaves behind is there.
     assert (tmp_path / "runs" / "t1" / "report" / "report.html").is_file()
     assert (tmp_path / "runs" / "compare").is_dir()

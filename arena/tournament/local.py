@@ -51,6 +51,7 @@ from typing import Any
 
 import orjson
 
+from arena.limits import start_time
 from arena.records import GameError
 
 from . import messages
@@ -66,6 +67,7 @@ from .worker import (
     HISTORY_SIZE,
     HOOK,
     SINCE,
+    STARTING,
     STATUS_SIZE,
     THINKING,
     WHO,
@@ -172,6 +174,8 @@ class LocalExecutor:
         self.workers = max(1, workers)
         self.chunk = chunk
         self.limit = watchdog_limit(config.move_time)
+        #: Start-up (creation, start hook) has its own budget: not a decision.
+        self.start_limit = watchdog_limit(start_time(config.move_time))
         self.context = multiprocessing.get_context("fork")
         self.log_faults = log_faults
         self.keep = keep
@@ -373,7 +377,8 @@ class LocalExecutor:
             slot.assigned.appendleft(shot.index)
             return None
         else:
-            where = {THINKING: "while choosing a move", HOOK: "in a bot hook"}.get(
+            where = {THINKING: "while choosing a move", HOOK: "in a bot hook",
+                     STARTING: "while starting"}.get(
                 shot.phase, "between decisions")
             error = {"seat": shot.seat, "kind": "crash",
                      "message": f"the bot's process died (exit code {code}) {where}"}
@@ -395,11 +400,16 @@ class LocalExecutor:
                 continue
             phase, _ = doing(status[WHO])
             since = status[SINCE]
-            if phase in (THINKING, HOOK) and now - since > self.limit:
+            limit_s = self.start_limit if phase == STARTING else self.limit
+            if phase in (THINKING, HOOK, STARTING) and limit_s is not None \
+                    and now - since > limit_s:
                 # No clock reading in the message: the record's ``seconds`` has the time,
                 # and the record stays the same from one run to the next.
                 limit = f"{self.config.move_time:g} s move time"
-                if phase == THINKING:
+                if phase == STARTING:
+                    text = (f"no reply within {start_time(self.config.move_time):g} s to start "
+                            f"(its process was killed after {limit_s:g} s)")
+                elif phase == THINKING:
                     text = (f"no decision within the {limit} (the bot ignored the alarm; its "
                             f"process was killed after {self.limit:g} s)")
                 else:

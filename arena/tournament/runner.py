@@ -45,6 +45,7 @@ from arena.integrity import (
 )
 from arena.records import result_problem
 from arena.seeds import deal_key_check
+from arena.verify import needs_replay, verify_records
 
 from .experiment import CardExperiment
 from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
@@ -330,6 +331,11 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             write_manifest(directory, manifest, keys)
         schedule = make_schedule(config)
         records, cut = read_games(directory, keys, signed)
+        if needs_replay(signed, keys):  # records without MACs prove themselves by re-playing
+            try:
+                verify_records(records, directory / GAMES)
+            except IntegrityError as exc:
+                raise StoreError(str(exc)) from None
         by_id = schedule.by_id()
         for record in records:
             game = by_id.get(record["game"])

@@ -57,6 +57,7 @@ import orjson
 
 from arena.bot import Bot, BotConfigError
 from arena.engine import Event, GameResult, RuleOptions
+from arena.limits import START_TIME
 from arena.match import BotFault, describe_exception, returned_text
 from arena.registry import BotSpec, available, is_builtin, split_spec
 
@@ -83,11 +84,6 @@ PR_SET_PDEATHSIG = 1
 ORPHAN_POLL = 0.5
 #: Bytes of output kept per host (a participant in one worker) over a whole run.
 HOST_OUTPUT_LIMIT = 256 * 1024
-#: Seconds an isolated bot has to start (be created in its process, then its start hook),
-#: or the move time when that is longer: start-up is not a decision, and a bot that loads
-#: something (or a machine under load) should not forfeit for it; a bot that hangs there
-#: still costs only its own game, after this long.
-START_TIME = 10.0
 _HEADER = struct.Struct(">I")
 #: ``struct ucred``: pid, uid, gid.
 _CREDENTIALS = struct.Struct("=iII")

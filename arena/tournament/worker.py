@@ -54,13 +54,14 @@ def shown_output(data: bytes) -> str:
 # Layout of a worker's status array (doubles, shared with the parent):
 # GAME: schedule index of the current game (-1 between games); ACTIVE: 1 during a game;
 # WHO: which untrusted code runs: seat + 1 while that seat chooses a move, -(seat + 1) while
-# it runs a hook (created, start, observe, finish), 0 outside bot code; SINCE: when WHO was
+# it runs a hook (observe, finish), -(seat + 1.5) while it starts (created, its start hook:
+# held to the start-up budget, not the move time), 0 outside bot code; SINCE: when WHO was
 # last set to a seat; SECONDS + s: thinking time of seat s so far in the game.
 GAME, ACTIVE, WHO, SINCE = 0, 1, 2, 3
 SECONDS = 4
 STATUS_SIZE = SECONDS + 4
 # What a monitor reading says the worker was doing.
-ENGINE, THINKING, HOOK = 0.0, 1.0, 2.0
+ENGINE, THINKING, HOOK, STARTING = 0.0, 1.0, 2.0, 3.0
 #: Actions kept per game for rebuilding a game whose worker died (far beyond any game).
 HISTORY_SIZE = 1 << 16
 
@@ -140,13 +141,13 @@ class Monitor:
         for i in range(SECONDS, STATUS_SIZE):
             status[i] = 0.0
         self.history[0] = 0
-        status[WHO] = -1.0
+        status[WHO] = -1.5
         status[SINCE] = monotonic()
         status[GAME] = float(index)
         status[ACTIVE] = 1.0
 
     def creating(self, seat: int) -> None:
-        self.status[WHO] = -(seat + 1.0)
+        self.status[WHO] = -(seat + 1.5)
         self.status[SINCE] = monotonic()
 
     def end(self) -> None:
@@ -205,6 +206,7 @@ class _Watched:
         self.bot = bot
         self.status = monitor.status
         self.hooked = -(seat + 1.0)
+        self.starting = -(seat + 1.5)
         self.choose = _watch_choose(bot.choose, seat, monitor)
         if getattr(bot.observe, "__func__", None) is Bot.observe:
             self.observe = bot.observe
@@ -213,7 +215,7 @@ class _Watched:
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         status = self.status
-        status[WHO] = self.hooked
+        status[WHO] = self.starting
         status[SINCE] = monotonic()
         self.bot.start(seat, players, options)
         status[WHO] = 0.0
@@ -376,7 +378,7 @@ def doing(who: float) -> tuple[float, int]:
     if who > 0:
         return THINKING, int(who) - 1
     if who < 0:
-        return HOOK, int(-who) - 1
+        return (STARTING if -who - int(-who) > 0.25 else HOOK), int(-who) - 1
     return ENGINE, -1
 
 

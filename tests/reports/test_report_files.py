@@ -328,7 +328,7 @@ def test_no_runtime_warning_reaches_the_terminal(tmp_path: Path, games: int) -> 
     from reports import synthetic
 
     run = synthetic.write_tournament(tmp_path / "run", participants=["A", "B", "C"], players=2,
-                                     games=games, seed=4)
+                                     games=games, seed=4, signed=True)
     done = subprocess.run([sys.executable, "-m", "arena", "report", str(run)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

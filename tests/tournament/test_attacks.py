@@ -121,30 +121,40 @@ def test_a_hostile_value_is_a_fault_of_its_seat(
 
 # ----------------------------------------------------------------- isolated bot processes
 
+#: The move time of the tests that need one (a bot that hangs must be stopped).  A healthy
+#: random bot decides in well under a millisecond of CPU; a second leaves it a margin of a
+#: thousand times for a machine busy with other work (a bot process must be woken and
+#: scheduled for each decision), where 0.2 s once failed healthy bots under load.
+MOVE_TIME = "1"
+
 
 @pytest.mark.parametrize(("bot", "kind", "message"), [
     ("Crasher", "crash", "RuntimeError: deliberate crash (at "),
     ("Illegal", "illegal", "returned -1, which is not a legal action at round"),
     ("Exiter", "crash", "the bot's process died while choosing a move"),
     ("Killer", "crash", "the bot's process died while choosing a move"),
-    ("Hanger", "timeout", "no decision within the 0.2 s move time"),
-    ("Lurker", "timeout", "no decision within the 0.2 s move time"),
+    ("Hanger", "timeout", "no decision within the 1 s move time"),
+    ("Lurker", "timeout", "no decision within the 1 s move time"),
     ("BadInit", "crash", "the bot could not be created: RuntimeError: no bot today"),
 ])
 def test_an_isolated_bot_faults_in_its_own_process(
         tmp_path: Path, bot: str, kind: str, message: str) -> None:
-    records = attack(tmp_path, "..broken_bots." + bot, "--move-time", "0.2")
+    # Only a bot that hangs needs a move time (the others fault on their own).
+    timed = ("--move-time", MOVE_TIME) if kind == "timeout" else ()
+    records = attack(tmp_path, "..broken_bots." + bot, *timed)
     blamed(records, kind, message)
     for record in records:
         if record["error"] is not None:
-            # The referee's clock, not the worker's watchdog: no worker was killed.
-            assert record["seconds"][record["error"]["seat"]] < 1.0
+            # The referee's clock, not the worker's watchdog: no worker was killed (a
+            # message, not a reading of a clock that another process can slow down).
+            assert "killed" not in record["error"]["message"], record["error"]
 
 
 def test_an_isolated_bots_start_up_is_not_held_to_the_move_time(tmp_path: Path) -> None:
-    # Half a second in its start hook against a 0.2 s move time: start-up is not a
-    # decision (and on a loaded machine a bot's creation alone can take that long).
-    for record in attack(tmp_path, "..broken_bots.SlowStarter", "--move-time", "0.2"):
+    # 1.5 s in its start hook against a 1 s move time: start-up is not a decision (and on
+    # a loaded machine a bot's creation alone can take that long); its budget is 10 s.
+    for record in attack(tmp_path, "..broken_bots.SlowStarter:seconds=1.5",
+                         "--move-time", MOVE_TIME):
         clean(record)
 
 

@@ -129,3 +129,20 @@ def timeless_records(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
         record.pop("mac", None)
         out[record["game"]] = record
     return out
+
+
+def test_a_bot_that_starts_slowly_is_not_held_to_the_move_time(tmp_path: Path) -> None:
+    # 1.5 s in its start hook (an interpreter or a library loading on a busy machine) against
+    # a 0.2 s move time, whose watchdog kills after 1.2 s: start-up has its own budget
+    # (arena.limits.START_TIME, 10 s; the watchdog's 15 s), ten times what the bot sleeps.
+    for record in play(tmp_path, "SlowStarter:seconds=1.5", "--move-time", "0.2"):
+        assert record["error"] is None, record["error"]
+
+
+def test_the_monitor_tells_start_up_from_other_hooks() -> None:
+    from arena.tournament.worker import HOOK, STARTING, THINKING, doing
+
+    assert doing(3.0) == (THINKING, 2)
+    assert doing(-3.0) == (HOOK, 2)
+    assert doing(-3.5) == (STARTING, 2)
+    assert doing(-1.5) == (STARTING, 0)
