@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 from pathlib import Path
 
@@ -42,7 +43,9 @@ Examples:
               help="Games of the best candidate against SPEC, on fresh deals.")
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
               help="Players per game (SPEC against copies of the opponent).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Master seed of the deals.")
+@click.option("--seed", type=int, default=None,
+              help="Master seed of the deals; the same seed gives the same deals "
+                   "[default: random, printed].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The run's folder (new).")
 @click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -52,7 +55,7 @@ Examples:
 @click.pass_context
 def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
                  against: tuple[str, ...], games: int, trials: int, confirm_games: int,
-                 players: int, seed: int, out: Path | None, resume: Path | None,
+                 players: int, seed: int | None, out: Path | None, resume: Path | None,
                  workers: int | None, executor: str, scheduler: str | None,
                  quiet: bool) -> None:
     """Search SPEC's declared parameters for the setting that wins most.
@@ -86,6 +89,9 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
                 raise UserError("give the SPEC to tune (or --resume DIR)")
             if out is None:
                 raise UserError("give --out DIR, the run's folder")
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+                click.echo(f"seed {seed}", err=True)
             settings = TuneSettings(spec=spec, space=space, against=against, games=games,
                                     seed=seed, trials=trials, confirm_games=confirm_games,
                                     players=players)

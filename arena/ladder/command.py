@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import secrets
 import shlex
 import sys
 from pathlib import Path
@@ -34,13 +36,16 @@ Examples:
               help="A spec on the ladder (repeat; instead of --specs).")
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Games per pairing (rounded up to whole deals).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Master seed of the deals.")
+@click.option("--seed", type=int, default=None,
+              help="Master seed of the deals; the same seed gives the same deals "
+                   "[default: random, printed].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Where the games and the table go.")
 @click.option("--resume", is_flag=True, help="Go on with the stopped ladder in --out.")
 @executor_options
 @click.option("--quiet", is_flag=True, help="No progress output.")
-def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: int, out: Path,
+def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: int | None,
+                   out: Path,
                    resume: bool, workers: int | None, executor: str, scheduler: str | None,
                    quiet: bool) -> None:
     """Rate bot specs on one scale: a round robin, then Bradley-Terry Elo.
@@ -69,6 +74,12 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
         parsed = tuple(BotSpec.parse(t) for t in joined)
         if len(parsed) < 2:
             raise UserError("--specs needs at least two specs")
+        manifest = out / "games" / MANIFEST
+        if seed is None and resume and manifest.is_file():
+            seed = int(json.loads(manifest.read_text())["seed"])  # the run's own deals
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+            click.echo(f"seed {seed}", err=True)
         config = TournamentConfig(participants=parsed, players=2, games=games, seed=seed)
         settings = executor_settings(workers, executor, scheduler,
                                      progress="none" if quiet else "auto")
@@ -79,7 +90,7 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
         raise UserError(str(exc)) from None
     if result.interrupted:
         click.echo(f"stopped: {result.done} of {result.total} games kept; go on with the same "
-                   f"command and --resume{executor_flags(settings)}", err=True)
+                   f"command and --resume --seed {seed}{executor_flags(settings)}", err=True)
         sys.exit(130)
     records, _ = read_games(out / "games")
     names = [p.name for p in parsed]
