@@ -1005,6 +1005,9 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
         for _, r in changed.iterrows():
             click.echo(f"{r['card']:<{width}}  {r['points']:>6g}  {r['suggested']:>9d}  "
                        f"{r['why']}")
+    if "dead" in table:  # never re-priced, but said: what it asks must change
+        for _, r in table[table["dead"]].iterrows():
+            click.echo(f"{r['card']}: {r['why']}")
     if target is not None:
         target.write_text(json.dumps(card_set, indent=2) + "\n", encoding="utf-8")
         click.echo(f"card set written to {target}")

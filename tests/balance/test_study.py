@@ -173,8 +173,10 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
     assert 0.05 < out.loc["panda-04", "q_fair_points"] < 0.06
     assert out.loc["panda-13", "suggested"] == out.loc["panda-14", "suggested"] == 8
     assert out.loc["panda-03", "change"] == 0 and "other prices" in why["panda-03"]
-    # Flagged, no fair points: one point the way the flag says.
-    assert out.loc["panda-05", "suggested"] == 2 and "one point down" in why["panda-05"]
+    # Flagged but not played at other prices: not moved (the flag says which way, not how
+    # far); the old loop stepped it one point a round.
+    assert out.loc["panda-05", "change"] == 0 and "not moved" in why["panda-05"]
+    assert not out.loc["panda-05", "movable"] and out.loc["panda-07", "movable"]
 
 
 def test_suggest_moves_no_further_than_the_prices_played() -> None:
