@@ -940,7 +940,9 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
     """Propose integer points per card, as a --cards file.
 
     From a study (`arena balance study`): each card whose fair-points interval leaves its
-    points out moves to its fair points, rounded.  From a tournament: the observational
+    points out moves to its fair points, rounded; one without measured fair points is not
+    moved, and a dead card (its value does not respond to its price) is never re-priced but
+    printed as dead.  From a tournament: the observational
     fair values of `arena report` (a description, not a measure of value).  Prints each card
     whose points change (old, new, why).  Then re-play with the suggestion, paired.
 

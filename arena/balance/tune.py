@@ -5,23 +5,28 @@ each with Benjamini–Hochberg across the cards: the study's flag (too strong or
 test of its effect at its points) or, for a card played at other prices, the test of its
 fair points against its points (``(fair − points) / se``; the price line, which uses the
 price arms' games too and so can see a gap the effect test at one price misses).  A card
-that moves goes to its fair points, rounded and never below 0; one flagged whose fair
-points are not resolved (or not measured) moves one point that way: the data say which way,
-not how far.  Either test may move a card, so the rate of cards moved by chance is up to
-twice the FDR; the loop's stopping rule and its choice of the round of least spread are what
-keep such a move from sticking.  Any other card keeps its points; copies of one card (the
-same condition and points) share one suggestion, their fair points pooled by precision, so
-identical cards stay identical.  Acting only on evidence keeps noise from moving cards;
-the cards that do move are the ones whose estimate is furthest out, which a selection makes
-too far on average, and the next round of the loop measures them again at their new points.
+that moves goes to its fair points, rounded, never below 0 and no further than the prices
+played.  A card moves only as far as its measured price line says: one flagged without
+resolved fair points (no price arms, or a line too flat to place its root) is not moved,
+since the flag says which way, not how far (stepped one point a round, such cards went
+5→4→3→4 in the loop).  A dead card (``reports/experiment.py``: its value does not respond
+to its price) is never re-priced, whatever its tests; its suggestion says "dead: change
+what it asks, not its points".  Either test may move a card, so the rate of cards moved by
+chance is up to twice the FDR; the loop's stopping rule and its choice of the round of
+least spread are what keep such a move from sticking.  Any other card keeps its points;
+copies of one card (the same condition and points) share one suggestion, their fair points
+pooled by precision, so identical cards stay identical (and a copy of a priced card shares
+its price line).  The cards the loop may move (``movable``) are the priced ones and their
+copies, less the dead.
 
 ``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
 deals, arms) with the previous round's suggestion (each card's fair points pooled over the
 rounds played so far), until no card moves, the measured spread
-(``reports.experiment.spread``: fair points − points across the cards, noise-corrected) no
-longer shrinks (when two rounds both resolve it), or the rounds run out.  Every round's set
-is written, the spread by round is a chart, and the final set is compared with round 0 on
-the same deals (paired).
+(``reports.experiment.spread``: fair points − points, noise-corrected) over the cards the
+loop may move no longer shrinks (over those resolved in both rounds), or the rounds run
+out.  Every round's set and suggestion (``round-N.json``, ``round-N-cards.csv``) is
+written, the spread by round is a chart, and the final set is compared with round 0 on the
+same deals (paired).
 """
 
 from __future__ import annotations
