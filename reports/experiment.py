@@ -603,8 +603,8 @@ def _dead(table: pd.DataFrame, bl: list[Block], fdr: float = FDR) -> None:
     for r, s_, d_ in zip(table.itertuples(), dead_slope, dead_done, strict=True):
         parts = []
         if s_:
-            parts.append(f"its price barely moves its value (slope {r.slope:.3f} ± "
-                         f"{r.slope_se:.3f} per point)")
+            parts.append(f"its price barely moves its value, slope {r.slope:.3f} ± "
+                         f"{r.slope_se:.3f} of win share per point")
         if d_:
             parts.append(f"completed {r.held_completion:.0%} of the times it is held")
         why.append("; ".join(parts))

@@ -159,9 +159,9 @@ def suggest(exp: experiment.Experiment, level: int = 0,
                        f"q = {qf:.2f}): fair points {r.fair_points:.1f} "
                        f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
         elif not priced.loc[r.Index]:
-            why.append((f"{test}, " if "too " in own else "not flagged, ")
-                       + "not played at other prices: not moved (the flag says which way, "
-                       "not how far; --price-cards measures it)")
+            why.append(f"{test}, not played at other prices: not moved (the flag says which "
+                       "way, not how far; --price-cards measures it)" if "too " in own else
+                       "not flagged, not played at other prices (--price-cards)")
         else:
             needed = r.fair_points_games_needed
             why.append((f"{test}, " if "too " in own else "not flagged, ")
