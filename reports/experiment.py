@@ -814,7 +814,8 @@ def _spread_stat(a: np.ndarray, b: np.ndarray, var: np.ndarray) -> float:
 
 
 def paired_spread(first: Experiment, second: Experiment, level: int = 0,
-                  replicates: int = REPLICATES, seed: int = 0) -> dict[str, float]:
+                  replicates: int = REPLICATES, seed: int = 0,
+                  cards: set[str] | None = None) -> dict[str, float]:
     """The change of the spread between two studies of the same deals (``second`` minus
     ``first``), over the cards with a resolved fair point in both, with a bootstrap interval
     over the deals both played (the same draws for both studies, so the deals' luck cancels
@@ -823,7 +824,8 @@ def paired_spread(first: Experiment, second: Experiment, level: int = 0,
     tail on one side; the percentile interval keeps that tail where it is (it respects
     monotone transforms), where the basic interval, turned around the estimate, would throw
     it to the other side (on the tuning loop's planted set it put the upper end of a change
-    whose draws were 97.5% below −2.3 at +2.6)."""
+    whose draws were 97.5% below −2.3 at +2.6).  ``cards``: only these (the tuning loop's
+    movable cards), when given."""
     ta = {r["card"]: r for _, r in analyse(first, replicates=10)["levels"][level].iterrows()}
     tb = {r["card"]: r for _, r in analyse(second, replicates=10)["levels"][level].iterrows()}
     series: list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]] = []
@@ -832,6 +834,8 @@ def paired_spread(first: Experiment, second: Experiment, level: int = 0,
     cards_b = {c: (b, j) for b in blocks(second) if b.level == level
                for j, c in enumerate(b.cards)}
     for card in cards_a:
+        if cards is not None and card not in cards:
+            continue
         if card not in cards_b or not (np.isfinite(ta[card]["fair_points"])
                                        and np.isfinite(tb[card]["fair_points"])):
             continue

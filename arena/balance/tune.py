@@ -355,7 +355,7 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         if frame["spread"].notna().any() else 0
     frame["final"] = frame["round"] == best
     if best > 0:
-        paired = experiment.paired_spread(studies[0], studies[best], level)
+        paired = experiment.paired_spread(studies[0], studies[best], level, cards=movable)
         frame.loc[frame["round"] == best, ["change", "change_lo", "change_hi"]] = (
             paired["change"], paired["change_lo"], paired["change_hi"])
         final = json.loads((out / f"round-{best}.json").read_text())
