@@ -955,7 +955,9 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
     """Propose integer points per card, as a --cards file.
 
     From a study (`arena balance study`): each card whose fair-points interval leaves its
-    points out moves to its fair points, rounded.  From a tournament: the observational
+    points out moves to its fair points, rounded; one without measured fair points is not
+    moved, and a dead card (its value does not respond to its price) is never re-priced but
+    printed as dead.  From a tournament: the observational
     fair values of `arena report` (a description, not a measure of value).  Prints each card
     whose points change (old, new, why).  Then re-play with the suggestion, paired.
 
@@ -1020,6 +1022,9 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
         for _, r in changed.iterrows():
             click.echo(f"{r['card']:<{width}}  {r['points']:>6g}  {r['suggested']:>9d}  "
                        f"{r['why']}")
+    if "dead" in table:  # never re-priced, but said: what it asks must change
+        for _, r in table[table["dead"]].iterrows():
+            click.echo(f"{r['card']}: {r['why']}")
     if target is not None:
         target.write_text(json.dumps(card_set, indent=2) + "\n", encoding="utf-8")
         click.echo(f"card set written to {target}")

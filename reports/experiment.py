@@ -532,6 +532,7 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
                          + f" (beyond ±{margin:.0%})")
             flags.append(", ".join(f))
         table["flag"] = flags
+        _dead(table, [b for b in bl if b.level == level], fdr)
         # By evidence: the distance of the effect's interval from 0, then the p-value.
         evidence = np.fmax(0.0, np.fmax(table["effect_lo"], -table["effect_hi"]))
         table["evidence"] = evidence
@@ -544,6 +545,72 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
             "copies": copies_table(exp, bl, fdr),
             "design": design_table(exp, bl, per_level, games_per_deal), "blocks": bl,
             "fdr": fdr, "margin": margin, "replicates": replicates}
+
+
+#: A card is dead when its value responds to less than this share of what is typical.
+DEAD_SHARE = 0.5
+
+
+def _dead(table: pd.DataFrame, bl: list[Block], fdr: float = FDR) -> None:
+    """``dead`` and ``dead_why``: a card whose value does not respond to its price.
+
+    Re-pricing such a card cannot make it the average card (gardener-13 for greedy:
+    completed 11% of the times held, a price slope of 0.003 ± 0.004), so a tuning loop that
+    moves it one point a round only drifts.  Two one-sided tests, each Benjamini–Hochberg
+    across the cards it applies to, either of which calls a card dead:
+
+    - its price slope (``slope``, win share per point over its arms) is below
+      ``DEAD_SHARE`` of the typical slope of the other priced cards (the median |slope| of its
+      category's, else of the level's); a card alone in being priced has no reference;
+    - its completion when held is below ``DEAD_SHARE`` of the rest of its category's on the
+      same deals (paired over deals): a point is scored only when the card is completed, so
+      its price moves its value in proportion (the report's ``dead`` flag, by intervention).
+    """
+    n_cards = len(table)
+    p_slope = np.full(n_cards, np.nan)
+    p_done = np.full(n_cards, np.nan)
+    index = {c: i for i, c in enumerate(table["card"])}
+    priced = table["priced"].fillna(False).astype(bool) & table["slope"].notna()
+    for i in np.flatnonzero(priced.to_numpy()):
+        others = priced & (table.index != table.index[i])
+        same = others & (table["category"] == table["category"].iloc[i])
+        ref_rows = same if same.any() else others
+        if not ref_rows.any():
+            continue
+        ref = median(np.abs(table.loc[ref_rows, "slope"]))
+        se = float(table["slope_se"].iloc[i])
+        n = int(table["deals"].iloc[i])
+        if not (ref > 0 and se > 0 and n >= MIN_DEALS):
+            continue
+        tstat = (float(table["slope"].iloc[i]) - DEAD_SHARE * ref) / se
+        p_slope[i] = float(sps.t.cdf(tstat, n - 1))
+    for b in bl:
+        n, m = b.done.shape
+        if n < MIN_DEALS or m < 2:
+            continue
+        rest = (b.done.sum(axis=1, keepdims=True) - b.done) / (m - 1)
+        d = b.done - DEAD_SHARE * rest
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tstat = d.mean(axis=0) / (d.std(axis=0, ddof=1) / math.sqrt(n))
+        for j, card in enumerate(b.cards):
+            if card in index and np.isfinite(tstat[j]):
+                p_done[index[card]] = float(sps.t.cdf(tstat[j], n - 1))
+    q_slope, q_done = bh(p_slope), bh(p_done)
+    table["q_dead_slope"], table["q_dead_completion"] = q_slope, q_done
+    dead_slope, dead_done = q_slope <= fdr, q_done <= fdr
+    table["dead"] = dead_slope | dead_done
+    why = []
+    for r, s_, d_ in zip(table.itertuples(), dead_slope, dead_done, strict=True):
+        parts = []
+        if s_:
+            parts.append(f"its price barely moves its value, slope {r.slope:.3f} ± "
+                         f"{r.slope_se:.3f} of win share per point")
+        if d_:
+            parts.append(f"completed {r.held_completion:.0%} of the times it is held")
+        why.append("; ".join(parts))
+    table["dead_why"] = why
+    table["flag"] = [f + (", " if f else "") + "dead" if d else f
+                     for f, d in zip(table["flag"], table["dead"], strict=True)]
 
 
 def copies_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFrame:
@@ -747,7 +814,8 @@ def _spread_stat(a: np.ndarray, b: np.ndarray, var: np.ndarray) -> float:
 
 
 def paired_spread(first: Experiment, second: Experiment, level: int = 0,
-                  replicates: int = REPLICATES, seed: int = 0) -> dict[str, float]:
+                  replicates: int = REPLICATES, seed: int = 0,
+                  cards: set[str] | None = None) -> dict[str, float]:
     """The change of the spread between two studies of the same deals (``second`` minus
     ``first``), over the cards with a resolved fair point in both, with a bootstrap interval
     over the deals both played (the same draws for both studies, so the deals' luck cancels
@@ -756,7 +824,8 @@ def paired_spread(first: Experiment, second: Experiment, level: int = 0,
     tail on one side; the percentile interval keeps that tail where it is (it respects
     monotone transforms), where the basic interval, turned around the estimate, would throw
     it to the other side (on the tuning loop's planted set it put the upper end of a change
-    whose draws were 97.5% below −2.3 at +2.6)."""
+    whose draws were 97.5% below −2.3 at +2.6).  ``cards``: only these (the tuning loop's
+    movable cards), when given."""
     ta = {r["card"]: r for _, r in analyse(first, replicates=10)["levels"][level].iterrows()}
     tb = {r["card"]: r for _, r in analyse(second, replicates=10)["levels"][level].iterrows()}
     series: list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]] = []
@@ -765,6 +834,8 @@ def paired_spread(first: Experiment, second: Experiment, level: int = 0,
     cards_b = {c: (b, j) for b in blocks(second) if b.level == level
                for j, c in enumerate(b.cards)}
     for card in cards_a:
+        if cards is not None and card not in cards:
+            continue
         if card not in cards_b or not (np.isfinite(ta[card]["fair_points"])
                                        and np.isfinite(tb[card]["fair_points"])):
             continue

@@ -560,7 +560,10 @@ def card_study_text(run: Run, result: Result) -> str:
         "`too weak` (raise them): the t test of effect = 0, Benjamini–Hochberg across the "
         f"cards of a level at a false discovery rate of {fdr:.0%} (`q_value`). Effect 0 "
         "means the card is worth its points: the flag is the test of fair points = "
-        "points.\n"
+        "points. `dead`: its value does not respond to its price (its price slope below "
+        "half the other priced cards', or completed less than half as often as the rest "
+        "of its category; one-sided, Benjamini–Hochberg): re-pricing it cannot help, what "
+        "it asks must change.\n"
         + ("- `fair_points`: not measured here: no card was played at other prices "
            "(`--price-cards \"\"`).\n" if d.get("priced") == [] else
            "- `fair_points`: the price at which holding the card is worth as much as "

@@ -254,11 +254,15 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
     found mispriced (the study's flag, or their fair points against their points;
     Benjamini-Hochberg across the cards) to their fair points pooled over the rounds
     so far, then plays the same study (same deals, levels and arms) with that set.
-    The loop stops when no card moves, when the spread (fair points - points across
-    the cards, corrected for noise) is no smaller than the round before, or after
-    --rounds.  Writes round-R.json (each round's set), round-R/ (its study),
-    rounds.csv, spread.png and final.json (the set with the smallest spread), and
-    prints the final set's paired change of spread against round 0.
+    Only cards with price arms (--price-cards of the study, or a copy's) move, no
+    further than their price line says; a dead card (its value does not respond to
+    its price) is never re-priced but printed as dead.  The loop stops when no card
+    moves, when the spread (fair points - points across the cards it may move,
+    corrected for noise) is no smaller than the round before, or after --rounds.
+    Writes round-R.json (each round's set), round-R-cards.csv (its suggestion),
+    round-R/ (its study), rounds.csv, spread.png and final.json (the set with the
+    smallest spread), and prints the final set's paired change of spread against
+    round 0.
     """
     from reports import ReportError, experiment
 

@@ -5,23 +5,28 @@ each with Benjamini–Hochberg across the cards: the study's flag (too strong or
 test of its effect at its points) or, for a card played at other prices, the test of its
 fair points against its points (``(fair − points) / se``; the price line, which uses the
 price arms' games too and so can see a gap the effect test at one price misses).  A card
-that moves goes to its fair points, rounded and never below 0; one flagged whose fair
-points are not resolved (or not measured) moves one point that way: the data say which way,
-not how far.  Either test may move a card, so the rate of cards moved by chance is up to
-twice the FDR; the loop's stopping rule and its choice of the round of least spread are what
-keep such a move from sticking.  Any other card keeps its points; copies of one card (the
-same condition and points) share one suggestion, their fair points pooled by precision, so
-identical cards stay identical.  Acting only on evidence keeps noise from moving cards;
-the cards that do move are the ones whose estimate is furthest out, which a selection makes
-too far on average, and the next round of the loop measures them again at their new points.
+that moves goes to its fair points, rounded, never below 0 and no further than the prices
+played.  A card moves only as far as its measured price line says: one flagged without
+resolved fair points (no price arms, or a line too flat to place its root) is not moved,
+since the flag says which way, not how far (stepped one point a round, such cards went
+5→4→3→4 in the loop).  A dead card (``reports/experiment.py``: its value does not respond
+to its price) is never re-priced, whatever its tests; its suggestion says "dead: change
+what it asks, not its points".  Either test may move a card, so the rate of cards moved by
+chance is up to twice the FDR; the loop's stopping rule and its choice of the round of
+least spread are what keep such a move from sticking.  Any other card keeps its points;
+copies of one card (the same condition and points) share one suggestion, their fair points
+pooled by precision, so identical cards stay identical (and a copy of a priced card shares
+its price line).  The cards the loop may move (``movable``) are the priced ones and their
+copies, less the dead.
 
 ``tune``: round 0 is the study given; each round plays the same study (same seed, levels,
 deals, arms) with the previous round's suggestion (each card's fair points pooled over the
 rounds played so far), until no card moves, the measured spread
-(``reports.experiment.spread``: fair points − points across the cards, noise-corrected) no
-longer shrinks (when two rounds both resolve it), or the rounds run out.  Every round's set
-is written, the spread by round is a chart, and the final set is compared with round 0 on
-the same deals (paired).
+(``reports.experiment.spread``: fair points − points, noise-corrected) over the cards the
+loop may move no longer shrinks (over those resolved in both rounds), or the rounds run
+out.  Every round's set and suggestion (``round-N.json``, ``round-N-cards.csv``) is
+written, the spread by round is a chart, and the final set is compared with round 0 on the
+same deals (paired).
 """
 
 from __future__ import annotations
@@ -48,6 +53,10 @@ from reports.experiment import FDR
 from reports.loader import emperor_points
 
 from .study import run_study
+
+#: What a dead card's suggestion says (``reports/experiment.py``: its value does not
+#: respond to its price, so no price makes it the average card).
+DEAD = "dead: change what it asks, not its points"
 
 
 def suggest(exp: experiment.Experiment, level: int = 0,
@@ -89,49 +98,56 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     sum_w = w.groupby(key).transform("sum")
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = (gap.fillna(0.0) * w).groupby(key).transform("sum") / sum_w
-    # A copy group moves when one of its copies is flagged too strong or too weak (the
-    # study's test, Benjamini–Hochberg across the cards): to its pooled fair points when one
-    # is resolved, else one point the way the flag says (the data say which way, not how far).
+    # A copy group is tested when one of its copies is flagged too strong or too weak (the
+    # study's test, Benjamini–Hochberg across the cards) and moves to its pooled fair points
+    # when they are measured; without them it is not moved: the flag says which way, only a
+    # price line says how far (one point a round the flag's way went back and forth).
     flag = table.get("flag", pd.Series("", index=table.index)).astype(str)
-    step = pd.Series(np.where(flag.str.contains("too strong"), -1,
-                              np.where(flag.str.contains("too weak"), 1, 0)), index=table.index)
-    flagged = step.ne(0).groupby(key).transform("any")
-    direction = step.groupby(key).transform(lambda x: x[x != 0].iloc[0] if (x != 0).any() else 0)
+    flagged = flag.str.contains("too strong|too weak").groupby(key).transform("any")
     known = sum_w > 0
+    # A dead card (its value does not respond to its price: ``reports/experiment.py``) is
+    # never re-priced, whatever its flags: no price makes it the average card.
+    dead = table.get("dead", pd.Series(False, index=table.index)).fillna(False).astype(bool)
+    for t in earlier or ():  # found dead in any round: it stays dead
+        if "dead" in t:
+            dead |= table["card"].isin(set(t.loc[t["dead"].fillna(False).astype(bool), "card"]))
+    dead = dead.groupby(key).transform("any")
+    priced = table.get("priced", pd.Series(False, index=table.index)).fillna(False)
+    priced = priced.astype(bool).groupby(key).transform("any")
     # The second test: the pooled fair points against the points, z on the pooled error,
     # BH across the copy groups that have one (a group is one test, as it is one move).
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (pooled * np.sqrt(sum_w)).where(known)
     first = ~key.duplicated()
     q_fair = pd.Series(np.nan, index=table.index)
-    tested = first & z.notna()
+    tested = first & z.notna() & ~dead
     if tested.any():
         q_fair[tested] = bh(2.0 * sps.norm.sf(np.abs(z[tested].to_numpy(float))))
     q_fair = q_fair.groupby(key).transform("max")
     fair_flagged = known & q_fair.le(FDR)
-    move = (flagged & known) | fair_flagged
-    stepped = flagged & ~known
+    move = ((flagged & known) | fair_flagged) & ~dead
     # The price line is measured between the prices played (the card's points plus each
     # offset): a root beyond them is an extrapolation (the line bends where a card's points
     # stop mattering), so a move goes no further than the prices played.
     beyond = move & ((pooled < low - 0.5) | (pooled > high + 0.5))
     pooled = pooled.clip(lower=low, upper=high)
     target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
-                      np.where(stepped, np.maximum(0.0, table["points"] + direction),
-                               table["points"]))
+                      table["points"])
     table["suggested"] = target.astype(int)
     table["change"] = table["suggested"] - table["points"].astype(int)
     copies = key.map(key.value_counts())
+    dead_why = table.get("dead_why", pd.Series("", index=table.index)).fillna("").astype(str)
     why = []
-    for r, m, n, c, st, far, fl, qf, k in zip(table.itertuples(), move, copies,
-                                              table["change"], stepped, beyond,
-                                              flagged & known, q_fair, rounds, strict=True):
-        if st:
-            why.append(f"{'too strong' if c < 0 else 'too weak'}, fair points not "
-                       f"resolved: one point {'down' if c < 0 else 'up'}")
+    for r, m, n, c, far, fl, qf, k, dd, dw in zip(
+            table.itertuples(), move, copies, table["change"], beyond, flagged & known,
+            q_fair, rounds, dead, dead_why, strict=True):
+        own = flag.loc[r.Index]
+        test = (f"{'too strong' if 'too strong' in own else 'too weak'} "
+                f"(q = {r.q_value:.3f})") if "too " in own else "flagged with a copy"
+        if dd:
+            why.append(f"{DEAD}" + (f" ({dw})" if dw else " (so is a copy of it)"))
         elif m:
-            test = (f"{'too strong' if r.effect > 0 else 'too weak'} (q = {r.q_value:.3f})"
-                    if fl else f"fair points away from its points (q = {qf:.3f})")
+            test = test if fl else f"fair points away from its points (q = {qf:.3f})"
             why.append(f"{test}: fair points {r.fair_points:.1f} [{r.fair_points_lo:.1f}, "
                        f"{r.fair_points_hi:.1f}]" + (f" over {k} rounds" if k > 1 else "")
                        + (f", pooled over its {n} copies" if n > 1 else "")
@@ -142,16 +158,23 @@ def suggest(exp: experiment.Experiment, level: int = 0,
             why.append(f"not flagged (q = {r.q_value:.2f}; fair points against its points: "
                        f"q = {qf:.2f}): fair points {r.fair_points:.1f} "
                        f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
-        elif not r.priced:
-            why.append("not flagged, not played at other prices (--price-cards)")
+        elif not priced.loc[r.Index]:
+            why.append(f"{test}, not played at other prices: not moved (the flag says which "
+                       "way, not how far; --price-cards measures it)" if "too " in own else
+                       "not flagged, not played at other prices (--price-cards)")
         else:
             needed = r.fair_points_games_needed
-            why.append("not flagged, fair points not resolved" + (
-                f": about {int(needed)} games needed" if np.isfinite(needed) else ""))
+            why.append((f"{test}, " if "too " in own else "not flagged, ")
+                       + "fair points not resolved: not moved" + (
+                f" (about {int(needed)} games needed)" if np.isfinite(needed) else ""))
     table["why"] = why
     table["q_fair_points"] = q_fair
+    table["dead"] = dead
+    # The cards the loop may move: measured at other prices (itself or a copy), not dead.
+    table["movable"] = priced & ~dead
     return _measured(table[["card", "category", "points", "fair_points", "fair_points_lo",
-                            "fair_points_hi", "q_fair_points", "suggested", "change", "why"]],
+                            "fair_points_hi", "q_fair_points", "suggested", "change",
+                            "dead", "movable", "why"]],
                      table, low, high)
 
 
@@ -257,6 +280,8 @@ def card_file(exp: experiment.Experiment, table: pd.DataFrame, name: str) -> dic
         name += "; extrapolated beyond the prices measured: " + ", ".join(
             f"{c} {p:g}->{s}" for c, p, s in zip(far["card"], far["points"], far["suggested"],
                                                  strict=True))
+    if "dead" in table and table["dead"].any():
+        name += f"; {DEAD}: " + ", ".join(sorted(table.loc[table["dead"], "card"]))
     out: dict[str, Any] = {"name": name, "emperor": emperor_points(exp.manifest),
                            "points": points}
     removed = sorted(catalog.loc[catalog["removed"], "card"])
@@ -282,13 +307,22 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
     base = config_from_manifest(read_manifest(directory))
     current = experiment.load(directory)
     analysis = experiment.analyse(current)
-    rows = [_round_row(0, directory, analysis, level, moved=0)]
+    # The cards the loop may move (priced, not dead) are fixed by round 0's study: every
+    # round plays the same arms, and a card found dead there is never re-priced.
+    first = suggest(current, level, analysis, earlier=[])  # round 1's suggestion too
+    movable = set(first.loc[first["movable"], "card"])
+    rows = [_round_row(0, directory, analysis, level, moved=0, movable=movable)]
     say(f"round 0 ({directory}): spread {_spread_text(rows[-1])}")
+    _say_dead(first, set(), say)
     studies = [current]
     tables: list[pd.DataFrame] = []  # the earlier rounds' card tables, pooled by suggest
     for r in range(1, rounds + 1):
-        table = suggest(current, level, analysis, earlier=tables)
+        table = first if r == 1 else suggest(current, level, analysis, earlier=tables)
         tables.append(analysis["levels"][level])
+        table.to_csv(out / f"round-{r}-cards.csv", index=False)
+        if r > 1:
+            _say_dead(table, set(first.loc[first["dead"], "card"]), say)
+        movable -= set(table.loc[table["dead"], "card"])
         moved = table[table["change"] != 0]
         if moved.empty:
             say(f"round {r}: no card moves; the set is as balanced as the study can tell")
@@ -311,10 +345,9 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         current = experiment.load(folder)
         analysis = experiment.analyse(current)
         studies.append(current)
-        rows.append(_round_row(r, folder, analysis, level, moved=len(moved)))
+        rows.append(_round_row(r, folder, analysis, level, moved=len(moved), movable=movable))
         say(f"round {r}: spread {_spread_text(rows[-1])}")
-        new, old = rows[-1]["spread"], rows[-2]["spread"]
-        if math.isfinite(new) and math.isfinite(old) and not new < old:
+        if _no_longer_shrinks(tables[-1], analysis["levels"][level], movable):
             say(f"round {r}: the spread no longer shrinks; stopping")
             break
     frame = pd.DataFrame(rows)
@@ -322,7 +355,7 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         if frame["spread"].notna().any() else 0
     frame["final"] = frame["round"] == best
     if best > 0:
-        paired = experiment.paired_spread(studies[0], studies[best], level)
+        paired = experiment.paired_spread(studies[0], studies[best], level, cards=movable)
         frame.loc[frame["round"] == best, ["change", "change_lo", "change_hi"]] = (
             paired["change"], paired["change_lo"], paired["change_hi"])
         final = json.loads((out / f"round-{best}.json").read_text())
@@ -336,14 +369,40 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
     return frame
 
 
+def _say_dead(table: pd.DataFrame, known: set[str], say: Callable[[str], None]) -> None:
+    """One line per card found dead (and not said before): never re-priced, and why."""
+    for c, w in zip(table["card"], table["why"], strict=True):
+        if w.startswith(DEAD) and c not in known:
+            say(f"{c}: {w}")
+
+
 def _round_row(r: int, folder: Path, analysis: dict[str, Any], level: int,
-               moved: int) -> dict[str, Any]:
-    s = experiment.spread(analysis["levels"][level])
-    return {"round": r, "study": str(folder), "moved": moved, **s}
+               moved: int, movable: set[str]) -> dict[str, Any]:
+    """A round's spread over every card the loop may move (``movable``; ``cards`` of them
+    resolved), not over whichever cards happen to have fair points."""
+    table = analysis["levels"][level]
+    s = experiment.spread(table[table["card"].isin(movable)])
+    return {"round": r, "study": str(folder), "moved": moved, **s, "movable": len(movable)}
+
+
+def _no_longer_shrinks(before: pd.DataFrame, now: pd.DataFrame, movable: set[str]) -> bool:
+    """The stop rule: the spread over the movable cards resolved in both rounds (the same
+    cards on both sides, so a card resolved in one round only cannot make it look better
+    or worse) is not smaller than the round before's; undecided (False) when none is."""
+    def resolved(t: pd.DataFrame) -> set[str]:
+        return set(t.loc[t["fair_points"].notna() & t["fair_points_se"].notna(), "card"])
+
+    both = movable & resolved(before) & resolved(now)
+    if not both:
+        return False
+    new = experiment.spread(now[now["card"].isin(both)])["spread"]
+    old = experiment.spread(before[before["card"].isin(both)])["spread"]
+    return math.isfinite(new) and math.isfinite(old) and not new < old
 
 
 def _spread_text(row: dict[str, Any]) -> str:
     if not np.isfinite(row["spread"]):
-        return "not resolved (no card's fair points are)"
+        return (f"not resolved (none of the {row['movable']} cards the loop may move has "
+                "its fair points)")
     return (f"{row['spread']:.2f} points [{row['spread_lo']:.2f}, {row['spread_hi']:.2f}] "
-            f"over {row['cards']} cards")
+            f"over {row['cards']} of the {row['movable']} cards the loop may move")

@@ -173,8 +173,10 @@ def test_suggest_moves_a_card_only_on_evidence_and_pools_copies() -> None:
     assert 0.05 < out.loc["panda-04", "q_fair_points"] < 0.06
     assert out.loc["panda-13", "suggested"] == out.loc["panda-14", "suggested"] == 8
     assert out.loc["panda-03", "change"] == 0 and "other prices" in why["panda-03"]
-    # Flagged, no fair points: one point the way the flag says.
-    assert out.loc["panda-05", "suggested"] == 2 and "one point down" in why["panda-05"]
+    # Flagged but not played at other prices: not moved (the flag says which way, not how
+    # far); the old loop stepped it one point a round.
+    assert out.loc["panda-05", "change"] == 0 and "not moved" in why["panda-05"]
+    assert not out.loc["panda-05", "movable"] and out.loc["panda-07", "movable"]
 
 
 def test_suggest_moves_no_further_than_the_prices_played() -> None:
@@ -256,6 +258,13 @@ def test_tune_writes_its_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert not (tuned / "round-2.json").exists()
     rounds = pd.read_csv(tuned / "rounds.csv")
     assert list(rounds["round"]) == [0, 1] and list(rounds["moved"]) == [0, 1]
+    cards = pd.read_csv(tuned / "round-1-cards.csv")
+    # The loop may move panda-03 (the one priced card) and its copies (panda-01 to -05 ask
+    # the same for the same points: one price line), unless the study found them dead.
+    movable = set(cards.loc[cards["movable"], "card"])
+    dead = bool(cards.loc[cards["card"] == "panda-03", "dead"].item())
+    assert movable == (set() if dead else {f"panda-0{i}" for i in range(1, 6)})
+    assert set(rounds["movable"]) == {len(movable)}
     assert (tuned / "spread.png").is_file() and (tuned / "final.json").is_file()
     assert "no card moves" in result.output
     # A round stopped by Ctrl-C is not analysed: one sentence, exit 130, its games kept.
@@ -327,3 +336,113 @@ def test_suggest_says_extrapolated_beyond_the_prices_measured() -> None:
     # The fair-value method (tune's) on the same evidence keeps the card.
     value = suggest(exp, 0, table).set_index("card")  # type: ignore[arg-type]
     assert value.loc["panda-07", "change"] == 0
+
+
+def test_a_flagged_card_without_price_arms_is_not_moved() -> None:
+    """The flag says which way, not how far: a card flagged too weak with no price arms (nor
+    a priced copy) keeps its points round after round (the old loop stepped it one point a
+    round, 5→4→3→4), and says why; a copy of a priced card moves with it."""
+    from arena.balance.tune import suggest
+
+    table = _table([
+        {"card": "panda-10", "points": 5.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "priced": False, "flag": "too strong", "q_value": 0.001, "effect": 0.1,
+         "asks": "eat 2 pink"},
+        {"card": "panda-06", "points": 4.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "priced": True, "flag": "too weak", "q_value": 0.01, "effect": -0.1,
+         "fair_points_games_needed": 900.0},
+        {"card": "panda-01", "points": 3.0, "fair_points": 4.6, "fair_points_se": 0.3,
+         "fair_points_lo": 4.0, "fair_points_hi": 5.2, "flag": "too weak", "q_value": 0.01,
+         "effect": -0.1, "asks": "eat 2 green"},
+        {"card": "panda-02", "points": 3.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "priced": False, "asks": "eat 2 green"},
+    ])
+    out = suggest(None, 0, table).set_index("card")  # type: ignore[arg-type]
+    assert out.loc["panda-10", "change"] == 0 and not out.loc["panda-10", "movable"]
+    assert "not played at other prices: not moved" in out.loc["panda-10", "why"]
+    # Priced, but its fair points not resolved: not moved either, with the games it needs.
+    assert out.loc["panda-06", "change"] == 0
+    assert "not resolved: not moved (about 900 games needed)" in out.loc["panda-06", "why"]
+    # A copy of a measured card shares its price line.
+    assert out.loc["panda-01", "suggested"] == out.loc["panda-02", "suggested"] == 5
+    assert out.loc["panda-02", "movable"]
+
+
+def test_a_dead_card_is_never_repriced_and_is_reported_dead() -> None:
+    """A card whose value does not respond to its price is not moved, however far its fair
+    points or its flag say, in this round or any later one once found dead; its ``why``, the
+    set written and ``tune``'s round files say what to change instead."""
+    from types import SimpleNamespace
+
+    from arena.balance.tune import DEAD, card_file, suggest
+
+    row = {"card": "gardener-13", "category": "gardener", "points": 8.0, "fair_points": 10.5,
+           "fair_points_se": 0.4, "fair_points_lo": 9.7, "fair_points_hi": 11.3,
+           "flag": "too weak, dead", "q_value": 0.001, "effect": -0.13, "dead": True,
+           "dead_why": "its price barely moves its value (slope 0.003 ± 0.004 per point)"}
+    table = _table([row])
+    out = suggest(None, 0, table).set_index("card")  # type: ignore[arg-type]
+    assert out.loc["gardener-13", "change"] == 0 and out.loc["gardener-13", "dead"]
+    assert out.loc["gardener-13", "why"].startswith(DEAD)
+    assert "slope 0.003" in out.loc["gardener-13", "why"]
+    assert not out.loc["gardener-13", "movable"]
+    # Found dead in an earlier round, not (by noise) in this one: still not re-priced.
+    now = _table([{**row, "dead": False, "dead_why": "", "flag": "too weak"}])
+    later = suggest(None, 0, now, earlier=table["levels"])  # type: ignore[arg-type]
+    assert later.loc[0, "change"] == 0 and later.loc[0, "why"].startswith(DEAD)
+    exp = SimpleNamespace(manifest={}, catalog=pd.DataFrame(
+        {"card": ["gardener-13"], "points": [8], "removed": [False]}))
+    written = card_file(exp, out.reset_index(), "suggested")  # type: ignore[arg-type]
+    assert f"{DEAD}: gardener-13" in written["name"]
+    assert written["points"]["gardener-13"] == 8
+
+
+def test_the_study_calls_a_card_dead_when_its_price_or_completion_does_not_move() -> None:
+    """``reports.experiment._dead``: a priced card whose slope is far below the other priced
+    cards', or a card completed far less often than the rest of its category on the same
+    deals, is dead (BH); a card like the others is not, and nor is a card alone in being
+    priced (no reference to compare its slope with)."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    n = 60
+    done = (rng.random((n, 4)) < 0.9).astype(float)
+    done[:, 3] = (rng.random(n) < 0.05).astype(float)  # gardener-04: rarely completed
+    b = experiment.Block(0, "gardener", ["gardener-01", "gardener-02", "gardener-03",
+                                         "gardener-04"], np.full(4, 4.0), np.arange(n),
+                         np.zeros((n, 4)), np.zeros((n, 4)), np.zeros((n, 4)), done, {}, {}, 0)
+    table = pd.DataFrame({
+        "card": b.cards, "category": "gardener", "deals": n, "priced": True,
+        "slope": [0.04, 0.045, 0.003, 0.05], "slope_se": [0.004, 0.004, 0.004, 0.004],
+        "held_completion": done.mean(axis=0), "flag": ["", "", "too weak", ""]})
+    experiment._dead(table, [b])
+    assert list(table["dead"]) == [False, False, True, True]
+    assert "slope 0.003" in table.loc[2, "dead_why"] and table.loc[2, "flag"] == "too weak, dead"
+    assert "completed" in table.loc[3, "dead_why"]
+    alone = table.assign(priced=[False, False, True, False])
+    experiment._dead(alone, [])
+    assert not alone["dead"].any()
+
+
+def test_the_spread_and_the_stop_rule_cover_every_movable_card() -> None:
+    """The round's spread is over the cards the loop may move (a dead card far from its
+    fair points is not one), with their count; the stop rule compares two rounds over the
+    movable cards resolved in both, so a card resolved in one round only (here B, far off)
+    does not stop a loop whose cards all came closer."""
+    from arena.balance.tune import _no_longer_shrinks, _round_row
+
+    def level(rows: list[tuple[str, float, float]]) -> pd.DataFrame:
+        return pd.DataFrame([{"card": c, "points": 4.0, "fair_points": fp,
+                              "fair_points_se": se} for c, fp, se in rows])
+
+    before = level([("A", 6.0, 0.1), ("B", math.nan, math.nan), ("D", 9.0, 0.1)])
+    now = level([("A", 4.2, 0.1), ("B", 7.0, 0.1), ("D", 9.0, 0.1)])
+    row = _round_row(1, Path("r"), {"levels": [now]}, 0, moved=1, movable={"A", "B", "C"})
+    assert row["movable"] == 3 and row["cards"] == 2  # C unresolved, D (dead) left out
+    assert row["spread"] == pytest.approx(math.sqrt((0.2**2 + 3**2) / 2 - 0.01), abs=1e-6)
+    assert not _no_longer_shrinks(before, now, {"A", "B"})
+    worse = level([("A", 6.5, 0.1), ("B", 4.0, 0.1), ("D", 4.0, 0.1)])
+    assert _no_longer_shrinks(before, worse, {"A", "B"})
