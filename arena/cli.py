@@ -855,7 +855,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
                             f"{d} does not exist")
     import reports
 
-    from .verify import verify_records
+    from .replay import verify_records
 
     # The loader logs its warnings too; here they are printed once, below, as warnings.
     logging.getLogger("reports").addHandler(logging.NullHandler())

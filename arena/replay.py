@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "ca
 
 
 #: Parsed notation by text: the texts of moves repeat across games and parsing them in Python
-#: is most of a replay's cost (``arena/verify.py`` re-plays whole runs).  Errors are not
+#: is most of a replay's cost (``verify_records`` below re-plays whole runs).  Errors are not
 #: cached (each raises again).
 _parsed = functools.lru_cache(maxsize=1 << 16)(parse_action)
 
@@ -98,15 +98,13 @@ def read_records(path: str | Path, *, prove: bool = True,
     (``arena/integrity.py``): RecordError naming a line that fails, or a game recorded twice
     with different contents; a run without MACs (or without its ``run.key``) reads with a
     warning (``note`` is given it, a Python warning otherwise), and with ``prove`` each of
-    its records must then re-play as recorded (``arena/verify.py``): RecordError naming the
+    its records must then re-play as recorded (``verify_records`` below): RecordError naming the
     first game that does not."""
-    from .verify import needs_replay, verify_records
-
     p = Path(path)
     run = p if p.is_dir() else p.parent if p.name == "games.jsonl" else None
     if run is not None and segment_paths(run):
         # A run of compact records: its sealed segments, then its journal.
-        yield from _run_records(run)
+        yield from _run_records(run, prove, note)
         return
     if p.is_dir():
         if not (p / "games.jsonl").is_file():
@@ -152,10 +150,12 @@ def read_records(path: str | Path, *, prove: bool = True,
         yield record
 
 
-def _run_records(run: Path) -> Iterator[dict[str, Any]]:
+def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
+                 ) -> Iterator[dict[str, Any]]:
     """The records of a run folder with sealed segments, checked as ``read_records`` checks
     a ``games.jsonl``; RecordError naming a damaged segment and the game it stops at."""
-    checker = _checker(run / "games.jsonl")
+    checker = _checker(run / "games.jsonl", note)
+    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
     try:
         for source, raw in iter_lines(run):
             if not raw.strip():
@@ -168,6 +168,11 @@ def _run_records(run: Path) -> Iterator[dict[str, Any]]:
                 try:
                     if not checker.check(source.line, raw, record.get("game")):
                         continue
+                except IntegrityError as exc:
+                    raise RecordError(str(exc)) from None
+            if unproven:
+                try:
+                    verify_records([record], source.path)
                 except IntegrityError as exc:
                     raise RecordError(str(exc)) from None
             yield record
@@ -303,3 +308,59 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
         elif record[name] != result[name]:
             problems.append(f"{name}: recorded {record[name]!r}, re-played {result[name]!r}")
     return problems
+
+# Records that prove themselves.
+# Records that prove themselves: every game re-played from its seed and moves.
+#
+# A MAC (``arena/integrity.py``) proves that a line was written by the run that holds the key;
+# a folder copied without its ``run.key``, or written by an earlier version without MACs, has
+# nothing to prove that.  The engine is deterministic, so a record can prove its own content:
+# re-played from its seed, rules, card set and recorded choices, every move must be legal and
+# the history, result and scores must be the ones recorded.  A forged winner, an edited score
+# or an illegal move is then refused, whoever wrote the line.
+#
+# What this cannot catch: a game that was really played, with other choices than the bots
+# made (the moves of a game are not tied to the bots that chose them).  Only the MAC, with
+# the key, says the run's own bots played it.
+#
+# The check takes record dicts (the parsed lines of ``games.jsonl``), whatever the storage
+# they were read from, so every reader (``arena report``, ``--resume``, ``arena replay``)
+# calls the same function.
+
+
+def record_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with a record as a game (None: it re-plays exactly as recorded)."""
+    try:
+        replay = replay_record(record)
+    except (RecordError, ArenaError) as exc:
+        return str(exc)
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+        return f"it is malformed ({exc!r})"
+    if replay.problems:
+        return replay.problems[0]
+    return None
+
+
+def game_name(record: dict[str, Any]) -> str:
+    """How a sentence names a recorded game: its id and seed."""
+    return f"game {record.get('game')!s:.40} (seed {record.get('seed')!s:.24})"
+
+
+def verify_records(records: Iterable[dict[str, Any]], source: str | Path) -> int:
+    """Re-play every record; IntegrityError (one sentence naming the game and ``source``) at
+    the first that does not follow from its seed and moves.  Returns how many were checked."""
+    checked = 0
+    for record in records:
+        problem = record_problem(record)
+        if problem is not None:
+            raise IntegrityError(
+                f"{game_name(record)} in {source} does not re-play as recorded ({problem}): "
+                "it was edited or forged; delete its line to have it played again (--resume)")
+        checked += 1
+    return checked
+
+
+def needs_replay(signed: bool, keys: object | None, verify: bool = False) -> bool:
+    """Whether a reader must re-play a run's records: when their MACs cannot be checked (an
+    unsigned run, or no ``run.key``), or when asked to (``--verify``)."""
+    return verify or not signed or keys is None

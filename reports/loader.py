@@ -728,7 +728,7 @@ def load(directory: str | Path, strict: bool = True,
 
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
     module docstring): raise (the default) or skip it with a warning.  ``replay`` (the
-    arena's ``arena.verify.verify_records``, given by the caller: reports never import the
+    arena's ``arena.replay.verify_records``, given by the caller: reports never import the
     engine) is handed every record whose MAC cannot be checked (no ``run.key``, or a run
     without MACs), or every record with ``verify``; an IntegrityError it raises becomes a
     ReportError.

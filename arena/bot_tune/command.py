@@ -48,14 +48,14 @@ Examples:
                    "[default: random, printed].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The run's folder (new).")
-@click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
-              metavar="DIR", help="Go on with the stopped run in DIR (its own settings).")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+              help="Go on with the stopped run in DIR (or in --out), with its own settings.")
 @executor_options
 @click.option("--quiet", is_flag=True, help="No progress output.")
 @click.pass_context
 def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
                  against: tuple[str, ...], games: int, trials: int, confirm_games: int,
-                 players: int, seed: int | None, out: Path | None, resume: Path | None,
+                 players: int, seed: int | None, out: Path | None, resume: str | None,
                  workers: int | None, executor: str, scheduler: str | None,
                  quiet: bool) -> None:
     """Search SPEC's declared parameters for the setting that wins most.
@@ -71,27 +71,31 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
 
     try:
         if resume is not None:
+            if not resume and out is None:
+                raise UserError("--resume needs the run's folder: --resume DIR, or --out DIR")
+            folder = Path(resume) if resume else out
             given = [f"--{name.replace('_', '-')}" for name in
-                     ("space", "against", "games", "confirm_games", "players", "seed", "out")
+                     ("space", "against", "games", "confirm_games", "players", "seed")
+                     + (("out",) if resume else ())
                      if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
             if spec or given:
-                raise UserError(f"--resume takes the run's settings from {resume}; give only "
+                raise UserError(f"--resume takes the run's settings from {folder}; give only "
                                 f"--trials and where to run ({', '.join(given) or 'SPEC'} "
                                 "given)")
-            saved = read_settings(resume)
+            saved = read_settings(folder)
             if ctx.get_parameter_source("trials") != click.core.ParameterSource.COMMANDLINE:
                 trials = saved.trials
             settings = TuneSettings(**{**saved.to_dict(), "space": saved.space,
                                        "against": saved.against, "trials": trials})
-            directory = resume
+            directory = folder
         else:
             if not spec:
                 raise UserError("give the SPEC to tune (or --resume DIR)")
             if out is None:
                 raise UserError("give --out DIR, the run's folder")
+            drawn = seed is None
             if seed is None:
                 seed = secrets.randbelow(2**31)
-                click.echo(f"seed {seed}", err=True)
             settings = TuneSettings(spec=spec, space=space, against=against, games=games,
                                     seed=seed, trials=trials, confirm_games=confirm_games,
                                     players=players)
@@ -99,6 +103,9 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
         from .tune import check
 
         check(settings)  # every sentence before a cluster is started
+        if resume is None and drawn:
+            click.echo(f"seed {seed} (drawn: give --seed {seed} to play the same deals)",
+                       err=True)
         run = executor_settings(workers, executor, scheduler,
                                 progress="auto" if not quiet and sys.stderr.isatty()
                                 else "none")

@@ -23,7 +23,7 @@ Examples:
   arena ladder --games 20 --workers 2 --out runs/ladder
   arena ladder --specs random,greedy,objective,mcts --games 40 --out runs/small
   arena ladder --bot greedy --bot mcts:iterations=250,c=0.7 --games 40 --out runs/two
-  arena ladder --games 20 --workers 2 --out runs/ladder --resume   (after Ctrl-C)
+  arena ladder --games 20 --workers 2 --resume runs/ladder     (after Ctrl-C)
 """
 
 
@@ -39,14 +39,15 @@ Examples:
 @click.option("--seed", type=int, default=None,
               help="Master seed of the deals; the same seed gives the same deals "
                    "[default: random, printed].")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Where the games and the table go.")
-@click.option("--resume", is_flag=True, help="Go on with the stopped ladder in --out.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where the games and the table go (required unless --resume DIR).")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+              help="Go on with the stopped ladder in DIR (or in --out).")
 @executor_options
 @click.option("--quiet", is_flag=True, help="No progress output.")
 def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: int | None,
-                   out: Path,
-                   resume: bool, workers: int | None, executor: str, scheduler: str | None,
+                   out: Path | None,
+                   resume: str | None, workers: int | None, executor: str, scheduler: str | None,
                    quiet: bool) -> None:
     """Rate bot specs on one scale: a round robin, then Bradley-Terry Elo.
 
@@ -57,6 +58,10 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     """
     from .ladder import default_specs, rate, write_outputs
 
+    if resume:
+        out = Path(resume)
+    if out is None:
+        raise UserError("give --out DIR, where the ladder goes (or --resume DIR)")
     if specs is not None and bots:
         raise UserError("give the specs either with --specs or with --bot, not both")
     texts = list(bots) if bots else default_specs() if specs is None else [
@@ -75,7 +80,7 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
         if len(parsed) < 2:
             raise UserError("--specs needs at least two specs")
         manifest = out / "games" / MANIFEST
-        if seed is None and resume and manifest.is_file():
+        if seed is None and resume is not None and manifest.is_file():
             seed = int(json.loads(manifest.read_text())["seed"])  # the run's own deals
         if seed is None:
             seed = secrets.randbelow(2**31)
@@ -83,9 +88,9 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
         config = TournamentConfig(participants=parsed, players=2, games=games, seed=seed)
         settings = executor_settings(workers, executor, scheduler,
                                      progress="none" if quiet else "auto")
-        if (out / "games" / MANIFEST).is_file() and not resume:
+        if (out / "games" / MANIFEST).is_file() and resume is None:
             raise UserError(f"--out {out} already holds a ladder (go on with --resume)")
-        result = run_tournament(config, out / "games", resume=resume, settings=settings)
+        result = run_tournament(config, out / "games", resume=resume is not None, settings=settings)
     except (BotConfigError, ScheduleError, StoreError) as exc:
         raise UserError(str(exc)) from None
     if result.interrupted:

@@ -44,8 +44,8 @@ from arena.integrity import (
     write_keys,
 )
 from arena.records import result_problem
+from arena.replay import needs_replay, verify_records
 from arena.seeds import deal_key_check
-from arena.verify import needs_replay, verify_records
 
 from .experiment import CardExperiment
 from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem

@@ -1,5 +1,5 @@
-"""Records that prove themselves (``arena/verify.py``): a game whose MAC cannot be checked
-(its folder copied without ``run.key``) is re-played, and a forged one refused with exit 2
+"""Records that prove themselves (``arena.replay.verify_records``): a game whose MAC cannot be
+checked (its folder copied without ``run.key``) is re-played, and a forged one refused with exit 2
 naming the game; ``arena report --verify`` re-plays even the games the key vouches for."""
 
 from __future__ import annotations
