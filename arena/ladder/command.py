@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import shlex
 import sys
@@ -56,7 +57,7 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     over deals.  Writes OUT/ladder.csv, ladder.json, ladder.png and ladder.html; the
     games are a tournament in OUT/games (arena report OUT/games).
     """
-    from .ladder import default_specs, rate, write_outputs
+    from .ladder import MIN_DEALS, default_specs, rate, write_outputs
 
     if resume:
         out = Path(resume)
@@ -106,9 +107,12 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     width = max(len(r["spec"]) for r in rows)
     click.echo(f"{'spec':<{width}}  {'Elo':>6}  {'95% CI':>14}  {'games':>5}  score")
     for r in rows:
-        click.echo(f"{r['spec']:<{width}}  {r['elo']:>6.0f}  [{r['elo_lo']:>5.0f}, "
-                   f"{r['elo_hi']:>5.0f}]  {r['games']:>5}  {r['score']:.1%}")
-    if games < 10:
-        click.echo("note: under 5 deals a pairing, the bootstrap intervals understate the "
-                   "uncertainty", err=True)
+        ci = ("anchor (0 by definition)" if r["spec"] == names[0] and r["elo"] == 0
+              else "not enough games" if math.isnan(r["elo_lo"])
+              else f"[{r['elo_lo']:>5.0f}, {r['elo_hi']:>5.0f}]")
+        click.echo(f"{r['spec']:<{width}}  {r['elo']:>6.0f}  {ci:>14}  {r['games']:>5}  "
+                   f"{r['score']:.1%}")
+    if any(math.isnan(r["elo_lo"]) for r in rows if r["spec"] != names[0]):
+        click.echo(f"note: intervals need {MIN_DEALS} deals a pairing ({2 * MIN_DEALS} games "
+                   "with --games)", err=True)
     click.echo(f"written: {out / 'ladder.csv'}, ladder.json, ladder.png, ladder.html")

@@ -104,6 +104,10 @@ def fit(n: int, deals: Sequence[tuple[int, int, int]], shares: np.ndarray,
     return elo - elo[0]
 
 
+#: Deals a pairing needs before the ladder shows intervals (the reports' rule).
+MIN_DEALS = 10
+
+
 def rate(records: Sequence[dict[str, Any]], names: Sequence[str], seed: int,
          bootstrap: int = BOOTSTRAP) -> list[dict[str, Any]]:
     """The ladder's rows, strongest first: Elo, its bootstrap interval, games and score."""
@@ -130,11 +134,24 @@ def rate(records: Sequence[dict[str, Any]], names: Sequence[str], seed: int,
         games[j] += played
         score[i] += si
         score[j] += sj
-    rows = [{"spec": names[k], "elo": float(elo[k]), "elo_lo": float(lo[k]),
-             "elo_hi": float(hi[k]), "games": round(float(games[k])),
+    # The one rule of the reports: no interval from fewer than MIN_DEALS deals (here, of the
+    # smallest pairing), and none of zero width (the anchor's is 0 by definition).
+    fewest = min((len(m) for m in by_pairing.values()), default=0)
+    shown = fewest >= MIN_DEALS
+    rows = [{"spec": names[k], "elo": float(elo[k]),
+             "elo_lo": float(lo[k]) if shown and hi[k] > lo[k] else math.nan,
+             "elo_hi": float(hi[k]) if shown and hi[k] > lo[k] else math.nan,
+             "games": round(float(games[k])),
              "score": float(score[k] / games[k]) if games[k] else math.nan}
             for k in range(n)]
     return sorted(rows, key=lambda r: -r["elo"])
+
+
+def _interval_text(row: dict[str, Any]) -> str:
+    """A row's interval as the page shows it: withheld below the deals that carry one."""
+    if math.isnan(row["elo_lo"]):
+        return "not enough games (or the anchor)"
+    return f"[{row['elo_lo']:.0f}, {row['elo_hi']:.0f}]"
 
 
 def write_outputs(directory: Path, rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
@@ -156,8 +173,10 @@ def write_outputs(directory: Path, rows: list[dict[str, Any]], meta: dict[str, A
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.2))
     y = np.arange(len(shown))
     ax.errorbar([r["elo"] for r in shown], y,
-                xerr=[[r["elo"] - r["elo_lo"] for r in shown],
-                      [r["elo_hi"] - r["elo"] for r in shown]], fmt="o", capsize=3)
+                xerr=[[0.0 if math.isnan(r["elo_lo"]) else r["elo"] - r["elo_lo"]
+                       for r in shown],
+                      [0.0 if math.isnan(r["elo_hi"]) else r["elo_hi"] - r["elo"]
+                       for r in shown]], fmt="o", capsize=3)
     ax.set_yticks(y, [r["spec"] for r in shown])
     ax.set_xlabel(f"Bradley–Terry Elo, {meta['anchor']} = 0 (95% bootstrap interval over "
                   "deals)")
@@ -167,7 +186,7 @@ def write_outputs(directory: Path, rows: list[dict[str, Any]], meta: dict[str, A
     plt.close(fig)
     body = "\n".join(
         f"<tr><td>{html.escape(r['spec'])}</td><td>{r['elo']:.0f}</td>"
-        f"<td>[{r['elo_lo']:.0f}, {r['elo_hi']:.0f}]</td><td>{r['games']}</td>"
+        f"<td>{_interval_text(r)}</td><td>{r['games']}</td>"
         f"<td>{r['score']:.1%}</td></tr>" for r in rows)
     (directory / "ladder.html").write_text(
         f"""<!doctype html><html><head><meta charset="utf-8"><title>Skill ladder</title>
