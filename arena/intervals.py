@@ -14,6 +14,10 @@ import math
 
 #: The two-sided 95% normal quantile, Φ⁻¹(0.975), behind every interval of the project.
 Z = 1.959963984540054
+#: Independent units (deals) below which no interval is shown and no test is made, in any
+#: table the arena prints or writes: the games of one deal share its seed and luck, so an
+#: interval over two or three deals is no interval, however many games they hold.
+MIN_UNITS = 10
 
 
 def wilson(successes: float, n: float, z: float = Z) -> tuple[float, float]:
@@ -33,3 +37,13 @@ def wilson(successes: float, n: float, z: float = Z) -> tuple[float, float]:
     lo = 0.0 if successes <= 0 else min(1.0, max(0.0, centre - half))
     hi = 1.0 if successes >= n else min(1.0, max(0.0, centre + half))
     return lo, hi
+
+
+def carried(units: int, games: int, min_units: int = MIN_UNITS) -> str | None:
+    """None when ``units`` deals carry an interval; else the cell's text instead of one:
+    about how many games (at this run's games per deal) would carry it."""
+    if units >= min_units:
+        return None
+    if not units or not games:
+        return "not enough games"
+    return f"needs ~{math.ceil(games * min_units / units)} games"

@@ -263,10 +263,9 @@ def plackett_luce_online(
     return mus, sigmas
 
 
-#: Independent units (deals) below which no interval is shown and no test is made, in any
-#: table of any report: the games of one deal share its seed and luck, so an interval over
-#: two or three deals is no interval, however many games they hold.
-MIN_UNITS = 10
+#: Deals below which no interval is shown and no test is made (``arena.intervals``, which the
+#: tournament's own standings use too).
+MIN_UNITS = intervals.MIN_UNITS
 #: An interval narrower than this is zero-width (arithmetic noise, not precision).
 FLAT = 1e-12
 

@@ -20,6 +20,8 @@ import math
 from collections import Counter
 from collections.abc import Collection
 
+from arena.intervals import carried
+
 from .schedule import Schedule
 from .standings import Standings, wilson
 
@@ -61,10 +63,15 @@ class LiveTable:
             if line.games:
                 lo, hi = wilson(line.share, line.games)
                 rate = f"{100 * line.rate:5.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                thin = carried(len(line.deals), line.games) if line.deals else None
+                if thin:
+                    rate = f"{100 * line.rate:5.1f}% ({thin})"
             else:
                 rate = "-"
-            rows.append((line.name, str(line.games), rate,
-                         elo_text(line.share, line.games, self.players), str(line.errors)))
+            elo = (elo_text(line.share, line.games, self.players)
+                   if not (line.deals and carried(len(line.deals), line.games))
+                   else "not enough games")
+            rows.append((line.name, str(line.games), rate, elo, str(line.errors)))
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         out = []
         for r in [header, *rows]:

@@ -464,7 +464,7 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
     def count(index: int, summary: Any) -> None:
         game = schedule.games[index]
         done.add(index)
-        standings.add(schedule.names(game), summary)
+        standings.add(schedule.names(game), summary, game.deal)
         if sprt is not None:
             sprt.add(game.deal, game.rotation, game_score(summary.winners, game.seats.index(0)))
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from arena.intervals import wilson
+from arena.intervals import carried, wilson
 
 from .worker import Summary
 
@@ -31,6 +31,8 @@ class Line:
     share: float = 0.0
     score_total: float = 0.0
     errors: int = 0
+    #: The deals it played (the independent units of its win rate), when the caller says.
+    deals: set[int] = field(default_factory=set)
 
     @property
     def rate(self) -> float:
@@ -49,8 +51,9 @@ class Standings:
         self.games = 0
         self.errors = 0
 
-    def add(self, seats: Sequence[str], summary: Summary) -> None:
-        """Count one game (``seats``: participant names in seat order)."""
+    def add(self, seats: Sequence[str], summary: Summary, deal: int | None = None) -> None:
+        """Count one game (``seats``: participant names in seat order; ``deal``: its deal,
+        so that an interval is shown only once enough deals carry it)."""
         self.games += 1
         if summary.error_seat is not None:
             self.errors += 1
@@ -58,6 +61,8 @@ class Standings:
         for seat, name in enumerate(seats):
             line = self.lines[name]
             line.games += 1
+            if deal is not None:
+                line.deals.add(deal)
             line.score_total += summary.scores[seat]
             if seat == summary.error_seat:
                 line.errors += 1
@@ -87,6 +92,8 @@ class Standings:
             if line.games:
                 lo, hi = wilson(line.share, line.games)
                 rate, ci = f"{100 * line.rate:.1f}%", f"[{100 * lo:.1f}%, {100 * hi:.1f}%]"
+                if line.deals:
+                    ci = carried(len(line.deals), line.games) or ci
                 mean = f"{line.mean_score:.2f}"
             else:
                 rate, ci, mean = "-", "-", "-"

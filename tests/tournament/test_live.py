@@ -88,3 +88,27 @@ def test_the_table_is_drawn_under_the_bar_on_a_terminal() -> None:
 def test_the_rate_is_always_games_per_second(n: int, elapsed: float) -> None:
     text = tqdm.format_meter(n, 100, elapsed, bar_format=BAR_FORMAT, unit=" games")
     assert "games/s" in text and "s/ games" not in text and "s/game" not in text
+
+
+def test_standings_show_no_interval_fewer_than_ten_deals_carry() -> None:
+    """The reports' rule (``arena.intervals.MIN_UNITS``) holds in the tournament's own
+    standings too: a rate over 4 deals says how many games would carry an interval."""
+    won = Summary(winners=(0,), tiebreak="", scores=(10, 5), error_seat=None, error_kind=None)
+    lost = Summary(winners=(1,), tiebreak="", scores=(5, 10), error_seat=None, error_kind=None)
+    thin = Standings(["a", "b"])
+    for deal in range(4):
+        thin.add(["a", "b"], won, deal)
+        thin.add(["b", "a"], lost, deal)
+    table = thin.table()
+    assert "needs ~20 games" in table and "%]" not in table
+    config = TournamentConfig(participants=(BotSpec.parse("random:name=a"),
+                                            BotSpec.parse("random:name=b")), games=8, seed=1)
+    live = "\n".join(LiveTable(thin, make_schedule(config), set()).lines())
+    rows = live.splitlines()[1:3]
+    assert all("needs ~20 games" in r and "not enough games" in r and "[" not in r
+               for r in rows), live
+    ample = Standings(["a", "b"])
+    for deal in range(10):
+        ample.add(["a", "b"], won, deal)
+        ample.add(["b", "a"], lost, deal)
+    assert "%]" in ample.table() and "needs" not in ample.table()
