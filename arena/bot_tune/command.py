@@ -119,9 +119,10 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
     except (TuneError, ScheduleError, StoreError, BotConfigError) as exc:
         raise UserError(str(exc)) from None
     confirm = data["confirmation"]
-    lo, hi = confirm["interval"]
+    interval = ("[{:.1%}, {:.1%}]".format(*confirm["interval"]) if confirm["interval"]
+                else "(no interval)")
     click.echo(f"best: {data['spec']} (trial {data['trial']}, {data['search_win_rate']:.1%} "
                "in the search)")
     click.echo(f"confirmed against {confirm['against']}: {confirm['win_rate']:.1%} "
-               f"[{lo:.1%}, {hi:.1%}] in {confirm['games']} fresh games: {confirm['verdict']}")
+               f"{interval} in {confirm['games']} fresh games: {confirm['verdict']}")
     click.echo(f"written: {directory / 'best.json'}, {directory / 'tune.html'}")

@@ -69,10 +69,11 @@ def _html(data: dict[str, Any]) -> str:
     settings = data["settings"]
     confirm = data.get("confirmation")
     if confirm:
-        lo, hi = confirm["interval"]
+        interval = ("[{}, {}] (95% Wilson)".format(*map(_pct, confirm["interval"]))
+                    if confirm.get("interval") else "(no interval: too few deals)")
         verdict = (f"<p>Confirmation on {confirm['games']} fresh games: <b>{esc(confirm['spec'])}"
                    f"</b> against <b>{esc(confirm['against'])}</b> wins "
-                   f"{_pct(confirm['win_rate'])} [{_pct(lo)}, {_pct(hi)}] (95% Wilson): "
+                   f"{_pct(confirm['win_rate'])} {interval}: "
                    f"{esc(confirm['verdict'])}.</p>")
     else:
         verdict = "<p>No confirmation yet (the run is not finished).</p>"

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bot import Bot, BotConfigError, Param
-from arena.intervals import wilson
+from arena.intervals import carried, wilson
 from arena.registry import BotSpec
 from arena.seeds import derive_seed
 from arena.tournament import run_tournament
@@ -331,9 +331,11 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
                 raise
             rate = share / games
             lo, hi = wilson(share, games)
+            thin = carried(int(games) // settings.players, int(games))
             seconds = time.monotonic() - started
             for key, value in (("spec", spec.text), ("played", values), ("share", share),
-                               ("games", int(games)), ("interval", [lo, hi]),
+                               ("games", int(games)),
+                               ("interval", None if thin else [lo, hi]),
                                ("seconds", seconds)):
                 trial.set_user_attr(key, value)
             study.tell(trial, rate)
@@ -342,8 +344,9 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
             best = max(done, key=lambda t: (t.value, -t.number))
             per = (time.monotonic() - session) / played
             left = per * (settings.trials - len(done))
+            shown = f"({thin})" if thin else f"[{lo:.1%}, {hi:.1%}]"
             say(f"trial {len(done)}/{settings.trials} {spec.text}: {rate:.1%} "
-                f"[{lo:.1%}, {hi:.1%}] in {int(games)} games ({seconds:.0f} s); best so far "
+                f"{shown} in {int(games)} games ({seconds:.0f} s); best so far "
                 f"{best.value:.1%} (trial {best.number}); ETA {_clock(left)}")
             write_outputs(directory, plan, study, None)
     except KeyboardInterrupt:
@@ -364,10 +367,14 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
             f"stopped during the confirmation match; every trial is kept in {directory}; go "
             f"on with: arena bots tune --resume {directory}")
     lo, hi = wilson(score.share, score.games)
+    # Below 10 deals no interval is given and no verdict drawn (the reports' rule).
+    thin = carried(int(score.games) // settings.players, int(score.games))
     confirm = {"spec": best_spec.text, "against": plan.start.text, "games": score.games,
-               "share": score.share, "win_rate": score.rate, "interval": [lo, hi],
+               "share": score.share, "win_rate": score.rate,
+               "interval": None if thin else [lo, hi],
                "seed": derive_seed("confirm", settings.seed) % 2**31,
-               "verdict": ("better than the start" if lo > 1 / settings.players else
+               "verdict": (f"not tested: too few deals ({thin})" if thin else
+                           "better than the start" if lo > 1 / settings.players else
                            "worse than the start" if hi < 1 / settings.players else
                            "not distinguishable from the start at these games")}
     return write_outputs(directory, plan, study, confirm)
