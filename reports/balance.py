@@ -120,7 +120,6 @@ def _deal_keys(t: Tables) -> pd.Series:
 def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
     """The per-deal sums and the regression of one run (games without error)."""
     catalog = t.catalog
-    n_cards = len(catalog)
     games = t.games
     keys = _deal_keys(t)
     ok = ~games["error"].to_numpy()
@@ -131,6 +130,19 @@ def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
     strata = np.zeros(n_deals, dtype=np.int64)
     strata[deal_codes] = games["stratum"].to_numpy()[ok]
 
+    sums, totals = _card_sums(t, deal_of_game, n_deals)
+    fit = _regression(t, deal_of_game, n_deals, min_completions)
+    cards = catalog[["card", "category", "asks", "points", "removed"]].reset_index(drop=True)
+    return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit, totals)
+
+
+def _card_sums(t: Tables, deal_of_game: np.ndarray, n_deals: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal × (quantity, card) sums in float32 and their float64 column totals (its own
+    function so that the card-row temporaries are freed before the regression)."""
+    catalog = t.catalog
+    n_cards = len(catalog)
+    games = t.games
     c = t.ok_cards
     gi = c["gi"].to_numpy()
     # One integer per card row, its (deal, card) cell: each quantity's per-deal sums are one
@@ -172,9 +184,7 @@ def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
         totals[i * n_cards:(i + 1) * n_cards] = block.sum(axis=0)
         sums[:, i * n_cards:(i + 1) * n_cards] = block
         del block
-    fit = _regression(t, deal_of_game, n_deals, min_completions)
-    cards = catalog[["card", "category", "asks", "points", "removed"]].reset_index(drop=True)
-    return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit, totals)
+    return sums, totals
 
 
 def _regression(
@@ -194,9 +204,12 @@ def _regression(
     s = t.ok_seats
     catalog = t.catalog
     points = catalog["points"].to_numpy(dtype=float)
-    done = t.ok_cards[t.ok_cards["completed"].to_numpy()]
-    counts = np.bincount(done["card"].cat.codes.to_numpy().astype(np.int64),
-                         minlength=len(catalog))
+    # The completed cards' codes and seat rows only (not a filtered copy of every column).
+    completed = t.ok_cards["completed"].to_numpy()
+    codes = t.ok_cards["card"].cat.codes.to_numpy()[completed].astype(np.int64)
+    done_srow = t.ok_cards["srow"].to_numpy()[completed]
+    del completed
+    counts = np.bincount(codes, minlength=len(catalog))
     usable = np.flatnonzero((counts >= min_completions) & (len(s) - counts >= min_completions)
                             & ~np.isnan(points))
     fit: dict[str, Any] = {"usable": usable, "rows": len(s)}
@@ -213,9 +226,8 @@ def _regression(
     x[:, len(player_counts):n_int] = who[:, None] == present[None, :]
     x[:, n_int] = s["emperor"].to_numpy(dtype=float)
     row_of = pd.Series(np.arange(len(s)), index=s.index)
-    codes = done["card"].cat.codes.to_numpy().astype(np.int64)
     keep = column[codes] >= 0
-    rows = row_of.reindex(done["srow"].to_numpy()[keep]).to_numpy()
+    rows = row_of.reindex(done_srow[keep]).to_numpy()
     x[rows, n_int + 1 + column[codes[keep]]] = 1.0
     y = s["share"].to_numpy(dtype=float)
     start = np.zeros(x.shape[1])
