@@ -130,8 +130,11 @@ def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
     strata = np.zeros(n_deals, dtype=np.int64)
     strata[deal_codes] = games["stratum"].to_numpy()[ok]
 
-    sums, totals = _card_sums(t, deal_of_game, n_deals)
+    del keys
+    # The regression first: its design matrix (seats × columns, float64, and a weighted copy
+    # while fitting) is the largest transient, and is freed before the sums are made.
     fit = _regression(t, deal_of_game, n_deals, min_completions)
+    sums, totals = _card_sums(t, deal_of_game, n_deals)
     cards = catalog[["card", "category", "asks", "points", "removed"]].reset_index(drop=True)
     return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit, totals)
 
