@@ -101,10 +101,11 @@ class Sample:
 
     deals: pd.Index              # a key per deal that two runs on one schedule share
     strata: np.ndarray           # the pairing of each deal
-    sums: np.ndarray             # deals × (len(QUANTITIES) · cards)
+    sums: np.ndarray             # deals × (len(QUANTITIES) · cards), float32
     cards: pd.DataFrame          # card, category, asks, points (the run's), removed
     games: int                   # games without error behind the sums
     fit: dict[str, Any]          # the regression: beta, bread, scores per deal, columns
+    totals: np.ndarray           # the sums' column totals, in float64 (the point estimates)
 
 
 def _deal_keys(t: Tables) -> pd.Series:
@@ -119,7 +120,6 @@ def _deal_keys(t: Tables) -> pd.Series:
 def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
     """The per-deal sums and the regression of one run (games without error)."""
     catalog = t.catalog
-    n_cards = len(catalog)
     games = t.games
     keys = _deal_keys(t)
     ok = ~games["error"].to_numpy()
@@ -130,38 +130,64 @@ def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
     strata = np.zeros(n_deals, dtype=np.int64)
     strata[deal_codes] = games["stratum"].to_numpy()[ok]
 
+    del keys
+    # The regression first: its design matrix (seats × columns, float64, and a weighted copy
+    # while fitting) is the largest transient, and is freed before the sums are made.
+    fit = _regression(t, deal_of_game, n_deals, min_completions)
+    sums, totals = _card_sums(t, deal_of_game, n_deals)
+    cards = catalog[["card", "category", "asks", "points", "removed"]].reset_index(drop=True)
+    return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit, totals)
+
+
+def _card_sums(t: Tables, deal_of_game: np.ndarray, n_deals: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal × (quantity, card) sums in float32 and their float64 column totals (its own
+    function so that the card-row temporaries are freed before the regression)."""
+    catalog = t.catalog
+    n_cards = len(catalog)
+    games = t.games
     c = t.ok_cards
     gi = c["gi"].to_numpy()
-    d = deal_of_game[gi]
-    code = c["card"].cat.codes.to_numpy().astype(np.int64)
+    # One integer per card row, its (deal, card) cell: each quantity's per-deal sums are one
+    # bincount over it (the same sequential float64 additions as np.add.at, far faster).
+    cell = deal_of_game[gi].astype(np.int64) * n_cards + c["card"].cat.codes.to_numpy()
+    del gi
     done = c["completed"].to_numpy()
     drawn_round = c["drawn_round"].to_numpy(dtype=float)
-    end = games["rounds"].to_numpy(dtype=float)[gi]
-    comp_round = c["completed_round"].to_numpy(dtype=float)
+    end = games["rounds"].to_numpy(dtype=float)[c["gi"].to_numpy()]
     timed = ~np.isnan(drawn_round) & (end >= 0)
     # Turns held: from the draw to the completion, or to the game's end when never completed.
-    held = np.where(done, comp_round - drawn_round, end - drawn_round)
+    held = np.where(done, c["completed_round"].to_numpy(dtype=float), end) - drawn_round
+    del end, drawn_round
     held = np.where(timed, np.clip(held, 0.0, None), 0.0)
+    done_timed = done & timed
     points = catalog["points"].to_numpy(dtype=float)
-    pts = np.nan_to_num(points[code])
     share = c["share"].to_numpy(dtype=float)
-    columns = {
-        "drawn": np.ones(len(c)),
-        "completed": done.astype(float),
-        "held": held,
-        "earned": pts * (done & timed),
-        "to_complete": np.where(done & timed, held, 0.0),
-        "won_done": share * done,
-        "won_miss": share * ~done,
-        "timed": timed.astype(float),
-        "timed_done": (timed & done).astype(float),
-    }
-    sums = np.zeros((n_deals, len(QUANTITIES) * n_cards))
+
+    def column(q: str) -> np.ndarray | None:
+        """One quantity per card row, made when its sums are (not nine at once)."""
+        if q == "drawn":
+            return None
+        if q == "earned":
+            return np.where(done_timed, np.nan_to_num(points)[cell % n_cards], 0.0)
+        if q == "to_complete":
+            return np.where(done_timed, held, 0.0)
+        if q in ("won_done", "won_miss"):
+            return share * (done if q == "won_done" else ~done)
+        return {"completed": done, "held": held, "timed": timed, "timed_done": done_timed}[q]
+
+    # The bootstrap multiplies the sums in single precision (see :func:`bootstrap`), so that is
+    # how they are kept: half the memory of float64 and no second copy.  The point estimates
+    # take the column totals of the float64 sums, kept aside (``totals``).
+    sums = np.empty((n_deals, len(QUANTITIES) * n_cards), dtype=np.float32)
+    totals = np.empty(len(QUANTITIES) * n_cards)
     for i, q in enumerate(QUANTITIES):
-        np.add.at(sums, (d, i * n_cards + code), columns[q])
-    fit = _regression(t, deal_of_game, n_deals, min_completions)
-    cards = catalog[["card", "category", "asks", "points", "removed"]].reset_index(drop=True)
-    return Sample(pd.Index(deal_index), strata, sums, cards, int(ok.sum()), fit)
+        block = np.bincount(cell, weights=column(q), minlength=n_deals * n_cards)
+        block = block.astype(float, copy=False).reshape(n_deals, n_cards)
+        totals[i * n_cards:(i + 1) * n_cards] = block.sum(axis=0)
+        sums[:, i * n_cards:(i + 1) * n_cards] = block
+        del block
+    return sums, totals
 
 
 def _regression(
@@ -181,9 +207,12 @@ def _regression(
     s = t.ok_seats
     catalog = t.catalog
     points = catalog["points"].to_numpy(dtype=float)
-    done = t.ok_cards[t.ok_cards["completed"].to_numpy()]
-    counts = np.bincount(done["card"].cat.codes.to_numpy().astype(np.int64),
-                         minlength=len(catalog))
+    # The completed cards' codes and seat rows only (not a filtered copy of every column).
+    completed = t.ok_cards["completed"].to_numpy()
+    codes = t.ok_cards["card"].cat.codes.to_numpy()[completed].astype(np.int64)
+    done_srow = t.ok_cards["srow"].to_numpy()[completed]
+    del completed
+    counts = np.bincount(codes, minlength=len(catalog))
     usable = np.flatnonzero((counts >= min_completions) & (len(s) - counts >= min_completions)
                             & ~np.isnan(points))
     fit: dict[str, Any] = {"usable": usable, "rows": len(s)}
@@ -200,9 +229,8 @@ def _regression(
     x[:, len(player_counts):n_int] = who[:, None] == present[None, :]
     x[:, n_int] = s["emperor"].to_numpy(dtype=float)
     row_of = pd.Series(np.arange(len(s)), index=s.index)
-    codes = done["card"].cat.codes.to_numpy().astype(np.int64)
     keep = column[codes] >= 0
-    rows = row_of.reindex(done["srow"].to_numpy()[keep]).to_numpy()
+    rows = row_of.reindex(done_srow[keep]).to_numpy()
     x[rows, n_int + 1 + column[codes[keep]]] = 1.0
     y = s["share"].to_numpy(dtype=float)
     start = np.zeros(x.shape[1])
@@ -216,10 +244,7 @@ def _regression(
     info = (x * (p * (1.0 - p))[:, None]).T @ x + np.diag(penalty)
     bread = np.linalg.pinv(info)
     # Score of each seat row at the fit, summed per deal: sum over deals = penalty * beta.
-    score = x * (y - p)[:, None]
-    deal = deal_of_game[s["gi"].to_numpy()]
-    per_deal = np.zeros((n_deals, x.shape[1]))
-    np.add.at(per_deal, deal, score)
+    per_deal = scores_by_deal(x, y - p, deal_of_game[s["gi"].to_numpy()], n_deals)
     # The bootstrap's variance of the one-step estimate, worked out: bread · meat · bread,
     # the meat from the deals' scores centred within their pairing.
     strata = t.games["stratum"].to_numpy()[~t.games["error"].to_numpy()]
@@ -235,6 +260,17 @@ def _regression(
     fit.update({"beta": beta, "se": se, "bread": bread, "scores": per_deal,
                 "n_int": n_int, "penalty": penalty, "inflate": inflate})
     return fit
+
+
+def scores_by_deal(x: np.ndarray, resid: np.ndarray, deal: np.ndarray, n_deals: int
+                   ) -> np.ndarray:
+    """``x * resid`` summed over the rows of each deal: one bincount per column, the same
+    sequential additions as ``np.add.at`` over the rows, without the rows × columns score
+    matrix (and many times faster)."""
+    per_deal = np.empty((n_deals, x.shape[1]))
+    for j in range(x.shape[1]):
+        per_deal[:, j] = np.bincount(deal, weights=x[:, j] * resid, minlength=n_deals)
+    return per_deal
 
 
 def _betas(fit: dict[str, Any], weights: np.ndarray) -> np.ndarray:
@@ -299,16 +335,15 @@ def bootstrap(
     weights: Iterator[np.ndarray] | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The point estimates (one row) and ``replicates`` bootstrap rows of every figure."""
-    full = figures(s, s.sums.sum(axis=0, keepdims=True),
+    full = figures(s, s.totals[None],
                    s.fit["beta"][None] if "beta" in s.fit else None)
     if weights is None:
         weights = deal_weights(s.strata, replicates, np.random.default_rng(seed))
     parts: dict[str, list[np.ndarray]] = {}
     # Single precision for the products: per-deal sums are counts, turns and points (exact)
     # and win shares (to 1e-7), and the products take half the time.
-    sums32 = s.sums.astype(np.float32)
     for w in weights:
-        rep = figures(s, (w @ sums32).astype(float),
+        rep = figures(s, (w @ s.sums).astype(float),
                       _betas(s.fit, w.astype(float)) if "beta" in s.fit else None)
         for k, v in rep.items():
             parts.setdefault(k, []).append(v)
@@ -377,7 +412,7 @@ def card_table(
     beside it; a card drawn fewer than ``min_drawn`` times gets no test and no bootstrap
     figure."""
     n = len(s.cards)
-    q = {name: s.sums[:, i * n:(i + 1) * n].sum(axis=0) for i, name in enumerate(QUANTITIES)}
+    q = {name: s.totals[i * n:(i + 1) * n] for i, name in enumerate(QUANTITIES)}
     cat = s.cards["category"].astype(str).to_numpy()
     points = s.cards["points"].to_numpy(dtype=float)
     out = s.cards[["card", "category", "asks", "points"]].copy()
@@ -598,7 +633,11 @@ def joint_samples(a: Sample, b: Sample) -> tuple[Sample, Sample]:
         fit = dict(s.fit)
         if "scores" in fit:
             fit["scores"] = fit["scores"][idx]
-        return Sample(common, s.strata[idx], s.sums[idx], s.cards, s.games, fit)
+        sums = s.sums[idx]
+        # The common deals' totals from the single-precision sums: exact for the counts,
+        # turns and points (all the comparison shows), to 1e-7 for the win shares.
+        return Sample(common, s.strata[idx], sums, s.cards, s.games, fit,
+                      sums.sum(axis=0, dtype=np.float64))
 
     return take(a, ia), take(b, ib)
 
