@@ -331,11 +331,6 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             write_manifest(directory, manifest, keys)
         schedule = make_schedule(config)
         records, cut = read_games(directory, keys, signed)
-        if needs_replay(signed, keys):  # records without MACs prove themselves by re-playing
-            try:
-                verify_records(records, directory / GAMES)
-            except IntegrityError as exc:
-                raise StoreError(str(exc)) from None
         by_id = schedule.by_id()
         for record in records:
             game = by_id.get(record["game"])
@@ -350,6 +345,13 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             if problem:
                 raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
                                  "was edited; delete it to have the game played again)")
+        # After the checks of form, which name what is wrong more plainly: records without
+        # MACs prove themselves by re-playing.
+        if needs_replay(signed, keys):
+            try:
+                verify_records(records, directory / GAMES)
+            except IntegrityError as exc:
+                raise StoreError(str(exc)) from None
         if not signed:
             log.warning("%s was written by an earlier version of the arena, without MACs: its "
                         "records are not authenticated, nor are the games added now",
