@@ -910,6 +910,9 @@ def export_command(directory: str, fmt: str, out: str, seats: bool, force: bool)
       arena export runs/m1 --format csv --seats --out m1-seats.csv
       arena export runs/m1 --format jsonl --out m1.jsonl
     """
+    if not Path(directory).is_dir():  # before the imports below: a mistyped folder at once
+        raise UserError(f"{directory} is not a folder" if Path(directory).exists() else
+                        f"{directory} does not exist")
     from reports.export import export
 
     logging.getLogger("reports").addHandler(logging.NullHandler())
