@@ -161,8 +161,10 @@ def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
             if not raw.strip():
                 continue
             record, problem = json_problem(raw)
-            if problem or not isinstance(record, dict):
-                raise RecordError(f"{source.path}, line {source.line}: not a JSON game record")
+            if problem:
+                raise RecordError(damaged_line(source.path, source.line, f"is {problem}"))
+            if not isinstance(record, dict):
+                raise RecordError(damaged_line(source.path, source.line, "is not a game record"))
             if checker is not None:
                 checker.path = source.path
                 try:

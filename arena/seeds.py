@@ -12,9 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 
 #: Seeds are non-negative and below ``2**SEED_BITS``.
 SEED_BITS = 63
+
+
+def draw_seed() -> int:
+    """A master seed for a command given none (every command's default): random, and
+    printed or recorded by the caller so that the run can be played again."""
+    return secrets.randbelow(2**31)
 
 
 def derive_seed(*parts: object) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import math
-import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import CATEGORIES, ArenaError, RuleOptions
 from arena.integrity import IntegrityError, read_keys
+from arena.seeds import draw_seed
 from arena.tournament.command import Interrupted
 from arena.tournament.executor_options import (
     executor_flags,
@@ -167,7 +167,7 @@ def _study(params: dict[str, Any]) -> None:
         priced = (None if params["price_cards"] is None else
                   tuple(c.strip() for c in params["price_cards"].split(",") if c.strip()))
         if params["seed"] is None:
-            params["seed"] = secrets.randbelow(2**31)
+            params["seed"] = draw_seed()
         common = {"players": params["players"], "seed": params["seed"], "cards": choice.cards,
                   "options": options, "categories": params["categories"] or CATEGORIES,
                   "priced": priced, "offsets": _offsets(params["offsets"]),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 import sys
 from pathlib import Path
 
 import click
 
 from arena.bot import BotConfigError
+from arena.seeds import draw_seed
 from arena.tournament.executor_options import (
     executor_flags,
     executor_options,
@@ -95,7 +95,7 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
                 raise UserError("give --out DIR, the run's folder")
             drawn = seed is None
             if seed is None:
-                seed = secrets.randbelow(2**31)
+                seed = draw_seed()
             settings = TuneSettings(spec=spec, space=space, against=against, games=games,
                                     seed=seed, trials=trials, confirm_games=confirm_games,
                                     players=players)

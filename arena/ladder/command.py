@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import secrets
 import shlex
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import click
 
 from arena.bot import BotConfigError
 from arena.registry import BotSpec
+from arena.seeds import draw_seed
 from arena.tournament import run_tournament
 from arena.tournament.executor_options import executor_flags, executor_options, executor_settings
 from arena.tournament.schedule import ScheduleError, TournamentConfig
@@ -84,7 +84,7 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
         if seed is None and resume is not None and manifest.is_file():
             seed = int(json.loads(manifest.read_text())["seed"])  # the run's own deals
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = draw_seed()
             click.echo(f"seed {seed}", err=True)
         config = TournamentConfig(participants=parsed, players=2, games=games, seed=seed)
         settings = executor_settings(workers, executor, scheduler,

@@ -12,7 +12,6 @@ line that decides the games must match the manifest (the error names the field).
 
 from __future__ import annotations
 
-import secrets
 import sys
 import time
 import traceback
@@ -27,6 +26,7 @@ from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import ArenaError, RuleOptions
 from arena.integrity import IntegrityError, read_deal_key, read_keys
+from arena.seeds import draw_seed
 from arena.user_error import UserError
 
 from .executor_options import executor_flags, executor_options, executor_settings
@@ -80,7 +80,7 @@ def build_config(ctx: click.Context, params: dict[str, Any],
         fields["format"] = params["fmt"]
     if pick("seed"):
         seed = params["seed"]
-        fields["seed"] = seed if seed is not None else secrets.randbelow(2**31)
+        fields["seed"] = seed if seed is not None else draw_seed()
     if pick("rules"):
         fields["options"] = RuleOptions.from_pairs(list(params["rules"]))
     if base is None or params["cards"] is not None:
