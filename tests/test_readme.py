@@ -46,7 +46,7 @@ def test_the_setup_commands_are_what_ci_runs() -> None:
     play, tests = setup_commands(README)
     ci = (ROOT / ".ci" / "run").read_text()
     assert tests in ci.splitlines()
-    assert tests == f"{SETUP} && python -m pytest"
+    assert tests == f"{SETUP} && python -m pytest -n 2"
     assert play.startswith(f"{SETUP} && arena tournament ")
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
 from arena.segments import iter_lines
@@ -15,6 +17,16 @@ from arena.tournament.command import tournament
 #: Short games: the random bot plays instantly and 8 rounds cap a game.
 FAST = ("--rule", "max_rounds=8")
 BROKEN = "tests.tournament.broken_bots."
+
+
+#: When the running test began (``time.time()``): what its jails left is told from what
+#: the tests beside it (``pytest -n``) are making.
+TEST_STARTED = [0.0]
+
+
+@pytest.fixture(autouse=True)
+def _note_the_start() -> None:
+    TEST_STARTED[0] = time.time()
 
 
 def run_cli(args: Sequence[str]) -> Result:
