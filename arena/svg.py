@@ -54,17 +54,27 @@ STYLE = (
 )
 
 
+def axial_centre(q: float, r: float, size: float = SIZE) -> tuple[float, float]:
+    """The centre of the hex at axial ``(q, r)`` for hexes of radius ``size``: the one
+    layout of the board and of the cards' patterns (``card_svg``)."""
+    return size * _ROOT3 * (q + r / 2), size * 1.5 * r
+
+
+def hex_corners(x: float, y: float, size: float) -> list[tuple[float, float]]:
+    """The six corners of a pointy-top hex centred at ``(x, y)``, clockwise from the upper
+    right."""
+    return [(x + size * math.cos(math.radians(60 * i - 30)),
+             y + size * math.sin(math.radians(60 * i - 30))) for i in range(6)]
+
+
 def centre(cell: int) -> tuple[float, float]:
     """The centre of a cell's hex in SVG units (the pond at the origin)."""
-    q, r = grid.coords_of(cell)
-    return SIZE * _ROOT3 * (q + r / 2), SIZE * 1.5 * r
+    return axial_centre(*grid.coords_of(cell))
 
 
 def corners(cell: int, size: float = SIZE) -> list[tuple[float, float]]:
     """The six corners of a cell's hex (pointy top), clockwise from the upper right."""
-    x, y = centre(cell)
-    return [(x + size * math.cos(math.radians(60 * i - 30)),
-             y + size * math.sin(math.radians(60 * i - 30))) for i in range(6)]
+    return hex_corners(*centre(cell), size)
 
 
 def edge_segment(edge: int) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -79,7 +89,8 @@ def edge_segment(edge: int) -> tuple[tuple[float, float], tuple[float, float]]:
     return (mx - px, my - py), (mx + px, my + py)
 
 
-def _points(points: Iterable[tuple[float, float]]) -> str:
+def points_text(points: Iterable[tuple[float, float]]) -> str:
+    """A polygon's ``points`` attribute."""
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
@@ -112,7 +123,9 @@ def view_box(cells: Iterable[int], margin: float = 8.0) -> tuple[float, float, f
 # ---------------------------------------------------------------------------- the garden
 
 
-def _badge(x: float, y: float, improvement: str, printed: bool) -> str:
+def badge(x: float, y: float, improvement: str, printed: bool) -> str:
+    """An improvement's letter on its colour: a square when printed on the tile, a round
+    token otherwise."""
     letter, colour = BADGE[improvement]
     shape = (f'<rect x="{_num(x - 7)}" y="{_num(y - 7)}" width="14" height="14" rx="2" '
              f'fill="{colour}"/>' if printed else
@@ -122,14 +135,15 @@ def _badge(x: float, y: float, improvement: str, printed: bool) -> str:
             f'text-anchor="middle">{letter}</text>')
 
 
-def _bamboo(x: float, y: float, height: int, colour: str) -> str:
-    """``height`` sections stacked upwards from ``y`` (the base)."""
+def bamboo(x: float, y: float, height: int, colour: str, scale: float = 1.0) -> str:
+    """``height`` sections stacked upwards from ``y`` (the base), ``scale`` times the
+    board's size (a card's stalks are smaller)."""
     out = []
     for i in range(height):
-        top = y - (i + 1) * 8.5
-        out.append(f'<rect class="section" x="{_num(x - 5)}" y="{_num(top)}" width="10" '
-                   f'height="7.5" rx="1.5" fill="{BAMBOO[colour]}" stroke="#fff" '
-                   'stroke-width="0.6"/>')
+        top = y - (i + 1) * 8.5 * scale
+        out.append(f'<rect class="section" x="{_num(x - 5 * scale)}" y="{_num(top)}" '
+                   f'width="{_num(10 * scale)}" height="{_num(7.5 * scale)}" rx="1.5" '
+                   f'fill="{BAMBOO[colour]}" stroke="#fff" stroke-width="0.6"/>')
     return "".join(out)
 
 
@@ -161,7 +175,7 @@ def garden(board: Board) -> list[str]:
     out: list[str] = []
     for cell in board.placement_spaces():
         out.append(f'<polygon class="space" data-cell="{grid.cell_text(cell)}" '
-                   f'points="{_points(corners(cell, SIZE - 2))}"/>')
+                   f'points="{points_text(corners(cell, SIZE - 2))}"/>')
     for cell in board.tiles:
         out.append(_plot(board, cell))
     for edge in sorted(board.channels):
@@ -179,7 +193,7 @@ def _plot(board: Board, cell: int) -> str:
     code = board.tiles[cell]
     x, y = centre(cell)
     where = grid.cell_text(cell)
-    points = _points(corners(cell))
+    points = points_text(corners(cell))
     if code == POND_TILE:
         waves = "".join(
             f'<path d="M{_num(x - 13)},{_num(y + dy)} q6.5,-5 13,0 t13,0" fill="none" '
@@ -197,12 +211,12 @@ def _plot(board: Board, cell: int) -> str:
     if printed:
         # the printed improvement, drawn on the tile itself: a frame inside the hex
         parts.append(f'<polygon fill="none" stroke="{BADGE[IMPROVEMENTS[printed]][1]}" '
-                     f'stroke-width="2" points="{_points(corners(cell, SIZE - 5))}"/>')
+                     f'stroke-width="2" points="{points_text(corners(cell, SIZE - 5))}"/>')
     if irrigated:
         parts.append(_droplet(x + 15, y - 11))
     if improvement:
-        parts.append(_badge(x - 15, y - 9, name, improvement == printed))
-    parts.append(_bamboo(x, y + 10, height, colour))
+        parts.append(badge(x - 15, y - 9, name, improvement == printed))
+    parts.append(bamboo(x, y + 10, height, colour))
     parts.append(f'<text class="coord" x="{_num(x)}" y="{_num(y + SIZE - 10)}" '
                  f'text-anchor="middle">{where}</text>')
     return (f'<g class="plot" data-cell="{where}" data-colour="{colour}" '
@@ -367,16 +381,16 @@ def legend(x: float, y: float) -> tuple[list[str], float]:
                f'x2="{_num(cx + 22)}" y2="{_num(y - 4)}"/>')
     out.append(_text(cx + 28, y, "channel", "small"))
     cx += 84
-    out.append(_bamboo(cx + 5, y + 4, 2, "green"))
+    out.append(bamboo(cx + 5, y + 4, 2, "green"))
     out.append(_text(cx + 14, y, "bamboo", "small"))
     cx += 70
     for name in ("watershed", "enclosure", "fertilizer"):
-        out.append(_badge(cx + 7, y - 4, name, False))
+        out.append(badge(cx + 7, y - 4, name, False))
         out.append(_text(cx + 18, y, name, "small"))
         cx += 26 + 7 * len(name)
     y += 22
     cx = x
-    out.append(_badge(cx + 7, y - 4, "watershed", True))
+    out.append(badge(cx + 7, y - 4, "watershed", True))
     out.append(_text(cx + 18, y, "printed on the tile (framed)", "small"))
     cx += 200
     out.append(_figure(cx + 8, y - 4, "gardener", grid.POND).replace('class="figure"',
