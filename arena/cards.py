@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -38,9 +39,6 @@ from .engine.components import (
     COLOURS,
     DATA,
     EMPEROR_POINTS,
-    GARDENER_CARD,
-    IMPROVEMENTS,
-    PLOT_CARD,
 )
 from .engine.options import DEFAULTS
 
@@ -263,18 +261,54 @@ def difference(have: dict[str, Any] | None, want: dict[str, Any]) -> str:
 
 def condition(index: int) -> str:
     """What a card asks, in words: a plot pattern, shoots to grow, sections to eat."""
-    card = CARDS[index]
-    if card.category == PLOT_CARD:
-        entry = next(e for e in DATA["objectives"]["plot"] if e["id"] == card.id)
-        return f"{entry['shape']}: " + " ".join(cell["colour"] for cell in entry["cells"])
-    if card.category == GARDENER_CARD:
-        shoots = f"{card.shoots} {COLOURS[card.colour]} shoot{'s' if card.shoots > 1 else ''}"
-        kind = ("any improvement" if card.improvement < 0
-                else "no improvement" if card.improvement == 0
-                else IMPROVEMENTS[card.improvement])
-        return f"{shoots} of height {card.height}, {kind}"
-    eat = [f"{n} {COLOURS[k]}" for k, n in enumerate(card.eat) if n]
+    return asks(*PRINTED[CARDS[index].id])
+
+
+def asks(category: str, entry: Mapping[str, Any]) -> str:
+    """What a catalog entry asks, in words (a printed card's or an added one's):
+    ``line: green green green``, ``1 green shoot of height 4, fertilizer``, ``eat 2 green``."""
+    if category == "plot":
+        cells = [cell["colour"] + (f"/{cell['improvement']}" if cell.get("improvement", "none")
+                                   != "none" else "") for cell in entry["cells"]]
+        return f"{entry.get('shape', 'pattern')}: " + " ".join(cells)
+    if category == "gardener":
+        shoots = entry["shoots"]
+        improvement = entry.get("improvement", "any")
+        kind = ("any improvement" if improvement == "any"
+                else "no improvement" if improvement == "none" else improvement)
+        return (f"{shoots} {entry['colour']} shoot{'s' if shoots > 1 else ''} of height "
+                f"{entry['height']}, {kind}")
+    eat = [f"{entry['eat'][colour]} {colour}" for colour in COLOURS if entry["eat"].get(colour)]
     return "eat " + " + ".join(eat)
+
+
+#: The printed catalog (``components.json``): each objective card's entry by id, with its
+#: category.  A card whose id is not here was added by a card set.
+PRINTED: dict[str, tuple[str, dict[str, Any]]] = {
+    entry["id"]: (category, entry)
+    for category in CATEGORIES for entry in DATA["objectives"][category]
+}
+
+
+def entries(changes: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any],
+                                                                    int | None]]:
+    """Every objective card of a set as ``(category, catalog entry, points)``: what the card
+    sheet and the replay page draw (``arena.card_svg``), so a card added by a set draws as a
+    printed one does.  ``changes`` is the set in the file format, already checked (a record's
+    ``card_set.changes``, or :func:`changes` of a parsed set): the printed catalog with its
+    ``points`` and ``remove`` (points ``None``: out of its deck), then the entries it ``add``s
+    by category.  In deck order, each category's added cards after its printed ones."""
+    changes = changes or {}
+    points = changes.get("points") or {}
+    removed = set(changes.get("remove") or ())
+    added = changes.get("add") or {}
+    out: list[tuple[str, dict[str, Any], int | None]] = []
+    for category in CATEGORIES:
+        for entry in [*DATA["objectives"][category], *added.get(category, ())]:
+            card = entry["id"]
+            out.append((category, entry,
+                        None if card in removed else points.get(card, entry["points"])))
+    return out
 
 
 def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
