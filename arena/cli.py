@@ -666,9 +666,13 @@ def _changed_text(choice: CardChoice, options: RuleOptions) -> str:
 @click.option("--template", "template_path", metavar="FILE", default=None,
               help="Write the set (every card's points) as a card-set file to edit; an "
                    "existing file is not replaced (unless --force).")
+@click.option("--svg", "svg_path", metavar="OUT", default=None, callback=check_out_path,
+              help="Draw every card of the set as one SVG sheet (- for standard output): "
+                   "patterns as hexes, re-priced and added cards marked.")
 @force_option
-def cards_command(cards_path: str | None, template_path: str | None, force: bool) -> None:
-    """Print the objective cards (id, category, pattern or condition, points).
+def cards_command(cards_path: str | None, template_path: str | None, svg_path: str | None,
+                  force: bool) -> None:
+    """Print the objective cards (id, category, pattern or condition, points), or draw them.
 
     A card-set file changes cards' points, removes cards from their decks and sets the
     Emperor's points (the rule option emperor_points); `arena play`, `arena tournament`
@@ -683,6 +687,7 @@ def cards_command(cards_path: str | None, template_path: str | None, force: bool
       arena cards
       arena cards --template my-set.json      # then edit my-set.json
       arena cards --cards my-set.json
+      arena cards --cards my-set.json --svg my-set.svg   # every card drawn
       arena tournament --bot objective:prefer=panda --bot objective --cards my-set.json
     """
     from .cards import summary, table_rows, template
@@ -701,6 +706,20 @@ def cards_command(cards_path: str | None, template_path: str | None, force: bool
             raise UserError(f"--template: {problem}")
         path.write_text(json.dumps(template(choice.cards, emperor), indent=1) + "\n")
         click.echo(f"card set written to {path}: edit it, then use --cards {path}")
+        return
+    if svg_path is not None:
+        from .card_svg import sheet_svg
+        from .cards import changes, entries
+
+        label = f"card set {choice.name!r}" if choice.name else (
+            "card set " + Path(cards_path).name if cards_path else "the printed set")
+        sheet = sheet_svg(entries(changes(choice.cards, emperor)),
+                          f"Objective cards: {label}", f"Emperor: {emperor} points.")
+        if svg_path == "-":
+            click.echo(sheet, nl=False)
+        else:
+            Path(svg_path).write_text(sheet, encoding="utf-8")
+            click.echo(f"cards drawn in {svg_path}")
         return
     rows = table_rows(choice.cards)
     widths = [max(len(r[i]) for r in rows) for i in range(3)]

@@ -123,16 +123,18 @@ def view_box(cells: Iterable[int], margin: float = 8.0) -> tuple[float, float, f
 # ---------------------------------------------------------------------------- the garden
 
 
-def badge(x: float, y: float, improvement: str, printed: bool) -> str:
+def badge(x: float, y: float, improvement: str, printed: bool, scale: float = 1.0) -> str:
     """An improvement's letter on its colour: a square when printed on the tile, a round
-    token otherwise."""
+    token otherwise; ``scale`` times the board's size."""
     letter, colour = BADGE[improvement]
-    shape = (f'<rect x="{_num(x - 7)}" y="{_num(y - 7)}" width="14" height="14" rx="2" '
-             f'fill="{colour}"/>' if printed else
-             f'<circle cx="{_num(x)}" cy="{_num(y)}" r="7.5" fill="{colour}" '
+    half = 7 * scale
+    shape = (f'<rect x="{_num(x - half)}" y="{_num(y - half)}" width="{_num(2 * half)}" '
+             f'height="{_num(2 * half)}" rx="2" fill="{colour}"/>' if printed else
+             f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(7.5 * scale)}" fill="{colour}" '
              'stroke="#fff" stroke-width="1"/>')
-    return (f'{shape}<text class="badge-text" x="{_num(x)}" y="{_num(y + 3.6)}" '
-            f'text-anchor="middle">{letter}</text>')
+    size = "" if scale == 1.0 else f' font-size="{_num(10 * scale)}"'
+    return (f'{shape}<text class="badge-text" x="{_num(x)}" y="{_num(y + 3.6 * scale)}" '
+            f'text-anchor="middle"{size}>{letter}</text>')
 
 
 def bamboo(x: float, y: float, height: int, colour: str, scale: float = 1.0) -> str:
