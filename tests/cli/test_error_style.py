@@ -85,6 +85,7 @@ def test_every_written_file_is_refused_when_it_exists(tmp_path: Path) -> None:
         (["show", str(start), "--svg"], tmp_path / "b.svg"),
         (["replay", str(record), "--html"], tmp_path / "g.html"),
         (["cards", "--template"], tmp_path / "set.json"),
+        (["cards", "--svg"], tmp_path / "cards.svg"),
     ):
         target.write_text("old")
         code, _out, err = run(*args, str(target))
