@@ -14,14 +14,16 @@ seat's hand and objectives (a replay knows every hand), and the scores by round.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .engine import CARDS, GameState, event_text
+from .card_svg import PAGE_STYLE, card_svg
+from .cards import asks, changes, entries
+from .engine import GameState, event_text
 from .replay import RecordError, find_record, read_records, replay_record
 from .svg import (
     SEAT_COLOURS,
@@ -59,6 +61,8 @@ class Pages:
     boards: list[str] = field(default_factory=list)
     panels: list[str] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
+    #: Every card a seat held or completed in the game, in the order first seen.
+    cards: dict[str, None] = field(default_factory=dict)
     _board_index: dict[str, int] = field(default_factory=dict)
     _panel_index: dict[str, int] = field(default_factory=dict)
 
@@ -92,33 +96,64 @@ def event_html(line: str, names: Sequence[str]) -> str:
             f'{escape(seat_label(seat, names))}</span> <code>{escape(text)}</code></li>')
 
 
-#: Card index by id, for the chips' tooltips.
-_CARD_INDEX = {card.id: index for index, card in enumerate(CARDS)}
+#: A card set's cards by id: ``(category, catalog entry, points)`` (``cards.entries``).
+CardTable = Mapping[str, tuple[str, Mapping[str, Any], int | None]]
 
 
-def card_asks(card_id: str, points: Sequence[int] | None = None) -> str:
-    """What a card asks and is worth, in words (a chip's tooltip): ``plot-02: line: green
-    green green, 2 pts``; a hidden card (``panda?``) says only its category."""
-    from .cards import condition
+def state_cards(state: GameState) -> dict[str, tuple[str, dict[str, Any], int | None]]:
+    """The cards of the set a state is played with, by id (for a page drawn from a state
+    alone; a record's page reads them from the record, :func:`record_cards`)."""
+    return {entry["id"]: (category, entry, points) for category, entry, points
+            in entries(changes(state.card_set, state.options.emperor_points))}
 
-    index = _CARD_INDEX.get(card_id)
-    if index is None:
-        category = card_id.rstrip("?")
+
+def record_cards(record: Mapping[str, Any]) -> dict[str, tuple[str, dict[str, Any], int | None]]:
+    """The cards of the set a record was played with, by id, from the record alone: the
+    printed catalog with its ``card_set.changes`` (points, removed cards, and the entries of
+    cards it adds), so that the page draws a card a designer added as a printed one."""
+    field = record.get("card_set")
+    changed = field.get("changes") if isinstance(field, Mapping) else None
+    return {entry["id"]: (category, entry, points) for category, entry, points
+            in entries(changed if isinstance(changed, Mapping) else None)}
+
+
+def card_asks(card_id: str, cards: CardTable | None = None) -> str:
+    """What a card asks and is worth, in words (a chip's label): ``plot-02: line: green
+    green green, 2 pts``; a hidden card (``panda?``) says only its category.  ``cards``:
+    the set's cards (default: the printed ones)."""
+    known = (cards if cards is not None else PRINTED_CARDS).get(card_id)
+    if known is None:
+        category = card_id.rstrip("?").strip()
         return f"a {category} objective, hidden" if card_id.endswith("?") else card_id
-    worth = points[index] if points is not None else CARDS[index].points
-    return f"{card_id}: {condition(index)}, {worth} pts"
+    category, entry, points = known
+    return f"{card_id}: {asks(category, entry)}, {points} pts"
 
 
-def _chips(cards: Sequence[str], cls: str, points: Sequence[int] | None = None) -> str:
+#: The printed set's cards by id (a chip's words when no set is given).
+PRINTED_CARDS: CardTable = record_cards({})
+
+
+def _chips(cards: Sequence[str], cls: str, table: CardTable) -> str:
+    """Cards as chips: a known card names itself for the page's script, which shows its
+    drawing when pointed at (the words stay its label); a hidden one says its category."""
     if not cards:
         return '<span class="none">none</span>'
-    return "".join(f'<span class="chip {cls} {escape(c.split("-")[0])}" '
-                   f'title="{escape(card_asks(c, points))}">{escape(c)}</span>'
-                   for c in cards)
+    out = []
+    for c in cards:
+        kind = escape(c.split("-")[0].split(" ")[0])
+        if c in table:
+            out.append(f'<span class="chip {cls} {kind}" data-card="{escape(c)}" tabindex="0" '
+                       f'aria-label="{escape(card_asks(c, table))}">{escape(c)}</span>')
+        else:
+            out.append(f'<span class="chip {cls} {kind}" '
+                       f'title="{escape(card_asks(c, table))}">{escape(c)}</span>')
+    return "".join(out)
 
 
-def panel_html(state: GameState, names: Sequence[str]) -> str:
-    """The side table of one step: whose turn, and per seat its points, stock and cards."""
+def panel_html(state: GameState, names: Sequence[str], cards: CardTable | None = None) -> str:
+    """The side table of one step: whose turn, and per seat its points, stock and cards
+    (``cards``: the set's, by id; default: the state's)."""
+    table = cards if cards is not None else state_cards(state)
     rows = [f'<p class="turn">{escape(board_turn_text(state))}</p>']
     drawn = drawn_text(state)
     if drawn:
@@ -139,9 +174,9 @@ def panel_html(state: GameState, names: Sequence[str]) -> str:
             f'{info.eaten[2]} pink; stored {info.channels} channels, {imps[0]} W, {imps[1]} E, '
             f'{imps[2]} F</div>'
             f'<div class="cards"><span class="label">hand</span> '
-            f'{_chips(info.hand, "held", state.card_points)}</div>'
+            f'{_chips(info.hand, "held", table)}</div>'
             f'<div class="cards"><span class="label">done</span> '
-            f'{_chips(info.completed, "done", state.card_points)}</div></div>')
+            f'{_chips(info.completed, "done", table)}</div></div>')
     return "".join(rows)
 
 
@@ -168,15 +203,18 @@ def collect(record: dict[str, Any]) -> tuple[Pages, GameState]:
     cells = frame_cells(s for s, _ in states)
     box = view_box(cells)
     pages = Pages()
+    table = record_cards(record)
     seen = 0
     for i, (state, length) in enumerate(states):
+        for info in seat_infos(state):
+            pages.cards.update(dict.fromkeys((*info.hand, *info.completed)))
         lines = [event_text(e) for e in history[seen:length]]
         seen = length
         # the choice made here is the first entry after this state in the history
         following = event_text(history[length]) if i + 1 < len(states) else ""
         pages.frames.append(Frame(
             pages.board(garden_svg(state, box=box)),
-            pages.panel(panel_html(state, names)),
+            pages.panel(panel_html(state, names, table)),
             state.round, state.scores(), [event_html(x, names) for x in lines],
             event_html(following, names) if following else ""))
     return pages, end
@@ -246,6 +284,27 @@ def score_chart(frames: Sequence[Frame], names: Sequence[str]) -> str:
     return "".join(out) + f'<div class="keys">{key}</div>'
 
 
+def gallery_html(involved: Iterable[str], cards: CardTable, end: GameState,
+                 names: Sequence[str]) -> str:
+    """The cards of the game drawn (``card_svg``), in catalog order, each saying who
+    completed it or held it at the end; the chips' pop-ups show these drawings."""
+    wanted = set(involved)
+    where: dict[str, str] = {}
+    for info in seat_infos(end, names):
+        for card in info.completed:
+            where[card] = f"completed by {seat_label(info.seat, names)}"
+        for card in info.hand:
+            where[card] = f"in the hand of {seat_label(info.seat, names)} at the end"
+    out = []
+    for card, (category, entry, points) in cards.items():
+        if card not in wanted:
+            continue
+        out.append(f'<figure class="card-fig" id="card-{escape(card)}" '
+                   f'data-card="{escape(card)}">{card_svg(category, entry, points, style=False)}'
+                   f'<figcaption>{escape(where.get(card, ""))}</figcaption></figure>')
+    return "".join(out) or '<p class="none">no objective card was dealt</p>'
+
+
 def _static(name: str) -> str:
     """A file of the page (its style or its script), kept beside the code as package data."""
     return resources.files("arena").joinpath("static", name).read_text(encoding="utf-8")
@@ -253,7 +312,7 @@ def _static(name: str) -> str:
 
 def page(record: dict[str, Any], *, title: str | None = None) -> str:
     """The replay page of a game record, as HTML text."""
-    pages, _end = collect(record)
+    pages, end = collect(record)
     names = [str(n) for n in record.get("seats", [])]
     game = record.get("game", "game")
     heading = title or f"Game {game}: {' vs '.join(names)}"
@@ -269,7 +328,8 @@ def page(record: dict[str, Any], *, title: str | None = None) -> str:
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{escape(heading)}</title><style>{_static('viewer.css')}</style></head><body>"
+        f"<title>{escape(heading)}</title><style>{_static('viewer.css')}{PAGE_STYLE}</style>"
+        "</head><body>"
         f"<header><h1>{escape(heading)}</h1><p>{escape(result_text(record))}</p>"
         f"<p>{escape(facts)}</p></header>"
         '<div class="controls">'
@@ -292,7 +352,11 @@ def page(record: dict[str, Any], *, title: str | None = None) -> str:
         '<section class="help">Keys: ← → a step, ↑ ↓ a round, Home / End, space plays. '
         'A step is one choice: the board as the chooser saw it, the events that led there '
         '(dimmed: chance), and the choice made next. Every hand is shown: a replay knows '
-        'them all; point at a card to see what it asks and its points.</section></div></main>'
+        'them all; point at a card to see it drawn (all are drawn at the foot of the page).'
+        '</section></div></main>'
+        '<section class="cards-sec"><h2>The cards of this game</h2><div class="gallery">'
+        f'{gallery_html(pages.cards, record_cards(record), end, names)}</div></section>'
+        '<div id="card-tip" role="tooltip" hidden></div>'
         f"<script>const DATA = {payload};</script>"
         f"<script>{_static('viewer.js')}</script></body></html>\n"
     )

@@ -57,8 +57,29 @@ document.addEventListener('keydown', function(e){
   else if (e.key === 'Home') show(0);
   else if (e.key === 'End') show(last);
   else if (e.key === ' ') { e.preventDefault(); play(); }
+  else if (e.key === 'Escape') hideTip();
   else return;
 });
+// a card chip pointed at (or focused) shows the card's drawing from the gallery
+const tip = document.getElementById('card-tip');
+function showTip(chip){
+  const fig = document.getElementById('card-' + chip.dataset.card);
+  if (!tip || !fig){ return; }
+  tip.innerHTML = fig.querySelector('svg').outerHTML;
+  tip.hidden = false;
+  const r = chip.getBoundingClientRect(), w = tip.offsetWidth, h = tip.offsetHeight;
+  const x = Math.max(4, Math.min(r.left, window.innerWidth - w - 4));
+  let y = r.bottom + 6;
+  if (y + h > window.innerHeight - 4) y = Math.max(4, r.top - h - 6);
+  tip.style.left = x + 'px'; tip.style.top = y + 'px';
+  tip.dataset.card = chip.dataset.card;
+}
+function hideTip(){ if (tip){ tip.hidden = true; tip.dataset.card = ''; } }
+function chipOf(e){ return e.target.closest ? e.target.closest('.chip[data-card]') : null; }
+document.addEventListener('mouseover', function(e){ const c = chipOf(e); if (c) showTip(c); else hideTip(); });
+document.addEventListener('focusin', function(e){ const c = chipOf(e); if (c) showTip(c); });
+document.addEventListener('focusout', hideTip);
+window.addEventListener('scroll', hideTip, {passive: true});
 function fromHash(){
   const m = /step=(\d+)/.exec(location.hash);
   return m ? +m[1] : 0;

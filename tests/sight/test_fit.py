@@ -52,14 +52,17 @@ def test_seat_colours_are_not_plot_colours() -> None:
 def test_a_card_chip_says_what_the_card_asks() -> None:
     state = new_game(2, 3)
     page = panel_html(state, ["a", "b"])
-    titles = re.findall(r'class="chip [^"]*" title="([^"]*)">([^<]*)<', page)
-    assert len(titles) == 6
-    for title, card in titles:
-        assert title.startswith(f"{card}: ") and title.endswith(" pts")
+    # a chip names its card for the page's pop-up (its drawing) and says it in words
+    chips = re.findall(r'class="chip [^"]*" data-card="([^"]*)" tabindex="0" '
+                       r'aria-label="([^"]*)">([^<]*)<', page)
+    assert len(chips) == 6
+    for card, label, text in chips:
+        assert card == text and label.startswith(f"{card}: ") and label.endswith(" pts")
     index = next(i for i, c in enumerate(CARDS) if c.id == "panda-03")
     assert card_asks("panda-03") == f"panda-03: eat {' + '.join(_eats(index))}, " \
                                      f"{CARDS[index].points} pts"
-    assert card_asks("panda-03", [9] * len(CARDS)).endswith(", 9 pts")
+    table = {"panda-03": ("panda", {"id": "panda-03", "eat": {"green": 2}}, 9)}
+    assert card_asks("panda-03", table) == "panda-03: eat 2 green, 9 pts"
     assert card_asks("panda?") == "a panda objective, hidden"
 
 

@@ -141,3 +141,97 @@ def test_the_page_steps_through_the_game_in_a_browser(tmp_path: Path, record: di
     assert int(browser.find_element(By.TAG_NAME, "body").get_attribute("data-step")) == 25
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
+
+
+def _payload(text: str) -> dict[str, Any]:
+    found = re.search(r"<script>const DATA = (.*?);</script>", text, re.S)
+    assert found
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+def _gallery(text: str) -> dict[str, str]:
+    """The gallery's figures: each card's SVG by the id its figure names."""
+    return dict(re.findall(r'<figure class="card-fig" id="card-[^"]*" data-card="([^"]*)">'
+                           r"(<svg.*?</svg>)", text, re.S))
+
+
+def test_the_page_draws_every_card_of_the_game(record: dict[str, Any]) -> None:
+    from arena.cards import PRINTED
+    from arena.engine import CARDS
+    from arena.viewer import page
+    from tests.sight.test_card_svg import cards_of, check_drawing
+
+    text = page(record)
+    end = replay_record(record).state
+    dealt = {CARDS[c].id for seat in range(end.players)
+             for c in (*end.hands[seat], *end.completed[seat])}
+    gallery = _gallery(text)
+    assert set(gallery) == dealt
+    for card, svg in gallery.items():
+        category, entry = PRINTED[card]
+        drawn = cards_of(svg)[card]
+        assert drawn.get("data-status") == "printed"
+        check_drawing(drawn, category, entry)
+    # every chip of every step names a drawn card, for its pop-up
+    chips = {c for panel in _payload(text)["panels"]
+             for c in re.findall(r'data-card="([^"]*)"', panel)}
+    assert chips == dealt
+
+
+def test_a_card_the_record_adds_is_drawn_from_the_record(record: dict[str, Any]) -> None:
+    """A record whose set adds cards carries their definitions (``card_set.changes.add``):
+    the page takes them from there, not from the printed catalog."""
+    from arena.viewer import _chips, gallery_html, record_cards
+    from tests.sight.test_card_svg import cards_of, check_drawing
+
+    entry = {"id": "plot-16", "shape": "line", "points": 5, "cells": [
+        {"at": f"{q},0", "colour": "green"} for q in range(4)]}
+    with_added = dict(record, card_set={"hash": "x", "changes": {
+        "points": {"plot-16": 6, "plot-01": 4}, "add": {"plot": [entry]}}})
+    table = record_cards(with_added)
+    assert table["plot-16"] == ("plot", entry, 6) and table["plot-01"][2] == 4
+    assert "plot-16" not in record_cards(record)
+    end = replay_record(record).state
+    html = gallery_html(["plot-16", "plot-01"], table, end, ["a", "b"])
+    gallery = _gallery(html)
+    assert set(gallery) == {"plot-16", "plot-01"}
+    drawn = cards_of(gallery["plot-16"])["plot-16"]
+    assert drawn.get("data-status") == "added" and drawn.get("data-points") == "6"
+    check_drawing(drawn, "plot", entry)
+    assert cards_of(gallery["plot-01"])["plot-01"].get("data-status") == "changed"
+    chip = _chips(["plot-16"], "held", table)
+    assert 'data-card="plot-16"' in chip and "line: green green green green, 6 pts" in chip
+
+
+@pytest.mark.parametrize("width", [1300, 800])
+def test_a_chip_pointed_at_shows_its_card(tmp_path: Path, record: dict[str, Any],
+                                          browser: Any, width: int) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    out = tmp_path / "game.html"
+    CliRunner().invoke(main, ["replay", str(write(tmp_path, record)), "--html", str(out)])
+    browser.set_window_size(width, 900)
+    browser.get(out.as_uri() + "#step=60")
+    tip = browser.find_element(By.ID, "card-tip")
+    assert not tip.is_displayed()
+    chips = browser.find_elements(By.CSS_SELECTOR, "#panel .chip[data-card]")
+    assert chips
+    for chip in (chips[0], chips[-1]):
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
+        ActionChains(browser).move_to_element(chip).perform()
+        card = chip.get_attribute("data-card")
+        assert tip.is_displayed() and tip.get_attribute("data-card") == card
+        shown = tip.find_element(By.CSS_SELECTOR, "g.card").get_attribute("data-card")
+        assert shown == card
+        # inside the window, beside the chip and not over it
+        box, at = tip.rect, chip.rect
+        view = browser.execute_script("return [window.innerWidth, window.innerHeight]")
+        assert box["x"] >= 0 and box["x"] + box["width"] <= view[0]
+        top = browser.execute_script("return arguments[0].getBoundingClientRect().top", tip)
+        assert top >= 0 and top + box["height"] <= view[1]
+        assert box["y"] >= at["y"] + at["height"] or box["y"] + box["height"] <= at["y"]
+    ActionChains(browser).move_to_element(
+        browser.find_element(By.TAG_NAME, "h1")).perform()
+    assert not tip.is_displayed()
+    browser.set_window_size(1300, 1000)
