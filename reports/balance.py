@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
+from scipy import sparse, special
 
 from . import stats
 from .loader import CATEGORIES, ReportError, Tables, emperor_points
@@ -146,23 +146,29 @@ def _card_sums(t: Tables, deal_of_game: np.ndarray, n_deals: int
     catalog = t.catalog
     n_cards = len(catalog)
     games = t.games
-    c = t.ok_cards
-    gi = c["gi"].to_numpy()
+    col = t.ok_card_column
+    gi = col("gi")
     # One integer per card row, its (deal, card) cell: each quantity's per-deal sums are one
     # bincount over it (the same sequential float64 additions as np.add.at, far faster).
-    cell = deal_of_game[gi].astype(np.int64) * n_cards + c["card"].cat.codes.to_numpy()
+    # Per card row, everything is kept as narrow as it is exact (a million games are 21
+    # million card rows): cells as int32 when they fit, rounds and turns (whole numbers
+    # below 2**24) in float32; bincount adds them in float64 all the same.
+    wide = n_deals * n_cards >= 2**31
+    cell = deal_of_game[gi].astype(np.int64 if wide else np.int32) * n_cards + col("card")
+    done = col("completed")
+    drawn_round = col("drawn_round", np.float32)
+    end = games["rounds"].to_numpy(dtype=np.float32)[gi]
     del gi
-    done = c["completed"].to_numpy()
-    drawn_round = c["drawn_round"].to_numpy(dtype=float)
-    end = games["rounds"].to_numpy(dtype=float)[c["gi"].to_numpy()]
     timed = ~np.isnan(drawn_round) & (end >= 0)
     # Turns held: from the draw to the completion, or to the game's end when never completed.
-    held = np.where(done, c["completed_round"].to_numpy(dtype=float), end) - drawn_round
+    held = np.where(done, col("completed_round", np.float32), end)
+    held -= drawn_round
     del end, drawn_round
-    held = np.where(timed, np.clip(held, 0.0, None), 0.0)
+    np.clip(held, 0.0, None, out=held)
+    held[~timed] = 0.0
     done_timed = done & timed
     points = catalog["points"].to_numpy(dtype=float)
-    share = c["share"].to_numpy(dtype=float)
+    share = col("share", float)
 
     def column(q: str) -> np.ndarray | None:
         """One quantity per card row, made when its sums are (not nine at once)."""
@@ -208,9 +214,9 @@ def _regression(
     catalog = t.catalog
     points = catalog["points"].to_numpy(dtype=float)
     # The completed cards' codes and seat rows only (not a filtered copy of every column).
-    completed = t.ok_cards["completed"].to_numpy()
-    codes = t.ok_cards["card"].cat.codes.to_numpy()[completed].astype(np.int64)
-    done_srow = t.ok_cards["srow"].to_numpy()[completed]
+    completed = t.ok_card_column("completed")
+    codes = t.ok_card_column("card")[completed].astype(np.int64)
+    done_srow = t.ok_card_column("srow")[completed]
     del completed
     counts = np.bincount(codes, minlength=len(catalog))
     usable = np.flatnonzero((counts >= min_completions) & (len(s) - counts >= min_completions)
@@ -224,14 +230,33 @@ def _regression(
     column = np.full(len(catalog), -1)
     column[usable] = np.arange(len(usable))
     n_int = len(player_counts) + len(present)
-    x = np.zeros((len(s), n_int + 1 + len(usable)))
-    x[:, :len(player_counts)] = s["players"].to_numpy()[:, None] == player_counts[None, :]
-    x[:, len(player_counts):n_int] = who[:, None] == present[None, :]
-    x[:, n_int] = s["emperor"].to_numpy(dtype=float)
-    row_of = pd.Series(np.arange(len(s)), index=s.index)
+    # The design is indicators (and the Emperor, 0 or 1): a few non-zeros in about fifty
+    # columns a seat, so it is kept sparse (at a million games a dense one, with its
+    # weighted copy while fitting, took 1.6 GB of the report's peak).
+    n_rows = len(s)
+    entries_r: list[np.ndarray] = []
+    entries_c: list[np.ndarray] = []
+    plays = np.searchsorted(player_counts, s["players"].to_numpy())
+    entries_r.append(np.arange(n_rows))
+    entries_c.append(plays)
+    where = np.searchsorted(present, who)
+    mine = (where < len(present)) & (present[np.minimum(where, len(present) - 1)] == who) \
+        if len(present) else np.zeros(n_rows, dtype=bool)
+    entries_r.append(np.flatnonzero(mine))
+    entries_c.append(len(player_counts) + where[mine])
+    emperor = np.flatnonzero(s["emperor"].to_numpy())
+    entries_r.append(emperor)
+    entries_c.append(np.full(len(emperor), n_int))
+    row_of = pd.Series(np.arange(n_rows), index=s.index)
     keep = column[codes] >= 0
-    rows = row_of.reindex(done_srow[keep]).to_numpy()
-    x[rows, n_int + 1 + column[codes[keep]]] = 1.0
+    entries_r.append(row_of.reindex(done_srow[keep]).to_numpy())
+    entries_c.append(n_int + 1 + column[codes[keep]])
+    x = sparse.coo_array(
+        (np.ones(sum(len(r) for r in entries_r)),
+         (np.concatenate(entries_r), np.concatenate(entries_c))),
+        shape=(n_rows, n_int + 1 + len(usable))).tocsr()
+    del entries_r, entries_c
+    x.data[:] = 1.0  # an indicator, even where two entries fell in one cell
     y = s["share"].to_numpy(dtype=float)
     start = np.zeros(x.shape[1])
     for i, players in enumerate(player_counts):
@@ -241,7 +266,7 @@ def _regression(
                                                           1e-2)]
     beta, se = stats.logistic(x, y, penalty, start=start)
     p = special.expit(np.clip(x @ beta, -30.0, 30.0))
-    info = (x * (p * (1.0 - p))[:, None]).T @ x + np.diag(penalty)
+    info = stats.information(x, p * (1.0 - p)) + np.diag(penalty)
     bread = np.linalg.pinv(info)
     # Score of each seat row at the fit, summed per deal: sum over deals = penalty * beta.
     per_deal = scores_by_deal(x, y - p, deal_of_game[s["gi"].to_numpy()], n_deals)
@@ -262,12 +287,22 @@ def _regression(
     return fit
 
 
-def scores_by_deal(x: np.ndarray, resid: np.ndarray, deal: np.ndarray, n_deals: int
-                   ) -> np.ndarray:
+def scores_by_deal(x: np.ndarray | sparse.csr_array, resid: np.ndarray, deal: np.ndarray,
+                   n_deals: int) -> np.ndarray:
     """``x * resid`` summed over the rows of each deal: one bincount per column, the same
     sequential additions as ``np.add.at`` over the rows, without the rows × columns score
-    matrix (and many times faster)."""
+    matrix (and many times faster).  A sparse ``x`` is taken column by column from its
+    non-zeros (the rows of a column in order, so the additions are the same)."""
     per_deal = np.empty((n_deals, x.shape[1]))
+    if sparse.issparse(x):
+        by_column = sparse.csc_array(x)
+        by_column.sort_indices()
+        for j in range(x.shape[1]):
+            lo, hi = by_column.indptr[j], by_column.indptr[j + 1]
+            rows = by_column.indices[lo:hi]
+            per_deal[:, j] = np.bincount(deal[rows], weights=by_column.data[lo:hi] * resid[rows],
+                                         minlength=n_deals)
+        return per_deal
     for j in range(x.shape[1]):
         per_deal[:, j] = np.bincount(deal, weights=x[:, j] * resid, minlength=n_deals)
     return per_deal
@@ -618,8 +653,14 @@ def analyse(t: Tables, replicates: int = REPLICATES, seed: int = 0,
     info["emperor_points"] = float(emperor_points(t.manifest))
     info["min_completions"] = min_completions
     info["replicates"] = replicates
-    return {"cards": cards, "categories": category_table(s, full, boot), "info": info,
-            "sample": s, "full": full, "boot": boot}
+    categories = category_table(s, full, boot)
+    # What is kept describes the cards, not the deals: the per-deal sums and scores (0.8 and
+    # 0.2 GB at a million games) are the bootstrap's input and are not held by the report
+    # for the sections after this one.
+    fit = {k: v for k, v in s.fit.items() if k != "scores"}
+    kept = Sample(s.deals[:0], s.strata[:0], s.sums[:0], s.cards, s.games, fit, s.totals)
+    return {"cards": cards, "categories": categories, "info": info,
+            "sample": kept, "full": full, "boot": boot}
 
 
 def joint_samples(a: Sample, b: Sample) -> tuple[Sample, Sample]:

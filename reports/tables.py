@@ -577,11 +577,15 @@ def card_balance(
                              min_completions=min_completions, min_drawn=min_drawn)
     cards = result["cards"]
     info = result["info"]
-    c = t.ok_cards
-    dealt = c[c["drawn_round"] == 0]
-    dg = dealt.groupby("card", observed=False)["share"]
-    n_dealt = dg.size().reindex(cards["card"]).fillna(0).to_numpy()
-    won = dg.sum().reindex(cards["card"]).fillna(0).to_numpy()
+    dealt = t.ok_card_column("drawn_round") == 0
+    code = t.ok_card_column("card")[dealt]
+    order = t.cards["card"].cat.categories
+    n_dealt = pd.Series(np.bincount(code, minlength=len(order)), index=order)
+    won = pd.Series(np.bincount(code, weights=t.ok_card_column("share", float)[dealt],
+                                minlength=len(order)), index=order)
+    del dealt, code
+    n_dealt = n_dealt.reindex(cards["card"]).fillna(0).to_numpy()
+    won = won.reindex(cards["card"]).fillna(0).to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
         cards["dealt_win_rate"] = won / n_dealt
     cards["dealt_win_rate_lo"], cards["dealt_win_rate_hi"] = stats.wilson(won, n_dealt)

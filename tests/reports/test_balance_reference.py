@@ -10,6 +10,7 @@ regression scores, computed here with ``np.add.at`` over the seat rows.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -104,3 +105,27 @@ def test_figures_unchanged_by_the_storage(run: reports.Tables) -> None:
     for k in full:
         np.testing.assert_allclose(full[k], full_r[k], rtol=1e-9, atol=1e-12, equal_nan=True)
         np.testing.assert_array_equal(boot[k], boot_r[k])
+
+
+def test_sparse_scores_by_deal_match_the_dense_ones() -> None:
+    from scipy import sparse
+
+    rng = np.random.default_rng(5)
+    x = (rng.random((500, 7)) < 0.4) * 1.0
+    resid = rng.normal(size=500)
+    deal = rng.integers(0, 60, 500)
+    np.testing.assert_array_equal(
+        balance.scores_by_deal(sparse.csr_array(x), resid, deal, 60),
+        balance.scores_by_deal(x, resid, deal, 60))
+
+
+def test_one_card_column_of_the_games_without_error(run: reports.Tables) -> None:
+    """``ok_card_column`` is the column of ``ok_cards``, without copying the frame."""
+    cards = run.cards.copy()
+    cards["error"] = cards["gi"].to_numpy() % 5 == 0  # the cards of some games with an error
+    t = dataclasses.replace(run, cards=cards)
+    assert 0 < t.cards["error"].sum() < len(t.cards)
+    ok = t.ok_cards
+    np.testing.assert_array_equal(t.ok_card_column("drawn_round"), ok["drawn_round"].to_numpy())
+    np.testing.assert_array_equal(t.ok_card_column("card"), ok["card"].cat.codes.to_numpy())
+    np.testing.assert_array_equal(t.ok_card_column("share", float), ok["share"].to_numpy())

@@ -138,3 +138,21 @@ def test_plackett_luce_matches_openskill_itself() -> None:
         games, k, model.mu, model.sigma, model.beta, model.kappa, model.tau)
     assert mu == pytest.approx([r.mu for r in current], abs=1e-9)
     assert sigma == pytest.approx([r.sigma for r in current], abs=1e-9)
+
+
+def test_logistic_on_a_sparse_design_matches_the_dense_fit() -> None:
+    """The card study fits a sparse design (indicators); it must give the dense fit."""
+    from scipy import sparse
+
+    rng = np.random.default_rng(7)
+    x = (rng.random((400, 6)) < 0.3).astype(float)
+    x[:, 0] = 1.0
+    y = (rng.random(400) < 1 / (1 + np.exp(-(x @ np.array([-0.5, 1, -1, 0.5, 0, 2]))))) * 1.0
+    pen = np.r_[0.0, np.full(5, 1e-2)]
+    dense = stats.logistic(x, y, pen)
+    light = stats.logistic(sparse.csr_array(x), y, pen)
+    np.testing.assert_allclose(light[0], dense[0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(light[1], dense[1], rtol=1e-10, atol=1e-12)
+    w = rng.random(400)
+    np.testing.assert_allclose(stats.information(sparse.csr_array(x), w),
+                               (x * w[:, None]).T @ x, rtol=1e-12)
