@@ -146,7 +146,9 @@ def _card_sums(t: Tables, deal_of_game: np.ndarray, n_deals: int
     catalog = t.catalog
     n_cards = len(catalog)
     games = t.games
-    col = t.ok_card_column
+    def col(name: str, dtype: Any = None) -> np.ndarray:
+        return t.ok_column("cards", name, dtype)
+
     gi = col("gi")
     # One integer per card row, its (deal, card) cell: each quantity's per-deal sums are one
     # bincount over it (the same sequential float64 additions as np.add.at, far faster).
@@ -210,22 +212,28 @@ def _regression(
     standard error: the deal-level (sandwich) variance is too small when one participant wins
     nearly every game and the fitted probabilities sit at 0 and 1.
     """
-    s = t.ok_seats
+    def seat(name: str, dtype: Any = None) -> np.ndarray:
+        """A column of the seats of games without error (``t.ok_seats`` would copy them all
+        and keep the copy)."""
+        return t.ok_column("seats", name, dtype)
+
+    n_rows = len(seat("gi"))
     catalog = t.catalog
     points = catalog["points"].to_numpy(dtype=float)
     # The completed cards' codes and seat rows only (not a filtered copy of every column).
-    completed = t.ok_card_column("completed")
-    codes = t.ok_card_column("card")[completed].astype(np.int64)
-    done_srow = t.ok_card_column("srow")[completed]
+    completed = t.ok_column("cards", "completed")
+    codes = t.ok_column("cards", "card")[completed].astype(np.int64)
+    done_srow = t.ok_column("cards", "srow")[completed]
     del completed
     counts = np.bincount(codes, minlength=len(catalog))
-    usable = np.flatnonzero((counts >= min_completions) & (len(s) - counts >= min_completions)
+    usable = np.flatnonzero((counts >= min_completions) & (n_rows - counts >= min_completions)
                             & ~np.isnan(points))
-    fit: dict[str, Any] = {"usable": usable, "rows": len(s)}
+    fit: dict[str, Any] = {"usable": usable, "rows": n_rows}
     if len(usable) < 2:
         return fit
-    player_counts = np.sort(s["players"].unique())
-    who = s["participant"].cat.codes.to_numpy().astype(np.int64)
+    players = seat("players")
+    player_counts = np.unique(players)
+    who = seat("participant").astype(np.int64)
     present = np.unique(who)[1:]  # the first participant is the reference
     column = np.full(len(catalog), -1)
     column[usable] = np.arange(len(usable))
@@ -233,10 +241,9 @@ def _regression(
     # The design is indicators (and the Emperor, 0 or 1): a few non-zeros in about fifty
     # columns a seat, so it is kept sparse (at a million games a dense one, with its
     # weighted copy while fitting, took 1.6 GB of the report's peak).
-    n_rows = len(s)
     entries_r: list[np.ndarray] = []
     entries_c: list[np.ndarray] = []
-    plays = np.searchsorted(player_counts, s["players"].to_numpy())
+    plays = np.searchsorted(player_counts, players)
     entries_r.append(np.arange(n_rows))
     entries_c.append(plays)
     where = np.searchsorted(present, who)
@@ -244,12 +251,14 @@ def _regression(
         if len(present) else np.zeros(n_rows, dtype=bool)
     entries_r.append(np.flatnonzero(mine))
     entries_c.append(len(player_counts) + where[mine])
-    emperor = np.flatnonzero(s["emperor"].to_numpy())
+    emperor = np.flatnonzero(seat("emperor"))
     entries_r.append(emperor)
     entries_c.append(np.full(len(emperor), n_int))
-    row_of = pd.Series(np.arange(n_rows), index=s.index)
+    # A card's seat row among the seats of games without error (its games have none).
+    ok_seat = t.ok_rows("seats")
     keep = column[codes] >= 0
-    entries_r.append(row_of.reindex(done_srow[keep]).to_numpy())
+    entries_r.append(done_srow[keep] if isinstance(ok_seat, slice)
+                     else (np.cumsum(ok_seat) - 1)[done_srow[keep]])
     entries_c.append(n_int + 1 + column[codes[keep]])
     x = sparse.coo_array(
         (np.ones(sum(len(r) for r in entries_r)),
@@ -257,10 +266,10 @@ def _regression(
         shape=(n_rows, n_int + 1 + len(usable))).tocsr()
     del entries_r, entries_c
     x.data[:] = 1.0  # an indicator, even where two entries fell in one cell
-    y = s["share"].to_numpy(dtype=float)
+    y = seat("share", float)
     start = np.zeros(x.shape[1])
-    for i, players in enumerate(player_counts):
-        rate = float(np.clip(y[s["players"].to_numpy() == players].mean(), 0.01, 0.99))
+    for i, count in enumerate(player_counts):
+        rate = float(np.clip(y[players == count].mean(), 0.01, 0.99))
         start[i] = math.log(rate / (1.0 - rate))
     penalty = np.r_[np.zeros(len(player_counts)), np.full(x.shape[1] - len(player_counts),
                                                           1e-2)]
@@ -269,17 +278,18 @@ def _regression(
     info = stats.information(x, p * (1.0 - p)) + np.diag(penalty)
     bread = np.linalg.pinv(info)
     # Score of each seat row at the fit, summed per deal: sum over deals = penalty * beta.
-    per_deal = scores_by_deal(x, y - p, deal_of_game[s["gi"].to_numpy()], n_deals)
+    per_deal = scores_by_deal(x, y - p, deal_of_game[seat("gi")], n_deals)
     # The bootstrap's variance of the one-step estimate, worked out: bread · meat · bread,
     # the meat from the deals' scores centred within their pairing.
     strata = t.games["stratum"].to_numpy()[~t.games["error"].to_numpy()]
     stratum_of_deal = np.zeros(n_deals, dtype=np.int64)
     stratum_of_deal[deal_of_game[deal_of_game >= 0]] = strata
-    centred = per_deal.copy()
-    for st in np.unique(stratum_of_deal):
-        m = stratum_of_deal == st
-        centred[m] -= centred[m].mean(axis=0)
-    sandwich = np.sqrt(np.clip(np.diag(bread @ (centred.T @ centred) @ bread), 0.0, None))
+    meat = np.zeros((x.shape[1], x.shape[1]))
+    for st in np.unique(stratum_of_deal):  # a pairing at a time: no centred copy of them all
+        centred = per_deal[stratum_of_deal == st]
+        centred -= centred.mean(axis=0)
+        meat += centred.T @ centred
+    sandwich = np.sqrt(np.clip(np.diag(bread @ meat @ bread), 0.0, None))
     with np.errstate(divide="ignore", invalid="ignore"):
         inflate = np.where(sandwich > 0, np.maximum(1.0, se / sandwich), 1.0)
     fit.update({"beta": beta, "se": se, "bread": bread, "scores": per_deal,

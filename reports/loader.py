@@ -33,6 +33,8 @@ or of an earlier version without MACs, reports with a warning that it is not aut
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import logging
 import math
@@ -112,35 +114,49 @@ class Tables:
         """A short name for the run, used as a column header when runs are compared."""
         return self.source.name or str(self.source)
 
-    @cached_property
+    # The three ``ok_`` frames are made when asked for and not kept: when some game has an
+    # error each is a copy of every column (0.4 GB for the games and seats of a million
+    # games, 1 GB for their cards), which a cached property kept for the report's life, and
+    # the report's tables ask for them a few times each (about 0.1 s a copy at that size).
+
+    @property
     def ok_games(self) -> pd.DataFrame:
         """Games that ended by the rules (no error), the ones that describe the game itself."""
         return _without_errors(self.games)
 
-    @cached_property
+    @property
     def ok_seats(self) -> pd.DataFrame:
         """The seats of :attr:`ok_games`."""
         return _without_errors(self.seats)
 
-    @cached_property
+    @property
     def ok_cards(self) -> pd.DataFrame:
-        """The cards drawn in :attr:`ok_games` (every column copied when some game has an
-        error: the report itself reads single columns with :meth:`ok_card_column`)."""
+        """The cards drawn in :attr:`ok_games` (the report itself reads single columns with
+        :meth:`ok_column`)."""
         return _without_errors(self.cards)
 
-    @cached_property
-    def _ok_card_rows(self) -> np.ndarray | slice:
-        mask = self.cards["error"].to_numpy()
-        return ~mask if mask.any() else slice(None)
+    def ok_rows(self, table: str) -> np.ndarray | slice:
+        """Which rows of ``table`` ("games", "seats" or "cards") are of games without error:
+        a mask, or every row as a slice (indexing with it copies nothing)."""
+        rows = self._ok_rows.get(table)
+        if rows is None:
+            mask = getattr(self, table)["error"].to_numpy()
+            rows = self._ok_rows[table] = ~mask if mask.any() else slice(None)
+        return rows
 
-    def ok_card_column(self, name: str, dtype: Any = None) -> np.ndarray:
-        """One column of :attr:`ok_cards` as an array, without copying the others: the card
-        frame is ten rows a game, a gigabyte at a million games, and a filtered copy of all
-        of it, kept for the report's life, was a quarter of the report's peak memory."""
-        column = self.cards[name]
+    def ok_column(self, table: str, name: str, dtype: Any = None) -> np.ndarray:
+        """One column of :attr:`ok_seats` or :attr:`ok_cards` (``table``: "seats" or
+        "cards"; a categorical gives its codes) as an array, without copying the others: the
+        card frame is ten rows a game, a gigabyte at a million games, and a filtered copy of
+        all of it, kept for the report's life, was a quarter of the report's peak memory."""
+        column = getattr(self, table)[name]
         values = column.cat.codes.to_numpy() if isinstance(column.dtype, pd.CategoricalDtype) \
             else column.to_numpy(dtype=dtype)
-        return values[self._ok_card_rows]
+        return values[self.ok_rows(table)]
+
+    @cached_property
+    def _ok_rows(self) -> dict[str, np.ndarray | slice]:
+        return {}
 
 
 def _without_errors(frame: pd.DataFrame) -> pd.DataFrame:
@@ -452,6 +468,10 @@ def _check(record: Any) -> str | None:
 
 #: Card rows kept in lists before they are moved into arrays.
 _SPILL = 1 << 18
+#: Games read between two moves of the float columns into arrays (``_spill_floats``).
+_SPILL_GAMES = 1 << 15
+_FLOATS_G = ("top_score", "margin")
+_FLOATS_S = ("score", "panda_points", "share", "seconds")
 
 
 def _rounds(values: list[Any]) -> np.ndarray:
@@ -484,6 +504,22 @@ class _Builder:
             "gi", "seat", "card", "drawn_round", "completed_round")}
         #: Card rows already moved into arrays (``_spill_cards``), oldest first.
         self.c_chunks: list[dict[str, np.ndarray]] = []
+        #: The float columns of games and seats already moved into arrays (``_spill_floats``).
+        self.f_chunks: dict[str, list[np.ndarray]] = {k: [] for k in (*_FLOATS_G, *_FLOATS_S)}
+
+    def _spill_floats(self) -> None:
+        """Move the float columns of the games and seats read so far into arrays.  A float in
+        a list is an object of its own; millions of them, freed only at the end, leave the
+        heap full of holes between the strings kept (game ids), which the process cannot
+        give back: 0.4 GB at a million games, on top of the tables."""
+        for table, names in ((self.g, _FLOATS_G), (self.s, _FLOATS_S)):
+            for name in names:
+                self.f_chunks[name].append(np.asarray(table[name], dtype=float))
+                table[name].clear()
+
+    def _floats(self, table: dict[str, list[Any]], name: str) -> np.ndarray:
+        """A float column whole: its spilled arrays and the rows read since."""
+        return np.concatenate([*self.f_chunks[name], np.asarray(table[name], dtype=float)])
 
     def _spill_cards(self) -> None:
         """Move the card rows read so far into compact arrays: a card row is five Python
@@ -522,18 +558,17 @@ class _Builder:
     def add(self, number: int, rec: dict[str, Any]) -> None:
         """Append one record, or nothing: a field found bad halfway must not leave some
         columns a row longer than the others."""
-        games, seats, cards = len(self.g["game"]), len(self.s["gi"]), len(self.c["gi"])
-        if cards >= _SPILL:
+        if len(self.c["gi"]) >= _SPILL:
             self._spill_cards()
-            cards = 0
+        if len(self.g["top_score"]) >= _SPILL_GAMES:
+            self._spill_floats()
+        lengths = [(column, len(column)) for column in (
+            *self.g.values(), *self.weather, *self.s.values(), *self.acts, *self.c.values())]
         try:
             self._add(number, rec)
         except Exception:
-            for columns, length in (([*self.g.values(), *self.weather], games),
-                                    ([*self.s.values(), *self.acts], seats),
-                                    (self.c.values(), cards)):
-                for column in columns:
-                    del column[length:]
+            for column, length in lengths:
+                del column[length:]
             raise
 
     def _add(self, number: int, rec: dict[str, Any]) -> None:
@@ -686,8 +721,8 @@ class _Builder:
             "error_kind": pd.Series(self.g["error_kind"], dtype=object),
             "error_message": pd.Series(self.g["error_message"], dtype=object),
             "options": pd.Series(self.g["options"], dtype=object),
-            "top_score": np.asarray(self.g["top_score"], dtype=float),
-            "margin": np.asarray(self.g["margin"], dtype=float),
+            "top_score": self._floats(self.g, "top_score"),
+            "margin": self._floats(self.g, "margin"),
         })
         games["error"] = games["error_seat"] >= 0
         for idx, face in enumerate(WEATHER_FACES):
@@ -698,13 +733,13 @@ class _Builder:
             "seat": np.asarray(self.s["seat"], dtype=np.int16),
             "participant": pd.Categorical.from_codes(
                 np.asarray(self.s["participant"], dtype=np.int32), categories=names),
-            "score": np.asarray(self.s["score"], dtype=float),
-            "panda_points": np.asarray(self.s["panda_points"], dtype=float),
+            "score": self._floats(self.s, "score"),
+            "panda_points": self._floats(self.s, "panda_points"),
             "win": np.asarray(self.s["win"], dtype=bool),
-            "share": np.asarray(self.s["share"], dtype=float),
+            "share": self._floats(self.s, "share"),
             "rank": np.asarray(self.s["rank"], dtype=np.int16),
             "faulty": np.asarray(self.s["faulty"], dtype=bool),
-            "seconds": np.asarray(self.s["seconds"], dtype=float),
+            "seconds": self._floats(self.s, "seconds"),
         })
         for idx, kind in enumerate(ACTION_KINDS):
             seats[f"act_{kind}"] = self._narrow(self.acts[idx], np.int32, self.s["gi"])
@@ -827,6 +862,7 @@ def load(directory: str | Path, strict: bool = True,
             from exc
     games, seats, cards = _tidy(games, seats, cards, warnings, strict, path)
     _derive(games, seats, cards, catalog)
+    _release_freed_memory()
     return Tables(games, seats, cards, manifest, catalog, directory, warnings)
 
 
@@ -902,6 +938,23 @@ def _tidy(
     return games, seats, cards
 
 
+def _narrow_points(points: np.ndarray) -> np.ndarray:
+    """The catalog's points in float32 when every one of them is exactly a float32 (whole
+    numbers and halves are): the card rows are ten a game, and the points column is 8 of
+    their 47 bytes; a card set priced at 2.1 keeps float64 and its exact points."""
+    narrow = points.astype(np.float32)
+    same = (narrow.astype(float) == points) | (np.isnan(points) & np.isnan(narrow))
+    return narrow if same.all() else points
+
+
+def _release_freed_memory() -> None:
+    """Hand the heap freed by the parse (its column lists) back to the system, where the C
+    library allows it (glibc's ``malloc_trim``): what a run's later steps allocate is then
+    counted once, not on top of pages the process no longer uses."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def _derive(
     games: pd.DataFrame, seats: pd.DataFrame, cards: pd.DataFrame, catalog: pd.DataFrame
 ) -> None:
@@ -947,7 +1000,7 @@ def _derive(
     kind_of_card = np.array([kinds.index(c) if c in kinds else len(CATEGORIES)
                              for c in catalog["category"]], dtype=np.int8)
     cards["category"] = pd.Categorical.from_codes(kind_of_card[code], categories=kinds)
-    cards["points"] = catalog["points"].to_numpy(dtype=float)[code]
+    cards["points"] = _narrow_points(catalog["points"].to_numpy(dtype=float))[code]
     cards["completed"] = ~np.isnan(cards["completed_round"].to_numpy())
     cards["rounds_to_complete"] = cards["completed_round"] - cards["drawn_round"]
 

@@ -577,11 +577,11 @@ def card_balance(
                              min_completions=min_completions, min_drawn=min_drawn)
     cards = result["cards"]
     info = result["info"]
-    dealt = t.ok_card_column("drawn_round") == 0
-    code = t.ok_card_column("card")[dealt]
+    dealt = t.ok_column("cards", "drawn_round") == 0
+    code = t.ok_column("cards", "card")[dealt]
     order = t.cards["card"].cat.categories
     n_dealt = pd.Series(np.bincount(code, minlength=len(order)), index=order)
-    won = pd.Series(np.bincount(code, weights=t.ok_card_column("share", float)[dealt],
+    won = pd.Series(np.bincount(code, weights=t.ok_column("cards", "share", float)[dealt],
                                 minlength=len(order)), index=order)
     del dealt, code
     n_dealt = n_dealt.reindex(cards["card"]).fillna(0).to_numpy()

@@ -126,6 +126,6 @@ def test_one_card_column_of_the_games_without_error(run: reports.Tables) -> None
     t = dataclasses.replace(run, cards=cards)
     assert 0 < t.cards["error"].sum() < len(t.cards)
     ok = t.ok_cards
-    np.testing.assert_array_equal(t.ok_card_column("drawn_round"), ok["drawn_round"].to_numpy())
-    np.testing.assert_array_equal(t.ok_card_column("card"), ok["card"].cat.codes.to_numpy())
-    np.testing.assert_array_equal(t.ok_card_column("share", float), ok["share"].to_numpy())
+    np.testing.assert_array_equal(t.ok_column("cards", "drawn_round"), ok["drawn_round"].to_numpy())
+    np.testing.assert_array_equal(t.ok_column("cards", "card"), ok["card"].cat.codes.to_numpy())
+    np.testing.assert_array_equal(t.ok_column("cards", "share", float), ok["share"].to_numpy())
