@@ -46,6 +46,8 @@ MIN_DRAWN = 10
 #: per turn (a designer does not act on a 5% difference, however sure).
 MARGIN = 0.2
 POWER_Z = 0.8416212335729143  # 80% power
+#: Card rows per slice of the per-deal sums (:func:`_card_sums`).
+ROWS = 1 << 22
 CHUNK = 100  # replicates per weight matrix: 100 x 50,000 deals is 40 MB
 
 # Per-deal sums kept for every card, in this order in the sums matrix.
@@ -142,56 +144,76 @@ def sample(t: Tables, min_completions: int = MIN_COMPLETIONS) -> Sample:
 def _card_sums(t: Tables, deal_of_game: np.ndarray, n_deals: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """Per deal × (quantity, card) sums in float32 and their float64 column totals (its own
-    function so that the card-row temporaries are freed before the regression)."""
+    function so that the card-row temporaries are freed before the regression).
+
+    The card rows are taken :data:`ROWS` at a time, each quantity's sums added up over the
+    slices: a million games are 21 million card rows, and the quantities of all of them at
+    once took 0.7 GB beside the sums.  One slice (up to four million rows, some 190,000
+    games) adds exactly as a single bincount does; over several, the counts, turns and
+    points are whole numbers and add exactly in any order, and the win shares (thirds)
+    differ in the last bits of a float64 at most.
+    """
     catalog = t.catalog
     n_cards = len(catalog)
-    games = t.games
-    def col(name: str, dtype: Any = None) -> np.ndarray:
-        return t.ok_column("cards", name, dtype)
-
-    gi = col("gi")
-    # One integer per card row, its (deal, card) cell: each quantity's per-deal sums are one
-    # bincount over it (the same sequential float64 additions as np.add.at, far faster).
-    # Per card row, everything is kept as narrow as it is exact (a million games are 21
-    # million card rows): cells as int32 when they fit, rounds and turns (whole numbers
-    # below 2**24) in float32; bincount adds them in float64 all the same.
+    rounds_of_game = t.games["rounds"].to_numpy(dtype=np.float32)
+    points = np.nan_to_num(catalog["points"].to_numpy(dtype=float))
+    cards = t.cards
+    ok = t.ok_rows("cards")
+    # Cells (deal, card) as int32 when they fit: one integer per card row, whose bincount
+    # gives a quantity's per-deal sums (the sequential float64 additions of np.add.at).
     wide = n_deals * n_cards >= 2**31
-    cell = deal_of_game[gi].astype(np.int64 if wide else np.int32) * n_cards + col("card")
-    done = col("completed")
-    drawn_round = col("drawn_round", np.float32)
-    end = games["rounds"].to_numpy(dtype=np.float32)[gi]
-    del gi
-    timed = ~np.isnan(drawn_round) & (end >= 0)
-    # Turns held: from the draw to the completion, or to the game's end when never completed.
-    held = np.where(done, col("completed_round", np.float32), end)
-    held -= drawn_round
-    del end, drawn_round
-    np.clip(held, 0.0, None, out=held)
-    held[~timed] = 0.0
-    done_timed = done & timed
-    points = catalog["points"].to_numpy(dtype=float)
-    share = col("share", float)
 
-    def column(q: str) -> np.ndarray | None:
-        """One quantity per card row, made when its sums are (not nine at once)."""
+    def rows(lo: int, hi: int) -> dict[str, np.ndarray]:
+        """The card rows lo..hi of games without error, as what the quantities need."""
+        take = slice(lo, hi) if isinstance(ok, slice) else np.flatnonzero(ok[lo:hi]) + lo
+
+        def col(name: str, dtype: Any = None) -> np.ndarray:
+            column = cards[name]
+            values = column.cat.codes.to_numpy() \
+                if isinstance(column.dtype, pd.CategoricalDtype) else column.to_numpy(dtype)
+            return values[take]
+
+        gi = col("gi")
+        code = col("card")
+        cell = deal_of_game[gi].astype(np.int64 if wide else np.int32) * n_cards + code
+        done = col("completed")
+        drawn_round = col("drawn_round", np.float32)
+        end = rounds_of_game[gi]
+        timed = ~np.isnan(drawn_round) & (end >= 0)
+        # Turns held: from the draw to the completion, or to the game's end when never
+        # completed (whole numbers below 2**24: exact in float32).
+        held = np.where(done, col("completed_round", np.float32), end)
+        held -= drawn_round
+        np.clip(held, 0.0, None, out=held)
+        held[~timed] = 0.0
+        return {"cell": cell, "code": code, "done": done, "timed": timed,
+                "held": held, "done_timed": done & timed, "share": col("share", float)}
+
+    def column(q: str, r: dict[str, np.ndarray]) -> np.ndarray | None:
+        """One quantity per card row of a slice."""
         if q == "drawn":
             return None
         if q == "earned":
-            return np.where(done_timed, np.nan_to_num(points)[cell % n_cards], 0.0)
+            return np.where(r["done_timed"], points[r["code"]], 0.0)
         if q == "to_complete":
-            return np.where(done_timed, held, 0.0)
+            return np.where(r["done_timed"], r["held"], 0.0)
         if q in ("won_done", "won_miss"):
-            return share * (done if q == "won_done" else ~done)
-        return {"completed": done, "held": held, "timed": timed, "timed_done": done_timed}[q]
+            return r["share"] * (r["done"] if q == "won_done" else ~r["done"])
+        return r[{"completed": "done", "timed_done": "done_timed"}.get(q, q)]
 
     # The bootstrap multiplies the sums in single precision (see :func:`bootstrap`), so that is
     # how they are kept: half the memory of float64 and no second copy.  The point estimates
     # take the column totals of the float64 sums, kept aside (``totals``).
     sums = np.empty((n_deals, len(QUANTITIES) * n_cards), dtype=np.float32)
     totals = np.empty(len(QUANTITIES) * n_cards)
+    slices = [(lo, min(lo + ROWS, len(cards))) for lo in range(0, len(cards), ROWS)]
     for i, q in enumerate(QUANTITIES):
-        block = np.bincount(cell, weights=column(q), minlength=n_deals * n_cards)
-        block = block.astype(float, copy=False).reshape(n_deals, n_cards)
+        block = np.zeros(n_deals * n_cards)
+        for lo, hi in slices:
+            r = rows(lo, hi)
+            block += np.bincount(r["cell"], weights=column(q, r), minlength=n_deals * n_cards)
+            del r
+        block = block.reshape(n_deals, n_cards)
         totals[i * n_cards:(i + 1) * n_cards] = block.sum(axis=0)
         sums[:, i * n_cards:(i + 1) * n_cards] = block
         del block

@@ -53,11 +53,14 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
     seat_gi = seats["gi"].to_numpy()
     by_game = np.lexsort((seats["seat"].to_numpy(), seat_gi))
     sorted_gi = seat_gi[by_game]
-    participant = seats["participant"].astype(str).to_numpy()
+    # Names by their codes: a column of two million strings (and an index of them to look
+    # the win rates up) was half a gigabyte at a million games.
+    label_of = np.asarray(seats["participant"].cat.categories.astype(str))
+    participant = seats["participant"].cat.codes.to_numpy()
 
     def who(gi: int) -> list[str]:
         lo, hi = np.searchsorted(sorted_gi, [gi, gi + 1])
-        return [str(p) for p in participant[by_game[lo:hi]]]
+        return [str(label_of[p]) for p in participant[by_game[lo:hi]]]
 
     reasons: dict[int, list[str]] = {}
 
@@ -71,10 +74,19 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
         first = int(index[np.lexsort((rank[index], np.abs(rounds[index] - median)))[0]])
         names = " vs ".join(sorted(set(who(first))))
         choose(first, f"typical game of {names}: {rounds[first]} rounds (median {median:g})")
-    played = seats[~seats["error"].to_numpy()]
-    rate = (played.groupby("participant", observed=True)["share"].sum()
-            / played.groupby("participant", observed=True)["share"].count())
-    upset_found = _upset(played, rate, rank) if upset else None
+    fine = ~seats["error"].to_numpy()
+    share = seats["share"].to_numpy()[fine]
+    code = participant[fine]
+    # Per participant (by code) the win rate of its seats in games without error; NaN for
+    # one that held none.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rates = (np.bincount(code, weights=share, minlength=len(label_of))
+                 / np.bincount(code, minlength=len(label_of)))
+    rate = pd.Series(rates, index=label_of).dropna()
+    upset_found = (_upset(seat_gi[fine], seats["seat"].to_numpy()[fine],
+                          seats["win"].to_numpy()[fine], code, label_of, rates, rank)
+                   if upset else None)
+    del fine, share, code
     if upset_found is not None:
         gi, winner, favourite = upset_found
         choose(gi, f"biggest upset: {winner} ({rate[winner]:.0%} of its games won) "
@@ -84,10 +96,13 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
         longest = int(index[np.lexsort((rank[index], -rounds[index]))[0]])
         choose(longest, f"longest game: {rounds[longest]} rounds")
     if flagged is not None and len(flagged):
-        cards = t.cards[t.cards["completed"].to_numpy() & ~t.cards["error"].to_numpy()]
-        categories = list(map(str, cards["card"].cat.categories))
-        codes = cards["card"].cat.codes.to_numpy()
-        card_gi = cards["gi"].to_numpy()
+        # Two columns of the completed cards, not a copy of the card frame (half a gigabyte
+        # at a million games).
+        done = t.cards["completed"].to_numpy() & ~t.cards["error"].to_numpy()
+        categories = list(map(str, t.cards["card"].cat.categories))
+        codes = t.cards["card"].cat.codes.to_numpy()[done]
+        card_gi = t.cards["gi"].to_numpy()[done]
+        del done
         for card, flag in list(zip(flagged["card"], flagged["flag"]))[:MAX_CARDS]:
             if str(card) not in categories:
                 continue
@@ -103,20 +118,20 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def _upset(played: pd.DataFrame, rate: pd.Series, rank: np.ndarray
+def _upset(gi: np.ndarray, seat: np.ndarray, won: np.ndarray, code: np.ndarray,
+           names: np.ndarray, rates: np.ndarray, rank: np.ndarray
            ) -> tuple[int, str, str] | None:
     """The game whose winner has the lowest overall win rate against the best loser at its
     table (the gap largest, above 0; ties to the smallest id): ``(gi, winner, favourite)``,
     the winner and the favourite being each side's best-rated participant (the first seat
-    among equals)."""
-    if played.empty:
+    among equals).  The seats of games without error come as columns (``code``: the
+    participant's, ``names[code]`` its name, ``rates[code]`` its win rate)."""
+    if not len(gi):
         return None
-    gi = played["gi"].to_numpy()
-    seat = played["seat"].to_numpy()
     order = np.lexsort((seat, gi))
-    gi, win = gi[order], (played["win"].to_numpy() > 0)[order]
-    names = played["participant"].astype(str).to_numpy()[order]
-    r = rate.reindex(names).to_numpy(dtype=float)
+    gi, win = gi[order], (won > 0)[order]
+    code = code[order]
+    r = rates[code]
     games, start = np.unique(gi, return_index=True)
     best_win = np.maximum.reduceat(np.where(win, r, -np.inf), start)
     best_other = np.maximum.reduceat(np.where(win, -np.inf, r), start)
@@ -133,7 +148,7 @@ def _upset(played: pd.DataFrame, rate: pd.Series, rank: np.ndarray
 
     def first_best(mask: np.ndarray, value: float) -> str:
         idx = np.flatnonzero(mask & (r[window] == value))[0]
-        return str(names[window][idx])
+        return str(names[code[window][idx]])
 
     return (int(games[pick]), first_best(win[window], best_win[pick]),
             first_best(~win[window], best_other[pick]))

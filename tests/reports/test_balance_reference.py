@@ -129,3 +129,19 @@ def test_one_card_column_of_the_games_without_error(run: reports.Tables) -> None
     np.testing.assert_array_equal(t.ok_column("cards", "drawn_round"), ok["drawn_round"].to_numpy())
     np.testing.assert_array_equal(t.ok_column("cards", "card"), ok["card"].cat.codes.to_numpy())
     np.testing.assert_array_equal(t.ok_column("cards", "share", float), ok["share"].to_numpy())
+
+
+def test_per_deal_sums_in_slices_of_card_rows(run: reports.Tables,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sums taken a few card rows at a time are the whole's: exact for the whole numbers,
+    to the last bits of a float64 for the win shares (the thirds)."""
+    whole = balance.sample(run)
+    monkeypatch.setattr(balance, "ROWS", 37)
+    sliced = balance.sample(run)
+    np.testing.assert_allclose(sliced.sums, whole.sums, rtol=1e-6)
+    np.testing.assert_allclose(sliced.totals, whole.totals, rtol=1e-12)
+    ref = reference_sums(run, whole)
+    n = len(run.catalog)
+    exact = [i for i, q in enumerate(balance.QUANTITIES) if not q.startswith("won_")]
+    cols = np.concatenate([np.arange(i * n, (i + 1) * n) for i in exact])
+    np.testing.assert_array_equal(sliced.sums[:, cols], ref[:, cols].astype(np.float32))
