@@ -219,6 +219,11 @@ def test_a_chip_pointed_at_shows_its_card(tmp_path: Path, record: dict[str, Any]
     assert chips
     for chip in (chips[0], chips[-1]):
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", chip)
+        # The page hides the tip on scroll, and a scroll's event comes a frame later: wait
+        # for two frames, as a person's pointing comes after the page has scrolled.
+        browser.execute_async_script(
+            "const done = arguments[0]; "
+            "requestAnimationFrame(() => requestAnimationFrame(() => done()))")
         ActionChains(browser).move_to_element(chip).perform()
         card = chip.get_attribute("data-card")
         assert tip.is_displayed() and tip.get_attribute("data-card") == card
