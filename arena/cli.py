@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .balance.command import study_command, tune_command
+from .balance.command import design_command, study_command, tune_command
 from .bot import BotConfigError
 from .bot_tune.command import tune_command as bot_tune_command
 from .cards import CardChoice, card_choice
@@ -1055,6 +1055,7 @@ def balance_suggest(directory: str, out: str | None, method: str, level: str | N
 main.add_command(tournament)
 balance.add_command(study_command)
 balance.add_command(tune_command)
+balance.add_command(design_command)
 list_bots.add_command(bot_tune_command)
 main.add_command(ladder_command)
 

@@ -295,3 +295,66 @@ def tune_command(directory: Path, rounds: int, out: Path | None, level: str | No
                    f"{final['change']:+.2f} points [{final['change_lo']:+.2f}, "
                    f"{final['change_hi']:+.2f}]")
     click.echo(f"rounds in {target / 'rounds.csv'}, chart {target / 'spread.png'}")
+
+
+DESIGN_EPILOG = """\b
+Examples:
+  arena balance design goals.json --games 40000 --workers 2 --out runs/design
+  arena balance design --resume runs/design
+  arena tournament --bot greedy --bot objective --cards runs/design/best-cards.json
+"""
+
+
+@click.command("design", epilog=DESIGN_EPILOG)
+@click.argument("goals_file", metavar="[GOALS]", required=False,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--games", "budget", type=click.IntRange(min=1), default=50_000,
+              show_default=True,
+              help="The budget: no trial starts that would pass it (each match's games are "
+                   "rounded up to whole seat rotations, a study's to whole deals).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The run's folder [default: runs/design-<goals file's name>].")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",
+              help="Go on with the design run in DIR (or in --out); GOALS, when given, must "
+                   "be the run's.")
+@executor_options
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def design_command(goals_file: Path | None, budget: int, out: Path | None,
+                   resume: str | None, workers: int | None, executor: str,
+                   scheduler: str | None, quiet: bool) -> None:
+    """Search card points, the Emperor and rule options until the goals are met.
+
+    GOALS is a JSON file (docs/balance.md, "Design goals"): bands on figures the
+    arena measures (the first seat's win rate, a bot's win rate against another,
+    the card study's spread of fair - printed points, the game length in rounds)
+    and a space of what may change.  Each candidate plays the same deals; card
+    prices follow the card study's price lines, the rest is optuna's TPE.  The run
+    stops when every goal is met, when the budget would be passed, or when the
+    space is spent; the best candidate is then measured again on fresh deals.
+    Writes best.json, best-cards.json, candidates.csv and design.html in --out.
+    """
+    from .design import DesignInterrupted, design, saved_goals
+    from .goals import GoalsError, load
+
+    logging.getLogger("reports").addHandler(logging.NullHandler())
+    folder = _resume_folder(resume, out)
+    settings = executor_settings(workers, executor, scheduler,
+                                 progress="none" if quiet else "auto")
+    try:
+        if goals_file is None and folder is None:
+            raise UserError("give a goals file (arena balance design GOALS), or --resume DIR")
+        goals = load(goals_file) if goals_file is not None else saved_goals(folder)
+        target = folder or out or Path("runs") / f"design-{goals_file.stem}"  # type: ignore[union-attr]
+        with shared_cluster(settings) as playing:
+            data = design(goals, target, budget, playing, resume=folder is not None,
+                          say=(lambda _text: None) if quiet else click.echo)
+    except DesignInterrupted as stop:
+        click.echo(str(stop), err=True)
+        sys.exit(130)
+    except (GoalsError, ScheduleError, StoreError, ArenaError, BotConfigError) as exc:
+        raise UserError(str(exc)) from None
+    for goal in data["goals"]:
+        click.echo(f"{goal['goal']}: {goal['text']}")
+    click.echo(f"best set: {target / data.get('cards_file', 'best-cards.json')}"
+               + (f" with {' '.join(data['rule_flags'])}" if data.get("rule_flags") else "")
+               + f"; page {target / 'design.html'}")

@@ -1,0 +1,635 @@
+"""``arena balance design``: a search for the card set and rule options that meet a designer's
+goals for the whole game (``goals.py``), each candidate measured by the arena's experiments.
+
+The search is optuna's TPE sampler, as ``arena bots tune`` uses (a well-kept library: it takes
+integer and categorical dimensions alike, models where good candidates cluster rather than
+trusting one noisy score, and its SQLite storage makes the run resumable).  A candidate's
+*loss* is the sum over the goals of how far each figure lies outside its band, in the
+figure's units (``goals.FIGURES``: a point of win rate, a tenth of a point of spread, half a
+round): 0 when every goal is met.
+
+Card prices are not left to a blind search: each card study measures every priced card's
+price line, and the line says where a card's fair points are.  So after each trial the price
+line's proposal (``tune.suggest`` on the best candidate's study, its fair points pooled over
+the trials played under the same Emperor and rules) is queued as the next trial when it has
+not been tried; otherwise TPE samples one.  The proposal follows the tuning loop's rules: a
+card moves only as far as its measured price line says, no further than the prices played,
+and a card found dead (its value does not respond to its price) is never re-priced, by the
+proposal or by TPE — it keeps its points and the run says "dead: change what it asks, not its
+points".  The spread is taken over the cards the search may move (the space's priced cards
+less the dead), as the loop's is.
+
+Every trial plays the same deals (the goals file's seed: common random numbers), so two
+candidates differ by their set and not by their luck.  The run stops when a trial meets every
+goal, when the next trial would pass the ``--games`` budget, or when TPE only proposes
+candidates already measured; the best trial (least loss) is then measured again on fresh
+deals, and that confirmation's figures, with their intervals, are the run's answer.  A goal
+no candidate met and whose every interval lay outside its band is reported as unreachable in
+the space searched, with its closest figure; never as met.
+
+Files in DIR: ``design.json`` (the goals and budget), ``design.db`` (optuna's trials),
+``trials/`` (each candidate's games, by its key), ``confirm/``, ``candidates.csv`` (a row
+per trial: parameters, figures, intervals, loss), ``best.json``, ``best-cards.json`` (a
+``--cards`` file) and ``design.html`` with ``design.png``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.engine import CardSet, RuleOptions
+from arena.engine.components import CARD_INDEX, CARDS
+from arena.intervals import carried, wilson
+from arena.registry import BotSpec
+from arena.seeds import derive_seed
+from arena.tournament import RunSettings, run_tournament
+from arena.tournament.schedule import against_copies
+from arena.tournament.store import MANIFEST
+
+from .goals import Goal, Goals, GoalsError
+from .study import run_study, study_config
+
+SETTINGS = "design.json"
+STUDY_DB = "design.db"
+BEST = "best.json"
+BEST_CARDS = "best-cards.json"
+CANDIDATES = "candidates.csv"
+#: TPE asked this many times in a row for candidates already measured: the space is spent.
+REPEATS = 25
+
+
+class DesignInterrupted(Exception):
+    """Ctrl-C: every finished game and trial is kept; the message says how to go on."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A point of the search space: points of the space's cards, the Emperor's points (None:
+    the start's) and rule options (the space's names only)."""
+
+    points: dict[str, int] = field(default_factory=dict)
+    emperor: int | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    def params(self) -> dict[str, Any]:
+        """The candidate as optuna's parameters (``points.ID``, ``emperor``, ``rules.NAME``)."""
+        out: dict[str, Any] = {f"points.{c}": p for c, p in self.points.items()}
+        if self.emperor is not None:
+            out["emperor"] = self.emperor
+        out.update({f"rules.{r}": v for r, v in self.rules.items()})
+        return out
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> Candidate:
+        points = {k[7:]: int(v) for k, v in params.items() if k.startswith("points.")}
+        rules = {k[6:]: v for k, v in params.items() if k.startswith("rules.")}
+        emperor = params.get("emperor")
+        return cls(points, None if emperor is None else int(emperor), rules)
+
+    @property
+    def key(self) -> str:
+        """A short stable name: the folder of the candidate's games."""
+        text = json.dumps(self.params(), sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+    def card_set(self, goals: Goals, name: str = "") -> CardSet:
+        table = list(goals.start.cards.points)
+        for card, points in self.points.items():
+            table[CARD_INDEX[card]] = points
+        return CardSet(tuple(table), goals.start.cards.removed, name or f"design {self.key}")
+
+    def options(self, goals: Goals) -> RuleOptions:
+        data = {**goals.options.to_dict(), **self.rules}
+        if self.emperor is not None:
+            data["emperor_points"] = self.emperor
+        return RuleOptions.from_dict(data)
+
+    def moves(self, start: Candidate) -> list[str]:
+        """What differs from ``start``, in words (``panda-06 7→4``, ``emperor 2→3``)."""
+        out = [f"{c} {start.points[c]}→{p}" for c, p in self.points.items()
+               if p != start.points.get(c)]
+        if self.emperor is not None and self.emperor != start.emperor:
+            out.append(f"emperor {start.emperor}→{self.emperor}")
+        out += [f"{r} {_text(start.rules.get(r))}→{_text(v)}" for r, v in self.rules.items()
+                if v != start.rules.get(r)]
+        return out
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def start_candidate(goals: Goals) -> Candidate:
+    """The goals file's starting set and rules, as a candidate: trial 0."""
+    space = goals.space
+    options = goals.options.to_dict()
+    return Candidate(
+        {c: goals.start.cards.points[CARD_INDEX[c]] for c in space.points},
+        goals.options.emperor_points if space.emperor else None,
+        {r: options[r] for r in space.rules})
+
+
+# --------------------------------------------------------------------- measuring a candidate
+
+
+@dataclass
+class Measured:
+    """A candidate's figures (``{key: {value, lo, hi, games, note}}``), the games played for
+    it, and its card study's table (the price lines) when one was played."""
+
+    figures: dict[str, dict[str, Any]]
+    games: int
+    table: pd.DataFrame | None = None
+    dead: dict[str, str] = field(default_factory=dict)
+
+
+def _ran(result: Any, folder: Path) -> int:
+    if not result.finished:
+        raise DesignInterrupted(f"stopped in {folder} ({result.done} of {result.total} games "
+                                "kept)")
+    return int(result.total)
+
+
+def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
+            settings: RunSettings) -> Measured:
+    """Play what the goals need for ``cand`` into ``folder`` (resumed where games exist)."""
+    cards, options = cand.card_set(goals), cand.options(goals)
+    figures: dict[str, dict[str, Any]] = {}
+    games = 0
+    table = None
+    dead: dict[str, str] = {}
+    if goals.needs_study:
+        from reports import experiment
+
+        from .tune import suggest
+
+        config = study_config([goals.bot], deals=goals.deals, players=goals.players,
+                              seed=seed, cards=cards, options=options,
+                              categories=goals.categories, priced=list(goals.space.points),
+                              offsets=goals.offsets)
+        where = folder / "study"
+        played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
+                                settings=settings), where)
+        games += played
+        exp = experiment.load(where)
+        analysis = experiment.analyse(exp)
+        level = analysis["levels"][0]
+        # The tuning loop's rules: which cards are dead (never re-priced) and so left out of
+        # the spread, as the loop leaves them out of its own.
+        verdict = suggest(exp, 0, analysis)
+        dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"], verdict["dead"],
+                                        strict=True) if d and c in goals.space.points}
+        movable = [c for c in goals.space.points if c not in dead]
+        s = experiment.spread(level[level["card"].isin(movable)])
+        figures["card_spread"] = {
+            "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
+            "games": played,
+            "note": f"over {s['cards']} of the {len(movable)} movable cards"
+            + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
+        table = level
+    if goals.needs_seats:
+        where = folder / "seats"
+        config = against_copies(goals.bot, goals.bot, goals.players, games=goals.match_games,
+                                seed=seed, options=options, cards=cards)
+        games += _ran(run_tournament(config, where, resume=(where / MANIFEST).is_file(),
+                                     settings=settings), where)
+        figures.update(_seat_figures(where, goals.players))
+    for k, goal in enumerate(g for g in goals.goals if g.figure == "skill"):
+        where = folder / f"skill-{k}"
+        config = against_copies(BotSpec.parse(goal.winner), BotSpec.parse(goal.loser),
+                                goals.players, games=goals.match_games, seed=seed,
+                                options=options, cards=cards)
+        result = run_tournament(config, where, resume=(where / MANIFEST).is_file(),
+                                settings=settings)
+        games += _ran(result, where)
+        line = result.standings.lines[config.participants[0].name]
+        figures[goal.key] = _rate(line.share, line.games, goals.players)
+    return Measured(figures, games, table, dead)
+
+
+def _rate(share: float, games: int, players: int) -> dict[str, Any]:
+    """A win rate with its Wilson interval; below the reports' size, no interval."""
+    thin = carried(int(games) // players, int(games))
+    lo, hi = wilson(share, games) if games else (math.nan, math.nan)
+    return {"value": share / games if games else math.nan,
+            "lo": None if thin else lo, "hi": None if thin else hi, "games": int(games),
+            "note": thin or ""}
+
+
+def _seat_figures(folder: Path, players: int) -> dict[str, dict[str, Any]]:
+    """The first seat's win rate and the mean game length (interval over deals: the games of
+    one deal share its tiles and cards, so they are not independent)."""
+    import reports
+
+    tables = reports.load(folder)
+    seats = tables.ok_seats
+    first = seats[seats["seat"] == 0]
+    out = {"first_seat_win_rate": _rate(float(first["share"].sum()), len(first), players)}
+    games = tables.ok_games
+    games = games[games["rounds"] > 0]
+    per_deal = games.groupby("deal")["rounds"].mean().to_numpy(float)
+    n = len(per_deal)
+    mean = float(games["rounds"].mean()) if len(games) else math.nan
+    thin = carried(n, len(games))
+    if n > 1 and not thin:
+        from scipy import stats as sps
+
+        half = float(sps.t.ppf(0.975, n - 1) * per_deal.std(ddof=1) / math.sqrt(n))
+        lo, hi = mean - half, mean + half
+    else:
+        lo = hi = None
+    out["rounds"] = {"value": mean, "lo": lo, "hi": hi, "games": len(games),
+                     "note": thin or ""}
+    return out
+
+
+def loss(goals: Goals, figures: dict[str, dict[str, Any]]) -> float:
+    return float(sum(g.miss(figures.get(g.key, {}).get("value", math.nan))
+                     for g in goals.goals))
+
+
+def all_met(goals: Goals, figures: dict[str, dict[str, Any]]) -> bool:
+    return all(g.met(figures.get(g.key, {}).get("value")) for g in goals.goals)
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def _distributions(goals: Goals, fixed: set[str]) -> dict[str, Any]:
+    import optuna.distributions as od
+
+    out: dict[str, Any] = {}
+    for card, (lo, hi) in goals.space.points.items():
+        if card not in fixed:
+            out[f"points.{card}"] = od.IntDistribution(lo, hi)
+    if goals.space.emperor:
+        out["emperor"] = od.IntDistribution(*goals.space.emperor)
+    for name, values in goals.space.rules.items():
+        out[f"rules.{name}"] = od.CategoricalDistribution(list(values))
+    return out
+
+
+@dataclass
+class Trial:
+    """A finished trial as ``best.json`` keeps it."""
+
+    number: int
+    candidate: Candidate
+    source: str
+    figures: dict[str, dict[str, Any]]
+    loss: float
+    games: int
+    seconds: float
+    dead: dict[str, str] = field(default_factory=dict)
+
+    def record(self, start: Candidate) -> dict[str, Any]:
+        return {"number": self.number, "source": self.source,
+                "params": self.candidate.params(), "moves": self.candidate.moves(start),
+                "figures": self.figures, "loss": self.loss, "games": self.games,
+                "seconds": round(self.seconds, 1), "dead": self.dead}
+
+
+def _trial(t: Any) -> Trial:
+    a = t.user_attrs
+    return Trial(t.number, Candidate.from_params(a["candidate"]), a.get("source", "TPE"),
+                 a["figures"], float(t.value), int(a["games"]), float(a.get("seconds", 0.0)),
+                 a.get("dead", {}))
+
+
+def _json_safe(figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """NaN as None (optuna's attributes and best.json are JSON)."""
+    def clean(v: Any) -> Any:
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        if isinstance(v, (np.floating, np.integer)):
+            return clean(v.item())
+        return v
+    return {k: {f: clean(v) for f, v in d.items()} for k, d in figures.items()}
+
+
+def saved_goals(directory: Path) -> Goals:
+    """The goals of the design run in ``directory`` (``--resume DIR`` without GOALS)."""
+    from .goals import parse
+
+    try:
+        saved = json.loads((Path(directory) / SETTINGS).read_text(encoding="utf-8"))
+        data, base = saved["goals"], Path(saved.get("base", "."))
+    except FileNotFoundError:
+        raise GoalsError(f"--resume {directory}: no {SETTINGS} there (not a design run's "
+                         "folder)") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise GoalsError(f"--resume {directory}: cannot read {SETTINGS}: {exc}") from None
+    return parse(data, f"the goals of {directory / SETTINGS}", base)
+
+
+def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
+           resume: bool = False, say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run (or go on with) the search and its confirmation; return what ``best.json`` holds.
+
+    GoalsError before any game for a bad folder; DesignInterrupted on Ctrl-C, after the
+    finished trials, ``best.json`` and the page are written."""
+    import optuna
+
+    directory = Path(directory)
+    saved = {"goals": goals.data, "base": str(goals.base), "budget": budget}
+    path = directory / SETTINGS
+    if path.exists():
+        try:
+            before = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise GoalsError(f"--out {directory}: cannot read {SETTINGS}: {exc}") from None
+        if not resume:
+            raise GoalsError(f"--out {directory} already holds a design run (go on with "
+                             f"--resume {directory})")
+        if before.get("goals") != goals.data:
+            raise GoalsError(f"--resume {directory}: the goals file differs from the run's "
+                             f"{SETTINGS}")
+    elif resume:
+        raise GoalsError(f"--resume: {directory} holds no design run ({SETTINGS})")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise GoalsError(f"cannot write the run to {directory}: {exc.strerror or exc}") from None
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    logging.getLogger("optuna").setLevel(logging.WARNING)
+    storage = f"sqlite:///{(directory / STUDY_DB).resolve()}"
+    study = optuna.create_study(study_name="design", storage=storage, direction="minimize",
+                                load_if_exists=True)
+    study.sampler = optuna.samplers.TPESampler(
+        seed=derive_seed("design", goals.seed, len(study.trials)) % 2**32,
+        n_startup_trials=4)
+    start = start_candidate(goals)
+    done = [_trial(t) for t in study.get_trials(deepcopy=False)
+            if t.state == optuna.trial.TrialState.COMPLETE]
+    if not study.trials:
+        study.enqueue_trial(start.params(), user_attrs={"source": "start"})
+    tables: dict[str, pd.DataFrame] = {}  # card tables of the trials, by candidate key
+    session, played_here = time.monotonic(), 0
+    repeats = 0
+    reason = ""
+    try:
+        while True:
+            best = min(done, key=lambda t: (t.loss, t.number)) if done else None
+            spent = sum(t.games for t in done)
+            if best is not None and all_met(goals, best.figures):
+                reason = f"trial {best.number} meets every goal"
+                break
+            cost = done[-1].games if done else 0
+            if done and spent + cost > budget:
+                reason = (f"the next candidate (about {cost:,} games) would pass the budget "
+                          f"({spent:,} of {budget:,} spent)")
+                break
+            dead = {c: w for t in done for c, w in t.dead.items()}
+            tried = {t.candidate.key: t for t in done}
+            if best is not None and goals.needs_study:
+                proposal = _propose(goals, best, done, tables, directory, settings, dead)
+                if proposal is not None and proposal.key not in tried:
+                    study.enqueue_trial(proposal.params(),
+                                        user_attrs={"source": "price line"})
+            trial = study.ask(_distributions(goals, set(dead)))
+            params = dict(trial.params)
+            base = best.candidate if best else start
+            for card in dead:  # a dead card keeps its points: it is never re-priced
+                params[f"points.{card}"] = base.points[card]
+            cand = Candidate.from_params({**start.params(), **params})
+            source = trial.user_attrs.get("source", "TPE")
+            if cand.key in tried:
+                # TPE asked for a measured candidate: tell it the figure it has.
+                study.tell(trial, tried[cand.key].loss)
+                repeats += 1
+                if repeats >= REPEATS:
+                    reason = (f"the search asked {REPEATS} times in a row for candidates "
+                              "already measured: the space is spent")
+                    break
+                continue
+            repeats = 0
+            started = time.monotonic()
+            try:
+                m = measure(goals, cand, directory / "trials" / cand.key, goals.seed,
+                            settings)
+            except BaseException:
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                study.enqueue_trial(params, user_attrs={"source": source})
+                raise
+            if m.table is not None:
+                tables[cand.key] = m.table
+            figures = _json_safe(m.figures)
+            value = loss(goals, figures)
+            for key, v in (("candidate", cand.params()), ("source", source),
+                           ("figures", figures), ("games", m.games),
+                           ("seconds", time.monotonic() - started), ("dead", m.dead)):
+                trial.set_user_attr(key, v)
+            study.tell(trial, value)
+            done.append(_trial(study.trials[trial.number]))
+            played_here += 1
+            spent += m.games
+            per = (time.monotonic() - session) / played_here
+            left = max(0, budget - spent) / max(1, m.games)
+            say(f"trial {trial.number} ({source}): {', '.join(cand.moves(start)) or 'the start'}"
+                f": {_figures_text(goals, figures)}; loss {value:.2f}; {spent:,} of "
+                f"{budget:,} games; ETA at most {_clock(per * left)}")
+            for card, why in m.dead.items():
+                if card not in dead:
+                    say(f"{card}: {why}")
+            write_outputs(directory, goals, budget, study, None, reason="")
+    except (KeyboardInterrupt, DesignInterrupted) as stop:
+        write_outputs(directory, goals, budget, study, None, reason="interrupted")
+        where = f" ({stop})" if isinstance(stop, DesignInterrupted) else ""
+        raise DesignInterrupted(
+            f"stopped{where}; every finished game and trial is kept in {directory}; go on "
+            f"with: arena balance design --resume {directory}") from None
+    say(f"search stopped: {reason}")
+    best = min(done, key=lambda t: (t.loss, t.number))
+    confirm_seed = derive_seed("design-confirm", goals.seed) % 2**31
+    say(f"confirming trial {best.number} on fresh deals (seed {confirm_seed}) ...")
+    try:
+        m = measure(goals, best.candidate, directory / "confirm" / best.candidate.key,
+                    confirm_seed, settings)
+    except (KeyboardInterrupt, DesignInterrupted):
+        write_outputs(directory, goals, budget, study, None, reason="interrupted")
+        raise DesignInterrupted(
+            f"stopped during the confirmation; every trial is kept in {directory}; go on "
+            f"with: arena balance design --resume {directory}") from None
+    confirm = {"trial": best.number, "seed": confirm_seed, "figures": _json_safe(m.figures),
+               "games": m.games, "loss": loss(goals, _json_safe(m.figures))}
+    return write_outputs(directory, goals, budget, study, confirm, reason=reason)
+
+
+def _propose(goals: Goals, best: Trial, done: list[Trial], tables: dict[str, pd.DataFrame],
+             directory: Path, settings: RunSettings, dead: dict[str, str]) -> Candidate | None:
+    """The price line's candidate: the best trial's set with each movable space card at its
+    fair points pooled over the trials of the same Emperor and rules, within its range."""
+    from reports import experiment
+
+    from .tune import suggest
+
+    for t in done:  # a resumed run reads its trials' studies again
+        if t.candidate.key not in tables and (directory / "trials" / t.candidate.key
+                                              / "study" / MANIFEST).is_file():
+            exp = experiment.load(directory / "trials" / t.candidate.key / "study")
+            tables[t.candidate.key] = experiment.analyse(exp)["levels"][0]
+    same = [t for t in done if t.candidate.emperor == best.candidate.emperor
+            and t.candidate.rules == best.candidate.rules and t.number != best.number
+            and t.candidate.key in tables]
+    folder = directory / "trials" / best.candidate.key / "study"
+    if not (folder / MANIFEST).is_file():
+        return None
+    exp = experiment.load(folder)
+    analysis = experiment.analyse(exp)
+    table = suggest(exp, 0, analysis, earlier=[tables[t.candidate.key] for t in same])
+    points = dict(best.candidate.points)
+    for card, suggested in zip(table["card"], table["suggested"], strict=True):
+        if card in points and card not in dead:
+            lo, hi = goals.space.points[card]
+            points[card] = int(min(hi, max(lo, int(suggested))))
+    return replace(best.candidate, points=points)
+
+
+def _figures_text(goals: Goals, figures: dict[str, dict[str, Any]]) -> str:
+    return "; ".join(f"{g.key} {figure_text(g, figures.get(g.key))}" for g in goals.goals)
+
+
+def figure_text(goal: Goal, fig: dict[str, Any] | None) -> str:
+    """``52.0% [48.9, 55.1]``, ``0.41 [0.12, 0.60]``; "not measured" or the thin-sample note."""
+    if not fig or fig.get("value") is None:
+        return "not measured" + (f" ({fig['note']})" if fig and fig.get("note") else "")
+    pct = goal.figure in ("first_seat_win_rate", "skill")
+
+    def f(x: float) -> str:
+        return f"{x:.1%}" if pct else f"{x:.2f}"
+
+    if fig.get("lo") is None or fig.get("hi") is None:
+        return f"{f(fig['value'])} (no interval: {fig.get('note') or 'not enough games'})"
+    return f"{f(fig['value'])} [{f(fig['lo'])}, {f(fig['hi'])}]"
+
+
+def _clock(seconds: float) -> str:
+    whole = round(seconds)
+    if whole >= 3600:
+        return f"{whole // 3600}h{whole // 60 % 60:02d}m"
+    return f"{whole // 60}m{whole % 60:02d}s"
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def verdicts(goals: Goals, trials: list[Trial], confirm: dict[str, Any] | None) -> list[
+        dict[str, Any]]:
+    """Per goal: ``met`` (the confirmation's figure in the band), ``not met``, or
+    ``unreachable`` (no trial met it and every trial's interval lay outside the band), with
+    the closest trial's figure."""
+    out = []
+    for g in goals.goals:
+        measured = [t for t in trials if (t.figures.get(g.key) or {}).get("value") is not None]
+        closest = min(measured, key=lambda t: (g.miss(t.figures[g.key]["value"]), t.number),
+                      default=None)
+        reached = any(g.met(t.figures[g.key]["value"]) for t in measured)
+
+        unreachable = bool(measured) and not reached and all(
+            _outside(g, t.figures[g.key]) for t in measured)
+        final = (confirm or {}).get("figures", {}).get(g.key)
+        if confirm is None:
+            status = "searching"
+        elif g.met((final or {}).get("value")):
+            status = "met"
+        elif unreachable:
+            status = "unreachable"
+        else:
+            status = "not met"
+        out.append({"goal": g.key, "band": g.band(), "low": g.low, "high": g.high,
+                    "status": status, "confirmed": final,
+                    "closest_trial": closest.number if closest else None,
+                    "closest": closest.figures[g.key] if closest else None,
+                    "text": _verdict_text(g, status, final, closest)})
+    return out
+
+
+def _outside(g: Goal, fig: dict[str, Any]) -> bool:
+    """Whether a figure's interval lies wholly outside the goal's band (no interval: no)."""
+    lo, hi = fig.get("lo"), fig.get("hi")
+    return lo is not None and hi is not None and (hi < g.low or lo > g.high)
+
+
+def _verdict_text(g: Goal, status: str, final: dict[str, Any] | None,
+                  closest: Trial | None) -> str:
+    near = (f"closest {figure_text(g, closest.figures[g.key])} (trial {closest.number})"
+            if closest else "never measured")
+    if status == "met":
+        inside = final is not None and final.get("lo") is not None and (
+            g.low <= final["lo"] and final["hi"] <= g.high)
+        return (f"met: {figure_text(g, final)} on fresh deals, target {g.band()}"
+                + ("" if inside else "; by its estimate: its interval reaches outside the "
+                   "band, more games would tell"))
+    if status == "unreachable":
+        return (f"unreachable in the space searched: every candidate's interval lies outside "
+                f"{g.band()}; {near}")
+    if status == "not met":
+        return (f"not met: {figure_text(g, final)} on fresh deals, target {g.band()}; {near}")
+    return f"searching; {near}"
+
+
+def write_outputs(directory: Path, goals: Goals, budget: int, study: Any,
+                  confirm: dict[str, Any] | None, reason: str) -> dict[str, Any]:
+    """``best.json``, ``best-cards.json``, ``candidates.csv`` and the page; written after every
+    trial, so a stopped run has them too."""
+    from .design_page import write_page
+
+    trials = [_trial(t) for t in study.get_trials(deepcopy=False)
+              if t.state.name == "COMPLETE" and "figures" in t.user_attrs]
+    start = start_candidate(goals)
+    best = min(trials, key=lambda t: (t.loss, t.number), default=None)
+    data: dict[str, Any] = {
+        "name": goals.name, "reason": reason, "budget": budget,
+        "games": sum(t.games for t in trials) + (confirm or {}).get("games", 0),
+        "start": start.params(), "space": goals.space.names(),
+        "goals": verdicts(goals, trials, confirm),
+        "trial": best.number if best else None,
+        "params": best.candidate.params() if best else None,
+        "moves": best.candidate.moves(start) if best else [],
+        "confirmation": confirm,
+        "dead": {c: w for t in trials for c, w in t.dead.items()},
+        "trials": [t.record(start) for t in trials],
+    }
+    if best is not None:
+        cards = best.candidate.card_set(goals)
+        options = best.candidate.options(goals)
+        card_file: dict[str, Any] = {
+            "name": f"{goals.name or 'design'}: trial {best.number}"
+                    + (f" ({', '.join(data['moves'])})" if data["moves"] else " (the start)"),
+            "emperor": options.emperor_points,
+            "points": {CARDS[c].id: cards.points[c] for deck in cards.decks for c in deck}}
+        if cards.removed:
+            card_file["remove"] = [CARDS[c].id for c in sorted(cards.removed)]
+        rules = {k: v for k, v in options.to_dict(only_changed=True).items()
+                 if k != "emperor_points"}
+        data["cards_file"] = BEST_CARDS
+        data["rules"] = rules
+        data["rule_flags"] = [f"--rule {k}={_text(v)}" for k, v in rules.items()]
+        (directory / BEST_CARDS).write_text(json.dumps(card_file, indent=2) + "\n",
+                                            encoding="utf-8")
+    (directory / BEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    rows = []
+    for t in trials:
+        row: dict[str, Any] = {"trial": t.number, "source": t.source, **t.candidate.params()}
+        for g in goals.goals:
+            fig = t.figures.get(g.key) or {}
+            row[g.key] = fig.get("value")
+            row[f"{g.key}_lo"], row[f"{g.key}_hi"] = fig.get("lo"), fig.get("hi")
+        row.update({"loss": t.loss, "games": t.games})
+        rows.append(row)
+    pd.DataFrame(rows).to_csv(directory / CANDIDATES, index=False)
+    write_page(directory, data, goals)
+    return data
