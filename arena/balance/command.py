@@ -322,7 +322,7 @@ Examples:
 def design_command(goals_file: Path | None, budget: int, out: Path | None,
                    resume: str | None, workers: int | None, executor: str,
                    scheduler: str | None, quiet: bool) -> None:
-    """Search card points, the Emperor and rule options until the goals are met.
+    """Search card points, decks, the Emperor and rule options to meet goals.
 
     GOALS is a JSON file (docs/balance.md, "Design goals"): bands on figures the
     arena measures (the first seat's win rate, a bot's win rate against another,

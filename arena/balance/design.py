@@ -81,10 +81,14 @@ class Candidate:
     points: dict[str, int] = field(default_factory=dict)
     emperor: int | None = None
     rules: dict[str, Any] = field(default_factory=dict)
+    #: Per card of the space's ``decks``: whether it is in its deck.
+    decks: dict[str, bool] = field(default_factory=dict)
 
     def params(self) -> dict[str, Any]:
-        """The candidate as optuna's parameters (``points.ID``, ``emperor``, ``rules.NAME``)."""
+        """The candidate as optuna's parameters (``points.ID``, ``emperor``, ``rules.NAME``,
+        ``in.ID``)."""
         out: dict[str, Any] = {f"points.{c}": p for c, p in self.points.items()}
+        out.update({f"in.{c}": v for c, v in self.decks.items()})
         if self.emperor is not None:
             out["emperor"] = self.emperor
         out.update({f"rules.{r}": v for r, v in self.rules.items()})
@@ -94,8 +98,9 @@ class Candidate:
     def from_params(cls, params: dict[str, Any]) -> Candidate:
         points = {k[7:]: int(v) for k, v in params.items() if k.startswith("points.")}
         rules = {k[6:]: v for k, v in params.items() if k.startswith("rules.")}
+        decks = {k[3:]: bool(v) for k, v in params.items() if k.startswith("in.")}
         emperor = params.get("emperor")
-        return cls(points, None if emperor is None else int(emperor), rules)
+        return cls(points, None if emperor is None else int(emperor), rules, decks)
 
     @property
     def key(self) -> str:
@@ -107,7 +112,10 @@ class Candidate:
         table = list(goals.start.cards.points)
         for card, points in self.points.items():
             table[CARD_INDEX[card]] = points
-        return CardSet(tuple(table), goals.start.cards.removed, name or f"design {self.key}")
+        removed = set(goals.start.cards.removed)
+        for card, kept in self.decks.items():
+            (removed.discard if kept else removed.add)(CARD_INDEX[card])
+        return CardSet(tuple(table), frozenset(removed), name or f"design {self.key}")
 
     def options(self, goals: Goals) -> RuleOptions:
         data = {**goals.options.to_dict(), **self.rules}
@@ -123,6 +131,8 @@ class Candidate:
             out.append(f"emperor {start.emperor}→{self.emperor}")
         out += [f"{r} {_text(start.rules.get(r))}→{_text(v)}" for r, v in self.rules.items()
                 if v != start.rules.get(r)]
+        out += [f"{c} {'back in its deck' if v else 'out of its deck'}"
+                for c, v in self.decks.items() if v != start.decks.get(c)]
         return out
 
 
@@ -137,7 +147,8 @@ def start_candidate(goals: Goals) -> Candidate:
     return Candidate(
         {c: goals.start.cards.points[CARD_INDEX[c]] for c in space.points},
         goals.options.emperor_points if space.emperor else None,
-        {r: options[r] for r in space.rules})
+        {r: options[r] for r in space.rules},
+        {c: CARD_INDEX[c] not in goals.start.cards.removed for c in space.decks})
 
 
 # --------------------------------------------------------------------- measuring a candidate
@@ -277,6 +288,8 @@ def _distributions(goals: Goals, fixed: set[str]) -> dict[str, Any]:
         out["emperor"] = od.IntDistribution(*goals.space.emperor)
     for name, values in goals.space.rules.items():
         out[f"rules.{name}"] = od.CategoricalDistribution(list(values))
+    for card in goals.space.decks:
+        out[f"in.{card}"] = od.CategoricalDistribution([True, False])
     return out
 
 
@@ -482,7 +495,8 @@ def _propose(goals: Goals, best: Trial, done: list[Trial], tables: dict[str, pd.
             exp = experiment.load(directory / "trials" / t.candidate.key / "study")
             tables[t.candidate.key] = experiment.analyse(exp)["levels"][0]
     same = [t for t in done if t.candidate.emperor == best.candidate.emperor
-            and t.candidate.rules == best.candidate.rules and t.number != best.number
+            and t.candidate.rules == best.candidate.rules
+            and t.candidate.decks == best.candidate.decks and t.number != best.number
             and t.candidate.key in tables]
     folder = directory / "trials" / best.candidate.key / "study"
     if not (folder / MANIFEST).is_file():

@@ -31,7 +31,7 @@ from typing import Any
 
 from arena import cards as card_files
 from arena.bot import BotConfigError
-from arena.engine import CATEGORIES, ArenaError, OptionError, RuleOptions
+from arena.engine import CATEGORIES, ArenaError, CardSet, OptionError, RuleOptions
 from arena.engine.components import CARD_INDEX, CARDS
 from arena.registry import BotSpec
 
@@ -49,7 +49,7 @@ FIGURES: dict[str, tuple[float, float, float, str]] = {
 BAND_FIELDS = ("at_least", "at_most", "between", "target", "tolerance")
 FILE_FIELDS = ("name", "bot", "players", "cards", "rules", "goals", "space", "study",
                "match_games", "seed")
-SPACE_FIELDS = ("points", "emperor", "rules")
+SPACE_FIELDS = ("points", "emperor", "rules", "decks")
 STUDY_FIELDS = ("deals", "offsets", "categories")
 
 
@@ -104,16 +104,17 @@ class Goal:
 @dataclass(frozen=True)
 class Space:
     """What a candidate may change: points per card id (inclusive ranges), the Emperor's
-    points, and rule options (the values each may take)."""
+    points, rule options (the values each may take), and which cards are in their decks."""
 
     points: dict[str, tuple[int, int]] = field(default_factory=dict)
     emperor: tuple[int, int] | None = None
     rules: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    decks: tuple[str, ...] = ()
 
     def names(self) -> list[str]:
-        """The search's dimensions: ``points.ID``, ``emperor``, ``rules.NAME``."""
+        """The search's dimensions: ``points.ID``, ``emperor``, ``rules.NAME``, ``in.ID``."""
         return ([f"points.{c}" for c in self.points] + (["emperor"] if self.emperor else [])
-                + [f"rules.{r}" for r in self.rules])
+                + [f"rules.{r}" for r in self.rules] + [f"in.{c}" for c in self.decks])
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ def parse(data: Any, where: str = "goals file", base: Path = Path(".")) -> Goals
         raise GoalsError(f"{where}: rules: {exc}") from None
     options = start.options(options, rule_given="emperor_points" in rules)
     goals = _goals(data.get("goals"), where)
-    space = _space(data.get("space"), where, options, start)
+    space = _space(data.get("space"), where, options, start, players)
     study = data.get("study") or {}
     if not isinstance(study, dict):
         raise GoalsError(f"{where}: study must be an object with {', '.join(STUDY_FIELDS)}")
@@ -310,7 +311,7 @@ def _band(g: Mapping[str, Any], at: str, where: str, figure: str) -> tuple[float
 
 
 def _space(raw: Any, where: str, options: RuleOptions,
-           start: card_files.CardChoice) -> Space:
+           start: card_files.CardChoice, players: int) -> Space:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -344,10 +345,29 @@ def _space(raw: Any, where: str, options: RuleOptions,
             except (OptionError, TypeError, ValueError, KeyError) as exc:
                 raise GoalsError(f"{where}: {at}: {exc}") from None
         rules[name] = tuple(dict.fromkeys(values))
-    if not (points or emperor or rules):
+    decks = raw.get("decks") or []
+    if not isinstance(decks, list):
+        raise GoalsError(f"{where}: space.decks must be a list of card ids (each may be taken "
+                         "out of its deck, or put back)")
+    for i, card in enumerate(decks):
+        at = f"space.decks[{i}]"
+        if not isinstance(card, str) or card not in CARD_INDEX:
+            raise GoalsError(f"{where}: {at}: {card!r} is not an objective card "
+                             "(`arena cards` lists them)")
+        if card in points:
+            raise GoalsError(f"{where}: {at}: {card} is in space.points too (a card out of "
+                             "its deck has no price to measure)")
+        if decks.index(card) != i:
+            raise GoalsError(f"{where}: {at}: {card} is named twice")
+    # Every candidate must deal: the set with all of them out is the smallest.
+    fewest = CardSet(start.cards.points, start.cards.removed | {CARD_INDEX[c] for c in decks})
+    problem = fewest.deal_problem(players)
+    if problem:
+        raise GoalsError(f"{where}: space.decks: with every card named out, {problem}")
+    if not (points or emperor or rules or decks):
         raise GoalsError(f"{where}: space names nothing to change (give space.points, "
-                         "space.emperor or space.rules)")
-    return Space(points, emperor, rules)
+                         "space.emperor, space.rules or space.decks)")
+    return Space(points, emperor, rules, tuple(decks))
 
 
 def _range(pair: Any, at: str, where: str) -> tuple[int, int]:

@@ -174,3 +174,41 @@ def test_planted_cards_come_back_within_a_point(tmp_path: Path) -> None:
     for card, points in printed.items():
         assert abs(params[f"points.{card}"] - points) <= 1, (card, best["moves"])
     assert best["trials"][1]["source"] == "price line"
+
+
+@pytest.mark.parametrize(("space", "words"), [
+    ({"decks": ["panda-99"]}, "space.decks[0]: 'panda-99' is not an objective card"),
+    ({"decks": ["panda-01"], "points": {"panda-01": [1, 5]}},
+     "space.decks[0]: panda-01 is in space.points too"),
+    ({"decks": ["panda-01", "panda-01"]}, "space.decks[1]: panda-01 is named twice"),
+    ({"decks": [f"panda-{i:02d}" for i in range(1, 15)]},
+     "space.decks: with every card named out, the panda deck keeps 1 card"),
+])
+def test_a_bad_deck_space_is_one_sentence(tmp_path: Path, space: dict[str, Any],
+                                          words: str) -> None:
+    code, _out, err = run(str(write(tmp_path, {**BASE, "space": space})),
+                          "--out", str(tmp_path / "out"))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert words in err, err
+
+
+def test_cards_in_and_out_of_their_decks_are_played_so(tmp_path: Path) -> None:
+    goals = write(tmp_path, {**BASE, "match_games": 20, "goals": [
+        {"figure": "first_seat_win_rate", "target": 0.95, "tolerance": 0.01}],
+        "space": {"decks": ["panda-01", "gardener-13"]}})
+    out = tmp_path / "out"
+    code, _text, err = run(str(goals), "--games", "400", "--workers", "1", "--quiet",
+                           "--out", str(out))
+    assert code == 0, err
+    best = json.loads((out / "best.json").read_text())
+    seen = {(t["params"]["in.panda-01"], t["params"]["in.gardener-13"]) for t in best["trials"]}
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}
+    from arena.balance.design import Candidate
+    for t in best["trials"]:
+        key = Candidate.from_params(t["params"]).key
+        manifest = json.loads((out / "trials" / key / "seats" / "manifest.json").read_text())
+        removed = set(manifest["card_set"]["removed"])
+        assert ("panda-01" in removed) != t["params"]["in.panda-01"]
+        assert ("gardener-13" in removed) != t["params"]["in.gardener-13"]
+        out_of = {m for m in t["moves"] if "out of its deck" in m}
+        assert len(out_of) == len(removed)
