@@ -42,7 +42,7 @@ from .engine.components import (
 )
 from .engine.options import DEFAULTS
 
-FILE_FIELDS = ("name", "emperor", "points", "remove")
+FILE_FIELDS = ("name", "emperor", "points", "remove", "add")
 #: The smallest game: a deck must deal one card to each of its seats (R2.3).
 MIN_PLAYERS = 2
 
@@ -59,6 +59,25 @@ class CardChoice:
     emperor: int | None = None
     #: Where it came from, to begin error sentences (``card file x.json``).
     source: str = field(default="card set", compare=False)
+    #: Cards the file adds (``arena/card_defs.py``), in the file format: ``add`` (entries by
+    #: category) and the ``points`` and ``remove`` that name added cards.  Listed and drawn
+    #: by ``arena cards``; no engine plays them yet, so a set with any is refused for play.
+    added: dict[str, Any] = field(default_factory=dict)
+
+    def added_ids(self) -> list[str]:
+        return [e["id"] for entries in (self.added.get("add") or {}).values() for e in entries]
+
+    def file_changes(self, emperor: int) -> dict[str, Any]:
+        """The whole set in the file format, added cards included (what the card sheet
+        draws): :func:`changes` with the added cards' entries, points and removals."""
+        out = changes(self.cards, emperor)
+        if self.added.get("add"):
+            out["add"] = self.added["add"]
+            if self.added.get("points"):
+                out["points"] = {**out.get("points", {}), **self.added["points"]}
+            if self.added.get("remove"):
+                out["remove"] = [*out.get("remove", []), *self.added["remove"]]
+        return out
 
     @property
     def name(self) -> str:
@@ -86,9 +105,10 @@ class CardChoice:
 DEFAULT_CHOICE = CardChoice()
 
 
-def parse(data: Any, where: str = "card set") -> CardChoice:
+def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardChoice:
     """A card set from the JSON of a file (or a record's ``changes``); ``where`` starts the
-    error sentence (``card file x.json``)."""
+    error sentence (``card file x.json``).  ``playable``: refuse a set that adds cards, which
+    no engine plays yet (``arena cards`` lists and draws them: ``playable=False``)."""
     if not isinstance(data, dict):
         raise CardFileError(f"{where} must be a JSON object with the fields "
                             f"{', '.join(FILE_FIELDS)} (each optional)")
@@ -111,6 +131,27 @@ def parse(data: Any, where: str = "card set") -> CardChoice:
     if not isinstance(remove, list):
         raise CardFileError(f'{where}: remove must be a list of card ids, e.g. ["gardener-13"], '
                             f"not {remove!r}")
+    added: dict[str, Any] = {}
+    if data.get("add") is not None:
+        from .card_defs import CardDefinitionError, check
+
+        try:
+            entries_ = check(data["add"], set(PRINTED), where)
+        except CardDefinitionError as exc:
+            raise CardFileError(str(exc)) from None
+        ids = {e["id"] for entries in entries_.values() for e in entries}
+        own_points = {k: v for k, v in points.items() if k in ids}
+        for card, value in own_points.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise CardFileError(f"{where}: points.{card} must be a whole number >= 0, "
+                                    f"not {value!r}")
+        own_remove = [c for c in remove if isinstance(c, str) and c in ids]
+        if len(set(own_remove)) != len(own_remove):
+            raise CardFileError(f"{where}: remove: an added card is removed twice")
+        points = {k: v for k, v in points.items() if k not in ids}
+        remove = [c for c in remove if not (isinstance(c, str) and c in ids)]
+        added = {"add": entries_, **({"points": own_points} if own_points else {}),
+                 **({"remove": own_remove} if own_remove else {})}
     try:
         cards = CardSet.from_changes(points, remove, name)
     except OptionError as exc:
@@ -118,10 +159,17 @@ def parse(data: Any, where: str = "card set") -> CardChoice:
     problem = cards.deal_problem(MIN_PLAYERS)
     if problem:
         raise CardFileError(f"{where}: remove: {problem}")
-    return CardChoice(cards, emperor, where)
+    choice = CardChoice(cards, emperor, where, added)
+    if playable and choice.added_ids():
+        ids_text = ", ".join(choice.added_ids()[:4]) + (", ..." if len(choice.added_ids()) > 4
+                                                        else "")
+        raise CardFileError(f"{where} adds cards ({ids_text}): `arena cards --cards FILE` "
+                            "lists and draws them, but the engines cannot play added cards "
+                            "yet")
+    return choice
 
 
-def load(path: str | Path) -> CardChoice:
+def load(path: str | Path, *, playable: bool = True) -> CardChoice:
     """A card-set file; CardFileError (one sentence) when it cannot be read or is bad."""
     where = f"card file {path}"
     try:
@@ -134,15 +182,16 @@ def load(path: str | Path) -> CardChoice:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CardFileError(f"{where} is not JSON: {exc.msg} (line {exc.lineno})") from None
-    return parse(data, where)
+    return parse(data, where, playable=playable)
 
 
-def card_choice(path: str | Path | None, players: int | None = None) -> CardChoice:
+def card_choice(path: str | Path | None, players: int | None = None, *,
+                playable: bool = True) -> CardChoice:
     """What ``--cards FILE`` gives every command: the file read and checked (for ``players``
     seats when given), or the printed set when the option is left out."""
     if path is None:
         return DEFAULT_CHOICE
-    choice = load(path)
+    choice = load(path, playable=playable)
     if players is not None:
         choice.check_deal(players)
     return choice
@@ -311,8 +360,10 @@ def entries(changes: Mapping[str, Any] | None = None) -> list[tuple[str, dict[st
     return out
 
 
-def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
-    """``(id, category, pattern or condition, points)`` per card; points say what changed."""
+def table_rows(cards: CardSet, added: Mapping[str, Any] | None = None
+               ) -> list[tuple[str, str, str, str]]:
+    """``(id, category, pattern or condition, points)`` per card; points say what changed.
+    ``added``: a :class:`CardChoice`'s added cards, listed after the printed ones."""
     rows = []
     for card in CARDS:
         points = cards.points[card.index]
@@ -323,4 +374,17 @@ def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
         else:
             text = str(points)
         rows.append((card.id, CATEGORIES[card.category], condition(card.index), text))
+    added = added or {}
+    points_of = added.get("points") or {}
+    removed = set(added.get("remove") or ())
+    for category, entries_ in (added.get("add") or {}).items():
+        for entry in entries_:
+            card = entry["id"]
+            if card in removed:
+                text = "removed (added)"
+            elif card in points_of and points_of[card] != entry["points"]:
+                text = f"{points_of[card]} (added at {entry['points']})"
+            else:
+                text = f"{entry['points']} (added)"
+            rows.append((card, category, asks(category, entry), text))
     return rows

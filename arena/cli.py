@@ -676,7 +676,8 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
 
     A card-set file changes cards' points, removes cards from their decks and sets the
     Emperor's points (the rule option emperor_points); `arena play`, `arena tournament`
-    and the scripts take it as --cards FILE.  Every field is optional:
+    and the scripts take it as --cards FILE.  It may add new cards ("add": listed and
+    drawn here, not yet played: docs/balance.md).  Every field is optional:
 
     \b
       {"name": "plot-15 at 5", "emperor": 3,
@@ -692,7 +693,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
     """
     from .cards import summary, table_rows, template
 
-    choice = card_choice(cards_path)
+    choice = card_choice(cards_path, playable=False)
     emperor = choice.emperor if choice.emperor is not None else RuleOptions().emperor_points
     if template_path is not None:
         path = Path(template_path)
@@ -704,16 +705,24 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
         problem = write_problem(path)
         if problem:
             raise UserError(f"--template: {problem}")
-        path.write_text(json.dumps(template(choice.cards, emperor), indent=1) + "\n")
+        data = template(choice.cards, emperor)
+        if choice.added_ids():  # the added cards stay in the file to edit
+            extra = choice.added
+            data["points"].update({e["id"]: (extra.get("points") or {}).get(e["id"],
+                                                                           e["points"])
+                                   for es in extra["add"].values() for e in es})
+            data["remove"] += list(extra.get("remove") or ())
+            data["add"] = extra["add"]
+        path.write_text(json.dumps(data, indent=1) + "\n")
         click.echo(f"card set written to {path}: edit it, then use --cards {path}")
         return
     if svg_path is not None:
         from .card_svg import sheet_svg
-        from .cards import changes, entries
+        from .cards import entries
 
         label = f"card set {choice.name!r}" if choice.name else (
             "card set " + Path(cards_path).name if cards_path else "the printed set")
-        sheet = sheet_svg(entries(changes(choice.cards, emperor)),
+        sheet = sheet_svg(entries(choice.file_changes(emperor)),
                           f"Objective cards: {label}", f"Emperor: {emperor} points.")
         if svg_path == "-":
             click.echo(sheet, nl=False)
@@ -721,7 +730,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
             Path(svg_path).write_text(sheet, encoding="utf-8")
             click.echo(f"cards drawn in {svg_path}")
         return
-    rows = table_rows(choice.cards)
+    rows = table_rows(choice.cards, choice.added)
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     head = ("id", "category", "pattern or condition", "points")
     widths = [max(w, len(h)) for w, h in zip(widths, head)]
@@ -730,8 +739,11 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
         click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[3])
     info = summary(choice.cards, emperor)
     label = f"{choice.name!r}, " if choice.name else ""
+    added = choice.added_ids()
     click.echo(f"Emperor: {emperor} points.  Card set {label}hash {info['hash']}: "
-               f"{len(info['points'])} cards in play, {len(info['removed'])} removed.")
+               f"{len(info['points'])} cards in play, {len(info['removed'])} removed"
+               + (f", {len(added)} added (listed and drawn; no engine plays them yet)."
+                  if added else "."))
 
 
 # ------------------------------------------------------------------ replay

@@ -70,7 +70,8 @@ def _html(data: dict[str, Any]) -> str:
               "searching": "#555"}
     goals = "\n".join(
         f"<tr><td>{esc(g['goal'])}</td><td>{esc(g['band'])}</td>"
-        f"<td style='color:{colour.get(g['status'], '#000')}'><b>{esc(g['status'])}</b></td>"
+        f"<td style='color:{colour.get(g['status'], '#000')};white-space:nowrap'>"
+        f"<b>{esc(g['status'])}</b></td>"
         f"<td>{esc(g['text'])}</td></tr>" for g in data["goals"])
     trials = "\n".join(
         f"<tr><td>{t['number']}</td><td>{esc(t['source'])}</td>"
@@ -110,5 +111,7 @@ border-bottom:1px solid #ddd;vertical-align:top}} img{{max-width:100%;height:aut
 <th>games</th></tr>
 {trials}
 </table>
+<p>Trial numbers are the search's: a number missing was a candidate already measured,
+asked for again and not played again.</p>
 </body></html>
 """
