@@ -84,7 +84,9 @@ def _html(data: dict[str, Any]) -> str:
             f"<code>{esc(data.get('cards_file', ''))}</code>"
             + (f", with {esc(' '.join(data['rule_flags']))}" if data.get("rule_flags") else "")
             + ".</p>") if data.get("trial") is not None else "<p>No trial finished yet.</p>"
-    state = (f"Confirmed on fresh deals (seed {confirm['seed']}, {confirm['games']:,} games)."
+    tried = ", ".join(str(n) for n in (confirm or {}).get("confirmed", []))
+    state = (f"Confirmed on fresh deals (seed {confirm['seed']}, {confirm['games']:,} games; "
+             f"trials played again: {tried}; the answer: trial {confirm['trial']})."
              if confirm else "Not confirmed yet: the run is not finished.")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

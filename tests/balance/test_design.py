@@ -104,7 +104,7 @@ def test_a_design_run_writes_its_answer_and_resumes(tmp_path: Path) -> None:
     # The start meets both wide bands: the search stops at trial 0 and confirms it.
     assert best["trial"] == 0 and best["reason"] == "trial 0 meets every goal"
     confirm = best["confirmation"]
-    assert confirm["seed"] != 1 and confirm["games"] == 40
+    assert confirm["seed"] != 1 and confirm["games"] == 40 and confirm["confirmed"] == [0]
     seat = confirm["figures"]["first_seat_win_rate"]
     assert seat["lo"] <= seat["value"] <= seat["hi"] and seat["games"] == 40
     assert [g["status"] for g in best["goals"]] == ["met", "met"]
@@ -151,6 +151,11 @@ def test_a_goal_the_space_cannot_reach_is_unreachable_not_met(tmp_path: Path) ->
     assert sorted(emperors) == [1, 2, 3]
     assert "space is spent" in best["reason"] or "budget" in best["reason"]
     assert "unreachable in the space searched" in text
+    # Nothing met the goal on fresh deals: the three best were confirmed, the least loss won.
+    confirm = best["confirmation"]
+    assert len(confirm["confirmed"]) == 3 and len(best["confirmations"]) == 3
+    assert confirm["loss"] == min(c["loss"] for c in best["confirmations"])
+    assert best["trial"] == confirm["trial"]
 
 
 @pytest.mark.long
