@@ -31,14 +31,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .engine import DEFAULT_CARD_SET, ArenaError, CardSet, OptionError, RuleOptions
+from .engine import DEFAULT_CARD_SET, ENGINE, ArenaError, CardSet, OptionError, RuleOptions
 from .engine.components import (
-    CARD_POINTS,
     CARDS,
     CATEGORIES,
     COLOURS,
     DATA,
     EMPEROR_POINTS,
+    PRINTED_CARDS,
 )
 from .engine.options import DEFAULTS
 
@@ -59,25 +59,14 @@ class CardChoice:
     emperor: int | None = None
     #: Where it came from, to begin error sentences (``card file x.json``).
     source: str = field(default="card set", compare=False)
-    #: Cards the file adds (``arena/card_defs.py``), in the file format: ``add`` (entries by
-    #: category) and the ``points`` and ``remove`` that name added cards.  Listed and drawn
-    #: by ``arena cards``; no engine plays them yet, so a set with any is refused for play.
-    added: dict[str, Any] = field(default_factory=dict)
-
     def added_ids(self) -> list[str]:
-        return [e["id"] for entries in (self.added.get("add") or {}).values() for e in entries]
+        """The ids of the cards the set adds (``add``), in their order."""
+        return [card.id for card in self.cards.added]
 
     def file_changes(self, emperor: int) -> dict[str, Any]:
         """The whole set in the file format, added cards included (what the card sheet
-        draws): :func:`changes` with the added cards' entries, points and removals."""
-        out = changes(self.cards, emperor)
-        if self.added.get("add"):
-            out["add"] = self.added["add"]
-            if self.added.get("points"):
-                out["points"] = {**out.get("points", {}), **self.added["points"]}
-            if self.added.get("remove"):
-                out["remove"] = [*out.get("remove", []), *self.added["remove"]]
-        return out
+        draws)."""
+        return changes(self.cards, emperor)
 
     @property
     def name(self) -> str:
@@ -107,8 +96,9 @@ DEFAULT_CHOICE = CardChoice()
 
 def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardChoice:
     """A card set from the JSON of a file (or a record's ``changes``); ``where`` starts the
-    error sentence (``card file x.json``).  ``playable``: refuse a set that adds cards, which
-    no engine plays yet (``arena cards`` lists and draws them: ``playable=False``)."""
+    error sentence (``card file x.json``).  ``playable``: refuse a set that adds cards when
+    the native engine is in use, which does not play them yet (``arena cards`` lists and
+    draws them on either engine: ``playable=False``)."""
     if not isinstance(data, dict):
         raise CardFileError(f"{where} must be a JSON object with the fields "
                             f"{', '.join(FILE_FIELDS)} (each optional)")
@@ -131,41 +121,29 @@ def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardC
     if not isinstance(remove, list):
         raise CardFileError(f'{where}: remove must be a list of card ids, e.g. ["gardener-13"], '
                             f"not {remove!r}")
-    added: dict[str, Any] = {}
+    add = None
     if data.get("add") is not None:
-        from .card_defs import CardDefinitionError, check
+        from .engine.card_defs import CardDefinitionError, check
 
         try:
-            entries_ = check(data["add"], set(PRINTED), where)
+            add = check(data["add"], set(PRINTED), where)
         except CardDefinitionError as exc:
             raise CardFileError(str(exc)) from None
-        ids = {e["id"] for entries in entries_.values() for e in entries}
-        own_points = {k: v for k, v in points.items() if k in ids}
-        for card, value in own_points.items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise CardFileError(f"{where}: points.{card} must be a whole number >= 0, "
-                                    f"not {value!r}")
-        own_remove = [c for c in remove if isinstance(c, str) and c in ids]
-        if len(set(own_remove)) != len(own_remove):
-            raise CardFileError(f"{where}: remove: an added card is removed twice")
-        points = {k: v for k, v in points.items() if k not in ids}
-        remove = [c for c in remove if not (isinstance(c, str) and c in ids)]
-        added = {"add": entries_, **({"points": own_points} if own_points else {}),
-                 **({"remove": own_remove} if own_remove else {})}
     try:
-        cards = CardSet.from_changes(points, remove, name)
+        cards = CardSet.from_changes(points, remove, name, add)
     except OptionError as exc:
         raise CardFileError(f"{where}: {exc}") from None
     problem = cards.deal_problem(MIN_PLAYERS)
     if problem:
         raise CardFileError(f"{where}: remove: {problem}")
-    choice = CardChoice(cards, emperor, where, added)
-    if playable and choice.added_ids():
-        ids_text = ", ".join(choice.added_ids()[:4]) + (", ..." if len(choice.added_ids()) > 4
-                                                        else "")
-        raise CardFileError(f"{where} adds cards ({ids_text}): `arena cards --cards FILE` "
-                            "lists and draws them, but the engines cannot play added cards "
-                            "yet")
+    choice = CardChoice(cards, emperor, where)
+    if playable and choice.added_ids() and ENGINE == "native":
+        ids = choice.added_ids()
+        ids_text = ", ".join(ids[:4]) + (", ..." if len(ids) > 4 else "")
+        raise CardFileError(f"{where} adds cards ({ids_text}): the native engine cannot play "
+                            "added cards yet; play them on the reference engine "
+                            "(ARENA_ENGINE=reference), or list and draw them with `arena "
+                            "cards --cards FILE`")
     return choice
 
 
@@ -199,12 +177,16 @@ def card_choice(path: str | Path | None, players: int | None = None, *,
 
 def template(cards: CardSet = DEFAULT_CARD_SET, emperor: int = EMPEROR_POINTS) -> dict[str, Any]:
     """A whole file: every card's points (a starting point to edit), and its removed cards."""
-    return {
+    out: dict[str, Any] = {
         "name": cards.name or "printed",
         "emperor": emperor,
-        "points": {card.id: cards.points[card.index] for card in CARDS},
-        "remove": [CARDS[c].id for c in sorted(cards.removed)],
+        "points": {cards.card(c).id: p for c, p in enumerate(cards.points)},
+        "remove": [cards.card(c).id for c in sorted(cards.removed)],
     }
+    added = cards.changes().get("add")
+    if added:  # the added cards stay in the file to edit
+        out["add"] = added
+    return out
 
 
 # ------------------------------------------------------------------ what runs carry
@@ -213,11 +195,14 @@ def template(cards: CardSet = DEFAULT_CARD_SET, emperor: int = EMPEROR_POINTS) -
 def summary(cards: CardSet, emperor: int) -> dict[str, Any]:
     """The resolved set as a manifest carries it: ``hash``, ``emperor``, ``points`` of every
     card in play, ``removed``.  Equal sets give equal summaries, whatever their files said."""
-    resolved = {
+    resolved: dict[str, Any] = {
         "emperor": emperor,
-        "points": {CARDS[c].id: cards.points[c] for deck in cards.decks for c in deck},
-        "removed": [CARDS[c].id for c in sorted(cards.removed)],
+        "points": {cards.card(c).id: cards.points[c] for deck in cards.decks for c in deck},
+        "removed": [cards.card(c).id for c in sorted(cards.removed)],
     }
+    added = cards.changes().get("add")
+    if added:  # the definitions are part of what is played (absent: the hash of old runs)
+        resolved["added"] = added
     text = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
     return {"hash": hashlib.sha256(text.encode()).hexdigest()[:12], **resolved}
 
@@ -227,10 +212,16 @@ def catalog(cards: CardSet) -> list[dict[str, Any]]:
     (they read the run's files, never the engine): ``id``, ``category``, ``asks`` (its
     condition in words, equal for copies of one card), ``printed`` points, ``points`` in
     this run and whether it was ``removed``."""
-    return [{"id": card.id, "category": card.category_name, "asks": condition(card.index),
-             "printed": card.points, "points": cards.points[card.index],
-             "removed": card.index in cards.removed}
-            for card in CARDS]
+    added = {e["id"]: (k, e) for k, es in (cards.changes().get("add") or {}).items()
+             for e in es}
+    out = []
+    for index, points in enumerate(cards.points):
+        card = cards.card(index)
+        what = asks(*added[card.id]) if card.id in added else condition(index)
+        out.append({"id": card.id, "category": card.category_name, "asks": what,
+                    "printed": card.points, "points": points,
+                    "removed": index in cards.removed})
+    return out
 
 
 def changes(cards: CardSet, emperor: int) -> dict[str, Any]:
@@ -296,10 +287,12 @@ def difference(have: dict[str, Any] | None, want: dict[str, Any]) -> str:
     if have.get("emperor") != want.get("emperor"):
         parts.append(f"emperor {have.get('emperor')}, not {want.get('emperor')}")
     a, b = have.get("points") or {}, want.get("points") or {}
-    for card in CARDS:
-        x, y = a.get(card.id), b.get(card.id)
+    if have.get("added") != want.get("added"):
+        parts.append("the added cards' definitions differ")
+    for card in dict.fromkeys([*(c.id for c in CARDS[:PRINTED_CARDS]), *a, *b]):
+        x, y = a.get(card), b.get(card)
         if x != y:
-            parts.append(f"{card.id} {'removed' if x is None else x}, not "
+            parts.append(f"{card} {'removed' if x is None else x}, not "
                          f"{'removed' if y is None else y}")
     shown = "; ".join(parts[:6]) + ("; ..." if len(parts) > 6 else "")
     return f"hash {have.get('hash')}, not {want.get('hash')}" + (f": {shown}" if shown else "")
@@ -360,31 +353,21 @@ def entries(changes: Mapping[str, Any] | None = None) -> list[tuple[str, dict[st
     return out
 
 
-def table_rows(cards: CardSet, added: Mapping[str, Any] | None = None
-               ) -> list[tuple[str, str, str, str]]:
-    """``(id, category, pattern or condition, points)`` per card; points say what changed.
-    ``added``: a :class:`CardChoice`'s added cards, listed after the printed ones."""
+def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
+    """``(id, category, pattern or condition, points)`` per card, the added ones after the
+    printed ones; points say what changed."""
     rows = []
-    for card in CARDS:
-        points = cards.points[card.index]
-        if card.index in cards.removed:
-            text = "removed"
-        elif points != CARD_POINTS[card.index]:
-            text = f"{points} (printed {CARD_POINTS[card.index]})"
+    added = {e["id"]: (k, e) for k, es in (cards.changes().get("add") or {}).items()
+             for e in es}
+    for index, points in enumerate(cards.points):
+        card = cards.card(index)
+        mark = " (added)" if card.id in added else ""
+        if index in cards.removed:
+            text = "removed" + mark
+        elif points != card.points:
+            text = f"{points} ({'added at' if mark else 'printed'} {card.points})"
         else:
-            text = str(points)
-        rows.append((card.id, CATEGORIES[card.category], condition(card.index), text))
-    added = added or {}
-    points_of = added.get("points") or {}
-    removed = set(added.get("remove") or ())
-    for category, entries_ in (added.get("add") or {}).items():
-        for entry in entries_:
-            card = entry["id"]
-            if card in removed:
-                text = "removed (added)"
-            elif card in points_of and points_of[card] != entry["points"]:
-                text = f"{points_of[card]} (added at {entry['points']})"
-            else:
-                text = f"{entry['points']} (added)"
-            rows.append((card, category, asks(category, entry), text))
+            text = f"{points}{mark}"
+        what = asks(*added[card.id]) if mark else condition(index)
+        rows.append((card.id, CATEGORIES[card.category], what, text))
     return rows

@@ -676,8 +676,9 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
 
     A card-set file changes cards' points, removes cards from their decks and sets the
     Emperor's points (the rule option emperor_points); `arena play`, `arena tournament`
-    and the scripts take it as --cards FILE.  It may add new cards ("add": listed and
-    drawn here, not yet played: docs/balance.md).  Every field is optional:
+    and the scripts take it as --cards FILE.  It may add new cards ("add", listed and
+    drawn here; played with ARENA_ENGINE=reference: docs/balance.md).  Every field is
+    optional:
 
     \b
       {"name": "plot-15 at 5", "emperor": 3,
@@ -705,15 +706,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
         problem = write_problem(path)
         if problem:
             raise UserError(f"--template: {problem}")
-        data = template(choice.cards, emperor)
-        if choice.added_ids():  # the added cards stay in the file to edit
-            extra = choice.added
-            data["points"].update({e["id"]: (extra.get("points") or {}).get(e["id"],
-                                                                           e["points"])
-                                   for es in extra["add"].values() for e in es})
-            data["remove"] += list(extra.get("remove") or ())
-            data["add"] = extra["add"]
-        path.write_text(json.dumps(data, indent=1) + "\n")
+        path.write_text(json.dumps(template(choice.cards, emperor), indent=1) + "\n")
         click.echo(f"card set written to {path}: edit it, then use --cards {path}")
         return
     if svg_path is not None:
@@ -730,7 +723,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
             Path(svg_path).write_text(sheet, encoding="utf-8")
             click.echo(f"cards drawn in {svg_path}")
         return
-    rows = table_rows(choice.cards, choice.added)
+    rows = table_rows(choice.cards)
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     head = ("id", "category", "pattern or condition", "points")
     widths = [max(w, len(h)) for w, h in zip(widths, head)]
@@ -742,8 +735,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
     added = choice.added_ids()
     click.echo(f"Emperor: {emperor} points.  Card set {label}hash {info['hash']}: "
                f"{len(info['points'])} cards in play, {len(info['removed'])} removed"
-               + (f", {len(added)} added (listed and drawn; no engine plays them yet)."
-                  if added else "."))
+               + (f"; {len(added)} added: {', '.join(added)}." if added else "."))
 
 
 # ------------------------------------------------------------------ replay

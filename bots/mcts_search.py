@@ -45,19 +45,32 @@ from arena.engine.actions import (
     kind_of,
     plot_of,
 )
-from arena.engine.components import CARD_CATEGORY, CARDS, ENCLOSURE, GARDENER_CARD, PANDA_CARD
+from arena.engine.components import (
+    CARD_CATEGORY,
+    CARDS,
+    ENCLOSURE,
+    GARDENER_CARD,
+    INSTALL_HOOKS,
+    PANDA_CARD,
+)
 from arena.engine.grid import POND, POND_RING
 
 from .mcts_leaves import Leaf
 
 #: Per card: the colour a gardener card grows, else -1 (for ``action_score``).
-GARDEN_COLOUR: tuple[int, ...] = tuple(
-    c.colour if c.category == GARDENER_CARD else -1 for c in CARDS
-)
+GARDEN_COLOUR: list[int] = []
 #: Per card: the sections a panda card needs, else None (for ``action_score``).
-PANDA_NEED: tuple[tuple[int, int, int] | None, ...] = tuple(
-    c.eat if c.category == PANDA_CARD else None for c in CARDS
-)
+PANDA_NEED: list[tuple[int, int, int] | None] = []
+
+
+def _card_tables() -> None:
+    """The tables above, for the printed cards and the set's added ones (an install hook)."""
+    GARDEN_COLOUR[:] = [c.colour if c.category == GARDENER_CARD else -1 for c in CARDS]
+    PANDA_NEED[:] = [c.eat if c.category == PANDA_CARD else None for c in CARDS]
+
+
+_card_tables()
+INSTALL_HOOKS.append(_card_tables)
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)

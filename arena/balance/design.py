@@ -51,7 +51,6 @@ import numpy as np
 import pandas as pd
 
 from arena.engine import CardSet, RuleOptions
-from arena.engine.components import CARD_INDEX, CARDS
 from arena.intervals import carried, wilson
 from arena.registry import BotSpec
 from arena.seeds import derive_seed
@@ -115,11 +114,12 @@ class Candidate:
     def card_set(self, goals: Goals, name: str = "") -> CardSet:
         table = list(goals.start.cards.points)
         for card, points in self.points.items():
-            table[CARD_INDEX[card]] = points
+            table[goals.index(card)] = points
         removed = set(goals.start.cards.removed)
         for card, kept in self.decks.items():
-            (removed.discard if kept else removed.add)(CARD_INDEX[card])
-        return CardSet(tuple(table), frozenset(removed), name or f"design {self.key}")
+            (removed.discard if kept else removed.add)(goals.index(card))
+        return replace(goals.start.cards, points=tuple(table), removed=frozenset(removed),
+                       name=name or f"design {self.key}")
 
     def options(self, goals: Goals) -> RuleOptions:
         data = {**goals.options.to_dict(), **self.rules}
@@ -149,10 +149,10 @@ def start_candidate(goals: Goals) -> Candidate:
     space = goals.space
     options = goals.options.to_dict()
     return Candidate(
-        {c: goals.start.cards.points[CARD_INDEX[c]] for c in space.points},
+        {c: goals.start.cards.points[goals.index(c)] for c in space.points},
         goals.options.emperor_points if space.emperor else None,
         {r: options[r] for r in space.rules},
-        {c: CARD_INDEX[c] not in goals.start.cards.removed for c in space.decks})
+        {c: goals.index(c) not in goals.start.cards.removed for c in space.decks})
 
 
 # --------------------------------------------------------------------- measuring a candidate
@@ -643,9 +643,11 @@ def write_outputs(directory: Path, goals: Goals, budget: int, study: Any,
             "name": f"{goals.name or 'design'}: trial {best.number}"
                     + (f" ({', '.join(data['moves'])})" if data["moves"] else " (the start)"),
             "emperor": options.emperor_points,
-            "points": {CARDS[c].id: cards.points[c] for deck in cards.decks for c in deck}}
+            "points": {cards.card(c).id: cards.points[c] for deck in cards.decks for c in deck}}
         if cards.removed:
-            card_file["remove"] = [CARDS[c].id for c in sorted(cards.removed)]
+            card_file["remove"] = [cards.card(c).id for c in sorted(cards.removed)]
+        if cards.added_entries:
+            card_file["add"] = cards.changes()["add"]
         rules = {k: v for k, v in options.to_dict(only_changed=True).items()
                  if k != "emperor_points"}
         data["cards_file"] = BEST_CARDS

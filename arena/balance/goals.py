@@ -25,14 +25,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from arena import cards as card_files
 from arena.bot import BotConfigError
-from arena.engine import CATEGORIES, ArenaError, CardSet, OptionError, RuleOptions
-from arena.engine.components import CARD_INDEX, CARDS
+from arena.engine import CATEGORIES, ArenaError, OptionError, RuleOptions
 from arena.registry import BotSpec
 
 #: The figures a goal may name, the range their values can take (a band outside it is
@@ -137,6 +136,12 @@ class Goals:
     #: Where a relative ``cards`` path is read from (the goals file's folder).
     base: Path = field(compare=False, default=Path("."))
 
+    def index(self, card: str) -> int:
+        """A card's index in the starting set (printed or added; checked by ``parse``)."""
+        found = self.start.cards.index_of(card)
+        assert found is not None, card
+        return found
+
     @property
     def needs_study(self) -> bool:
         return any(g.figure == "card_spread" for g in self.goals)
@@ -222,7 +227,8 @@ def parse(data: Any, where: str = "goals file", base: Path = Path(".")) -> Goals
                          "e.g. [-3, 3]")
     categories = study.get("categories")
     if categories is None:
-        categories = sorted({CATEGORIES[CARDS[CARD_INDEX[c]].category] for c in space.points},
+        categories = sorted({CATEGORIES[start.cards.card(start.cards.index_of(c)).category]  # type: ignore[arg-type]
+                             for c in space.points},
                             key=CATEGORIES.index) or list(CATEGORIES)
     if (not isinstance(categories, list)
             or any(c not in CATEGORIES for c in categories) or not categories):
@@ -323,10 +329,10 @@ def _space(raw: Any, where: str, options: RuleOptions,
     points: dict[str, tuple[int, int]] = {}
     for card, pair in (raw.get("points") or {}).items():
         at = f"space.points.{card}"
-        if card not in CARD_INDEX:
+        if start.cards.index_of(card) is None:
             raise GoalsError(f"{where}: {at}: {card!r} is not an objective card "
                              "(`arena cards` lists them)")
-        if CARD_INDEX[card] in start.cards.removed:
+        if start.cards.index_of(card) in start.cards.removed:
             raise GoalsError(f"{where}: {at}: {card} is removed by the starting card set")
         points[card] = _range(pair, at, where)
     emperor = None
@@ -351,7 +357,7 @@ def _space(raw: Any, where: str, options: RuleOptions,
                          "out of its deck, or put back)")
     for i, card in enumerate(decks):
         at = f"space.decks[{i}]"
-        if not isinstance(card, str) or card not in CARD_INDEX:
+        if not isinstance(card, str) or start.cards.index_of(card) is None:
             raise GoalsError(f"{where}: {at}: {card!r} is not an objective card "
                              "(`arena cards` lists them)")
         if card in points:
@@ -360,7 +366,8 @@ def _space(raw: Any, where: str, options: RuleOptions,
         if decks.index(card) != i:
             raise GoalsError(f"{where}: {at}: {card} is named twice")
     # Every candidate must deal: the set with all of them out is the smallest.
-    fewest = CardSet(start.cards.points, start.cards.removed | {CARD_INDEX[c] for c in decks})
+    out = {start.cards.index_of(c) for c in decks}
+    fewest = replace(start.cards, removed=start.cards.removed | out)  # type: ignore[operator]
     problem = fewest.deal_problem(players)
     if problem:
         raise GoalsError(f"{where}: space.decks: with every card named out, {problem}")

@@ -43,7 +43,6 @@ import pandas as pd
 from scipy import stats as sps
 
 from arena import cards as card_files
-from arena.engine import CardSet
 from arena.tournament import RunSettings
 from arena.tournament.runner import config_from_manifest
 from arena.tournament.store import read_manifest
@@ -336,7 +335,7 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
             for c, p, s, e in zip(moved["card"], moved["points"], moved["suggested"],
                                   moved["extrapolated"], strict=True)) + f" ({path})")
         choice = card_files.parse(data, f"round {r}'s set")
-        config = replace(base, cards=CardSet(choice.cards.points, choice.cards.removed, name))
+        config = replace(base, cards=replace(choice.cards, name=name))
         folder = out / f"round-{r}"
         run = run_study(config, folder, resume=(folder / "manifest.json").exists(),
                         settings=settings)

@@ -23,10 +23,16 @@ from .components import (
     IMPROVEMENTS,
     PANDA_CARD,
     POND_TILE,
+    PRINTED_CARDS,
     CardSet,
     tile_name,
 )
-from .objectives import gardener_found, panda_found, plot_pattern_found
+from .objectives import (
+    added_gardener_found,
+    gardener_found,
+    panda_found,
+    plot_pattern_found,
+)
 from .options import RuleOptions
 
 POND = grid.POND
@@ -274,6 +280,9 @@ class Board:
         if self.gardener != POND:
             c = self.gardener
             under = (self.tiles[c] >> 2, self.bamboo[c], self.improvement.get(c, 0))
+        if card >= PRINTED_CARDS:
+            return added_gardener_found(card, self.tiles, self.bamboo, self.improvement, under,
+                                        self.options.gardener_on_shoot)
         return gardener_found(card, self.shoots, under, self.options.gardener_on_shoot)
 
     def objective_found(self, seat: int, card: int) -> bool:

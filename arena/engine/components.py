@@ -7,7 +7,8 @@ card patterns and points): nothing here restates them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from arena import data as data_files
@@ -125,49 +126,74 @@ def _rotations(cells: list[tuple[int, int, int]]) -> tuple[tuple[tuple[int, int,
     return tuple(out)
 
 
-def _cards() -> tuple[Card, ...]:
-    cards: list[Card] = []
-    objectives = DATA["objectives"]
-    for entry in objectives["plot"]:
+def card_of(index: int, category: str, entry: Mapping) -> Card:
+    """A card from a catalog entry (``components.json``'s, or one a card set adds)."""
+    if category == "plot":
         cells = []
         for cell in entry["cells"]:
             q, r = (int(x) for x in cell["at"].split(","))
             cells.append((q, r, COLOURS.index(cell["colour"])))
-        cards.append(
-            Card(len(cards), entry["id"], PLOT_CARD, entry["points"], rotations=_rotations(cells))
-        )
-    for entry in objectives["gardener"]:
+        return Card(index, entry["id"], PLOT_CARD, entry["points"], rotations=_rotations(cells))
+    if category == "gardener":
         improvement = -1 if entry["improvement"] == "any" else IMPROVEMENTS.index(
             entry["improvement"]
         )
-        cards.append(
-            Card(
-                len(cards),
-                entry["id"],
-                GARDENER_CARD,
-                entry["points"],
-                colour=COLOURS.index(entry["colour"]),
-                shoots=entry["shoots"],
-                height=entry["height"],
-                improvement=improvement,
-            )
-        )
-    for entry in objectives["panda"]:
-        eat = tuple(entry["eat"].get(c, 0) for c in COLOURS)
-        cards.append(
-            Card(len(cards), entry["id"], PANDA_CARD, entry["points"], eat=eat)  # type: ignore[arg-type]
-        )
-    return tuple(cards)
+        return Card(index, entry["id"], GARDENER_CARD, entry["points"],
+                    colour=COLOURS.index(entry["colour"]), shoots=entry["shoots"],
+                    height=entry["height"], improvement=improvement)
+    eat = tuple(entry["eat"].get(c, 0) for c in COLOURS)
+    return Card(index, entry["id"], PANDA_CARD, entry["points"], eat=eat)  # type: ignore[arg-type]
 
 
-CARDS: tuple[Card, ...] = _cards()
+def _cards() -> list[Card]:
+    cards: list[Card] = []
+    for category in CATEGORIES:
+        for entry in DATA["objectives"][category]:
+            cards.append(card_of(len(cards), category, entry))
+    return cards
+
+
+#: Every objective card by index: the printed ones (``PRINTED_CARDS`` of them), then the cards
+#: the card set in play adds (:func:`install`).  A list changed in place, so that every module
+#: that imported it sees the cards of the set in play.
+CARDS: list[Card] = _cards()
+PRINTED_CARDS: int = len(CARDS)
 CARD_INDEX: dict[str, int] = {card.id: card.index for card in CARDS}
+#: The printed cards' points (a card set's default).
 CARD_POINTS: tuple[int, ...] = tuple(card.points for card in CARDS)
-CARD_CATEGORY: tuple[int, ...] = tuple(card.category for card in CARDS)
-#: Card indices per category, in the file's order (each deck before shuffling).
+#: Category per card index (added cards too, see ``CARDS``).
+CARD_CATEGORY: list[int] = [card.category for card in CARDS]
+#: The printed cards' indices per category, in the file's order (each deck before shuffling).
 CATEGORY_CARDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(card.index for card in CARDS if card.category == k) for k in range(3)
 )
+#: Functions called after :func:`install`, for tables other modules derive from ``CARDS``.
+INSTALL_HOOKS: list[Callable[[], None]] = []
+_installed: tuple[Card, ...] = ()
+
+
+def install(added: tuple[Card, ...]) -> None:
+    """Make the cards a set adds the cards after the printed ones in ``CARDS`` (and the tables
+    derived from it), replacing those of any set installed before.
+
+    The card tables are the engine's hot path, indexed by card: rather than carry a table
+    per game, a process plays one set's added cards at a time, installed when a game of that
+    set starts (the reference's ``new_game`` and ``from_position``; a printed game uninstalls
+    them) or the set arrives from another process.  Their indices follow the printed cards
+    in the set's order, so every process gives a card the same index."""
+    global _installed
+    if added == _installed:
+        return
+    del CARDS[PRINTED_CARDS:]
+    del CARD_CATEGORY[PRINTED_CARDS:]
+    for card in _installed:
+        CARD_INDEX.pop(card.id, None)
+    CARDS.extend(added)
+    CARD_CATEGORY.extend(card.category for card in added)
+    CARD_INDEX.update({card.id: card.index for card in added})
+    _installed = added
+    for hook in INSTALL_HOOKS:
+        hook()
 
 
 def parse_card(text: str) -> int:
@@ -180,81 +206,133 @@ def parse_card(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class CardSet:
-    """The objective cards a game is played with: each card's points, and the cards left out.
+    """The objective cards a game is played with: each card's points, the cards left out,
+    and the cards the set adds to the printed ones.
 
-    A designer's question ("what should plot-15 be worth?") is answered by playing games
-    with another set, so the set belongs to the game (``GameState.card_set``, and its
-    ``card_points`` read on the hot path), never to this module: games with different sets
-    can run side by side in one process.  The printed set is ``DEFAULT_CARD_SET``.  The
-    Emperor's points are not here: they are the rule option ``emperor_points``.
+    A designer's question ("what should plot-15 be worth?", "what about this new card?") is
+    answered by playing games with another set, so the set belongs to the game
+    (``GameState.card_set``, and its ``card_points`` read on the hot path), never to this
+    module: games with different points can run side by side in one process (cards a set
+    adds are installed in ``CARDS`` when its games start: :func:`install`).  The printed set
+    is ``DEFAULT_CARD_SET``.  The Emperor's points are not here: they are the rule option
+    ``emperor_points``.
     """
 
-    #: Points per card index (every card, removed ones included).
+    #: Points per card index (every card, removed and added ones included).
     points: tuple[int, ...] = CARD_POINTS
     #: Card indices taken out of their decks before the shuffle.
     removed: frozenset[int] = frozenset()
     #: A label for people (``"plot-15 at 5"``); not part of what is played.
     name: str = field(default="", compare=False)
-    #: Per category, the cards in play in the file's order (each deck before shuffling).
+    #: The cards the set adds, as ``(category, entry as canonical JSON)`` in their order
+    #: (indices ``PRINTED_CARDS`` on); entries already checked (``arena/card_defs.py``).
+    added_entries: tuple[tuple[str, str], ...] = ()
+    #: Per category, the cards in play (printed, then added) (each deck before shuffling).
     decks: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    #: The added cards as the engine's ``Card``s.
+    added: tuple[Card, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if len(self.points) != len(CARDS):
-            raise OptionError(f"a card set gives points to {len(CARDS)} cards, "
+        added = tuple(card_of(PRINTED_CARDS + i, category, json.loads(text))
+                      for i, (category, text) in enumerate(self.added_entries))
+        count = PRINTED_CARDS + len(added)
+        if len(self.points) != count:
+            raise OptionError(f"a card set gives points to {count} cards, "
                               f"not {len(self.points)}")
-        for card, value in zip(CARDS, self.points):
+        for index, value in enumerate(self.points):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise OptionError(f"card {card.id}'s points must be a whole number >= 0, "
+                card = CARDS[index].id if index < PRINTED_CARDS else added[
+                    index - PRINTED_CARDS].id
+                raise OptionError(f"card {card}'s points must be a whole number >= 0, "
                                   f"not {value!r}")
         for index in self.removed:
-            if not isinstance(index, int) or not 0 <= index < len(CARDS):
-                raise OptionError(f"{index!r} is not a card index (0..{len(CARDS) - 1})")
+            if not isinstance(index, int) or not 0 <= index < count:
+                raise OptionError(f"{index!r} is not a card index (0..{count - 1})")
         decks = tuple(
-            tuple(c for c in CATEGORY_CARDS[k] if c not in self.removed) for k in range(3)
+            tuple(c for c in (*CATEGORY_CARDS[k], *(a.index for a in added if a.category == k))
+                  if c not in self.removed)
+            for k in range(3)
         )
         object.__setattr__(self, "decks", decks)
+        object.__setattr__(self, "added", added)
+
+    def __reduce__(self) -> tuple:
+        # Sent to another process (a worker, a bot's own process), the set brings its added
+        # cards into that process's tables: whatever reads ``CARDS`` there finds them.
+        return (_unpickled, (self.points, self.removed, self.name, self.added_entries))
+
+    def install(self) -> None:
+        """Install this set's added cards (none: the printed table) in ``CARDS``."""
+        install(self.added)
 
     @classmethod
     def from_changes(
         cls, points: Mapping[str, int] | None = None, remove: Iterable[str] = (),
-        name: str = "",
+        name: str = "", add: Mapping[str, list[Mapping]] | None = None,
     ) -> CardSet:
-        """The printed set with ``points`` (card id -> points) and ``remove`` (card ids)
-        applied; OptionError names the field at fault (``points.plot-99``, ``remove[2]``)."""
+        """The printed set with ``add`` (entries by category, already checked), ``points``
+        (card id -> points) and ``remove`` (card ids) applied; OptionError names the field at
+        fault (``points.plot-99``, ``remove[2]``)."""
+        entries = tuple((category, json.dumps(dict(entry), sort_keys=True))
+                        for category in CATEGORIES for entry in (add or {}).get(category, ()))
+        index = {c.id: c.index for c in CARDS[:PRINTED_CARDS]}
         table = list(CARD_POINTS)
+        for i, (_category, text) in enumerate(entries):
+            entry = json.loads(text)
+            index[entry["id"]] = PRINTED_CARDS + i
+            table.append(entry["points"])
         for card_id, value in (points or {}).items():
-            if card_id not in CARD_INDEX:
+            if card_id not in index:
                 raise OptionError(f"points.{card_id}: {card_id!r} is not an objective card "
                                   "(`arena cards` lists them)")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise OptionError(f"points.{card_id} must be a whole number >= 0, "
                                   f"not {value!r}")
-            table[CARD_INDEX[card_id]] = value
+            table[index[card_id]] = value
         removed: set[int] = set()
         for i, card_id in enumerate(remove):
-            if not isinstance(card_id, str) or card_id not in CARD_INDEX:
+            if not isinstance(card_id, str) or card_id not in index:
                 raise OptionError(f"remove[{i}]: {card_id!r} is not an objective card "
                                   "(`arena cards` lists them)")
-            if CARD_INDEX[card_id] in removed:
+            if index[card_id] in removed:
                 raise OptionError(f"remove[{i}]: {card_id} is removed twice")
-            removed.add(CARD_INDEX[card_id])
-        return cls(tuple(table), frozenset(removed), name)
+            removed.add(index[card_id])
+        return cls(tuple(table), frozenset(removed), name, entries)
+
+    def card(self, index: int) -> Card:
+        """A card of this set by index (printed or added)."""
+        return CARDS[index] if index < PRINTED_CARDS else self.added[index - PRINTED_CARDS]
+
+    def index_of(self, card_id: str) -> int | None:
+        """The index of a card of this set by id (printed or added), or None."""
+        for card in self.added:
+            if card.id == card_id:
+                return card.index
+        index = CARD_INDEX.get(card_id)
+        return index if index is not None and index < PRINTED_CARDS else None
 
     def changes(self) -> dict[str, object]:
         """What differs from the printed set, in the form ``from_changes`` reads: ``points``
-        (only the cards whose points differ, by id) and ``remove`` (ids in card order);
-        empty keys are left out, so the printed set gives ``{}``."""
+        (only the cards whose points differ from their entry's, by id), ``remove`` (ids in
+        card order) and ``add`` (the added entries by category); empty keys are left out, so
+        the printed set gives ``{}``."""
         out: dict[str, object] = {}
-        points = {CARDS[c].id: p for c, p in enumerate(self.points) if p != CARD_POINTS[c]}
+        printed = (*CARD_POINTS, *(a.points for a in self.added))
+        points = {self.card(c).id: p for c, p in enumerate(self.points) if p != printed[c]}
         if points:
             out["points"] = points
         if self.removed:
-            out["remove"] = [CARDS[c].id for c in sorted(self.removed)]
+            out["remove"] = [self.card(c).id for c in sorted(self.removed)]
+        if self.added_entries:
+            add: dict[str, list] = {}
+            for category, text in self.added_entries:
+                add.setdefault(category, []).append(json.loads(text))
+            out["add"] = add
         return out
 
     def is_default(self) -> bool:
         """Whether this is the printed set (whatever its name)."""
-        return self.points == CARD_POINTS and not self.removed
+        return self.points == CARD_POINTS and not self.removed and not self.added_entries
 
     def deal_problem(self, players: int) -> str | None:
         """Why a ``players``-seat game cannot be dealt from this set (R2.3), or None."""
@@ -264,6 +342,13 @@ class CardSet:
                         f"{'' if len(deck) == 1 else 's'}, and a {players}-player game deals "
                         f"one to each seat (R2.3)")
         return None
+
+
+def _unpickled(*fields: object) -> CardSet:
+    cards = CardSet(*fields)  # type: ignore[arg-type]
+    if cards.added:
+        cards.install()
+    return cards
 
 
 DEFAULT_CARD_SET = CardSet()

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .components import DEFAULT_CARD_SET, CardSet
-from .errors import ArenaError
+from .errors import ArenaError, OptionError
 from .options import DEFAULTS, RuleOptions
 
 #: The environment variable that selects the engine, and its values.
@@ -69,6 +69,11 @@ if _native is not None:
     positions_equal = _native.positions_equal
 
 
+#: Why a set with added cards is refused here: the core compiles the printed catalog in.
+NATIVE_ADDED = ("the card set adds cards ({ids}): the native engine cannot play added cards "
+                "yet; play them on the reference engine (ARENA_ENGINE=reference)")
+
+
 def new_game(
     players: int = 2,
     seed: int = 0,
@@ -83,6 +88,8 @@ def new_game(
     the move log, ``cards`` is the objective card set."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    if cards is not None and cards.added_entries:
+        raise OptionError(NATIVE_ADDED.format(ids=", ".join(c.id for c in cards.added)))
     return _module().new_game(
         players, seed, options or DEFAULTS, list(dice), history, cards or DEFAULT_CARD_SET
     )

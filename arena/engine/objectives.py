@@ -10,7 +10,15 @@ rotation instead of a walk over the board.
 from __future__ import annotations
 
 from . import grid
-from .components import CARDS, GARDENER_CARD, PANDA_CARD, PLOT_CARD
+from .components import (
+    CARDS,
+    GARDENER_CARD,
+    INSTALL_HOOKS,
+    PANDA_CARD,
+    PLOT_CARD,
+    PRINTED_CARDS,
+    Card,
+)
 
 
 def _rotation_shifts(
@@ -22,11 +30,23 @@ def _rotation_shifts(
     return tuple((d - base, colour) for d, colour in deltas)
 
 
-#: PLOT_SHIFTS[card]: per distinct rotation, the (shift, colour) of each pattern cell.
-PLOT_SHIFTS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
-    tuple(_rotation_shifts(rot) for rot in card.rotations) if card.category == PLOT_CARD else ()
-    for card in CARDS
-)
+def _shifts_of(card: Card) -> tuple[tuple[tuple[int, int], ...], ...]:
+    if card.category != PLOT_CARD:
+        return ()
+    return tuple(_rotation_shifts(rot) for rot in card.rotations)
+
+
+#: PLOT_SHIFTS[card]: per distinct rotation, the (shift, colour) of each pattern cell (a
+#: list, extended with the cards a set adds: ``components.install``).
+PLOT_SHIFTS: list[tuple[tuple[tuple[int, int], ...], ...]] = [_shifts_of(c) for c in CARDS]
+
+
+def _installed() -> None:
+    del PLOT_SHIFTS[PRINTED_CARDS:]
+    PLOT_SHIFTS.extend(_shifts_of(c) for c in CARDS[PRINTED_CARDS:])
+
+
+INSTALL_HOOKS.append(_installed)
 
 
 def plot_pattern_found(irrigated_by_colour: tuple[int, int, int], card: int) -> bool:
@@ -106,6 +126,36 @@ def gardener_found(
     )
 
 
+def added_gardener_found(
+    card: int,
+    tiles: dict[int, int],
+    bamboo: dict[int, int],
+    improvement: dict[int, int],
+    gardener_plot: tuple[int, int, int] | None,
+    on_shoot: bool,
+) -> bool:
+    """:func:`gardener_found` for a card a set adds, whose condition the shoot counters may
+    not hold (they count height 4 by improvement and height 3 by colour, what the printed
+    cards ask): its plots counted on the board, of its colour, at exactly its height, with
+    its improvement (``none``: without one; ``any``: whatever)."""
+    c = CARDS[card]
+    want = c.colour
+    count = 0
+    for cell, height in bamboo.items():
+        if height == c.height and tiles[cell] >> 2 == want and (
+                c.improvement < 0 or improvement.get(cell, 0) == c.improvement):
+            count += 1
+    if count < c.shoots:
+        return False
+    if not on_shoot:
+        return True
+    if gardener_plot is None:
+        return False
+    colour, height, imp = gardener_plot
+    return colour == want and height == c.height and (
+        c.improvement < 0 or imp == c.improvement)
+
+
 def panda_found(card: int, eaten: tuple[int, int, int]) -> bool:
     """Whether a stock holds the sections of a panda card (R10.6)."""
     need = CARDS[card].eat
@@ -118,6 +168,7 @@ __all__ = [
     "PLOT_CARD",
     "PLOT_SHIFTS",
     "SHOOT_COUNTERS",
+    "added_gardener_found",
     "gardener_found",
     "panda_found",
     "plot_pattern_found",

@@ -17,6 +17,8 @@ from typing import Any
 from . import grid, rng
 from .actions import ACTION_NAMES
 from .board import CACHE, COPIED, FIELDS, SHARED, board_dict
+from .card_defs import CardDefinitionError
+from .card_defs import check as check_added
 from .components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
@@ -29,6 +31,7 @@ from .components import (
     IMPROVEMENT_TOKENS,
     IMPROVEMENTS,
     POND_TILE,
+    PRINTED_CARDS,
     WATERSHED,
     CardSet,
     parse_card,
@@ -219,6 +222,7 @@ def _read_game(r: _Reader, s: GameState) -> None:
     s.options = options
     s.seed = r.get(d, "seed", "seed", int, 0)
     s.card_set = _card_set(r, d)
+    s.card_set.install()  # its added cards (if any) before any card id is read
     s.card_points = s.card_set.points
     s.round = r.get(d, "round", "round", int, 1)
     if s.round < 1:
@@ -619,12 +623,18 @@ def _card_set(r: _Reader, d: dict) -> CardSet:
     """The position's ``card_set`` (the printed set when it is left out)."""
     data = r.get(d, "card_set", "card_set", dict, {})
     for key in data:
-        if key not in ("points", "remove"):
-            raise r.fail("card_set", f"{key!r} is not a card-set field (points, remove)")
+        if key not in ("points", "remove", "add"):
+            raise r.fail("card_set", f"{key!r} is not a card-set field (points, remove, add)")
     points = r.get(data, "points", "card_set.points", dict, {})
     remove = r.get(data, "remove", "card_set.remove", list, [])
+    add = None
+    if "add" in data:
+        try:
+            add = check_added(data["add"], {c.id for c in CARDS[:PRINTED_CARDS]}, "card_set")
+        except CardDefinitionError as exc:
+            raise r.fail("card_set.add", str(exc).removeprefix("card_set: ")) from None
     try:
-        return CardSet.from_changes(points, remove)
+        return CardSet.from_changes(points, remove, add=add)
     except OptionError as exc:
         raise r.fail("card_set", str(exc)) from None
 

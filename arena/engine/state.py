@@ -1001,6 +1001,7 @@ def new_game(
     problem = cards.deal_problem(players)
     if problem:
         raise OptionError(f"card set: {problem}")
+    cards.install()  # its added cards (if any) are the cards after the printed ones
     s = GameState.__new__(GameState)
     s.players = players
     s.options = options

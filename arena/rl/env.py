@@ -45,6 +45,13 @@ class TakenokoEnv(AECEnv):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")
         if isinstance(options, dict):
             options = RuleOptions.from_dict(options)
+        if cards is not None and cards.added_entries:
+            # Its spaces are sized by the printed catalog (a "complete" action and a hand
+            # slot per card): a set that adds cards would need spaces of its own.
+            raise ValueError("the PettingZoo environment plays the printed cards only (its "
+                             "action and observation spaces have a slot per printed card); "
+                             "this card set adds "
+                             + ", ".join(c.id for c in cards.added))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players

@@ -36,11 +36,10 @@ interrupted study holds whole blocks.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.engine import CATEGORIES, CardSet
-from arena.engine.components import CARD_INDEX, CARDS
 from arena.intervention import Placement
 from arena.seeds import derive_seed, keyed_deal_seed
 
@@ -95,11 +94,12 @@ class CardExperiment:
         if not self.categories or any(k not in range(3) for k in self.categories):
             raise ScheduleError(f"categories must be among {', '.join(CATEGORIES)}")
         for card in self.priced or ():
-            if card not in CARD_INDEX:
+            index = config.cards.index_of(card)
+            if index is None:
                 raise ScheduleError(f"{card!r} is not an objective card (`arena cards`)")
-            if CARD_INDEX[card] in config.cards.removed:
+            if index in config.cards.removed:
                 raise ScheduleError(f"{card} is removed from the study's card set")
-            if CARDS[CARD_INDEX[card]].category not in self.categories:
+            if config.cards.card(index).category not in self.categories:
                 raise ScheduleError(f"{card} is not in a category the study plays")
         if self.observed not in ("all", "subject"):
             raise ScheduleError(f"observed must be all or subject, not {self.observed!r}")
@@ -116,7 +116,7 @@ class CardExperiment:
     def priced_cards(self, config: TournamentConfig) -> list[int]:
         """Card indices that get price arms, in card order."""
         if self.priced is not None:
-            return sorted(CARD_INDEX[c] for c in self.priced)
+            return sorted(config.cards.index_of(c) for c in self.priced)  # type: ignore[type-var]
         return [c for k in self.categories for c in config.cards.decks[k]]
 
     def prices(self, config: TournamentConfig, card: int) -> list[int]:
@@ -136,8 +136,8 @@ class CardExperiment:
         if found is None:
             points = list(config.cards.points)
             points[card] = price
-            found = CardSet(tuple(points), config.cards.removed,
-                            f"{config.cards.name or 'study'}: {CARDS[card].id} at {price}")
+            label = f"{config.cards.name or 'study'}: {config.cards.card(card).id} at {price}"
+            found = replace(config.cards, points=tuple(points), name=label)
             self._sets[key] = found
         return found
 
@@ -163,12 +163,13 @@ class CardExperiment:
                     shifts = [0, *random.Random(shift_seed(config, k, deal))
                               .sample(range(1, len(deck)), players - 1)]
                     for rotation, (card, price) in enumerate(arms):
-                        card_id = CARDS[card].id
+                        card_id = config.cards.card(card).id
                         if self.depth is not None:
                             places = (Placement(card_id, depth=self.depth),)
                         elif price is None:  # a block game: every seat holds a placed card
                             at = deck.index(card)
-                            places = tuple(Placement(CARDS[deck[(at + shift) % len(deck)]].id,
+                            places = tuple(Placement(config.cards.card(
+                                deck[(at + shift) % len(deck)]).id,
                                                      seat=seat)
                                            for seat, shift in enumerate(shifts))
                         else:

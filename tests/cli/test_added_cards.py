@@ -1,12 +1,15 @@
 """New objective cards in a card-set file (``add``): every bad definition is one sentence
 naming the card and the field, exit 2, before anything runs; good ones are listed and drawn
-by ``arena cards``; and since no engine plays them yet, every command that plays refuses
-the set in one sentence rather than playing without them."""
+by ``arena cards``; the native engine does not play them yet, so on it every command that
+plays refuses the set in one sentence (rather than playing without them), and on the
+reference engine they are dealt, planned for, completed, recorded and replayed."""
 
 from __future__ import annotations
 
 import copy
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +20,7 @@ from click.testing import CliRunner
 
 from arena.cards import CardFileError, parse
 from arena.cli import main
+from arena.segments import iter_lines
 
 GOOD: dict[str, Any] = {
     "name": "three new cards",
@@ -113,7 +117,7 @@ def test_added_cards_are_listed_and_drawn(tmp_path: Path) -> None:
     assert "line: green green green green" in rows["plot-16"] and "5 (added)" in rows["plot-16"]
     assert "removed (added)" in rows["gardener-16"]
     assert "eat 3 green" in rows["panda-16"] and "5 (added at 4)" in rows["panda-16"]
-    assert "3 added (listed and drawn; no engine plays them yet)" in out
+    assert "47 cards in play, 1 removed; 3 added: plot-16, gardener-16, panda-16." in out
     svg = tmp_path / "sheet.svg"
     code, _out, err = run("cards", "--cards", str(path), "--svg", str(svg))
     assert code == 0, err
@@ -130,7 +134,8 @@ def test_added_cards_are_listed_and_drawn(tmp_path: Path) -> None:
     assert "gardener-16" in data["remove"]
 
 
-def test_every_command_that_plays_refuses_added_cards(tmp_path: Path) -> None:
+def test_on_the_native_engine_every_command_that_plays_refuses_added_cards(
+        tmp_path: Path) -> None:
     path = str(write(tmp_path, GOOD))
     sentence = "adds cards (plot-16, gardener-16, panda-16)"
     for args in (["play", "--bot", "random", "--bot", "random", "--cards", path, "-q"],
@@ -139,7 +144,7 @@ def test_every_command_that_plays_refuses_added_cards(tmp_path: Path) -> None:
                  ["balance", "study", "--bot", "random", "--deals", "2", "--cards", path,
                   "--out", str(tmp_path / "s"), "--quiet"]):
         code, _out, err = run(*args)
-        assert code == 2 and sentence in err and "cannot play added cards yet" in err, args
+        assert code == 2 and sentence in err and "ARENA_ENGINE=reference" in err, args
         assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "t").exists() and not (tmp_path / "s").exists()
     goals = tmp_path / "goals.json"
@@ -151,6 +156,33 @@ def test_every_command_that_plays_refuses_added_cards(tmp_path: Path) -> None:
                              "--games", "2"], capture_output=True, text=True,
                             cwd=Path(__file__).parents[2])
     assert script.returncode == 2 and sentence in script.stderr, script.stderr
-    with pytest.raises(CardFileError, match="cannot play added cards yet"):
+    with pytest.raises(CardFileError, match="native engine cannot play added cards yet"):
         parse(GOOD, "a record's card_set.changes")
     assert parse(GOOD, playable=False).added_ids() == ["plot-16", "gardener-16", "panda-16"]
+
+
+def reference(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS`` on the reference engine, in a process of its own."""
+    env = {**os.environ, "ARENA_ENGINE": "reference"}
+    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=600)
+
+
+def test_the_reference_engine_plays_records_and_replays_added_cards(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD)
+    result = reference("tournament", "--bot", "greedy", "--bot", "objective", "--cards",
+                       str(path), "--games", "20", "--seed", "2", "--workers", "2",
+                       "--quiet", "--out", str(tmp_path / "t"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for _source, line in iter_lines(tmp_path / "t")]
+    assert len(records) == 20
+    # The record carries the definitions: the run's folder alone replays it.
+    assert all(r["card_set"]["changes"]["add"] == GOOD["add"] for r in records)
+    done = {m[1] for r in records for text in r["moves"]
+            if (m := re.search(r"\bcomplete (\S+)", text))}
+    assert {"plot-16", "gardener-16", "panda-16"} & done, "no added card was completed"
+    game = records[0]["game"]
+    shown = reference("replay", str(tmp_path / "t"), "--game", game, cwd=tmp_path)
+    assert shown.returncode == 0 and "Game over" in shown.stdout, shown.stderr
+    code, _out, err = run("replay", str(tmp_path / "t"), "--game", game)
+    assert code == 2 and "ARENA_ENGINE=reference" in err  # the native engine says why

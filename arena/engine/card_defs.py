@@ -25,8 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .engine import ArenaError
-from .engine.components import (
+from .components import (
     BAMBOO_SECTIONS,
     CATEGORIES,
     COLOURS,
@@ -34,7 +33,8 @@ from .engine.components import (
     IMPROVEMENTS,
     PLOT_COUNTS,
 )
-from .engine.grid import DIRECTIONS, RADIUS
+from .errors import ArenaError
+from .grid import DIRECTIONS, RADIUS
 
 #: The fields of an entry, by category (``note``: free text, as some printed cards have).
 FIELDS: dict[str, tuple[str, ...]] = {
