@@ -14,6 +14,7 @@ stood); nothing is truncated.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, ClassVar
 
@@ -38,13 +39,24 @@ class TakenokoEnv(AECEnv):
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 2, options: RuleOptions | dict[str, Any] | None = None,
-                 *, radius: int = DEFAULT_RADIUS, cards: CardSet | None = None,
+                 *, radius: int = DEFAULT_RADIUS,
+                 cards: CardSet | str | os.PathLike[str] | None = None,
                  render_mode: str | None = None) -> None:
+        """``cards``: a card set, or a card-set file as the commands' ``--cards FILE`` reads
+        it (its Emperor's points become the rule option; a file that adds cards is refused,
+        as every command refuses it, since no engine plays added cards yet)."""
         super().__init__()
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")
         if isinstance(options, dict):
             options = RuleOptions.from_dict(options)
+        if isinstance(cards, str | os.PathLike):
+            from ..cards import card_choice
+
+            choice = card_choice(cards, players)
+            cards = choice.cards
+            options = choice.options(options or RuleOptions(),
+                                     rule_given=options is not None)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
