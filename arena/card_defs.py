@@ -33,6 +33,7 @@ from .engine.components import (
     IMPROVEMENT_TOKENS,
     IMPROVEMENTS,
     PLOT_COUNTS,
+    _rotations,
 )
 from .engine.grid import DIRECTIONS, RADIUS
 
@@ -54,13 +55,18 @@ class CardDefinitionError(ArenaError):
 
 
 def _plots_of(colour: int, improvement: int | None = None) -> int:
-    """Plots of a colour the game has (with a given improvement: its printed tiles plus the
-    tokens that can give one that improvement)."""
+    """Plots of a colour the game could show with an improvement (``None``: any; 0: none).
+
+    A printed improvement is permanent (R1.2), so "no improvement" counts the plain tiles
+    only; an improvement counts its printed tiles plus the tokens of it that plain tiles of
+    the colour could take (R1.4, R11.1)."""
+    plain = PLOT_COUNTS.get(colour * 4, 0)
     if improvement is None:
         return sum(n for code, n in PLOT_COUNTS.items() if code // 4 == colour)
     if improvement == 0:
-        return sum(n for code, n in PLOT_COUNTS.items() if code // 4 == colour)
-    return PLOT_COUNTS.get(colour * 4 + improvement, 0) + IMPROVEMENT_TOKENS[improvement]
+        return plain
+    return (PLOT_COUNTS.get(colour * 4 + improvement, 0)
+            + min(IMPROVEMENT_TOKENS[improvement], plain))
 
 
 def _whole(value: Any, at: str, low: int, high: int | None = None) -> int:
@@ -149,6 +155,9 @@ def _check_plot(entry: Mapping[str, Any], at: str) -> None:
         for key in cell:
             if key not in ("at", "colour"):
                 raise CardDefinitionError(f"{here}: unknown field {key!r} (valid: at, colour)")
+        for key in ("at", "colour"):
+            if key not in cell:
+                raise CardDefinitionError(f"{here}: {key} is missing")
         text = cell.get("at")
         match = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", text) if isinstance(
             text, str) else None
@@ -186,6 +195,23 @@ def _check_plot(entry: Mapping[str, Any], at: str) -> None:
     if span > MAX_SPAN:
         raise CardDefinitionError(f"{at}.cells: the pattern spans {span} cells, and no two "
                                   f"plots of a game are more than {MAX_SPAN} apart")
+
+
+def cells(entry: Mapping[str, Any]) -> list[tuple[int, int, int]]:
+    """A checked plot entry's cells as ``(q, r, colour index)``, in the file's order."""
+    out = []
+    for cell in entry["cells"]:
+        q, r = (int(x) for x in cell["at"].split(","))
+        out.append((q, r, COLOURS.index(cell["colour"])))
+    return out
+
+
+def rotations(entry: Mapping[str, Any]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """The placements a checked plot entry counts, by the very function that counts the
+    printed cards' (``components._rotations``: the distinct rotations, never a mirror image,
+    each anchored at its first cell), so an added pattern is met exactly where a printed one
+    of the same cells would be."""
+    return _rotations(cells(entry))
 
 
 def _check_gardener(entry: Mapping[str, Any], at: str) -> None:
@@ -229,4 +255,4 @@ def _check_panda(entry: Mapping[str, Any], at: str) -> None:
                                   "section to eat)")
 
 
-__all__ = ["FIELDS", "CardDefinitionError", "check"]
+__all__ = ["FIELDS", "CardDefinitionError", "cells", "check", "rotations"]

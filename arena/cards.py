@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -105,10 +106,12 @@ class CardChoice:
 DEFAULT_CHOICE = CardChoice()
 
 
-def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardChoice:
+def parse(data: Any, where: str = "card set", *, playable: bool = True,
+          path: str | Path | None = None) -> CardChoice:
     """A card set from the JSON of a file (or a record's ``changes``); ``where`` starts the
     error sentence (``card file x.json``).  ``playable``: refuse a set that adds cards, which
-    no engine plays yet (``arena cards`` lists and draws them: ``playable=False``)."""
+    no engine plays yet (``arena cards`` lists and draws them: ``playable=False``); ``path``,
+    the file's, makes that sentence give the very command that lists them."""
     if not isinstance(data, dict):
         raise CardFileError(f"{where} must be a JSON object with the fields "
                             f"{', '.join(FILE_FIELDS)} (each optional)")
@@ -146,8 +149,10 @@ def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardC
                 raise CardFileError(f"{where}: points.{card} must be a whole number >= 0, "
                                     f"not {value!r}")
         own_remove = [c for c in remove if isinstance(c, str) and c in ids]
-        if len(set(own_remove)) != len(own_remove):
-            raise CardFileError(f"{where}: remove: an added card is removed twice")
+        twice = sorted({c for c in own_remove if own_remove.count(c) > 1})
+        if twice:
+            raise CardFileError(f"{where}: remove: {twice[0]} (an added card) is removed "
+                                "twice")
         points = {k: v for k, v in points.items() if k not in ids}
         remove = [c for c in remove if not (isinstance(c, str) and c in ids)]
         added = {"add": entries_, **({"points": own_points} if own_points else {}),
@@ -161,12 +166,18 @@ def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardC
         raise CardFileError(f"{where}: remove: {problem}")
     choice = CardChoice(cards, emperor, where, added)
     if playable and choice.added_ids():
-        ids_text = ", ".join(choice.added_ids()[:4]) + (", ..." if len(choice.added_ids()) > 4
-                                                        else "")
-        raise CardFileError(f"{where} adds cards ({ids_text}): `arena cards --cards FILE` "
-                            "lists and draws them, but the engines cannot play added cards "
-                            "yet")
+        raise CardFileError(unplayable(where, choice.added_ids(), path))
     return choice
+
+
+def unplayable(where: str, ids: list[str], path: str | Path | None = None) -> str:
+    """The sentence that refuses to play a set with added cards: which cards, where they can
+    be seen instead (``arena cards``), and that no engine plays them yet (no silent game
+    without them: a study of such a set would price a set nobody asked for)."""
+    shown = ", ".join(ids[:4]) + (", ..." if len(ids) > 4 else "")
+    file = shlex.quote(str(path)) if path is not None else "FILE"
+    return (f"{where} adds cards ({shown}): listing and drawing them works (`arena cards "
+            f"--cards {file}`), but the engines cannot play added cards yet")
 
 
 def load(path: str | Path, *, playable: bool = True) -> CardChoice:
@@ -182,7 +193,7 @@ def load(path: str | Path, *, playable: bool = True) -> CardChoice:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CardFileError(f"{where} is not JSON: {exc.msg} (line {exc.lineno})") from None
-    return parse(data, where, playable=playable)
+    return parse(data, where, playable=playable, path=path)
 
 
 def card_choice(path: str | Path | None, players: int | None = None, *,

@@ -81,8 +81,42 @@ PANDA = ["add", "panda", 0]
     (edited([*GARDENER, "colour"], "purple"),
      "add.gardener[0] (gardener-16).colour: 'purple' is not a colour"),
     (edited([*GARDENER, "shoots"], 0), "add.gardener[0] (gardener-16).shoots must be a whole"),
-    (edited([*GARDENER, "shoots"], 9), "add.gardener[0] (gardener-16).shoots: 9 pink shoots "
-     "without an improvement need as many pink plots, and the game has 7"),
+    # A printed improvement is permanent: 4 of the 7 pink tiles can show none.
+    (edited([*GARDENER, "shoots"], 5), "add.gardener[0] (gardener-16).shoots: 5 pink shoots "
+     "without an improvement need as many pink plots, and the game has 4"),
+    # 1 printed pink watershed, and the 3 tokens on plain pink tiles.
+    ({**GOOD, "add": {"gardener": [{**GOOD["add"]["gardener"][0], "improvement": "watershed",
+                                    "shoots": 5, "height": 1}]}},
+     "add.gardener[0] (gardener-16).shoots: 5 pink shoots with watershed need as many pink "
+     "plots, and the game has 4"),
+    (edited([*GARDENER, "height"], 0),
+     "add.gardener[0] (gardener-16).height must be a whole number 1 to 4, not 0"),
+    (edited([*GARDENER, "improvement"], ...),
+     "add.gardener[0] (gardener-16): improvement is missing"),
+    (edited([*GARDENER, "id"], "panda-03"),
+     "add.gardener[0] (panda-03).id: panda-03 is a printed card"),
+    (edited([*PLOT, "points"], -2), "add.plot[0] (plot-16).points must be a whole number >= 0, "
+                                    "not -2"),
+    (edited([*PLOT, "cells", 0, "improvement"], "watershed"),
+     "add.plot[0] (plot-16).cells[0]: unknown field 'improvement'"),
+    (edited([*PLOT, "cells", 0, "at"], [0, 0]),
+     "add.plot[0] (plot-16).cells[0].at must be axial coordinates \"q,r\""),
+    (edited([*PLOT, "cells", 0, "colour"], ...),
+     "add.plot[0] (plot-16).cells[0]: colour is missing"),
+    (edited([*PLOT, "cells"], ...), "add.plot[0] (plot-16): cells is missing"),
+    (edited([*PANDA, "eat"], ...), "add.panda[0] (panda-16): eat is missing"),
+    (edited([*PANDA, "eat"], {"green": 37}),
+     "add.panda[0] (panda-16).eat.green: 37 sections, and the game has 36"),
+    (edited([*PANDA, "eat"], {"green": 2, "pink": -1}),
+     "add.panda[0] (panda-16).eat.pink must be a whole number >= 0, not -1"),
+    (edited([*PANDA, "eat"], [3, 0, 0]), "add.panda[0] (panda-16).eat must be an object of "
+                                         "colours to counts"),
+    (edited([*PANDA], "panda-16"), "add.panda[0] must be an object with the fields"),
+    (edited(["add", "panda"], {"id": "panda-16"}), "add.panda must be a list of cards"),
+    (edited(["add"], ["plot-16"]), "add must be an object of categories"),
+    ({**GOOD, "points": {"panda-16": -1}}, "points.panda-16 must be a whole number >= 0, not -1"),
+    ({**GOOD, "remove": ["panda-16", "panda-16"]},
+     "remove: panda-16 (an added card) is removed twice"),
     ({**GOOD, "add": {"gardener": [{"id": "g-big", "colour": "green", "shoots": 10,
                                     "height": 4, "improvement": "any", "points": 9}]}},
      "add.gardener[0] (g-big): 10 shoots of height 4 need 40 green sections, and the game "
@@ -132,8 +166,11 @@ def test_added_cards_are_listed_and_drawn(tmp_path: Path) -> None:
 
 def test_every_command_that_plays_refuses_added_cards(tmp_path: Path) -> None:
     path = str(write(tmp_path, GOOD))
-    sentence = "adds cards (plot-16, gardener-16, panda-16)"
+    sentence = (f"card file {path} adds cards (plot-16, gardener-16, panda-16): listing and "
+                f"drawing them works (`arena cards --cards {path}`), but the engines cannot "
+                "play added cards yet")
     for args in (["play", "--bot", "random", "--bot", "random", "--cards", path, "-q"],
+                 ["position", "--new", "--players", "2", "--cards", path],
                  ["tournament", "--bot", "random", "--bot", "random", "--cards", path,
                   "--games", "2", "--out", str(tmp_path / "t"), "--quiet"],
                  ["balance", "study", "--bot", "random", "--deals", "2", "--cards", path,
@@ -146,11 +183,35 @@ def test_every_command_that_plays_refuses_added_cards(tmp_path: Path) -> None:
     goals.write_text(json.dumps({"cards": "set.json", "space": {"emperor": [1, 3]},
                                  "goals": [{"figure": "rounds", "at_least": 1}]}))
     code, _out, err = run("balance", "design", str(goals), "--out", str(tmp_path / "d"))
-    assert code == 2 and sentence in err
-    script = subprocess.run([sys.executable, "scripts/strength.py", "--cards", path,
-                             "--games", "2"], capture_output=True, text=True,
-                            cwd=Path(__file__).parents[2])
-    assert script.returncode == 2 and sentence in script.stderr, script.stderr
+    assert code == 2 and sentence in err and not (tmp_path / "d").exists()
+    for name in ("strength", "fit_value"):
+        script = subprocess.run([sys.executable, f"scripts/{name}.py", "--cards", path,
+                                 "--games", "2"], capture_output=True, text=True,
+                                cwd=Path(__file__).parents[2])
+        assert script.returncode == 2 and sentence in script.stderr, script.stderr
+        assert "Traceback" not in script.stderr
     with pytest.raises(CardFileError, match="cannot play added cards yet"):
         parse(GOOD, "a record's card_set.changes")
     assert parse(GOOD, playable=False).added_ids() == ["plot-16", "gardener-16", "panda-16"]
+
+
+def test_every_printed_card_would_pass_as_an_added_one() -> None:
+    """The checks know the game as the printed catalog does: each printed entry, under an
+    id of its own, is a good definition, and a plot pattern's placements are counted as the
+    printed card's are (its rotations, never mirrored)."""
+    from arena.card_defs import check, rotations
+    from arena.engine.components import CARD_INDEX, CARDS, DATA
+
+    for category, printed in DATA["objectives"].items():
+        for entry in printed:
+            new = {**entry, "id": entry["id"] + "-copy"}
+            (checked,) = check({category: [new]}, set(CARD_INDEX), "test")[category]
+            if category == "plot":
+                assert rotations(checked) == CARDS[CARD_INDEX[entry["id"]]].rotations
+    line, = GOOD["add"]["plot"]
+    assert len(rotations(line)) == 3  # a straight line: three directions
+    triangle = {"cells": [{"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "green"},
+                          {"at": "0,1", "colour": "green"}]}
+    assert len(rotations(triangle)) == 2  # a triangle points two ways
+    mixed = {"cells": [{"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "pink"}]}
+    assert len(rotations(mixed)) == 6  # a pair of two colours, six ways round
