@@ -35,7 +35,7 @@ from .engine.components import (
     PLOT_COUNTS,
     _rotations,
 )
-from .engine.grid import DIRECTIONS, RADIUS
+from .engine.grid import DIRECTIONS
 
 #: The fields of an entry, by category (``note``: free text, as some printed cards have).
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -46,8 +46,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
 GARDENER_IMPROVEMENTS = (*IMPROVEMENTS, "any")
 #: An id as notation writes it: ``plot-16``, ``panda_big``.
 ID = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
-#: The farthest two plots of a game can be (each within distance 14 of the pond: grid.py).
-MAX_SPAN = 2 * (RADIUS - 1)
+#: The plot tiles of a game (R1.2), every colour.
+PLOTS = sum(PLOT_COUNTS.values())
 
 
 class CardDefinitionError(ArenaError):
@@ -190,11 +190,31 @@ def _check_plot(entry: Mapping[str, Any], at: str) -> None:
             raise CardDefinitionError(f"{at}.cells: {need} {COLOURS[colour]} cells, and the "
                                       f"game has {have} {COLOURS[colour]} plots: no board "
                                       "could hold it")
-    span = max(max(abs(a - c), abs(b - d), abs(a + b - c - d))
-               for a, b in places for c, d in places)
-    if span > MAX_SPAN:
-        raise CardDefinitionError(f"{at}.cells: the pattern spans {span} cells, and no two "
-                                  f"plots of a game are more than {MAX_SPAN} apart")
+    need = plots_to_hold(list(places))
+    if need > PLOTS:
+        raise CardDefinitionError(f"{at}.cells: a board holding this pattern needs at least "
+                                  f"{need} plots (each plot goes next to the pond or two tiles, "
+                                  f"R5.2), and the game has {PLOTS}: no board could hold it")
+
+
+def plots_to_hold(places: list[tuple[int, int]]) -> int:
+    """At least how many plots a board needs to hold a pattern (the placement rule's bound).
+
+    Every plot goes next to the pond or next to two tiles in play (R5.2), so a board of ``n``
+    plots and the pond has at least ``2n - 6`` neighbouring pairs (two per plot, one for the
+    at most six that touch the pond), hence at most ``6(n + 1) - 2(2n - 6) = 2n + 18`` cell
+    sides on its boundary.  The board is connected, so each line of cells (in each of the
+    three directions) that meets it adds at least two boundary sides, and the lines meeting
+    it are at least those meeting the pattern: ``2 * lines <= 2n + 18``.  A long thin pattern
+    thus needs many more plots than its cells (a straight line of 18 needs at least 28); a
+    compact one, no more than its cells.  A lower bound: a pattern within it may still need
+    more (supports cost tiles), so it refuses only what no board could hold.
+    """
+    lines = 0
+    for axis in (lambda q, r: q, lambda q, r: r, lambda q, r: -q - r):
+        values = [axis(q, r) for q, r in places]
+        lines += max(values) - min(values) + 1
+    return max(len(places), lines - 9)
 
 
 def cells(entry: Mapping[str, Any]) -> list[tuple[int, int, int]]:
@@ -255,4 +275,4 @@ def _check_panda(entry: Mapping[str, Any], at: str) -> None:
                                   "section to eat)")
 
 
-__all__ = ["FIELDS", "CardDefinitionError", "cells", "check", "rotations"]
+__all__ = ["FIELDS", "CardDefinitionError", "cells", "check", "plots_to_hold", "rotations"]

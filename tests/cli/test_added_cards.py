@@ -68,6 +68,12 @@ PANDA = ["add", "panda", 0]
     (edited([*PLOT, "cells", 2, "at"], "two,0"), "add.plot[0] (plot-16).cells[2].at must be"),
     (edited([*PLOT, "cells"], [{"at": f"{i},0", "colour": "pink"} for i in range(8)]),
      "add.plot[0] (plot-16).cells: 8 pink cells, and the game has 7 pink plots"),
+    # 18 in a line: 11 green and 7 pink are tiles enough, but each plot goes next to the
+    # pond or two tiles (R5.2), and so many in a row need at least 28 plots.
+    (edited([*PLOT, "cells"], [{"at": f"{i},0", "colour": "green" if i < 11 else "pink"}
+                               for i in range(18)]),
+     "add.plot[0] (plot-16).cells: a board holding this pattern needs at least 28 plots (each "
+     "plot goes next to the pond or two tiles, R5.2), and the game has 27"),
     (edited([*PLOT, "cells"], [{"at": "0,0", "colour": "green"}]),
      "add.plot[0] (plot-16).cells must be a list of at least 2 cells"),
     (edited([*PLOT, "id"], "plot-01"), "add.plot[0] (plot-01).id: plot-01 is a printed card"),
@@ -215,3 +221,40 @@ def test_every_printed_card_would_pass_as_an_added_one() -> None:
     assert len(rotations(triangle)) == 2  # a triangle points two ways
     mixed = {"cells": [{"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "pink"}]}
     assert len(rotations(mixed)) == 6  # a pair of two colours, six ways round
+
+
+def test_a_board_grown_by_the_placement_rule_meets_the_holding_bound() -> None:
+    """plots_to_hold is a lower bound, and not an empty one: boards grown plot by plot as
+    R5.2 allows (at random, and stretched in one direction, the thinnest they can be) hold
+    the pattern of their outermost cells, so the bound for it is at most their plots, and
+    on some it comes within 5 plots of them."""
+    import random
+
+    from arena.card_defs import PLOTS, plots_to_hold
+    from arena.engine.grid import DIRECTIONS
+
+    def around(cell: tuple[int, int]) -> list[tuple[int, int]]:
+        return [(cell[0] + dq, cell[1] + dr) for dq, dr in DIRECTIONS]
+
+    closest = -PLOTS
+    for seed in range(300):
+        rng = random.Random(seed)
+        stretch = rng.choice([None, *DIRECTIONS])
+        board: set[tuple[int, int]] = set()
+        while len(board) < PLOTS:
+            free = sorted({c for t in board | {(0, 0)} for c in around(t)} - board - {(0, 0)})
+            legal = [c for c in free if (0, 0) in around(c)
+                     or sum(n in board for n in around(c)) >= 2]
+            if stretch is None:
+                board.add(rng.choice(legal))
+            else:
+                board.add(max(legal, key=lambda c: c[0] * stretch[0] + c[1] * stretch[1]
+                              + rng.random() / 2))
+            # The outermost cells along each of the three axes: a pattern this board holds.
+            outer = {pick(board, key=axis) for pick in (min, max)
+                     for axis in (lambda c: c[0], lambda c: c[1], lambda c: -c[0] - c[1])}
+            need = plots_to_hold(sorted(outer))
+            assert need <= len(board), (seed, sorted(board))
+            if need > len(outer):  # the bound from the lines, not the cells
+                closest = max(closest, need - len(board))
+    assert closest >= -5, closest
