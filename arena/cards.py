@@ -98,7 +98,7 @@ class CardChoice:
 
     def check_deal(self, players: int) -> None:
         """Refuse a set whose decks cannot deal a ``players``-seat game (R2.3)."""
-        problem = self.cards.deal_problem(players)
+        problem = deal_problem(self.cards, self.added, players)
         if problem:
             raise CardFileError(f"{self.source}: remove: {problem}")
 
@@ -161,13 +161,28 @@ def parse(data: Any, where: str = "card set", *, playable: bool = True,
         cards = CardSet.from_changes(points, remove, name)
     except OptionError as exc:
         raise CardFileError(f"{where}: {exc}") from None
-    problem = cards.deal_problem(MIN_PLAYERS)
+    problem = deal_problem(cards, added, MIN_PLAYERS)
     if problem:
         raise CardFileError(f"{where}: remove: {problem}")
     choice = CardChoice(cards, emperor, where, added)
     if playable and choice.added_ids():
         raise CardFileError(unplayable(where, choice.added_ids(), path))
     return choice
+
+
+def deal_problem(cards: CardSet, added: Mapping[str, Any], players: int) -> str | None:
+    """Why a ``players``-seat game cannot be dealt (R2.3), or None: the printed cards kept in
+    each deck and the added cards kept in it, so a file may replace a whole deck."""
+    if not added.get("add"):
+        return cards.deal_problem(players)
+    removed = set(added.get("remove") or ())
+    for k, category in enumerate(CATEGORIES):
+        kept = len(cards.decks[k]) + sum(e["id"] not in removed
+                                         for e in added["add"].get(category, ()))
+        if kept < players:
+            return (f"the {category} deck keeps {kept} card{'' if kept == 1 else 's'}, and a "
+                    f"{players}-player game deals one to each seat (R2.3)")
+    return None
 
 
 def unplayable(where: str, ids: list[str], path: str | Path | None = None) -> str:

@@ -258,3 +258,21 @@ def test_a_board_grown_by_the_placement_rule_meets_the_holding_bound() -> None:
             if need > len(outer):  # the bound from the lines, not the cells
                 closest = max(closest, need - len(board))
     assert closest >= -5, closest
+
+
+def test_a_file_may_replace_a_whole_deck(tmp_path: Path) -> None:
+    """Added cards count in their deck's deal (R2.3): every printed panda card removed and
+    two added is a set to list and draw; one added kept is one sentence."""
+    printed = [f"panda-{i:02d}" for i in range(1, 16)]
+    new = [{"id": "panda-a", "eat": {"green": 2}, "points": 3},
+           {"id": "panda-b", "eat": {"pink": 2}, "points": 5}]
+    path = write(tmp_path, {"remove": printed, "add": {"panda": new}})
+    code, out, err = run("cards", "--cards", str(path))
+    assert code == 0, err
+    assert "30 cards in play, 15 removed, 2 added" in out
+    code, _out, err = run("cards", "--cards", str(path), "--svg", str(tmp_path / "s.svg"))
+    assert code == 0, err
+    path = write(tmp_path, {"remove": [*printed, "panda-b"], "add": {"panda": new}})
+    code, _out, err = run("cards", "--cards", str(path))
+    assert code == 2 and err.count("\n") == 1
+    assert "remove: the panda deck keeps 1 card, and a 2-player game deals one to each" in err
