@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -94,11 +95,13 @@ class CardChoice:
 DEFAULT_CHOICE = CardChoice()
 
 
-def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardChoice:
+def parse(data: Any, where: str = "card set", *, playable: bool = True,
+          path: str | Path | None = None) -> CardChoice:
     """A card set from the JSON of a file (or a record's ``changes``); ``where`` starts the
     error sentence (``card file x.json``).  ``playable``: refuse a set that adds cards when
     the native engine is in use, which does not play them yet (``arena cards`` lists and
-    draws them on either engine: ``playable=False``)."""
+    draws them on either engine: ``playable=False``); ``path``, the file's, makes that
+    sentence give the very command that lists them."""
     if not isinstance(data, dict):
         raise CardFileError(f"{where} must be a JSON object with the fields "
                             f"{', '.join(FILE_FIELDS)} (each optional)")
@@ -138,13 +141,19 @@ def parse(data: Any, where: str = "card set", *, playable: bool = True) -> CardC
         raise CardFileError(f"{where}: remove: {problem}")
     choice = CardChoice(cards, emperor, where)
     if playable and choice.added_ids() and ENGINE == "native":
-        ids = choice.added_ids()
-        ids_text = ", ".join(ids[:4]) + (", ..." if len(ids) > 4 else "")
-        raise CardFileError(f"{where} adds cards ({ids_text}): the native engine cannot play "
-                            "added cards yet; play them on the reference engine "
-                            "(ARENA_ENGINE=reference), or list and draw them with `arena "
-                            "cards --cards FILE`")
+        raise CardFileError(unplayable(where, choice.added_ids(), path))
     return choice
+
+
+def unplayable(where: str, ids: list[str], path: str | Path | None = None) -> str:
+    """The sentence that refuses to play a set with added cards on the native engine: which
+    cards, that the reference engine plays them, and where they can be seen (no silent game
+    without them: a study of such a set would price a set nobody asked for)."""
+    shown = ", ".join(ids[:4]) + (", ..." if len(ids) > 4 else "")
+    file = shlex.quote(str(path)) if path is not None else "FILE"
+    return (f"{where} adds cards ({shown}): the native engine cannot play added cards yet; "
+            f"play them on the reference engine (ARENA_ENGINE=reference), or list and draw "
+            f"them with `arena cards --cards {file}`")
 
 
 def load(path: str | Path, *, playable: bool = True) -> CardChoice:
@@ -160,7 +169,7 @@ def load(path: str | Path, *, playable: bool = True) -> CardChoice:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CardFileError(f"{where} is not JSON: {exc.msg} (line {exc.lineno})") from None
-    return parse(data, where, playable=playable)
+    return parse(data, where, playable=playable, path=path)
 
 
 def card_choice(path: str | Path | None, players: int | None = None, *,

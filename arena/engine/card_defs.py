@@ -32,9 +32,10 @@ from .components import (
     IMPROVEMENT_TOKENS,
     IMPROVEMENTS,
     PLOT_COUNTS,
+    _rotations,
 )
 from .errors import ArenaError
-from .grid import DIRECTIONS, RADIUS
+from .grid import DIRECTIONS
 
 #: The fields of an entry, by category (``note``: free text, as some printed cards have).
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -45,8 +46,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
 GARDENER_IMPROVEMENTS = (*IMPROVEMENTS, "any")
 #: An id as notation writes it: ``plot-16``, ``panda_big``.
 ID = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
-#: The farthest two plots of a game can be (each within distance 14 of the pond: grid.py).
-MAX_SPAN = 2 * (RADIUS - 1)
+#: The plot tiles of a game (R1.2), every colour.
+PLOTS = sum(PLOT_COUNTS.values())
 
 
 class CardDefinitionError(ArenaError):
@@ -54,13 +55,18 @@ class CardDefinitionError(ArenaError):
 
 
 def _plots_of(colour: int, improvement: int | None = None) -> int:
-    """Plots of a colour the game has (with a given improvement: its printed tiles plus the
-    tokens that can give one that improvement)."""
+    """Plots of a colour the game could show with an improvement (``None``: any; 0: none).
+
+    A printed improvement is permanent (R1.2), so "no improvement" counts the plain tiles
+    only; an improvement counts its printed tiles plus the tokens of it that plain tiles of
+    the colour could take (R1.4, R11.1)."""
+    plain = PLOT_COUNTS.get(colour * 4, 0)
     if improvement is None:
         return sum(n for code, n in PLOT_COUNTS.items() if code // 4 == colour)
     if improvement == 0:
-        return sum(n for code, n in PLOT_COUNTS.items() if code // 4 == colour)
-    return PLOT_COUNTS.get(colour * 4 + improvement, 0) + IMPROVEMENT_TOKENS[improvement]
+        return plain
+    return (PLOT_COUNTS.get(colour * 4 + improvement, 0)
+            + min(IMPROVEMENT_TOKENS[improvement], plain))
 
 
 def _whole(value: Any, at: str, low: int, high: int | None = None) -> int:
@@ -149,6 +155,9 @@ def _check_plot(entry: Mapping[str, Any], at: str) -> None:
         for key in cell:
             if key not in ("at", "colour"):
                 raise CardDefinitionError(f"{here}: unknown field {key!r} (valid: at, colour)")
+        for key in ("at", "colour"):
+            if key not in cell:
+                raise CardDefinitionError(f"{here}: {key} is missing")
         text = cell.get("at")
         match = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", text) if isinstance(
             text, str) else None
@@ -181,11 +190,48 @@ def _check_plot(entry: Mapping[str, Any], at: str) -> None:
             raise CardDefinitionError(f"{at}.cells: {need} {COLOURS[colour]} cells, and the "
                                       f"game has {have} {COLOURS[colour]} plots: no board "
                                       "could hold it")
-    span = max(max(abs(a - c), abs(b - d), abs(a + b - c - d))
-               for a, b in places for c, d in places)
-    if span > MAX_SPAN:
-        raise CardDefinitionError(f"{at}.cells: the pattern spans {span} cells, and no two "
-                                  f"plots of a game are more than {MAX_SPAN} apart")
+    need = plots_to_hold(list(places))
+    if need > PLOTS:
+        raise CardDefinitionError(f"{at}.cells: a board holding this pattern needs at least "
+                                  f"{need} plots (each plot goes next to the pond or two tiles, "
+                                  f"R5.2), and the game has {PLOTS}: no board could hold it")
+
+
+def plots_to_hold(places: list[tuple[int, int]]) -> int:
+    """At least how many plots a board needs to hold a pattern (the placement rule's bound).
+
+    Every plot goes next to the pond or next to two tiles in play (R5.2), so a board of ``n``
+    plots and the pond has at least ``2n - 6`` neighbouring pairs (two per plot, one for the
+    at most six that touch the pond), hence at most ``6(n + 1) - 2(2n - 6) = 2n + 18`` cell
+    sides on its boundary.  The board is connected, so each line of cells (in each of the
+    three directions) that meets it adds at least two boundary sides, and the lines meeting
+    it are at least those meeting the pattern: ``2 * lines <= 2n + 18``.  A long thin pattern
+    thus needs many more plots than its cells (a straight line of 18 needs at least 28); a
+    compact one, no more than its cells.  A lower bound: a pattern within it may still need
+    more (supports cost tiles), so it refuses only what no board could hold.
+    """
+    lines = 0
+    for axis in (lambda q, r: q, lambda q, r: r, lambda q, r: -q - r):
+        values = [axis(q, r) for q, r in places]
+        lines += max(values) - min(values) + 1
+    return max(len(places), lines - 9)
+
+
+def cells(entry: Mapping[str, Any]) -> list[tuple[int, int, int]]:
+    """A checked plot entry's cells as ``(q, r, colour index)``, in the file's order."""
+    out = []
+    for cell in entry["cells"]:
+        q, r = (int(x) for x in cell["at"].split(","))
+        out.append((q, r, COLOURS.index(cell["colour"])))
+    return out
+
+
+def rotations(entry: Mapping[str, Any]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """The placements a checked plot entry counts, by the very function that counts the
+    printed cards' (``components._rotations``: the distinct rotations, never a mirror image,
+    each anchored at its first cell), so an added pattern is met exactly where a printed one
+    of the same cells would be."""
+    return _rotations(cells(entry))
 
 
 def _check_gardener(entry: Mapping[str, Any], at: str) -> None:
@@ -229,4 +275,4 @@ def _check_panda(entry: Mapping[str, Any], at: str) -> None:
                                   "section to eat)")
 
 
-__all__ = ["FIELDS", "CardDefinitionError", "check"]
+__all__ = ["FIELDS", "CardDefinitionError", "cells", "check", "plots_to_hold", "rotations"]

@@ -225,7 +225,7 @@ class CardSet:
     #: A label for people (``"plot-15 at 5"``); not part of what is played.
     name: str = field(default="", compare=False)
     #: The cards the set adds, as ``(category, entry as canonical JSON)`` in their order
-    #: (indices ``PRINTED_CARDS`` on); entries already checked (``arena/card_defs.py``).
+    #: (indices ``PRINTED_CARDS`` on); entries already checked (``card_defs.py``).
     added_entries: tuple[tuple[str, str], ...] = ()
     #: Per category, the cards in play (printed, then added) (each deck before shuffling).
     decks: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)

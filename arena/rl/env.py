@@ -14,6 +14,7 @@ stood); nothing is truncated.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, ClassVar
 
@@ -38,14 +39,25 @@ class TakenokoEnv(AECEnv):
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 2, options: RuleOptions | dict[str, Any] | None = None,
-                 *, radius: int = DEFAULT_RADIUS, cards: CardSet | None = None,
+                 *, radius: int = DEFAULT_RADIUS,
+                 cards: CardSet | str | os.PathLike[str] | None = None,
                  render_mode: str | None = None) -> None:
+        """``cards``: a card set, or a card-set file as the commands' ``--cards FILE`` reads
+        it (its Emperor's points become the rule option).  A set that adds cards is refused:
+        the spaces have a slot per printed card."""
         super().__init__()
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")
         if isinstance(options, dict):
             options = RuleOptions.from_dict(options)
-        if cards is not None and cards.added_entries:
+        if isinstance(cards, str | os.PathLike):
+            from ..cards import card_choice
+
+            choice = card_choice(cards, players)
+            cards = choice.cards
+            options = choice.options(options or RuleOptions(),
+                                     rule_given=options is not None)
+        if isinstance(cards, CardSet) and cards.added_entries:
             # Its spaces are sized by the printed catalog (a "complete" action and a hand
             # slot per card): a set that adds cards would need spaces of its own.
             raise ValueError("the PettingZoo environment plays the printed cards only (its "

@@ -72,6 +72,12 @@ PANDA = ["add", "panda", 0]
     (edited([*PLOT, "cells", 2, "at"], "two,0"), "add.plot[0] (plot-16).cells[2].at must be"),
     (edited([*PLOT, "cells"], [{"at": f"{i},0", "colour": "pink"} for i in range(8)]),
      "add.plot[0] (plot-16).cells: 8 pink cells, and the game has 7 pink plots"),
+    # 18 in a line: 11 green and 7 pink are tiles enough, but each plot goes next to the
+    # pond or two tiles (R5.2), and so many in a row need at least 28 plots.
+    (edited([*PLOT, "cells"], [{"at": f"{i},0", "colour": "green" if i < 11 else "pink"}
+                               for i in range(18)]),
+     "add.plot[0] (plot-16).cells: a board holding this pattern needs at least 28 plots (each "
+     "plot goes next to the pond or two tiles, R5.2), and the game has 27"),
     (edited([*PLOT, "cells"], [{"at": "0,0", "colour": "green"}]),
      "add.plot[0] (plot-16).cells must be a list of at least 2 cells"),
     (edited([*PLOT, "id"], "plot-01"), "add.plot[0] (plot-01).id: plot-01 is a printed card"),
@@ -85,8 +91,42 @@ PANDA = ["add", "panda", 0]
     (edited([*GARDENER, "colour"], "purple"),
      "add.gardener[0] (gardener-16).colour: 'purple' is not a colour"),
     (edited([*GARDENER, "shoots"], 0), "add.gardener[0] (gardener-16).shoots must be a whole"),
-    (edited([*GARDENER, "shoots"], 9), "add.gardener[0] (gardener-16).shoots: 9 pink shoots "
-     "without an improvement need as many pink plots, and the game has 7"),
+    # A printed improvement is permanent: 4 of the 7 pink tiles can show none.
+    (edited([*GARDENER, "shoots"], 5), "add.gardener[0] (gardener-16).shoots: 5 pink shoots "
+     "without an improvement need as many pink plots, and the game has 4"),
+    # 1 printed pink watershed, and the 3 tokens on plain pink tiles.
+    ({**GOOD, "add": {"gardener": [{**GOOD["add"]["gardener"][0], "improvement": "watershed",
+                                    "shoots": 5, "height": 1}]}},
+     "add.gardener[0] (gardener-16).shoots: 5 pink shoots with watershed need as many pink "
+     "plots, and the game has 4"),
+    (edited([*GARDENER, "height"], 0),
+     "add.gardener[0] (gardener-16).height must be a whole number 1 to 4, not 0"),
+    (edited([*GARDENER, "improvement"], ...),
+     "add.gardener[0] (gardener-16): improvement is missing"),
+    (edited([*GARDENER, "id"], "panda-03"),
+     "add.gardener[0] (panda-03).id: panda-03 is a printed card"),
+    (edited([*PLOT, "points"], -2), "add.plot[0] (plot-16).points must be a whole number >= 0, "
+                                    "not -2"),
+    (edited([*PLOT, "cells", 0, "improvement"], "watershed"),
+     "add.plot[0] (plot-16).cells[0]: unknown field 'improvement'"),
+    (edited([*PLOT, "cells", 0, "at"], [0, 0]),
+     "add.plot[0] (plot-16).cells[0].at must be axial coordinates \"q,r\""),
+    (edited([*PLOT, "cells", 0, "colour"], ...),
+     "add.plot[0] (plot-16).cells[0]: colour is missing"),
+    (edited([*PLOT, "cells"], ...), "add.plot[0] (plot-16): cells is missing"),
+    (edited([*PANDA, "eat"], ...), "add.panda[0] (panda-16): eat is missing"),
+    (edited([*PANDA, "eat"], {"green": 37}),
+     "add.panda[0] (panda-16).eat.green: 37 sections, and the game has 36"),
+    (edited([*PANDA, "eat"], {"green": 2, "pink": -1}),
+     "add.panda[0] (panda-16).eat.pink must be a whole number >= 0, not -1"),
+    (edited([*PANDA, "eat"], [3, 0, 0]), "add.panda[0] (panda-16).eat must be an object of "
+                                         "colours to counts"),
+    (edited([*PANDA], "panda-16"), "add.panda[0] must be an object with the fields"),
+    (edited(["add", "panda"], {"id": "panda-16"}), "add.panda must be a list of cards"),
+    (edited(["add"], ["plot-16"]), "add must be an object of categories"),
+    ({**GOOD, "points": {"panda-16": -1}}, "points.panda-16 must be a whole number >= 0, not -1"),
+    ({**GOOD, "remove": ["panda-16", "panda-16"]},
+     "remove[1]: panda-16 is removed twice"),
     ({**GOOD, "add": {"gardener": [{"id": "g-big", "colour": "green", "shoots": 10,
                                     "height": 4, "improvement": "any", "points": 9}]}},
      "add.gardener[0] (g-big): 10 shoots of height 4 need 40 green sections, and the game "
@@ -137,8 +177,12 @@ def test_added_cards_are_listed_and_drawn(tmp_path: Path) -> None:
 def test_on_the_native_engine_every_command_that_plays_refuses_added_cards(
         tmp_path: Path) -> None:
     path = str(write(tmp_path, GOOD))
-    sentence = "adds cards (plot-16, gardener-16, panda-16)"
+    sentence = (f"card file {path} adds cards (plot-16, gardener-16, panda-16): the native "
+                "engine cannot play added cards yet; play them on the reference engine "
+                f"(ARENA_ENGINE=reference), or list and draw them with `arena cards --cards "
+                f"{path}`")
     for args in (["play", "--bot", "random", "--bot", "random", "--cards", path, "-q"],
+                 ["position", "--new", "--players", "2", "--cards", path],
                  ["tournament", "--bot", "random", "--bot", "random", "--cards", path,
                   "--games", "2", "--out", str(tmp_path / "t"), "--quiet"],
                  ["balance", "study", "--bot", "random", "--deals", "2", "--cards", path,
@@ -151,11 +195,13 @@ def test_on_the_native_engine_every_command_that_plays_refuses_added_cards(
     goals.write_text(json.dumps({"cards": "set.json", "space": {"emperor": [1, 3]},
                                  "goals": [{"figure": "rounds", "at_least": 1}]}))
     code, _out, err = run("balance", "design", str(goals), "--out", str(tmp_path / "d"))
-    assert code == 2 and sentence in err
-    script = subprocess.run([sys.executable, "scripts/strength.py", "--cards", path,
-                             "--games", "2"], capture_output=True, text=True,
-                            cwd=Path(__file__).parents[2])
-    assert script.returncode == 2 and sentence in script.stderr, script.stderr
+    assert code == 2 and sentence in err and not (tmp_path / "d").exists()
+    for name in ("strength", "fit_value"):
+        script = subprocess.run([sys.executable, f"scripts/{name}.py", "--cards", path,
+                                 "--games", "2"], capture_output=True, text=True,
+                                cwd=Path(__file__).parents[2])
+        assert script.returncode == 2 and sentence in script.stderr, script.stderr
+        assert "Traceback" not in script.stderr
     with pytest.raises(CardFileError, match="native engine cannot play added cards yet"):
         parse(GOOD, "a record's card_set.changes")
     assert parse(GOOD, playable=False).added_ids() == ["plot-16", "gardener-16", "panda-16"]
@@ -186,3 +232,80 @@ def test_the_reference_engine_plays_records_and_replays_added_cards(tmp_path: Pa
     assert shown.returncode == 0 and "Game over" in shown.stdout, shown.stderr
     code, _out, err = run("replay", str(tmp_path / "t"), "--game", game)
     assert code == 2 and "ARENA_ENGINE=reference" in err  # the native engine says why
+
+
+def test_every_printed_card_would_pass_as_an_added_one() -> None:
+    """The checks know the game as the printed catalog does: each printed entry, under an
+    id of its own, is a good definition, and a plot pattern's placements are counted as the
+    printed card's are (its rotations, never mirrored)."""
+    from arena.engine.card_defs import check, rotations
+    from arena.engine.components import CARD_INDEX, CARDS, DATA
+
+    for category, printed in DATA["objectives"].items():
+        for entry in printed:
+            new = {**entry, "id": entry["id"] + "-copy"}
+            (checked,) = check({category: [new]}, set(CARD_INDEX), "test")[category]
+            if category == "plot":
+                assert rotations(checked) == CARDS[CARD_INDEX[entry["id"]]].rotations
+    line, = GOOD["add"]["plot"]
+    assert len(rotations(line)) == 3  # a straight line: three directions
+    triangle = {"cells": [{"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "green"},
+                          {"at": "0,1", "colour": "green"}]}
+    assert len(rotations(triangle)) == 2  # a triangle points two ways
+    mixed = {"cells": [{"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "pink"}]}
+    assert len(rotations(mixed)) == 6  # a pair of two colours, six ways round
+
+
+def test_a_board_grown_by_the_placement_rule_meets_the_holding_bound() -> None:
+    """plots_to_hold is a lower bound, and not an empty one: boards grown plot by plot as
+    R5.2 allows (at random, and stretched in one direction, the thinnest they can be) hold
+    the pattern of their outermost cells, so the bound for it is at most their plots, and
+    on some it comes within 5 plots of them."""
+    import random
+
+    from arena.engine.card_defs import PLOTS, plots_to_hold
+    from arena.engine.grid import DIRECTIONS
+
+    def around(cell: tuple[int, int]) -> list[tuple[int, int]]:
+        return [(cell[0] + dq, cell[1] + dr) for dq, dr in DIRECTIONS]
+
+    closest = -PLOTS
+    for seed in range(300):
+        rng = random.Random(seed)
+        stretch = rng.choice([None, *DIRECTIONS])
+        board: set[tuple[int, int]] = set()
+        while len(board) < PLOTS:
+            free = sorted({c for t in board | {(0, 0)} for c in around(t)} - board - {(0, 0)})
+            legal = [c for c in free if (0, 0) in around(c)
+                     or sum(n in board for n in around(c)) >= 2]
+            if stretch is None:
+                board.add(rng.choice(legal))
+            else:
+                board.add(max(legal, key=lambda c: c[0] * stretch[0] + c[1] * stretch[1]
+                              + rng.random() / 2))
+            # The outermost cells along each of the three axes: a pattern this board holds.
+            outer = {pick(board, key=axis) for pick in (min, max)
+                     for axis in (lambda c: c[0], lambda c: c[1], lambda c: -c[0] - c[1])}
+            need = plots_to_hold(sorted(outer))
+            assert need <= len(board), (seed, sorted(board))
+            if need > len(outer):  # the bound from the lines, not the cells
+                closest = max(closest, need - len(board))
+    assert closest >= -5, closest
+
+
+def test_a_file_may_replace_a_whole_deck(tmp_path: Path) -> None:
+    """Added cards count in their deck's deal (R2.3): every printed panda card removed and
+    two added is a set to list and draw; one added kept is one sentence."""
+    printed = [f"panda-{i:02d}" for i in range(1, 16)]
+    new = [{"id": "panda-a", "eat": {"green": 2}, "points": 3},
+           {"id": "panda-b", "eat": {"pink": 2}, "points": 5}]
+    path = write(tmp_path, {"remove": printed, "add": {"panda": new}})
+    code, out, err = run("cards", "--cards", str(path))
+    assert code == 0, err
+    assert "32 cards in play, 15 removed; 2 added: panda-a, panda-b." in out
+    code, _out, err = run("cards", "--cards", str(path), "--svg", str(tmp_path / "s.svg"))
+    assert code == 0, err
+    path = write(tmp_path, {"remove": [*printed, "panda-b"], "add": {"panda": new}})
+    code, _out, err = run("cards", "--cards", str(path))
+    assert code == 2 and err.count("\n") == 1
+    assert "remove: the panda deck keeps 1 card, and a 2-player game deals one to each" in err

@@ -4,6 +4,7 @@ action exactly once, and a policy that plays as a bot."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -154,3 +155,27 @@ def test_a_tournament_runs_a_policy_in_a_process_of_its_own() -> None:
     isolation = Isolation()
     assert not isolation.trusts_text("policy:policy=mypkg.agents:act")
     assert isolation.isolates(BotSpec.parse("policy"))
+
+
+def test_a_card_file_is_taken_as_the_commands_take_it(tmp_path: Path) -> None:
+    """``cards=`` a file: re-priced cards and the Emperor's points play; a file that adds
+    cards is refused in the commands' sentence, since no engine plays added cards yet."""
+    from arena.cards import CardFileError
+    from arena.engine.components import CARD_INDEX
+
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps({"emperor": 3, "points": {"plot-15": 5}}))
+    env = TakenokoEnv(players=2, cards=path)
+    assert env.cards is not None and env.cards.points[CARD_INDEX["plot-15"]] == 5
+    assert env.options.emperor_points == 3
+    env.reset(seed=1)
+    assert env.game.card_set == env.cards and env.game.options.emperor_points == 3
+    with pytest.raises(CardFileError, match="emperor is 3 but the rule option"):
+        TakenokoEnv(players=2, options={"emperor_points": 4}, cards=str(path))
+    path.write_text(json.dumps({"add": {"panda": [{"id": "panda-16", "eat": {"green": 3},
+                                                   "points": 4}]}}))
+    with pytest.raises(CardFileError) as caught:
+        TakenokoEnv(players=2, cards=path)
+    assert (f"card file {path} adds cards (panda-16): the native engine cannot play added "
+            "cards yet; play them on the reference engine (ARENA_ENGINE=reference), or list "
+            f"and draw them with `arena cards --cards {path}`" == str(caught.value))
