@@ -39,7 +39,7 @@ from .engine.components import (
     COLOURS,
     DATA,
     EMPEROR_POINTS,
-    PRINTED_CARDS,
+    PRINTED_INDEX,
 )
 from .engine.options import DEFAULTS
 
@@ -60,14 +60,10 @@ class CardChoice:
     emperor: int | None = None
     #: Where it came from, to begin error sentences (``card file x.json``).
     source: str = field(default="card set", compare=False)
+
     def added_ids(self) -> list[str]:
         """The ids of the cards the set adds (``add``), in their order."""
         return [card.id for card in self.cards.added]
-
-    def file_changes(self, emperor: int) -> dict[str, Any]:
-        """The whole set in the file format, added cards included (what the card sheet
-        draws)."""
-        return changes(self.cards, emperor)
 
     @property
     def name(self) -> str:
@@ -221,8 +217,7 @@ def catalog(cards: CardSet) -> list[dict[str, Any]]:
     (they read the run's files, never the engine): ``id``, ``category``, ``asks`` (its
     condition in words, equal for copies of one card), ``printed`` points, ``points`` in
     this run and whether it was ``removed``."""
-    added = {e["id"]: (k, e) for k, es in (cards.changes().get("add") or {}).items()
-             for e in es}
+    added = added_entries(cards)
     out = []
     for index, points in enumerate(cards.points):
         card = cards.card(index)
@@ -298,7 +293,7 @@ def difference(have: dict[str, Any] | None, want: dict[str, Any]) -> str:
     a, b = have.get("points") or {}, want.get("points") or {}
     if have.get("added") != want.get("added"):
         parts.append("the added cards' definitions differ")
-    for card in dict.fromkeys([*(c.id for c in CARDS[:PRINTED_CARDS]), *a, *b]):
+    for card in dict.fromkeys([*PRINTED_INDEX, *a, *b]):
         x, y = a.get(card), b.get(card)
         if x != y:
             parts.append(f"{card} {'removed' if x is None else x}, not "
@@ -362,12 +357,21 @@ def entries(changes: Mapping[str, Any] | None = None) -> list[tuple[str, dict[st
     return out
 
 
+def added_entries(cards: CardSet) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The catalog entries of the cards a set adds, by id, with their category (what
+    :func:`asks` words)."""
+    out = {}
+    for category, text in cards.added_entries:
+        entry = json.loads(text)
+        out[entry["id"]] = (category, entry)
+    return out
+
+
 def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
     """``(id, category, pattern or condition, points)`` per card, the added ones after the
     printed ones; points say what changed."""
     rows = []
-    added = {e["id"]: (k, e) for k, es in (cards.changes().get("add") or {}).items()
-             for e in es}
+    added = added_entries(cards)
     for index, points in enumerate(cards.points):
         card = cards.card(index)
         mark = " (added)" if card.id in added else ""

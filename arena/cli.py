@@ -711,11 +711,11 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
         return
     if svg_path is not None:
         from .card_svg import sheet_svg
-        from .cards import entries
+        from .cards import changes, entries
 
         label = f"card set {choice.name!r}" if choice.name else (
             "card set " + Path(cards_path).name if cards_path else "the printed set")
-        sheet = sheet_svg(entries(choice.file_changes(emperor)),
+        sheet = sheet_svg(entries(changes(choice.cards, emperor)),
                           f"Objective cards: {label}", f"Emperor: {emperor} points.")
         if svg_path == "-":
             click.echo(sheet, nl=False)

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
 import time
 from collections.abc import Callable
@@ -50,6 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
 from arena.intervals import carried, wilson
 from arena.registry import BotSpec
@@ -161,11 +161,11 @@ def start_candidate(goals: Goals) -> Candidate:
 @dataclass
 class Measured:
     """A candidate's figures (``{key: {value, lo, hi, games, note}}``), the games played for
-    it, and its card study's table (the price lines) when one was played."""
+    it, and its card study with its analysis (the price lines) when one was played."""
 
     figures: dict[str, dict[str, Any]]
     games: int
-    table: pd.DataFrame | None = None
+    study: tuple[Any, dict[str, Any]] | None = None
     dead: dict[str, str] = field(default_factory=dict)
 
 
@@ -182,7 +182,7 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
     cards, options = cand.card_set(goals), cand.options(goals)
     figures: dict[str, dict[str, Any]] = {}
     games = 0
-    table = None
+    study = None
     dead: dict[str, str] = {}
     if goals.needs_study:
         from reports import experiment
@@ -212,7 +212,7 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
             "games": played,
             "note": f"over {s['cards']} of the {len(movable)} movable cards"
             + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
-        table = level
+        study = (exp, analysis)
     if goals.needs_seats:
         where = folder / "seats"
         config = against_copies(goals.bot, goals.bot, goals.players, games=goals.match_games,
@@ -230,7 +230,7 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
         games += _ran(result, where)
         line = result.standings.lines[config.participants[0].name]
         figures[goal.key] = _rate(line.share, line.games, goals.players)
-    return Measured(figures, games, table, dead)
+    return Measured(figures, games, study, dead)
 
 
 def _rate(share: float, games: int, players: int) -> dict[str, Any]:
@@ -380,11 +380,7 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
     except OSError as exc:
         raise GoalsError(f"cannot write the run to {directory}: {exc.strerror or exc}") from None
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    logging.getLogger("optuna").setLevel(logging.WARNING)
-    storage = f"sqlite:///{(directory / STUDY_DB).resolve()}"
-    study = optuna.create_study(study_name="design", storage=storage, direction="minimize",
-                                load_if_exists=True)
+    study = open_study(directory / STUDY_DB, "design", "minimize")
     study.sampler = optuna.samplers.TPESampler(
         seed=derive_seed("design", goals.seed, len(study.trials)) % 2**32,
         n_startup_trials=4)
@@ -393,7 +389,7 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
             if t.state == optuna.trial.TrialState.COMPLETE]
     if not study.trials:
         study.enqueue_trial(start.params(), user_attrs={"source": "start"})
-    tables: dict[str, pd.DataFrame] = {}  # card tables of the trials, by candidate key
+    studies: dict[str, tuple[Any, dict[str, Any]]] = {}  # each trial's study and analysis
     session, played_here = time.monotonic(), 0
     repeats = 0
     reason = ""
@@ -412,7 +408,7 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
             dead = {c: w for t in done for c, w in t.dead.items()}
             tried = {t.candidate.key: t for t in done}
             if best is not None and goals.needs_study:
-                proposal = _propose(goals, best, done, tables, directory, settings, dead)
+                proposal = _propose(goals, best, done, studies, directory, dead)
                 if proposal is not None and proposal.key not in tried:
                     study.enqueue_trial(proposal.params(),
                                         user_attrs={"source": "price line"})
@@ -441,8 +437,8 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 study.enqueue_trial(params, user_attrs={"source": source})
                 raise
-            if m.table is not None:
-                tables[cand.key] = m.table
+            if m.study is not None:
+                studies[cand.key] = m.study
             figures = _json_safe(m.figures)
             value = loss(goals, figures)
             for key, v in (("candidate", cand.params()), ("source", source),
@@ -496,29 +492,31 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                          confirmations=confirmations)
 
 
-def _propose(goals: Goals, best: Trial, done: list[Trial], tables: dict[str, pd.DataFrame],
-             directory: Path, settings: RunSettings, dead: dict[str, str]) -> Candidate | None:
+def _propose(goals: Goals, best: Trial, done: list[Trial],
+             studies: dict[str, tuple[Any, dict[str, Any]]], directory: Path,
+             dead: dict[str, str]) -> Candidate | None:
     """The price line's candidate: the best trial's set with each movable space card at its
-    fair points pooled over the trials of the same Emperor and rules, within its range."""
+    fair points pooled over the trials of the same Emperor, rules and decks, within its
+    range.  ``studies``: each trial's card study and its analysis, by candidate key (a
+    resumed run reads its trials' studies again, once)."""
     from reports import experiment
 
     from .tune import suggest
 
-    for t in done:  # a resumed run reads its trials' studies again
-        if t.candidate.key not in tables and (directory / "trials" / t.candidate.key
-                                              / "study" / MANIFEST).is_file():
-            exp = experiment.load(directory / "trials" / t.candidate.key / "study")
-            tables[t.candidate.key] = experiment.analyse(exp)["levels"][0]
+    for t in done:
+        folder = directory / "trials" / t.candidate.key / "study"
+        if t.candidate.key not in studies and (folder / MANIFEST).is_file():
+            exp = experiment.load(folder)
+            studies[t.candidate.key] = (exp, experiment.analyse(exp))
+    if best.candidate.key not in studies:
+        return None
     same = [t for t in done if t.candidate.emperor == best.candidate.emperor
             and t.candidate.rules == best.candidate.rules
             and t.candidate.decks == best.candidate.decks and t.number != best.number
-            and t.candidate.key in tables]
-    folder = directory / "trials" / best.candidate.key / "study"
-    if not (folder / MANIFEST).is_file():
-        return None
-    exp = experiment.load(folder)
-    analysis = experiment.analyse(exp)
-    table = suggest(exp, 0, analysis, earlier=[tables[t.candidate.key] for t in same])
+            and t.candidate.key in studies]
+    exp, analysis = studies[best.candidate.key]
+    table = suggest(exp, 0, analysis,
+                    earlier=[studies[t.candidate.key][1]["levels"][0] for t in same])
     points = dict(best.candidate.points)
     for card, suggested in zip(table["card"], table["suggested"], strict=True):
         if card in points and card not in dead:

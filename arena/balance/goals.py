@@ -165,6 +165,20 @@ def load(path: Path) -> Goals:
     return parse(data, where, Path(path).parent)
 
 
+def _object(raw: Any, name: str, fields: tuple[str, ...], where: str) -> dict[str, Any]:
+    """A field that is an object of known fields (left out: empty); GoalsError names an
+    unknown field (``space.point``) or a value that is no object."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise GoalsError(f"{where}: {name} must be an object with {', '.join(fields)}")
+    for key in raw:
+        if key not in fields:
+            raise GoalsError(f"{where}: unknown field {name}.{key} "
+                             f"(valid: {', '.join(fields)})")
+    return raw
+
+
 def _whole(value: Any, name: str, where: str, low: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise GoalsError(f"{where}: {name} must be a whole number >= {low}, not {value!r}")
@@ -212,13 +226,7 @@ def parse(data: Any, where: str = "goals file", base: Path = Path(".")) -> Goals
     options = start.options(options, rule_given="emperor_points" in rules)
     goals = _goals(data.get("goals"), where)
     space = _space(data.get("space"), where, options, start, players)
-    study = data.get("study") or {}
-    if not isinstance(study, dict):
-        raise GoalsError(f"{where}: study must be an object with {', '.join(STUDY_FIELDS)}")
-    for key in study:
-        if key not in STUDY_FIELDS:
-            raise GoalsError(f"{where}: unknown field study.{key} "
-                             f"(valid: {', '.join(STUDY_FIELDS)})")
+    study = _object(data.get("study"), "study", STUDY_FIELDS, where)
     deals = _whole(study.get("deals", 200), "study.deals", where, 1)
     offsets = study.get("offsets", [-3, 3])
     if (not isinstance(offsets, list) or not offsets
@@ -318,14 +326,7 @@ def _band(g: Mapping[str, Any], at: str, where: str, figure: str) -> tuple[float
 
 def _space(raw: Any, where: str, options: RuleOptions,
            start: card_files.CardChoice, players: int) -> Space:
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise GoalsError(f"{where}: space must be an object with {', '.join(SPACE_FIELDS)}")
-    for key in raw:
-        if key not in SPACE_FIELDS:
-            raise GoalsError(f"{where}: unknown field space.{key} "
-                             f"(valid: {', '.join(SPACE_FIELDS)})")
+    raw = _object(raw, "space", SPACE_FIELDS, where)
     points: dict[str, tuple[int, int]] = {}
     for card, pair in (raw.get("points") or {}).items():
         at = f"space.points.{card}"

@@ -259,6 +259,17 @@ def _clock(seconds: float) -> str:
     return f"{whole // 60}m{whole % 60:02d}s"
 
 
+def open_study(path: Path, name: str, direction: str) -> Any:
+    """An optuna study kept in the SQLite file ``path`` (created, or opened to go on), with
+    optuna's own log quiet: the commands print their progress themselves."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    logging.getLogger("optuna").setLevel(logging.WARNING)
+    return optuna.create_study(study_name=name, storage=f"sqlite:///{path.resolve()}",
+                               direction=direction, load_if_exists=True)
+
+
 def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: bool = False,
          say: Callable[[str], None] = print) -> dict[str, Any]:
     """Run (or go on with) the search and the confirmation; return what ``best.json`` holds.
@@ -285,11 +296,7 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
     except OSError as exc:
         raise TuneError(f"cannot write the run to {directory}: {exc.strerror or exc}") from None
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    logging.getLogger("optuna").setLevel(logging.WARNING)
-    storage = f"sqlite:///{(directory / STUDY).resolve()}"
-    study = optuna.create_study(study_name="tune", storage=storage, direction="maximize",
-                                load_if_exists=True)
+    study = open_study(directory / STUDY, "tune", "maximize")
     done = [t for t in study.get_trials(deepcopy=False)
             if t.state == optuna.trial.TrialState.COMPLETE]
     # A fresh seed per session: a resumed sampler must not draw the first session's values

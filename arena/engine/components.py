@@ -159,6 +159,8 @@ def _cards() -> list[Card]:
 CARDS: list[Card] = _cards()
 PRINTED_CARDS: int = len(CARDS)
 CARD_INDEX: dict[str, int] = {card.id: card.index for card in CARDS}
+#: The printed cards' indices by id (``CARD_INDEX`` holds the installed added ones too).
+PRINTED_INDEX: dict[str, int] = dict(CARD_INDEX)
 #: The printed cards' points (a card set's default).
 CARD_POINTS: tuple[int, ...] = tuple(card.points for card in CARDS)
 #: Category per card index (added cards too, see ``CARDS``).
@@ -275,7 +277,7 @@ class CardSet:
         fault (``points.plot-99``, ``remove[2]``)."""
         entries = tuple((category, json.dumps(dict(entry), sort_keys=True))
                         for category in CATEGORIES for entry in (add or {}).get(category, ()))
-        index = {c.id: c.index for c in CARDS[:PRINTED_CARDS]}
+        index = dict(PRINTED_INDEX)
         table = list(CARD_POINTS)
         for i, (_category, text) in enumerate(entries):
             entry = json.loads(text)
@@ -308,8 +310,7 @@ class CardSet:
         for card in self.added:
             if card.id == card_id:
                 return card.index
-        index = CARD_INDEX.get(card_id)
-        return index if index is not None and index < PRINTED_CARDS else None
+        return PRINTED_INDEX.get(card_id)
 
     def changes(self) -> dict[str, object]:
         """What differs from the printed set, in the form ``from_changes`` reads: ``points``

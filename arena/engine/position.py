@@ -31,7 +31,7 @@ from .components import (
     IMPROVEMENT_TOKENS,
     IMPROVEMENTS,
     POND_TILE,
-    PRINTED_CARDS,
+    PRINTED_INDEX,
     WATERSHED,
     CardSet,
     parse_card,
@@ -630,7 +630,7 @@ def _card_set(r: _Reader, d: dict) -> CardSet:
     add = None
     if "add" in data:
         try:
-            add = check_added(data["add"], {c.id for c in CARDS[:PRINTED_CARDS]}, "card_set")
+            add = check_added(data["add"], set(PRINTED_INDEX), "card_set")
         except CardDefinitionError as exc:
             raise r.fail("card_set.add", str(exc).removeprefix("card_set: ")) from None
     try:
