@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -137,19 +136,12 @@ def parse(data: Any, where: str = "card set", *, playable: bool = True,
         raise CardFileError(f"{where}: remove: {problem}")
     choice = CardChoice(cards, emperor, where)
     if playable and choice.added_ids() and ENGINE == "native":
-        raise CardFileError(unplayable(where, choice.added_ids(), path))
+        from .engine.native import native_problem
+
+        problem = native_problem(cards)
+        if problem:
+            raise CardFileError(f"{where}: {problem}")
     return choice
-
-
-def unplayable(where: str, ids: list[str], path: str | Path | None = None) -> str:
-    """The sentence that refuses to play a set with added cards on the native engine: which
-    cards, that the reference engine plays them, and where they can be seen (no silent game
-    without them: a study of such a set would price a set nobody asked for)."""
-    shown = ", ".join(ids[:4]) + (", ..." if len(ids) > 4 else "")
-    file = shlex.quote(str(path)) if path is not None else "FILE"
-    return (f"{where} adds cards ({shown}): the native engine cannot play added cards yet; "
-            f"play them on the reference engine (ARENA_ENGINE=reference), or list and draw "
-            f"them with `arena cards --cards {file}`")
 
 
 def load(path: str | Path, *, playable: bool = True) -> CardChoice:

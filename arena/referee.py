@@ -245,6 +245,9 @@ def play_native(
     table = Table(bots, python, options, move_time, alarm, on_event) \
         if any(python) or on_event is not None else None
     limit = (move_time, f"{move_time:g}") if move_time else None
+    # What reads the card tables in Python (events, notation, Python seats) finds the set's
+    # added cards, as a game of the reference installs them.
+    cards.install()
     alarm.install()
     try:
         played = native.play_game(

@@ -27,6 +27,17 @@ OPTIONS = [
     {"bamboo_supply": "limited"}, {"objectives_to_end": {"2": 3, "3": 3, "4": 2}},
     {"max_rounds": 9, "emperor_points": 4},
 ]
+#: Cards a set adds (every sixth game): a two-colour pattern, shoots of height 2 and of
+#: height 3 with an improvement, a two-colour panda card.
+ADD = {
+    "plot": [{"id": "plot-16", "points": 3, "cells": [
+        {"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "yellow"}]}],
+    "gardener": [{"id": "gardener-16", "colour": "green", "shoots": 1, "height": 2,
+                  "improvement": "any", "points": 2},
+                 {"id": "gardener-17", "colour": "pink", "shoots": 1, "height": 3,
+                  "improvement": "watershed", "points": 4}],
+    "panda": [{"id": "panda-16", "eat": {"green": 1, "pink": 1}, "points": 2}],
+}
 
 
 def main() -> None:
@@ -44,6 +55,8 @@ def main() -> None:
         changes: dict[str, object] = {}
         if k % 4 == 3:
             changes = {"points": {"plot-01": 7, "panda-02": 0}, "remove": ["gardener-03"]}
+        if k % 6 == 5:
+            changes = {**changes, "add": ADD}
         dice = [rng.randrange(6) for _ in range(6)] if k % 5 == 4 else []
         seed = rng.randrange(1 << 40)
         state = ref.new_game(players, seed, RuleOptions.from_dict(options), dice=dice,

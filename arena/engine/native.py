@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .components import DEFAULT_CARD_SET, CardSet
+from .components import CATEGORIES, DEFAULT_CARD_SET, CardSet
 from .errors import ArenaError, OptionError
 from .options import DEFAULTS, RuleOptions
 
@@ -64,14 +64,47 @@ def _module() -> Any:
 if _native is not None:
     GameState = _native.GameState
     PlayerView = _native.PlayerView
-    from_position = _native.from_position
     to_position = _native.to_position
     positions_equal = _native.positions_equal
 
 
-#: Why a set with added cards is refused here: the core compiles the printed catalog in.
-NATIVE_ADDED = ("the card set adds cards ({ids}): the native engine cannot play added cards "
-                "yet; play them on the reference engine (ARENA_ENGINE=reference)")
+#: Cards a native game holds at most, printed and added: a card is a bit of a 64-bit mask
+#: in the core's state and bots (the core refuses a larger set with the same sentence).
+MAX_CARDS = 64
+#: Cards one objective deck holds at most in the core.
+MAX_DECK = 32
+
+
+def native_problem(cards: CardSet) -> str | None:
+    """Why the native engine cannot play a set (too many cards for its arrays), or None;
+    the reference engine has no such bound."""
+    if len(cards.points) > MAX_CARDS:
+        return (f"the card set adds {len(cards.added)} cards: the native engine plays at most "
+                f"{MAX_CARDS} in all ({MAX_CARDS - (len(cards.points) - len(cards.added))} "
+                "added); play more on the reference engine (ARENA_ENGINE=reference)")
+    for category, deck in zip(CATEGORIES, cards.decks, strict=True):
+        if len(deck) > MAX_DECK:
+            return (f"the {category} deck holds {len(deck)} cards: the native engine plays at "
+                    f"most {MAX_DECK} a deck; play it on the reference engine "
+                    "(ARENA_ENGINE=reference)")
+    return None
+
+
+def from_position(data: Any) -> Any:
+    """A state from a position, as the reference's ``from_position``: a ``card_set.add`` is
+    checked by the same card definitions (the same sentences) before the core reads it, and
+    installed for what reads the card tables in Python (notation, Python bots)."""
+    if isinstance(data, dict) and isinstance(data.get("card_set"), dict) and (
+            "add" in data["card_set"]):
+        from .card_defs import CardDefinitionError, check
+        from .components import PRINTED_INDEX
+        from .errors import PositionError
+
+        try:
+            check(data["card_set"]["add"], set(PRINTED_INDEX), "card_set")
+        except CardDefinitionError as exc:
+            raise PositionError("card_set.add: " + str(exc).removeprefix("card_set: ")) from None
+    return _module().from_position(data)
 
 
 def new_game(
@@ -88,10 +121,16 @@ def new_game(
     the move log, ``cards`` is the objective card set."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
-    if cards is not None and cards.added_entries:
-        raise OptionError(NATIVE_ADDED.format(ids=", ".join(c.id for c in cards.added)))
+    cards = cards or DEFAULT_CARD_SET
+    if cards.added_entries:
+        problem = native_problem(cards)
+        if problem:
+            raise OptionError(problem)
+    # What reads the card tables in Python (notation, Python bots) finds the set's added
+    # cards (or none), as the reference's new_game installs them.
+    cards.install()
     return _module().new_game(
-        players, seed, options or DEFAULTS, list(dice), history, cards or DEFAULT_CARD_SET
+        players, seed, options or DEFAULTS, list(dice), history, cards
     )
 
 
@@ -106,7 +145,7 @@ def engine(name: str) -> Any:
         module = _module()
         return SimpleNamespace(
             name=name, new_game=new_game, GameState=module.GameState,
-            PlayerView=module.PlayerView, from_position=module.from_position,
+            PlayerView=module.PlayerView, from_position=from_position,
             to_position=module.to_position, positions_equal=module.positions_equal,
         )
     if name == "reference":

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from arena.engine import ENGINE, RuleOptions, new_game
+from arena.engine import ENGINE, CardSet, RuleOptions, new_game
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
 
@@ -119,8 +119,9 @@ def record_text(case: dict[str, Any]) -> str:
     """The game's record as JSON, everything but the seconds the seats spent."""
     specs = [BotSpec.parse(s) for s in case["specs"]]
     bots = [make_bot(spec, case["seed"], seat) for seat, spec in enumerate(specs)]
+    cards = CardSet.from_changes(**case["cards"]) if case.get("cards") else None
     outcome = play_game(bots, case["seed"], RuleOptions.from_dict(case["options"]),
-                        names=case["specs"])
+                        names=case["specs"], cards=cards)
     record = dict(outcome.record)
     del record["seconds"]
     return json.dumps(record, sort_keys=True)
@@ -162,6 +163,49 @@ def test_the_rust_mcts_plays_the_python_mcts_games() -> None:
     for case, ref in zip(games, want):
         got = record_text(case)
         assert got == ref, f"{case}: the native game differs from the reference's"
+
+
+#: Seven cards the printed catalog has no like of (a two-colour pattern, shoots of height 1
+#: and 2, an improvement asked of a height-3 shoot), priced so the bots want them.
+ADDED = {
+    "plot": [{"id": "plot-16", "points": 3, "cells": [
+                 {"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "yellow"}]},
+             {"id": "plot-17", "points": 6, "cells": [
+                 {"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "green"},
+                 {"at": "0,1", "colour": "pink"}, {"at": "-1,1", "colour": "yellow"}]}],
+    "gardener": [{"id": "gardener-16", "colour": "green", "shoots": 1, "height": 2,
+                  "improvement": "any", "points": 2},
+                 {"id": "gardener-17", "colour": "yellow", "shoots": 2, "height": 1,
+                  "improvement": "none", "points": 2},
+                 {"id": "gardener-18", "colour": "pink", "shoots": 1, "height": 3,
+                  "improvement": "watershed", "points": 4}],
+    "panda": [{"id": "panda-16", "eat": {"green": 1, "pink": 1}, "points": 2},
+              {"id": "panda-17", "eat": {"yellow": 3}, "points": 4}],
+}
+
+
+@native_only
+@pytest.mark.timeout(3000)
+def test_the_rust_bots_play_added_cards_as_the_python_bots() -> None:
+    """Cards a set adds (some re-priced, printed ones removed so that the added ones are
+    dealt more often): the Rust bots on the native engine and the Python bots on the
+    reference engine play the same games, byte for byte."""
+    games = cases(60 if LONG else 14, 2028, LONG,
+                  names=("greedy", "objective", "objective", "mcts"))
+    rng = random.Random(2028)
+    for case in games:
+        case["cards"] = {"add": ADDED, "points": {"plot-16": rng.randint(1, 5)},
+                         "remove": rng.sample([f"panda-{i:02}" for i in range(1, 16)], 6)}
+    want = reference_records(games)
+    assert len(want) == len(games)
+    added = {e["id"] for es in ADDED.values() for e in es}
+    completed = set()
+    for case, ref in zip(games, want):
+        got = record_text(case)
+        assert got == ref, f"{case}: the native game differs from the reference's"
+        completed |= {c["card"] for c in json.loads(ref)["cards"]
+                      if c["completed_round"] is not None} & added
+    assert len(completed) >= 3, f"too few added cards completed to tell: {completed}"
 
 
 def _python_copy(bot: Any) -> Any:

@@ -1,6 +1,6 @@
 //! Actions as ints (`kind | a << 5 | b << 17`, the reference's layout) and their notation.
 
-use crate::components::{parse_card, CATEGORIES, COMPONENTS, FACES, IMPROVEMENTS};
+use crate::components::{parse_card, Card, CardSet, CATEGORIES, COMPONENTS, FACES, IMPROVEMENTS};
 use crate::error::Error;
 use crate::grid::{self, Cell};
 use crate::json::str_repr;
@@ -139,8 +139,10 @@ pub fn place(k: u32, cell: Cell, improvement: u32, swap: bool) -> Action {
     PLACE | (cell as u32) << A_SHIFT | (k | improvement << 2 | (swap as u32) << 4) << B_SHIFT
 }
 
-fn card_id(b: u32) -> Option<&'static str> {
-    COMPONENTS.cards.get(b as usize).map(|c| c.id.as_str())
+/// Whether an action names a card a set adds (`complete CARD` of index 45 on): its text is
+/// the set's, not the printed catalog's.
+pub fn names_added_card(action: Action) -> bool {
+    action & KIND_MASK == COMPLETE && (action >> B_SHIFT) as usize >= COMPONENTS.cards.len()
 }
 
 /// `q,r` of any index, as the reference writes it (off the grid too: its arithmetic).
@@ -154,8 +156,19 @@ fn edge_ok(a: u32) -> Option<String> {
     ((a as usize) < grid::GRID.edge_cells.len()).then(|| grid::edge_text(a as u16))
 }
 
-/// The notation of an action, or None when the int is not one (a field out of range).
+/// The notation of an action, or None when the int is not one (a field out of range); the
+/// cards are the printed ones ([`try_text_in`] names a set's own).
 pub fn try_text(action: u64) -> Option<String> {
+    try_text_with(action, &COMPONENTS.cards)
+}
+
+/// [`try_text`] with a card set's cards (printed and added).
+pub fn try_text_in(action: u64, cards: &CardSet) -> Option<String> {
+    try_text_with(action, &cards.cards)
+}
+
+fn try_text_with(action: u64, cards: &[Card]) -> Option<String> {
+    let card_id = |b: u32| cards.get(b as usize).map(|c| c.id.as_str());
     let kind = (action & KIND_MASK as u64) as u32;
     let a = (action >> A_SHIFT & A_MASK as u64) as u32;
     let b64 = action >> B_SHIFT;
@@ -197,7 +210,7 @@ pub fn try_text(action: u64) -> Option<String> {
 
 /// Whether an action's fields are in range: its cells on the grid, its edge, card, face,
 /// improvement or category one of the game's (what `apply` may be given).
-pub fn in_range(action: Action) -> bool {
+pub fn in_range(action: Action, cards: usize) -> bool {
     let kind = action & KIND_MASK;
     let a = action >> A_SHIFT & A_MASK;
     let b = action >> B_SHIFT;
@@ -212,22 +225,39 @@ pub fn in_range(action: Action) -> bool {
         OBJECTIVE | REDRAW => b < 3,
         IMPROVE | CLOUDS => cell(a) && b < 4,
         CLOUDS_KEEP => b < 4,
-        COMPLETE => (b as usize) < COMPONENTS.cards.len(),
+        COMPLETE => (b as usize) < cards,
         WEATHER => b < 6,
         CLOUDS_MOVE => cell(a) && cell(b),
         _ => false,
     }
 }
 
-/// The notation of an action of the engine's own (always in range).
+/// The notation of an action of the engine's own (always in range), printed cards.
 pub fn text(action: Action) -> String {
     try_text(action as u64).unwrap_or_else(|| format!("<action {action}>"))
+}
+
+/// [`text`] with a card set's cards (printed and added).
+pub fn text_in(action: Action, cards: &CardSet) -> String {
+    try_text_in(action as u64, cards).unwrap_or_else(|| format!("<action {action}>"))
 }
 
 const FORMS: &str = "end, plot, place K Q,R [+IMPROVEMENT] [swap], irrigation EDGE|keep, gardener Q,R, panda Q,R, objective CATEGORY, channel EDGE, improve IMPROVEMENT Q,R, complete CARD, weather FACE, rain Q,R, storm Q,R, clouds IMPROVEMENT Q,R|keep, clouds move Q,R Q,R, skip, redraw CATEGORY";
 
 /// The action of a notation text; the errors are the reference's `NotationError`s.
 pub fn parse(text: &str) -> Result<Action, Error> {
+    parse_with(text, parse_card)
+}
+
+/// [`parse`] with a card set's cards (printed and added).
+pub fn parse_in(text: &str, cards: &CardSet) -> Result<Action, Error> {
+    parse_with(text, |id| cards.parse_card(id))
+}
+
+fn parse_with(
+    text: &str,
+    parse_card: impl Fn(&str) -> Result<u8, String>,
+) -> Result<Action, Error> {
     let quoted = str_repr(text);
     let fail = |m: String| Error::notation(format!("in action {quoted}: {m}"));
     let cell = |t: &str| grid::parse_cell(t).map_err(fail);

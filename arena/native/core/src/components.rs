@@ -1,6 +1,6 @@
 //! The published game's components, read from the same `components.json` as the reference.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use crate::grid::{self, WIDTH};
 use crate::json::{self, str_repr, Json};
@@ -56,8 +56,12 @@ pub fn parse_tile(text: &str) -> Result<u8, String> {
     })
 }
 
+/// Cards a native game holds at most, printed and added: a card index is a bit of a `u64`
+/// in the state's and the bots' card masks (45 printed, so a set may add 19).
+pub const MAX_CARDS: usize = 64;
+
 /// An objective card: the printed facts and what the rules need of them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Card {
     pub index: u8,
     pub id: String,
@@ -159,6 +163,67 @@ fn shifts(rotation: &[(i32, i32, u8)]) -> Vec<(u16, u8)> {
         .collect()
 }
 
+/// A card from its catalog entry (the printed file's, or a set's added one, already checked
+/// by the Python side's `card_defs`): the same reading for both, so an added card's rotations
+/// are counted as the printed cards' are.
+fn card_of(index: usize, category: u8, entry: &Json) -> Result<Card, String> {
+    let id = str_of(entry.get("id"), "id")?;
+    let points = int_of(entry.get("points"), "points")? as u32;
+    let mut card = Card {
+        index: index as u8,
+        id: id.to_string(),
+        category,
+        points,
+        shifts: Vec::new(),
+        rotations: Vec::new(),
+        colour: -1,
+        shoots: 0,
+        height: 0,
+        improvement: -1,
+        eat: [0; 3],
+    };
+    match category {
+        PLOT_CARD => {
+            let mut cells = Vec::new();
+            for cell in entry.get("cells").and_then(Json::as_list).ok_or("cells")? {
+                let at = str_of(cell.get("at"), "at")?;
+                let (q, r) = at.split_once(',').ok_or("at")?;
+                let (q, r) = (q.trim().parse::<i32>(), r.trim().parse::<i32>());
+                let (Ok(q), Ok(r)) = (q, r) else {
+                    return Err("at".into());
+                };
+                cells.push((q, r, colour_index(str_of(cell.get("colour"), "colour")?)?));
+            }
+            if cells.is_empty() {
+                return Err(format!("{id}: cells"));
+            }
+            card.rotations = rotations(&cells);
+            card.shifts = card.rotations.iter().map(|r| shifts(r)).collect();
+        }
+        GARDENER_CARD => {
+            card.colour = colour_index(str_of(entry.get("colour"), "colour")?)? as i8;
+            card.shoots = int_of(entry.get("shoots"), "shoots")? as u8;
+            card.height = int_of(entry.get("height"), "height")? as u8;
+            let imp = str_of(entry.get("improvement"), "improvement")?;
+            card.improvement = if imp == "any" {
+                -1
+            } else {
+                IMPROVEMENTS
+                    .iter()
+                    .position(|i| *i == imp)
+                    .ok_or("improvement")? as i8
+            };
+        }
+        _ => {
+            let eat = entry.get("eat").ok_or("eat")?;
+            for (i, c) in COLOURS.iter().enumerate() {
+                card.eat[i] = eat.get(c).and_then(Json::as_int).unwrap_or(0) as u8;
+            }
+        }
+    }
+    Ok(card)
+}
+
 fn load(text: &str) -> Result<Components, String> {
     let d = json::parse(text)?;
     let mut all_plots = Vec::new();
@@ -181,61 +246,9 @@ fn load(text: &str) -> Result<Components, String> {
     }
     let objectives = d.get("objectives").ok_or("objectives")?;
     let mut cards: Vec<Card> = Vec::new();
-    let blank = |index: usize, id: &str, category: u8, points: u32| Card {
-        index: index as u8,
-        id: id.to_string(),
-        category,
-        points,
-        shifts: Vec::new(),
-        rotations: Vec::new(),
-        colour: -1,
-        shoots: 0,
-        height: 0,
-        improvement: -1,
-        eat: [0; 3],
-    };
     for (k, name) in CATEGORIES.iter().enumerate() {
         for entry in objectives.get(name).and_then(Json::as_list).ok_or(*name)? {
-            let id = str_of(entry.get("id"), "id")?;
-            let points = int_of(entry.get("points"), "points")? as u32;
-            let mut card = blank(cards.len(), id, k as u8, points);
-            match k as u8 {
-                PLOT_CARD => {
-                    let mut cells = Vec::new();
-                    for cell in entry.get("cells").and_then(Json::as_list).ok_or("cells")? {
-                        let at = str_of(cell.get("at"), "at")?;
-                        let (q, r) = at.split_once(',').ok_or("at")?;
-                        let (q, r) = (q.parse::<i32>(), r.parse::<i32>());
-                        let (Ok(q), Ok(r)) = (q, r) else {
-                            return Err("at".into());
-                        };
-                        cells.push((q, r, colour_index(str_of(cell.get("colour"), "colour")?)?));
-                    }
-                    card.rotations = rotations(&cells);
-                    card.shifts = card.rotations.iter().map(|r| shifts(r)).collect();
-                }
-                GARDENER_CARD => {
-                    card.colour = colour_index(str_of(entry.get("colour"), "colour")?)? as i8;
-                    card.shoots = int_of(entry.get("shoots"), "shoots")? as u8;
-                    card.height = int_of(entry.get("height"), "height")? as u8;
-                    let imp = str_of(entry.get("improvement"), "improvement")?;
-                    card.improvement = if imp == "any" {
-                        -1
-                    } else {
-                        IMPROVEMENTS
-                            .iter()
-                            .position(|i| *i == imp)
-                            .ok_or("improvement")? as i8
-                    };
-                }
-                _ => {
-                    let eat = entry.get("eat").ok_or("eat")?;
-                    for (i, c) in COLOURS.iter().enumerate() {
-                        card.eat[i] = eat.get(c).and_then(Json::as_int).unwrap_or(0) as u8;
-                    }
-                }
-            }
-            cards.push(card);
+            cards.push(card_of(cards.len(), k as u8, entry)?);
         }
     }
     let category_cards = [0u8, 1, 2].map(|k| {
@@ -259,23 +272,55 @@ fn load(text: &str) -> Result<Components, String> {
 
 /// Card index of an id such as `plot-07`; the error is the reference's sentence.
 pub fn parse_card(text: &str) -> Result<u8, String> {
-    COMPONENTS
-        .cards
-        .iter()
-        .find(|c| c.id == text)
-        .map(|c| c.index)
-        .ok_or_else(|| format!("{} is not an objective card of the game", str_repr(text)))
+    find_card(&COMPONENTS.cards, text)
 }
 
-/// The objective cards a game is played with: each card's points and the cards left out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The printed cards, shared by every set that adds none.
+static PRINTED: LazyLock<Arc<Vec<Card>>> = LazyLock::new(|| Arc::new(COMPONENTS.cards.clone()));
+
+/// A JSON value with every object's keys sorted (Python's `json.dumps(sort_keys=True)`, the
+/// reference's canonical form of an added entry), so that two sets adding the same cards
+/// compare equal however their entries were written.
+fn canonical(v: &Json) -> Json {
+    match v {
+        Json::Object(items) => {
+            let mut items: Vec<(String, Json)> = items
+                .iter()
+                .map(|(k, v)| (k.clone(), canonical(v)))
+                .collect();
+            items.sort_by(|a, b| a.0.cmp(&b.0));
+            Json::Object(items)
+        }
+        Json::List(items) => Json::List(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The objective cards a game is played with: each card's points, the cards left out, and
+/// the cards the set adds to the printed ones (the reference's `CardSet`).
+#[derive(Clone, Debug)]
 pub struct CardSet {
+    /// Points per card index, printed and added cards.
     pub points: Vec<u32>,
     /// Bit per card index.
     pub removed: u64,
-    /// Per category, the cards in play in the file's order.
+    /// Per category, the cards in play in the file's order (printed, then added).
     pub decks: [Vec<u8>; 3],
+    /// Every card by index: the printed ones, then the added ones (indices 45 on).
+    pub cards: Arc<Vec<Card>>,
+    /// The added cards' entries, `(category, entry)` in their order, keys sorted.
+    pub added: Vec<(u8, Json)>,
 }
+
+impl PartialEq for CardSet {
+    fn eq(&self, other: &CardSet) -> bool {
+        self.points == other.points && self.removed == other.removed && self.added == other.added
+    }
+}
+
+// An added entry holds no float (its fields are ids, names and whole numbers): equality is
+// an equivalence.
+impl Eq for CardSet {}
 
 impl Default for CardSet {
     fn default() -> Self {
@@ -285,32 +330,144 @@ impl Default for CardSet {
 }
 
 impl CardSet {
+    /// The printed cards with these points and removals.
     pub fn new(points: Vec<u32>, removed: u64) -> CardSet {
-        let decks = [0, 1, 2].map(|k: usize| {
-            COMPONENTS.category_cards[k]
+        CardSet::build(points, removed, PRINTED.clone(), Vec::new())
+    }
+
+    fn build(
+        points: Vec<u32>,
+        removed: u64,
+        cards: Arc<Vec<Card>>,
+        added: Vec<(u8, Json)>,
+    ) -> CardSet {
+        let decks = [0u8, 1, 2].map(|k| {
+            cards
                 .iter()
-                .copied()
-                .filter(|&c| removed >> c & 1 == 0)
+                .filter(|c| c.category == k && removed >> c.index & 1 == 0)
+                .map(|c| c.index)
                 .collect::<Vec<u8>>()
         });
         CardSet {
             points,
             removed,
             decks,
+            cards,
+            added,
         }
+    }
+
+    /// A set that adds cards: `added` are `(category, entry)` in the order of their indices
+    /// (45 on), `points` and `removed` cover every card.  The error says what the native
+    /// engine cannot hold (more than [`MAX_CARDS`] cards, a deck beyond its arrays) or which
+    /// entry it cannot read.
+    pub fn with_added(
+        points: Vec<u32>,
+        removed: u64,
+        added: Vec<(u8, Json)>,
+    ) -> Result<CardSet, String> {
+        if added.is_empty() {
+            return Ok(CardSet::new(points, removed));
+        }
+        let printed = COMPONENTS.cards.len();
+        let total = printed + added.len();
+        if total > MAX_CARDS {
+            return Err(format!(
+                "the card set adds {} cards: the native engine plays at most {} in all ({} added); \
+                 play more on the reference engine (ARENA_ENGINE=reference)",
+                added.len(),
+                MAX_CARDS,
+                MAX_CARDS - printed
+            ));
+        }
+        if points.len() != total {
+            return Err(format!(
+                "a card set gives points to {total} cards, not {}",
+                points.len()
+            ));
+        }
+        let mut cards = COMPONENTS.cards.clone();
+        let mut entries = Vec::with_capacity(added.len());
+        for (category, entry) in added {
+            if category > PANDA_CARD {
+                return Err(format!("{category} is not a card category"));
+            }
+            let card = card_of(cards.len(), category, &entry).map_err(|m| {
+                format!(
+                    "added card {}: {m}",
+                    entry.get("id").map_or("?".into(), |v| v.repr())
+                )
+            })?;
+            if cards.iter().any(|c| c.id == card.id) {
+                return Err(format!("the card set adds {} twice", card.id));
+            }
+            cards.push(card);
+            entries.push((category, canonical(&entry)));
+        }
+        let set = CardSet::build(points, removed, Arc::new(cards), entries);
+        for (k, deck) in set.decks.iter().enumerate() {
+            if deck.len() > crate::state::MAX_DECK {
+                return Err(format!(
+                    "the {} deck holds {} cards: the native engine plays at most {} a deck; \
+                     play it on the reference engine (ARENA_ENGINE=reference)",
+                    CATEGORIES[k],
+                    deck.len(),
+                    crate::state::MAX_DECK
+                ));
+            }
+        }
+        Ok(set)
     }
 
     pub fn is_removed(&self, card: u8) -> bool {
         self.removed >> card & 1 != 0
     }
 
-    /// The printed set with points (card id -> value) and removals (card ids) applied; the
-    /// error names the field at fault as the reference's `CardSet.from_changes`.
-    pub fn from_changes(points: &[(String, Json)], remove: &[Json]) -> Result<CardSet, String> {
-        let comp = &*COMPONENTS;
-        let mut table: Vec<u32> = comp.cards.iter().map(|c| c.points).collect();
+    /// A card of this set by index (printed or added).
+    pub fn card(&self, card: u8) -> &Card {
+        &self.cards[card as usize]
+    }
+
+    /// The id of a card of this set.
+    pub fn id(&self, card: u8) -> &str {
+        &self.cards[card as usize].id
+    }
+
+    /// Card index of an id of this set (printed or added); the error is the reference's.
+    pub fn parse_card(&self, text: &str) -> Result<u8, String> {
+        find_card(&self.cards, text)
+    }
+
+    /// The printed set with `add` (entries by category, the reference's form), points (card
+    /// id -> value) and removals (card ids) applied; the error names the field at fault as
+    /// the reference's `CardSet.from_changes`.
+    pub fn from_changes(
+        points: &[(String, Json)],
+        remove: &[Json],
+        add: Option<&Json>,
+    ) -> Result<CardSet, String> {
+        let mut added = Vec::new();
+        if let Some(add) = add {
+            for (k, name) in CATEGORIES.iter().enumerate() {
+                for entry in add.get(name).and_then(Json::as_list).unwrap_or(&[]) {
+                    added.push((k as u8, entry.clone()));
+                }
+            }
+        }
+        let mut table: Vec<u32> = COMPONENTS.cards.iter().map(|c| c.points).collect();
+        for (_, entry) in &added {
+            table.push(
+                entry
+                    .get("points")
+                    .and_then(Json::as_int)
+                    .unwrap_or(0)
+                    .max(0) as u32,
+            );
+        }
+        let base = CardSet::with_added(table, 0, added)?;
+        let mut table = base.points.clone();
         for (card_id, value) in points {
-            let Ok(index) = parse_card(card_id) else {
+            let Ok(index) = base.parse_card(card_id) else {
                 return Err(format!(
                     "points.{card_id}: {} is not an objective card (`arena cards` lists them)",
                     str_repr(card_id)
@@ -330,7 +487,7 @@ impl CardSet {
         }
         let mut removed = 0u64;
         for (i, v) in remove.iter().enumerate() {
-            let index = v.as_str().and_then(|s| parse_card(s).ok());
+            let index = v.as_str().and_then(|s| base.parse_card(s).ok());
             let Some(index) = index else {
                 return Err(format!(
                     "remove[{i}]: {} is not an objective card (`arena cards` lists them)",
@@ -338,21 +495,18 @@ impl CardSet {
                 ));
             };
             if removed >> index & 1 != 0 {
-                return Err(format!(
-                    "remove[{i}]: {} is removed twice",
-                    comp.cards[index as usize].id
-                ));
+                return Err(format!("remove[{i}]: {} is removed twice", base.id(index)));
             }
             removed |= 1 << index;
         }
-        Ok(CardSet::new(table, removed))
+        Ok(CardSet::build(table, removed, base.cards, base.added))
     }
 
-    /// What differs from the printed set: `points` (by id, card order) and `remove` (ids).
+    /// What differs from the printed set: `points` (by id, card order), `remove` (ids) and
+    /// `add` (the added entries by category), as the reference's `changes()`.
     pub fn changes(&self) -> Json {
-        let comp = &*COMPONENTS;
         let mut out = Vec::new();
-        let points: Vec<(String, Json)> = comp
+        let points: Vec<(String, Json)> = self
             .cards
             .iter()
             .filter(|c| self.points[c.index as usize] != c.points)
@@ -367,7 +521,7 @@ impl CardSet {
             out.push(("points".to_string(), Json::Object(points)));
         }
         if self.removed != 0 {
-            let ids = comp
+            let ids = self
                 .cards
                 .iter()
                 .filter(|c| self.is_removed(c.index))
@@ -375,15 +529,27 @@ impl CardSet {
                 .collect();
             out.push(("remove".to_string(), Json::List(ids)));
         }
+        if !self.added.is_empty() {
+            let mut by_category: Vec<(String, Json)> = Vec::new();
+            for (category, entry) in &self.added {
+                let name = CATEGORIES[*category as usize];
+                match by_category.iter_mut().find(|(k, _)| k == name) {
+                    Some((_, Json::List(list))) => list.push(entry.clone()),
+                    _ => by_category.push((name.to_string(), Json::List(vec![entry.clone()]))),
+                }
+            }
+            out.push(("add".to_string(), Json::Object(by_category)));
+        }
         Json::Object(out)
     }
 
     pub fn is_default(&self) -> bool {
         self.removed == 0
+            && self.added.is_empty()
             && self
                 .points
                 .iter()
-                .zip(&COMPONENTS.cards)
+                .zip(self.cards.iter())
                 .all(|(p, c)| *p == c.points)
     }
 
@@ -401,6 +567,14 @@ impl CardSet {
         }
         None
     }
+}
+
+fn find_card(cards: &[Card], text: &str) -> Result<u8, String> {
+    cards
+        .iter()
+        .find(|c| c.id == text)
+        .map(|c| c.index)
+        .ok_or_else(|| format!("{} is not an objective card of the game", str_repr(text)))
 }
 
 #[cfg(test)]
@@ -421,5 +595,76 @@ mod tests {
             c.cards[parse_card("panda-01").unwrap() as usize].eat,
             [2, 0, 0]
         );
+    }
+
+    fn entry(text: &str) -> Json {
+        json::parse(text).unwrap()
+    }
+
+    #[test]
+    fn an_added_card_is_read_as_a_printed_one() {
+        // plot-01's entry under another id: the same rotations, the next index.
+        let printed = &COMPONENTS.cards[parse_card("plot-01").unwrap() as usize];
+        let objectives = json::parse(COMPONENTS_JSON).unwrap();
+        let mut copy = objectives
+            .get("objectives")
+            .unwrap()
+            .get("plot")
+            .unwrap()
+            .as_list()
+            .unwrap()[0]
+            .clone();
+        if let Json::Object(items) = &mut copy {
+            items.retain(|(k, _)| k != "id");
+            items.push(("id".into(), Json::Str("plot-copy".into())));
+        }
+        let mut points: Vec<u32> = COMPONENTS.cards.iter().map(|c| c.points).collect();
+        points.push(printed.points);
+        let set = CardSet::with_added(points, 0, vec![(PLOT_CARD, copy)]).unwrap();
+        let added = set.card(45);
+        assert_eq!(added.id, "plot-copy");
+        assert_eq!(added.shifts, printed.shifts);
+        assert_eq!(set.decks[0].len(), 16);
+        assert_eq!(set.parse_card("plot-copy"), Ok(45));
+        assert!(
+            parse_card("plot-copy").is_err(),
+            "the printed catalog is unchanged"
+        );
+    }
+
+    #[test]
+    fn changes_give_back_the_set() {
+        let add = entry(
+            r#"{"panda": [{"id": "panda-16", "eat": {"green": 3}, "points": 4}],
+                "gardener": [{"points": 2, "id": "gardener-16", "colour": "pink", "shoots": 1,
+                              "height": 2, "improvement": "any"}]}"#,
+        );
+        let points = vec![("panda-16".to_string(), Json::Int(6))];
+        let remove = vec![Json::Str("panda-01".into())];
+        let set = CardSet::from_changes(&points, &remove, Some(&add)).unwrap();
+        // Indices follow the categories' order, gardener before panda.
+        assert_eq!(set.id(45), "gardener-16");
+        assert_eq!(set.id(46), "panda-16");
+        assert_eq!(set.points[46], 6);
+        assert_eq!(set.card(46).eat, [3, 0, 0]);
+        let changes = set.changes();
+        let again = CardSet::from_changes(
+            changes.get("points").and_then(Json::as_object).unwrap(),
+            changes.get("remove").and_then(Json::as_list).unwrap(),
+            changes.get("add"),
+        )
+        .unwrap();
+        assert_eq!(again, set);
+        assert!(!set.is_default());
+    }
+
+    #[test]
+    fn a_set_beyond_the_arrays_is_refused_in_a_sentence() {
+        let many: Vec<String> = (0..20)
+            .map(|i| format!(r#"{{"id": "panda-x{i}", "eat": {{"green": 1}}, "points": 2}}"#))
+            .collect();
+        let add = entry(&format!(r#"{{"panda": [{}]}}"#, many.join(",")));
+        let err = CardSet::from_changes(&[], &[], Some(&add)).unwrap_err();
+        assert!(err.starts_with("the card set adds 20 cards: the native engine plays at most 64"));
     }
 }

@@ -3,7 +3,7 @@
 use arrayvec::ArrayVec;
 
 use crate::actions::{self, Action};
-use crate::components::{tile_name, COMPONENTS, FACES};
+use crate::components::{tile_name, CardSet, FACES};
 
 /// The reference's tags: `(MOVE, round, seat, action)` and one entry per chance event.
 pub const MOVE: u8 = 0;
@@ -58,10 +58,6 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
-fn card_id(card: u8) -> &'static str {
-    &COMPONENTS.cards[card as usize].id
-}
-
 impl Entry {
     /// The reference's tag of the entry.
     pub fn tag(&self) -> u8 {
@@ -93,9 +89,15 @@ impl Entry {
     /// The notation of the entry into `out`, as JSON text (orjson's: the notation has no
     /// character to escape), a record's `moves` item: the texts of the actions remembered
     /// per thread (a record writes hundreds; there are a few thousand actions in all).
-    pub fn write_json(&self, out: &mut String) {
+    pub fn write_json(&self, out: &mut String, cards: &CardSet) {
         out.push('"');
         match self {
+            Entry::Move { seat, action, .. } if actions::names_added_card(*action) => {
+                // The text of a card a set adds is the set's: not remembered per thread.
+                out.push((b'0' + seat) as char);
+                out.push(' ');
+                out.push_str(&actions::text_in(*action, cards));
+            }
             Entry::Move { seat, action, .. } => {
                 out.push((b'0' + seat) as char);
                 out.push(' ');
@@ -111,15 +113,18 @@ impl Entry {
                     );
                 });
             }
-            other => out.push_str(&other.text()),
+            other => out.push_str(&other.text(cards)),
         }
         out.push('"');
     }
 
     /// The notation of the entry (`"S ACTION"` for a choice, `"* EVENT"` for chance).
-    pub fn text(&self) -> String {
+    pub fn text(&self, cards: &CardSet) -> String {
+        let card_id = |c: u8| cards.id(c);
         match self {
-            Entry::Move { seat, action, .. } => format!("{seat} {}", actions::text(*action)),
+            Entry::Move { seat, action, .. } => {
+                format!("{seat} {}", actions::text_in(*action, cards))
+            }
             Entry::Rolled { face, .. } => format!("* roll {}", FACES[*face as usize]),
             Entry::DrewPlots { tiles, .. } => {
                 let names: Vec<String> = tiles.iter().map(|&t| tile_name(t)).collect();

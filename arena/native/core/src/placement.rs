@@ -10,7 +10,7 @@
 //!
 //! The refusals are the reference's sentences, checked in the reference's order.
 
-use crate::components::{CATEGORIES, COMPONENTS};
+use crate::components::{CardSet, CATEGORIES};
 use crate::error::Error;
 use crate::history::Entry;
 use crate::state::{State, STEP_ACTIONS};
@@ -51,9 +51,9 @@ pub struct Placement {
 impl Placement {
     /// The record's form, `{"card":"plot-07","seat":1}` or `{"card":"panda-03","depth":2}`
     /// (the card in range: a placement made).
-    pub fn write_json(&self, out: &mut String) {
+    pub fn write_json(&self, out: &mut String, cards: &CardSet) {
         use std::fmt::Write;
-        let id = &COMPONENTS.cards[self.card as usize].id;
+        let id = cards.id(self.card as u8);
         let _ = match (self.seat, self.depth) {
             (Some(seat), _) => write!(out, "{{\"card\":\"{id}\",\"seat\":{seat}}}"),
             (None, depth) => write!(
@@ -111,8 +111,8 @@ impl State {
                 "a card can be placed only before the first decision of the game",
             ));
         }
-        let comp = &*COMPONENTS;
-        let count = comp.cards.len();
+        let set = self.b.card_set.clone();
+        let count = set.cards.len();
         let card = match card.int() {
             Some(c) if (0..count as i128).contains(&c) => c as u8,
             _ => {
@@ -126,10 +126,10 @@ impl State {
         if self.b.card_set.removed >> card & 1 == 1 {
             return Err(Error::placement(format!(
                 "{} is removed from this game's card set",
-                comp.cards[card as usize].id
+                set.id(card)
             )));
         }
-        let category = comp.cards[card as usize].category as usize;
+        let category = set.card(card).category as usize;
         let name = CATEGORIES[category];
         let there = if let Some(seat) = seat {
             let players = self.b.players as i128;
@@ -145,7 +145,7 @@ impl State {
             let found = self.hands[s]
                 .iter()
                 .copied()
-                .find(|&c| comp.cards[c as usize].category as usize == category);
+                .find(|&c| set.card(c).category as usize == category);
             match found {
                 Some(c) => c,
                 None => return Err(Error::placement(format!("seat {s} holds no {name} card"))),
@@ -198,7 +198,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::components::CardSet;
+    use crate::components::{CardSet, COMPONENTS};
     use std::sync::Arc;
 
     fn game(players: usize, seed: i128) -> State {

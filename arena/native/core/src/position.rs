@@ -34,13 +34,8 @@ fn obj(items: Vec<(&str, Json)>) -> Json {
     Json::Object(items.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
-fn ids(cards: &[u8]) -> Json {
-    Json::List(
-        cards
-            .iter()
-            .map(|&c| s(COMPONENTS.cards[c as usize].id.clone()))
-            .collect(),
-    )
+fn ids(cards: &[u8], set: &CardSet) -> Json {
+    Json::List(cards.iter().map(|&c| s(set.id(c))).collect())
 }
 
 /// The public board as JSON: tiles in the order they were placed, channels, figures.
@@ -163,7 +158,7 @@ pub fn to_position(st: &State) -> Json {
         Json::List(st.plot_deck.iter().map(|&t| s(tile_name(t))).collect()),
     )];
     for (k, name) in CATEGORIES.iter().enumerate() {
-        decks.push((name, ids(&st.objective_decks[k])));
+        decks.push((name, ids(&st.objective_decks[k], &b.card_set)));
     }
     d.push(("decks", obj(decks)));
     let masks: [&[u8]; 4] = [
@@ -200,8 +195,8 @@ pub fn to_position(st: &State) -> Json {
                 })
                 .collect();
             obj(vec![
-                ("objectives", ids(&st.hands[seat])),
-                ("completed", ids(&b.completed[seat])),
+                ("objectives", ids(&st.hands[seat], &b.card_set)),
+                ("completed", ids(&b.completed[seat], &b.card_set)),
                 (
                     "eaten",
                     obj(COLOURS
@@ -350,9 +345,9 @@ fn tile(v: Option<&Json>, field: &str) -> Result<u8, Error> {
     }
 }
 
-fn card(v: &Json, field: &str) -> Result<u8, Error> {
+fn card(v: &Json, field: &str, set: &CardSet) -> Result<u8, Error> {
     match v {
-        Json::Str(t) => parse_card(t).map_err(|m| fail(field, m)),
+        Json::Str(t) => set.parse_card(t).map_err(|m| fail(field, m)),
         other => Err(fail(
             field,
             format!("must be a card id, not {}", other.repr()),
@@ -447,16 +442,28 @@ fn read_game(d: &Json) -> Result<Setup, Error> {
 fn read_card_set(d: &Json) -> Result<CardSet, Error> {
     let data = get_dict(d, "card_set", "card_set")?;
     for (key, _) in data.as_object().unwrap_or(&[]) {
-        if key != "points" && key != "remove" {
+        if key != "points" && key != "remove" && key != "add" {
             return Err(fail(
                 "card_set",
-                format!("{} is not a card-set field (points, remove)", str_repr(key)),
+                format!(
+                    "{} is not a card-set field (points, remove, add)",
+                    str_repr(key)
+                ),
             ));
         }
     }
     let points = get_dict(data, "points", "card_set.points")?;
     let remove = get_list(data, "remove", "card_set.remove")?;
-    CardSet::from_changes(points.as_object().unwrap_or(&[]), remove)
+    // `add` was checked by the Python side's card definitions (as the reference checks it)
+    // before the position came here; what is left to refuse is what the core cannot hold.
+    let add = data.get("add");
+    if add.is_some_and(|a| !matches!(a, Json::Object(_))) {
+        return Err(fail(
+            "card_set.add",
+            "must be an object of categories to lists of cards",
+        ));
+    }
+    CardSet::from_changes(points.as_object().unwrap_or(&[]), remove, add)
         .map_err(|m| fail("card_set", m))
 }
 
@@ -829,7 +836,7 @@ fn read_hands(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         }
         let mut hand = ArrayVec::new();
         for (i, c) in objectives.iter().enumerate() {
-            hand.push(card(c, &format!("{f}.objectives[{i}]"))?);
+            hand.push(card(c, &format!("{f}.objectives[{i}]"), &st.b.card_set)?);
         }
         st.hands[seat] = hand;
         let mut done = ArrayVec::new();
@@ -837,7 +844,7 @@ fn read_hands(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             .iter()
             .enumerate()
         {
-            let c = card(c, &format!("{f}.completed[{i}]"))?;
+            let c = card(c, &format!("{f}.completed[{i}]"), &st.b.card_set)?;
             if done.try_push(c).is_err() {
                 return Err(fail(
                     &format!("{f}.completed"),
@@ -1050,8 +1057,8 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         st.plot_deck = missing.into_iter().collect();
     }
     // The cards in hands and completed, each with the field it was found in.
-    let mut seen: Vec<Option<String>> = vec![None; COMPONENTS.cards.len()];
     let card_set = st.b.card_set.clone();
+    let mut seen: Vec<Option<String>> = vec![None; card_set.cards.len()];
     for seat in 0..st.b.players as usize {
         let lists: [(String, &[u8]); 2] = [
             (format!("hands[{seat}].objectives"), &st.hands[seat]),
@@ -1059,7 +1066,7 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         ];
         for (field, cards) in lists {
             for &c in cards {
-                let id = &COMPONENTS.cards[c as usize].id;
+                let id = card_set.id(c);
                 if let Some(other) = &seen[c as usize] {
                     return Err(fail(&field, format!("{id} is also in {other}")));
                 }
@@ -1079,9 +1086,9 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             let mut cards = ArrayVec::<u8, MAX_DECK>::new();
             for (i, text) in list.iter().enumerate() {
                 let f = format!("decks.{name}[{i}]");
-                let c = card(text, &f)?;
+                let c = card(text, &f, &card_set)?;
                 let id = text.as_str().unwrap_or("");
-                if COMPONENTS.cards[c as usize].category != k as u8 {
+                if card_set.card(c).category != k as u8 {
                     return Err(fail(&f, format!("{id} is not a {name} card")));
                 }
                 if let Some(other) = &seen[c as usize] {
@@ -1096,7 +1103,7 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             let missing: Vec<&str> = card_set.decks[k]
                 .iter()
                 .filter(|&&c| seen[c as usize].is_none())
-                .map(|&c| COMPONENTS.cards[c as usize].id.as_str())
+                .map(|&c| card_set.id(c))
                 .collect();
             if !missing.is_empty() {
                 return Err(fail(

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::actions::{self, Action, COMPLETE, KIND_MASK};
 use crate::bots::Bot;
-use crate::components::{CardSet, COMPONENTS, FACES};
+use crate::components::{CardSet, FACES};
 use crate::error::Error;
 use crate::history::Entry;
 use crate::json::{orjson_float, str_repr, write_orjson_str};
@@ -317,13 +317,13 @@ pub struct RecordParts {
 
 const ACTION_NAMES: [&str; 5] = ["plot", "irrigation", "gardener", "panda", "objective"];
 
-fn ids(out: &mut String, cards: &[u8]) {
+fn ids(out: &mut String, cards: &[u8], set: &CardSet) {
     out.push('[');
     for (i, &c) in cards.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_orjson_str(&COMPONENTS.cards[c as usize].id, out);
+        write_orjson_str(set.id(c), out);
     }
     out.push(']');
 }
@@ -357,6 +357,7 @@ pub fn record(
     intervention: &[Placement],
 ) -> String {
     let players = state.b.players as usize;
+    let set: &CardSet = &state.b.card_set;
     let excluded: Vec<u8> = error.map(|e| vec![e.seat]).unwrap_or_default();
     let result = state.result(&excluded);
     let history: &[Entry] = state.history.0.as_deref().unwrap_or(&[]);
@@ -455,7 +456,7 @@ pub fn record(
         if i > 0 {
             out.push(',');
         }
-        ids(&mut out, done);
+        ids(&mut out, done, set);
     }
     out.push_str("],\"drawn\":[");
     for seat in 0..players {
@@ -467,7 +468,7 @@ pub fn record(
             .filter(|d| d.seat as usize == seat)
             .map(|d| d.card)
             .collect();
-        ids(&mut out, &mine);
+        ids(&mut out, &mine, set);
     }
     out.push_str("],\"cards\":[");
     for (i, d) in drawn.iter().enumerate() {
@@ -475,7 +476,7 @@ pub fn record(
             out.push(',');
         }
         out.push_str("{\"card\":");
-        write_orjson_str(&COMPONENTS.cards[d.card as usize].id, &mut out);
+        write_orjson_str(set.id(d.card), &mut out);
         let _ = write!(
             out,
             ",\"seat\":{},\"drawn_round\":{},\"completed_round\":",
@@ -514,7 +515,7 @@ pub fn record(
         if i > 0 {
             out.push(',');
         }
-        entry.write_json(&mut out);
+        entry.write_json(&mut out, set);
     }
     out.push_str("],\"seconds\":[");
     for (i, &s) in seconds.iter().enumerate() {
@@ -540,7 +541,7 @@ pub fn record(
             if i > 0 {
                 out.push(',');
             }
-            p.write_json(&mut out);
+            p.write_json(&mut out, set);
         }
         out.push(']');
     }

@@ -42,8 +42,8 @@ pub const NO_SEAT: i8 = -1;
 /// file may hold more, and is refused for it when its plots are counted, as the
 /// reference refuses it (beyond this many, at once).
 pub const MAX_TILES: usize = 64;
-/// Cards per objective deck at most (15 printed per category).
-pub const MAX_DECK: usize = 16;
+/// Cards per objective deck at most (15 printed per category, the rest for added cards).
+pub const MAX_DECK: usize = 32;
 /// Objectives in hand at most (R10.2).
 pub const MAX_HAND: usize = 5;
 /// The legal actions at one decision fit in this (the place step bounds it: three plots,
@@ -370,8 +370,13 @@ impl Board {
     /// Whether a plot card's pattern lies on irrigated plots of its colours (R10.3).
     pub fn plot_objective_found(&self, card: u8) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
+        if card >= 56 {
+            // The memo keeps a bit for 56 cards (its top byte is the board's count); an
+            // added card beyond them is looked for each time.
+            return self.plot_pattern_here(card);
+        }
         let count = self.irrigated.len() as u64 + 1;
-        let bit = 1u64 << (card % 56);
+        let bit = 1u64 << card;
         let memo = &self.plot_memo;
         let (mut known, mut found) = (memo.known.load(Relaxed), memo.found.load(Relaxed));
         if known >> 56 != count {
@@ -380,17 +385,22 @@ impl Board {
         if known & bit != 0 {
             return found & bit != 0;
         }
-        let shifts = &COMPONENTS.cards[card as usize].shifts;
-        let cells = self.irrigated_cells();
-        let here = shifts
-            .iter()
-            .any(|rotation| self.rotation_anchors(rotation, &cells).next().is_some());
+        let here = self.plot_pattern_here(card);
         if here {
             found |= bit;
         }
         memo.found.store(found, Relaxed);
         memo.known.store(known | bit, Relaxed);
         here
+    }
+
+    /// Whether some rotation of a plot card's pattern lies on irrigated plots (no memo).
+    fn plot_pattern_here(&self, card: u8) -> bool {
+        let cells = self.irrigated_cells();
+        self.card_set.cards[card as usize]
+            .shifts
+            .iter()
+            .any(|rotation| self.rotation_anchors(rotation, &cells).next().is_some())
     }
 
     /// The irrigated plots of each colour, in cell order.
@@ -432,7 +442,7 @@ impl Board {
     pub fn plot_pattern_places(&self, card: u8) -> Vec<Vec<Cell>> {
         let cells = self.irrigated_cells();
         let mut out = Vec::new();
-        for rotation in &COMPONENTS.cards[card as usize].shifts {
+        for rotation in &self.card_set.cards[card as usize].shifts {
             for anchor in self.rotation_anchors(rotation, &cells) {
                 out.push(rotation.iter().map(|&(s, _)| anchor + s).collect());
             }
@@ -442,7 +452,10 @@ impl Board {
 
     /// Whether a gardener card's shoots are on the board now (R10.4, R10.5).
     pub fn gardener_objective_found(&self, card: u8) -> bool {
-        let c = &COMPONENTS.cards[card as usize];
+        let c = &self.card_set.cards[card as usize];
+        if card as usize >= COMPONENTS.cards.len() {
+            return self.added_gardener_found(c);
+        }
         let shoots = &self.shoots;
         let colour = c.colour as usize;
         if c.shoots == 1 {
@@ -477,16 +490,46 @@ impl Board {
             && (c.shoots > 1 || c.improvement < 0 || imp as i8 == c.improvement)
     }
 
+    /// `gardener_objective_found` for a card a set adds, whose condition the shoot counters
+    /// may not hold (they count height 4 by improvement and height 3 by colour, what the
+    /// printed cards ask): its plots counted on the board, of its colour, at exactly its
+    /// height, with its improvement (`none`: without one; `any`: whatever), as the
+    /// reference's `added_gardener_found`.
+    fn added_gardener_found(&self, c: &Card) -> bool {
+        let count = self
+            .tile_items()
+            .skip(1)
+            .filter(|&(cell, code)| {
+                (code >> 2) as i8 == c.colour
+                    && self.bamboo(cell) == c.height
+                    && (c.improvement < 0 || self.improvement(cell) as i8 == c.improvement)
+            })
+            .count();
+        if count < c.shoots as usize {
+            return false;
+        }
+        if !self.rules.gardener_on_shoot {
+            return true;
+        }
+        if self.gardener == POND {
+            return false;
+        }
+        let g = self.gardener;
+        (self.tile(g).unwrap_or(0) >> 2) as i8 == c.colour
+            && self.bamboo(g) == c.height
+            && (c.improvement < 0 || self.improvement(g) as i8 == c.improvement)
+    }
+
     /// Whether a stock holds the sections of a panda card (R10.6).
     pub fn panda_objective_found(&self, seat: u8, card: u8) -> bool {
-        let need = COMPONENTS.cards[card as usize].eat;
+        let need = self.card_set.cards[card as usize].eat;
         let e = self.eaten[seat as usize];
         (0..3).all(|i| e[i] >= need[i] as u32)
     }
 
     /// Whether a card's condition holds now for a seat (R10.3-R10.6).
     pub fn objective_found(&self, seat: u8, card: u8) -> bool {
-        match COMPONENTS.cards[card as usize].category {
+        match self.card_set.cards[card as usize].category {
             PANDA_CARD => self.panda_objective_found(seat, card),
             GARDENER_CARD => self.gardener_objective_found(card),
             _ => self.plot_objective_found(card),
@@ -986,7 +1029,7 @@ impl State {
         let mut legal = Legal::new();
         self.generate(&mut legal);
         if !legal.contains(&action) {
-            if crate::actions::try_text(action as u64).is_none() {
+            if crate::actions::try_text_in(action as u64, &self.b.card_set).is_none() {
                 return Err(if action & KIND_MASK > REDRAW {
                     Error::value(format!("not an action: {action}"))
                 } else {
@@ -995,7 +1038,7 @@ impl State {
             }
             return Err(Error::illegal(format!(
                 "action {} is not legal at this step (round {}, seat {}, step {})",
-                crate::json::str_repr(&text(action)),
+                crate::json::str_repr(&text_in(action, &self.b.card_set)),
                 self.b.round,
                 self.b.current,
                 STEP_NAMES[self.b.step as usize]
@@ -1012,7 +1055,7 @@ impl State {
         let s = self.b.current;
         let a = action >> A_SHIFT & A_MASK;
         let arg = action >> B_SHIFT;
-        if kind > REDRAW || !crate::actions::in_range(action) {
+        if kind > REDRAW || !crate::actions::in_range(action, self.b.card_set.cards.len()) {
             return Err(Error::illegal(format!("{action} is not an action")));
         }
         let cell = a as Cell;
@@ -1453,10 +1496,11 @@ impl State {
         }
         let b = &mut self.b;
         let _ = b.completed[seat as usize].try_push(card);
-        let c = &COMPONENTS.cards[card as usize];
-        if c.category == PANDA_CARD {
+        let c = &b.card_set.cards[card as usize];
+        let (category, eat) = (c.category, c.eat);
+        if category == PANDA_CARD {
             for i in 0..3 {
-                b.eaten[seat as usize][i] = b.eaten[seat as usize][i].wrapping_sub(c.eat[i] as u32);
+                b.eaten[seat as usize][i] = b.eaten[seat as usize][i].wrapping_sub(eat[i] as u32);
             }
         }
         if b.emperor < 0
@@ -1481,7 +1525,7 @@ impl State {
             .map(|s| {
                 self.b.completed[s]
                     .iter()
-                    .filter(|&&c| COMPONENTS.cards[c as usize].category == PANDA_CARD)
+                    .filter(|&&c| self.b.card_set.cards[c as usize].category == PANDA_CARD)
                     .map(|&c| points[c as usize] as i64)
                     .sum()
             })
@@ -1565,7 +1609,13 @@ impl State {
 
     /// The history in notation.
     pub fn history_text(&self) -> Vec<String> {
-        self.history.0.iter().flatten().map(Entry::text).collect()
+        let cards = &self.b.card_set;
+        self.history
+            .0
+            .iter()
+            .flatten()
+            .map(|e| e.text(cards))
+            .collect()
     }
 }
 

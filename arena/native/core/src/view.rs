@@ -118,7 +118,7 @@ impl View {
             );
             self.objective_deck_sizes[k] = state.objective_decks[k].len();
         }
-        let cards = &COMPONENTS.cards;
+        let cards = &state.b.card_set.cards;
         self.drawn.clear();
         if mine {
             self.drawn.extend(state.drawn.iter().copied());
@@ -286,7 +286,7 @@ impl View {
             Json::List(
                 cards
                     .iter()
-                    .map(|&c| Json::Str(COMPONENTS.cards[c as usize].id.clone()))
+                    .map(|&c| Json::Str(b.card_set.id(c).to_string()))
                     .collect(),
             )
         };
@@ -464,11 +464,11 @@ fn int_of(v: Option<&Json>) -> i128 {
     v.and_then(Json::as_int).unwrap_or(0)
 }
 
-fn id_list(v: Option<&Json>) -> Result<Vec<u8>, String> {
+fn id_list(v: Option<&Json>, set: &crate::components::CardSet) -> Result<Vec<u8>, String> {
     v.and_then(Json::as_list)
         .unwrap_or(&[])
         .iter()
-        .map(|c| crate::components::parse_card(c.as_str().unwrap_or("")))
+        .map(|c| set.parse_card(c.as_str().unwrap_or("")))
         .collect()
 }
 
@@ -488,6 +488,7 @@ impl View {
             Some(cs) => CardSet::from_changes(
                 cs.get("points").and_then(Json::as_object).unwrap_or(&[]),
                 cs.get("remove").and_then(Json::as_list).unwrap_or(&[]),
+                cs.get("add"),
             )?,
             None => CardSet::default(),
         };
@@ -531,7 +532,7 @@ impl View {
         }
         let per_seat = |key: &str| d.get(key).and_then(Json::as_list).unwrap_or(&[]).to_vec();
         for (s, done) in per_seat("completed").iter().take(4).enumerate() {
-            b.completed[s] = id_list(Some(done))?.into_iter().collect();
+            b.completed[s] = id_list(Some(done), &b.card_set)?.into_iter().collect();
         }
         for (s, e) in per_seat("eaten").iter().take(4).enumerate() {
             let e = ints(Some(e));
@@ -618,6 +619,7 @@ impl View {
             .and_then(Json::as_list)
             .unwrap_or(&[]);
         let sizes = ints(d.get("objective_deck_sizes"));
+        let hand = id_list(d.get("hand"), &st.b.card_set)?;
         Ok(View {
             b: st.b,
             seat: int_of(d.get("seat")) as u8,
@@ -631,7 +633,7 @@ impl View {
             known_plots: pairs(d.get("known_plots")),
             objective_deck_sizes: [0, 1, 2].map(|k| sizes.get(k).copied().unwrap_or(0) as usize),
             known_objectives: [0, 1, 2].map(|k| pairs(ko.get(k))),
-            hand: id_list(d.get("hand"))?.into_iter().take(MAX_HAND).collect(),
+            hand: hand.into_iter().take(MAX_HAND).collect(),
             hand_categories: per_seat("hand_categories")
                 .iter()
                 .map(|h| {

@@ -63,6 +63,7 @@ fn heuristics_give_the_reference_values() {
                 .and_then(Json::as_object)
                 .unwrap_or(&[]),
             changes.get("remove").and_then(Json::as_list).unwrap_or(&[]),
+            changes.get("add"),
         )
         .unwrap();
         let int = |key: &str| game.get(key).and_then(Json::as_int).expect(key);

@@ -30,6 +30,7 @@ fn reference_games_replay_to_the_same_positions_and_histories() {
                 .and_then(Json::as_object)
                 .unwrap_or(&[]),
             changes.get("remove").and_then(Json::as_list).unwrap_or(&[]),
+            changes.get("add"),
         )
         .expect("card set");
         let dice: Vec<u8> = g

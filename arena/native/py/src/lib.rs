@@ -223,7 +223,18 @@ fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>
         .try_iter()?
         .map(|x| x?.extract::<u8>())
         .collect::<PyResult<_>>()?;
-    if points.len() != COMPONENTS.cards.len() {
+    // The added cards as the reference keeps them: (category, the entry as JSON text).
+    let entries: Vec<(String, String)> = cards.getattr("added_entries")?.extract()?;
+    let mut added = Vec::with_capacity(entries.len());
+    for (category, text) in &entries {
+        let k = takenoko::components::CATEGORIES
+            .iter()
+            .position(|c| c == category)
+            .ok_or_else(|| PyValueError::new_err(format!("{category} is not a card category")))?;
+        let entry = takenoko::json::parse(text).map_err(PyValueError::new_err)?;
+        added.push((k as u8, entry));
+    }
+    if points.len() != COMPONENTS.cards.len() + added.len() {
         return Err(PyValueError::new_err(
             "a card set gives points to every card",
         ));
@@ -231,7 +242,9 @@ fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>
     let mask = removed
         .iter()
         .fold(0u64, |m, &c| m | 1u64 << (c as u32 % 64));
-    let parsed = Arc::new(CardSet::new(points, mask));
+    let parsed = Arc::new(
+        CardSet::with_added(points, mask, added).map_err(|m| raise(py, Error::option(m)))?,
+    );
     *last = Some((cards.clone().unbind(), parsed.clone()));
     Ok(parsed)
 }
@@ -244,9 +257,17 @@ fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> 
     let changes = b.card_set.changes();
     let points = from_json(py, changes.get("points").unwrap_or(&Json::Object(vec![])))?;
     let remove = from_json(py, changes.get("remove").unwrap_or(&Json::List(vec![])))?;
-    let cards = card_set_class(py)?
-        .call_method1("from_changes", (points, remove))?
-        .unbind();
+    let kwargs = PyDict::new(py);
+    if let Some(add) = changes.get("add") {
+        kwargs.set_item("add", from_json(py, add)?)?;
+    }
+    let cards = card_set_class(py)?.call_method("from_changes", (points, remove), Some(&kwargs))?;
+    if !b.card_set.added.is_empty() {
+        // What reads the card tables in Python (notation, the Python bots) finds the set's
+        // added cards, as when the reference reads a position or unpickles a set.
+        cards.call_method0("install")?;
+    }
+    let cards = cards.unbind();
     Ok((options, cards))
 }
 
@@ -467,8 +488,9 @@ fn fit_known<const N: usize>(known: &mut arrayvec::ArrayVec<u8, N>, len: usize) 
     }
 }
 
-fn card_arg(card: i64) -> PyResult<u8> {
-    if (0..COMPONENTS.cards.len() as i64).contains(&card) {
+/// A card index of the game's set (`count` cards, printed and added).
+fn card_arg(card: i64, count: usize) -> PyResult<u8> {
+    if (0..count as i64).contains(&card) {
         Ok(card as u8)
     } else {
         Err(PyIndexError::new_err(format!("{card} is not a card index")))
@@ -697,16 +719,16 @@ macro_rules! board_api {
             }
             /// Whether a plot card's pattern is on the board now (R10.3).
             fn plot_objective_found(&self, card: i64) -> PyResult<bool> {
-                Ok(self.board().plot_objective_found(card_arg(card)?))
+                Ok(self.board().plot_objective_found(card_arg(card, self.board().card_set.cards.len())?))
             }
             /// Whether a gardener card's shoots are on the board now (R10.4, R10.5).
             fn gardener_objective_found(&self, card: i64) -> PyResult<bool> {
-                Ok(self.board().gardener_objective_found(card_arg(card)?))
+                Ok(self.board().gardener_objective_found(card_arg(card, self.board().card_set.cards.len())?))
             }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
             fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
                 let seat = seat_arg(self.board(), seat)?;
-                Ok(self.board().objective_found(seat, card_arg(card)?))
+                Ok(self.board().objective_found(seat, card_arg(card, self.board().card_set.cards.len())?))
             }
             /// Every placement of a plot card's pattern on the board, as tuples of cells.
             fn plot_pattern_places<'py>(
@@ -714,7 +736,7 @@ macro_rules! board_api {
                 py: Python<'py>,
                 card: i64,
             ) -> PyResult<Bound<'py, PyList>> {
-                let places = self.board().plot_pattern_places(card_arg(card)?);
+                let places = self.board().plot_pattern_places(card_arg(card, self.board().card_set.cards.len())?);
                 let items: Vec<Bound<'py, PyTuple>> = places
                     .iter()
                     .map(|p| PyTuple::new(py, p))
@@ -1011,7 +1033,11 @@ impl PyHands {
                 "a hand holds at most 5 objectives (R10.2)",
             ));
         }
-        let cards: Vec<u8> = hand.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+        let count = s.st.b.card_set.cards.len();
+        let cards: Vec<u8> = hand
+            .iter()
+            .map(|&c| card_arg(c, count))
+            .collect::<PyResult<_>>()?;
         s.st.hands[i as usize] = cards.into_iter().collect();
         s.changed(false);
         Ok(())
@@ -1082,7 +1108,11 @@ impl PyState {
                     "a hand holds at most 5 objectives (R10.2)",
                 ));
             }
-            self.st.hands[i] = hand.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+            let count = self.st.b.card_set.cards.len();
+            self.st.hands[i] = hand
+                .iter()
+                .map(|&c| card_arg(c, count))
+                .collect::<PyResult<_>>()?;
         }
         self.changed(false);
         Ok(())
@@ -1136,8 +1166,10 @@ impl PyState {
             if deck.len() > takenoko::state::MAX_DECK {
                 return Err(PyValueError::new_err("objective_decks: too many cards"));
             }
-            self.st.objective_decks[k] =
-                deck.iter().map(|&c| card_arg(c)).collect::<PyResult<_>>()?;
+            self.st.objective_decks[k] = deck
+                .iter()
+                .map(|&c| card_arg(c, self.st.b.card_set.cards.len()))
+                .collect::<PyResult<_>>()?;
             fit_known(&mut self.st.b.objective_known[k], deck.len());
         }
         self.changed(false);
@@ -1438,13 +1470,7 @@ fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObj
     let completed: Vec<Bound<'_, PyTuple>> = r
         .completed
         .iter()
-        .map(|done| {
-            PyTuple::new(
-                py,
-                done.iter()
-                    .map(|&c| COMPONENTS.cards[c as usize].id.as_str()),
-            )
-        })
+        .map(|done| PyTuple::new(py, done.iter().map(|&c| st.b.card_set.id(c))))
         .collect::<PyResult<_>>()?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("scores", PyTuple::new(py, &r.scores)?)?;

@@ -18,11 +18,12 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
 use crate::components::{
-    COMPONENTS, ENCLOSURE, FACE_SUN, FERTILIZER, GARDENER_CARD, PANDA_CARD, PLOT_CARD, POND_TILE,
+    CardSet, ENCLOSURE, FACE_SUN, FERTILIZER, GARDENER_CARD, PANDA_CARD, PLOT_CARD, POND_TILE,
 };
 use crate::grid::{Cell, CellSet, EdgeSet, CELL_WORDS, GRID, NONE, POND, SIZE};
 use crate::state::{Board, State, MAX_HAND, MAX_TILES, STEP_ACTIONS, STEP_PLACE, STEP_REDRAW};
@@ -96,8 +97,8 @@ pub fn card_points(board: &Board) -> Vec<f64> {
 }
 
 /// A card's category.
-pub fn category(card: u8) -> u8 {
-    COMPONENTS.cards[card as usize].category
+pub fn category(b: &Board, card: u8) -> u8 {
+    b.card_set.cards[card as usize].category
 }
 
 // ----------------------------------------------------------------- positions
@@ -122,7 +123,7 @@ impl Position for State {
     fn hand_categories(&self, seat: u8) -> ArrayVec<u8, MAX_HAND> {
         self.hands[seat as usize]
             .iter()
-            .map(|&c| category(c))
+            .map(|&c| category(&self.b, c))
             .collect()
     }
 }
@@ -468,6 +469,9 @@ struct Layouts {
     generation: u32,
     /// Layouts made (misses), for benchmarks.
     made: u64,
+    /// The card table the layouts' card costs were worked out for (its address): a game of
+    /// a set with other added cards starts them afresh, as card 45 is another card there.
+    cards: usize,
 }
 
 /// `decay ** cost` remembered (a pure function; the heuristics ask for few pairs).
@@ -495,7 +499,22 @@ impl Pows {
 }
 
 impl Layouts {
+    /// Every layout forgotten (ids made before no longer match).
+    fn forget(&mut self) {
+        self.index.clear();
+        self.layouts.clear();
+        self.last = None;
+        self.generation = self.generation.wrapping_add(1);
+    }
+
     fn find(&mut self, b: &Board) -> usize {
+        let cards = Arc::as_ptr(&b.card_set.cards) as usize;
+        if cards != self.cards {
+            if self.cards != 0 {
+                self.forget();
+            }
+            self.cards = cards;
+        }
         if let Some(i) = self.last {
             if self.layouts[i].key.is_of(b) {
                 return i;
@@ -511,9 +530,7 @@ impl Layouts {
             Some(i) => i,
             None => {
                 if self.layouts.len() >= LAYOUT_LIMIT {
-                    self.index.clear();
-                    self.layouts.clear();
-                    self.generation = self.generation.wrapping_add(1);
+                    self.forget();
                 }
                 if self.layouts.capacity() == 0 {
                     self.layouts.reserve(LAYOUT_LIMIT);
@@ -605,7 +622,7 @@ fn plot_card_cost(b: &Board, layout: &mut Layout, card: u8) -> f64 {
         }
         layout.spaces = Some(spaces);
     }
-    let rotations = &COMPONENTS.cards[card as usize].shifts;
+    let rotations = &b.card_set.cards[card as usize].shifts;
     let mut best = 0.0;
     for &(_, c) in &rotations[0] {
         best += PLOT_ACTION_COST[c as usize] + IRRIGATION_NEAR;
@@ -700,7 +717,7 @@ fn new_plot_cost(colour: usize, target: u8) -> f64 {
 
 /// Actions a gardener card still needs (the reference's `_gardener_cost`).
 fn gardener_cost(b: &Board, layout: &Layout, card: u8, stored: &[u8; 4]) -> f64 {
-    let c = &COMPONENTS.cards[card as usize];
+    let c = &b.card_set.cards[card as usize];
     let (colour, target, need) = (c.colour as usize, c.height, c.improvement);
     let reserve = &b.reserve_improvements;
     if c.shoots == 1 {
@@ -818,20 +835,21 @@ pub fn panda_costs(
     bamboo: &PandaBamboo,
     cards: &[u8],
     stock: &[u32; 3],
+    set: &CardSet,
 ) -> (ArrayVec<(u8, f64), MAX_HAND>, u32) {
     let (mut avail, reach) = (bamboo.0, bamboo.1);
     let mut left = *stock;
     let mut order: ArrayVec<u8, MAX_HAND> = cards.iter().copied().collect();
     if cards.len() > 1 {
         let missing = |card: &u8| -> u32 {
-            let n = COMPONENTS.cards[*card as usize].eat;
+            let n = set.card(*card).eat;
             (0..3).map(|k| (n[k] as u32).saturating_sub(stock[k])).sum()
         };
         order.sort_by_key(missing); // stable, as `sorted`
     }
     let mut out = ArrayVec::new();
     for &card in &order {
-        let need = COMPONENTS.cards[card as usize].eat;
+        let need = set.card(card).eat;
         let mut cost = 0.0;
         for k in 0..3 {
             let asked = need[k] as u32;
@@ -918,7 +936,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
         let mut pandas: ArrayVec<u8, MAX_HAND> = ArrayVec::new();
         let stored = b.stored_improvements[seat as usize];
         for &card in hand {
-            match category(card) {
+            match category(b, card) {
                 PANDA_CARD => pandas.push(card),
                 GARDENER_CARD => {
                     let cost = if b.gardener_objective_found(card) {
@@ -935,7 +953,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
         let mut spare = stock[0] + stock[1] + stock[2];
         if !pandas.is_empty() {
             let bamboo = self.panda_bamboo();
-            let (panda, left) = panda_costs(&bamboo, &pandas, &stock);
+            let (panda, left) = panda_costs(&bamboo, &pandas, &stock, &b.card_set);
             spare = left;
             out.extend(panda);
         }
@@ -955,7 +973,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
         out.clear();
         let stored = b.stored_improvements[seat as usize];
         for &card in pool {
-            out.push(match category(card) {
+            out.push(match category(b, card) {
                 GARDENER_CARD => {
                     if b.gardener_objective_found(card) {
                         0.0
@@ -1078,7 +1096,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
                 let (avail, reach) = self.panda_bamboo();
                 let mut discounts: ArrayVec<([u8; 3], f64), 16> = ArrayVec::new();
                 for &card in pool {
-                    let need = COMPONENTS.cards[card as usize].eat;
+                    let need = b.card_set.cards[card as usize].eat;
                     let discount = match discounts.iter().find(|(n, _)| *n == need) {
                         Some(&(_, d)) => d,
                         None => {
@@ -1214,7 +1232,7 @@ pub fn draw_value<P: Position + AsView>(
         let mut cards: ArrayVec<u8, 8> = hand
             .iter()
             .copied()
-            .filter(|&c| COMPONENTS.cards[c as usize].category == PANDA_CARD)
+            .filter(|&c| pos.board().card_set.cards[c as usize].category == PANDA_CARD)
             .collect();
         let bamboo = snap.panda_bamboo();
         let stock = pos.board().eaten[seat as usize];
@@ -1222,7 +1240,7 @@ pub fn draw_value<P: Position + AsView>(
         for &card in &pool {
             cards.truncate(n);
             cards.push(card);
-            let (costs, _) = panda_costs(&bamboo, &cards, &stock);
+            let (costs, _) = panda_costs(&bamboo, &cards, &stock, &pos.board().card_set);
             let cost = cost_of(&costs, card).unwrap_or(UNREACHABLE);
             total += card_value(points[card as usize] + race, cost, decay, NO_HORIZON);
         }

@@ -289,7 +289,7 @@ impl Leaf {
         key.extend_from_slice(&b.reserve_improvements);
         let mut counts = [0u8; 3];
         for &c in hand {
-            counts[category(c) as usize] += 1;
+            counts[category(b, c) as usize] += 1;
         }
         key.extend_from_slice(&counts);
         let cards = match self.rivals.get(&key[..]) {
@@ -297,7 +297,10 @@ impl Leaf {
             None => {
                 let mut snap = Snapshot::new(s, &mut self.cache, &self.points);
                 let mut cards = snap.expected_hand_value(q as u8, &self.pools, DECAY, 0.0);
-                let plots = hand.iter().filter(|&&c| category(c) == PLOT_CARD).count();
+                let plots = hand
+                    .iter()
+                    .filter(|&&c| category(b, c) == PLOT_CARD)
+                    .count();
                 cards += self.plot_card * plots as f64;
                 if self.rivals.len() > 100_000 {
                     self.rivals.clear();

@@ -16,7 +16,7 @@ use crate::actions::{
     GARDENER, IMPROVE, IRRIGATE, IRRIGATE_KEEP, KIND_MASK, OBJECTIVE, PANDA, PLACE, PLOT, RAIN,
     SKIP, STORM, WEATHER,
 };
-use crate::components::{COMPONENTS, ENCLOSURE, GARDENER_CARD, PANDA_CARD};
+use crate::components::{ENCLOSURE, GARDENER_CARD, PANDA_CARD};
 use crate::grid::{GRID, POND};
 use crate::state::{Legal, State, STEP_PLACE};
 use crate::view::{Unseen, View};
@@ -78,7 +78,7 @@ pub fn action_score(s: &State, a: Action) -> f64 {
     }
     let b = &s.b;
     let p = b.current as usize;
-    let cards = &COMPONENTS.cards;
+    let cards = &b.card_set.cards;
     match k {
         GARDENER | RAIN => {
             let c = cell(a);

@@ -17,7 +17,7 @@ use crate::actions::{
     Action, A_MASK, A_SHIFT, B_SHIFT, COMPLETE, END, IMPROVE, KIND_MASK, OBJECTIVE, PANDA, PLOT,
     REDRAW, STORM, WEATHER,
 };
-use crate::components::{COMPONENTS, ENCLOSURE, FACE_SUN, FACE_WIND, GARDENER_CARD, PANDA_CARD};
+use crate::components::{ENCLOSURE, FACE_SUN, FACE_WIND, GARDENER_CARD, PANDA_CARD};
 use crate::grid::CellSet;
 use crate::history::Entry;
 use crate::options::RuleOptions;
@@ -218,7 +218,7 @@ impl Objective {
                 let w = self.settings.weight;
                 self.planning
                     .extend(points.iter().enumerate().map(|(c, &p)| {
-                        if heuristics::category(c as u8) == category {
+                        if heuristics::category(&view.b, c as u8) == category {
                             p * w
                         } else {
                             p
@@ -348,7 +348,7 @@ impl Objective {
         }
         let mut fence_colours = 0u8;
         for &c in hand {
-            let card = &COMPONENTS.cards[c as usize];
+            let card = &b.card_set.cards[c as usize];
             if card.category == GARDENER_CARD && matches!(card.improvement, -1 | 2) {
                 fence_colours |= 1 << card.colour;
             }
@@ -399,7 +399,7 @@ impl Objective {
         let (mut v, costs) = board.evaluate(seat, &self.weights, plan.horizon);
         if let Some(target) = plan.target {
             if plan.focus != 0.0 && state.hands[seat as usize].contains(&target) {
-                let cost = if category(target) == PANDA_CARD {
+                let cost = if category(b, target) == PANDA_CARD {
                     board.card_cost(seat, target)
                 } else {
                     cost_of(&costs, target).unwrap_or(0.0)
@@ -706,7 +706,7 @@ fn value_key(state: &State, plan: &Plan, layout: u64, out: &mut Vec<u8>) {
         if s == plan.seat as usize {
             out.extend_from_slice(hand);
         } else {
-            out.extend(hand.iter().map(|&c| category(c)));
+            out.extend(hand.iter().map(|&c| category(b, c)));
         }
         for k in 0..3 {
             out.extend_from_slice(&b.eaten[s][k].to_le_bytes());
