@@ -7,6 +7,15 @@ does not.
 
 from __future__ import annotations
 
-from .spaces import DEFAULT_RADIUS, ActionTable, Observation, RadiusError, layout
+from .spaces import (
+    DEFAULT_RADIUS,
+    ActionTable,
+    CardSlotError,
+    Observation,
+    RadiusError,
+    card_slots,
+    layout,
+)
 
-__all__ = ["DEFAULT_RADIUS", "ActionTable", "Observation", "RadiusError", "layout"]
+__all__ = ["DEFAULT_RADIUS", "ActionTable", "CardSlotError", "Observation", "RadiusError",
+           "card_slots", "layout"]

@@ -4,7 +4,10 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat; the agent to act is t
 play (chance, the die and the draws, is resolved by the engine between decisions, seeded).
 Each agent observes ``{"observation": float32 vector, "action_mask": int8 vector}`` built
 from its ``PlayerView`` only (``spaces.Observation``), so what it learns it could have known;
-its action is an index of the fixed ``spaces.ActionTable``.
+its action is an index of the fixed ``spaces.ActionTable``.  Both spaces have a slot per
+objective card of the env's card set (``spaces.card_slots``): the printed 45, then the cards
+the set adds, so a set that adds cards gets larger spaces and the printed set's stay as
+they always were.
 
 Rewards come at the end: the winners share +1 and the others share -1 (a two-player game is
 +1/-1, a shared victory of everyone 0), so the rewards of a game sum to zero.  A game that
@@ -43,8 +46,9 @@ class TakenokoEnv(AECEnv):
                  cards: CardSet | str | os.PathLike[str] | None = None,
                  render_mode: str | None = None) -> None:
         """``cards``: a card set, or a card-set file as the commands' ``--cards FILE`` reads
-        it (its Emperor's points become the rule option).  A set that adds cards is refused:
-        the spaces have a slot per printed card."""
+        it (its Emperor's points become the rule option).  A set that adds cards sizes the
+        spaces by its cards; it must be one the engine in use plays (today the reference
+        engine, ``ARENA_ENGINE=reference``), checked here rather than at the first reset."""
         super().__init__()
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")
@@ -57,21 +61,25 @@ class TakenokoEnv(AECEnv):
             cards = choice.cards
             options = choice.options(options or RuleOptions(),
                                      rule_given=options is not None)
-        if isinstance(cards, CardSet) and cards.added_entries:
-            # Its spaces are sized by the printed catalog (a "complete" action and a hand
-            # slot per card): a set that adds cards would need spaces of its own.
-            raise ValueError("the PettingZoo environment plays the printed cards only (its "
-                             "action and observation spaces have a slot per printed card); "
-                             "this card set adds "
-                             + ", ".join(c.id for c in cards.added))
+        if cards is not None and not isinstance(cards, CardSet):
+            raise TypeError(f"cards must be a CardSet or a card-set file's path, not "
+                            f"{type(cards).__name__}")
+        if cards is not None:
+            problem = cards.deal_problem(players)
+            if problem:
+                raise ValueError(f"the card set cannot deal this game: {problem}")
+            if cards.added:
+                # One game made now: an engine that cannot play the added cards says so
+                # in its own sentence before the spaces are handed out, not at reset().
+                new_game(players, 0, options, cards=cards)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
         self.options = options or RuleOptions()
         self.cards = cards
         self.render_mode = render_mode
-        self.table = ActionTable(radius, self.options)
-        self.encoder = Observation(radius)
+        self.table = ActionTable(radius, self.options, cards)
+        self.encoder = Observation(radius, cards)
         self.possible_agents = [agent_name(s) for s in range(players)]
         size = self.encoder.size
         self._observation_spaces = {
@@ -94,9 +102,15 @@ class TakenokoEnv(AECEnv):
 
     @property
     def game(self) -> GameState:
-        """The game being played (the whole truth: for tools, never for an agent)."""
+        """The game being played (the whole truth: for tools, never for an agent).
+
+        A set's added cards live in the process's card tables, which hold one set's at a
+        time (``components.install``), and another env's game may have installed its own
+        since: this env's are installed again (a no-op when they are there already)."""
         if self.state_ is None:
             raise RuntimeError("reset() the environment first")
+        if self.cards is not None and self.cards.added:
+            self.cards.install()
         return self.state_
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

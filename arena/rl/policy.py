@@ -6,7 +6,9 @@ observation the environment would give (``{"observation": ..., "action_mask": ..
 from the bot's view by the same encoder) and returns an index of the action table.  A
 callable with an ``rng`` parameter is also given the bot's seeded ``random.Random``, so a
 stochastic policy replays.  An index outside the mask is returned to the game as the action
-it names, and the game loop records it as an illegal move, as for any bot.
+it names, and the game loop records it as an illegal move, as for any bot.  The spaces are
+the game's own: a card set that adds cards gives the policy the larger spaces an env made
+with that set gives (``spaces.card_slots``).
 
 Only numpy is needed here (the encoder and the table), not pettingzoo.
 """
@@ -23,7 +25,7 @@ import numpy as np
 
 from ..bot import Bot, BotConfigError, Param
 from ..engine import Action, PlayerView, RuleOptions
-from .spaces import DEFAULT_RADIUS, ActionTable, Observation
+from .spaces import DEFAULT_RADIUS, ActionTable, Observation, card_slots
 
 
 def random_policy(observation: dict[str, np.ndarray], rng: random.Random) -> int:
@@ -74,9 +76,16 @@ class PolicyBot(Bot):
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
+        self.encoder = Observation(self.radius)
         self.table = ActionTable(self.radius, options)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        cards = view.card_set
+        if card_slots(cards) != self.table.cards:
+            # The game's set adds cards (``start`` is not told the set; the view knows it):
+            # the spaces an env with this set has, so the policy sees what it was trained on.
+            self.encoder = Observation(self.radius, cards)
+            self.table = ActionTable(self.radius, self.options, cards)
         observation = {"observation": self.encoder.encode(view),
                        "action_mask": self.table.mask(list(legal))}
         index = (self._call(observation, rng=self.rng) if self._wants_rng

@@ -13,8 +13,13 @@ cells, so its block exists only when that option is on.
 ``Observation`` encodes a ``PlayerView`` (what the seat may know, nothing else) as one flat
 float32 vector: board planes over the axial box ``q, r in [-radius, radius]``, then the
 seat's own information and every seat's public one, seats counted from the observer (0 is
-"me", 1 the next to play after me, ...).  ``LAYOUT`` names every segment with its shape;
+"me", 1 the next to play after me, ...).  ``layout`` names every segment with its shape;
 ``docs/rl.md`` prints it.
+
+Both have one slot per objective card of the game's card set (``card_slots``): the printed
+cards' 45, then one per card the set adds (indices 45 on, in the set's order).  The count
+comes from the set given, never from the engine's ``CARDS`` table, which holds whatever set
+this process installed last: a printed environment keeps its sizes whatever else ran.
 """
 
 from __future__ import annotations
@@ -24,15 +29,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import CARDS, Board, PlayerView, RuleOptions, grid
+from ..engine import Board, CardSet, PlayerView, RuleOptions, grid
 from ..engine import actions as A
-from ..engine.components import POND_TILE
+from ..engine.components import POND_TILE, PRINTED_CARDS
 
 DEFAULT_RADIUS = 9
 
 
 class RadiusError(RuntimeError):
     """The board grew past what the action space names: every legal action is beyond it."""
+
+
+class CardSlotError(ValueError):
+    """A view's card set has another number of cards than the spaces have slots: they were
+    made for another card set."""
+
+
+def card_slots(cards: CardSet | None = None) -> int:
+    """The number of card slots for ``cards`` (None: the printed set): the printed cards, then
+    the added ones.  Removed cards keep their slots, so every set with the same added count
+    shares one layout and the printed cards' slots never move."""
+    return PRINTED_CARDS + (len(cards.added) if cards is not None else 0)
 
 
 def cells_within(radius: int) -> tuple[int, ...]:
@@ -42,11 +59,13 @@ def cells_within(radius: int) -> tuple[int, ...]:
 
 
 class ActionTable:
-    """A dense, fixed numbering of the engine's actions (for one radius and rule set)."""
+    """A dense, fixed numbering of the engine's actions (for one radius, rule set and card
+    set: ``complete CARD`` has one index per card slot, ``card_slots(cards)``)."""
 
-    def __init__(self, radius: int = DEFAULT_RADIUS, options: RuleOptions | None = None
-                 ) -> None:
+    def __init__(self, radius: int = DEFAULT_RADIUS, options: RuleOptions | None = None,
+                 cards: CardSet | None = None) -> None:
         options = options or RuleOptions()
+        self.cards = card_slots(cards)
         cells = cells_within(radius)
         inside = set(cells)
         edges = tuple(e for e, (a, b) in enumerate(grid.EDGE_CELLS)
@@ -64,7 +83,7 @@ class ActionTable:
             ("storm", [A.make(A.STORM, c) for c in cells]),
             ("objective", [A.make(A.OBJECTIVE, 0, k) for k in range(3)]),
             ("redraw", [A.make(A.REDRAW, 0, k) for k in range(3)]),
-            ("complete", [A.make(A.COMPLETE, 0, card.index) for card in CARDS]),
+            ("complete", [A.make(A.COMPLETE, 0, card) for card in range(self.cards)]),
             ("weather", [A.make(A.WEATHER, 0, face) for face in range(5)]),
             ("improve", [A.make(A.IMPROVE, c, imp) for imp in (1, 2, 3) for c in cells]),
             ("clouds", [A.make(A.CLOUDS, c, imp) for imp in (1, 2, 3) for c in cells]),
@@ -126,10 +145,11 @@ PLANES: tuple[str, ...] = (
 SEATS = 4
 
 
-def layout(radius: int = DEFAULT_RADIUS) -> tuple[Segment, ...]:
-    """The segments of the observation vector, in order."""
+def layout(radius: int = DEFAULT_RADIUS, cards: CardSet | None = None
+           ) -> tuple[Segment, ...]:
+    """The segments of the observation vector, in order, for ``cards`` (None: printed)."""
     side = 2 * radius + 1
-    cards = len(CARDS)
+    slots = card_slots(cards)
     return (
         Segment("board", (side, side, len(PLANES)), 4,
                 "planes over axial q, r in [-radius, radius]: [q + radius, r + radius, plane]"),
@@ -143,11 +163,11 @@ def layout(radius: int = DEFAULT_RADIUS) -> tuple[Segment, ...]:
         Segment("taken", (5,), 1, "this turn's actions taken: plot, irrigation, gardener, "
                                   "panda, objective"),
         Segment("drawn", (3, 13), 1, "the plots I am choosing from (one-hot tile code each)"),
-        Segment("hand", (cards,), 1, "the objective cards in my hand"),
-        Segment("satisfied", (cards,), 1, "the cards of my hand whose condition holds now"),
+        Segment("hand", (slots,), 1, "the objective cards in my hand"),
+        Segment("satisfied", (slots,), 1, "the cards of my hand whose condition holds now"),
         Segment("hand_sizes", (SEATS, 3), 10, "per seat, objectives in hand by category "
                                               "(plot, gardener, panda)"),
-        Segment("completed", (SEATS, cards), 1, "per seat, the cards it completed"),
+        Segment("completed", (SEATS, slots), 1, "per seat, the cards it completed"),
         Segment("scores", (SEATS,), 1000, "per seat, its points now"),
         Segment("eaten", (SEATS, 3), 100, "per seat, bamboo sections eaten by colour"),
         Segment("stored", (SEATS, 4), 100, "per seat, stored channels, watershed, enclosure, "
@@ -160,11 +180,12 @@ def layout(radius: int = DEFAULT_RADIUS) -> tuple[Segment, ...]:
 
 
 class Observation:
-    """Encodes a seat's view as the flat vector of ``layout(radius)``."""
+    """Encodes a seat's view as the flat vector of ``layout(radius, cards)``."""
 
-    def __init__(self, radius: int = DEFAULT_RADIUS) -> None:
+    def __init__(self, radius: int = DEFAULT_RADIUS, cards: CardSet | None = None) -> None:
         self.radius = radius
-        self.segments = layout(radius)
+        self.cards = card_slots(cards)
+        self.segments = layout(radius, cards)
         self.offsets: dict[str, tuple[int, Segment]] = {}
         self._slices: dict[str, tuple[int, int, tuple[int, ...]]] = {}
         at = 0
@@ -207,6 +228,12 @@ class Observation:
         for i, tile in enumerate(view.drawn[:3]):
             drawn[i, tile] = 1
         hand, satisfied = self.part(out, "hand"), self.part(out, "satisfied")
+        if card_slots(view.card_set) != self.cards:
+            # A card past the slots would raise IndexError, and one within them (a set
+            # with fewer added cards) would be read as another card: say which it is.
+            raise CardSlotError(
+                f"the observation has {self.cards} card slots but the game's card set has "
+                f"{card_slots(view.card_set)} cards: make the encoder with that card set")
         for card in view.hand:
             hand[card] = 1
             satisfied[card] = view.objective_found(me, card)
