@@ -158,11 +158,9 @@ def test_a_tournament_runs_a_policy_in_a_process_of_its_own() -> None:
 
 
 def test_a_card_file_is_taken_as_the_commands_take_it(tmp_path: Path) -> None:
-    """``cards=`` a file: re-priced cards and the Emperor's points play; on the native
-    engine, which does not play added cards yet, a file that adds cards is refused in the
-    commands' sentence (on the reference engine it plays: test_env_added_cards.py)."""
+    """``cards=`` a file: re-priced cards and the Emperor's points play (a file that adds
+    cards: test_env_added_cards.py)."""
     from arena.cards import CardFileError
-    from arena.engine import ENGINE
     from arena.engine.components import CARD_INDEX
 
     path = tmp_path / "set.json"
@@ -174,12 +172,4 @@ def test_a_card_file_is_taken_as_the_commands_take_it(tmp_path: Path) -> None:
     assert env.game.card_set == env.cards and env.game.options.emperor_points == 3
     with pytest.raises(CardFileError, match="emperor is 3 but the rule option"):
         TakenokoEnv(players=2, options={"emperor_points": 4}, cards=str(path))
-    if ENGINE != "native":
-        return
-    path.write_text(json.dumps({"add": {"panda": [{"id": "panda-16", "eat": {"green": 3},
-                                                   "points": 4}]}}))
-    with pytest.raises(CardFileError) as caught:
-        TakenokoEnv(players=2, cards=path)
-    assert (f"card file {path} adds cards (panda-16): the native engine cannot play added "
-            "cards yet; play them on the reference engine (ARENA_ENGINE=reference), or list "
-            f"and draw them with `arena cards --cards {path}`" == str(caught.value))
+

@@ -2,9 +2,9 @@
 the set (45 printed, then the added ones), PettingZoo's api_test, seeded random games that
 end, added cards in hands, masks and completions, and one sentence for a bad file.
 
-Only the reference engine plays added cards today, so these games run on it in this process
-(``reference``: the env's ``new_game`` and ``PlayerView`` are the reference's, and the card
-files are read as under ``ARENA_ENGINE=reference``), whichever engine the suite runs on."""
+Each test runs on both engines in this process (``eng``: the env's ``new_game`` and
+``PlayerView`` are that engine's, and card files are read as under ``ARENA_ENGINE``), whichever
+engine the suite runs on; a set beyond the native engine's arrays is its one sentence."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from arena import cards as card_files
-from arena.engine import ENGINE, OptionError, RuleOptions
+from arena.engine import OptionError, RuleOptions, native
 from arena.engine import actions as A
 from arena.engine.components import CardSet, install
 from arena.engine.native import engine
@@ -39,15 +39,19 @@ ADD = {
 ADDED = (45, 46, 47)
 
 
-@pytest.fixture
-def reference(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
-    """The env on the reference engine; the printed card tables again afterwards (a game of
-    a set with added cards installs them in the process's tables)."""
-    ref = engine("reference")
-    monkeypatch.setattr(rl_env, "new_game", ref.new_game)
-    monkeypatch.setattr(rl_env, "PlayerView", ref.PlayerView)
-    monkeypatch.setattr(card_files, "ENGINE", "reference")
-    yield ref
+ENGINES = ["reference", *(["native"] if native.available() else [])]
+
+
+@pytest.fixture(params=ENGINES)
+def eng(request: pytest.FixtureRequest,
+        monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+    """The env on one engine; the printed card tables again afterwards (a game of a set with
+    added cards installs them in the process's tables)."""
+    chosen = engine(request.param)
+    monkeypatch.setattr(rl_env, "new_game", chosen.new_game)
+    monkeypatch.setattr(rl_env, "PlayerView", chosen.PlayerView)
+    monkeypatch.setattr(card_files, "ENGINE", request.param)
+    yield chosen
     install(())
 
 
@@ -58,7 +62,7 @@ def card_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_the_spaces_have_a_slot_per_card_of_the_set(reference: SimpleNamespace,
+def test_the_spaces_have_a_slot_per_card_of_the_set(eng: SimpleNamespace,
                                                     card_file: Path) -> None:
     env = TakenokoEnv(players=3, cards=card_file)
     assert env.cards is not None and [c.index for c in env.cards.added] == list(ADDED)
@@ -82,7 +86,7 @@ def test_the_spaces_have_a_slot_per_card_of_the_set(reference: SimpleNamespace,
     assert len(ActionTable()) == printed_actions and Observation().size == printed_obs
 
 
-def test_pettingzoos_api_test_with_added_cards(reference: SimpleNamespace,
+def test_pettingzoos_api_test_with_added_cards(eng: SimpleNamespace,
                                               card_file: Path) -> None:
     api_test(TakenokoEnv(players=2, cards=card_file), num_cycles=300)
 
@@ -96,7 +100,7 @@ def completing_policy(observation: dict[str, np.ndarray], complete: range,
     return int(rng.choice(done) if done else legal[rng.randrange(len(legal))])
 
 
-def test_seeded_random_games_end_and_added_cards_play(reference: SimpleNamespace,
+def test_seeded_random_games_end_and_added_cards_play(eng: SimpleNamespace,
                                                       card_file: Path) -> None:
     envs = {players: TakenokoEnv(players=players, cards=card_file) for players in (2, 3, 4)}
     start, size = next((s, n) for name, s, n in envs[2].table.blocks if name == "complete")
@@ -131,7 +135,7 @@ def test_seeded_random_games_end_and_added_cards_play(reference: SimpleNamespace
     assert completed[:, 45:].sum() == sum(c >= 45 for cs in env.game.completed for c in cs)
 
 
-def test_the_same_seed_gives_the_same_game(reference: SimpleNamespace,
+def test_the_same_seed_gives_the_same_game(eng: SimpleNamespace,
                                            card_file: Path) -> None:
     def game(seed: int) -> list[int]:
         env = TakenokoEnv(players=2, cards=card_file)
@@ -148,7 +152,7 @@ def test_the_same_seed_gives_the_same_game(reference: SimpleNamespace,
     assert game(5) == game(5)
 
 
-def test_an_env_with_added_cards_beside_a_printed_one(reference: SimpleNamespace,
+def test_an_env_with_added_cards_beside_a_printed_one(eng: SimpleNamespace,
                                                       card_file: Path) -> None:
     """A printed game's reset takes the added cards out of the process's tables; the env of
     the added set puts them back before it reads its game."""
@@ -166,15 +170,15 @@ def test_an_env_with_added_cards_beside_a_printed_one(reference: SimpleNamespace
         == (Observation().size,)
 
 
-def test_a_policy_bot_takes_the_games_card_set(reference: SimpleNamespace) -> None:
+def test_a_policy_bot_takes_the_games_card_set(eng: SimpleNamespace) -> None:
     cards = CardSet.from_changes(add=ADD)
     bots = [PolicyBot(random.Random(s)) for s in range(2)]
     for seat, bot in enumerate(bots):
         bot.start(seat, 2, RuleOptions())
-    state = reference.new_game(2, seed=4, cards=cards)
+    state = eng.new_game(2, seed=4, cards=cards)
     while not state.ended:
         legal = state.legal_actions()
-        action = bots[state.current].choose(reference.PlayerView.of(state, state.current),
+        action = bots[state.current].choose(eng.PlayerView.of(state, state.current),
                                             legal)
         assert action in legal
         state.apply(action)
@@ -183,15 +187,15 @@ def test_a_policy_bot_takes_the_games_card_set(reference: SimpleNamespace) -> No
     assert bots[0].table.cards == 45
 
 
-def test_an_encoder_of_another_card_set_is_one_sentence(reference: SimpleNamespace) -> None:
-    state = reference.new_game(2, seed=2, cards=CardSet.from_changes(add=ADD))
-    view = reference.PlayerView.of(state, 0)
+def test_an_encoder_of_another_card_set_is_one_sentence(eng: SimpleNamespace) -> None:
+    state = eng.new_game(2, seed=2, cards=CardSet.from_changes(add=ADD))
+    view = eng.PlayerView.of(state, 0)
     with pytest.raises(CardSlotError, match="has 45 card slots but the game's card set has "
                                             "48 cards: make the encoder with that card set"):
         Observation().encode(view)
 
 
-def test_a_bad_card_file_is_one_sentence(reference: SimpleNamespace, tmp_path: Path) -> None:
+def test_a_bad_card_file_is_one_sentence(eng: SimpleNamespace, tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     bad = json.loads(json.dumps(ADD))
     bad["panda"][0]["eat"] = {"blue": 2}
@@ -205,15 +209,17 @@ def test_a_bad_card_file_is_one_sentence(reference: SimpleNamespace, tmp_path: P
         TakenokoEnv(players=2, cards=3)  # type: ignore[arg-type]
 
 
-def test_a_set_that_cannot_deal_the_game_is_one_sentence(reference: SimpleNamespace) -> None:
+def test_a_set_that_cannot_deal_the_game_is_one_sentence(eng: SimpleNamespace) -> None:
     cards = CardSet.from_changes(remove=[f"panda-{i:02d}" for i in range(1, 14)], add=ADD)
     with pytest.raises(ValueError, match="the card set cannot deal this game: the panda "
                                          "deck keeps 3 cards, and a 4-player game"):
         TakenokoEnv(players=4, cards=cards)
 
 
-@pytest.mark.skipif(ENGINE == "reference", reason="the native engine's refusal")
-def test_the_native_engine_refuses_added_cards_when_the_env_is_made() -> None:
-    with pytest.raises(OptionError, match=r"the card set adds cards \(plot-16, gardener-16, "
-                                          r"panda-16\): the native engine cannot play"):
-        TakenokoEnv(players=2, cards=CardSet.from_changes(add=ADD))
+@pytest.mark.skipif(not native.available(), reason="the native engine is not built")
+def test_the_native_engine_refuses_a_set_beyond_its_arrays_when_the_env_is_made() -> None:
+    many = {"panda": [{"id": f"panda-x{i}", "eat": {"green": 1}, "points": 2}
+                      for i in range(20)]}
+    with pytest.raises(OptionError, match=r"the card set adds 20 cards: the native engine "
+                                          r"plays at most 64"):
+        TakenokoEnv(players=2, cards=CardSet.from_changes(add=many))
