@@ -326,8 +326,9 @@ def design_command(goals_file: Path | None, budget: int, out: Path | None,
 
     GOALS is a JSON file (docs/balance.md, "Design goals"): bands on figures the
     arena measures (the first seat's win rate, a bot's win rate against another,
-    the card study's spread of fair - printed points, the game length in rounds)
-    and a space of what may change.  Each candidate plays the same deals; card
+    the card study's spread of fair - printed points, the game length in rounds,
+    the Emperor's fair value or its gap to its points) and a space of what may
+    change.  Each candidate plays the same deals; card
     prices follow the card study's price lines, the rest is optuna's TPE.  The run
     stops when every goal is met, when the budget would be passed, or when the
     space is spent; the best candidate is then measured again on fresh deals.

@@ -5,8 +5,8 @@ The search is optuna's TPE sampler, as ``arena bots tune`` uses (a well-kept lib
 integer and categorical dimensions alike, models where good candidates cluster rather than
 trusting one noisy score, and its SQLite storage makes the run resumable).  A candidate's
 *loss* is the sum over the goals of how far each figure lies outside its band, in the
-figure's units (``goals.FIGURES``: a point of win rate, a tenth of a point of spread, half a
-round): 0 when every goal is met.
+figure's units (``goals.FIGURES``: a point of win rate, a tenth of a point of spread or of
+the Emperor's value, half a round): 0 when every goal is met.
 
 Card prices are not left to a blind search: each card study measures every priced card's
 price line, and the line says where a card's fair points are.  So after each trial the price
@@ -18,6 +18,11 @@ and a card found dead (its value does not respond to its price) is never re-pric
 proposal or by TPE — it keeps its points and the run says "dead: change what it asks, not its
 points".  The spread is taken over the cards the search may move (the space's priced cards
 less the dead), as the loop's is.
+
+The Emperor's figures (``emperor_fair_value``, ``emperor_gap`` = fair value − its points)
+are read from the same card study, by the tournament's card regression on its games
+(:func:`_emperor_figures`): a goal on them plays the study, without price arms unless a
+spread goal asks for them, and no game more.
 
 Every trial plays the same deals (the goals file's seed: common random numbers), so two
 candidates differ by their set and not by their luck.  The run stops when a trial meets every
@@ -51,7 +56,7 @@ import pandas as pd
 
 from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
-from arena.intervals import carried, wilson
+from arena.intervals import MIN_UNITS, carried, wilson
 from arena.registry import BotSpec
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings, run_tournament
@@ -161,7 +166,8 @@ def start_candidate(goals: Goals) -> Candidate:
 @dataclass
 class Measured:
     """A candidate's figures (``{key: {value, lo, hi, games, note}}``), the games played for
-    it, and its card study with its analysis (the price lines) when one was played."""
+    it, and its card study with its analysis (the price lines) when its prices were measured
+    (a spread goal)."""
 
     figures: dict[str, dict[str, Any]]
     games: int
@@ -189,30 +195,34 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
 
         from .tune import suggest
 
+        priced = list(goals.space.points) if goals.needs_prices else []
         config = study_config([goals.bot], deals=goals.deals, players=goals.players,
                               seed=seed, cards=cards, options=options,
-                              categories=goals.categories, priced=list(goals.space.points),
+                              categories=goals.categories, priced=priced,
                               offsets=goals.offsets)
         where = folder / "study"
         played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
                                 settings=settings), where)
         games += played
-        exp = experiment.load(where)
-        analysis = experiment.analyse(exp)
-        level = analysis["levels"][0]
-        # The tuning loop's rules: which cards are dead (never re-priced) and so left out of
-        # the spread, as the loop leaves them out of its own.
-        verdict = suggest(exp, 0, analysis)
-        dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"], verdict["dead"],
-                                        strict=True) if d and c in goals.space.points}
-        movable = [c for c in goals.space.points if c not in dead]
-        s = experiment.spread(level[level["card"].isin(movable)])
-        figures["card_spread"] = {
-            "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
-            "games": played,
-            "note": f"over {s['cards']} of the {len(movable)} movable cards"
-            + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
-        study = (exp, analysis)
+        if goals.needs_prices:
+            exp = experiment.load(where)
+            analysis = experiment.analyse(exp)
+            level = analysis["levels"][0]
+            # The tuning loop's rules: which cards are dead (never re-priced) and so left
+            # out of the spread, as the loop leaves them out of its own.
+            verdict = suggest(exp, 0, analysis)
+            dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"], verdict["dead"],
+                                            strict=True) if d and c in goals.space.points}
+            movable = [c for c in goals.space.points if c not in dead]
+            s = experiment.spread(level[level["card"].isin(movable)])
+            figures["card_spread"] = {
+                "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
+                "games": played,
+                "note": f"over {s['cards']} of the {len(movable)} movable cards"
+                + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
+            study = (exp, analysis)
+        if goals.needs_emperor:
+            figures.update(_emperor_figures(where))
     if goals.needs_seats:
         where = folder / "seats"
         config = against_copies(goals.bot, goals.bot, goals.players, games=goals.match_games,
@@ -231,6 +241,52 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
         line = result.standings.lines[config.participants[0].name]
         figures[goal.key] = _rate(line.share, line.games, goals.players)
     return Measured(figures, games, study, dead)
+
+
+def _emperor_figures(folder: Path) -> dict[str, dict[str, Any]]:
+    """The Emperor's fair value and its gap to its points, from the card study's games.
+
+    The card study prices objective cards by intervention; the Emperor is never handed out
+    at another price, so its figure is the tournament's card regression
+    (``reports/balance.py``) run on the study's games: the log-odds of winning that taking
+    the Emperor adds, over those a point of completed objective cards adds, with its
+    bootstrap interval over deals.  It describes the games rather than measuring a price:
+    whoever takes the Emperor finished first, so the figure carries that too (greedy, two
+    players: 9.4 [7.9, 11.3] points for the printed 2, and 5.5 at 0 points; docs/balance.md,
+    section 8's worked example).
+
+    Unresolved, neither figure has a value, so no goal on it is met by accident: below
+    ``MIN_UNITS`` deals, or while a point's worth in log-odds is not known to be positive
+    (every fair value is then a ratio over something that may be 0); the note says "not
+    enough games" and, when it can, about how many would do."""
+    import reports
+    from reports import balance
+
+    info = balance.analyse(reports.load(folder))["info"]
+    points = float(info["emperor_points"])
+    deals, games = int(info["deals"]), int(info["games"])
+    value = info.get("emperor_fair_value", math.nan)
+    lo, hi = info.get("emperor_fair_value_lo", math.nan), info.get("emperor_fair_value_hi",
+                                                                   math.nan)
+    if carried(deals, games):
+        note = (f"not enough games: {deals} deals of the {MIN_UNITS} an interval needs"
+                + (f", about {math.ceil(games * MIN_UNITS / deals):,} games" if deals else ""))
+    elif not info.get("priced") or not all(map(math.isfinite, (value, lo, hi))):
+        needed = info.get("lambda_games_needed", math.nan)
+        note = ("not enough games: a point's worth in log-odds is not resolved"
+                + (f" (about {math.ceil(needed):,} games needed)" if math.isfinite(needed)
+                   else ""))
+    else:
+        note = (f"the card regression over {deals} deals; the Emperor at {points:g} "
+                f"point{'' if points == 1 else 's'}")
+        return {"emperor_fair_value": {"value": value, "lo": lo, "hi": hi, "games": games,
+                                       "points": points, "note": note},
+                "emperor_gap": {"value": value - points, "lo": lo - points,
+                                "hi": hi - points, "games": games, "points": points,
+                                "note": note}}
+    unresolved = {"value": None, "lo": None, "hi": None, "games": games, "points": points,
+                  "note": note}
+    return {"emperor_fair_value": dict(unresolved), "emperor_gap": dict(unresolved)}
 
 
 def _rate(share: float, games: int, players: int) -> dict[str, Any]:
@@ -407,7 +463,7 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                 break
             dead = {c: w for t in done for c, w in t.dead.items()}
             tried = {t.candidate.key: t for t in done}
-            if best is not None and goals.needs_study:
+            if best is not None and goals.needs_prices:
                 proposal = _propose(goals, best, done, studies, directory, dead)
                 if proposal is not None and proposal.key not in tried:
                     study.enqueue_trial(proposal.params(),

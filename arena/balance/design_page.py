@@ -39,10 +39,19 @@ def write_page(directory: Path, data: dict[str, Any], goals: Goals) -> None:
             lows.append(f["value"] - f["lo"] if f.get("lo") is not None else 0.0)
             highs.append(f["hi"] - f["value"] if f.get("hi") is not None else 0.0)
         ax.errorbar(xs, ys, yerr=[lows, highs], fmt="o", ms=4, capsize=2, label="trial")
+        if trials and not xs:  # every trial's figure unresolved: say so, not a blank panel
+            ax.text(0.5, 0.5, "not enough games in any trial", transform=ax.transAxes,
+                    ha="center", va="center", color="#555")
         top = max([*ys, *(y + h for y, h in zip(ys, highs, strict=True)), 0.0], default=1.0)
-        low = goal.low
+        bottom = min([*ys, *(y - d for y, d in zip(ys, lows, strict=True)), 0.0],
+                     default=0.0)
+        # An open end of the band (at_least, at_most; the Emperor's figures have no range)
+        # is drawn a little past the figures, never at infinity.
+        pad = 0.1 * max(top - bottom, 10 * goal.scale)
         high = goal.high if math.isfinite(goal.high) and goal.high < 1e6 else max(
-            top * 1.1, goal.low + goal.scale)
+            top + pad, goal.low + goal.scale)
+        low = goal.low if math.isfinite(goal.low) and goal.low > -1e6 else min(
+            bottom - pad, high - goal.scale)
         ax.axhspan(low, high, color="tab:green", alpha=0.15, label=f"target {goal.band()}")
         if confirm and (confirm["figures"].get(goal.key) or {}).get("value") is not None:
             f = confirm["figures"][goal.key]

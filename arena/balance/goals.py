@@ -9,7 +9,8 @@ figure the arena measures, and the search space names the parameters a candidate
      "goals": [{"figure": "card_spread", "at_most": 0.5},
                {"figure": "first_seat_win_rate", "target": 0.5, "tolerance": 0.02},
                {"figure": "skill", "winner": "greedy", "loser": "random", "at_least": 0.9},
-               {"figure": "rounds", "between": [8, 14]}],
+               {"figure": "rounds", "between": [8, 14]},
+               {"figure": "emperor_gap", "between": [-1, 1]}],
      "space": {"points": {"panda-06": [1, 8]}, "emperor": [1, 4],
                "rules": {"gardener_on_shoot": [true, false]}},
      "study": {"deals": 400, "offsets": [-3, 3]},
@@ -43,8 +44,18 @@ FIGURES: dict[str, tuple[float, float, float, str]] = {
     "skill": (0.0, 1.0, 0.01, "the win rate of `winner` against copies of `loser`"),
     "card_spread": (0.0, math.inf, 0.1,
                     "fair points - points over the priced cards (the card study's spread)"),
+    "emperor_fair_value": (-math.inf, math.inf, 0.1,
+                           "the Emperor's fair value in points (the balance regression on "
+                           "the card study's games)"),
+    "emperor_gap": (-math.inf, math.inf, 0.1,
+                    "the Emperor's fair value - its points (0: worth what it scores)"),
     "rounds": (1.0, math.inf, 0.5, "the mean game length in rounds"),
 }
+#: The figures read from the candidate's card study: a goal on any of them plays it.
+STUDY_FIGURES = ("card_spread", "emperor_fair_value", "emperor_gap")
+#: The Emperor's figures: the tournament's card regression (``reports/balance.py``) run on
+#: the study's games, so they cost no game of their own.
+EMPEROR_FIGURES = ("emperor_fair_value", "emperor_gap")
 BAND_FIELDS = ("at_least", "at_most", "between", "target", "tolerance")
 FILE_FIELDS = ("name", "bot", "players", "cards", "rules", "goals", "space", "study",
                "match_games", "seed")
@@ -144,7 +155,19 @@ class Goals:
 
     @property
     def needs_study(self) -> bool:
+        """Whether a candidate's card study is played: a goal reads a figure from it."""
+        return any(g.figure in STUDY_FIGURES for g in self.goals)
+
+    @property
+    def needs_prices(self) -> bool:
+        """Whether the study prices the space's cards (price arms, dead cards, the price
+        line's proposals): only a spread goal asks for those games; an Emperor goal alone
+        reads the study's block games and pays for no arm."""
         return any(g.figure == "card_spread" for g in self.goals)
+
+    @property
+    def needs_emperor(self) -> bool:
+        return any(g.figure in EMPEROR_FIGURES for g in self.goals)
 
     @property
     def needs_seats(self) -> bool:

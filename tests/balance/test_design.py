@@ -1,11 +1,14 @@
 """``arena balance design``: goals files checked before any game (one sentence naming the
 field, exit 2), a run end to end (its files, its verdicts with intervals, resume), a goal the
 space cannot reach reported as unreachable with its closest figure, and the planted check:
-three cards moved by ±3 come back within a point of their printed points."""
+three cards moved by ±3 come back within a point of their printed points; the Emperor's
+fair value read from the card study's games, and never met when the study cannot resolve
+it."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from arena.balance.design import Candidate, _emperor_figures, all_met, loss
 from arena.balance.goals import GoalsError, parse
 from arena.cli import main
 
@@ -61,6 +65,11 @@ BASE: dict[str, Any] = {
     ({"goals": [{"figure": "card_spread", "at_most": 0.5}]},
      "a card_spread goal needs space.points"),
     ({"study": {"deals": 0}}, "study.deals must be a whole number >= 1"),
+    ({"goals": [{"figure": "emperor_gap", "between": [1, -1]}]},
+     "goals[0].between's low end 1 is above its high end"),
+    ({"goals": [{"figure": "emperor_gap", "target": 0}]}, "goals[0]: tolerance goes with"),
+    ({"goals": [{"figure": "emperor_fair_value", "at_most": "4"}]},
+     "goals[0].at_most must be a number, not '4'"),
     ({"goal": []}, "unknown field 'goal'"),
 ])
 def test_a_bad_goals_file_is_one_sentence_naming_the_field(tmp_path: Path,
@@ -208,7 +217,6 @@ def test_cards_in_and_out_of_their_decks_are_played_so(tmp_path: Path) -> None:
     best = json.loads((out / "best.json").read_text())
     seen = {(t["params"]["in.panda-01"], t["params"]["in.gardener-13"]) for t in best["trials"]}
     assert seen == {(True, True), (True, False), (False, True), (False, False)}
-    from arena.balance.design import Candidate
     for t in best["trials"]:
         key = Candidate.from_params(t["params"]).key
         manifest = json.loads((out / "trials" / key / "seats" / "manifest.json").read_text())
@@ -217,3 +225,84 @@ def test_cards_in_and_out_of_their_decks_are_played_so(tmp_path: Path) -> None:
         assert ("gardener-13" in removed) != t["params"]["in.gardener-13"]
         out_of = {m for m in t["moves"] if "out of its deck" in m}
         assert len(out_of) == len(removed)
+
+
+def test_an_emperor_goal_is_read_from_the_card_study_alone() -> None:
+    goals = parse({**BASE, "goals": [{"figure": "emperor_gap", "between": [-1, 1]},
+                                     {"figure": "emperor_fair_value", "at_most": 4}]})
+    gap, fair = goals.goals
+    assert (gap.low, gap.high, gap.band()) == (-1, 1, "-1 to 1")
+    assert fair.band() == "<= 4" and fair.low == -math.inf
+    # A point off is ten units, as a point of spread; unresolved is never met.
+    assert gap.miss(3.0) == pytest.approx(20) and gap.miss(-1.0) == 0
+    assert not gap.met(None) and not gap.met(math.nan) and gap.miss(math.nan) == 100
+    # The study is played (no price arms: no spread goal asks for them), no match is.
+    assert goals.needs_study and goals.needs_emperor
+    assert not goals.needs_prices and not goals.needs_seats
+    assert goals.categories == ("plot", "gardener", "panda")  # no priced card: every one
+
+
+@pytest.mark.parametrize(("info", "words"), [
+    ({"deals": 5, "games": 75}, "not enough games: 5 deals of the 10 an interval needs, "
+                                "about 150 games"),
+    ({"priced": False, "emperor_fair_value": math.nan, "emperor_fair_value_lo": math.nan,
+      "emperor_fair_value_hi": math.nan, "lambda_games_needed": 5000.0},
+     "not enough games: a point's worth in log-odds is not resolved (about 5,000 games"),
+])
+def test_an_unresolved_emperor_figure_is_not_enough_games_never_met(
+        monkeypatch: pytest.MonkeyPatch, info: dict[str, Any], words: str) -> None:
+    import reports
+    from reports import balance
+
+    resolved = {"deals": 40, "games": 600, "priced": True, "emperor_points": 2.0,
+                "emperor_fair_value": 2.5, "emperor_fair_value_lo": 1.5,
+                "emperor_fair_value_hi": 3.5, "lambda_games_needed": math.nan}
+    monkeypatch.setattr(reports, "load", lambda folder: folder)
+    monkeypatch.setattr(balance, "analyse", lambda t: {"info": {**resolved, **info}})
+    goals = parse({**BASE, "goals": [{"figure": "emperor_gap", "between": [-1, 1]}]})
+    figures = _emperor_figures(Path("study"))
+    gap = figures["emperor_gap"]
+    assert gap["value"] is None and gap["lo"] is None and words in gap["note"]
+    assert figures["emperor_fair_value"]["value"] is None
+    assert not all_met(goals, figures) and loss(goals, figures) == 100
+    # The same study resolved: the gap is the fair value less the Emperor's points, and met.
+    monkeypatch.setattr(balance, "analyse", lambda t: {"info": resolved})
+    figures = _emperor_figures(Path("study"))
+    gap = figures["emperor_gap"]
+    assert (gap["value"], gap["lo"], gap["hi"]) == (0.5, -0.5, 1.5) and gap["points"] == 2
+    assert all_met(goals, figures) and loss(goals, figures) == 0
+
+
+def test_a_design_run_measures_the_emperors_fair_value(tmp_path: Path) -> None:
+    goals = write(tmp_path, {**BASE, "seed": 3, "goals": [
+        {"figure": "emperor_gap", "between": [-1, 1]},
+        {"figure": "emperor_fair_value", "at_least": 0}],
+        "space": {"emperor": [1, 2]}, "study": {"deals": 12, "categories": ["panda"]}})
+    out = tmp_path / "out"
+    code, text, err = run(str(goals), "--games", "400", "--workers", "1", "--quiet",
+                          "--out", str(out))
+    assert code == 0, err
+    rows = pd.read_csv(out / "candidates.csv")
+    assert sorted(rows["emperor"]) == [1, 2]
+    for _, r in rows.iterrows():
+        assert r["emperor_gap_lo"] <= r["emperor_gap"] <= r["emperor_gap_hi"], r
+        assert r["emperor_gap"] == pytest.approx(r["emperor_fair_value"] - r["emperor"])
+        assert r["emperor_fair_value_hi"] == pytest.approx(r["emperor_gap_hi"] + r["emperor"])
+    best = json.loads((out / "best.json").read_text())
+    for t in best["trials"]:
+        # One card study a trial, the panda cards' 15 games on each of 12 deals; no price
+        # arm and no match.
+        assert t["games"] == 12 * 15
+        folder = out / "trials" / Candidate.from_params(t["params"]).key
+        assert sorted(p.name for p in folder.iterdir()) == ["study"]
+        manifest = json.loads((folder / "study" / "manifest.json").read_text())
+        assert manifest["experiment"]["priced"] == []
+    confirmed = best["confirmation"]["figures"]["emperor_gap"]
+    assert math.isfinite(confirmed["value"]) and confirmed["lo"] < confirmed["hi"]
+    # Random players: the Emperor decides far more games than its 1 or 2 points would (it
+    # goes to whoever ends the game), and every interval says so.
+    verdict = best["goals"][0]
+    assert verdict["status"] == "unreachable", verdict
+    assert verdict["closest"]["lo"] > 1
+    assert "emperor_gap: unreachable in the space searched" in text
+    assert "emperor_gap" in (out / "design.html").read_text()
