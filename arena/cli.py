@@ -676,9 +676,8 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
 
     A card-set file changes cards' points, removes cards from their decks and sets the
     Emperor's points (the rule option emperor_points); `arena play`, `arena tournament`
-    and the scripts take it as --cards FILE.  It may add new cards ("add", listed and
-    drawn here; played with ARENA_ENGINE=reference: docs/balance.md).  Every field is
-    optional:
+    and the scripts take it as --cards FILE.  It may add new cards ("add": listed and
+    drawn here, played by every command: docs/balance.md).  Every field is optional:
 
     \b
       {"name": "plot-15 at 5", "emperor": 3,

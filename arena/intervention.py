@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import ArenaError, GameState
+from .engine import ArenaError, CardSet, GameState
 from .engine.components import CARD_INDEX
 
 
@@ -36,15 +36,19 @@ class Placement:
         return {"card": self.card, **place}
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "intervention") -> Placement:
-        """A placement from a record, checked: InterventionError names the bad field."""
+    def from_dict(cls, data: Any, where: str = "intervention",
+                  cards: CardSet | None = None) -> Placement:
+        """A placement from a record, checked: InterventionError names the bad field; the
+        card is one of ``cards`` (its added ones too), or of the card tables installed."""
         if not isinstance(data, dict):
             raise InterventionError(f"{where} must be an object with card and seat or depth")
         unknown = sorted(str(k) for k in data if k not in ("card", "seat", "depth"))
         if unknown:
             raise InterventionError(f"{where}.{unknown[0]}: not a field of a placement")
         card = data.get("card")
-        if not isinstance(card, str) or card not in CARD_INDEX:
+        known = (card in CARD_INDEX if cards is None
+                 else isinstance(card, str) and cards.index_of(card) is not None)
+        if not isinstance(card, str) or not known:
             raise InterventionError(f"{where}.card: {card!r} is not an objective card")
         seat, depth = data.get("seat"), data.get("depth")
         if (seat is None) == (depth is None):
@@ -61,8 +65,9 @@ Intervention = tuple[Placement, ...]
 
 def apply(state: GameState, intervention: Intervention) -> None:
     """Make the placements on a fresh game, in order (PlacementError if one cannot be)."""
+    cards = state.card_set
     for p in intervention:
-        state.place_card(CARD_INDEX[p.card], seat=p.seat, depth=p.depth)
+        state.place_card(cards.index_of(p.card), seat=p.seat, depth=p.depth)
 
 
 def to_record(intervention: Intervention) -> list[dict[str, Any]]:
@@ -70,11 +75,12 @@ def to_record(intervention: Intervention) -> list[dict[str, Any]]:
     return [p.to_dict() for p in intervention]
 
 
-def from_record(record: dict[str, Any]) -> Intervention:
-    """A record's intervention (none when the field is absent)."""
+def from_record(record: dict[str, Any], cards: CardSet | None = None) -> Intervention:
+    """A record's intervention (none when the field is absent); ``cards``: the record's set."""
     data = record.get("intervention")
     if data is None:
         return ()
     if not isinstance(data, list):
         raise InterventionError("the record's intervention must be a list of placements")
-    return tuple(Placement.from_dict(item, f"intervention[{i}]") for i, item in enumerate(data))
+    return tuple(Placement.from_dict(item, f"intervention[{i}]", cards)
+                 for i, item in enumerate(data))

@@ -34,7 +34,6 @@ from .bot import Bot
 from .cards import record_field
 from .engine import ArenaError, CardSet, Event, GameState, RuleOptions
 from .engine import native as _engine
-from .engine.components import CARD_INDEX
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS
 from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
 from .outcome import GameOutcome
@@ -100,13 +99,16 @@ def record_parts(options: RuleOptions, cards: CardSet) -> tuple[str, str]:
 _PLACE_RANGE = range(-(2**63), 2**63)
 
 
-def placement_args(intervention: Sequence[Any]
+def placement_args(intervention: Sequence[Any], cards: CardSet
                    ) -> list[tuple[int, int | None, int | None]] | None:
-    """An intervention as the core takes it, ``(card index, seat, depth)`` per placement;
-    None when a number is beyond what the core reads."""
+    """An intervention as the core takes it, ``(card index, seat, depth)`` per placement
+    (the index in ``cards``, added cards too); None when a number is beyond what the core
+    reads."""
     out = []
     for p in intervention:
-        card = CARD_INDEX[p.card]
+        card = cards.index_of(p.card)
+        if card is None:  # not a card of the set: the Python loop refuses it in a sentence
+            return None
         if any(v is not None and v not in _PLACE_RANGE for v in (p.seat, p.depth)):
             return None
         out.append((card, p.seat, p.depth))
@@ -230,7 +232,7 @@ def play_native(
             or any(type(f) is not int or not 0 <= f <= 5 for f in dice)
             or any(type(n) is not str for n in names)):
         return None
-    placements = placement_args(intervention)
+    placements = placement_args(intervention, cards)
     if placements is None:
         return None
     try:

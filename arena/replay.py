@@ -238,7 +238,7 @@ def replay_record(
     except ArenaError as exc:
         raise RecordError(f"the record's card_set: {exc}") from None
     try:
-        apply_intervention(state, intervention_of(record))
+        apply_intervention(state, intervention_of(record, cards))
     except (InterventionError, ArenaError) as exc:
         raise RecordError(f"the record's {exc}" if isinstance(exc, InterventionError)
                           else f"the record's intervention: {exc}") from None

@@ -90,10 +90,10 @@ class NativeGames:
             head = record_head(g.meta())
             if head is None:
                 raise ValueError(f"game {g.id}: its meta cannot be written natively")
-            placements = placement_args(g.intervention)
+            cards = config.cards if g.cards is None else g.cards
+            placements = placement_args(g.intervention, cards)
             if placements is None:
                 raise ValueError(f"game {g.id}: its intervention cannot be made natively")
-            cards = config.cards if g.cards is None else g.cards
             k = where.get(id(cards))
             if k is None:
                 k = where[id(cards)] = len(sets)

@@ -189,9 +189,16 @@ def test_on_the_native_engine_every_command_that_plays_takes_added_cards(
     assert code == 0, err
     records = [json.loads(line) for _source, line in iter_lines(tmp_path / "t")]
     assert all(r["card_set"]["changes"]["add"] == GOOD["add"] for r in records)
-    code, out, err = run("balance", "study", "--bot", "random", "--deals", "2", "--cards",
-                         path, "--out", str(tmp_path / "s"), "--quiet")
+    code, out, err = run("balance", "study", "--bot", "greedy", "--deals", "3", "--cards",
+                         path, "--category", "panda", "--price-cards", "panda-16", "--workers",
+                         "2", "--out", str(tmp_path / "s"), "--quiet")
     assert code == 0, err
+    placed = [p for _source, line in iter_lines(tmp_path / "s")
+              for p in json.loads(line).get("intervention", ())]
+    assert any(p["card"] == "panda-16" for p in placed)  # the added card placed
+    priced = [json.loads(line)["card_set"]["changes"].get("points", {}).get("panda-16")
+              for _source, line in iter_lines(tmp_path / "s")]
+    assert {1, 7} <= set(priced), "the price arms play it at 4 - 3 and 4 + 3"
     for args in (["strength.py", "greedy", "random", "--workers", "1"],
                  ["fit_value.py", "--workers", "1", "--out", str(tmp_path / "fit.json")]):
         script = subprocess.run([sys.executable, f"scripts/{args[0]}", *args[1:], "--cards",
