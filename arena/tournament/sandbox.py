@@ -664,12 +664,35 @@ def enter_jail(uid: int | None, limits: JailLimits) -> None:
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def _reset_jail() -> None:
+def _others_alive() -> list[int]:
+    """The jail's processes of its user, other than this one, that still hold their memory
+    (not zombies): what a new bot process could read if they were left."""
+    # The namespace's init (bwrap's, pid 1) and the host's parent are not the user's to kill.
+    spared, uid, out = {os.getpid(), os.getppid(), 1}, os.getuid(), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in spared:
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            with open(f"/proc/{entry}/status") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid and fields["State"].strip()[:1] not in "ZX":
+                out.append(int(entry))
+    return out
+
+
+def _reset_jail(wait: float = 5.0) -> None:
     """Before a game: no process of an earlier game is left in the jail (the host is the
     only process of its user that ``kill(-1)`` spares) and its ``/tmp`` and ``/dev/shm``
-    are empty."""
+    are empty.  ``kill`` only sends the signal: on a busy machine a killed bot process can
+    live on for a while, dumpable, and the next game's bot could read its memory; so the
+    host waits (up to ``wait`` seconds) until every one has died."""
     with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGKILL)
+    deadline = time.monotonic() + wait
+    while _others_alive() and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+        time.sleep(0.001)
     for folder in ("/tmp", "/dev/shm"):
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
