@@ -70,9 +70,9 @@ if _native is not None:
 
 #: Cards a native game holds at most, printed and added: a card is a bit of a 64-bit mask
 #: in the core's state and bots (the core refuses a larger set with the same sentence).
-MAX_CARDS = 64
+MAX_CARDS: int = getattr(_native, "MAX_CARDS", 64)
 #: Cards one objective deck holds at most in the core.
-MAX_DECK = 32
+MAX_DECK: int = getattr(_native, "MAX_DECK", 32)
 
 
 def native_problem(cards: CardSet) -> str | None:

@@ -2041,5 +2041,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let kinds: Vec<(&str, u8)> = Kind::ALL.iter().map(|k| (k.name(), *k as u8)).collect();
     m.add("KINDS", kinds)?;
     m.add("CELLS", GRID.cells.len())?;
+    m.add("MAX_CARDS", takenoko::components::MAX_CARDS)?;
+    m.add("MAX_DECK", takenoko::state::MAX_DECK)?;
     Ok(())
 }

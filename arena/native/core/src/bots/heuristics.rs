@@ -62,8 +62,8 @@ const _: () = assert!(
 pub const UNREACHABLE: f64 = 30.0;
 /// No horizon: the game is not about to end.
 pub const NO_HORIZON: i64 = 99;
-/// Cards in the game at most (45 printed).
-pub const MAX_CARDS: usize = 64;
+/// Cards in the game at most (45 printed, the rest added: the card set's bound).
+pub use crate::components::MAX_CARDS;
 /// Layouts a cache keeps before it starts afresh (the reference's limit).
 const LAYOUT_LIMIT: usize = 4000;
 
