@@ -217,7 +217,11 @@ def test_a_set_that_cannot_deal_the_game_is_one_sentence(eng: SimpleNamespace) -
 
 
 @pytest.mark.skipif(not native.available(), reason="the native engine is not built")
-def test_the_native_engine_refuses_a_set_beyond_its_arrays_when_the_env_is_made() -> None:
+def test_the_native_engine_refuses_a_set_beyond_its_arrays_when_the_env_is_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    chosen = engine("native")  # whichever engine the suite runs on
+    monkeypatch.setattr(rl_env, "new_game", chosen.new_game)
+    monkeypatch.setattr(rl_env, "PlayerView", chosen.PlayerView)
     many = {"panda": [{"id": f"panda-x{i}", "eat": {"green": 1}, "points": 2}
                       for i in range(20)]}
     with pytest.raises(OptionError, match=r"the card set adds 20 cards: the native engine "
