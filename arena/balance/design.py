@@ -71,8 +71,13 @@ STUDY_DB = "design.db"
 BEST = "best.json"
 BEST_CARDS = "best-cards.json"
 CANDIDATES = "candidates.csv"
-#: TPE asked this many times in a row for candidates already measured: the space is spent.
+#: TPE asked this many times in a row for candidates already measured: the next candidate
+#: is an unmeasured one of the space, nearest the best (when the space can be listed).
+NUDGE = 3
+#: ... and, in a space too large to list, this many times: the search stops.
 REPEATS = 25
+#: A space of at most this many candidates is listed to find the unmeasured ones.
+LISTABLE = 20_000
 #: At most this many of the best candidates are played again on fresh deals.
 CONFIRM = 3
 
@@ -161,6 +166,49 @@ def start_candidate(goals: Goals) -> Candidate:
 
 
 # --------------------------------------------------------------------- measuring a candidate
+
+
+def _unmeasured(goals: Goals, dead: set[str], tried: set[str], near: Candidate,
+                start: Candidate) -> Candidate | bool | None:
+    """The unmeasured candidate of the space nearest ``near`` (whole-number steps, one per
+    changed choice; ties in the space's order); False when every candidate was measured;
+    None when the space is too large to list.  TPE asks again for a measured candidate once
+    its model has settled, which says nothing of the candidates it never tried: a search
+    that stopped there would call a space "spent" with values never played."""
+    import itertools
+    import math
+
+    import optuna.distributions as od
+
+    dims = _distributions(goals, dead)
+    choices = [list(range(d.low, d.high + 1)) if isinstance(d, od.IntDistribution)
+               else list(d.choices) for d in dims.values()]
+    if math.prod(len(c) for c in choices) > LISTABLE:
+        return None
+    here = near.params()
+
+    def distance(params: dict[str, Any]) -> float:
+        total = 0.0
+        for name, value in params.items():
+            was = here.get(name)
+            if isinstance(value, bool) or not isinstance(value, int) or not isinstance(was, int):
+                total += value != was
+            else:
+                total += abs(value - was)
+        return total
+
+    best: tuple[float, Candidate] | None = None
+    for values in itertools.product(*choices):
+        params = dict(zip(dims, values, strict=True))
+        for card in dead:
+            params[f"points.{card}"] = near.points[card]
+        cand = Candidate.from_params({**start.params(), **params})
+        if cand.key in tried:
+            continue
+        d = distance(params)
+        if best is None or d < best[0]:
+            best = (d, cand)
+    return False if best is None else best[1]
 
 
 @dataclass
@@ -479,9 +527,18 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                 # TPE asked for a measured candidate: tell it the figure it has.
                 study.tell(trial, tried[cand.key].loss)
                 repeats += 1
+                if repeats >= NUDGE:
+                    other = _unmeasured(goals, set(dead), set(tried), (best or done[0]).candidate
+                                        if done else start, start)
+                    if other is False:
+                        reason = "every candidate of the space was measured"
+                        break
+                    if other is not None:
+                        study.enqueue_trial(other.params(), user_attrs={"source": "unmeasured"})
+                        continue
                 if repeats >= REPEATS:
                     reason = (f"the search asked {REPEATS} times in a row for candidates "
-                              "already measured: the space is spent")
+                              "already measured (the space is too large to list the others)")
                     break
                 continue
             repeats = 0

@@ -17,7 +17,14 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from arena.balance.design import Candidate, _emperor_figures, all_met, loss
+from arena.balance.design import (
+    Candidate,
+    _emperor_figures,
+    _unmeasured,
+    all_met,
+    loss,
+    start_candidate,
+)
 from arena.balance.goals import GoalsError, parse
 from arena.cli import main
 
@@ -158,7 +165,8 @@ def test_a_goal_the_space_cannot_reach_is_unreachable_not_met(tmp_path: Path) ->
     # Every emperor value of the space was measured once; none twice.
     emperors = [t["params"]["emperor"] for t in best["trials"]]
     assert sorted(emperors) == [1, 2, 3]
-    assert "space is spent" in best["reason"] or "budget" in best["reason"]
+    assert "every candidate of the space was measured" in best["reason"] or "budget" in best[
+        "reason"]
     assert "unreachable in the space searched" in text
     # Nothing met the goal on fresh deals: the three best were confirmed, the least loss won.
     confirm = best["confirmation"]
@@ -306,3 +314,25 @@ def test_a_design_run_measures_the_emperors_fair_value(tmp_path: Path) -> None:
     assert verdict["closest"]["lo"] > 1
     assert "emperor_gap: unreachable in the space searched" in text
     assert "emperor_gap" in (out / "design.html").read_text()
+
+
+def test_a_value_tpe_never_asked_for_is_measured_before_the_space_is_spent() -> None:
+    """TPE settles and asks for measured candidates again: the next one is the unmeasured
+    candidate nearest the best, and "spent" means every candidate was measured."""
+    goals = parse({"bot": "greedy", "goals": [{"figure": "rounds", "at_least": 1}],
+                   "space": {"emperor": [0, 6], "rules": {"cloud_keep": [True, False]}}})
+    start = start_candidate(goals)
+
+    def cand(emperor: int, keep: bool) -> Candidate:
+        return Candidate.from_params({**start.params(), "emperor": emperor,
+                                      "rules.cloud_keep": keep})
+
+    tried = {cand(e, k).key for e in (0, 1, 2, 3, 4, 6) for k in (True, False)}
+    other = _unmeasured(goals, set(), tried, cand(6, False), start)
+    assert isinstance(other, Candidate) and other.emperor == 5
+    assert other.rules == {"cloud_keep": False}  # the nearest: one step from the best
+    tried |= {cand(5, k).key for k in (True, False)}
+    assert _unmeasured(goals, set(), tried, cand(6, False), start) is False
+    huge = parse({"bot": "greedy", "goals": [{"figure": "rounds", "at_least": 1}],
+                  "space": {"points": {f"panda-{i:02}": [0, 9] for i in range(1, 6)}}})
+    assert _unmeasured(huge, set(), set(), start_candidate(huge), start_candidate(huge)) is None
