@@ -33,6 +33,7 @@ import pytest
 from arena.engine import ENGINE, CardSet, RuleOptions, new_game
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
+from tests.engine.test_added_cards import ADD
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = os.environ.get("ARENA_LONG") == "1"
@@ -166,22 +167,8 @@ def test_the_rust_mcts_plays_the_python_mcts_games() -> None:
 
 
 #: Seven cards the printed catalog has no like of (a two-colour pattern, shoots of height 1
-#: and 2, an improvement asked of a height-3 shoot), priced so the bots want them.
-ADDED = {
-    "plot": [{"id": "plot-16", "points": 3, "cells": [
-                 {"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "yellow"}]},
-             {"id": "plot-17", "points": 6, "cells": [
-                 {"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "green"},
-                 {"at": "0,1", "colour": "pink"}, {"at": "-1,1", "colour": "yellow"}]}],
-    "gardener": [{"id": "gardener-16", "colour": "green", "shoots": 1, "height": 2,
-                  "improvement": "any", "points": 2},
-                 {"id": "gardener-17", "colour": "yellow", "shoots": 2, "height": 1,
-                  "improvement": "none", "points": 2},
-                 {"id": "gardener-18", "colour": "pink", "shoots": 1, "height": 3,
-                  "improvement": "watershed", "points": 4}],
-    "panda": [{"id": "panda-16", "eat": {"green": 1, "pink": 1}, "points": 2},
-              {"id": "panda-17", "eat": {"yellow": 3}, "points": 4}],
-}
+#: and 2, an improvement asked of a height-3 shoot): the engine tests' set.
+ADDED = ADD
 
 
 @native_only

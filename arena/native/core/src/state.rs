@@ -473,21 +473,23 @@ impl Board {
         } else if shoots[12 + colour] < c.shoots {
             return false;
         }
-        if !self.rules.gardener_on_shoot {
-            return true;
-        }
-        if self.gardener == POND {
-            return false;
-        }
-        let g = self.gardener;
-        let (colour_here, height, imp) = (
-            self.tile(g).unwrap_or(0) >> 2,
-            self.bamboo(g),
-            self.improvement(g),
-        );
-        colour_here as i8 == c.colour
-            && height == c.height
-            && (c.shoots > 1 || c.improvement < 0 || imp as i8 == c.improvement)
+        // Shoots of height 3 are counted by colour only (their improvement is not asked).
+        self.gardener_stands_on(c, c.shoots == 1)
+    }
+
+    /// Whether the plot at `cell` shows a gardener card's shoot: its colour, exactly its
+    /// height and, when `improvement` says so, the improvement it asks.
+    fn shows(&self, cell: Cell, c: &Card, improvement: bool) -> bool {
+        self.colour(cell) == c.colour
+            && self.bamboo(cell) == c.height
+            && (!improvement || c.improvement < 0 || self.improvement(cell) as i8 == c.improvement)
+    }
+
+    /// The gardener card's last condition under the option `gardener_on_shoot`: the
+    /// gardener stands on such a shoot (R10.5).
+    fn gardener_stands_on(&self, c: &Card, improvement: bool) -> bool {
+        !self.rules.gardener_on_shoot
+            || (self.gardener != POND && self.shows(self.gardener, c, improvement))
     }
 
     /// `gardener_objective_found` for a card a set adds, whose condition the shoot counters
@@ -497,27 +499,10 @@ impl Board {
     /// reference's `added_gardener_found`.
     fn added_gardener_found(&self, c: &Card) -> bool {
         let count = self
-            .tile_items()
-            .skip(1)
-            .filter(|&(cell, code)| {
-                (code >> 2) as i8 == c.colour
-                    && self.bamboo(cell) == c.height
-                    && (c.improvement < 0 || self.improvement(cell) as i8 == c.improvement)
-            })
+            .plots()
+            .filter(|&cell| self.shows(cell, c, true))
             .count();
-        if count < c.shoots as usize {
-            return false;
-        }
-        if !self.rules.gardener_on_shoot {
-            return true;
-        }
-        if self.gardener == POND {
-            return false;
-        }
-        let g = self.gardener;
-        (self.tile(g).unwrap_or(0) >> 2) as i8 == c.colour
-            && self.bamboo(g) == c.height
-            && (c.improvement < 0 || self.improvement(g) as i8 == c.improvement)
+        count >= c.shoots as usize && self.gardener_stands_on(c, true)
     }
 
     /// Whether a stock holds the sections of a panda card (R10.6).
