@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import ArenaError, CardSet, GameState
+from .engine import ArenaError, CardSet, GameState, PlacementError
 from .engine.components import CARD_INDEX
 
 
@@ -67,7 +67,10 @@ def apply(state: GameState, intervention: Intervention) -> None:
     """Make the placements on a fresh game, in order (PlacementError if one cannot be)."""
     cards = state.card_set
     for p in intervention:
-        state.place_card(cards.index_of(p.card), seat=p.seat, depth=p.depth)
+        index = cards.index_of(p.card)
+        if index is None:
+            raise PlacementError(f"{p.card} is not a card of this game's set")
+        state.place_card(index, seat=p.seat, depth=p.depth)
 
 
 def to_record(intervention: Intervention) -> list[dict[str, Any]]:

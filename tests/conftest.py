@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def printed_card_tables() -> Iterator[None]:
+    """Every test starts from the printed card tables: a game of a set with added cards
+    installs them in the process's module-level tables (``components.install``), and a test
+    that reads those tables (``CARDS``, ``CARD_INDEX``) after another test's such game in
+    the same worker would see them."""
+    from arena.engine.components import install
+
+    install(())
+    yield
 
 
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:

@@ -306,7 +306,7 @@ def test_cards_removed_and_rules_changed_reach_the_record() -> None:
 
 def _intervention(rng: random.Random, players: int, cards: CardSet) -> tuple[Placement, ...]:
     """One to three placements of cards in play: in seats' hands or at deck depths."""
-    playable = [c.id for c in CARDS if c.index not in cards.removed]
+    playable = [cards.card(c).id for deck in cards.decks for c in deck]
     out = []
     for _ in range(rng.randrange(1, 4)):
         card = rng.choice(playable)
@@ -340,6 +340,9 @@ def test_interventions_are_played_as_the_python_loop_plays_them(python: bool) ->
         assert line(native) == line(loop), seed
         assert orjson.loads(line(native))["intervention"] == [p.to_dict() for p in placed]
         assert native.state.history_text() == loop.state.history_text()
+    alien = (Placement("plot-16", seat=0),)  # a card only a set with added cards has
+    with pytest.raises(PlacementError, match="plot-16 is not a card of this game's set"):
+        play_game(lineup(random.Random(1), 1, 2, False), 1, intervention=alien)
     bad = (Placement("plot-01", seat=3),)
     with pytest.raises(PlacementError, match="seat 3 is not a seat of this 2-player game"):
         play_game(lineup(random.Random(1), 1, 2, False), 1, intervention=bad)
