@@ -528,8 +528,8 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                 study.tell(trial, tried[cand.key].loss)
                 repeats += 1
                 if repeats >= NUDGE:
-                    other = _unmeasured(goals, set(dead), set(tried), (best or done[0]).candidate
-                                        if done else start, start)
+                    near = best.candidate if best is not None else start
+                    other = _unmeasured(goals, set(dead), set(tried), near, start)
                     if other is False:
                         reason = "every candidate of the space was measured"
                         break

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .components import CATEGORIES, DEFAULT_CARD_SET, CardSet
+from .components import DEFAULT_CARD_SET, CardSet
 from .errors import ArenaError, OptionError
 from .options import DEFAULTS, RuleOptions
 
@@ -68,25 +68,15 @@ if _native is not None:
     positions_equal = _native.positions_equal
 
 
-#: Cards a native game holds at most, printed and added: a card is a bit of a 64-bit mask
-#: in the core's state and bots (the core refuses a larger set with the same sentence).
-MAX_CARDS: int = getattr(_native, "MAX_CARDS", 64)
-#: Cards one objective deck holds at most in the core.
-MAX_DECK: int = getattr(_native, "MAX_DECK", 32)
-
-
 def native_problem(cards: CardSet) -> str | None:
-    """Why the native engine cannot play a set (too many cards for its arrays), or None;
-    the reference engine has no such bound."""
-    if len(cards.points) > MAX_CARDS:
-        return (f"the card set adds {len(cards.added)} cards: the native engine plays at most "
-                f"{MAX_CARDS} in all ({MAX_CARDS - (len(cards.points) - len(cards.added))} "
-                "added); play more on the reference engine (ARENA_ENGINE=reference)")
-    for category, deck in zip(CATEGORIES, cards.decks, strict=True):
-        if len(deck) > MAX_DECK:
-            return (f"the {category} deck holds {len(deck)} cards: the native engine plays at "
-                    f"most {MAX_DECK} a deck; play it on the reference engine "
-                    "(ARENA_ENGINE=reference)")
+    """Why the native engine cannot play a set (more cards than its arrays hold: 64 in all,
+    32 a deck), in the core's own sentence, or None; the reference has no such bound."""
+    if not cards.added_entries:
+        return None
+    try:
+        _module().check_card_set(cards)
+    except OptionError as exc:
+        return str(exc)
     return None
 
 
@@ -96,14 +86,9 @@ def from_position(data: Any) -> Any:
     installed for what reads the card tables in Python (notation, Python bots)."""
     if isinstance(data, dict) and isinstance(data.get("card_set"), dict) and (
             "add" in data["card_set"]):
-        from .card_defs import CardDefinitionError, check
-        from .components import PRINTED_INDEX
-        from .errors import PositionError
+        from .position import checked_add
 
-        try:
-            check(data["card_set"]["add"], set(PRINTED_INDEX), "card_set")
-        except CardDefinitionError as exc:
-            raise PositionError("card_set.add: " + str(exc).removeprefix("card_set: ")) from None
+        checked_add(data["card_set"]["add"])
     return _module().from_position(data)
 
 
@@ -122,12 +107,9 @@ def new_game(
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
     cards = cards or DEFAULT_CARD_SET
-    if cards.added_entries:
-        problem = native_problem(cards)
-        if problem:
-            raise OptionError(problem)
     # What reads the card tables in Python (notation, Python bots) finds the set's added
-    # cards (or none), as the reference's new_game installs them.
+    # cards (or none), as the reference's new_game installs them; a set beyond the core's
+    # arrays is the core's OptionError.
     cards.install()
     return _module().new_game(
         players, seed, options or DEFAULTS, list(dice), history, cards

@@ -619,6 +619,15 @@ def _read_end(r: _Reader, s: GameState) -> None:
             raise r.fail("last_turns", f"must be between {lowest} and {players - 1}")
 
 
+def checked_add(add: Any) -> dict[str, list[dict[str, Any]]]:
+    """A position's ``card_set.add``, checked by the card definitions (both engines read it
+    so): PositionError naming the card and field."""
+    try:
+        return check_added(add, set(PRINTED_INDEX), "card_set")
+    except CardDefinitionError as exc:
+        raise _Reader.fail("card_set.add", str(exc).removeprefix("card_set: ")) from None
+
+
 def _card_set(r: _Reader, d: dict) -> CardSet:
     """The position's ``card_set`` (the printed set when it is left out)."""
     data = r.get(d, "card_set", "card_set", dict, {})
@@ -627,12 +636,7 @@ def _card_set(r: _Reader, d: dict) -> CardSet:
             raise r.fail("card_set", f"{key!r} is not a card-set field (points, remove, add)")
     points = r.get(data, "points", "card_set.points", dict, {})
     remove = r.get(data, "remove", "card_set.remove", list, [])
-    add = None
-    if "add" in data:
-        try:
-            add = check_added(data["add"], set(PRINTED_INDEX), "card_set")
-        except CardDefinitionError as exc:
-            raise r.fail("card_set.add", str(exc).removeprefix("card_set: ")) from None
+    add = checked_add(data["add"]) if "add" in data else None
     try:
         return CardSet.from_changes(points, remove, add=add)
     except OptionError as exc:

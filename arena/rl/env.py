@@ -47,8 +47,8 @@ class TakenokoEnv(AECEnv):
                  render_mode: str | None = None) -> None:
         """``cards``: a card set, or a card-set file as the commands' ``--cards FILE`` reads
         it (its Emperor's points become the rule option).  A set that adds cards sizes the
-        spaces by its cards; it must be one the engine in use plays (today the reference
-        engine, ``ARENA_ENGINE=reference``), checked here rather than at the first reset."""
+        spaces by its cards; it must be one the engine in use plays (the native engine's
+        arrays hold 64 cards), checked here rather than at the first reset."""
         super().__init__()
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")

@@ -195,7 +195,7 @@ fn card_of(index: usize, category: u8, entry: &Json) -> Result<Card, String> {
                 cells.push((q, r, colour_index(str_of(cell.get("colour"), "colour")?)?));
             }
             if cells.is_empty() {
-                return Err(format!("{id}: cells"));
+                return Err("cells".into());
             }
             card.rotations = rotations(&cells);
             card.shifts = card.rotations.iter().map(|r| shifts(r)).collect();

@@ -191,10 +191,11 @@ pub struct Played {
 }
 
 /// An action as an error message names it: its notation when it reads back as itself,
-/// else its number (the reference's `returned_text` for an int).
-pub fn returned_text(action: Action) -> String {
-    if let Some(text) = actions::try_text(action as u64) {
-        if actions::parse(&text) == Ok(action) {
+/// else its number (the reference's `returned_text` for an int); a card is one of the
+/// game's set (an added card by its id).
+pub fn returned_text(action: Action, cards: &CardSet) -> String {
+    if let Some(text) = actions::try_text_in(action as u64, cards) {
+        if actions::parse_in(&text, cards) == Ok(action) {
             return str_repr(&text);
         }
     }
@@ -277,7 +278,7 @@ pub fn play(
             }
             other => {
                 let text = match other {
-                    Ok(action) => returned_text(action),
+                    Ok(action) => returned_text(action, &state.b.card_set),
                     Err(text) => text,
                 };
                 error = fault(

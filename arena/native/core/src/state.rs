@@ -397,7 +397,8 @@ impl Board {
     /// Whether some rotation of a plot card's pattern lies on irrigated plots (no memo).
     fn plot_pattern_here(&self, card: u8) -> bool {
         let cells = self.irrigated_cells();
-        self.card_set.cards[card as usize]
+        self.card_set
+            .card(card)
             .shifts
             .iter()
             .any(|rotation| self.rotation_anchors(rotation, &cells).next().is_some())
@@ -442,7 +443,7 @@ impl Board {
     pub fn plot_pattern_places(&self, card: u8) -> Vec<Vec<Cell>> {
         let cells = self.irrigated_cells();
         let mut out = Vec::new();
-        for rotation in &self.card_set.cards[card as usize].shifts {
+        for rotation in &self.card_set.card(card).shifts {
             for anchor in self.rotation_anchors(rotation, &cells) {
                 out.push(rotation.iter().map(|&(s, _)| anchor + s).collect());
             }
@@ -452,7 +453,7 @@ impl Board {
 
     /// Whether a gardener card's shoots are on the board now (R10.4, R10.5).
     pub fn gardener_objective_found(&self, card: u8) -> bool {
-        let c = &self.card_set.cards[card as usize];
+        let c = &self.card_set.card(card);
         if card as usize >= COMPONENTS.cards.len() {
             return self.added_gardener_found(c);
         }
@@ -507,14 +508,14 @@ impl Board {
 
     /// Whether a stock holds the sections of a panda card (R10.6).
     pub fn panda_objective_found(&self, seat: u8, card: u8) -> bool {
-        let need = self.card_set.cards[card as usize].eat;
+        let need = self.card_set.card(card).eat;
         let e = self.eaten[seat as usize];
         (0..3).all(|i| e[i] >= need[i] as u32)
     }
 
     /// Whether a card's condition holds now for a seat (R10.3-R10.6).
     pub fn objective_found(&self, seat: u8, card: u8) -> bool {
-        match self.card_set.cards[card as usize].category {
+        match self.card_set.card(card).category {
             PANDA_CARD => self.panda_objective_found(seat, card),
             GARDENER_CARD => self.gardener_objective_found(card),
             _ => self.plot_objective_found(card),
@@ -1481,7 +1482,7 @@ impl State {
         }
         let b = &mut self.b;
         let _ = b.completed[seat as usize].try_push(card);
-        let c = &b.card_set.cards[card as usize];
+        let c = &b.card_set.card(card);
         let (category, eat) = (c.category, c.eat);
         if category == PANDA_CARD {
             for i in 0..3 {
@@ -1510,7 +1511,7 @@ impl State {
             .map(|s| {
                 self.b.completed[s]
                     .iter()
-                    .filter(|&&c| self.b.card_set.cards[c as usize].category == PANDA_CARD)
+                    .filter(|&&c| self.b.card_set.card(c).category == PANDA_CARD)
                     .map(|&c| points[c as usize] as i64)
                     .sum()
             })

@@ -249,6 +249,13 @@ fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>
     Ok(parsed)
 }
 
+/// Whether the core can play a card set: OptionError with the core's sentence when its
+/// arrays cannot hold it (too many added cards, too deep a deck).
+#[pyfunction]
+fn check_card_set(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<()> {
+    core_cards(py, cards).map(|_| ())
+}
+
 /// The reference objects of a core's options and card set (positions, unpickled views).
 fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let options = rule_options_class(py)?
@@ -488,9 +495,9 @@ fn fit_known<const N: usize>(known: &mut arrayvec::ArrayVec<u8, N>, len: usize) 
     }
 }
 
-/// A card index of the game's set (`count` cards, printed and added).
-fn card_arg(card: i64, count: usize) -> PyResult<u8> {
-    if (0..count as i64).contains(&card) {
+/// A card index of the game's set (printed and added cards).
+fn card_arg(card: i64, set: &CardSet) -> PyResult<u8> {
+    if (0..set.cards.len() as i64).contains(&card) {
         Ok(card as u8)
     } else {
         Err(PyIndexError::new_err(format!("{card} is not a card index")))
@@ -719,16 +726,16 @@ macro_rules! board_api {
             }
             /// Whether a plot card's pattern is on the board now (R10.3).
             fn plot_objective_found(&self, card: i64) -> PyResult<bool> {
-                Ok(self.board().plot_objective_found(card_arg(card, self.board().card_set.cards.len())?))
+                Ok(self.board().plot_objective_found(card_arg(card, &self.board().card_set)?))
             }
             /// Whether a gardener card's shoots are on the board now (R10.4, R10.5).
             fn gardener_objective_found(&self, card: i64) -> PyResult<bool> {
-                Ok(self.board().gardener_objective_found(card_arg(card, self.board().card_set.cards.len())?))
+                Ok(self.board().gardener_objective_found(card_arg(card, &self.board().card_set)?))
             }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
             fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
                 let seat = seat_arg(self.board(), seat)?;
-                Ok(self.board().objective_found(seat, card_arg(card, self.board().card_set.cards.len())?))
+                Ok(self.board().objective_found(seat, card_arg(card, &self.board().card_set)?))
             }
             /// Every placement of a plot card's pattern on the board, as tuples of cells.
             fn plot_pattern_places<'py>(
@@ -736,7 +743,7 @@ macro_rules! board_api {
                 py: Python<'py>,
                 card: i64,
             ) -> PyResult<Bound<'py, PyList>> {
-                let places = self.board().plot_pattern_places(card_arg(card, self.board().card_set.cards.len())?);
+                let places = self.board().plot_pattern_places(card_arg(card, &self.board().card_set)?);
                 let items: Vec<Bound<'py, PyTuple>> = places
                     .iter()
                     .map(|p| PyTuple::new(py, p))
@@ -1033,10 +1040,10 @@ impl PyHands {
                 "a hand holds at most 5 objectives (R10.2)",
             ));
         }
-        let count = s.st.b.card_set.cards.len();
+        let set = s.st.b.card_set.clone();
         let cards: Vec<u8> = hand
             .iter()
-            .map(|&c| card_arg(c, count))
+            .map(|&c| card_arg(c, &set))
             .collect::<PyResult<_>>()?;
         s.st.hands[i as usize] = cards.into_iter().collect();
         s.changed(false);
@@ -1108,10 +1115,10 @@ impl PyState {
                     "a hand holds at most 5 objectives (R10.2)",
                 ));
             }
-            let count = self.st.b.card_set.cards.len();
+            let set = self.st.b.card_set.clone();
             self.st.hands[i] = hand
                 .iter()
-                .map(|&c| card_arg(c, count))
+                .map(|&c| card_arg(c, &set))
                 .collect::<PyResult<_>>()?;
         }
         self.changed(false);
@@ -1168,7 +1175,7 @@ impl PyState {
             }
             self.st.objective_decks[k] = deck
                 .iter()
-                .map(|&c| card_arg(c, self.st.b.card_set.cards.len()))
+                .map(|&c| card_arg(c, &self.st.b.card_set))
                 .collect::<PyResult<_>>()?;
             fit_known(&mut self.st.b.objective_known[k], deck.len());
         }
@@ -2035,13 +2042,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(referee::play_game, m)?,
         wrap_pyfunction!(referee::play_batch, m)?,
         wrap_pyfunction!(referee::record_fields, m)?,
+        wrap_pyfunction!(check_card_set, m)?,
     ] {
         m.add_function(f)?;
     }
     let kinds: Vec<(&str, u8)> = Kind::ALL.iter().map(|k| (k.name(), *k as u8)).collect();
     m.add("KINDS", kinds)?;
     m.add("CELLS", GRID.cells.len())?;
-    m.add("MAX_CARDS", takenoko::components::MAX_CARDS)?;
-    m.add("MAX_DECK", takenoko::state::MAX_DECK)?;
     Ok(())
 }

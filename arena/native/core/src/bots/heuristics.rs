@@ -98,7 +98,7 @@ pub fn card_points(board: &Board) -> Vec<f64> {
 
 /// A card's category.
 pub fn category(b: &Board, card: u8) -> u8 {
-    b.card_set.cards[card as usize].category
+    b.card_set.card(card).category
 }
 
 // ----------------------------------------------------------------- positions
@@ -622,7 +622,7 @@ fn plot_card_cost(b: &Board, layout: &mut Layout, card: u8) -> f64 {
         }
         layout.spaces = Some(spaces);
     }
-    let rotations = &b.card_set.cards[card as usize].shifts;
+    let rotations = &b.card_set.card(card).shifts;
     let mut best = 0.0;
     for &(_, c) in &rotations[0] {
         best += PLOT_ACTION_COST[c as usize] + IRRIGATION_NEAR;
@@ -717,7 +717,7 @@ fn new_plot_cost(colour: usize, target: u8) -> f64 {
 
 /// Actions a gardener card still needs (the reference's `_gardener_cost`).
 fn gardener_cost(b: &Board, layout: &Layout, card: u8, stored: &[u8; 4]) -> f64 {
-    let c = &b.card_set.cards[card as usize];
+    let c = &b.card_set.card(card);
     let (colour, target, need) = (c.colour as usize, c.height, c.improvement);
     let reserve = &b.reserve_improvements;
     if c.shoots == 1 {
@@ -1096,7 +1096,7 @@ impl<'a, P: Position> Snapshot<'a, P> {
                 let (avail, reach) = self.panda_bamboo();
                 let mut discounts: ArrayVec<([u8; 3], f64), 16> = ArrayVec::new();
                 for &card in pool {
-                    let need = b.card_set.cards[card as usize].eat;
+                    let need = b.card_set.card(card).eat;
                     let discount = match discounts.iter().find(|(n, _)| *n == need) {
                         Some(&(_, d)) => d,
                         None => {
@@ -1232,7 +1232,7 @@ pub fn draw_value<P: Position + AsView>(
         let mut cards: ArrayVec<u8, 8> = hand
             .iter()
             .copied()
-            .filter(|&c| pos.board().card_set.cards[c as usize].category == PANDA_CARD)
+            .filter(|&c| pos.board().card_set.card(c).category == PANDA_CARD)
             .collect();
         let bamboo = snap.panda_bamboo();
         let stock = pos.board().eaten[seat as usize];

@@ -348,7 +348,7 @@ impl Objective {
         }
         let mut fence_colours = 0u8;
         for &c in hand {
-            let card = &b.card_set.cards[c as usize];
+            let card = &b.card_set.card(c);
             if card.category == GARDENER_CARD && matches!(card.improvement, -1 | 2) {
                 fence_colours |= 1 << card.colour;
             }
