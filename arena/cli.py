@@ -836,12 +836,15 @@ def list_bots(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    for name, cls, text in describe_all():
-        if cls is None:
+    from .tournament.sandbox import Isolation, parse_participant
+
+    isolation = Isolation()
+    for name, spec, text in describe_all(lambda name: parse_participant(name, isolation)):
+        if spec is None:
             click.echo(f"{name:<10} (cannot load: {text})")
             continue
         click.echo(f"{name:<10} {text}")
-        for p in cls.PARAMS:
+        for p in spec.declared():
             setting = f"{p.name}={str(p.default).lower() if p.type is bool else p.default}"
             kind = f"{p.type_name()} {p.range_text()}".rstrip()
             click.echo(f"    {setting:<24} {kind:<26} {p.help}")

@@ -14,10 +14,14 @@ workers is the picklable ``BotSpec`` (target and parameters), never a class obje
 A bot is made by ``make_bot(spec, game_seed, seat)``, its generator seeded from the game, the
 seat and the participant's name (``arena.seeds.bot_seed``).
 
-Trust follows the registration: a bot class is *ours* (runs in the worker's process in a
-tournament, ``--isolate untrusted``) exactly when the arena's own distribution registers it.
-No list is kept by hand beside the entry points, so a new built-in bot that is registered is
-trusted, and one that is not has no name either.
+Trust follows where the code is, never a name: a bot is *ours* (its spec is read and it plays
+in the arena's own processes; every other bot is checked and plays in a jail,
+``arena.tournament.sandbox``) exactly when ``runs_only_ours`` finds that importing it would run
+only files of the arena's installed package folders (``arena`` and ``bots`` beside it).  That
+is decided before anything is imported, by finding the files as the import system would,
+without running a parent package.  A distribution's name proves nothing (any folder on the
+path may claim to be ``takenoko-arena``), so an entry point is trusted for its target's files,
+whoever registers it.
 """
 
 from __future__ import annotations
@@ -29,11 +33,13 @@ import random
 import re
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from importlib.machinery import PathFinder
+from importlib.metadata import distributions
 from typing import Any, NamedTuple
 
-from .bot import Bot, BotConfigError
+from .bot import Bot, BotConfigError, Param
 from .seeds import bot_seed
 
 ENTRY_POINT_GROUP = "takenoko_arena.bots"
@@ -57,21 +63,24 @@ class Registered(NamedTuple):
 
 @functools.cache
 def registered() -> tuple[Registered, ...]:
-    """The installed entry points of the group, the arena's own first; read once per process
-    (a scan of the installed distributions costs milliseconds)."""
-    found = [
-        Registered(ep.name, ep.value, _normalized(ep.dist.name) if ep.dist is not None else "")
-        for ep in entry_points(group=ENTRY_POINT_GROUP)
-    ]
-    ours = _normalized(DISTRIBUTION)
-    return tuple(sorted(found, key=lambda r: r.distribution != ours))
+    """The installed entry points of the group, the arena's own first (those whose target's
+    files are ours, ``runs_only_ours``); read once per process (a scan of the installed
+    distributions costs milliseconds)."""
+    # Every distribution's, not ``entry_points()``'s one per name: a folder on the path that
+    # calls itself takenoko-arena would hide the arena's own registrations otherwise.
+    found = list(dict.fromkeys(
+        Registered(ep.name, ep.value, _normalized(dist.name or ""))
+        for dist in distributions()
+        for ep in dist.entry_points.select(group=ENTRY_POINT_GROUP)
+    ))
+    return tuple(sorted(found, key=lambda r: not _files_are_ours(_module_name(r.target))))
 
 
 def available() -> dict[str, str]:
     """Registered bot names and their ``module:Class`` targets.
 
     The arena's own registrations come first and win: a plugin cannot take the name
-    ``random`` from the built-in bot.
+    ``random`` from the built-in bot, even by calling its distribution ``takenoko-arena``.
     """
     found: dict[str, str] = {}
     for entry in registered():
@@ -84,17 +93,105 @@ def _dotted(path: str) -> str:
     return path.replace(":", ".")
 
 
+def _module_name(path: str) -> str:
+    """The module of ``module:Class`` or ``module.Class`` (``""`` for a bare name)."""
+    if ":" in path:
+        return path.partition(":")[0]
+    return path.rpartition(".")[0]
+
+
+@functools.cache
+def own_folders() -> tuple[str, ...]:
+    """The arena's installed package folders that hold bots, as real paths: ``arena`` (this
+    file's) and ``bots`` beside it (``pyproject.toml`` installs them together)."""
+    arena_folder = os.path.dirname(os.path.realpath(__file__))
+    return (arena_folder, os.path.realpath(os.path.join(os.path.dirname(arena_folder), "bots")))
+
+
+def _is_ours(path: str, *, folder: bool) -> bool:
+    """Whether a file (with its folder) or a folder lies in one of ``own_folders``: a link
+    counts where it leads, and a file linked into a foreign folder is foreign (its package's
+    relative imports would be looked up there)."""
+    places = [path] if folder else [path, os.path.dirname(path)]
+    for place in places:
+        real = os.path.realpath(place)
+        if not any(real == own or real.startswith(own + os.sep) for own in own_folders()):
+            return False
+    return True
+
+
+def module_files(module: str) -> list[tuple[str, bool]] | None:
+    """What importing ``module`` would run and search: each package's and the module's file
+    and each package's folders, as ``(path, is_folder)``; None when a part is not found.
+
+    Found as the import finds them (a module already imported by what it holds, the others
+    by ``PathFinder`` over ``sys.path``, the current directory last as ``_import`` adds it),
+    but without running anything: a parent package is looked into, never imported.
+    """
+    parts = module.split(".")
+    if not all(parts):
+        return None
+    found: list[tuple[str, bool]] = []
+    search: list[str] | None = None
+    for i in range(len(parts)):
+        name = ".".join(parts[:i + 1])
+        loaded = sys.modules.get(name)
+        if loaded is not None:
+            origin = getattr(loaded, "__file__", None)
+            locations = getattr(loaded, "__path__", None)
+        else:
+            try:
+                spec = PathFinder.find_spec(
+                    name, search if search is not None else [*sys.path, os.getcwd()])
+            except (ImportError, ValueError):
+                return None
+            if spec is None:
+                return None
+            origin, locations = spec.origin, spec.submodule_search_locations
+        if isinstance(origin, str) and os.path.isabs(origin):
+            found.append((origin, False))
+        elif origin is not None and locations is None:
+            return None  # built into the interpreter, or found by no file: not ours
+        if locations is None:
+            if i < len(parts) - 1:
+                return None  # a module, not a package: the import fails there
+            break
+        search = [str(p) for p in locations]
+        found.extend((p, True) for p in search)
+    return found
+
+
+def _files_are_ours(module: str) -> bool:
+    files = module_files(module) if module else None
+    return bool(files) and all(_is_ours(path, folder=folder) for path, folder in files)
+
+
+def runs_only_ours(target: str) -> bool:
+    """Whether loading the bot class of ``target`` (a registered name, ``module:Class`` or
+    ``module.Class``) in this process would run only the arena's own code: the one trust
+    decision of every command and script (``arena.tournament.sandbox.Isolation``).
+
+    True when every file its import would run lies in ``own_folders`` (found by
+    ``module_files``, nothing run) and its class does not run code its spec names
+    (``Bot.LOADS_USER_CODE``); also for a bare name that is not registered, which imports
+    nothing (its error is told where it is parsed).  False for anything not found or not
+    ours: such a bot is checked and played in a jail.
+    """
+    names = available()
+    path = names.get(target, target)
+    if ":" not in path and "." not in path:
+        return True
+    if not _files_are_ours(_module_name(path)):
+        return False
+    try:
+        return not load_class(path).LOADS_USER_CODE  # ours: importing it is safe
+    except BotConfigError:
+        return True  # ours but no bot: the parse here says what is wrong
+
+
 def builtin_paths() -> frozenset[str]:
-    """``module.Class`` of every bot the arena's own distribution registers."""
-    ours = _normalized(DISTRIBUTION)
-    return frozenset(_dotted(r.target) for r in registered() if r.distribution == ours)
-
-
-def is_builtin(path: str) -> bool:
-    """Whether ``module:Class`` or ``module.Class`` is a bot of the arena's own distribution
-    that runs only the arena's code (the trust decision of ``--isolate untrusted``): a
-    shipped bot that loads a module its spec names (``Bot.LOADS_USER_CODE``) is not."""
-    return _dotted(path) in builtin_paths() and not load_class(path).LOADS_USER_CODE
+    """``module.Class`` of every registered bot that ``runs_only_ours``."""
+    return frozenset(_dotted(r.target) for r in registered() if runs_only_ours(r.target))
 
 
 def load_class(target: str) -> type[Bot]:
@@ -233,6 +330,15 @@ class BotSpec:
     def bot_class(self) -> type[Bot]:
         return load_class(self.class_path if self.class_path else self.target)
 
+    def declared(self) -> tuple[Param, ...]:
+        """The bot's declared parameters (``Bot.PARAMS``): what ``arena bots`` lists and what
+        a tuner's ``--space`` is checked against."""
+        return self.bot_class().PARAMS
+
+    def description(self) -> str:
+        """What ``arena bots`` prints for it (``Bot.describe``)."""
+        return self.bot_class().describe()
+
     def create(self, rng: random.Random) -> Bot:
         """A new bot of this spec with the generator given (a test's, or ``make_bot``'s)."""
         return self.bot_class()(rng, **self.params)
@@ -258,14 +364,16 @@ def make_bot(spec: BotSpec, game_seed: int, seat: int) -> Bot:
     return spec.create(random.Random(bot_seed(game_seed, seat, spec.name)))
 
 
-def describe_all() -> list[tuple[str, type[Bot] | None, str]]:
-    """``(name, class or None, description or the import error)`` for ``arena bots``."""
-    out: list[tuple[str, type[Bot] | None, str]] = []
+def describe_all(read: Callable[[str], BotSpec]) -> list[tuple[str, BotSpec | None, str]]:
+    """``(name, spec or None, description or the error)`` for ``arena bots``, each registered
+    bot read by ``read``: ``arena.tournament.sandbox.parse_participant``, which checks a bot
+    that is not ours in a jail, so that listing the bots imports no plugin here."""
+    out: list[tuple[str, BotSpec | None, str]] = []
     for name in sorted(available()):
         try:
-            bot_cls = load_class(name)
+            spec = read(name)
         except BotConfigError as exc:
             out.append((name, None, str(exc)))
             continue
-        out.append((name, bot_cls, bot_cls.describe()))
+        out.append((name, spec, spec.description()))
     return out

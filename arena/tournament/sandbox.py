@@ -55,11 +55,11 @@ from typing import Any
 
 import orjson
 
-from arena.bot import Bot, BotConfigError
+from arena.bot import Bot, BotConfigError, Param
 from arena.engine import Event, GameResult, RuleOptions
 from arena.limits import START_TIME
 from arena.match import BotFault, describe_exception, returned_text
-from arena.registry import BotSpec, available, is_builtin, split_spec
+from arena.registry import BotSpec, available, runs_only_ours, split_spec
 
 from .jail import Jail, JailError, JailLimits, View, jail_problem, jail_uid, make_view
 
@@ -119,11 +119,12 @@ class Isolation:
             return True  # checked away from us: its class must never be imported here
         if self.mode == "none" or spec.name in self.trusted or spec.target in self.trusted:
             return False
-        return self.mode == "all" or not shipped(spec)
+        return self.mode == "all" or not runs_only_ours(spec.target)
 
     def trusts_text(self, text: str) -> bool:
         """Whether a spec's text may be parsed (its module imported) in this process: a bot
-        shipped with the arena, a trusted one, or any with ``--isolate none``.
+        of the arena's own files (``runs_only_ours``), a trusted one, or any with
+        ``--isolate none``.
 
         Read with the spec parser itself (``split_spec``), before anything is imported; a
         text that is no spec raises its BotConfigError here.
@@ -132,7 +133,7 @@ class Isolation:
         names = {parts.text, parts.target} | ({parts.name} if parts.name else set())
         if self.mode == "none" or names & self.trusted:
             return True
-        return is_builtin(available().get(parts.target, parts.target))
+        return runs_only_ours(parts.target)
 
     def problem(self, specs: Sequence[BotSpec]) -> str | None:
         """Why the bots it isolates among ``specs`` cannot be jailed here (None: they can,
@@ -151,21 +152,70 @@ def module_of(target: str) -> str:
     return path.rpartition(".")[0] or path
 
 
-def shipped(spec: BotSpec) -> bool:
-    """Whether the spec names a bot that comes with the arena: one that the arena's own
-    distribution registers (``arena.registry.is_builtin``)."""
-    return is_builtin(spec.class_path)
-
-
 @dataclass(frozen=True)
 class ForeignSpec(BotSpec):
     """A spec checked in a process of its own (``parse_participant``): its module was never
     imported here, and its parameters with defaults filled in came back as data."""
 
     checked: dict[str, Any] = field(default_factory=dict)
+    #: The class's declared parameters and description, as its check reported them.
+    params_declared: tuple[Param, ...] = ()
+    about: str = ""
+    #: ``module.Class`` its jail loads: a registered name resolved where the distributions are.
+    loads: str = ""
 
     def full_params(self) -> dict[str, Any]:
         return dict(self.checked)
+
+    def declared(self) -> tuple[Param, ...]:
+        return self.params_declared
+
+    def description(self) -> str:
+        return self.about
+
+    def bot_class(self) -> type[Bot]:
+        """Never here: the class of a bot that is not ours is loaded only in its jail."""
+        raise BotConfigError(f"bot {self.name!r} is not one of the arena's own and plays only "
+                             "in a jail")
+
+    def plain(self) -> BotSpec:
+        """The spec as its jail parses it: by the text the user gave."""
+        return BotSpec(text=self.text, target=self.loads or self.target,
+                       params=dict(self.params), name=self.name)
+
+
+def _as_sent(spec: BotSpec) -> BotSpec:
+    """The spec a host is sent: a plain ``BotSpec`` (the host runs as ``__main__``, where a
+    ``ForeignSpec`` would be another module's class)."""
+    return spec.plain() if isinstance(spec, ForeignSpec) else spec
+
+
+#: ``Param.type`` by the name a check sends it by.
+_PARAM_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
+
+
+def _param_fields(param: Param) -> dict[str, Any]:
+    """A declared parameter as JSON data (``_check_main``)."""
+    return {"name": param.name, "type": param.type.__name__, "default": param.default,
+            "help": param.help, "choices": list(param.choices), "minimum": param.minimum,
+            "maximum": param.maximum}
+
+
+def _param_from(fields: Any) -> Param | None:
+    """A declared parameter from a check's reply; None when it is not one."""
+    number = (int, float)
+    if not (isinstance(fields, dict) and isinstance(fields.get("name"), str)
+            and fields.get("type") in _PARAM_TYPES and isinstance(fields.get("help"), str)
+            and isinstance(fields.get("default"), (int, float, str, bool))
+            and isinstance(fields.get("choices"), list)
+            and all(isinstance(c, str) for c in fields["choices"])
+            and all(fields.get(k) is None or (isinstance(fields[k], number)
+                                              and not isinstance(fields[k], bool))
+                    for k in ("minimum", "maximum"))):
+        return None
+    return Param(fields["name"], _PARAM_TYPES[fields["type"]], fields["default"],
+                 fields["help"][:500], tuple(fields["choices"]), fields.get("minimum"),
+                 fields.get("maximum"))
 
 
 #: Seconds a bot module may take to import when its spec is checked.
@@ -185,26 +235,38 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
         return BotSpec.parse(text)
     parts = split_spec(text)
     stripped, target = parts.text, parts.target
-    reply = _check_elsewhere(stripped, isolation)
+    # A registered name is resolved here: the jail shows none of the distributions.
+    loads = available().get(target, target).replace(":", ".")
+    rest = stripped.partition(":")[2]
+    sent = loads + (":" + rest if rest else "")
+    reply = _check_elsewhere(sent, isolation)
     if isinstance(reply.get("error"), str):
         raise BotConfigError(reply["error"][:300])
     fields = reply.get("spec")
     scalar = (int, float, str, bool)
     # What the text itself says (its name, which parameters it sets) is read here: the child
     # only adds what needs the module (the class, the values converted, the defaults).
-    if not (isinstance(fields, dict) and fields.get("text") == stripped
-            and fields.get("target") == target
-            and fields.get("name") == (parts.name or stripped)
+    if not (isinstance(fields, dict) and fields.get("text") == sent
+            and fields.get("target") == loads
+            and fields.get("name") == (parts.name or sent)
             and isinstance(fields.get("params"), dict)
             and set(fields["params"]) == set(parts.params)
             and isinstance(fields.get("class_path"), str)
             and all(isinstance(fields.get(k), dict) and all(
-                isinstance(v, scalar) for v in fields[k].values()) for k in ("params", "full"))):
+                isinstance(v, scalar) for v in fields[k].values()) for k in ("params", "full"))
+            and isinstance(fields.get("about"), str)
+            and isinstance(fields.get("declared"), list)):
+        raise BotConfigError(f"bot spec {stripped!r} could not be checked (its process "
+                             "answered nonsense)")
+    read = [_param_from(p) for p in fields["declared"]]
+    declared = tuple(p for p in read if p is not None)
+    if len(declared) != len(read):
         raise BotConfigError(f"bot spec {stripped!r} could not be checked (its process "
                              "answered nonsense)")
     return ForeignSpec(text=stripped, target=target, params=fields["params"],
-                       name=fields["name"], class_path=fields["class_path"],
-                       checked=fields["full"])
+                       name=parts.name or stripped, class_path=fields["class_path"], loads=loads,
+                       checked=fields["full"], params_declared=declared,
+                       about=fields["about"][:500])
 
 
 def _check_elsewhere(text: str, isolation: Isolation) -> dict[str, Any]:
@@ -262,7 +324,9 @@ def _check_main(fd: int, uid: int | None, path: list[str], text: str) -> None:
         spec = BotSpec.parse(text)
         out: dict[str, Any] = {"spec": {
             "text": spec.text, "target": spec.target, "params": spec.params,
-            "name": spec.name, "class_path": spec.class_path, "full": spec.full_params()}}
+            "name": spec.name, "class_path": spec.class_path, "full": spec.full_params(),
+            "declared": [_param_fields(p) for p in spec.declared()],
+            "about": spec.description()}}
     except BotConfigError as exc:
         out = {"error": str(exc)}
     except Exception as exc:
@@ -376,7 +440,7 @@ class BotHost:
         finally:
             theirs.close()
         self.jail = jail
-        _send(ours.fileno(), pickle.dumps((self.spec, self.isolation.limits(),
+        _send(ours.fileno(), pickle.dumps((_as_sent(self.spec), self.isolation.limits(),
                                            list(self.view.sys_path))))
         self.socket = ours
         return ours

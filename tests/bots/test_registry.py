@@ -21,9 +21,9 @@ from arena.registry import (
     Registered,
     available,
     builtin_paths,
-    is_builtin,
     load_class,
     registered,
+    runs_only_ours,
 )
 from arena.tournament.sandbox import Isolation
 from tests.bots.plugin_bot import MyBot
@@ -76,13 +76,14 @@ def test_the_built_in_bots_are_the_distributions_entry_points_and_trusted() -> N
         assert Registered(name, target, DISTRIBUTION) in registered(), name
         assert available()[name] == target
         if load_class(target).LOADS_USER_CODE:  # the policy bot runs the user's module
-            assert not is_builtin(target), name
+            assert not runs_only_ours(target), name
             continue
-        assert is_builtin(target)
+        assert runs_only_ours(target)
         spec = BotSpec.parse(name)
         assert not Isolation().isolates(spec), name
         assert Isolation().trusts_text(f"{name}:name=x")
-    assert builtin_paths() == {t.replace(":", ".") for t in ours().values()}
+    assert builtin_paths() == {t.replace(":", ".") for t in ours().values()
+                               if not load_class(t).LOADS_USER_CODE}
 
 
 def test_every_bot_class_of_the_bots_package_is_registered() -> None:
@@ -123,7 +124,7 @@ def test_a_bot_registered_by_another_distribution_is_not_trusted(
     assert available()["random"] == ours()["random"]  # ours wins the name
     spec = BotSpec.parse("mine:x=1")
     assert spec.bot_class() is MyBot
-    assert not is_builtin(spec.class_path)
+    assert not runs_only_ours("mine")
     assert Isolation().isolates(spec)
     assert not Isolation().trusts_text("mine:x=1")
     assert Isolation(trusted=frozenset({"mine"})).trusts_text("mine:x=1")
@@ -142,7 +143,7 @@ def test_without_registered_bots_the_error_says_to_install(
     """A source tree that was never installed has no entry points: the error says why."""
     import arena.registry
 
-    monkeypatch.setattr(arena.registry, "entry_points", lambda group: [])
+    monkeypatch.setattr(arena.registry, "distributions", lambda: [])
     with pytest.raises(BotConfigError, match="pip install -e"):
         BotSpec.parse("random")
     assert BotSpec.parse("bots.random_bot.RandomBot").name == "bots.random_bot.RandomBot"
@@ -250,3 +251,44 @@ def test_a_broken_bot_module_is_a_clear_error(tmp_path: Path, monkeypatch: pytes
         BotSpec.parse("brokenbots.Mine")
     for word in words:
         assert word in str(info.value)
+
+
+def test_a_distribution_calling_itself_the_arena_is_not_trusted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> None:
+    """The attack of issue 50: a ``takenoko_arena-99.0.dist-info`` beside a bot, named as the
+    arena's distribution.  Trust is decided by where the target's files are, so its bots are
+    foreign, checked in a jail, never imported here, and it takes no name of ours."""
+    from arena.tournament.sandbox import ForeignSpec, parse_participant
+
+    marks = tmp_path / "imports"
+    monkeypatch.setenv("ARENA_IMPORT_SPY", str(marks))
+    info = tmp_path / "takenoko_arena-99.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\nVersion: 99.0\n")
+    spy = "tests.tournament.import_spy:Quiet"
+    (info / "entry_points.txt").write_text(
+        f"[{ENTRY_POINT_GROUP}]\nspy = {spy}\ngreedy = {spy}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert Registered("spy", spy, DISTRIBUTION) in registered()
+    assert available()["greedy"] == ours()["greedy"]  # ours wins the name
+    assert not runs_only_ours("spy") and not Isolation().trusts_text("spy")
+    spec = parse_participant("spy", Isolation())
+    assert isinstance(spec, ForeignSpec) and Isolation().isolates(spec)
+    assert [p.name for p in spec.declared()] == ["complete"]
+    assert "tests.tournament.import_spy" not in sys.modules and not marks.exists()
+    assert spy.replace(":", ".") not in builtin_paths()
+
+
+def test_a_file_linked_into_a_foreign_package_is_foreign(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package of its own whose module is a link to one of ours is not ours: its
+    ``__init__`` and its relative imports are the package's."""
+    package = tmp_path / "lookalike"
+    package.mkdir()
+    (package / "__init__.py").symlink_to(ROOT / "bots" / "__init__.py")
+    (package / "greedy.py").symlink_to(ROOT / "bots" / "greedy.py")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert not runs_only_ours("lookalike.greedy.GreedyBot")
+    assert runs_only_ours("bots.greedy.GreedyBot")
+    assert "lookalike" not in sys.modules
