@@ -72,6 +72,23 @@ class Alarm:
 
 
 
+def printable(text: str, *, lines: bool = False) -> str:
+    """Text a bot controls (a fault's message, a returned object's ``repr``, what it printed,
+    what its jail's check said) as it may reach a terminal, a log or a record: every control
+    character (C0, C1, ESC, and the other unprintable ones such as bidirectional overrides)
+    shown escaped as ``\\xNN``/``\\uNNNN``, printable unicode kept, so that it can neither clear
+    a screen nor draw a fake standings table.  ``lines``: newlines and tabs kept (a bot's
+    printed output, read as lines under a heading that names the bot)."""
+    kept = "\n\t" if lines else ""
+    return "".join(c if c.isprintable() or c in kept else _escaped(c) for c in text)
+
+
+def _escaped(c: str) -> str:
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else (
+        f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+
+
 def describe_exception(exc: BaseException) -> str:
     """One line naming the exception and where in the bot it was raised.
 
@@ -85,7 +102,7 @@ def describe_exception(exc: BaseException) -> str:
         where = ""
     name = _text(lambda: type(exc).__name__, "an exception")
     text = f"{name}: {_text(lambda: str(exc), '(unprintable)')}".rstrip(": ")
-    return (text + where)[:500]
+    return printable(text + where)[:500]
 
 
 def _text(make: Callable[[], object], fallback: str, limit: int = 500) -> str:
@@ -119,4 +136,4 @@ def returned_text(action: object) -> str:
                 pass
         return str(action) if abs(action) < 10**80 else f"an integer of {action.bit_length()} bits"
     kind = _text(lambda: type(action).__name__, "object")
-    return _text(lambda: repr(action), f"an unprintable {kind}", 80)
+    return printable(_text(lambda: repr(action), f"an unprintable {printable(kind)}", 80))

@@ -24,6 +24,7 @@ from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, CardSet, RuleOptions
 from arena.records import write_problem
 from arena.registry import BotSpec
+from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import TournamentConfig, against_copies
 
 
@@ -40,10 +41,13 @@ def add_match_options(
     ap: argparse.ArgumentParser,
     games: int,
     subject: str = "the bot measured (a bot spec, e.g. mcts:iterations=300)",
+    in_process: bool = False,
 ) -> None:
-    """SPEC_A, SPEC_B and the options of a match of SPEC_A against copies of SPEC_B."""
-    ap.add_argument("spec_a", type=bot_spec, help=subject)
-    ap.add_argument("spec_b", type=bot_spec, help="its opponents: copies named NAME#k")
+    """SPEC_A, SPEC_B and the options of a match of SPEC_A against copies of SPEC_B;
+    ``in_process``: the script plays the games itself, so only the arena's own bots."""
+    kind = own_bot_spec if in_process else bot_spec
+    ap.add_argument("spec_a", type=kind, help=subject)
+    ap.add_argument("spec_b", type=kind, help="its opponents: copies named NAME#k")
     ap.add_argument("--games", type=at_least(1), default=games,
                     help="games (rounded up to whole deals)")
     ap.add_argument("--seed", type=int, default=1, help="master seed of the deals")
@@ -158,15 +162,34 @@ def fraction(text: str) -> float:
 
 
 def bot_spec(text: str) -> BotSpec:
-    """A bot spec option, parsed (its bot loaded, its parameters checked) with the others.
+    """A bot spec option of a script that plays through ``run_tournament``, read with the
+    others as ``arena tournament`` reads it (``parse_participant``): a bot that is not the
+    arena's own is checked in a jail, never imported here, and plays in jails.
 
     Parsed later, a bad spec was a ``BotConfigError`` traceback, in some scripts only after
     positions had been built or games played.
     """
     try:
-        return BotSpec.parse(text)
+        return parse_participant(text, Isolation())
     except BotConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def own_bot_spec(text: str) -> BotSpec:
+    """A bot spec option of a script that plays its bots in its own process (a benchmark, a
+    script that reads the game behind them): one of the arena's own bots, decided before
+    anything is imported (``Isolation.trusts_text``); another would run unjailed, as the
+    user, so it is refused in one sentence."""
+    try:
+        ours = Isolation().trusts_text(text)
+    except BotConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not ours:
+        raise argparse.ArgumentTypeError(
+            f"{text.strip()!r} is not one of the arena's own bots, and this script plays its "
+            "bots in its own process: measure it with scripts/strength.py or arena tournament, "
+            "which play it in a jail")
+    return bot_spec(text)
 
 
 def output_file(text: str) -> Path:

@@ -37,7 +37,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
-from _args import at_least, bot_spec, script_parser
+from _args import at_least, own_bot_spec, script_parser
 
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         "python scripts/bench_bots.py --bot mcts --players 2 --mcts-games 2 --runs 3",
         "python scripts/bench_bots.py --bot mcts --players 2 --engine native --runs 5",
     )
-    ap.add_argument("--bot", dest="bots", type=bot_spec, action="append", default=None,
+    ap.add_argument("--bot", dest="bots", type=own_bot_spec, action="append", default=None,
                     metavar="SPEC",
                     help="a bot spec to measure (repeatable; default: " + ", ".join(DEFAULT_BOTS)
                     + ")")

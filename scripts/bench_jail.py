@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from _args import at_least, bot_spec, script_parser
+from _args import at_least, own_bot_spec, script_parser
 
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
@@ -89,7 +89,7 @@ def spread(values: list[float], fmt: Callable[[float], str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = script_parser(__doc__, "python scripts/bench_jail.py --runs 5 --games 20",
                        "python scripts/bench_jail.py --bot greedy --games 10")
-    ap.add_argument("--bot", action="append", type=bot_spec, default=None,
+    ap.add_argument("--bot", action="append", type=own_bot_spec, default=None,
                     help="a bot spec to measure (repeat) [default: random and greedy]")
     ap.add_argument("--games", type=at_least(1), default=20, help="games per run and bot")
     ap.add_argument("--runs", type=at_least(1), default=5, help="runs (medians are shown)")

@@ -40,7 +40,7 @@ from _args import (
     add_cards_option,
     add_rule_option,
     at_least,
-    bot_spec,
+    own_bot_spec,
     rules_and_cards,
     script_parser,
 )
@@ -317,13 +317,13 @@ def game_times(bot: str, opponent: str, games: int) -> None:
 def _policy(text: str) -> str:
     """``--policy``: ``random`` (the policy of ``midgame_position``, not the ``random`` bot)
     or a bot spec, checked while parsing like ``--bot``."""
-    return text if text == "random" else bot_spec(text).text
+    return text if text == "random" else own_bot_spec(text).text
 
 
 def mcts_spec(text: str) -> BotSpec:
     """A ``--bot`` for ``speed`` and ``profile``: they count a search's iterations, which only
     an ``mcts`` bot reports (another bot's rate read 0 per second)."""
-    spec = bot_spec(text)
+    spec = own_bot_spec(text)
     if not isinstance(spec.create(random.Random(0)), MctsBot):
         raise argparse.ArgumentTypeError(f"{text!r} is not an mcts bot: speed and profile "
                                          "count search iterations")
@@ -347,8 +347,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                          help="how positions are reached: random, or a bot spec")
     p_speed.add_argument("--rounds", type=at_least(0), default=10)
     p_game = sub.add_parser("game", help="seconds per decision and per game")
-    p_game.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
-    p_game.add_argument("--opponent", type=bot_spec, default="random:complete=true")
+    p_game.add_argument("--bot", type=own_bot_spec, default=DEFAULT_BOT)
+    p_game.add_argument("--opponent", type=own_bot_spec, default="random:complete=true")
     p_game.add_argument("--games", type=at_least(1), default=4)
     p_profile = sub.add_parser("profile", help="where a decision's time goes (cProfile)")
     p_profile.add_argument("--bot", type=mcts_spec, default=DEFAULT_BOT)
@@ -357,8 +357,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p_profile.add_argument("--top", type=at_least(1), default=25,
                            help="functions listed, by own and by cumulative time")
     p_match = sub.add_parser("match", help="win rate against an opponent")
-    p_match.add_argument("--bot", type=bot_spec, default=DEFAULT_BOT)
-    p_match.add_argument("--opponent", type=bot_spec, required=True)
+    p_match.add_argument("--bot", type=own_bot_spec, default=DEFAULT_BOT)
+    p_match.add_argument("--opponent", type=own_bot_spec, required=True)
     p_match.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p_match.add_argument("--games", type=at_least(1), default=400)
     p_match.add_argument("--workers", type=at_least(1), default=2)

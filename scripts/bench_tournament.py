@@ -55,6 +55,7 @@ from _args import (  # noqa: E402
     add_cards_option,
     add_rule_option,
     at_least,
+    own_bot_spec,
     rules_and_cards,
     script_parser,
 )
@@ -141,8 +142,9 @@ def main() -> None:
     add_cards_option(parser)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask measurement")
-    parser.add_argument("--bot", default="random", help="the bot spec playing itself "
-                        "(default random)")
+    # Its "bare" loop plays in this process: one of the arena's own bots only.
+    parser.add_argument("--bot", default="random", type=lambda t: own_bot_spec(t).text,
+                        help="the bot spec playing itself (default random)")
     args = parser.parse_args()
 
     try:

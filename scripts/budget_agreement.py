@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import sys
 
-from _args import bot_spec, script_parser
+from _args import own_bot_spec, script_parser
 
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
@@ -53,7 +53,7 @@ def positions(count: int, seed: int) -> list:
 
 def main(argv: list[str] | None = None) -> int:
     ap = script_parser(__doc__, "python scripts/budget_agreement.py mcts --positions 60")
-    ap.add_argument("spec", type=bot_spec, help="the bot (a spec with a budget parameter)")
+    ap.add_argument("spec", type=own_bot_spec, help="the bot (a spec with a budget parameter)")
     ap.add_argument("--budgets", default="0.25,1,4", help="comma-separated budgets")
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)

@@ -200,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         "python scripts/paired.py runs/s16 runs/s16-cards   "
         "(runs/s16: scripts/strength.py, same --seed)",
     )
-    add_match_options(ap, games=100, subject="the bot given the samples (it must reach what it "
-                      "cannot see only through view.determinize, as mcts does)")
+    add_match_options(ap, games=100, in_process=True,
+                      subject="the bot given the samples (it must reach what it cannot see "
+                              "only through view.determinize, as mcts does)")
     ap.add_argument("--reveal", choices=REVEALS, required=True,
                     help="what each sample keeps from the true game")
     ap.add_argument("--out", type=Path, required=True,

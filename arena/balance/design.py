@@ -57,9 +57,9 @@ import pandas as pd
 from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
 from arena.intervals import MIN_UNITS, carried, wilson
-from arena.registry import BotSpec
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings, run_tournament
+from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import against_copies
 from arena.tournament.store import MANIFEST
 
@@ -280,7 +280,8 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
         figures.update(_seat_figures(where, goals.players))
     for k, goal in enumerate(g for g in goals.goals if g.figure == "skill"):
         where = folder / f"skill-{k}"
-        config = against_copies(BotSpec.parse(goal.winner), BotSpec.parse(goal.loser),
+        config = against_copies(parse_participant(goal.winner, Isolation()),
+                                parse_participant(goal.loser, Isolation()),
                                 goals.players, games=goals.match_games, seed=seed,
                                 options=options, cards=cards)
         result = run_tournament(config, where, resume=(where / MANIFEST).is_file(),

@@ -34,6 +34,7 @@ from arena import cards as card_files
 from arena.bot import BotConfigError
 from arena.engine import CATEGORIES, ArenaError, OptionError, RuleOptions
 from arena.registry import BotSpec
+from arena.tournament.sandbox import Isolation, parse_participant
 
 #: The figures a goal may name, the range their values can take (a band outside it is
 #: refused), and the scale of a miss: the loss counts a miss in these units, so one point of
@@ -224,8 +225,7 @@ def parse(data: Any, where: str = "goals file", base: Path = Path(".")) -> Goals
         if key not in FILE_FIELDS:
             raise GoalsError(f"{where}: unknown field {key!r} (valid: {', '.join(FILE_FIELDS)})")
     try:
-        bot = BotSpec.parse(str(data.get("bot", "greedy")))
-        bot.bot_class()
+        bot = parse_participant(str(data.get("bot", "greedy")), Isolation())
     except BotConfigError as exc:
         raise GoalsError(f"{where}: bot: {exc}") from None
     players = _whole(data.get("players", 2), "players", where, 2)
@@ -300,7 +300,7 @@ def _goals(raw: Any, where: str) -> tuple[Goal, ...]:
         if figure == "skill":
             for role in ("winner", "loser"):
                 try:
-                    BotSpec.parse(str(g.get(role, ""))).bot_class()
+                    parse_participant(str(g.get(role, "")), Isolation())
                 except BotConfigError as exc:
                     raise GoalsError(f"{where}: {at}.{role}: {exc}") from None
             winner, loser = str(g["winner"]), str(g["loser"])

@@ -14,6 +14,7 @@ in ``arena tournament``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,17 +23,20 @@ from arena.engine import CATEGORIES, DEFAULT_CARD_SET, CardSet, RuleOptions
 from arena.registry import BotSpec
 from arena.tournament import RunResult, RunSettings, run_tournament
 from arena.tournament.experiment import OFFSETS, CardExperiment, games_per_deal
+from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import ScheduleError, TournamentConfig
 
 
 def renamed(spec: BotSpec, name: str) -> BotSpec:
     """``spec`` under another participant name, its text saying so (``greedy:name=greedy#1``):
     a manifest keeps the text, and ``--resume`` parses it back to the same participant.  A
-    comma in the name would end the spec: it becomes a semicolon."""
+    comma in the name would end the spec: it becomes a semicolon.  The same bot with the same
+    checked values: nothing is parsed again (a bot not ours keeps its jail's check)."""
     params = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                       for k, v in spec.params.items())
     safe = name.replace(",", ";")
-    return BotSpec.parse(f"{spec.target}:{params + ',' if params else ''}name={safe}")
+    text = f"{spec.target}:{params + ',' if params else ''}name={safe}"
+    return dataclasses.replace(spec, text=text, name=safe)
 
 
 def participants(levels: Sequence[BotSpec], players: int,
@@ -63,8 +67,9 @@ def study_config(
     opponent: str | BotSpec | None = None,
 ) -> TournamentConfig:
     """The configuration of a study (ScheduleError: one sentence on a bad choice)."""
-    specs = [s if isinstance(s, BotSpec) else BotSpec.parse(s) for s in levels]
-    rival = BotSpec.parse(opponent) if isinstance(opponent, str) else opponent
+    # Read as ``arena tournament`` reads them: a bot not ours is checked in a jail.
+    specs = [s if isinstance(s, BotSpec) else parse_participant(s, Isolation()) for s in levels]
+    rival = parse_participant(opponent, Isolation()) if isinstance(opponent, str) else opponent
     people, lineups = participants(specs, players, rival)
     unknown = [c for c in categories if c not in CATEGORIES]
     if unknown:

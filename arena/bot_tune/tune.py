@@ -30,12 +30,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bot import Bot, BotConfigError, Param
+from arena.bot import BotConfigError, Param
 from arena.intervals import carried, wilson
 from arena.registry import BotSpec
 from arena.seeds import derive_seed
 from arena.tournament import run_tournament
 from arena.tournament.runner import RunSettings
+from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import against_copies
 from arena.tournament.store import MANIFEST
 
@@ -96,11 +97,12 @@ def spec_value(value: Any) -> str:
     return str(value)
 
 
-def parse_space(bot_cls: type[Bot], texts: Sequence[str], spec_text: str) -> tuple[
+def parse_space(params: Sequence[Param], texts: Sequence[str], spec_text: str) -> tuple[
         Dimension, ...]:
     """The dimensions of ``--space NAME=LO..HI`` and ``--space NAME=A,B,C``, each checked
-    against the bot's declared ``Param`` (its type and bounds); TuneError names the bad one."""
-    declared = {p.name: p for p in bot_cls.PARAMS}
+    against the bot's declared ``Param`` (its type and bounds, ``BotSpec.declared``: for a bot
+    that is not ours, as its jail's check sent them); TuneError names the bad one."""
+    declared = {p.name: p for p in params}
     dims: list[Dimension] = []
     if not texts:
         raise TuneError("give at least one --space NAME=LO..HI or NAME=A,B,C")
@@ -181,14 +183,14 @@ class Plan:
 def check(settings: TuneSettings) -> Plan:
     """Parse and check everything before a game is played (TuneError, one sentence)."""
     try:
-        start = BotSpec.parse(settings.spec)
-        opponents = tuple(BotSpec.parse(text) for text in settings.against)
+        start = read_spec(settings.spec)
+        opponents = tuple(read_spec(text) for text in settings.against)
     except BotConfigError as exc:
         raise TuneError(str(exc)) from None
     if not opponents:
         raise TuneError("give at least one --against SPEC (the opponents every candidate "
                         "plays)")
-    dims = parse_space(start.bot_class(), settings.space, settings.spec)
+    dims = parse_space(start.declared(), settings.space, settings.spec)
     return Plan(settings, start, opponents, dims)
 
 
@@ -209,7 +211,13 @@ def candidate(start: BotSpec, values: dict[str, Any]) -> BotSpec:
     params = {**start.params, **values}
     text = start.target + (":" + ",".join(f"{k}={spec_value(v)}" for k, v in params.items())
                            if params else "")
-    return BotSpec.parse(text)
+    return read_spec(text)
+
+
+def read_spec(text: str) -> BotSpec:
+    """A spec the tuner plays, read as ``arena tournament`` reads it: a bot that is not ours
+    is checked in a jail (and plays in one, ``RunSettings.isolation``), never imported here."""
+    return parse_participant(text, Isolation())
 
 
 def _folder(spec: BotSpec) -> str:
@@ -363,7 +371,7 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
             f"{directory}; go on with: arena bots tune --resume {directory}") from None
 
     best = max(done, key=lambda t: (t.value, -t.number))
-    best_spec = BotSpec.parse(best.user_attrs["spec"])
+    best_spec = read_spec(best.user_attrs["spec"])
     say(f"confirming {best_spec.text} against {plan.start.text} on "
         f"{settings.confirm_games} fresh games ...")
     score = play_match(best_spec, plan.start, settings.players, settings.confirm_games,

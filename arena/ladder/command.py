@@ -11,10 +11,10 @@ from pathlib import Path
 import click
 
 from arena.bot import BotConfigError
-from arena.registry import BotSpec
 from arena.seeds import draw_seed
 from arena.tournament import run_tournament
 from arena.tournament.executor_options import executor_flags, executor_options, executor_settings
+from arena.tournament.sandbox import parse_participant
 from arena.tournament.schedule import ScheduleError, TournamentConfig
 from arena.tournament.store import MANIFEST, StoreError, read_games
 from arena.user_error import UserError
@@ -76,8 +76,11 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
             joined[-1] += "," + text
         else:
             joined.append(text)
+    settings = executor_settings(workers, executor, scheduler,
+                                 progress="none" if quiet else "auto")
     try:
-        parsed = tuple(BotSpec.parse(t) for t in joined)
+        # A bot that is not ours is checked in a jail and plays in one, as in a tournament.
+        parsed = tuple(parse_participant(t, settings.isolation) for t in joined)
         if len(parsed) < 2:
             raise UserError("--specs needs at least two specs")
         manifest = out / "games" / MANIFEST
@@ -87,8 +90,6 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
             seed = draw_seed()
             click.echo(f"seed {seed}", err=True)
         config = TournamentConfig(participants=parsed, players=2, games=games, seed=seed)
-        settings = executor_settings(workers, executor, scheduler,
-                                     progress="none" if quiet else "auto")
         if (out / "games" / MANIFEST).is_file() and resume is None:
             raise UserError(f"--out {out} already holds a ladder (go on with --resume)")
         result = run_tournament(config, out / "games", resume=resume is not None, settings=settings)

@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from arena.bot import BotConfigError
-from arena.registry import available, load_class
+from arena.registry import available
+from arena.tournament.sandbox import Isolation, parse_participant
 
 #: Virtual games between every two specs, half won by each: keeps a winless spec finite.
 PRIOR_GAMES = 1.0
@@ -44,7 +45,7 @@ def default_specs() -> list[str]:
         if bot not in names:
             continue
         try:
-            params = {p.name for p in load_class(bot).PARAMS}
+            params = {p.name for p in parse_participant(bot, Isolation()).declared()}
         except BotConfigError:
             continue
         if "budget" in params:

@@ -57,6 +57,7 @@ import orjson
 
 from arena.bot import Bot, BotConfigError, Param
 from arena.engine import Event, GameResult, RuleOptions
+from arena.faults import printable
 from arena.limits import START_TIME
 from arena.match import BotFault, describe_exception, returned_text
 from arena.registry import BotSpec, available, runs_only_ours, split_spec
@@ -213,9 +214,11 @@ def _param_from(fields: Any) -> Param | None:
                                               and not isinstance(fields[k], bool))
                     for k in ("minimum", "maximum"))):
         return None
-    return Param(fields["name"], _PARAM_TYPES[fields["type"]], fields["default"],
-                 fields["help"][:500], tuple(fields["choices"]), fields.get("minimum"),
-                 fields.get("maximum"))
+    default = fields["default"]
+    return Param(printable(fields["name"]), _PARAM_TYPES[fields["type"]],
+                 printable(default) if isinstance(default, str) else default,
+                 printable(fields["help"])[:500], tuple(printable(c) for c in fields["choices"]),
+                 fields.get("minimum"), fields.get("maximum"))
 
 
 #: Seconds a bot module may take to import when its spec is checked.
@@ -241,7 +244,7 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     sent = loads + (":" + rest if rest else "")
     reply = _check_elsewhere(sent, isolation)
     if isinstance(reply.get("error"), str):
-        raise BotConfigError(reply["error"][:300])
+        raise BotConfigError(printable(reply["error"])[:300])
     fields = reply.get("spec")
     scalar = (int, float, str, bool)
     # What the text itself says (its name, which parameters it sets) is read here: the child
@@ -264,9 +267,9 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
         raise BotConfigError(f"bot spec {stripped!r} could not be checked (its process "
                              "answered nonsense)")
     return ForeignSpec(text=stripped, target=target, params=fields["params"],
-                       name=parts.name or stripped, class_path=fields["class_path"], loads=loads,
-                       checked=fields["full"], params_declared=declared,
-                       about=fields["about"][:500])
+                       name=parts.name or stripped, class_path=printable(fields["class_path"]),
+                       loads=loads, checked=fields["full"], params_declared=declared,
+                       about=printable(fields["about"])[:500])
 
 
 def _check_elsewhere(text: str, isolation: Isolation) -> dict[str, Any]:
@@ -546,7 +549,7 @@ class RemoteBot:
         if "a" in reply:
             return reply["a"]
         shown = reply.get("x")
-        return Shown(shown[:80] if isinstance(shown, str) else "no action")
+        return Shown(printable(shown)[:80] if isinstance(shown, str) else "no action")
 
     def finish(self, result: GameResult) -> None:
         events, self.events = self.events, []
@@ -642,7 +645,7 @@ class RemoteBot:
             raise BotFault("crash", "the bot's process sent a reply that is not one")
         error = reply.get("e")
         if error is not None:
-            text = error[:500] if isinstance(error, str) else "an unreadable error"
+            text = printable(error)[:500] if isinstance(error, str) else "an unreadable error"
             prefix = "the bot could not be created: " if doing.startswith("the bot") else ""
             raise BotFault("crash", prefix + text)
         return reply

@@ -29,6 +29,7 @@ import orjson
 
 from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
+from arena.faults import printable
 from arena.intervention import apply as apply_intervention
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
@@ -46,10 +47,9 @@ output_log = logging.getLogger("arena.bot_output")
 
 
 def shown_output(data: bytes) -> str:
-    """A bot's output as log text: control characters (terminal escapes) shown as ``\\xNN``,
-    so that reading ``arena.log`` in a terminal runs none of them."""
-    text = data.decode(errors="replace").rstrip()
-    return "".join(c if c.isprintable() or c in "\n\t" else f"\\x{ord(c):02x}" for c in text)
+    """A bot's output as log text, its lines kept and every control character escaped
+    (``arena.faults.printable``), so that reading ``arena.log`` in a terminal runs none."""
+    return printable(data.decode(errors="replace").rstrip(), lines=True)
 
 # Layout of a worker's status array (doubles, shared with the parent):
 # GAME: schedule index of the current game (-1 between games); ACTIVE: 1 during a game;

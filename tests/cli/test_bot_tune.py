@@ -165,7 +165,7 @@ def test_a_space_of_choices_is_searched_over_its_values(tmp_path: Path) -> None:
     from arena.bot_tune.tune import parse_space
     from arena.registry import load_class
 
-    (dim,) = parse_space(load_class("mcts"), ["delegate=none,steps,none"], "mcts")
+    (dim,) = parse_space(load_class("mcts").PARAMS, ["delegate=none,steps,none"], "mcts")
     assert dim.kind == "choice" and dim.choices == ("none", "steps")
-    (num,) = parse_space(load_class("greedy"), ["decay=0.1..0.1"], "greedy")
+    (num,) = parse_space(load_class("greedy").PARAMS, ["decay=0.1..0.1"], "greedy")
     assert num.kind == "float" and num.low == num.high == 0.1
