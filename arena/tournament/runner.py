@@ -165,7 +165,7 @@ def deal_key_of(manifest: dict[str, Any], keys: RunKeys | None) -> bytes | None:
 def config_from_manifest(manifest: dict[str, Any], isolation: Isolation | None = None,
                          keys: RunKeys | None = None) -> TournamentConfig:
     """The configuration a manifest was written for (``arena tournament --resume DIR``);
-    with ``isolation``, untrusted specs are checked away from this process; ``keys``: the
+    untrusted specs are checked away from this process (``parse_participant``); ``keys``: the
     folder's ``run.key`` (the deal key of a live run with keyed deals)."""
     deal_key = deal_key_of(manifest, keys)
     try:

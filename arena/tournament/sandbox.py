@@ -232,9 +232,11 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     Importing a module runs its code: in the arena's process, code run at import (a
     ``gc`` callback, a patched engine function) would reach every game whatever the bots do
     later.  So an untrusted spec is checked by a child, which sends back the spec's fields as
-    JSON; BotConfigError with one sentence when it is bad.
+    JSON; BotConfigError with one sentence when it is bad.  ``isolation`` None: the default
+    (``--isolate untrusted``), never "trust everything".
     """
-    if isolation is None or isolation.trusts_text(text):
+    isolation = isolation or Isolation()
+    if isolation.trusts_text(text):
         return BotSpec.parse(text)
     parts = split_spec(text)
     stripped, target = parts.text, parts.target
