@@ -1,0 +1,52 @@
+"""Text a bot controls reaches no terminal, log or record with a control character in it
+(issue 50): its exception messages and the ``repr`` of what it returned are escaped by one
+function (``arena.faults.printable``), in the bot's jail and in the worker's process alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.faults import describe_exception, printable, returned_text
+
+from .conftest import FAST, read_records, run_cli
+from .escape_bots import FAKE
+
+pytestmark = pytest.mark.timeout(180, method="thread")
+
+ESCAPES = "tests.tournament.escape_bots."
+
+
+def test_printable_escapes_controls_and_keeps_printable_unicode() -> None:
+    assert printable("a\x1b[2J\x9b\x00\x7f\u202e\r\n\tb é 竹") == (
+        "a\\x1b[2J\\x9b\\x00\\x7f\\u202e\\x0d\\x0a\\x09b é 竹")
+    assert printable("line\n\tnext\x1b", lines=True) == "line\n\tnext\\x1b"
+
+
+def test_an_exception_and_a_repr_are_told_escaped() -> None:
+    try:
+        raise RuntimeError(FAKE)
+    except RuntimeError as exc:
+        told = describe_exception(exc)
+    assert told.startswith("RuntimeError: \\x1b[2J\\x1b[H\\x9b31mStandings") and "\x1b" not in told
+    shown = returned_text(type("Screen", (), {"__repr__": lambda self: FAKE})())
+    assert shown.startswith("\\x1b[2J") and all(c.isprintable() for c in shown)
+
+
+@pytest.mark.parametrize("isolate", ["none", "untrusted"])
+@pytest.mark.parametrize("bot", ["Clearing", "ClearingRepr"])
+def test_a_bots_escapes_reach_no_output_log_or_record(
+        tmp_path: Path, bot: str, isolate: str) -> None:
+    out = tmp_path / "run"
+    result = run_cli(["--bot", f"{ESCAPES}{bot}:name=X", "--bot", "random:name=A",
+                      "--games", "2", "--seed", "3", "--workers", "1", "--out", str(out),
+                      "--isolate", isolate, "--verbose", *FAST])
+    assert result.exit_code == 0, result.output
+    log = (out / "arena.log").read_text()
+    messages = [r["error"]["message"] for r in read_records(out)]
+    assert len(messages) == 2 and all("Standings after 6" in m for m in messages)
+    for text in (result.output, log, *messages):
+        assert "\x1b" not in text and "\x9b" not in text and "\u202e" not in text
+        assert "\r" not in text and "\nFAKE line" not in text
+    assert "\\x1b[2J" in messages[0]
