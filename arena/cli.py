@@ -836,10 +836,12 @@ def list_bots(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
+    from .faults import printable
     from .tournament.sandbox import Isolation, parse_participant
 
     isolation = Isolation()
     for name, spec, text in describe_all(lambda name: parse_participant(name, isolation)):
+        name = printable(name)  # a plugin's metadata names it
         if spec is None:
             click.echo(f"{name:<10} (cannot load: {text})")
             continue

@@ -197,7 +197,12 @@ _PARAM_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str"
 
 def _param_fields(param: Param) -> dict[str, Any]:
     """A declared parameter as JSON data (``_check_main``)."""
-    return {"name": param.name, "type": param.type.__name__, "default": param.default,
+    # Any other type converts values as text (``Param.convert``); a default goes as its text.
+    kind = param.type.__name__ if param.type in (bool, int, float) else "str"
+    default = param.default
+    if default is not None and not isinstance(default, (bool, int, float, str)):
+        default = str(default)
+    return {"name": param.name, "type": kind, "default": default,
             "help": param.help, "choices": list(param.choices), "minimum": param.minimum,
             "maximum": param.maximum}
 
@@ -207,7 +212,7 @@ def _param_from(fields: Any) -> Param | None:
     number = (int, float)
     if not (isinstance(fields, dict) and isinstance(fields.get("name"), str)
             and fields.get("type") in _PARAM_TYPES and isinstance(fields.get("help"), str)
-            and isinstance(fields.get("default"), (int, float, str, bool))
+            and isinstance(fields.get("default"), (int, float, str, bool, type(None)))
             and isinstance(fields.get("choices"), list)
             and all(isinstance(c, str) for c in fields["choices"])
             and all(fields.get(k) is None or (isinstance(fields[k], number)
