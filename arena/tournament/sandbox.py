@@ -275,7 +275,9 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
                              "answered nonsense)")
     return ForeignSpec(text=stripped, target=target, params=fields["params"],
                        name=parts.name or stripped, class_path=printable(fields["class_path"]),
-                       loads=loads, checked=fields["full"], params_declared=declared,
+                       loads=loads, params_declared=declared,
+                       checked={printable(k): printable(v) if isinstance(v, str) else v
+                                for k, v in fields["full"].items()},
                        about=printable(fields["about"])[:500])
 
 

@@ -119,3 +119,9 @@ def test_the_scripts_jail_a_foreign_bot_or_refuse_it(tmp_path: Path, marks: Path
         last = refused.stderr.strip().splitlines()[-1]
         assert refused.returncode == 2, (args, refused.stderr)
         assert f"'{SPY}' is not one of the arena's own bots, and this script plays" in last
+    # balance_check.py and balance_calibration.py take --bot with the same type as
+    # strength.py's specs (``_args.bot_spec``): checked in a jail, played in jails.
+    probe = (f"import sys; sys.path.insert(0, {str(ROOT / 'scripts')!r}); import _args; "
+             f"print(type(_args.bot_spec({SPY!r})).__name__)")
+    checked = script("-c", probe, cwd=tmp_path)
+    assert checked.returncode == 0 and checked.stdout.strip() == "ForeignSpec", checked.stderr
