@@ -125,8 +125,9 @@ def module_files(module: str) -> list[tuple[str, bool]] | None:
     and each package's folders, as ``(path, is_folder)``; None when a part is not found.
 
     Found as the import finds them (a module already imported by what it holds, the others
-    by ``PathFinder`` over ``sys.path``, the current directory last as ``_import`` adds it),
-    but without running anything: a parent package is looked into, never imported.
+    by the finders of ``sys.meta_path``, ``PathFinder`` over ``sys.path`` among them, given the
+    parent's folders; the current directory last, as ``_import`` adds it), but without
+    running anything of theirs: a parent package is looked into, never imported.
     """
     parts = module.split(".")
     if not all(parts):
@@ -140,11 +141,7 @@ def module_files(module: str) -> list[tuple[str, bool]] | None:
             origin = getattr(loaded, "__file__", None)
             locations = getattr(loaded, "__path__", None)
         else:
-            try:
-                spec = PathFinder.find_spec(
-                    name, search if search is not None else [*sys.path, os.getcwd()])
-            except (ImportError, ValueError):
-                return None
+            spec = _find_spec(name, search)
             if spec is None:
                 return None
             origin, locations = spec.origin, spec.submodule_search_locations
@@ -159,6 +156,23 @@ def module_files(module: str) -> list[tuple[str, bool]] | None:
         search = [str(p) for p in locations]
         found.extend((p, True) for p in search)
     return found
+
+
+def _find_spec(name: str, search: list[str] | None) -> Any:
+    """The spec the import would use for ``name`` (``search``: its parent's folders, None for
+    a top-level name), asked of each finder in turn as the import asks them; None if none
+    finds it (or one fails: not ours)."""
+    try:
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, search) if find is not None else None
+            if spec is not None:
+                return spec
+        if search is None:
+            return PathFinder.find_spec(name, [os.getcwd()])
+    except Exception:
+        return None
+    return None
 
 
 def _files_are_ours(module: str) -> bool:

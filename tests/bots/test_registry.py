@@ -292,3 +292,26 @@ def test_a_file_linked_into_a_foreign_package_is_foreign(
     assert not runs_only_ours("lookalike.greedy.GreedyBot")
     assert runs_only_ours("bots.greedy.GreedyBot")
     assert "lookalike" not in sys.modules
+
+
+def test_a_module_is_ours_only_where_the_import_would_find_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finder on ``sys.meta_path`` (an editable install's) that would load a name of ours
+    from another folder decides where the import goes: that bot is not ours."""
+    import importlib.util
+
+    name = next(m for m in ("arena.browser", "arena.viewer", "arena.card_svg")
+                if m not in sys.modules)
+    evil = tmp_path / "evil.py"
+    evil.write_text("")
+
+    class Elsewhere:
+        @staticmethod
+        def find_spec(fullname: str, path: object = None, target: object = None) -> object:
+            if fullname == name:
+                return importlib.util.spec_from_file_location(name, evil)
+            return None
+
+    monkeypatch.setattr(sys, "meta_path", [Elsewhere(), *sys.meta_path])
+    assert not runs_only_ours(f"{name}.Bot")
+    assert name not in sys.modules
