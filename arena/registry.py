@@ -212,6 +212,10 @@ class BotSpec:
     @classmethod
     def parse(cls, text: str) -> BotSpec:
         """Parse ``TARGET[:key=value,...]``; raises BotConfigError with one sentence."""
+        if text.strip().startswith("engine:"):  # engine protocol hook (arena.protocol)
+            from .protocol.spec import EngineSpec
+
+            return EngineSpec.parse(text)
         parts = split_spec(text)
         bot_cls = load_class(parts.target)
         try:
@@ -255,7 +259,11 @@ def make_bot(spec: BotSpec, game_seed: int, seat: int) -> Bot:
     ``arena play`` with its seed and its seats' specs.  An isolated bot is made in its own
     process from that same seed (``arena.tournament.sandbox``), never from the game seed.
     """
-    return spec.create(random.Random(bot_seed(game_seed, seat, spec.name)))
+    seed = bot_seed(game_seed, seat, spec.name)
+    seeded = getattr(spec, "create_seeded", None)  # engine protocol hook: told the seed
+    if seeded is not None:
+        return seeded(seed)  # type: ignore[no-any-return]
+    return spec.create(random.Random(seed))
 
 
 def describe_all() -> list[tuple[str, type[Bot] | None, str]]:

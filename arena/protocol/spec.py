@@ -1,0 +1,367 @@
+"""The ``engine:`` bot spec: a program speaking the engine protocol, always jailed.
+
+``engine:PATH[:key=value,...]`` names a program file; ``engine:"COMMAND ARG..."[:...]`` a
+program with arguments (the quoted part is split as a shell splits words, and the first
+word found on ``PATH`` when it has no ``/``).  Why quotes rather than, say, a ``cmd=`` key:
+the engine's keys are its own declared options, and a command is what the user types
+anyway; a spec stays one word on the command line once quoted for the shell
+(``--bot 'engine:"arena engine objective"'``).
+
+The keys are the options the engine declares in its handshake (checked against their
+types and ranges as a bot's parameters are), and the arena's own: ``name`` (the
+participant's name), ``tc=BASE[+INC]`` (a clock per game: seconds to start with and
+seconds added after each move, cutechess's ``tc=``), ``st=SECONDS`` (a fixed time per
+move) and ``fresh=true`` (a new process for every game instead of one kept for many).
+
+Parsing a spec starts the engine once, in its jail, for its handshake: an engine that never
+answers, speaks another version or declares an option twice is one sentence
+(``BotConfigError``) before any game starts.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import shlex
+import shutil
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.bot import Bot, BotConfigError, Param
+from arena.faults import BotFault
+from arena.registry import BotSpec, parse_value
+
+from . import HELLO_TIME, OPTION_TYPES, PROTOCOL, RESERVED_KEYS, VERSION
+from .process import Command, EngineProcess
+
+PREFIX = "engine:"
+
+
+def is_engine_text(text: str) -> bool:
+    """Whether a spec text names an engine (``engine:...``)."""
+    return text.strip().startswith(PREFIX)
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option an engine declares (UCI's ``option name ... type spin default ...``)."""
+
+    name: str
+    type: str
+    default: Any
+    minimum: float | None = None
+    maximum: float | None = None
+    values: tuple[str, ...] = ()
+
+    def param(self) -> Param:
+        """The option as a bot parameter: what checks a spec's value and ``bots tune``
+        searches over."""
+        kind = {"check": bool, "spin": int, "float": float}.get(self.type, str)
+        return Param(self.name, kind, self.default, f"engine option ({self.type})",
+                     choices=self.values, minimum=self.minimum, maximum=self.maximum)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default}
+        if self.minimum is not None:
+            out["min"] = self.minimum
+        if self.maximum is not None:
+            out["max"] = self.maximum
+        if self.values:
+            out["values"] = list(self.values)
+        return out
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What an engine says of itself in its handshake."""
+
+    name: str
+    author: str
+    options: tuple[Option, ...]
+
+
+def _number(value: Any, integer: bool) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (isinstance(value, int) or value.is_integer()) if integer else math.isfinite(value)
+
+
+def option_problems(entry: Any) -> tuple[Option | None, list[str]]:
+    """One declared option read, with what is wrong with it (each a clause)."""
+    if not isinstance(entry, dict):
+        return None, [f"declares an option that is not an object ({str(entry)[:40]})"]
+    name, kind = entry.get("name"), entry.get("type")
+    if not isinstance(name, str) or not name or any(c in name for c in ",:=\" "):
+        return None, [f"declares an option with no usable name ({str(name)[:40]!r})"]
+    if name in RESERVED_KEYS:
+        return None, [f"declares option {name!r}, a key the arena keeps for itself"]
+    if kind not in OPTION_TYPES:
+        return None, [f"declares option {name!r} of type {str(kind)[:20]!r} "
+                      f"(types: {', '.join(OPTION_TYPES)})"]
+    default = entry.get("default")
+    low, high = entry.get("min"), entry.get("max")
+    values: tuple[str, ...] = ()
+    problems: list[str] = []
+    if kind in ("spin", "float"):
+        integer = kind == "spin"
+        for key, value in (("default", default), ("min", low), ("max", high)):
+            if (value is not None or key == "default") and not _number(value, integer):
+                problems.append(f"declares option {name!r} with a {key} that is not "
+                                f"{'an integer' if integer else 'a number'}")
+        if not problems and low is not None and high is not None and low > high:
+            problems.append(f"declares option {name!r} with min above max")
+        if not problems and ((low is not None and default < low)
+                             or (high is not None and default > high)):
+            problems.append(f"declares option {name!r} with its default out of its range")
+        if not problems and integer:
+            default = int(default)
+            low = None if low is None else int(low)
+            high = None if high is None else int(high)
+    elif kind == "check" and not isinstance(default, bool):
+        problems.append(f"declares check option {name!r} with a default that is not "
+                        "true or false")
+    elif kind == "combo":
+        raw = entry.get("values")
+        if not (isinstance(raw, list) and raw and all(isinstance(v, str) for v in raw)):
+            problems.append(f"declares combo option {name!r} without a list of values")
+        else:
+            values = tuple(raw)
+            if default not in values:
+                problems.append(f"declares combo option {name!r} with a default not "
+                                "among its values")
+    elif kind == "string" and not isinstance(default, str):
+        problems.append(f"declares string option {name!r} with a default that is not text")
+    if problems:
+        return None, problems
+    if kind not in ("spin", "float"):
+        low = high = None
+    return Option(name, kind, default, low, high, values), []
+
+
+def hello_problems(message: dict[str, Any]) -> tuple[Hello | None, list[str]]:
+    """An engine's handshake read, with every protocol violation in it (each a clause
+    that follows the engine's name: "declares option 'x' twice")."""
+    problems: list[str] = []
+    if message.get("type") != "hello":
+        return None, [f"answered the handshake with a {str(message.get('type'))[:20]!r} "
+                      "message, not hello"]
+    if message.get("protocol") != PROTOCOL:
+        problems.append(f"speaks protocol {str(message.get('protocol'))[:30]!r}, not {PROTOCOL!r}")
+    if message.get("version") != VERSION:
+        problems.append(f"answers protocol version {str(message.get('version'))[:10]}, "
+                        f"the arena speaks {VERSION}")
+    for key in ("name", "author"):
+        if not isinstance(message.get(key), str) or not message[key].strip():
+            problems.append(f"gives no {key} in its handshake")
+    raw = message.get("options", [])
+    if not isinstance(raw, list):
+        problems.append("declares options that are not a list")
+        raw = []
+    options: list[Option] = []
+    seen: set[str] = set()
+    for entry in raw:
+        option, found = option_problems(entry)
+        problems.extend(found)
+        if option is None:
+            continue
+        if option.name in seen:
+            problems.append(f"declares option {option.name!r} twice")
+            continue
+        seen.add(option.name)
+        options.append(option)
+    if problems:
+        return None, problems
+    return Hello(str(message["name"]), str(message["author"]), tuple(options)), []
+
+
+def hello_message() -> dict[str, Any]:
+    """What the arena says first."""
+    return {"type": "hello", "protocol": PROTOCOL, "version": VERSION}
+
+
+def handshake(process: EngineProcess, limit: float = HELLO_TIME) -> Hello:
+    """Say hello and read the engine's; BotFault naming what went wrong."""
+    process.send([hello_message()])
+    process.busy = True
+    reply = process.read(time.monotonic() + limit, "the handshake")
+    process.busy = False
+    hello, problems = hello_problems(reply)
+    if hello is None:
+        raise process.fault("crash", problems[0])
+    return hello
+
+
+# ----------------------------------------------------------------- the spec text
+
+
+def split_engine(text: str) -> tuple[str, list[str], dict[str, Any], str]:
+    """``(target, argv, keys, name)`` of an engine spec, nothing started; BotConfigError
+    with one sentence when it is not one."""
+    text = text.strip()
+    rest = text[len(PREFIX):]
+    if rest.startswith('"'):
+        end = rest.find('"', 1)
+        if end < 0:
+            raise BotConfigError(f"bot spec {text!r}: the engine's command has no closing quote")
+        command, tail = rest[1:end], rest[end + 1:]
+        if tail and not tail.startswith(":"):
+            raise BotConfigError(f"bot spec {text!r}: expected ':' after the quoted command")
+        tail = tail[1:]
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise BotConfigError(f"bot spec {text!r}: {exc}") from None
+        target = f'{PREFIX}"{command}"'
+    else:
+        command, _, tail = rest.partition(":")
+        argv = [command.strip()] if command.strip() else []
+        target = PREFIX + command.strip()
+    if not argv:
+        raise BotConfigError(f"bot spec {text!r} names no engine program")
+    keys: dict[str, Any] = {}
+    name = ""
+    if tail.strip():
+        for pair in tail.split(","):
+            key, sep, value = pair.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or not key:
+                raise BotConfigError(f"in bot spec {text!r}: {pair.strip()!r} is not key=value")
+            if key in keys or (key == "name" and name):
+                raise BotConfigError(f"in bot spec {text!r}: {key} is given twice")
+            if key == "name":
+                name = value
+            else:
+                keys[key] = value if key == "tc" else parse_value(value)
+    return target, argv, keys, name
+
+
+def resolve(argv: list[str], text: str) -> Command:
+    """The program as an absolute path, and its folder; BotConfigError when there is no
+    such executable file."""
+    program = argv[0]
+    found = os.path.realpath(program) if "/" in program else shutil.which(program)
+    if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
+        raise BotConfigError(f"bot spec {text!r}: no engine program {program!r} (not an "
+                             "executable file)")
+    found = os.path.realpath(found)
+    return Command((found, *argv[1:]), os.path.dirname(found))
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A seat's time control: ``base`` seconds for the game plus ``increment`` after each
+    move (cutechess's ``tc=``), and ``move`` seconds at most per move (``st=``)."""
+
+    base: float | None = None
+    increment: float = 0.0
+    move: float | None = None
+
+    @classmethod
+    def of(cls, keys: dict[str, Any], text: str) -> Clock:
+        base, increment, move = None, 0.0, None
+        if "tc" in keys:
+            first, _, second = str(keys["tc"]).partition("+")
+            try:
+                base, increment = float(first), float(second or 0)
+            except ValueError:
+                base = -1.0
+            if not (0 < base < 1e6 and 0 <= increment < 1e6):
+                raise BotConfigError(f"in bot spec {text!r}: tc must be BASE or BASE+INC in "
+                                     "seconds (tc=60+0.5)")
+        if "st" in keys:
+            move = keys["st"]
+            if isinstance(move, bool) or not isinstance(move, (int, float)) \
+                    or not 0 < move < 1e6:
+                raise BotConfigError(f"in bot spec {text!r}: st must be seconds above 0")
+            move = float(move)
+        return cls(base, increment, move)
+
+
+#: Handshakes already made in this process, by command.
+_HELLOS: dict[Command, Hello] = {}
+
+
+def engine_hello(command: Command, label: str) -> Hello:
+    """The engine's handshake, made once per process (a jail started and ended)."""
+    hello = _HELLOS.get(command)
+    if hello is None:
+        process = EngineProcess(command, label)
+        try:
+            hello = handshake(process)
+        finally:
+            process.close()
+        _HELLOS[command] = hello
+    return hello
+
+
+@dataclass(frozen=True)
+class EngineSpec(BotSpec):
+    """A participant that is an engine: its command, its handshake, the arena's keys."""
+
+    command: Command = field(default_factory=lambda: Command((), ""))
+    hello: Hello = field(default_factory=lambda: Hello("", "", ()))
+    clock: Clock = field(default_factory=Clock)
+    fresh: bool = False
+    #: The values of every declared option (defaults filled in).
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> EngineSpec:  # type: ignore[override]
+        """An engine spec, its engine asked for its handshake; BotConfigError (one
+        sentence naming the engine and what it did) when it is bad."""
+        target, argv, keys, name = split_engine(text)
+        text = text.strip()
+        command = resolve(argv, text)
+        clock = Clock.of(keys, text)
+        fresh = keys.get("fresh", False)
+        if not isinstance(fresh, bool):
+            raise BotConfigError(f"in bot spec {text!r}: fresh must be true or false")
+        label = f"engine {argv[0]!r}"
+        try:
+            hello = engine_hello(command, label)
+        except BotFault as fault:
+            raise BotConfigError(fault.message) from None
+        given = {k: v for k, v in keys.items() if k not in RESERVED_KEYS}
+        declared = {o.name: o.param() for o in hello.options}
+        options: dict[str, Any] = {}
+        for key, value in given.items():
+            if key not in declared:
+                valid = ", ".join(declared) or "none"
+                raise BotConfigError(f"in bot spec {text!r}: engine {hello.name!r} has no "
+                                     f"option {key!r} (its options: {valid}; the arena's "
+                                     "keys: name, tc, st, fresh)")
+            try:
+                options[key] = declared[key].convert(value)
+            except BotConfigError as exc:
+                raise BotConfigError(f"in bot spec {text!r}: {exc}") from None
+        full = {o.name: options.get(o.name, o.default) for o in hello.options}
+        arena_keys = {k: keys[k] for k in ("tc", "st", "fresh") if k in keys}
+        return cls(text=text, target=target, params={**options, **arena_keys},
+                   name=name or text, class_path="arena.protocol.bot.EngineBot",
+                   command=command, hello=hello, clock=clock, fresh=fresh, options=full)
+
+    def full_params(self) -> dict[str, Any]:
+        return {**self.options, **{k: v for k, v in self.params.items()
+                                   if k in ("tc", "st", "fresh")}}
+
+    def bot_class(self) -> type[Bot]:
+        from .bot import EngineBot
+
+        return EngineBot
+
+    def create(self, rng: random.Random) -> Bot:
+        return self.create_seeded(rng.getrandbits(63))
+
+    def create_seeded(self, seed: int) -> Bot:
+        """The seat of this engine in one game, the engine told ``seed`` for its own
+        randomness (``make_bot`` gives the bot seed a built-in bot would get)."""
+        from .bot import EngineBot
+
+        return EngineBot(self, seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "engine": {"name": self.hello.name,
+                                                "author": self.hello.author,
+                                                "command": list(self.command.argv)}}
