@@ -41,6 +41,18 @@ ENTRY_POINT_GROUP = "takenoko_arena.bots"
 DISTRIBUTION = "takenoko-arena"
 
 
+#: Spec forms that are not a bot class, by their prefix, and the ``module:Class`` (a
+#: ``BotSpec`` subclass) that parses them: found by name, as bot classes are, so that the
+#: registry imports none of the packages above it.
+SPEC_FORMS = {"engine:": "arena.protocol.spec:EngineSpec"}  # engine protocol hook
+
+
+def load_form(path: str) -> Any:
+    """The spec class of a ``SPEC_FORMS`` entry."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def _normalized(name: str) -> str:
     """A distribution name as PEP 503 compares them (``Takenoko_Arena`` is ``takenoko-arena``)."""
     return re.sub(r"[-_.]+", "-", name).lower()
@@ -212,10 +224,9 @@ class BotSpec:
     @classmethod
     def parse(cls, text: str) -> BotSpec:
         """Parse ``TARGET[:key=value,...]``; raises BotConfigError with one sentence."""
-        if text.strip().startswith("engine:"):  # engine protocol hook (arena.protocol)
-            from .protocol.spec import EngineSpec
-
-            return EngineSpec.parse(text)
+        for prefix, form in SPEC_FORMS.items():
+            if text.strip().startswith(prefix):
+                return load_form(form).parse(text)  # type: ignore[no-any-return]
         parts = split_spec(text)
         bot_cls = load_class(parts.target)
         try:

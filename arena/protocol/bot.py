@@ -20,16 +20,19 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bot import Bot
 from arena.engine import Action, Event, GameResult, NotationError, RuleOptions, parse_action
 from arena.faults import BotFault
 
-from . import DEFAULT_MOVE_LIMIT, HELLO_TIME
+from . import DEFAULT_MOVE_LIMIT
+from .handshake import handshake
 from .messages import event_message, result_message
 from .process import EngineProcess
-from .spec import EngineSpec, handshake
+
+if TYPE_CHECKING:
+    from .spec import EngineSpec
 from .view import withhold
 
 log = logging.getLogger("arena.tournament")
@@ -48,7 +51,7 @@ def acquire(spec: EngineSpec, seat: int) -> EngineProcess:
             return process
     process = EngineProcess(spec.command, f"engine {spec.hello.name!r}", slot=seat)
     try:
-        handshake(process, HELLO_TIME)
+        handshake(process)
         process.send([{"type": "options", "values": spec.options}])
     except BotFault:
         process.close(quit=False)

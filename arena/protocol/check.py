@@ -18,9 +18,9 @@ from arena.engine import PlayerView, action_text, new_game
 from arena.faults import BotFault
 
 from . import HELLO_TIME
+from .handshake import hello_message, hello_problems
 from .messages import event_message, result_message
 from .process import Command, EngineProcess
-from .spec import hello_message, hello_problems
 from .view import withhold
 
 #: A handshake slower than this is reported (the arena waits ``HELLO_TIME``).
