@@ -28,7 +28,9 @@ def main(argv: list[str]) -> None:
         os.chdir(folder)
         os.execv(command[0], command)
     except OSError as exc:
-        os.write(2, f"cannot start {command[0]}: {exc.strerror}\n".encode())
+        hint = " (the jail runs it as another user: are it and its folder readable and " \
+               "executable by others?)" if isinstance(exc, PermissionError) else ""
+        os.write(2, f"cannot start {command[0]}: {exc.strerror}{hint}\n".encode())
         os._exit(127)
 
 

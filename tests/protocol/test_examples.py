@@ -1,0 +1,66 @@
+"""The example engines of examples/engines: built in a temporary folder, checked with
+engine-check, and played against the built-in bots (skipped, saying why, where a compiler
+is missing)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.tournament.jail import jail_problem
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
+
+pytestmark = pytest.mark.skipif(jail_problem() is not None,
+                                reason=f"no jail here: {jail_problem()}")
+
+
+def built_c(folder: Path) -> Path:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler (cc or gcc) to build examples/engines/c")
+    out = folder / "random_engine"
+    subprocess.run([compiler, "-O2", "-o", str(out), str(EXAMPLES / "c" / "random_engine.c")],
+                   check=True, timeout=120)
+    return out
+
+
+def built_rust(folder: Path) -> Path:
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("no cargo to build examples/engines/rust")
+    subprocess.run([cargo, "build", "--release", "--offline", "-q", "--manifest-path",
+                    str(EXAMPLES / "rust" / "Cargo.toml"), "--target-dir", str(folder)],
+                   check=True, timeout=300)
+    out = folder / "release" / "random_engine"
+    # The jail's user runs it: the folders pytest makes are private.
+    for path in (folder, folder / "release"):
+        path.chmod(0o755)
+    return out
+
+
+def python_engine(folder: Path) -> Path:
+    return EXAMPLES / "python" / "random_engine.py"
+
+
+@pytest.mark.parametrize("build", [python_engine, built_c, built_rust],
+                         ids=["python", "c", "rust"])
+def test_an_example_engine_passes_the_check_and_plays_complete_games(
+        tmp_path: Path, build: object) -> None:
+    tmp_path.chmod(0o755)
+    engine = build(tmp_path)  # type: ignore[operator]
+    checked = CliRunner().invoke(main, ["engine-check", str(engine)])
+    assert checked.exit_code == 0 and "no violation" in checked.output, checked.output
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, [
+        "tournament", "--bot", f"engine:{engine}:tc=20+1", "--bot", "random",
+        "--players", "2", "--games", "4", "--seed", "5", "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    assert all('"error": null' in line or '"error":null' in line for line in lines)

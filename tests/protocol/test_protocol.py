@@ -1,0 +1,209 @@
+"""The engine protocol: the view as a withheld position, the handshake's refusals, faults of
+an engine's own games, ``arena engine`` against the built-in bot it serves, engine-check."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.engine import PlayerView, new_game
+from arena.protocol import PROTOCOL, VERSION
+from arena.protocol.view import rebuild, withhold
+from arena.tournament.jail import jail_problem
+
+from .fakes import fake_engine
+
+needs_jail = pytest.mark.skipif(jail_problem() is not None,
+                                reason=f"no jail here: {jail_problem()}")
+FAST = ("--rule", "max_rounds=8")
+
+
+def arena_command() -> str:
+    """The ``arena`` program of this environment (the tests may run without it on PATH)."""
+    beside = Path(sys.executable).parent / "arena"
+    return str(beside) if beside.exists() else (shutil.which("arena") or "arena")
+
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def records(folder: Path) -> dict[str, dict[str, Any]]:
+    lines = (folder / "games.jsonl").read_text().splitlines()
+    return {r["game"]: r for r in map(json.loads, lines)}
+
+
+# ----------------------------------------------------------------- the view
+
+
+def test_a_withheld_view_hides_what_the_seat_may_not_see_and_rebuilds_the_same_view() -> None:
+    """At every decision of a few games the view rebuilt from the text is the seat's view
+    (what makes ``arena engine`` decide as the bot does in-process), and the text holds no
+    other seat's objective, no unknown deck place and no seed."""
+    for seed in range(4):
+        state, rng = new_game(2 + seed % 3, seed), random.Random(seed)
+        while not state.ended:
+            seat = state.current
+            view = PlayerView.of(state, seat)
+            text = withhold(view)
+            assert not {"seed", "rng", "dice"} & set(text)
+            for other, hand in enumerate(text["hands"]):
+                assert (other == seat) == all(c is not None for c in hand["objectives"])
+            known = text.get("known", {})
+            for name, entries in text["decks"].items():
+                masks = known.get(name)
+                for i, entry in enumerate(entries):
+                    assert (entry is not None) == (masks is not None and seat in masks[i])
+            assert rebuild(json.loads(json.dumps(text))).to_json() == view.to_json()
+            state.apply(rng.choice(state.legal_actions()))
+
+
+# ----------------------------------------------------------------- arena engine
+
+
+def test_arena_engine_answers_the_handshake_and_decisions_without_a_jail() -> None:
+    from arena.protocol.serve import serve
+    from arena.registry import BotSpec
+
+    state = new_game(2, 3)
+    view = PlayerView.of(state, 0)
+    from arena.engine import action_text
+
+    legal = [action_text(a) for a in state.legal_actions()]
+    lines = [{"type": "hello", "protocol": PROTOCOL, "version": VERSION},
+             {"type": "options", "values": {"complete": True}},
+             {"type": "brand-new-message"},
+             {"type": "newgame", "seat": 0, "players": 2, "rules": {}, "cards": {},
+              "seed": 5, "clock": {}},
+             {"type": "decide", "view": withhold(view), "legal": legal, "clock": {}},
+             {"type": "quit"}]
+    out = io.BytesIO()
+    serve(BotSpec.parse("random"), io.BytesIO(b"".join(orjson.dumps(m) + b"\n"
+                                                      for m in lines)), out)
+    hello, action = map(json.loads, out.getvalue().splitlines())
+    assert hello["type"] == "hello" and hello["version"] == VERSION
+    assert {"name": "complete", "type": "check", "default": False} in hello["options"]
+    assert action["type"] == "action" and action["action"] in legal
+
+
+@needs_jail
+def test_a_tournament_through_arena_engine_plays_the_games_of_the_builtin_bot(
+        tmp_path: Path) -> None:
+    """``engine:"arena engine objective"`` against ``objective`` plays, decision for
+    decision, the games ``objective`` against ``objective`` plays with the same seeds."""
+    engine = f'engine:"{arena_command()} engine objective":name=E'
+    for folder, first in (("engine", engine), ("builtin", "objective:name=E")):
+        result = CliRunner().invoke(main, [
+            "tournament", "--bot", first, "--bot", "objective", "--players", "2",
+            "--games", "4", "--seed", "11", "--workers", "2", "--out",
+            str(tmp_path / folder)])
+        assert result.exit_code == 0, result.output
+    through, builtin = records(tmp_path / "engine"), records(tmp_path / "builtin")
+    assert through.keys() == builtin.keys() and len(through) == 4
+    for game, record in through.items():
+        assert record["error"] is None
+        assert record["moves"] == builtin[game]["moves"]
+        assert record["scores"] == builtin[game]["scores"]
+    manifest = json.loads((tmp_path / "engine" / "manifest.json").read_text())
+    assert "engine" in json.dumps(manifest["participants"])
+
+
+# ----------------------------------------------------------------- bad engines
+
+
+@needs_jail
+@pytest.mark.parametrize(("behaviour", "said"), [
+    ("silent", "did not answer the handshake"),
+    ("version2", "answers protocol version 2, the arena speaks 1"),
+    ("twice", "declares option 'complete' twice"),
+    ("huge_hello", "wrote a line over 65536 bytes"),
+    ("no_author", "gives no author"),
+])
+def test_a_bad_handshake_is_one_sentence_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, behaviour: str, said: str) -> None:
+    import arena.protocol.handshake
+
+    monkeypatch.setattr(arena.protocol.handshake, "HELLO_TIME", 1.5)
+    path = fake_engine(tmp_path, behaviour)
+    result = cli("play", "--bot", f"engine:{path}", "--bot", "random", "--seed", "1")
+    assert result.exit_code == 2, result.output
+    assert said in result.output and f"{behaviour}_engine.py" in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert "seed 1" not in result.output  # no game started
+
+
+@needs_jail
+def test_an_engine_spec_refuses_undeclared_options_and_bad_clocks(tmp_path: Path) -> None:
+    path = fake_engine(tmp_path, "fine")
+    for spec, said in ((f"engine:{path}:depth=3", "has no option 'depth'"),
+                       (f"engine:{path}:complete=7", "parameter complete must be"),
+                       (f"engine:{path}:tc=fast", "tc must be BASE or BASE+INC"),
+                       (f'engine:"{path}', "no closing quote"),
+                       ("engine:/no/such/engine", "no engine program")):
+        result = cli("play", "--bot", spec, "--bot", "random")
+        assert result.exit_code == 2 and said in result.output, (spec, result.output)
+
+
+@needs_jail
+@pytest.mark.parametrize(("behaviour", "kind", "said"), [
+    ("crash", "crash", "boom: out of ideas"),
+    ("illegal", "illegal", "'fly away', which is not an action"),
+    ("hang", "timeout", "did not answer while choosing a move in time"),
+    ("huge_move", "crash", "wrote a line over 65536 bytes"),
+])
+def test_a_faulty_engine_loses_its_own_games_only(tmp_path: Path, behaviour: str, kind: str,
+                                                  said: str) -> None:
+    """Each game it plays is its fault, recorded with its stderr in arena.log; the run goes
+    on, and its opponent's other games are not touched."""
+    path = fake_engine(tmp_path, behaviour)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, [
+        "tournament", "--bot", f"engine:{path}:st=1", "--bot", "random", "--bot",
+        "random:name=R2", "--players", "2", "--games", "3", "--seed", "2", "--workers", "1",
+        "--out", str(out), *FAST])
+    assert result.exit_code == 0, result.output
+    games = records(out).values()
+    faulted = [r for r in games if r["error"] is not None]
+    assert faulted and all(r["error"]["kind"] == kind and said in r["error"]["message"]
+                           for r in faulted)
+    assert all(r["seats"][r["error"]["seat"]].startswith("engine:") for r in faulted)
+    assert all(r["error"] is None for r in games if not any(
+        s.startswith("engine:") for s in r["seats"]))
+    assert said in (out / "arena.log").read_text()
+
+
+@needs_jail
+def test_an_unknown_message_from_an_engine_is_answered_with_an_error_not_a_fault(
+        tmp_path: Path) -> None:
+    path = fake_engine(tmp_path, "chatty")
+    result = cli("play", "--bot", f"engine:{path}:st=5", "--bot", "random", "--seed", "4",
+                 *FAST, "-q")
+    assert result.exit_code == 0, result.output
+
+
+# ----------------------------------------------------------------- engine-check
+
+
+@needs_jail
+def test_engine_check_passes_a_good_engine_and_lists_a_bad_ones_violations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = cli("engine-check", str(fake_engine(tmp_path, "fine")))
+    assert good.exit_code == 0 and "no violation" in good.output, good.output
+    bad = cli("engine-check", str(fake_engine(tmp_path, "illegal")))
+    assert bad.exit_code == 2
+    assert "replied 'fly away' at position 1" in bad.output
+    import arena.protocol.check
+
+    monkeypatch.setattr(arena.protocol.check, "SLOW_START", 0.0)
+    slow = cli("engine-check", str(fake_engine(tmp_path, "fine")))
+    assert slow.exit_code == 2 and "a slow start" in slow.output
