@@ -20,6 +20,7 @@ answers, speaks another version or declares an option twice is one sentence
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import shlex
@@ -147,6 +148,16 @@ def engine_hello(command: Command, label: str) -> Hello:
     return hello
 
 
+@functools.cache
+def engine_class(hello: Hello) -> type[EngineBot]:
+    """``EngineBot`` with the engine's declared options as its ``PARAMS``: what ``arena
+    bots tune`` and the spec checks read a bot's parameters from."""
+    doc = f"The engine {hello.name!r} by {hello.author} (docs/protocol.md)."
+    return type("EngineBot", (EngineBot,), {
+        "PARAMS": tuple(o.param() for o in hello.options), "__doc__": doc,
+        "__module__": EngineBot.__module__})
+
+
 @dataclass(frozen=True)
 class EngineSpec(BotSpec):
     """A participant that is an engine: its command, its handshake, the arena's keys."""
@@ -198,7 +209,7 @@ class EngineSpec(BotSpec):
                                    if k in ("tc", "st", "fresh")}}
 
     def bot_class(self) -> type[Bot]:
-        return EngineBot
+        return engine_class(self.hello)
 
     def create(self, rng: random.Random) -> Bot:
         return self.create_seeded(rng.getrandbits(63))
@@ -207,8 +218,3 @@ class EngineSpec(BotSpec):
         """The seat of this engine in one game, the engine told ``seed`` for its own
         randomness (``make_bot`` gives the bot seed a built-in bot would get)."""
         return EngineBot(self, seed)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "engine": {"name": self.hello.name,
-                                                "author": self.hello.author,
-                                                "command": list(self.command.argv)}}

@@ -115,7 +115,9 @@ def test_a_tournament_through_arena_engine_plays_the_games_of_the_builtin_bot(
         assert record["moves"] == builtin[game]["moves"]
         assert record["scores"] == builtin[game]["scores"]
     manifest = json.loads((tmp_path / "engine" / "manifest.json").read_text())
-    assert "engine" in json.dumps(manifest["participants"])
+    assert manifest["participants"][0]["params"] == {
+        "hand_size": 5, "beam": 6, "plot_samples": 3, "focus": 0.5, "protect": True,
+        "decay": 0.5, "deny": 1.0, "race": 0.0, "prefer": "none", "weight": 2.0}
 
 
 # ----------------------------------------------------------------- bad engines
