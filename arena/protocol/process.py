@@ -56,7 +56,8 @@ class EngineProcess:
         if problem is not None:
             raise BotFault("crash", f"{label}: {problem}")
         view = make_view([], (command.folder,))
-        self.jail = Jail(view, JailLimits(memory=memory))
+        limits = JailLimits(memory=memory)
+        self.jail = Jail(view, limits)
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
@@ -64,7 +65,8 @@ class EngineProcess:
         uid = jail_uid(slot)
         try:
             self.jail.start([sys.executable, "-I", "-m", "arena.protocol.launch",
-                             "-" if uid is None else str(uid), *map(str, theirs),
+                             "-" if uid is None else str(uid), str(limits.processes),
+                             str(limits.files), str(limits.file_size), *map(str, theirs),
                              command.folder, "--", *command.argv], pass_fds=theirs)
         except (OSError, JailError) as exc:
             for fd in (stdin_r, stdin_w, stdout_r, stdout_w, stderr_r, stderr_w):

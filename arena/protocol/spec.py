@@ -26,7 +26,7 @@ import random
 import shlex
 import shutil
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.bot import Bot, BotConfigError
 from arena.faults import BotFault
@@ -161,6 +161,10 @@ def engine_class(hello: Hello) -> type[EngineBot]:
 @dataclass(frozen=True)
 class EngineSpec(BotSpec):
     """A participant that is an engine: its command, its handshake, the arena's keys."""
+
+    #: Read by ``Isolation.isolates`` (a class attribute: no spec a bot's code made has
+    #: it): the seat is the arena's own code, and its engine always runs in a jail.
+    JAILS_ITSELF: ClassVar[bool] = True
 
     command: Command = field(default_factory=lambda: Command((), ""))
     hello: Hello = field(default_factory=lambda: Hello("", "", ()))

@@ -59,7 +59,6 @@ from arena.bot import Bot, BotConfigError
 from arena.engine import Event, GameResult, RuleOptions
 from arena.limits import START_TIME
 from arena.match import BotFault, describe_exception, returned_text
-from arena.protocol.spec import EngineSpec, is_engine_text
 from arena.registry import BotSpec, available, is_builtin, split_spec
 
 from .jail import Jail, JailError, JailLimits, View, jail_problem, jail_uid, make_view
@@ -116,7 +115,7 @@ class Isolation:
 
     def isolates(self, spec: BotSpec) -> bool:
         """Whether ``spec``'s bot runs in a process of its own."""
-        if isinstance(spec, EngineSpec):
+        if getattr(type(spec), "JAILS_ITSELF", False):
             return False  # engine protocol hook: its seat is ours, the engine always jailed
         if isinstance(spec, ForeignSpec):
             return True  # checked away from us: its class must never be imported here
@@ -184,8 +183,8 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     later.  So an untrusted spec is checked by a child, which sends back the spec's fields as
     JSON; BotConfigError with one sentence when it is bad.
     """
-    if is_engine_text(text):  # engine protocol hook: parsed by its handshake, in a jail
-        return EngineSpec.parse(text)
+    if text.strip().startswith("engine:"):  # engine protocol hook: its handshake, jailed
+        return BotSpec.parse(text)
     if isolation is None or isolation.trusts_text(text):
         return BotSpec.parse(text)
     parts = split_spec(text)

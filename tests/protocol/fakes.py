@@ -36,6 +36,10 @@ for line in sys.stdin:
 #: What each fake does differently (the lines go into the hello, then the decide branch).
 BEHAVIOURS: dict[str, tuple[str, str]] = {
     "fine": ("pass", "pass"),
+    # Ends itself unless it runs as another user than root with no capability at all.
+    "dropped": ("import os; status = open('/proc/self/status').read()\n        "
+                "if os.getuid() == 0 or any(f'{k}:\\t0000000000000000' not in status "
+                "for k in ('CapEff', 'CapPrm', 'CapBnd')): sys.exit(9)", "pass"),
     "silent": ("time.sleep(60)", "pass"),
     "version2": ("VERSION = 2", "pass"),
     "twice": ("OPTIONS.append(dict(OPTIONS[0]))", "pass"),

@@ -145,6 +145,13 @@ def test_a_bad_handshake_is_one_sentence_before_any_game(
 
 
 @needs_jail
+def test_an_engine_runs_as_another_user_than_root_with_no_capability(tmp_path: Path) -> None:
+    path = fake_engine(tmp_path, "dropped")
+    result = cli("play", "--bot", f"engine:{path}", "--bot", "random", "--seed", "2", *FAST)
+    assert result.exit_code == 0, result.output
+
+
+@needs_jail
 def test_an_engine_spec_refuses_undeclared_options_and_bad_clocks(tmp_path: Path) -> None:
     path = fake_engine(tmp_path, "fine")
     for spec, said in ((f"engine:{path}:depth=3", "has no option 'depth'"),
