@@ -21,8 +21,21 @@ import random
 from collections import Counter
 from typing import Any
 
-from arena.engine import CATEGORIES, PlayerView, from_position, to_position
+from arena.engine import (
+    CATEGORIES,
+    COLOURS,
+    FACES,
+    IMPROVEMENTS,
+    STEP_REDRAW,
+    PlayerView,
+    from_position,
+    grid,
+    to_position,
+)
+from arena.engine.actions import ACTION_NAMES
+from arena.engine.board import board_dict
 from arena.engine.components import ALL_PLOTS, CardSet, tile_name
+from arena.engine.position import DECK_NAMES, FORMAT
 
 #: Position fields that only the whole truth has.
 HIDDEN_FIELDS = ("seed", "rng", "dice")
@@ -30,7 +43,113 @@ HIDDEN_FIELDS = ("seed", "rng", "dice")
 
 def withhold(view: Any) -> dict[str, Any]:
     """The position of ``view`` (either engine's ``PlayerView``) with its hidden parts
-    ``null``: what the engine protocol's ``decide`` carries."""
+    ``null``: what the engine protocol's ``decide`` carries.  Written from the view's
+    fields (a decision's cost); ``withhold_by_sample`` is its specification."""
+    seat, players = view.seat, view.players
+    card = view.card_set.card
+    data: dict[str, Any] = {
+        "format": FORMAT, "options": _options(view.options), "players": players,
+        "round": view.round, "current": view.current,
+        "turn": {"step": view.step_name,
+                 "weather": FACES[view.weather] if view.weather >= 0 else None,
+                 "actions": [ACTION_NAMES[a] for a in view.taken],
+                 "drawn": [tile_name(t) for t in view.drawn] if view.drawn
+                 else [None] * view.drawn_count},
+    }
+    changes = _changes(view.card_set)
+    if changes:
+        data["card_set"] = changes
+    if view.step == STEP_REDRAW:
+        data["turn"]["put_back"] = dict(zip(CATEGORIES, view.put_back))
+    data.update(_board(view))
+    reserve = view.reserve_improvements
+    data["reserve"] = {"channels": view.reserve_channels,
+                       "improvements": {IMPROVEMENTS[i]: reserve[i] for i in (1, 2, 3)}}
+    plots: list[str | None] = [None] * view.plot_deck_size
+    for i, tile in view.known_plots:
+        plots[i] = tile_name(tile)
+    decks: dict[str, list[str | None]] = {"plots": plots}
+    for k, name in enumerate(CATEGORIES):
+        cards: list[str | None] = [None] * view.objective_deck_sizes[k]
+        for i, c in view.known_objectives[k]:
+            cards[i] = card(c).id
+        decks[name] = cards
+    data["decks"] = decks
+    known = {}
+    for name, masks in zip(DECK_NAMES, (view.plot_known, *view.objective_known)):
+        if any(masks):
+            known[name] = [[s for s in range(players) if m >> s & 1] for m in masks]
+    if known:
+        data["known"] = known
+    data["hands"] = [
+        {"objectives": [card(c).id for c in view.hand] if s == seat
+         else [None] * len(view.hand_categories[s]),
+         "completed": [card(c).id for c in view.completed[s]],
+         "eaten": dict(zip(COLOURS, view.eaten[s])),
+         "channels": view.stored_channels[s],
+         "improvements": [IMPROVEMENTS[i] for i in (1, 2, 3)
+                          for _ in range(view.stored_improvements[s][i])],
+         "categories": [CATEGORIES[k] for k in view.hand_categories[s]]}
+        for s in range(players)
+    ]
+    emperor = view.emperor if view.emperor >= 0 else None
+    data.update(emperor=emperor, last_turns=view.last_turns if emperor is not None else None,
+                ended=view.ended, capped=view.capped, seat=seat)
+    return data
+
+
+#: The last layout written: its objects (held, so that their identities stay theirs) and
+#: per tile its fixed fields, with the channels' text.
+_LAYOUT: list[Any] = [None, None, None]
+
+
+def _board(view: Any) -> dict[str, Any]:
+    """``board_dict(view)``, the layout's part (tiles, improvements, irrigation, channels)
+    kept while the view's layout objects are the last ones: the engine hands out the same
+    objects while the layout stands (the bamboo and figures change more often)."""
+    layout = (view.tiles, view.improvement, view.irrigated, view.channels)
+    held = _LAYOUT[0]
+    if held is None or any(a is not b for a, b in zip(held, layout)):
+        whole = board_dict(view)
+        fixed = [(t["at"], t["tile"], t["improvement"], t["irrigated"]) for t in whole["tiles"]]
+        _LAYOUT[:] = [layout, (tuple(view.bamboo), fixed), whole["channels"]]
+        return whole
+    order, fixed = _LAYOUT[1]
+    bamboo = view.bamboo
+    if tuple(bamboo) != order:  # another placement order: not this layout after all
+        _LAYOUT[0] = None
+        return board_dict(view)
+    return {"tiles": [{"at": at, "tile": tile, "bamboo": bamboo[cell], "improvement": imp,
+                       "irrigated": irrigated}
+                      for cell, (at, tile, imp, irrigated) in zip(order, fixed)],
+            "channels": list(_LAYOUT[2]), "gardener": grid.cell_text(view.gardener),
+            "panda": grid.cell_text(view.panda)}
+
+
+_OPTIONS: dict[int, tuple[Any, dict[str, Any]]] = {}
+_CHANGES: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _options(options: Any) -> dict[str, Any]:
+    """The rule options that differ from the defaults (one object plays many decisions:
+    kept per object)."""
+    hit = _OPTIONS.get(id(options))
+    if hit is None or hit[0] is not options:
+        hit = _OPTIONS[id(options)] = (options, options.to_dict(only_changed=True))
+    return dict(hit[1])
+
+
+def _changes(card_set: Any) -> dict[str, Any]:
+    """The card set's changes (kept per object, as the options)."""
+    hit = _CHANGES.get(id(card_set))
+    if hit is None or hit[0] is not card_set:
+        hit = _CHANGES[id(card_set)] = (card_set, card_set.changes())
+    return hit[1]
+
+
+def withhold_by_sample(view: Any) -> dict[str, Any]:
+    """``withhold``'s specification: a sample of the view written as a position, then
+    every part the seat does not see nulled (slower: a whole sample per call)."""
     sample = view.determinize(random.Random(0))
     data = to_position(sample)
     seat = view.seat
@@ -41,10 +160,9 @@ def withhold(view: Any) -> dict[str, Any]:
     if turn["drawn"] and not view.drawn:
         turn["drawn"] = [None] * len(turn["drawn"])
     known = data.get("known", {})
-    bit_of = {name: masks for name, masks in known.items()}
     decks = data["decks"]
     for name, entries in decks.items():
-        masks = bit_of.get(name)
+        masks = known.get(name)
         decks[name] = [entry if masks is not None and seat in masks[i] else None
                        for i, entry in enumerate(entries)]
     for other, hand in enumerate(data["hands"]):
