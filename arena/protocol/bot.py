@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.bot import Bot
 from arena.engine import Action, Event, GameResult, NotationError, RuleOptions, parse_action
+from arena.engine.actions import END
 from arena.faults import BotFault
 
 from . import DEFAULT_MOVE_LIMIT
@@ -96,12 +97,19 @@ class EngineBot(Bot):
         super().start(seat, players, options)
         self.close()
         self.process = acquire(self.spec, seat)
+        self.process.pause()
         self.started = False
         self.used, self.moves = 0.0, 0
         self.pending = []
 
     def observe(self, event: Event) -> None:
         self.pending.append(event_message(event))
+        # Its turn is over (it ended it, or a roll starts a turn) or another seat moves: the
+        # jail is frozen until its next decision.  Between two decisions of its own turn it
+        # is left running, which saves a freeze and a thaw per free move.
+        if self.process is not None and (event.kind == "roll" or event.seat != self.seat
+                                         or event.action == END):
+            self.process.pause()
 
     def _newgame(self, view: Any) -> dict[str, Any]:
         clock = self.spec.clock
@@ -148,7 +156,6 @@ class EngineBot(Bot):
             log.warning("%s", fault.message)
             raise
         process.busy = False
-        process.pause()
         self.used += time.monotonic() - begin
         self.moves += 1
         text = reply.get("action")

@@ -5,8 +5,8 @@ into a ``BotFault`` of the seat it plays (a crash, a hang, a malformed or oversi
 The jail is the untrusted bots' (``arena.tournament.jail``: bubblewrap, namespaces, no
 network, cgroup limits, the system-call filter) showing the system, the interpreter and the
 engine's own folder, read-only; the engine is started by ``launch`` as the jail's user, in
-its folder.  Between its replies the whole jail is frozen where the cgroup freezer can be
-written, so that it thinks only on its own time.
+its folder.  Outside its turns the whole jail is frozen (``pause``; the seat decides when)
+where the cgroup freezer can be written, so that it thinks only on its own time.
 """
 
 from __future__ import annotations
