@@ -217,3 +217,32 @@ def test_engine_check_passes_a_good_engine_and_lists_a_bad_ones_violations(
     monkeypatch.setattr(arena.protocol.check, "SLOW_START", 0.0)
     slow = cli("engine-check", str(fake_engine(tmp_path, "fine")))
     assert slow.exit_code == 2 and "a slow start" in slow.output
+
+
+@needs_jail
+@pytest.mark.parametrize(("fresh", "started"), [(False, 1), (True, 3)])
+def test_an_engine_process_plays_game_after_game_unless_fresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: bool, started: int) -> None:
+    """One process (one jail) plays the participant's games in turn, each a ``newgame``;
+    ``fresh=true`` starts one per game."""
+    from arena.match import play_game
+    from arena.protocol import bot as seat
+    from arena.registry import BotSpec, make_bot
+
+    path = fake_engine(tmp_path, "fine")
+    spec = BotSpec.parse(f"engine:{path}:fresh={str(fresh).lower()}")
+    made: list[int] = []
+    original = seat.EngineProcess.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(seat.EngineProcess, "__init__", counted)
+    for game in range(3):
+        bots = [make_bot(spec, game, 0), make_bot(BotSpec.parse("random"), game, 1)]
+        outcome = play_game(bots, game, names=[spec.name, "random"])
+        assert outcome.error is None
+        del bots
+    assert len(made) == started
+    seat.close_all()
