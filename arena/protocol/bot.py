@@ -132,6 +132,15 @@ class EngineBot(Bot):
             limits.append(clock.move)
         return (min(limits) if limits else DEFAULT_MOVE_LIMIT), left
 
+    def _clock_text(self, left: float | None) -> str:
+        """Which limit ran out, as the spec set it."""
+        clock = self.spec.clock
+        if clock.move is not None and (left is None or clock.move <= left):
+            return f"st={clock.move:g}"
+        if clock.base is not None:
+            return f"its clock, tc={clock.base:g}+{clock.increment:g}"
+        return f"{DEFAULT_MOVE_LIMIT:g} s a move without tc or st"
+
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         process = self.process
         if process is None:
@@ -153,8 +162,11 @@ class EngineBot(Bot):
             reply = self._reply(process, begin + limit)
         except BotFault as fault:
             process.close(quit=False)
+            if fault.kind == "timeout":
+                fault = process.fault("timeout", f"did not answer within {limit:.3g} s while "
+                                                 f"choosing a move ({self._clock_text(left)})")
             log.warning("%s", fault.message)
-            raise
+            raise fault from None
         process.busy = False
         self.used += time.monotonic() - begin
         self.moves += 1

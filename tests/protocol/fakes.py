@@ -50,6 +50,8 @@ BEHAVIOURS: dict[str, tuple[str, str]] = {
                       "file=sys.stderr); sys.stderr.flush(); sys.exit(3)"),
     "illegal": ("pass", "say({'type': 'action', 'action': 'fly away'}); continue"),
     "hang": ("pass", "time.sleep(60)"),
+    "slow": ("pass", "time.sleep(0.25)"),
+    "garbage": ("pass", "print('hello world', flush=True); continue"),
     "huge_move": ("pass", "sys.stdout.write('x' * 1_100_000); sys.stdout.flush()"),
     "chatty": ("pass", "say({'type': 'ponder'}); say({'type': 'info', 'text': 'hmm'}); "
                        "sys.stdin.readline()"),

@@ -168,7 +168,8 @@ def test_an_engine_spec_refuses_undeclared_options_and_bad_clocks(tmp_path: Path
 @pytest.mark.parametrize(("behaviour", "kind", "said"), [
     ("crash", "crash", "boom: out of ideas"),
     ("illegal", "illegal", "'fly away', which is not an action"),
-    ("hang", "timeout", "did not answer while choosing a move in time"),
+    ("hang", "timeout", "did not answer within 1 s while choosing a move (st=1)"),
+    ("garbage", "crash", "wrote 'hello world' while choosing a move, which is not a message"),
     ("huge_move", "crash", "wrote a line over 65536 bytes"),
 ])
 def test_a_faulty_engine_loses_its_own_games_only(tmp_path: Path, behaviour: str, kind: str,
@@ -190,6 +191,19 @@ def test_a_faulty_engine_loses_its_own_games_only(tmp_path: Path, behaviour: str
     assert all(r["error"] is None for r in games if not any(
         s.startswith("engine:") for s in r["seats"]))
     assert said in (out / "arena.log").read_text()
+
+
+@needs_jail
+def test_an_engine_that_spends_its_clock_loses_on_time(tmp_path: Path) -> None:
+    """``tc=1+0.05``: a quarter of a second a move spends the clock in a few moves."""
+    path = fake_engine(tmp_path, "slow")
+    out = tmp_path / "record.json"
+    result = cli("play", "--bot", f"engine:{path}:tc=1+0.05", "--bot", "random", "--seed", "3",
+                 "--record", str(out), "-q")
+    assert result.exit_code == 1, result.output
+    error = json.loads(out.read_text())["error"]
+    assert error["seat"] == 0 and error["kind"] == "timeout"
+    assert "while choosing a move (its clock, tc=1+0.05)" in error["message"]
 
 
 @needs_jail
