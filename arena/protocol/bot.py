@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import logging
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -35,8 +34,6 @@ from .process import EngineProcess
 if TYPE_CHECKING:
     from .spec import EngineSpec
 from .view import withhold
-
-log = logging.getLogger("arena.tournament")
 
 #: Idle engine processes, per spec text.
 _POOL: dict[str, list[EngineProcess]] = {}
@@ -165,8 +162,7 @@ class EngineBot(Bot):
             if fault.kind == "timeout":
                 fault = process.fault("timeout", f"did not answer within {limit:.3g} s while "
                                                  f"choosing a move ({self._clock_text(left)})")
-            log.warning("%s", fault.message)
-            raise fault from None
+            raise fault from None  # the runner logs it with the game's id
         process.busy = False
         self.used += time.monotonic() - begin
         self.moves += 1

@@ -121,6 +121,15 @@ def test_a_tournament_through_arena_engine_plays_the_games_of_the_builtin_bot(
         "decay": 0.5, "deny": 1.0, "race": 0.0, "prefer": "none", "weight": 2.0}
 
 
+def test_arena_engine_and_engine_check_refuse_bad_input_in_one_sentence() -> None:
+    for args, said in ((["engine", "nosuch"], "unknown bot 'nosuch'"),
+                       (["engine", "engine:./x"], "plays a built-in bot"),
+                       (["engine-check", "/no/such/engine"], "no engine program")):
+        result = cli(*args)
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
 # ----------------------------------------------------------------- bad engines
 
 
