@@ -31,11 +31,14 @@ from . import LINE_LIMIT, STDERR_LIMIT, STDERR_LINES
 
 @dataclass(frozen=True)
 class Command:
-    """What runs an engine: the program (an absolute path) and its arguments, and the
-    folder the jail shows it (the program's own)."""
+    """What runs an engine: the program (an absolute path) and its arguments, the folder
+    it runs in, and every folder the jail shows it (read-only)."""
 
     argv: tuple[str, ...]
     folder: str
+    #: The folders shown: the working folder, and those of the arguments that name files
+    #: or folders (``engine:"python3 my_engine.py"``, ``java -cp classes Main``).
+    shown: tuple[str, ...] = ()
 
 
 class EngineProcess:
@@ -55,7 +58,7 @@ class EngineProcess:
         problem = jail_problem()
         if problem is not None:
             raise BotFault("crash", f"{label}: {problem}")
-        view = make_view([], (command.folder,))
+        view = make_view([], (command.folder, *command.shown))
         limits = JailLimits(memory=memory)
         self.jail = Jail(view, limits)
         stdin_r, stdin_w = os.pipe()

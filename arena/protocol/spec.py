@@ -90,15 +90,24 @@ def split_engine(text: str) -> tuple[str, list[str], dict[str, Any], str]:
 
 
 def resolve(argv: list[str], text: str) -> Command:
-    """The program as an absolute path, and its folder; BotConfigError when there is no
-    such executable file."""
+    """The program as an absolute path, the arguments that name existing files or folders
+    as absolute paths too (the jail shows them: a script run by an interpreter, a class
+    path), and the folder it runs in: the first such file's, else the program's own.
+    BotConfigError when there is no such executable file."""
     program = argv[0]
     found = os.path.realpath(program) if "/" in program else shutil.which(program)
     if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise BotConfigError(f"bot spec {text!r}: no engine program {program!r} (not an "
                              "executable file)")
     found = os.path.realpath(found)
-    return Command((found, *argv[1:]), os.path.dirname(found))
+    args, shown = [], []
+    for arg in argv[1:]:
+        if not arg.startswith("-") and os.path.exists(arg):
+            arg = os.path.realpath(arg)
+            shown.append(arg if os.path.isdir(arg) else os.path.dirname(arg))
+        args.append(arg)
+    folder = shown[0] if shown else os.path.dirname(found)
+    return Command((found, *args), folder, tuple(shown))
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,17 @@ def python_engine(folder: Path) -> Path:
     return EXAMPLES / "python" / "random_engine.py"
 
 
+def test_a_script_named_as_an_interpreters_argument_is_shown_to_the_engine() -> None:
+    """``engine:"python3 random_engine.py"``: the script's folder is in the jail, and the
+    engine runs there."""
+    script = EXAMPLES / "python" / "random_engine.py"
+    python = shutil.which("python3")
+    if python is None:
+        pytest.skip("no python3 on PATH")
+    checked = CliRunner().invoke(main, ["engine-check", f'"{python} {script}"'])
+    assert checked.exit_code == 0 and "no violation" in checked.output, checked.output
+
+
 @pytest.mark.parametrize("build", [python_engine, built_c, built_rust],
                          ids=["python", "c", "rust"])
 def test_an_example_engine_passes_the_check_and_plays_complete_games(
