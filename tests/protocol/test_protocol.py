@@ -97,17 +97,35 @@ def test_arena_engine_answers_the_handshake_and_decisions_without_a_jail() -> No
     assert action["type"] == "action" and action["action"] in legal
 
 
+#: A card set with a card added to each deck and a card's points changed.
+ADDED_CARDS = {
+    "name": "added", "points": {"plot-01": 5},
+    "add": {"plot": [{"id": "plot-16", "shape": "line", "points": 5, "cells": [
+                {"at": "0,0", "colour": "green"}, {"at": "1,0", "colour": "green"},
+                {"at": "2,0", "colour": "green"}, {"at": "3,0", "colour": "green"}]}],
+            "gardener": [{"id": "gardener-16", "colour": "pink", "shoots": 1, "height": 3,
+                          "improvement": "none", "points": 3}],
+            "panda": [{"id": "panda-16", "eat": {"green": 3}, "points": 4}]},
+}
+
+
 @needs_jail
+@pytest.mark.parametrize("cards", [False, True], ids=["printed cards", "added cards"])
 def test_a_tournament_through_arena_engine_plays_the_games_of_the_builtin_bot(
-        tmp_path: Path) -> None:
+        tmp_path: Path, cards: bool) -> None:
     """``engine:"arena engine objective"`` against ``objective`` plays, decision for
-    decision, the games ``objective`` against ``objective`` plays with the same seeds."""
+    decision, the games ``objective`` against ``objective`` plays with the same seeds (with
+    the printed cards, and with a set that adds cards, which the engine is told of)."""
     engine = f'engine:"{arena_command()} engine objective":name=E'
+    extra: list[str] = []
+    if cards:
+        (tmp_path / "set.json").write_text(json.dumps(ADDED_CARDS))
+        extra = ["--cards", str(tmp_path / "set.json")]
     for folder, first in (("engine", engine), ("builtin", "objective:name=E")):
         result = CliRunner().invoke(main, [
             "tournament", "--bot", first, "--bot", "objective", "--players", "2",
             "--games", "4", "--seed", "11", "--workers", "2", "--out",
-            str(tmp_path / folder)])
+            str(tmp_path / folder), *extra])
         assert result.exit_code == 0, result.output
     through, builtin = records(tmp_path / "engine"), records(tmp_path / "builtin")
     assert through.keys() == builtin.keys() and len(through) == 4
