@@ -26,7 +26,7 @@ def engine_command(spec: str) -> None:
       arena engine objective
       arena tournament --bot 'engine:"arena engine objective":name=E' --bot objective
     """
-    from .serve import serve
+    from .serve import ServeError, serve
 
     if spec.strip().startswith(PREFIX):
         raise UserError("arena engine plays a built-in bot, not another engine")
@@ -34,7 +34,10 @@ def engine_command(spec: str) -> None:
         parsed = BotSpec.parse(spec)
     except BotConfigError as exc:
         raise UserError(str(exc)) from None
-    serve(parsed)
+    try:
+        serve(parsed)
+    except ServeError as exc:
+        raise UserError(str(exc)) from None
 
 
 @click.command("engine-check")

@@ -16,7 +16,7 @@ from typing import IO, Any
 import orjson
 
 from arena.bot import Bot, Param
-from arena.engine import RuleOptions, action_text, parse_action
+from arena.engine import ArenaError, RuleOptions, action_text, parse_action
 from arena.engine.components import CardSet
 from arena.registry import BotSpec
 
@@ -76,6 +76,8 @@ class Server:
             self.bot = cls(random.Random(message["seed"]), **self.values)
             self.bot.start(message["seat"], message["players"],
                            RuleOptions.from_dict(message.get("rules", {})))
+        elif kind in ("event", "decide") and self.bot is None:
+            raise ValueError(f"{kind} before any newgame")
         elif kind == "event" and self.bot is not None:
             self.bot.observe(event_of(message))
         elif kind == "decide" and self.bot is not None:
@@ -89,11 +91,24 @@ class Server:
         return True
 
 
+class ServeError(Exception):
+    """A message ``arena engine`` cannot act on (one sentence: its line and why)."""
+
+
 def serve(spec: BotSpec, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
-    """Speak the protocol until ``quit`` or the end of the input."""
+    """Speak the protocol until ``quit`` or the end of the input; ServeError when a
+    message is malformed (the arena would have sent a good one: the caller stops)."""
     server = Server(spec, stdout or sys.stdout.buffer)
-    for line in stdin or sys.stdin.buffer:
+    for number, line in enumerate(stdin or sys.stdin.buffer, 1):
         if not line.strip():
             continue
-        if not server.handle(orjson.loads(line)):
-            return
+        try:
+            message = orjson.loads(line)
+            if not isinstance(message, dict):
+                raise ValueError("not a JSON object")
+            if not server.handle(message):
+                return
+        except (ValueError, KeyError, TypeError, IndexError, ArenaError) as exc:
+            what = f"{type(exc).__name__}: {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise ServeError(f"line {number} is not a message arena engine can act on "
+                             f"({what[:200]})") from None

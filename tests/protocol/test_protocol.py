@@ -146,6 +146,10 @@ def test_arena_engine_and_engine_check_refuse_bad_input_in_one_sentence() -> Non
         result = cli(*args)
         assert result.exit_code == 2 and said in result.output, result.output
         assert len(result.output.strip().splitlines()) == 1
+    result = CliRunner().invoke(main, ["engine", "random"],
+                                input='{"type": "hello"}\n{"type": "decide"}\n')
+    assert result.exit_code == 2 and "line 2 is not a message" in result.output
+    assert "Traceback" not in result.output
 
 
 # ----------------------------------------------------------------- bad engines
