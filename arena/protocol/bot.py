@@ -47,7 +47,8 @@ def acquire(spec: EngineSpec, seat: int) -> EngineProcess:
         process = idle.pop()
         if not process.closed:
             return process
-    process = EngineProcess(spec.command, f"engine {spec.hello.name!r}", slot=seat)
+    process = EngineProcess(spec.command, f"engine {spec.hello.name!r}", memory=spec.memory,
+                            slot=seat)
     try:
         handshake(process)
         process.send([{"type": "options", "values": spec.options}])

@@ -20,6 +20,7 @@ answers, speaks another version or declares an option twice is one sentence
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import random
@@ -144,11 +145,11 @@ class Clock:
 _HELLOS: dict[Command, Hello] = {}
 
 
-def engine_hello(command: Command, label: str) -> Hello:
+def engine_hello(command: Command, label: str, memory: int) -> Hello:
     """The engine's handshake, made once per process (a jail started and ended)."""
     hello = _HELLOS.get(command)
     if hello is None:
-        process = EngineProcess(command, label)
+        process = EngineProcess(command, label, memory)
         try:
             hello = handshake(process)
         finally:
@@ -181,21 +182,30 @@ class EngineSpec(BotSpec):
     fresh: bool = False
     #: The values of every declared option (defaults filled in).
     options: dict[str, Any] = field(default_factory=dict)
+    #: The jail's memory limit in MB (``--bot-memory``).
+    memory: int = 2048
 
     @classmethod
-    def parse(cls, text: str) -> EngineSpec:  # type: ignore[override]
+    def parse(cls, text: str, memory: int = 0,  # type: ignore[override]
+              paths: tuple[str, ...] = ()) -> EngineSpec:
         """An engine spec, its engine asked for its handshake; BotConfigError (one
-        sentence naming the engine and what it did) when it is bad."""
+        sentence naming the engine and what it did) when it is bad.  ``memory`` (MB) and
+        ``paths`` are a command's ``--bot-memory`` and ``--bot-path``: the jail's limit
+        and more read-only paths it shows."""
         target, argv, keys, name = split_engine(text)
         text = text.strip()
         command = resolve(argv, text)
+        if paths:
+            extra = tuple(os.path.realpath(p) for p in paths)
+            command = dataclasses.replace(command, shown=(*command.shown, *extra))
+        memory = memory or 2048
         clock = Clock.of(keys, text)
         fresh = keys.get("fresh", False)
         if not isinstance(fresh, bool):
             raise BotConfigError(f"in bot spec {text!r}: fresh must be true or false")
         label = f"engine {argv[0]!r}"
         try:
-            hello = engine_hello(command, label)
+            hello = engine_hello(command, label, memory)
         except BotFault as fault:
             raise BotConfigError(fault.message) from None
         given = {k: v for k, v in keys.items() if k not in RESERVED_KEYS}
@@ -215,7 +225,8 @@ class EngineSpec(BotSpec):
         arena_keys = {k: keys[k] for k in ("tc", "st", "fresh") if k in keys}
         return cls(text=text, target=target, params={**options, **arena_keys},
                    name=name or text, class_path="arena.protocol.bot.EngineBot",
-                   command=command, hello=hello, clock=clock, fresh=fresh, options=full)
+                   command=command, hello=hello, clock=clock, fresh=fresh, options=full,
+                   memory=memory)
 
     def full_params(self) -> dict[str, Any]:
         return {**self.options, **{k: v for k, v in self.params.items()

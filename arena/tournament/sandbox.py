@@ -184,7 +184,11 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     JSON; BotConfigError with one sentence when it is bad.
     """
     if text.strip().startswith("engine:"):  # engine protocol hook: its handshake, jailed
-        return BotSpec.parse(text)
+        from arena.protocol.spec import EngineSpec
+
+        if isolation is None:
+            return EngineSpec.parse(text)
+        return EngineSpec.parse(text, isolation.memory, isolation.paths)
     if isolation is None or isolation.trusts_text(text):
         return BotSpec.parse(text)
     parts = split_spec(text)

@@ -184,6 +184,26 @@ def test_an_engine_runs_as_another_user_than_root_with_no_capability(tmp_path: P
 
 
 @needs_jail
+def test_an_engine_sees_its_folder_and_the_bot_paths_but_nothing_else(tmp_path: Path) -> None:
+    """A file outside its folder is missing in its jail, unless ``--bot-path`` shows it."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "book.txt").write_text("opening\n")
+    for path in (tmp_path, data, data / "book.txt"):
+        path.chmod(0o755)
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    path = fake_engine(engine, "fine")
+    path.write_text(path.read_text().replace(
+        'if kind == "hello":\n', f'if kind == "hello":\n        open({str(data / "book.txt")!r})\n'))
+    blind = cli("play", "--bot", f"engine:{path}", "--bot", "random", *FAST)
+    assert blind.exit_code == 2 and "No such file or directory" in blind.output
+    shown = cli("play", "--bot", f"engine:{path}", "--bot", "random", "--bot-path", str(data),
+                *FAST, "-q")
+    assert shown.exit_code == 0, shown.output
+
+
+@needs_jail
 def test_an_engine_spec_refuses_undeclared_options_and_bad_clocks(tmp_path: Path) -> None:
     path = fake_engine(tmp_path, "fine")
     for spec, said in ((f"engine:{path}:depth=3", "has no option 'depth'"),
