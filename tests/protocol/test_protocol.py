@@ -194,8 +194,8 @@ def test_an_engine_sees_its_folder_and_the_bot_paths_but_nothing_else(tmp_path: 
     engine = tmp_path / "engine"
     engine.mkdir()
     path = fake_engine(engine, "fine")
-    path.write_text(path.read_text().replace(
-        'if kind == "hello":\n', f'if kind == "hello":\n        open({str(data / "book.txt")!r})\n'))
+    reads = f'if kind == "hello":\n        open({str(data / "book.txt")!r})\n'
+    path.write_text(path.read_text().replace('if kind == "hello":\n', reads))
     blind = cli("play", "--bot", f"engine:{path}", "--bot", "random", *FAST)
     assert blind.exit_code == 2 and "No such file or directory" in blind.output
     shown = cli("play", "--bot", f"engine:{path}", "--bot", "random", "--bot-path", str(data),
