@@ -22,7 +22,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.bot import Bot
-from arena.engine import Action, Event, GameResult, NotationError, RuleOptions, parse_action
+from arena.engine import (
+    Action,
+    Event,
+    GameResult,
+    NotationError,
+    RuleOptions,
+    action_text,
+    parse_action,
+)
 from arena.engine.actions import END
 from arena.faults import BotFault
 
@@ -30,10 +38,10 @@ from . import DEFAULT_MOVE_LIMIT
 from .handshake import handshake
 from .messages import event_message, result_message
 from .process import EngineProcess
+from .view import withhold
 
 if TYPE_CHECKING:
     from .spec import EngineSpec
-from .view import withhold
 
 #: Idle engine processes, per spec text.
 _POOL: dict[str, list[EngineProcess]] = {}
@@ -150,7 +158,7 @@ class EngineBot(Bot):
         messages.extend(self.pending)
         self.pending = []
         limit, left = self._limit()
-        texts = [str(_text(a)) for a in legal]
+        texts = [action_text(a) for a in legal]
         messages.append({"type": "decide", "view": withhold(view), "legal": texts,
                          "clock": {"move": limit, "left": left}})
         begin = time.monotonic()
@@ -208,8 +216,3 @@ class EngineBot(Bot):
         with contextlib.suppress(Exception):
             self.close()
 
-
-def _text(action: Action) -> str:
-    from arena.engine import action_text
-
-    return action_text(action)
