@@ -4,6 +4,7 @@ is missing)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -75,3 +76,26 @@ def test_an_example_engine_passes_the_check_and_plays_complete_games(
     lines = (out / "games.jsonl").read_text().splitlines()
     assert len(lines) == 4
     assert all('"error": null' in line or '"error":null' in line for line in lines)
+
+
+def test_bots_tune_searches_an_engines_declared_options_and_the_ladder_ranks_it(
+        tmp_path: Path) -> None:
+    """The engine's options are its parameters: ``bots tune --space complete=true,false``
+    plays both values; ``arena ladder`` takes the engine as a rung."""
+    engine = f"engine:{EXAMPLES / 'python' / 'random_engine.py'}"
+    tuned = CliRunner().invoke(main, [
+        "bots", "tune", engine, "--space", "complete=true,false", "--against", "random",
+        "--games", "2", "--trials", "2", "--confirm-games", "2", "--seed", "1",
+        "--workers", "1", "--out", str(tmp_path / "tune")])
+    assert tuned.exit_code == 0, tuned.output
+    best = json.loads((tmp_path / "tune" / "best.json").read_text())
+    assert best["spec"].startswith(engine + ":complete=")
+    refused = CliRunner().invoke(main, [
+        "bots", "tune", engine, "--space", "depth=1..3", "--against", "random",
+        "--out", str(tmp_path / "tune2")])
+    assert refused.exit_code == 2 and "(its parameters: complete)" in refused.output
+    ladder = CliRunner().invoke(main, [
+        "ladder", "--bot", engine, "--bot", "random", "--games", "2", "--seed", "1",
+        "--workers", "1", "--out", str(tmp_path / "ladder")])
+    assert ladder.exit_code == 0, ladder.output
+    assert "random_engine.py" in (tmp_path / "ladder" / "ladder.csv").read_text()
