@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.engine import PlayerView, action_text, new_game
+from arena.engine import PlayerView, action_text, events, new_game
 from arena.faults import BotFault
 
 from . import HELLO_TIME
@@ -45,7 +45,7 @@ class Report:
 
 def positions() -> Iterator[tuple[Any, Any, list[int], list[Any]]]:
     """``(state, view, legal, events)`` at decisions of seeded random games, a few per
-    kind of step, the events the seat saw since the game began."""
+    kind of step, with the events the seat saw since the game began (as it saw them)."""
     kept: dict[str, int] = {}
     for seed in SEEDS:
         rng = random.Random(seed)
@@ -55,7 +55,8 @@ def positions() -> Iterator[tuple[Any, Any, list[int], list[Any]]]:
             legal = list(state.legal_actions())
             if kept.get(step, 0) < PER_STEP and (step != "actions" or state.round > 1):
                 kept[step] = kept.get(step, 0) + 1
-                yield state, PlayerView.of(state, state.current), legal, []
+                seen = list(events(state.history or (), state.current))
+                yield state, PlayerView.of(state, state.current), legal, seen
             state.apply(rng.choice(legal))
 
 
@@ -94,7 +95,7 @@ def _run(process: EngineProcess, report: Report) -> None:
     process.label = report.engine
     process.send([{"type": "options", "values": {o.name: o.default for o in hello.options}},
                   {"type": "unknown-to-engines", "note": "an engine ignores this"}])
-    for number, (state, view, legal, _events) in enumerate(positions(), 1):
+    for number, (state, view, legal, seen) in enumerate(positions(), 1):
         where = f"position {number} (round {state.round}, step {state.step_name})"
         texts = [action_text(a) for a in legal]
         messages: list[dict[str, Any]] = [
@@ -102,7 +103,7 @@ def _run(process: EngineProcess, report: Report) -> None:
              "rules": state.options.to_dict(), "cards": view.card_set.changes(),
              "seed": number, "clock": {"base": None, "increment": 0.0,
                                        "move": CHECK_MOVE_TIME}}]
-        messages.extend(event_message(e) for e in ())
+        messages.extend(event_message(e) for e in seen)
         messages.append({"type": "decide", "view": withhold(view), "legal": texts,
                          "clock": {"move": CHECK_MOVE_TIME, "left": None}})
         sent = time.monotonic()
