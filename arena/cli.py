@@ -39,6 +39,7 @@ from .engine import (
     to_position,
 )
 from .ladder.command import ladder_command
+from .protocol.command import engine_check_command, engine_command
 from .records import json_problem
 from .registry import BotSpec, describe_all, make_bot
 from .tournament.command import tournament
@@ -1066,6 +1067,8 @@ balance.add_command(tune_command)
 balance.add_command(design_command)
 list_bots.add_command(bot_tune_command)
 main.add_command(ladder_command)
+main.add_command(engine_command)  # engine protocol (arena.protocol)
+main.add_command(engine_check_command)
 
 
 if __name__ == "__main__":

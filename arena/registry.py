@@ -47,6 +47,18 @@ ENTRY_POINT_GROUP = "takenoko_arena.bots"
 DISTRIBUTION = "takenoko-arena"
 
 
+#: Spec forms that are not a bot class, by their prefix, and the ``module:Class`` (a
+#: ``BotSpec`` subclass) that parses them: found by name, as bot classes are, so that the
+#: registry imports none of the packages above it.
+SPEC_FORMS = {"engine:": "arena.protocol.spec:EngineSpec"}  # engine protocol hook
+
+
+def load_form(path: str) -> Any:
+    """The spec class of a ``SPEC_FORMS`` entry."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def _normalized(name: str) -> str:
     """A distribution name as PEP 503 compares them (``Takenoko_Arena`` is ``takenoko-arena``)."""
     return re.sub(r"[-_.]+", "-", name).lower()
@@ -323,6 +335,9 @@ class BotSpec:
     @classmethod
     def parse(cls, text: str) -> BotSpec:
         """Parse ``TARGET[:key=value,...]``; raises BotConfigError with one sentence."""
+        for prefix, form in SPEC_FORMS.items():
+            if text.strip().startswith(prefix):
+                return load_form(form).parse(text)  # type: ignore[no-any-return]
         parts = split_spec(text)
         bot_cls = load_class(parts.target)
         try:
@@ -375,7 +390,11 @@ def make_bot(spec: BotSpec, game_seed: int, seat: int) -> Bot:
     ``arena play`` with its seed and its seats' specs.  An isolated bot is made in its own
     process from that same seed (``arena.tournament.sandbox``), never from the game seed.
     """
-    return spec.create(random.Random(bot_seed(game_seed, seat, spec.name)))
+    seed = bot_seed(game_seed, seat, spec.name)
+    seeded = getattr(spec, "create_seeded", None)  # engine protocol hook: told the seed
+    if seeded is not None:
+        return seeded(seed)  # type: ignore[no-any-return]
+    return spec.create(random.Random(seed))
 
 
 def describe_all(read: Callable[[str], BotSpec]) -> list[tuple[str, BotSpec | None, str]]:

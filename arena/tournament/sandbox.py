@@ -116,6 +116,8 @@ class Isolation:
 
     def isolates(self, spec: BotSpec) -> bool:
         """Whether ``spec``'s bot runs in a process of its own."""
+        if getattr(type(spec), "JAILS_ITSELF", False):
+            return False  # engine protocol hook: its seat is ours, the engine always jailed
         if isinstance(spec, ForeignSpec):
             return True  # checked away from us: its class must never be imported here
         if self.mode == "none" or spec.name in self.trusted or spec.target in self.trusted:
@@ -240,6 +242,12 @@ def parse_participant(text: str, isolation: Isolation | None) -> BotSpec:
     JSON; BotConfigError with one sentence when it is bad.  ``isolation`` None: the default
     (``--isolate untrusted``), never "trust everything".
     """
+    if text.strip().startswith("engine:"):  # engine protocol hook: its handshake, jailed
+        from arena.protocol.spec import EngineSpec
+
+        if isolation is None:
+            return EngineSpec.parse(text)
+        return EngineSpec.parse(text, isolation.memory, isolation.paths)
     isolation = isolation or Isolation()
     if isolation.trusts_text(text):
         return BotSpec.parse(text)
