@@ -466,7 +466,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
     def count(index: int, summary: Any) -> None:
         game = schedule.games[index]
         done.add(index)
-        standings.add(schedule.names(game), summary, game.deal)
+        # A deal is one pairing's seed: deal 0 of two pairings are two deals (as the reports
+        # count them), not one.
+        standings.add(schedule.names(game), summary, (game.pairing, game.deal))
         if sprt is not None:
             sprt.add(game.deal, game.rotation, game_score(summary.winners, game.seats.index(0)))
 
