@@ -32,8 +32,8 @@ from typing import Literal
 
 from arena.intervals import MIN_UNITS, Z, games_to_carry, wilson
 
-__all__ = ["FLOOR", "MIN_UNITS", "Verdict", "elo_gap", "games_to_carry", "games_to_settle",
-           "paired", "win_rate"]
+__all__ = ["FLOOR", "MIN_UNITS", "Verdict", "elo_gap", "from_interval", "games_to_carry",
+           "games_to_settle", "paired", "win_rate"]
 
 #: The smallest gap (in win-rate units, 0.05 = 5 points) the power calculation is made for:
 #: a gap observed at 0.3 points would otherwise ask for millions of games.
@@ -227,6 +227,18 @@ def paired(diffs: Sequence[float], games_per_unit: float = 1.0, effect: float | 
         lo, hi = mean - half, mean + half
     return _judge(mean, lo, hi, 0.0, games, units, sd, games_per_unit, "points", effect,
                   floor)
+
+
+def from_interval(estimate: float, lo: float, hi: float, games: int, units: int,
+                  null: float = 0.0, kind: Literal["rate", "points", "elo"] = "points",
+                  effect: float | None = None, floor: float = FLOOR) -> Verdict:
+    """The verdict on a figure whose 95% interval was computed elsewhere (a bootstrap over
+    deals, Newcombe's interval of two runs): the spread of one deal is read back from the
+    interval's width, ``sd = (hi - lo) / (2·1.96) · √units``, for the power calculation.
+    A NaN interval with enough deals is judged open with an unknown spread."""
+    per_unit = games / units if units else math.nan
+    sd = (hi - lo) / (2.0 * Z) * math.sqrt(units) if units else math.nan
+    return _judge(estimate, lo, hi, null, games, units, sd, per_unit, kind, effect, floor)
 
 
 def elo_gap(wins: float, losses: float, games: int, units: int,

@@ -1149,24 +1149,38 @@ def compare_headline(runs: Runs) -> list[str]:
             tops.append(f"{lab} {st.iloc[0]['participant']} ({st.iloc[0]['win_rate']:.1%})")
     best = "Best: " + "; ".join(tops) + "." if tops else "No games yet: nothing to rank."
     table = guarded(runs, standings_compared)["standings"]
+    # Only a bot both runs had (by name and spec) has a change; one run's greedy against
+    # another's is no change when their opponents differ, and no difference at all when the
+    # two greedys are different bots.
+    base = runs.tables[0]
+    same = {lab: set(compare.common_participants(base, t))
+            for lab, t in zip(runs.labels, runs.tables, strict=True)}
     changes = [(abs(float(r[f"Δwin_rate[{lab}]"])), r["participant"], lab, r)
                for lab in runs.labels[1:] for _, r in table.iterrows()
-               if f"Δwin_rate[{lab}]" in table and r[f"Δwin_rate[{lab}]"] == r[f"Δwin_rate[{lab}]"]]
+               if f"Δwin_rate[{lab}]" in table and r[f"Δwin_rate[{lab}]"] == r[f"Δwin_rate[{lab}]"]
+               and r["participant"] in same[lab]]
     if not changes:
         return [best, "By how much: no win rate to compare.", "How sure: nothing to test."]
     _, who, lab, r = max(changes, key=lambda c: c[0])
     name = f"Δwin_rate[{lab}]"
+    other = runs.tables[runs.labels.index(lab)]
+    unpaired = compare.pairing_problem(base, other)
     gap = (f"By how much: the largest change of win rate against {runs.base} is {who}'s in "
-           f"{lab}, {100 * r[name]:+.1f} points.")
-    deals, _ = units(runs)
+           f"{lab}, {100 * r[name]:+.1f} points"
+           + (" (unpaired: the deals or the line-ups differ, so the runs are compared as "
+              "independent samples, and a change may be the opponents', not the bot's)."
+              if unpaired else "."))
+    deals, games = units(runs)
     if math.isnan(r[f"{name}_lo"]):
         needed = r.get(f"{name}_games_needed", math.nan)
         sure = (f"How sure: not yet: {int(deals)} deals, fewer than the {stats.MIN_UNITS} an "
                 "interval needs" + (f" (about {int(needed)} games per run would carry one)."
                                     if needed == needed else "."))
     else:
-        excludes = r[f"{name}_lo"] > 0 or r[f"{name}_hi"] < 0
+        judged = verdict.from_interval(float(r[name]), float(r[f"{name}_lo"]),
+                                       float(r[f"{name}_hi"]), int(games), int(deals))
         sure = (f"How sure: 95% interval [{100 * r[f'{name}_lo']:+.1f}, "
                 f"{100 * r[f'{name}_hi']:+.1f}] points, "
-                + ("which excludes no change." if excludes else "which includes no change."))
+                + ("which excludes no change." if judged.state == "settled" else
+                   f"which includes no change; {judged.settle()} (in each run)."))
     return [best, gap, sure]

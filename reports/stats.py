@@ -28,8 +28,11 @@ FloatArray = NDArray[np.float64]
 def wilson(successes: ArrayLike, n: ArrayLike, z: float = Z) -> tuple[FloatArray, FloatArray]:
     """:func:`arena.intervals.wilson` element by element (the arrays broadcast); NaN where
     ``n`` is 0.  The formula is the tournament's, so a report and the standings printed
-    while the games ran give the same interval."""
-    lo, hi = _wilson(np.asarray(successes, dtype=float), np.asarray(n, dtype=float), z)
+    while the games ran give the same interval.  A NaN count (a participant one of the runs
+    compared did not have) gives NaNs, silently: numpy's warning about it is no news to a
+    reader of the report."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo, hi = _wilson(np.asarray(successes, dtype=float), np.asarray(n, dtype=float), z)
     return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
 
 
