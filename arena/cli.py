@@ -538,6 +538,11 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     try:
         outcome = play_game(players, seed, options, names=names, move_time=move_time,
                             on_event=on_event, cards=choice.cards)
+    except KeyboardInterrupt:
+        # Ctrl-C: the game was interrupted, not won; a result table would name a winner.
+        click.echo("interrupted: the game was not finished, no winner, nothing recorded",
+                   err=True)
+        sys.exit(130)
     finally:
         jailed.close(names)
     if show and quiet:
