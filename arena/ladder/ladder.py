@@ -169,11 +169,11 @@ def interval_text(row: dict[str, Any], anchor: str) -> str:
     """A row's interval, or why it has none, by :mod:`arena.verdict`'s rule."""
     if row["spec"] == anchor:
         return "anchor (0 by definition)"
+    needed = row.get("games_needed", math.nan)
+    if needed == needed and needed:  # too few deals comes first, as in the report
+        return f"needs ~{int(needed)} games"
     if row.get("perfect"):
         return "perfect record: set by the prior"
-    needed = row.get("games_needed", math.nan)
-    if needed == needed and needed:
-        return f"needs ~{int(needed)} games"
     if math.isnan(row["elo_lo"]):
         return "no interval"
     return f"[{row['elo_lo']:.0f}, {row['elo_hi']:.0f}]"
