@@ -898,6 +898,10 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
                 raise UserError(f"{d} holds no finished game yet, so there is nothing to "
                                 "report (play some with arena tournament, or --resume it).")
             loaded.append(tables)
+        for other in loaded[1:]:  # refused before the work is announced
+            problem = reports.compare.comparison_problem(loaded[0], other)
+            if problem:
+                raise UserError(problem)
         click.echo("computing tables and charts ...", err=True)
         folder = reports.write_report(loaded, Path(out) if out else None)
     except reports.ReportError as exc:

@@ -39,6 +39,7 @@ def test_a_study_against_a_tournament_is_one_sentence(tmp_path: Path) -> None:
     assert code == 2
     assert "card study" in out and "tournament" in out
     assert "invalid value" not in out and "largest change" not in out
+    assert "computing tables" not in out  # refused before the work is announced
 
 
 def test_runs_with_no_bot_in_common_are_refused(tmp_path: Path) -> None:
