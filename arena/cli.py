@@ -539,6 +539,11 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     try:
         outcome = play_game(players, seed, options, names=names, move_time=move_time,
                             on_event=on_event, cards=choice.cards)
+    except KeyboardInterrupt:
+        # Ctrl-C: the game was interrupted, not won; a result table would name a winner.
+        click.echo("interrupted: the game was not finished, no winner, nothing recorded",
+                   err=True)
+        sys.exit(130)
     finally:
         jailed.close(names)
     if show and quiet:
@@ -899,6 +904,10 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
                 raise UserError(f"{d} holds no finished game yet, so there is nothing to "
                                 "report (play some with arena tournament, or --resume it).")
             loaded.append(tables)
+        for other in loaded[1:]:  # refused before the work is announced
+            problem = reports.compare.comparison_problem(loaded[0], other)
+            if problem:
+                raise UserError(problem)
         click.echo("computing tables and charts ...", err=True)
         folder = reports.write_report(loaded, Path(out) if out else None)
     except reports.ReportError as exc:

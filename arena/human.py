@@ -5,7 +5,8 @@ replay treat it as they treat a program, and it is given what every bot is given
 ``PlayerView`` and the events as that seat may see them.  It never sees the state, so it
 cannot show what the seat may not know.  At each decision it draws the board and the seat's
 hand, numbers the legal actions, and reads a number or an action in notation; ``quit``
-(or end of input, or Ctrl-C) stops the game, which is recorded as ``abandoned``.
+(or end of input) stops the game, which is recorded as ``abandoned``; Ctrl-C interrupts it:
+no winner, nothing recorded, exit status 130.
 
 A tournament never seats it (``schedule.TournamentConfig`` refuses it): it plays in worker
 processes without a terminal.
@@ -254,9 +255,14 @@ class HumanBot(Bot):
         while True:
             try:
                 line = self._read(self.prompt(view))
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self.say()
                 raise GameAbandoned(f"seat {self.seat}'s player left the game") from None
+            except KeyboardInterrupt:
+                # Ctrl-C interrupts the game rather than ending it: no one wins a game no
+                # one finished, and `arena play` exits 130, as an interrupted command does.
+                self.say()
+                raise
             answer = self.answer(line.strip(), view, texts)
             if answer is not None:
                 return answer

@@ -498,7 +498,8 @@ def card_table(
 
     # Fair value against the card's points, tested together (Benjamini–Hochberg).
     se_fair = _scale(boot["fair_value"])
-    p_fair = two_sided((full["fair_value"][0] - points) / se_fair)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero spread: no test (NaN/inf)
+        p_fair = two_sided((full["fair_value"][0] - points) / se_fair)
     out["p_value"] = p_fair
     out["q_value"] = bh(p_fair)
 

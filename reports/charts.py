@@ -88,11 +88,14 @@ def head_to_head(matrix: pd.DataFrame, path: Path) -> Path:
     if m.empty or np.isnan(m.to_numpy(dtype=float)).all():
         return _empty(path, title)
     k = len(m)
-    fig = _figure(max(5.0, 1.5 + 0.8 * k), max(4.0, 1.2 + 0.7 * k))
+    labels = [str(c) for c in m.columns]
+    # The names take room beside and below the cells (about 0.075 in a character at this
+    # size): the figure grows with the longest, so the cells keep theirs and the title its.
+    names = 0.075 * max(len(x) for x in labels)
+    fig = _figure(max(6.0, 2.5 + 0.8 * k + names), max(4.5, 1.8 + 0.7 * k + 0.6 * names))
     ax = fig.add_subplot()
     values = m.to_numpy(dtype=float)
     image = ax.imshow(values, cmap="RdBu", vmin=0.0, vmax=1.0)
-    labels = [str(c) for c in m.columns]
     ax.set_xticks(range(k), labels, rotation=35, ha="right")
     ax.set_yticks(range(k), [str(i) for i in m.index])
     if k <= 15:
@@ -104,7 +107,9 @@ def head_to_head(matrix: pd.DataFrame, path: Path) -> Path:
                             fontsize=9, color=colour)
     ax.set_xlabel("column participant")
     ax.set_ylabel("row participant")
-    ax.set_title(title, fontsize=10)
+    # A figure title, not the axes': centred on the figure and given its room by the layout,
+    # where the axes' title, centred over narrow cells, ran past both edges.
+    fig.suptitle(title, fontsize=10)
     fig.colorbar(image, ax=ax, label="row ahead (level = half)")
     return _save(fig, path)
 

@@ -200,6 +200,40 @@ def interval_text(values: dict[str, Any], key: str, spec: str = ".2f") -> str:
     return f"{v:{spec}} [{lo:{spec}}, {hi:{spec}}]"
 
 
+def specs(t: Tables) -> dict[str, str]:
+    """Each participant's bot spec, by name (the name itself where the manifest has none):
+    what makes two runs' participants the same bot, whatever their names."""
+    out = {str(p.get("name")): str(p.get("spec") or p.get("name"))
+           for p in t.manifest.get("participants", []) if isinstance(p, dict)}
+    return {name: out.get(name, name) for name in t.participants}
+
+
+def common_participants(a: Tables, b: Tables) -> list[str]:
+    """The participants of ``a`` that ``b`` has too, as the same bot (name and spec)."""
+    sa, sb = specs(a), specs(b)
+    return [name for name, spec in sa.items() if sb.get(name) == spec]
+
+
+def comparison_problem(a: Tables, b: Tables) -> str | None:
+    """Why ``b`` cannot be compared with ``a`` at all, as the one sentence ``arena report``
+    prints (exit 2); None when it can.  A card study measures cards, a tournament bots: a
+    difference between the two is not a change of anything.  Runs with no bot in common
+    (by name and spec) have no figure to take a difference of."""
+    from .experiment import is_experiment
+
+    la, lb = a.label, b.label
+    study_a, study_b = is_experiment(a.manifest), is_experiment(b.manifest)
+    if study_a != study_b:
+        study, other = (la, lb) if study_a else (lb, la)
+        return (f"cannot compare {study} with {other}: {study} is a card study and {other} a "
+                "tournament; a report compares runs of one kind.")
+    if not common_participants(a, b):
+        return (f"cannot compare {lb} with {la}: they have no bot in common (by name and "
+                f"spec: {', '.join(sorted(set(specs(a).values())))} against "
+                f"{', '.join(sorted(set(specs(b).values())))}).")
+    return None
+
+
 def pairing_problem(a: Tables, b: Tables) -> str | None:
     """Why two runs cannot be compared game by game (None when they share a schedule)."""
     la, lb = a.label, b.label

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import sections, tables
+from .compare import comparison_problem
 from .loader import ReportError, Tables, load
 from .render import Part, write_document
 from .sections import SECTIONS, Run, Runs
@@ -104,6 +105,10 @@ def write_report(
     if not dirs:
         raise ReportError("No tournament directory given.")
     loaded = [d if isinstance(d, Tables) else load(d, strict=strict) for d in dirs]
+    for other in loaded[1:]:
+        problem = comparison_problem(loaded[0], other)
+        if problem:
+            raise ReportError(problem)
     paths = [t.source for t in loaded]
     if len(loaded) == 1:
         t = loaded[0]

@@ -260,10 +260,11 @@ def test_bots_use_the_engines_public_names_only() -> None:
     assert {m: i for m, i in found.items() if i} == {}
 
 
-#: What ``reports`` may import of the arena: the Wilson interval, a formula the standings
-#: printed during a tournament share with the report, and the check of a run's MACs, which a
-#: report must apply as the runner does (leaves that import nothing of the arena).
-REPORTS_MAY_IMPORT = {"arena.intervals", "arena.integrity", "arena.segments"}
+#: What ``reports`` may import of the arena: the Wilson interval and the one verdict rule
+#: (``arena.verdict``, which imports only the interval), formulas the standings printed
+#: during a tournament share with the report, and the check of a run's MACs, which a report
+#: must apply as the runner does (leaves that import nothing else of the arena).
+REPORTS_MAY_IMPORT = {"arena.intervals", "arena.verdict", "arena.integrity", "arena.segments"}
 
 
 def test_the_reports_read_files_not_the_arena() -> None:

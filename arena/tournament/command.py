@@ -30,7 +30,7 @@ from arena.seeds import draw_seed
 from arena.user_error import UserError
 
 from .executor_options import executor_flags, executor_options, executor_settings
-from .runner import RunResult, config_from_manifest, run_tournament
+from .runner import RunResult, check_out, config_from_manifest, run_tournament
 from .sandbox import (
     DEFAULT_BOT_CPU,
     DEFAULT_BOT_MEMORY,
@@ -286,6 +286,7 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
         verbose=params["verbose"],
         isolation=isolation,
     )
+    check_out(directory, resume is not None)  # refused before the banner, not after it
     if not params["quiet"]:
         what = "Resuming" if resume is not None else "Tournament"
         click.echo(f"{what}: {', '.join(config.names)}; {config.players} players, "

@@ -357,9 +357,7 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
                         "records are not authenticated, nor are the games added now",
                         directory)
         return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
-    if (directory / MANIFEST).exists() or has_games(directory):
-        raise StoreError(f"{directory} already holds a tournament; add --resume to continue it "
-                         "or choose another --out")
+    refuse_occupied(directory)
     if isolation is not None:
         config = resolve_deals(config, isolation)
     schedule = make_schedule(config)
@@ -411,6 +409,31 @@ class _Interrupt:
     def __exit__(self, *exc: object) -> None:
         if self.installed:
             signal.signal(signal.SIGINT, self.previous)
+
+
+def refuse_occupied(directory: Path) -> None:
+    """StoreError when a new run's ``directory`` already holds a tournament."""
+    if (directory / MANIFEST).exists() or has_games(directory):
+        raise StoreError(f"{directory} already holds a tournament; add --resume to continue it "
+                         "or choose another --out")
+
+
+def check_out(directory: Path, resume: bool) -> None:
+    """The refusals of ``--out`` that need no game and no worker (a new run's folder that
+    holds a tournament, or cannot be made), for the command to say before its banner: a
+    banner announcing a tournament that is then refused reads as if it had started.  The
+    lock is tried first, so a folder another run is playing into is named as such."""
+    if directory.is_dir():
+        with run_lock(directory):
+            if not resume:
+                refuse_occupied(directory)
+    if resume:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot write the tournament to {directory}: "
+                         f"{exc.strerror or exc}") from None
 
 
 def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = False,
@@ -466,7 +489,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
     def count(index: int, summary: Any) -> None:
         game = schedule.games[index]
         done.add(index)
-        standings.add(schedule.names(game), summary, game.deal)
+        # A deal is one pairing's seed: deal 0 of two pairings are two deals (as the reports
+        # count them), not one.
+        standings.add(schedule.names(game), summary, (game.pairing, game.deal))
         if sprt is not None:
             sprt.add(game.deal, game.rotation, game_score(summary.winners, game.seats.index(0)))
 

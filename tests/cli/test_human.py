@@ -119,3 +119,19 @@ def test_a_tournament_refuses_the_human_seat(tmp_path: Path) -> None:
 def test_two_human_seats_are_refused() -> None:
     result = CliRunner().invoke(main, ["play", "--bot", "human", "--bot", "human"])
     assert result.exit_code == 2 and "one --bot human per game" in result.stderr
+
+
+def test_ctrl_c_interrupts_the_game_with_no_winner(tmp_path: Path) -> None:
+    """Issue 52: Ctrl-C at the human seat used to exit 0 and name the other seat the winner
+    of a 0-0 game; it is an interrupted game: no winner, nothing recorded, exit 130."""
+    record_path = tmp_path / "cut.json"
+    child = spawn(tmp_path, "--bot", "human", "--bot", "greedy", "--seed", "5", "--record",
+                  str(record_path))
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted" in child.before and "winner" in child.before
+    assert "  winner" not in child.before and "Game over" not in child.before
+    assert not record_path.exists()
