@@ -26,10 +26,13 @@ from .engine import (
     parse_action,
 )
 from .integrity import (
+    ChainCheck,
     IntegrityError,
     RecordCheck,
+    believed,
     damaged_line,
-    is_signed,
+    finish,
+    folder_check,
     manifest_problem,
     read_keys,
 )
@@ -37,7 +40,7 @@ from .intervention import InterventionError
 from .intervention import apply as apply_intervention
 from .intervention import from_record as intervention_of
 from .records import blamed_seat, json_problem
-from .segments import SegmentError, iter_lines, segment_paths
+from .segments import SegmentError, iter_lines, refuse_links, segment_paths
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -66,12 +69,16 @@ class Replay:
         return not self.problems
 
 
-def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
-    """The MAC check of a tournament's ``games.jsonl`` (None for another file): its folder's
-    manifest says whether the run is signed, its ``run.key`` holds the key."""
+def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | ChainCheck | None:
+    """The check of a tournament's ``games.jsonl`` (None for another file): its folder's
+    manifest says how the run is signed (``arena/integrity.py``)."""
     manifest_path = p.parent / "manifest.json"
     if p.name != "games.jsonl" or not manifest_path.is_file():
         return None
+    try:
+        refuse_links(p.parent)
+    except SegmentError as exc:
+        raise RecordError(str(exc)) from None
     manifest, problem = json_problem(manifest_path.read_bytes())
     if problem or not isinstance(manifest, dict):
         raise RecordError(f"{manifest_path} is not a readable manifest ({problem})")
@@ -82,7 +89,7 @@ def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
     problem = manifest_problem(keys, manifest)
     if problem:
         raise RecordError(f"{manifest_path} {problem}")
-    checker = RecordCheck(p, keys, is_signed(manifest))
+    checker = folder_check(p, manifest, keys)
     for warning in checker.warnings:
         if note is None:
             warnings.warn(warning, stacklevel=3)
@@ -112,7 +119,7 @@ def read_records(path: str | Path, *, prove: bool = True,
                               "--out folder)")
         p = path = p / "games.jsonl"
     checker = _checker(p, note)
-    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
+    unproven = prove and checker is not None and needs_replay(checker)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
@@ -148,6 +155,10 @@ def read_records(path: str | Path, *, prove: bool = True,
             except IntegrityError as exc:
                 raise RecordError(str(exc)) from None
         yield record
+    try:
+        finish(checker)
+    except IntegrityError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
@@ -155,7 +166,7 @@ def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
     """The records of a run folder with sealed segments, checked as ``read_records`` checks
     a ``games.jsonl``; RecordError naming a damaged segment and the game it stops at."""
     checker = _checker(run / "games.jsonl", note)
-    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
+    unproven = prove and checker is not None and needs_replay(checker)
     try:
         for source, raw in iter_lines(run):
             if not raw.strip():
@@ -178,6 +189,9 @@ def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
                 except IntegrityError as exc:
                     raise RecordError(str(exc)) from None
             yield record
+        finish(checker)
+    except IntegrityError as exc:
+        raise RecordError(str(exc)) from None
     except SegmentError as exc:
         raise RecordError(str(exc)) from None
 
@@ -362,7 +376,8 @@ def verify_records(records: Iterable[dict[str, Any]], source: str | Path) -> int
     return checked
 
 
-def needs_replay(signed: bool, keys: object | None, verify: bool = False) -> bool:
-    """Whether a reader must re-play a run's records: when their MACs cannot be checked (an
-    unsigned run, or no ``run.key``), or when asked to (``--verify``)."""
-    return verify or not signed or keys is None
+def needs_replay(check: RecordCheck | ChainCheck, verify: bool = False) -> bool:
+    """Whether a reader must re-play a run's records: unless a key you believe signed them
+    (yours, or one you trust: ``arena/keys.py``), or when asked to (``--verify``).  A MAC
+    under ``run.key`` proves nothing about who wrote a folder, so an older run re-plays too."""
+    return verify or not believed(check)

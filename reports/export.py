@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.integrity import IntegrityError, RecordCheck, is_signed, read_keys
+from arena.integrity import IntegrityError, finish, folder_check, read_keys
 from arena.segments import SegmentError, iter_lines
 
 from .loader import ReportError, load, read_manifest
@@ -73,7 +73,10 @@ def _jsonl(directory: Path, tmp: Path) -> int:
         keys = read_keys(directory)
     except IntegrityError as exc:
         raise ReportError(f"{exc}.") from None
-    checker = RecordCheck(directory / "games.jsonl", keys, is_signed(manifest))
+    try:
+        checker = folder_check(directory / "games.jsonl", manifest, keys)
+    except IntegrityError as exc:
+        raise ReportError(f"{exc}.") from None
     rows = 0
     with open(tmp, "wb") as fh:
         try:
@@ -94,6 +97,9 @@ def _jsonl(directory: Path, tmp: Path) -> int:
                     raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
                 fh.write(raw + b"\n")
                 rows += 1
+            finish(checker)
+        except IntegrityError as exc:
+            raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
         except SegmentError as exc:
             raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
     return rows

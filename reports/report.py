@@ -34,7 +34,7 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[P
     out.mkdir(parents=True, exist_ok=True)
     run = Run(t, replicates)
     made = [p for s in SECTIONS for p in s.parts("report", run, out)]
-    lines = sections.headline(run)
+    lines = [*t.provenance, *sections.headline(run)]  # who signed it comes first
     if sections.is_study(run):
         # A study's standings are a level against its copies: the headline is its summary.
         summary = "\n".join(lines)
