@@ -483,6 +483,7 @@ class ChainCheck:
             self._verify()
         if self.seal is not None and self.count == self.seal["games"]:
             if self.chain.hex() != self.seal["chain"]:
+                self._verify()  # names the edited line, if one is
                 raise IntegrityError(f"the first {self.count} lines of {self.path.parent}'s "
                                      "games are not the ones its run sealed")
             self.sealed = True
