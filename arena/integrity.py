@@ -1,23 +1,20 @@
-"""The run's secrets, and the MACs that make its files believable.
+"""What makes a run's files believable: signatures by their author's key, and older MACs.
 
-A run folder written by this version holds ``run.key`` (mode 0600, readable by the arena's
-user only; a jail never sees the run's folder): the run's MAC secret and, for a run with
-keyed deals, the deal key (``arena.seeds.keyed_deal_seed``).  Neither is in a command line,
-an environment or the manifest while the run is live; when it ends the deal key is written to
-the manifest (``deal_key``), so that anyone can play its games again, and the MAC secret
-stays in ``run.key``.
+Format 3 (today's runs; ``CHAINED_FORMAT``): the lines and the manifest are signed with the
+author's Ed25519 key (``arena/keys.py``), in a chain that the manifest seals; see the section
+"signed, chained runs" below and docs/tournaments.md, "Who wrote a folder".  ``run.key`` then
+holds only the deal key of a run with keyed deals (``arena.seeds.keyed_deal_seed``), mode
+0600, written to the manifest (``deal_key``) when the run ends, and nothing that signs.
 
-Each line of ``games.jsonl`` ends with ``"mac"``: HMAC-SHA256, under a key derived from the
-MAC secret, of the line as the runner wrote it without that field (the exact bytes: no
-re-serialization to agree on, and a check is one hash over the line).  The manifest carries
-``"mac"`` too, over its canonical form (its fields without ``mac``, keys sorted, compact,
-as orjson writes them), and says ``file_format`` ``takenoko-arena-manifest/2``.
+Format 2 (``SIGNED_FORMAT``, earlier runs): ``run.key`` held an HMAC secret beside the deal
+key, each line of ``games.jsonl`` ended with ``"mac"`` (HMAC-SHA256 of the line as written
+without it) and the manifest with one over its canonical form.  Those MACs are still checked
+(they catch damage) and a resumed format-2 run goes on writing them, but a secret that
+travels with the folder proves nothing about who wrote it: readers re-play such a run's
+games, as they do those of format 1 (no MACs), before counting them.
 
-Readers (``arena report``, ``--resume``, ``arena replay``) refuse a record or a manifest
-that fails its MAC, a signed run's record without one, and a game recorded twice with
-different contents, naming the line.  A folder of an earlier version (manifest format 1, no
-MACs) still reads, with a warning that its files are not authenticated; so does a signed
-folder copied without its ``run.key`` (its MACs cannot be checked without the secret).
+Readers (``arena report``, ``--resume``, ``arena replay``, ``arena export``) refuse a record
+or a manifest that fails its signature or MAC, naming the line.
 """
 
 from __future__ import annotations

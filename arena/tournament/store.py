@@ -20,10 +20,12 @@ than Parquet: the lines must stay exactly the signed bytes (a columnar re-encodi
 need a canonical form to MAC), a segment is appended whole, and a cut frame still yields the
 games before the cut.
 
-Both files carry MACs keyed by the run's secret in ``run.key`` (``arena/integrity.py``):
-each line as it is written, the manifest each time it is; reading them back for
-``--resume`` refuses a line or a manifest that fails its MAC, or a game recorded twice with
-different contents, naming the line.
+Both files are signed with the author's key (``arena/integrity.py``, ``arena/keys.py``):
+each line in a chain as it is written, the manifest (with the seal of the lines so far) each
+time it is; reading them back for ``--resume`` refuses a line or a manifest that fails its
+signature, or a line deleted, moved, cut or recorded twice, naming it.  The files here are
+opened without following links (``O_NOFOLLOW``), and a folder holding one is refused before
+anything is opened (``arena.segments.refuse_links``).
 
 A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
 cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
