@@ -184,3 +184,31 @@ def test_python_warnings_reaching_a_command_become_notes(
         warnings.showwarning = _warning_as_note
         warnings.warn("a thing the user should know", UserWarning, stacklevel=1)
     assert capsys.readouterr().err == "note: a thing the user should know\n"
+
+
+def test_a_folder_of_format_2_says_who_wrote_it_is_not_known_and_replays(
+        played: Path, tmp_path: Path) -> None:
+    """A run.key MAC travels with the folder: it proves no author (the attack that re-keyed
+    such a folder was believed), so the games are re-played and the first line says so."""
+    from arena.integrity import RunKeys, sign_line, sign_manifest, write_keys
+
+    folder = copy(played, tmp_path)
+    keys = RunKeys.new()
+    write_keys(folder, keys)
+    lines = []
+    for line in (folder / "games.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        record.pop(SIG_FIELD), record.pop(PREV_FIELD)
+        lines.append(sign_line(keys, json.dumps(record, separators=(",", ":"))))
+    (folder / "games.jsonl").write_text("\n".join(lines) + "\n")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for name in (SIG_FIELD, "signer", "run_id", "seal"):
+        manifest.pop(name)
+    (folder / "manifest.json").write_text(json.dumps(sign_manifest(keys, manifest)))
+    result = CliRunner().invoke(main, ["report", str(folder), "--verify",
+                                       "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    first = (tmp_path / "r" / "summary.txt").read_text().splitlines()[0]
+    assert first.startswith("Signed with a folder secret (run.key") and "not known" in first
+    assert "re-played" in first
+    assert "verified: 4 games re-played, MACs under run.key" in result.stdout
