@@ -1026,7 +1026,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
 @click.argument("directory", type=click.Path(file_okay=False), metavar="DIR")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv", "jsonl"]), required=True,
               help="parquet or csv: the report's table of games (one row each); jsonl: the "
-                   "records exactly as written, MACs included.")
+                   "records exactly as written, signatures included.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
               help="The file to write (an existing one is refused without --force).")
 @click.option("--seats", is_flag=True, help="One row per seat of each game (parquet, csv).")

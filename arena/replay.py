@@ -101,12 +101,11 @@ def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | Chain
 def read_records(path: str | Path, *, prove: bool = True,
                  note: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
-    folder (its ``games.jsonl``).  A tournament's records are checked against their MACs
-    (``arena/integrity.py``): RecordError naming a line that fails, or a game recorded twice
-    with different contents; a run without MACs (or without its ``run.key``) reads with a
-    warning (``note`` is given it, a Python warning otherwise), and with ``prove`` each of
-    its records must then re-play as recorded (``verify_records`` below): RecordError naming the
-    first game that does not."""
+    folder (its ``games.jsonl``).  A tournament's records are checked against their signatures
+    (``arena/integrity.py``): RecordError naming a line that fails, or a game missing from the
+    chain; a run that no key you believe signed reads with a warning (``note`` is given it, a
+    Python warning otherwise), and with ``prove`` each of its records must then re-play as
+    recorded (``verify_records`` below): RecordError naming the first game that does not."""
     p = Path(path)
     run = p if p.is_dir() else p.parent if p.name == "games.jsonl" else None
     if run is not None and segment_paths(run):
@@ -328,16 +327,17 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
 # Records that prove themselves.
 # Records that prove themselves: every game re-played from its seed and moves.
 #
-# A MAC (``arena/integrity.py``) proves that a line was written by the run that holds the key;
-# a folder copied without its ``run.key``, or written by an earlier version without MACs, has
-# nothing to prove that.  The engine is deterministic, so a record can prove its own content:
-# re-played from its seed, rules, card set and recorded choices, every move must be legal and
-# the history, result and scores must be the ones recorded.  A forged winner, an edited score
-# or an illegal move is then refused, whoever wrote the line.
+# A signature (``arena/integrity.py``) by your key, or one you trust, proves who wrote a line;
+# a folder signed by an unknown key, or one of an earlier version (a MAC under a run.key that
+# travels with it, or none), has nothing to prove that.  The engine is deterministic, so a
+# record can prove its own content: re-played from its seed, rules, card set and recorded
+# choices, every move must be legal and the history, result and scores must be the ones
+# recorded.  A forged winner, an edited score or an illegal move is then refused, whoever
+# wrote the line.
 #
 # What this cannot catch: a game that was really played, with other choices than the bots
-# made (the moves of a game are not tied to the bots that chose them).  Only the MAC, with
-# the key, says the run's own bots played it.
+# made (the moves of a game are not tied to the bots that chose them).  Only a signature by
+# a key you believe says its author's run played it.
 #
 # The check takes record dicts (the parsed lines of ``games.jsonl``), whatever the storage
 # they were read from, so every reader (``arena report``, ``--resume``, ``arena replay``)

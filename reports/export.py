@@ -1,10 +1,10 @@
 """``arena export``: a run's games as one file for pandas, polars or DuckDB users.
 
-``jsonl`` writes the records exactly as the runner wrote them (MACs included), from the
-sealed segments and the journal alike (``arena/segments.py``): a tool that reads today's
+``jsonl`` writes the records exactly as the runner wrote them (signatures included), from
+the sealed segments and the journal alike (``arena/segments.py``): a tool that reads today's
 ``games.jsonl`` reads it unchanged.  Each line is checked as the report checks it (a signed
-run's MACs, a game recorded twice with different contents) and an identical repeat is
-written once.  ``parquet`` and ``csv`` write the report's own tables (``reports.load``): one
+run's chain and signatures; a format-2 run's MACs, where an identical repeat is written
+once).  ``parquet`` and ``csv`` write the report's own tables (``reports.load``): one
 row per game, or with ``seats`` one per (game, seat), so that the numbers a user computes
 from the export are the ones the report computed.
 """

@@ -24,11 +24,13 @@ raises :class:`ReportError` naming the line; ``strict=False`` skips it with a wa
 Games recorded twice (a resumed run) keep their last record, with a warning; records of single
 games (id ``play``) are all kept.
 
-Authentication (``arena/integrity.py``).  A run written with MACs (manifest format 2) is read
-only if its manifest and every line pass their MACs under the folder's ``run.key`` and no game
-is recorded twice with different contents: otherwise :class:`ReportError` naming the line,
-whatever ``strict`` says (a forged win must never be counted).  A folder without ``run.key``,
-or of an earlier version without MACs, reports with a warning that it is not authenticated.
+Authentication (``arena/integrity.py``).  A signed run (manifest format 3) is read only if its
+manifest and every line pass their signatures, in an unbroken chain, with as many games as its
+seal counts: otherwise :class:`ReportError` naming the line or the missing game, whatever
+``strict`` says (a forged win must never be counted).  A run signed by a key that is neither
+yours nor one you trust, a format-2 run (MACs under a ``run.key`` that travels with it) and a
+run without either are re-played, given ``replay``; ``Tables.provenance`` says which, first.
+A folder holding a symbolic link is refused (``arena.segments.refuse_links``).
 """
 
 from __future__ import annotations
@@ -786,8 +788,8 @@ def load(directory: str | Path, strict: bool = True,
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
     module docstring): raise (the default) or skip it with a warning.  ``replay`` (the
     arena's ``arena.replay.verify_records``, given by the caller: reports never import the
-    engine) is handed every record whose MAC cannot be checked (no ``run.key``, or a run
-    without MACs), or every record with ``verify``; an IntegrityError it raises becomes a
+    engine) is handed every record that no key you believe signed (``integrity.believed``),
+    or every record with ``verify``; an IntegrityError it raises becomes a
     ReportError.
     """
     directory = Path(directory)

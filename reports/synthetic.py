@@ -24,7 +24,7 @@ from typing import Any
 CATEGORIES = ("plot", "gardener", "panda")
 FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
 #: The engine's option table, a data file shared with the native core, read as JSON: the
-#: generator imports nothing of ``arena`` but its MACs, as the reports.  Its defaults are the
+#: generator imports nothing of ``arena`` but its signing, as the reports.  Its defaults are the
 #: manifest's ``options``, and the simulated games end, cap and score by them.
 OPTION_TABLE = Path(__file__).resolve().parents[1] / "arena" / "data" / "options.json"
 DEFAULT_OPTIONS: dict[str, Any] = {
