@@ -405,11 +405,14 @@ class ChainCheck:
     keys = None
 
     def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
-        from arena.keys import whose
+        from arena.keys import KeyFileError, whose
 
         self.path = path
         self.public = bytes.fromhex(manifest["signer"]["ed25519"])
-        self.signer = whose(self.public)
+        try:
+            self.signer = whose(self.public)
+        except KeyFileError as exc:
+            raise IntegrityError(str(exc)) from None
         self.chain = chain_start(bytes.fromhex(manifest["run_id"]))
         self.count = 0
         self.last: str | None = None

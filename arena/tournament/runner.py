@@ -366,7 +366,10 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             manifest["catalog"] = cards.catalog(config.cards)
             write_manifest(directory, manifest, keys, key)
         schedule = make_schedule(config)
-        check = folder_check(directory / GAMES, manifest, keys)
+        try:
+            check = folder_check(directory / GAMES, manifest, keys)
+        except IntegrityError as exc:
+            raise StoreError(str(exc)) from None
         records, cut = read_games(directory, keys, signed,
                                   check if isinstance(check, ChainCheck) else None)
         by_id = schedule.by_id()

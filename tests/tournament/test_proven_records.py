@@ -212,3 +212,18 @@ def test_a_folder_of_format_2_says_who_wrote_it_is_not_known_and_replays(
     assert first.startswith("Signed with a folder secret (run.key") and "not known" in first
     assert "re-played" in first
     assert "verified: 4 games re-played, MACs under run.key" in result.stdout
+
+
+def test_a_damaged_key_file_is_one_sentence(played: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "signing.key").write_text("not a key\n")
+    monkeypatch.setenv("ARENA_CONFIG_DIR", str(config))
+    for args in (["keys"], ["report", str(played), "--out", str(tmp_path / "r")],
+                 ["tournament", "--resume", str(played), "--quiet"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        last = result.output.strip().splitlines()[-1]
+        assert "signing.key is not a takenoko-arena signing key" in last, (args, last)
+        assert "Traceback" not in result.output
