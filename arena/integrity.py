@@ -471,7 +471,7 @@ class ChainCheck:
                        f"{after}: the lines are out of order")
             else:
                 why = (f"{name}, which the run wrote right after game {prev}, yet it follows "
-                       f"{after}: game {prev} is missing (its line was deleted)")
+                       f"{after}: game {prev} is missing there (its line was deleted or moved)")
             raise IntegrityError(f"{where} holds {why}")
         self.chain = chain_next(self.chain, body)
         self.count += 1

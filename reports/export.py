@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from arena.integrity import IntegrityError, finish, folder_check, read_keys
-from arena.segments import SegmentError, iter_lines
+from arena.segments import SegmentError, iter_lines, refuse_links
 
 from .loader import ReportError, load, read_manifest
 
@@ -68,6 +68,10 @@ def export(directory: Path, fmt: str, out: Path, *, seats: bool = False,
 
 
 def _jsonl(directory: Path, tmp: Path) -> int:
+    try:
+        refuse_links(directory)
+    except SegmentError as exc:
+        raise ReportError(f"{exc}.") from None
     manifest = read_manifest(directory)
     try:
         keys = read_keys(directory)
