@@ -858,6 +858,109 @@ def list_bots(ctx: click.Context) -> None:
             click.echo(f"    {setting:<24} {kind:<26} {p.help}")
 
 
+# ------------------------------------------------------------------ keys
+
+
+@main.group("keys", cls=ArenaGroup, invoke_without_command=True)
+@click.pass_context
+def keys_group(ctx: click.Context) -> None:
+    """Your signing key and the keys you trust: who wrote a run folder.
+
+    Every run you play is signed with your Ed25519 key, made on first use in your config
+    directory ($ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/takenoko-arena, else
+    ~/.config/takenoko-arena; mode 0600).  `arena report` says whose key signed a run:
+    yours, one you trust, or an unknown one (whose games it re-plays before counting them).
+    With no subcommand: `arena keys show`.
+
+    \b
+    Examples:
+      arena keys
+      arena keys export --out me.pub
+      arena keys trust alice.pub
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(keys_show)
+
+
+@keys_group.command("show")
+def keys_show() -> None:
+    """Print your public key and the keys you trust.
+
+    \b
+    Example:
+      arena keys show
+    """
+    from .keys import (
+        KeyFileError,
+        config_dir,
+        fingerprint,
+        own_key,
+        public_bytes,
+        public_text,
+        trusted_keys,
+    )
+
+    try:
+        public = public_bytes(own_key(create=True))  # type: ignore[arg-type]
+        trusted = trusted_keys()
+    except KeyFileError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(f"your key: {fingerprint(public)} (in {config_dir()})")
+    click.echo(public_text(public).rstrip())
+    click.echo(f"keys you trust: {len(trusted)}")
+    for name in trusted:
+        click.echo(f"  {name}")
+
+
+@keys_group.command("export")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write your public key to FILE (default: print it).")
+def keys_export(out: str | None) -> None:
+    """Print or write your public key, for whoever reads your runs to trust.
+
+    \b
+    Examples:
+      arena keys export
+      arena keys export --out me.pub
+    """
+    from .keys import KeyFileError, own_key, public_bytes, public_text
+
+    try:
+        text = public_text(public_bytes(own_key(create=True)),  # type: ignore[arg-type]
+                           "takenoko-arena run signer")
+    except KeyFileError as exc:
+        raise UserError(str(exc)) from None
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(out, "x", encoding="ascii") as fh:
+            fh.write(text)
+    except FileExistsError:
+        raise UserError(f"--out {out} exists; choose another file") from None
+    except OSError as exc:
+        raise UserError(f"cannot write --out {out}: {exc.strerror or exc}") from None
+    click.echo(f"your public key written to {out}")
+
+
+@keys_group.command("trust")
+@click.argument("file", type=click.Path(dir_okay=False), metavar="FILE")
+def keys_trust(file: str) -> None:
+    """Trust the public key in FILE: runs it signed report as signed by a key you trust.
+
+    \b
+    Example:
+      arena keys trust alice.pub
+    """
+    from .keys import KeyFileError, trust
+
+    try:
+        name = trust(Path(file))
+    except KeyFileError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(f"trusted key {name}: runs it signed are believed")
+
+
 # ------------------------------------------------------------------ report
 
 
@@ -867,8 +970,9 @@ def list_bots(ctx: click.Context) -> None:
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Where to write the report (default: DIR/report).")
 @click.option("--verify", is_flag=True,
-              help="Re-play every game, even those whose MAC run.key proves (a game whose "
-                   "MAC cannot be checked is always re-played).")
+              help="Re-play every game, even those signed by your key or one you trust (a "
+                   "run signed by an unknown key is always re-played), and say what was "
+                   "verified.")
 def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
     """Statistics, tables and charts from tournament files.
 
@@ -900,6 +1004,10 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
             tables = reports.load(Path(d), replay=verify_records, verify=verify)
             for warning in tables.warnings:
                 click.echo(f"warning: {warning}", err=True)
+            for line in tables.provenance:
+                click.echo(f"{d}: {line}", err=True)
+            if verify:
+                click.echo(f"{d}: {tables.verified}")
             if len(tables.games) == 0:
                 raise UserError(f"{d} holds no finished game yet, so there is nothing to "
                                 "report (play some with arena tournament, or --resume it).")
@@ -933,7 +1041,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
 @click.argument("directory", type=click.Path(file_okay=False), metavar="DIR")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv", "jsonl"]), required=True,
               help="parquet or csv: the report's table of games (one row each); jsonl: the "
-                   "records exactly as written, MACs included.")
+                   "records exactly as written, signatures included.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, metavar="FILE",
               help="The file to write (an existing one is refused without --force).")
 @click.option("--seats", is_flag=True, help="One row per seat of each game (parquet, csv).")

@@ -1,23 +1,20 @@
-"""The run's secrets, and the MACs that make its files believable.
+"""What makes a run's files believable: signatures by their author's key, and older MACs.
 
-A run folder written by this version holds ``run.key`` (mode 0600, readable by the arena's
-user only; a jail never sees the run's folder): the run's MAC secret and, for a run with
-keyed deals, the deal key (``arena.seeds.keyed_deal_seed``).  Neither is in a command line,
-an environment or the manifest while the run is live; when it ends the deal key is written to
-the manifest (``deal_key``), so that anyone can play its games again, and the MAC secret
-stays in ``run.key``.
+Format 3 (today's runs; ``CHAINED_FORMAT``): the lines and the manifest are signed with the
+author's Ed25519 key (``arena/keys.py``), in a chain that the manifest seals; see the section
+"signed, chained runs" below and docs/tournaments.md, "Who wrote a folder".  ``run.key`` then
+holds only the deal key of a run with keyed deals (``arena.seeds.keyed_deal_seed``), mode
+0600, written to the manifest (``deal_key``) when the run ends, and nothing that signs.
 
-Each line of ``games.jsonl`` ends with ``"mac"``: HMAC-SHA256, under a key derived from the
-MAC secret, of the line as the runner wrote it without that field (the exact bytes: no
-re-serialization to agree on, and a check is one hash over the line).  The manifest carries
-``"mac"`` too, over its canonical form (its fields without ``mac``, keys sorted, compact,
-as orjson writes them), and says ``file_format`` ``takenoko-arena-manifest/2``.
+Format 2 (``SIGNED_FORMAT``, earlier runs): ``run.key`` held an HMAC secret beside the deal
+key, each line of ``games.jsonl`` ended with ``"mac"`` (HMAC-SHA256 of the line as written
+without it) and the manifest with one over its canonical form.  Those MACs are still checked
+(they catch damage) and a resumed format-2 run goes on writing them, but a secret that
+travels with the folder proves nothing about who wrote it: readers re-play such a run's
+games, as they do those of format 1 (no MACs), before counting them.
 
-Readers (``arena report``, ``--resume``, ``arena replay``) refuse a record or a manifest
-that fails its MAC, a signed run's record without one, and a game recorded twice with
-different contents, naming the line.  A folder of an earlier version (manifest format 1, no
-MACs) still reads, with a warning that its files are not authenticated; so does a signed
-folder copied without its ``run.key`` (its MACs cannot be checked without the secret).
+Readers (``arena report``, ``--resume``, ``arena replay``, ``arena export``) refuse a record
+or a manifest that fails its signature or MAC, naming the line.
 """
 
 from __future__ import annotations
@@ -77,12 +74,12 @@ class RunKeys:
 def write_keys(directory: Path, keys: RunKeys) -> None:
     """Write ``run.key``, readable by this user only (created 0600, never wider)."""
     path = directory / KEY_FILE
-    data = orjson.dumps({"format": KEY_FORMAT, "secret": keys.secret.hex(),
+    data = orjson.dumps({"format": KEY_FORMAT, "secret": keys.secret.hex() or None,
                          "deals": keys.deals.hex() if keys.deals is not None else None})
     tmp = path.with_suffix(".tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
         os.write(fd, data + b"\n")
         os.fsync(fd)
@@ -104,11 +101,12 @@ def read_keys(directory: Path) -> RunKeys | None:
     try:
         if data["format"] != KEY_FORMAT:
             raise ValueError(data["format"])
-        secret = bytes.fromhex(data["secret"])
+        # A format-3 run's key file holds the deal key only: nothing in it signs.
+        secret = bytes.fromhex(data["secret"]) if data.get("secret") is not None else b""
         deals = bytes.fromhex(data["deals"]) if data.get("deals") is not None else None
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         raise IntegrityError(f"{path} is not a run key file") from None
-    if len(secret) < 16:
+    if secret and len(secret) < 16:
         raise IntegrityError(f"{path} holds a secret too short to be a run's")
     return RunKeys(secret, deals)
 
@@ -253,7 +251,10 @@ def is_signed(manifest: dict[str, Any]) -> bool:
 
 
 def manifest_problem(keys: RunKeys | None, manifest: dict[str, Any]) -> str | None:
-    """What is wrong with a signed manifest's MAC (None: it holds, or cannot be checked)."""
+    """What is wrong with a signed manifest's MAC or signature (None: it holds, or a MAC
+    cannot be checked without ``run.key``)."""
+    if is_chained(manifest):
+        return _signature_problem(manifest)
     if not is_signed(manifest) or keys is None:
         return None
     mac = manifest.get(MAC_FIELD)
@@ -276,3 +277,271 @@ def damaged_line(path: str | Path, number: int, why: str) -> str:
     # json_problem's position within the one line says nothing more than the line number
     why = why.removesuffix(" (line 1)")
     return f"Line {number} of {path} {why}; fix or delete that line"
+
+
+# ----------------------------------------------------------------- signed, chained runs
+#
+# Format 3 (``takenoko-arena-manifest/3``): the run is signed with its author's Ed25519 key
+# (``arena/keys.py``), which the manifest names (``signer``); ``run.key`` holds only the
+# deal key of a run with keyed deals, never anything that signs.
+#
+# Each line ends with ``"prev"`` (the game written just before it, null for the first) and
+# ``"sig"``: Ed25519 over the chain digest up to it, ``chain_i = SHA-256(chain_(i-1) + body_i)``
+# (``body``: the line without ``sig``; ``chain_0`` from the run's random ``run_id``).  A
+# signature therefore vouches for every line before it: a reader hashes each line (a few
+# microseconds) and checks one signature in ``CHECK_EVERY`` and the last, and only when one
+# fails looks for the first line that does.  ``prev`` names the game a deleted or moved line
+# held.  The manifest's ``seal`` (the number of games, the chain digest after them and the last
+# game), signed with the manifest, makes a folder cut short say so.
+
+#: The manifest format of runs signed with a key pair and chained.
+CHAINED_FORMAT = "takenoko-arena-manifest/3"
+SIG_FIELD = "sig"
+PREV_FIELD = "prev"
+_SIG_TAIL = b',"sig":"'
+_SIG_HEX = 128
+_SIG_SUFFIX = len(_SIG_TAIL) + _SIG_HEX + 2
+_PREV = b',"prev":'
+_RECORD_DOMAIN = b"takenoko-arena record/1\0"
+_MANIFEST_DOMAIN = b"takenoko-arena manifest/3\0"
+#: Lines between two signatures checked: a failure costs at most this many checks to place.
+CHECK_EVERY = 64
+
+
+def is_chained(manifest: dict[str, Any]) -> bool:
+    """Whether a manifest is of a run signed with a key pair (format 3 or later)."""
+    fmt = str(manifest.get("file_format", ""))
+    return fmt.startswith("takenoko-arena-manifest/") and fmt.rsplit("/", 1)[-1] not in ("1", "2")
+
+
+def chain_start(run_id: bytes) -> bytes:
+    """The chain digest before a run's first line: its own, so no other run's lines fit."""
+    return hashlib.sha256(b"takenoko-arena chain/1\0" + run_id).digest()
+
+
+def chain_next(chain: bytes, body: bytes) -> bytes:
+    """The chain digest after a line (``body``: the line without its signature)."""
+    return hashlib.sha256(chain + body).digest()
+
+
+class ChainSigner:
+    """Signs a run's lines in the order they are written (the runner's parent process only):
+    the chain's state, and the key.  ``count``/``last``/``chain`` resume where a read left."""
+
+    def __init__(self, key: Any, run_id: bytes, chain: bytes | None = None, count: int = 0,
+                 last: str | None = None) -> None:
+        self.key = key
+        self.run_id = run_id
+        self.chain = chain if chain is not None else chain_start(run_id)
+        self.count = count
+        self.last = last
+
+    def sign_line(self, line: str, game: str) -> str:
+        """``line`` (a JSON object, no newline) with ``prev`` and ``sig`` as its last fields."""
+        prev = "null" if self.last is None else orjson.dumps(self.last).decode()
+        body = f'{line[:-1]},"{PREV_FIELD}":{prev}}}'
+        self.chain = chain_next(self.chain, body.encode())
+        sig = self.key.sign(_RECORD_DOMAIN + self.chain).hex()
+        self.count += 1
+        self.last = game
+        return f'{body[:-1]},"{SIG_FIELD}":"{sig}"}}'
+
+    def seal(self) -> dict[str, Any]:
+        """What the manifest seals: the games so far, the chain after them, the last."""
+        return {"games": self.count, "chain": self.chain.hex(), "last": self.last}
+
+
+def sign_chained_manifest(key: Any, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The manifest signed with ``key`` (format 3; ``signer`` and ``run_id`` must be in it)."""
+    signed = {k: v for k, v in manifest.items() if k not in (MAC_FIELD, SIG_FIELD)}
+    signed["file_format"] = CHAINED_FORMAT
+    signed[SIG_FIELD] = key.sign(_MANIFEST_DOMAIN + canonical(signed)).hex()
+    return signed
+
+
+def _signature_problem(manifest: dict[str, Any]) -> str | None:
+    from arena.keys import verify
+
+    try:
+        public = bytes.fromhex(manifest["signer"]["ed25519"])
+        run_id = bytes.fromhex(manifest["run_id"])
+        sig = bytes.fromhex(manifest[SIG_FIELD])
+    except (KeyError, TypeError, ValueError):
+        return "has no signer, run id or signature"
+    try:
+        body = canonical({k: v for k, v in manifest.items() if k != SIG_FIELD})
+    except TypeError:
+        return _not_plain(manifest)
+    if len(public) != 32 or len(run_id) < 16:
+        return "names no Ed25519 key or run id"
+    if not verify(public, sig, _MANIFEST_DOMAIN + body):
+        return "fails its signature (it was edited after the run wrote it)"
+    seal = manifest.get("seal")
+    if seal is not None and not (
+            isinstance(seal, dict) and isinstance(seal.get("games"), int)
+            and isinstance(seal.get("chain"), str) and len(seal["chain"]) == 64):
+        return "has a seal that is not one"
+    return None
+
+
+def _not_plain(manifest: dict[str, Any]) -> str:
+    """Which field of a manifest is not plain JSON (a number no reader can hold)."""
+    for name, value in manifest.items():
+        try:
+            orjson.dumps(value)
+        except TypeError:
+            if isinstance(value, int):
+                return f"has a {name} of {len(str(abs(value)))} digits, which is no JSON number"
+            return f"has a {name} that is not plain JSON"
+    return "holds a value that is not plain JSON"
+
+
+class ChainCheck:
+    """Checks the lines of a format-3 run as they are read, in order (``RecordCheck``'s
+    interface, plus ``finish`` once the last line is read): each line's place in the chain
+    (its ``prev``), a signature in ``CHECK_EVERY`` and the last, and the manifest's seal."""
+
+    signed = True
+    keys = None
+
+    def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
+        from arena.keys import KeyFileError, whose
+
+        self.path = path
+        self.public = bytes.fromhex(manifest["signer"]["ed25519"])
+        try:
+            self.signer = whose(self.public)
+        except KeyFileError as exc:
+            raise IntegrityError(str(exc)) from None
+        self.chain = chain_start(bytes.fromhex(manifest["run_id"]))
+        self.count = 0
+        self.last: str | None = None
+        self.seen: set[str] = set()
+        self.window: list[tuple[Path, int, bytes, bytes]] = []
+        seal = manifest.get("seal")
+        self.seal: dict[str, Any] | None = seal if isinstance(seal, dict) else None
+        self.sealed = False
+        self.repeats = 0
+        self.warnings: list[str] = []
+        if not self.signer.believed:
+            self.warnings.append(
+                f"{path.parent} is signed by {self.signer.words()}: who wrote it is not known, "
+                "so its games are re-played before they are counted (`arena keys trust FILE` "
+                "to believe that key)")
+
+    @property
+    def believed(self) -> bool:
+        return self.signer.believed
+
+    def describe(self) -> str:
+        """Whose signatures, and whether the chain is whole (after ``finish``)."""
+        if self.seal is None:
+            chain = "chain whole, no seal (the run did not end)"
+        else:
+            chain = f"chain whole and sealed at {self.seal['games']} games"
+        return f"signatures by {self.signer.words()}, {chain}"
+
+    def check(self, number: int, raw: bytes, game: Any) -> bool:
+        raw = raw.rstrip(b"\r\n")
+        where = f"line {number} of {self.path}"
+        if len(raw) <= _SIG_SUFFIX or raw[-_SIG_SUFFIX:-_SIG_HEX - 2] != _SIG_TAIL \
+                or not raw.endswith(b'"}'):
+            raise IntegrityError(f"{where} has no signature; a signed run's lines are "
+                                 "written by the arena only")
+        body = raw[:-_SIG_SUFFIX] + b"}"
+        at = body.rfind(_PREV)
+        try:
+            sig = bytes.fromhex(raw[-_SIG_HEX - 2:-2].decode("ascii"))
+            prev = orjson.loads(body[at + len(_PREV):-1]) if at >= 0 else ...
+        except (ValueError, orjson.JSONDecodeError):
+            prev = ...
+        if prev is ... or not (prev is None or isinstance(prev, str)):
+            raise IntegrityError(f"{where} has no readable prev field or signature")
+        name = f"game {game}" if isinstance(game, str) else "a record"
+        if isinstance(game, str) and game in self.seen:
+            raise IntegrityError(f"{where} holds game {game} a second time; a signed run "
+                                 "records each game once")
+        if prev != self.last:
+            after = f"game {self.last}" if self.last else "nothing (the run's start)"
+            if prev is None:
+                why = (f"{name}, the run's first game, yet it follows {after}: lines were "
+                       "added or moved before it")
+            elif prev in self.seen:
+                why = (f"{name}, which the run wrote right after game {prev}, yet it follows "
+                       f"{after}: the lines are out of order")
+            else:
+                why = (f"{name}, which the run wrote right after game {prev}, yet it follows "
+                       f"{after}: game {prev} is missing there (its line was deleted or moved)")
+            raise IntegrityError(f"{where} holds {why}")
+        self.chain = chain_next(self.chain, body)
+        self.count += 1
+        if isinstance(game, str):
+            self.last = game
+            self.seen.add(game)
+        self.window.append((self.path, number, self.chain, sig))
+        if len(self.window) >= CHECK_EVERY:
+            self._verify()
+        if self.seal is not None and self.count == self.seal["games"]:
+            if self.chain.hex() != self.seal["chain"]:
+                self._verify()  # names the edited line, if one is
+                raise IntegrityError(f"the first {self.count} lines of {self.path.parent}'s "
+                                     "games are not the ones its run sealed")
+            self.sealed = True
+        return True
+
+    def _verify(self) -> None:
+        from arena.keys import verify
+
+        if not self.window:
+            return
+        _path, _number, chain, sig = self.window[-1]
+        if not verify(self.public, sig, _RECORD_DOMAIN + chain):
+            bad = next(entry for entry in self.window
+                       if not verify(self.public, entry[3], _RECORD_DOMAIN + entry[2]))
+            raise IntegrityError(f"line {bad[1]} of {bad[0]} fails its signature (it was "
+                                 f"edited after {self.signer.words()} signed it)")
+        self.window.clear()
+
+    def finish(self) -> None:
+        """After the last line: the last signatures, and the count the seal promises."""
+        self._verify()
+        if self.seal is not None and not self.sealed and self.count < self.seal["games"]:
+            after = f"game {self.last}" if self.last else "the run's start"
+            raise IntegrityError(
+                f"{self.path.parent} holds {self.count} of the {self.seal['games']} games its "
+                f"run sealed: the games after {after} are missing (the last sealed is game "
+                f"{self.seal.get('last')}), so its records were cut")
+
+
+def folder_check(path: Path, manifest: dict[str, Any], keys: RunKeys | None
+                 ) -> RecordCheck | ChainCheck:
+    """The check of a run's lines, by its manifest's format (``path``: its games.jsonl);
+    IntegrityError when the manifest fails its own signature or MAC."""
+    problem = manifest_problem(keys, manifest)
+    if problem:
+        raise IntegrityError(f"{path.parent / 'manifest.json'} {problem}; a run's manifest is "
+                             "written by the arena only")
+    if is_chained(manifest):
+        return ChainCheck(path, manifest)
+    return RecordCheck(path, keys, is_signed(manifest))
+
+
+def finish(check: RecordCheck | ChainCheck | None) -> None:
+    """End a read: a chained run's last signatures and seal (nothing for older formats)."""
+    if isinstance(check, ChainCheck):
+        check.finish()
+
+
+def provenance(check: RecordCheck | ChainCheck) -> str:
+    """Who wrote a run, in the words of a report's first line."""
+    if isinstance(check, ChainCheck):
+        return f"Signed by {check.signer.words()}."
+    if check.signed:
+        return ("Signed with a folder secret (run.key, format 2): that proves no author, so "
+                "who wrote this run is not known.")
+    return "Not signed (written by an earlier version): who wrote this run is not known."
+
+
+def believed(check: RecordCheck | ChainCheck) -> bool:
+    """Whether a run's signatures prove its author (else its games must re-play)."""
+    return isinstance(check, ChainCheck) and check.believed

@@ -47,9 +47,12 @@ Fields
                 ``{"card", "depth"}`` (it sits at that depth of its deck); see
                 ``arena/intervention.py``.  ``arena replay`` places them again.
 ``seconds``     list[float], thinking time per seat.
-``mac``         str, in a tournament's ``games.jsonl``: the line's HMAC-SHA256 (64 hex
-                digits, always the last field; ``arena/integrity.py``).  Absent in records
-                of earlier versions and in ``arena play --record`` files.
+``prev``        str | None, in a tournament's ``games.jsonl``: the game written just before
+                this line (null for the first): what names a deleted or moved line.
+``sig``         str, in a tournament's ``games.jsonl``: Ed25519 (128 hex digits, always the
+                last field) over the run's chain digest up to this line
+                (``arena/integrity.py``).  Absent, like ``prev``, in ``arena play --record``
+                files; records of format 2 end with ``mac`` (an HMAC-SHA256) instead.
 ``error``       None, or ``{"seat": int, "kind": "crash" | "illegal" | "timeout" |
                 "abandoned", "message": str}``: the game was stopped there; the faulty seat
                 (or the person who quit, ``abandoned``) does not win, the others are scored
@@ -57,7 +60,8 @@ Fields
 
 The manifest (``manifest.json`` beside ``games.jsonl``)
 ------------------------------------------------------
-``file_format``   ``"takenoko-arena-manifest/2"`` (``/1``: earlier versions, without MACs).
+``file_format``   ``"takenoko-arena-manifest/3"`` (``/2``: HMACs under ``run.key``; ``/1``:
+                  earlier versions, without either).
 ``arena_version`` str.
 ``participants``  list of ``{"name", "spec", "class", "params"}`` (params: the bot's parameters
                   with defaults filled in).
@@ -80,7 +84,13 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``deals``         ``{"keyed": false}`` (public deals, from the master seed), or ``{"keyed":
                   true, "check": the deal key's fingerprint}``; absent before keyed deals.
 ``deal_key``      hex, the deal key, written when a run with keyed deals ends.
-``mac``           hex, HMAC-SHA256 of the manifest's canonical form (``arena/integrity.py``).
+``signer``        ``{"ed25519": hex public key, "fingerprint": 16 hex digits}``: whose key
+                  signed the run (``arena/keys.py``).
+``run_id``        hex, random: where the run's chain of line digests starts.
+``seal``          ``{"games", "chain", "last"}``: the games signed when the run last ended or
+                  stopped, the chain digest after them, and the last of them.
+``sig``           hex, Ed25519 over the manifest's canonical form (``arena/integrity.py``);
+                  ``mac`` in format 2.
 """
 
 from __future__ import annotations

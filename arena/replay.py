@@ -26,10 +26,13 @@ from .engine import (
     parse_action,
 )
 from .integrity import (
+    ChainCheck,
     IntegrityError,
     RecordCheck,
+    believed,
     damaged_line,
-    is_signed,
+    finish,
+    folder_check,
     manifest_problem,
     read_keys,
 )
@@ -37,7 +40,7 @@ from .intervention import InterventionError
 from .intervention import apply as apply_intervention
 from .intervention import from_record as intervention_of
 from .records import blamed_seat, json_problem
-from .segments import SegmentError, iter_lines, segment_paths
+from .segments import SegmentError, iter_lines, refuse_links, segment_paths
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -66,12 +69,16 @@ class Replay:
         return not self.problems
 
 
-def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
-    """The MAC check of a tournament's ``games.jsonl`` (None for another file): its folder's
-    manifest says whether the run is signed, its ``run.key`` holds the key."""
+def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | ChainCheck | None:
+    """The check of a tournament's ``games.jsonl`` (None for another file): its folder's
+    manifest says how the run is signed (``arena/integrity.py``)."""
     manifest_path = p.parent / "manifest.json"
     if p.name != "games.jsonl" or not manifest_path.is_file():
         return None
+    try:
+        refuse_links(p.parent)
+    except SegmentError as exc:
+        raise RecordError(str(exc)) from None
     manifest, problem = json_problem(manifest_path.read_bytes())
     if problem or not isinstance(manifest, dict):
         raise RecordError(f"{manifest_path} is not a readable manifest ({problem})")
@@ -82,7 +89,7 @@ def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
     problem = manifest_problem(keys, manifest)
     if problem:
         raise RecordError(f"{manifest_path} {problem}")
-    checker = RecordCheck(p, keys, is_signed(manifest))
+    checker = folder_check(p, manifest, keys)
     for warning in checker.warnings:
         if note is None:
             warnings.warn(warning, stacklevel=3)
@@ -94,12 +101,11 @@ def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | None:
 def read_records(path: str | Path, *, prove: bool = True,
                  note: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
-    folder (its ``games.jsonl``).  A tournament's records are checked against their MACs
-    (``arena/integrity.py``): RecordError naming a line that fails, or a game recorded twice
-    with different contents; a run without MACs (or without its ``run.key``) reads with a
-    warning (``note`` is given it, a Python warning otherwise), and with ``prove`` each of
-    its records must then re-play as recorded (``verify_records`` below): RecordError naming the
-    first game that does not."""
+    folder (its ``games.jsonl``).  A tournament's records are checked against their signatures
+    (``arena/integrity.py``): RecordError naming a line that fails, or a game missing from the
+    chain; a run that no key you believe signed reads with a warning (``note`` is given it, a
+    Python warning otherwise), and with ``prove`` each of its records must then re-play as
+    recorded (``verify_records`` below): RecordError naming the first game that does not."""
     p = Path(path)
     run = p if p.is_dir() else p.parent if p.name == "games.jsonl" else None
     if run is not None and segment_paths(run):
@@ -112,7 +118,7 @@ def read_records(path: str | Path, *, prove: bool = True,
                               "--out folder)")
         p = path = p / "games.jsonl"
     checker = _checker(p, note)
-    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
+    unproven = prove and checker is not None and needs_replay(checker)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
@@ -148,6 +154,10 @@ def read_records(path: str | Path, *, prove: bool = True,
             except IntegrityError as exc:
                 raise RecordError(str(exc)) from None
         yield record
+    try:
+        finish(checker)
+    except IntegrityError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
@@ -155,7 +165,7 @@ def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
     """The records of a run folder with sealed segments, checked as ``read_records`` checks
     a ``games.jsonl``; RecordError naming a damaged segment and the game it stops at."""
     checker = _checker(run / "games.jsonl", note)
-    unproven = prove and checker is not None and needs_replay(checker.signed, checker.keys)
+    unproven = prove and checker is not None and needs_replay(checker)
     try:
         for source, raw in iter_lines(run):
             if not raw.strip():
@@ -178,6 +188,9 @@ def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
                 except IntegrityError as exc:
                     raise RecordError(str(exc)) from None
             yield record
+        finish(checker)
+    except IntegrityError as exc:
+        raise RecordError(str(exc)) from None
     except SegmentError as exc:
         raise RecordError(str(exc)) from None
 
@@ -314,16 +327,17 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
 # Records that prove themselves.
 # Records that prove themselves: every game re-played from its seed and moves.
 #
-# A MAC (``arena/integrity.py``) proves that a line was written by the run that holds the key;
-# a folder copied without its ``run.key``, or written by an earlier version without MACs, has
-# nothing to prove that.  The engine is deterministic, so a record can prove its own content:
-# re-played from its seed, rules, card set and recorded choices, every move must be legal and
-# the history, result and scores must be the ones recorded.  A forged winner, an edited score
-# or an illegal move is then refused, whoever wrote the line.
+# A signature (``arena/integrity.py``) by your key, or one you trust, proves who wrote a line;
+# a folder signed by an unknown key, or one of an earlier version (a MAC under a run.key that
+# travels with it, or none), has nothing to prove that.  The engine is deterministic, so a
+# record can prove its own content: re-played from its seed, rules, card set and recorded
+# choices, every move must be legal and the history, result and scores must be the ones
+# recorded.  A forged winner, an edited score or an illegal move is then refused, whoever
+# wrote the line.
 #
 # What this cannot catch: a game that was really played, with other choices than the bots
-# made (the moves of a game are not tied to the bots that chose them).  Only the MAC, with
-# the key, says the run's own bots played it.
+# made (the moves of a game are not tied to the bots that chose them).  Only a signature by
+# a key you believe says its author's run played it.
 #
 # The check takes record dicts (the parsed lines of ``games.jsonl``), whatever the storage
 # they were read from, so every reader (``arena report``, ``--resume``, ``arena replay``)
@@ -362,7 +376,8 @@ def verify_records(records: Iterable[dict[str, Any]], source: str | Path) -> int
     return checked
 
 
-def needs_replay(signed: bool, keys: object | None, verify: bool = False) -> bool:
-    """Whether a reader must re-play a run's records: when their MACs cannot be checked (an
-    unsigned run, or no ``run.key``), or when asked to (``--verify``)."""
-    return verify or not signed or keys is None
+def needs_replay(check: RecordCheck | ChainCheck, verify: bool = False) -> bool:
+    """Whether a reader must re-play a run's records: unless a key you believe signed them
+    (yours, or one you trust: ``arena/keys.py``), or when asked to (``--verify``).  A MAC
+    under ``run.key`` proves nothing about who wrote a folder, so an older run re-plays too."""
+    return verify or not believed(check)

@@ -11,6 +11,7 @@ between sealing and emptying it) is skipped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,11 +34,44 @@ SEGMENT_BYTES = 1 << 20
 #: zstd level of a segment: 680 bytes a greedy-vs-objective game (6.4 KB as JSON) at about
 #: 70 MB/s on a loaded core; level 3 gives 950 bytes, level 19 490 bytes at 3 MB/s.
 ZSTD_LEVEL = 9
-
+#: The most a segment may inflate to.  The runner seals at a megabyte of journal plus one
+#: worker message, so a real segment is a few megabytes at most; a frame that would grow past
+#: this is not the arena's (a zstd bomb: 10 KB can claim 300 MB) and is refused unread.
+SEGMENT_LIMIT = 64 << 20
 
 
 class SegmentError(Exception):
     """A segment that cannot be read (one sentence for the user)."""
+
+
+class LinkedFolder(SegmentError):
+    """A run folder holding a symbolic link (one sentence naming it)."""
+
+
+def refuse_links(directory: Path) -> None:
+    """LinkedFolder naming the first symbolic link in a run folder or below it.
+
+    The arena writes into a run's folder (the journal, the lock, the log, the report) and
+    reads everything in it; a link planted there by whoever sent the folder would make it
+    read or overwrite a file elsewhere.  A run folder the arena wrote holds no link, so one
+    is refused rather than followed.  The folder itself may be reached through a link (that
+    is the user's own path)."""
+    pending = [directory]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            raise SegmentError(f"cannot read {folder}: {exc.strerror or exc}") from None
+        for entry in entries:
+            if entry.is_symlink():
+                raise LinkedFolder(
+                    f"{entry.path} is a symbolic link: a run folder holding links is refused "
+                    "(one could make the arena read or write outside it); remove it")
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
 
 
 class DamagedSegment(SegmentError):
@@ -94,15 +128,28 @@ def read_segment(path: Path) -> bytes:
     if zstandard is None:  # pragma: no cover
         raise SegmentError(f"{path} is compressed with zstd: install the zstandard package")
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         raise SegmentError(f"cannot read {path}: {exc.strerror or exc}") from None
+    limit = SEGMENT_LIMIT >> 20
+    bomb = (f"{path} inflates to more than {limit} MB, the most a segment may hold: it is not "
+            "one the arena wrote (a compression bomb?); remove it")
+    declared = 0
+    with contextlib.suppress(zstandard.ZstdError):
+        declared = zstandard.get_frame_parameters(data).content_size
+    if SEGMENT_LIMIT < declared < zstandard.CONTENTSIZE_ERROR:  # said up front: unread
+        raise SegmentError(bomb)
     out = bytearray()
     why = "" if data else "empty"
     try:
+        # Streamed, and stopped at the limit: memory is bounded whatever the frame claims.
         reader = zstandard.ZstdDecompressor().stream_reader(data, read_across_frames=False)
         while chunk := reader.read(1 << 16):
             out += chunk
+            if len(out) > SEGMENT_LIMIT:
+                raise SegmentError(bomb)
     except zstandard.ZstdError as exc:
         why = f"zstd: {exc}"
     if not why:
@@ -188,9 +235,13 @@ def iter_lines(directory: Path, *, whole_only: bool = True
             yield Source(path, number), raw
     journal_path = directory / GAMES
     try:
-        journal = journal_path.read_bytes()
+        fd = os.open(journal_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except FileNotFoundError:
         return
+    except OSError as exc:
+        raise SegmentError(f"cannot read {journal_path}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        journal = fh.read()
     if stale_journal(journal, segments):
         return
     lines = journal.split(b"\n")

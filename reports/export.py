@@ -1,10 +1,10 @@
 """``arena export``: a run's games as one file for pandas, polars or DuckDB users.
 
-``jsonl`` writes the records exactly as the runner wrote them (MACs included), from the
-sealed segments and the journal alike (``arena/segments.py``): a tool that reads today's
+``jsonl`` writes the records exactly as the runner wrote them (signatures included), from
+the sealed segments and the journal alike (``arena/segments.py``): a tool that reads today's
 ``games.jsonl`` reads it unchanged.  Each line is checked as the report checks it (a signed
-run's MACs, a game recorded twice with different contents) and an identical repeat is
-written once.  ``parquet`` and ``csv`` write the report's own tables (``reports.load``): one
+run's chain and signatures; a format-2 run's MACs, where an identical repeat is written
+once).  ``parquet`` and ``csv`` write the report's own tables (``reports.load``): one
 row per game, or with ``seats`` one per (game, seat), so that the numbers a user computes
 from the export are the ones the report computed.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.integrity import IntegrityError, RecordCheck, is_signed, read_keys
-from arena.segments import SegmentError, iter_lines
+from arena.integrity import IntegrityError, finish, folder_check, read_keys
+from arena.segments import SegmentError, iter_lines, refuse_links
 
 from .loader import ReportError, load, read_manifest
 
@@ -68,12 +68,19 @@ def export(directory: Path, fmt: str, out: Path, *, seats: bool = False,
 
 
 def _jsonl(directory: Path, tmp: Path) -> int:
+    try:
+        refuse_links(directory)
+    except SegmentError as exc:
+        raise ReportError(f"{exc}.") from None
     manifest = read_manifest(directory)
     try:
         keys = read_keys(directory)
     except IntegrityError as exc:
         raise ReportError(f"{exc}.") from None
-    checker = RecordCheck(directory / "games.jsonl", keys, is_signed(manifest))
+    try:
+        checker = folder_check(directory / "games.jsonl", manifest, keys)
+    except IntegrityError as exc:
+        raise ReportError(f"{exc}.") from None
     rows = 0
     with open(tmp, "wb") as fh:
         try:
@@ -94,6 +101,9 @@ def _jsonl(directory: Path, tmp: Path) -> int:
                     raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
                 fh.write(raw + b"\n")
                 rows += 1
+            finish(checker)
+        except IntegrityError as exc:
+            raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
         except SegmentError as exc:
             raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
     return rows

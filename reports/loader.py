@@ -24,11 +24,13 @@ raises :class:`ReportError` naming the line; ``strict=False`` skips it with a wa
 Games recorded twice (a resumed run) keep their last record, with a warning; records of single
 games (id ``play``) are all kept.
 
-Authentication (``arena/integrity.py``).  A run written with MACs (manifest format 2) is read
-only if its manifest and every line pass their MACs under the folder's ``run.key`` and no game
-is recorded twice with different contents: otherwise :class:`ReportError` naming the line,
-whatever ``strict`` says (a forged win must never be counted).  A folder without ``run.key``,
-or of an earlier version without MACs, reports with a warning that it is not authenticated.
+Authentication (``arena/integrity.py``).  A signed run (manifest format 3) is read only if its
+manifest and every line pass their signatures, in an unbroken chain, with as many games as its
+seal counts: otherwise :class:`ReportError` naming the line or the missing game, whatever
+``strict`` says (a forged win must never be counted).  A run signed by a key that is neither
+yours nor one you trust, a format-2 run (MACs under a ``run.key`` that travels with it) and a
+run without either are re-played, given ``replay``; ``Tables.provenance`` says which, first.
+A folder holding a symbolic link is refused (``arena.segments.refuse_links``).
 """
 
 from __future__ import annotations
@@ -50,14 +52,17 @@ import numpy as np
 import pandas as pd
 
 from arena.integrity import (
+    ChainCheck,
     IntegrityError,
     RecordCheck,
+    believed,
     damaged_line,
-    is_signed,
-    manifest_problem,
+    finish,
+    folder_check,
+    provenance,
     read_keys,
 )
-from arena.segments import DamagedSegment, has_games, iter_lines
+from arena.segments import SegmentError, has_games, iter_lines, refuse_links
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -93,6 +98,10 @@ class Tables:
     catalog: pd.DataFrame
     source: Path
     warnings: list[str] = field(default_factory=list)
+    #: Who signed the run and whether games are missing: the report's first lines.
+    provenance: list[str] = field(default_factory=list)
+    #: What was checked, in one line (``arena report --verify`` prints it).
+    verified: str = ""
 
     @property
     def participants(self) -> list[str]:
@@ -381,7 +390,7 @@ def _prove(replay: Any, records: list[dict[str, Any]], path: Path) -> None:
 
 
 def _lines(path: Path, strict: bool, warnings: list[str],
-           checker: RecordCheck | None = None, *, moves: bool = True
+           checker: RecordCheck | ChainCheck | None = None, *, moves: bool = True
            ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Parsed lines with their numbers, applying the bad-line policy of the module docstring
     and, with ``checker``, the MAC and duplicate checks (identical repeats dropped).
@@ -418,7 +427,7 @@ def _lines(path: Path, strict: bool, warnings: list[str],
                 except IntegrityError as exc:
                     raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
             yield number, record
-    except DamagedSegment as exc:
+    except SegmentError as exc:  # a damaged segment, a bomb, a link
         raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
     if pending is not None:
         msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
@@ -779,8 +788,8 @@ def load(directory: str | Path, strict: bool = True,
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
     module docstring): raise (the default) or skip it with a warning.  ``replay`` (the
     arena's ``arena.replay.verify_records``, given by the caller: reports never import the
-    engine) is handed every record whose MAC cannot be checked (no ``run.key``, or a run
-    without MACs), or every record with ``verify``; an IntegrityError it raises becomes a
+    engine) is handed every record that no key you believe signed (``integrity.believed``),
+    or every record with ``verify``; an IntegrityError it raises becomes a
     ReportError.
     """
     directory = Path(directory)
@@ -788,17 +797,17 @@ def load(directory: str | Path, strict: bool = True,
         raise ReportError(f"{directory} does not exist.")
     if not directory.is_dir():
         raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
+    try:
+        refuse_links(directory)
+    except SegmentError as exc:
+        raise ReportError(f"{exc}.") from None
     manifest = read_manifest(directory)
     warnings: list[str] = []
     try:
         keys = read_keys(directory)
+        checker = folder_check(directory / "games.jsonl", manifest, keys)
     except IntegrityError as exc:
         raise ReportError(f"{exc}.") from None
-    problem = manifest_problem(keys, manifest)
-    if problem:
-        raise ReportError(f"{directory / 'manifest.json'} {problem}; a run's manifest is "
-                          "written by the arena only.")
-    checker = RecordCheck(directory / "games.jsonl", keys, is_signed(manifest))
     for warning in checker.warnings:
         warnings.append(warning)
         log.warning(warning)
@@ -813,8 +822,9 @@ def load(directory: str | Path, strict: bool = True,
     known = set(participants)
     old_format: list[int] = []
     unproven: list[dict[str, Any]] | None = None
-    if replay is not None and (verify or not checker.signed or keys is None):
+    if replay is not None and (verify or not believed(checker)):
         unproven = []
+    replayed = 0
     if has_games(directory):
         # The re-play needs the moves; a report that re-plays nothing reads without them.
         for number, record in _lines(path, strict, warnings, checker,
@@ -835,6 +845,7 @@ def load(directory: str | Path, strict: bool = True,
                 continue
             if unproven is not None:
                 unproven.append(record)
+                replayed += 1
                 if len(unproven) >= _PROVE_CHUNK:
                     _prove(replay, unproven, path)
             try:
@@ -843,6 +854,10 @@ def load(directory: str | Path, strict: bool = True,
                 _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
         if unproven:
             _prove(replay, unproven, path)
+        try:
+            finish(checker)
+        except IntegrityError as exc:
+            raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
     else:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
         warnings.append(msg)
@@ -863,7 +878,38 @@ def load(directory: str | Path, strict: bool = True,
     games, seats, cards = _tidy(games, seats, cards, warnings, strict, path)
     _derive(games, seats, cards, catalog)
     _release_freed_memory()
-    return Tables(games, seats, cards, manifest, catalog, directory, warnings)
+    lines, verified = _provenance(checker, manifest, len(games),
+                                  replayed if unproven is not None else None)
+    return Tables(games, seats, cards, manifest, catalog, directory, warnings, lines, verified)
+
+
+def _provenance(checker: RecordCheck | ChainCheck, manifest: dict[str, Any], games: int,
+                replayed: int | None) -> tuple[list[str], str]:
+    """The report's first lines (who signed the run; games missing) and what was verified.
+
+    A run has games missing when it holds fewer than it scheduled and no SPRT stopped it:
+    a run killed and not resumed, or (for a folder of an earlier version, which has no seal
+    to refuse it by) one whose records were cut."""
+    first = provenance(checker)
+    if replayed is not None:
+        first += f" Its {replayed} games were re-played from their seeds and moves."
+    lines = [first]
+    scheduled = manifest.get("scheduled")
+    sprt = manifest.get("sprt")
+    decided = isinstance(sprt, dict) and sprt.get("result") is not None
+    if isinstance(scheduled, int) and not isinstance(scheduled, bool) \
+            and games < scheduled and not decided:
+        lines.append(f"Games missing: {games} of the {scheduled} scheduled games are here "
+                     "(the run was stopped, or its records were cut); every figure below is "
+                     "of these alone.")
+    if isinstance(checker, ChainCheck):
+        signed = checker.describe()
+    elif checker.signed:
+        signed = "MACs under run.key (which prove no author)"
+    else:
+        signed = "no signatures (an earlier version's run)"
+    done = f"{replayed} games re-played" if replayed is not None else "no game re-played"
+    return lines, f"verified: {done}, {signed}"
 
 
 def _tidy(

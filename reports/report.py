@@ -35,7 +35,7 @@ def analyse(t: Tables, out: Path, replicates: int = tables.REPLICATES) -> list[P
     out.mkdir(parents=True, exist_ok=True)
     run = Run(t, replicates)
     made = [p for s in SECTIONS for p in s.parts("report", run, out)]
-    lines = sections.headline(run)
+    lines = [*t.provenance, *sections.headline(run)]  # who signed it comes first
     if sections.is_study(run):
         # A study's standings are a level against its copies: the headline is its summary.
         summary = "\n".join(lines)
@@ -55,7 +55,9 @@ def compare(
     out.mkdir(parents=True, exist_ok=True)
     context = Runs(runs, replicates)
     made = [p for s in SECTIONS for p in s.parts("compare", context, out)]
-    lines = sections.compare_headline(context)
+    # Who signed each run comes first, as in a one-run report.
+    lines = [*(f"{t.label}: {line}" for t in runs for line in t.provenance),
+             *sections.compare_headline(context)]
     summary = "\n".join(lines) + "\n\n" + "\n\n".join(
         f"{lab}\n{tables.summary_text(r['standings'])}"
         for lab, r in zip(context.labels,

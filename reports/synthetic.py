@@ -24,7 +24,7 @@ from typing import Any
 CATEGORIES = ("plot", "gardener", "panda")
 FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
 #: The engine's option table, a data file shared with the native core, read as JSON: the
-#: generator imports nothing of ``arena`` but its MACs, as the reports.  Its defaults are the
+#: generator imports nothing of ``arena`` but its signing, as the reports.  Its defaults are the
 #: manifest's ``options``, and the simulated games end, cap and score by them.
 OPTION_TABLE = Path(__file__).resolve().parents[1] / "arena" / "data" / "options.json"
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -319,11 +319,15 @@ def write_tournament(
     """Write ``manifest.json`` and ``games.jsonl`` into ``out`` and return ``out``.
 
     ``card_points``: the card set the manifest records (the points the games were scored
-    with, before ``planted``), as ``arena tournament --cards`` writes it.  ``signed``: with
-    a ``run.key`` and MACs, as the arena writes a run.  The games are made up, not played,
-    so they do not re-play: ``arena report`` reads them only when their MACs vouch for them
-    (unsigned, it refuses them as forged, as it should)."""
-    from arena.integrity import RunKeys, sign_line, sign_manifest, write_keys
+    with, before ``planted``), as ``arena tournament --cards`` writes it.  ``signed``:
+    signed with your key (``arena/keys.py``) in a sealed chain, as the arena writes a run.
+    The games are made up, not played, so they do not re-play: ``arena report`` reads them
+    only when a key you believe vouches for them (unsigned, it refuses them as forged, as
+    it should)."""
+    import secrets
+
+    from arena.integrity import ChainSigner, sign_chained_manifest
+    from arena.keys import fingerprint, own_key, public_bytes
 
     out.mkdir(parents=True, exist_ok=True)
     try:
@@ -342,17 +346,23 @@ def write_tournament(
                            "points": {c: p for cat in CATEGORIES for c, p in CARDS[cat]}
                            | card_points, "removed": []}
         man["catalog"] = catalog(card_points)
-    keys = RunKeys.new() if signed else None
-    if keys is not None:
-        write_keys(out, keys)
-        man = sign_manifest(keys, man)
-    (out / "manifest.json").write_text(json.dumps(man, indent=2))
+    signer = None
+    if signed:
+        key = own_key()
+        public = public_bytes(key)  # type: ignore[arg-type]
+        run_id = secrets.token_bytes(16)
+        man["signer"] = {"ed25519": public.hex(), "fingerprint": fingerprint(public)}
+        man["run_id"] = run_id.hex()
+        signer = ChainSigner(key, run_id)
     with (out / "games.jsonl").open("wb") as fh:
         for rec in records(participants, players, games, seed, error_rate=error_rate,
                            planted=planted, play_seed=play_seed):
             rec["options"] = dict(options or {})
             line = dumps(rec)
-            if keys is not None:
-                line = sign_line(keys, line.decode()).encode()
+            if signer is not None:
+                line = signer.sign_line(line.decode(), rec["game"]).encode()
             fh.write(line + b"\n")
+    if signer is not None:
+        man = sign_chained_manifest(signer.key, {**man, "seal": signer.seal()})
+    (out / "manifest.json").write_text(json.dumps(man, indent=2))
     return out

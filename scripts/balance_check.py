@@ -30,6 +30,7 @@ import argparse
 import json
 import math
 import resource
+import secrets
 import sys
 import tempfile
 import time
@@ -233,14 +234,35 @@ def render(summary: dict[str, Any]) -> str:
 
 def first_games(directory: Path, games: int, players: int, into: Path) -> Path:
     """A copy of a run holding only its first ``games`` games (whole deals, schedule order):
-    what a run stopped there would have given, for the size at which a change is found."""
+    what a run stopped there would have given, for the size at which a change is found.
+
+    A run's lines are signed in a chain that a subset breaks, so the copy is a run of its
+    own, signed with your key (``arena/integrity.py``): its games are the run's, unchanged."""
+    from arena.integrity import PREV_FIELD, SIG_FIELD, ChainSigner, sign_chained_manifest
+    from arena.keys import fingerprint, own_key, public_bytes
+
     into.mkdir(parents=True, exist_ok=True)
-    (into / "manifest.json").write_text((directory / "manifest.json").read_text())
     deals = math.ceil(games / players)
     # The run's segments and games.jsonl, copied into one games.jsonl (arena/segments.py).
     lines = (raw.decode() for _source, raw in iter_lines(directory))
     kept = [line for line in lines if _deal(line) < deals]
-    (into / "games.jsonl").write_text("".join(f"{line}\n" for line in kept))
+    key = own_key()
+    run_id = secrets.token_bytes(16)
+    signer = ChainSigner(key, run_id)
+    signed = []
+    for line in kept:
+        record = json.loads(line)
+        for name in (SIG_FIELD, PREV_FIELD, "mac"):
+            record.pop(name, None)
+        signed.append(signer.sign_line(json.dumps(record, separators=(",", ":")),
+                                       record["game"]))
+    (into / "games.jsonl").write_text("".join(f"{line}\n" for line in signed))
+    manifest = json.loads((directory / "manifest.json").read_text())
+    manifest.pop("mac", None)
+    public = public_bytes(key)  # type: ignore[arg-type]
+    manifest.update(signer={"ed25519": public.hex(), "fingerprint": fingerprint(public)},
+                    run_id=run_id.hex(), seal=signer.seal())
+    (into / "manifest.json").write_text(json.dumps(sign_chained_manifest(key, manifest)))
     return into
 
 

@@ -262,9 +262,11 @@ def test_bots_use_the_engines_public_names_only() -> None:
 
 #: What ``reports`` may import of the arena: the Wilson interval and the one verdict rule
 #: (``arena.verdict``, which imports only the interval), formulas the standings printed
-#: during a tournament share with the report, and the check of a run's MACs, which a report
-#: must apply as the runner does (leaves that import nothing else of the arena).
-REPORTS_MAY_IMPORT = {"arena.intervals", "arena.verdict", "arena.integrity", "arena.segments"}
+#: during a tournament share with the report, the check of a run's signatures and whose key
+#: made them, which a report must apply as the runner does (leaves that import nothing else
+#: of the arena).
+REPORTS_MAY_IMPORT = {"arena.intervals", "arena.verdict", "arena.integrity", "arena.keys",
+                      "arena.segments"}
 
 
 def test_the_reports_read_files_not_the_arena() -> None:

@@ -11,33 +11,45 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.integrity import KEY_FILE, MAC_FIELD
+from arena.integrity import KEY_FILE, MAC_FIELD, PREV_FIELD, SIG_FIELD
+
+#: What a signed run's manifest holds that an earlier version's did not.
+SIGNED_FIELDS = (MAC_FIELD, SIG_FIELD, "signer", "run_id", "seal")
 
 
 def unsign(directory: Path) -> Path:
     """Turn ``directory`` (a run of this version) into one of an earlier version."""
     manifest_path = directory / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
-    manifest.pop(MAC_FIELD, None)
+    for name in SIGNED_FIELDS:
+        manifest.pop(name, None)
     manifest["file_format"] = "takenoko-arena-manifest/1"
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     games = directory / "games.jsonl"
     if games.exists():
         records = [json.loads(line) for line in games.read_text().splitlines() if line.strip()]
         for record in records:
-            record.pop(MAC_FIELD, None)
+            for name in (MAC_FIELD, PREV_FIELD, SIG_FIELD):
+                record.pop(name, None)
         games.write_text("".join(json.dumps(r) + "\n" for r in records))
     (directory / KEY_FILE).unlink(missing_ok=True)
     return directory
 
 
 def resign(directory: Path, manifest: dict, source: Path | None = None) -> Path:
-    """Write ``manifest`` into ``directory`` as the run would have (signed with its key,
-    copied from ``source`` when given): a folder as a run killed at that point leaves it."""
+    """Write ``manifest`` into ``directory`` as the run would have (signed with your key,
+    or an older run's with its ``run.key``, copied from ``source`` when given): a folder as
+    a run killed at that point leaves it."""
     import shutil
 
-    from arena.integrity import read_keys
+    from arena.integrity import is_chained, read_keys
+    from arena.keys import own_key
     from arena.tournament.store import write_manifest
+
+    if is_chained(manifest):
+        write_manifest(directory, {k: v for k, v in manifest.items() if k != SIG_FIELD},
+                       key=own_key())
+        return directory
 
     if source is not None:
         shutil.copy2(source / KEY_FILE, directory / KEY_FILE)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,6 +110,8 @@ def run_logging(log_file: Path, *, verbose: bool = False,
     (WARNING and up, INFO with ``verbose``) for the duration of the block."""
     root = logging.getLogger()
     old_level = root.level
+    # Made (or checked) without following a link first: the log is the run folder's own.
+    os.close(os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644))
     file_handler = logging.FileHandler(log_file, encoding="utf-8")
     file_handler.setLevel(logging.DEBUG if verbose else logging.INFO)
     file_handler.setFormatter(logging.Formatter(FORMAT))

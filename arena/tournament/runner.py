@@ -36,16 +36,22 @@ from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
 from arena.integrity import (
     KEY_FILE,
+    ChainCheck,
+    ChainSigner,
     IntegrityError,
     RunKeys,
+    folder_check,
+    is_chained,
     is_signed,
     read_keys,
     sign_line,
     write_keys,
 )
+from arena.keys import KeyFileError, fingerprint, own_key, public_bytes, whose
 from arena.records import result_problem
 from arena.replay import needs_replay, verify_records
 from arena.seeds import deal_key_check
+from arena.segments import SegmentError, refuse_links
 
 from .experiment import CardExperiment
 from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
@@ -298,6 +304,29 @@ class Prepared:
     keys: RunKeys | None
     records: list[dict[str, Any]]
     cut: bool
+    #: Signs the lines and the manifest of a format-3 run (None: an older run's MACs).
+    signer: ChainSigner | None = None
+
+    def sign(self, line: str, game: str) -> str:
+        """A finished game's line as it is written: signed in the chain, or MAC'd."""
+        if self.signer is not None:
+            return self.signer.sign_line(line, game)
+        return line if self.keys is None else sign_line(self.keys, line)
+
+    def write_manifest(self, directory: Path) -> None:
+        """The manifest, with the seal of the lines signed so far."""
+        if self.signer is not None:
+            self.manifest["seal"] = self.signer.seal()
+            write_manifest(directory, self.manifest, key=self.signer.key)
+        else:
+            write_manifest(directory, self.manifest, self.keys)
+
+
+def _your_key() -> Any:
+    try:
+        return own_key(create=True)
+    except KeyFileError as exc:
+        raise StoreError(str(exc)) from None
 
 
 def resolve_deals(config: TournamentConfig, isolation: Isolation) -> TournamentConfig:
@@ -318,7 +347,14 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
         except IntegrityError as exc:
             raise StoreError(str(exc)) from None
         signed = is_signed(manifest)
-        if signed and keys is None:
+        key = None
+        if is_chained(manifest):
+            key = _your_key()
+            public = bytes.fromhex(manifest["signer"]["ed25519"])
+            if public_bytes(key) != public:
+                raise StoreError(f"{directory} is signed by {whose(public).words()}, not by "
+                                 "yours: only its author can resume it")
+        elif signed and keys is None:
             raise StoreError(f"{directory} has no {KEY_FILE}: its records cannot be "
                              "authenticated, so it cannot be resumed (resume it where it ran)")
         if config.deal_key is None:
@@ -328,9 +364,14 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             # Written before manifests carried the catalog; the card set was just checked to
             # be this configuration's, so the catalog can be added (the reports want it).
             manifest["catalog"] = cards.catalog(config.cards)
-            write_manifest(directory, manifest, keys)
+            write_manifest(directory, manifest, keys, key)
         schedule = make_schedule(config)
-        records, cut = read_games(directory, keys, signed)
+        try:
+            check = folder_check(directory / GAMES, manifest, keys)
+        except IntegrityError as exc:
+            raise StoreError(str(exc)) from None
+        records, cut = read_games(directory, keys, signed,
+                                  check if isinstance(check, ChainCheck) else None)
         by_id = schedule.by_id()
         for record in records:
             game = by_id.get(record["game"])
@@ -347,7 +388,7 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
                                  "was edited; delete it to have the game played again)")
         # After the checks of form, which name what is wrong more plainly: records without
         # MACs prove themselves by re-playing.
-        if needs_replay(signed, keys):
+        if needs_replay(check):
             try:
                 verify_records(records, directory / GAMES)
             except IntegrityError as exc:
@@ -356,21 +397,33 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             log.warning("%s was written by an earlier version of the arena, without MACs: its "
                         "records are not authenticated, nor are the games added now",
                         directory)
+        if isinstance(check, ChainCheck):
+            signer = ChainSigner(key, bytes.fromhex(manifest["run_id"]), check.chain,
+                                 check.count, check.last)
+            return Prepared(config, schedule, manifest, keys, records, cut, signer)
         return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
     refuse_occupied(directory)
     if isolation is not None:
         config = resolve_deals(config, isolation)
     schedule = make_schedule(config)
-    keys = RunKeys.new(config.deal_key or None)
+    # run.key holds the deal key of a live run with keyed deals, and nothing that signs.
+    keys = RunKeys(b"", config.deal_key or None)
+    key = _your_key()
+    run_id = secrets.token_bytes(16)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         manifest = new_manifest(config, schedule)
-        write_keys(directory, keys)
-        write_manifest(directory, manifest, keys)
+        public = public_bytes(key)
+        manifest["signer"] = {"ed25519": public.hex(), "fingerprint": fingerprint(public)}
+        manifest["run_id"] = run_id.hex()
+        if keys.deals is not None:
+            write_keys(directory, keys)
+        ready = Prepared(config, schedule, manifest, keys, [], False, ChainSigner(key, run_id))
+        ready.write_manifest(directory)
     except OSError as exc:  # before any game: nothing is lost by stopping here
         raise StoreError(f"cannot write the tournament to {directory}: "
                          f"{exc.strerror or exc}") from None
-    return Prepared(config, schedule, manifest, keys, [], False)
+    return ready
 
 
 def make_executor(config: TournamentConfig, settings: RunSettings) -> Executor:
@@ -456,6 +509,10 @@ def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = 
                              f"{exc.strerror or exc}") from None
     elif not (directory / MANIFEST).is_file():
         read_manifest(directory)  # names what is missing, before a lock file is made
+    try:
+        refuse_links(directory)  # before the lock, the log or a line is opened there
+    except SegmentError as exc:
+        raise StoreError(str(exc)) from None
     with run_lock(directory):
         return _run_locked(config, directory, resume, settings, stream)
 
@@ -479,7 +536,7 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 settings: RunSettings, stream: IO[str]) -> RunResult:
     """The run, ``directory`` locked (see ``run_tournament``)."""
     ready = prepare(config, directory, resume=resume, isolation=settings.isolation)
-    config, schedule, manifest, keys = ready.config, ready.schedule, ready.manifest, ready.keys
+    config, schedule, manifest = ready.config, ready.schedule, ready.manifest
     records, cut = ready.records, ready.cut
     standings = Standings(config.names)
     sprt = SprtState(config.sprt) if config.sprt else None
@@ -531,8 +588,8 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                             if item is None:
                                 writer.flush()  # the games of the messages just read
                             elif item.index not in done:
-                                writer.write(item.line if keys is None
-                                             else sign_line(keys, item.line))
+                                writer.write(ready.sign(item.line,
+                                                        schedule.games[item.index].id))
                                 count(item.index, item.summary)
                                 played += 1
                                 if debug:
@@ -574,6 +631,8 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
         if config.deal_key:
             # The run is over: its deals need no secret any more, and anyone may replay it.
             manifest["deal_key"] = config.deal_key.hex()
-        write_manifest(directory, manifest, keys)
+        ready.write_manifest(directory)
+    elif played and ready.signer is not None:
+        ready.write_manifest(directory)  # the seal of the games so far (interrupted)
     return RunResult(directory, schedule, len(done), played, time.monotonic() - started,
                      interrupted, complete, standings, sprt, manifest)

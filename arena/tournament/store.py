@@ -20,10 +20,12 @@ than Parquet: the lines must stay exactly the signed bytes (a columnar re-encodi
 need a canonical form to MAC), a segment is appended whole, and a cut frame still yields the
 games before the cut.
 
-Both files carry MACs keyed by the run's secret in ``run.key`` (``arena/integrity.py``):
-each line as it is written, the manifest each time it is; reading them back for
-``--resume`` refuses a line or a manifest that fails its MAC, or a game recorded twice with
-different contents, naming the line.
+Both files are signed with the author's key (``arena/integrity.py``, ``arena/keys.py``):
+each line in a chain as it is written, the manifest (with the seal of the lines so far) each
+time it is; reading them back for ``--resume`` refuses a line or a manifest that fails its
+signature, or a line deleted, moved, cut or recorded twice, naming it.  The files here are
+opened without following links (``O_NOFOLLOW``), and a folder holding one is refused before
+anything is opened (``arena.segments.refuse_links``).
 
 A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
 cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
@@ -46,12 +48,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.integrity import (
+    ChainCheck,
     IntegrityError,
     RecordCheck,
     RunKeys,
     damaged_line,
+    finish,
     manifest_problem,
     read_keys,
+    sign_chained_manifest,
     sign_manifest,
 )
 from arena.records import json_problem
@@ -114,7 +119,7 @@ def run_lock(directory: Path) -> Iterator[None]:
     run holds it."""
     path = directory / LOCK
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     except OSError as exc:
         raise StoreError(f"cannot lock {path}: {exc.strerror or exc}") from None
     try:
@@ -169,13 +174,20 @@ def read_manifest(directory: Path) -> dict[str, Any]:
 
 
 def write_manifest(directory: Path, manifest: dict[str, Any],
-                   keys: RunKeys | None = None) -> None:
-    """Replace the manifest atomically (with its MAC, given the run's keys)."""
-    if keys is not None:
+                   keys: RunKeys | None = None, key: Any = None) -> None:
+    """Replace the manifest atomically: signed with ``key`` (your Ed25519 key: format 3),
+    else with a MAC given an older run's ``keys``, else as it is."""
+    if key is not None:
+        manifest = sign_chained_manifest(key, manifest)
+    elif keys is not None and keys.secret:
         manifest = sign_manifest(keys, manifest)
     path = directory / MANIFEST
     tmp = path.with_suffix(".json.tmp")
-    with open(tmp, "w") as f:
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o644)
+    with os.fdopen(fd, "w") as f:
         json.dump(manifest, f, indent=2)
         f.write("\n")
         f.flush()
@@ -188,8 +200,8 @@ def _is_record(raw: bytes) -> bool:
     return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
 
 
-def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = False
-               ) -> tuple[list[dict[str, Any]], bool]:
+def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = False,
+               check: ChainCheck | None = None) -> tuple[list[dict[str, Any]], bool]:
     """The records of the run (segments, then ``games.jsonl``) and whether games were lost
     (a cut-short last line, or a damaged segment) and must be played again.
 
@@ -199,14 +211,19 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
     journal left equal to the newest segment is emptied.  ``signed`` (the manifest says the
     run's files carry MACs): every line's MAC is checked with ``keys``, and a game recorded
     twice must be recorded the same (a repeat is dropped); StoreError naming the line
-    otherwise.
+    otherwise.  ``check`` (a signed, chained run): its chain and signatures instead, and a
+    damaged segment also sets aside every later line (``*.unchained``): a chain broken
+    there cannot vouch for them, so their games are played again.
     """
     cut = False
     segments = segment_paths(directory)
-    for path in segments:
+    for index, path in enumerate(segments):
         try:
             read_segment(path)
         except DamagedSegment as exc:
+            if check is not None:
+                _set_aside(directory, segments[index + 1:])
+                check.seal = None  # the games it counts are being played again
             log_damage = f"{exc}"
             os.replace(path, path.with_name(path.name + ".damaged"))
             if exc.good:
@@ -217,9 +234,10 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
                     f.flush()
                     os.fsync(f.fileno())
                 os.replace(tmp, path)
-            log.warning("%s (kept aside as %s.damaged)", log_damage,
-                                               path.name)
+            log.warning("%s (kept aside as %s.damaged)", log_damage, path.name)
             cut = True
+            if check is not None:
+                break  # the later segments were set aside
     path = directory / GAMES
     if path.exists():
         data = path.read_bytes()
@@ -243,7 +261,8 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
                 f.flush()
                 os.fsync(f.fileno())
     records: list[dict[str, Any]] = []
-    checker = RecordCheck(path, keys, signed) if signed else None
+    checker: RecordCheck | ChainCheck | None = (
+        check if check is not None else RecordCheck(path, keys, signed) if signed else None)
     try:
         lines = list(iter_lines(directory))
     except SegmentError as exc:
@@ -266,7 +285,23 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
             except IntegrityError as exc:
                 raise StoreError(str(exc)) from None
         records.append(record)
+    try:
+        finish(checker)
+    except IntegrityError as exc:
+        raise StoreError(str(exc)) from None
     return records, cut
+
+
+def _set_aside(directory: Path, later: list[Path]) -> None:
+    """Rename the segments after a damaged one and the journal's lines ``*.unchained``."""
+    for path in later:
+        os.replace(path, path.with_name(path.name + ".unchained"))
+    journal = directory / GAMES
+    if journal.exists() and journal.stat().st_size:
+        os.replace(journal, journal.with_name(GAMES + ".unchained"))
+        journal.touch()
+    log.warning("the games after the damaged segment were set aside (*.unchained): the "
+                "signed chain breaks there, so they are played again")
 
 
 class GamesWriter:
@@ -281,7 +316,9 @@ class GamesWriter:
                  segment_bytes: int | None = None) -> None:
         self.directory = directory
         self.path = directory / GAMES
-        self.file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o644)
+        self.file: IO[str] = open(fd, "a", encoding="utf-8")  # noqa: SIM115
         self.synced = time.monotonic()
         self.lazy = lazy
         self.segment_bytes = SEGMENT_BYTES if segment_bytes is None else segment_bytes

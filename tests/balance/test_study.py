@@ -18,6 +18,7 @@ from arena.cli import main
 from arena.replay import read_records, replay_record
 from arena.segments import iter_lines
 from reports import experiment
+from tests.unsigned import resign
 
 BOT = "random:complete=true"
 
@@ -52,13 +53,17 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     assert max(len(line) for line in md.splitlines() if line.startswith("|")) <= 100
     # A study's report is the study's: its headline first, no standings of a level against
     # its own copies, no descriptive card table, games to watch picked by its findings.
-    assert md.split("\n\n")[2].startswith("- Strongest evidence: ")
+    # (after the line that says who signed the run, which every report starts with)
+    headline = md.split("\n\n")[2].splitlines()
+    assert headline[0].startswith("- Signed by your key")
+    assert headline[1].startswith("- Strongest evidence: ")
     assert "## 1. Overview" in md and "Standings" not in md and "Objective-card" not in md
     assert not (report / "standings.csv").exists() and not (report / "cards.csv").exists()
     watch = pd.read_csv(report / "games_to_watch.csv")
     assert not watch["why"].str.contains("upset|flagged:").any()
     assert watch["why"].str.contains(r"\(study: ").any()
-    assert (report / "summary.txt").read_text().startswith("Strongest evidence: ")
+    assert (report / "summary.txt").read_text().splitlines()[1].startswith(
+        "Strongest evidence: ")
     records = list(read_records(out))
     assert len(records) == 10 * (15 + 2)
     for record in records[:20]:
@@ -97,15 +102,21 @@ def test_a_study_resumes_to_the_same_games(tmp_path: Path) -> None:
     out, result = study(tmp_path, "--no-report")
     assert result.exit_code == 0, result.output
     games = out / "games.jsonl"
-    whole = sorted(raw.decode() for _, raw in iter_lines(out))
-    # The first 100 games left, as one games.jsonl (the compact segments removed).
+    written = [raw.decode() for _, raw in iter_lines(out)]
+    whole = sorted(written)
+    # The first 100 games left, as one games.jsonl (the compact segments removed), as a run
+    # killed before it sealed them leaves it (a signed run's lines stay in their order).
     shutil.rmtree(out / "games", ignore_errors=True)
-    games.write_text("\n".join(whole[:100]) + "\n")
+    games.write_text("\n".join(written[:100]) + "\n")
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["seal"]
+    resign(out, manifest)
     again = CliRunner().invoke(main, ["balance", "study", "--resume", str(out), "--quiet",
                                       "--workers", "1", "--no-report"])
     assert again.exit_code == 0, again.output
-    strip = [{k: v for k, v in json.loads(x).items() if k not in ("seconds", "mac")} for x in whole]
-    now = [{k: v for k, v in json.loads(x).items() if k not in ("seconds", "mac")}
+    varies = ("seconds", "mac", "prev", "sig")
+    strip = [{k: v for k, v in json.loads(x).items() if k not in varies} for x in whole]
+    now = [{k: v for k, v in json.loads(x).items() if k not in varies}
            for _, x in iter_lines(out)]
     assert sorted(strip, key=lambda r: r["game"]) == sorted(now, key=lambda r: r["game"])
 

@@ -135,8 +135,10 @@ def test_write_report_writes_every_file(tmp_path: Path) -> None:
     assert standings["win_rate_lo"].isna().all()
     assert standings["win_rate_games_needed"].tolist() == [20, 20]
     summary = (out / "summary.txt").read_text().splitlines()
-    assert summary[0].startswith("Best: A, 56.2%") and "How sure: not yet" in summary[2]
-    assert summary[5].startswith("A")
+    # First who signed the run (this one: nobody), then the headline and the standings.
+    assert summary[0].startswith("Not signed")
+    assert summary[1].startswith("Best: A, 56.2%") and "How sure: not yet" in summary[3]
+    assert summary[6].startswith("A")
     assert (out / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -41,11 +41,12 @@ def read_records(directory: Path) -> list[dict[str, Any]]:
 
 def timeless(directory: Path) -> dict[str, dict[str, Any]]:
     """The records by game id, without the thinking times (the only field allowed to vary)
-    and the MAC (keyed by each run's own secret)."""
+    and the MAC or signature and chain link (each run's own)."""
     out = {}
     for record in read_records(directory):
         record.pop("seconds")
-        record.pop("mac", None)
+        for name in ("mac", "prev", "sig"):
+            record.pop(name, None)
         assert record["game"] not in out, f"game {record['game']} recorded twice"
         out[record["game"]] = record
     return out

@@ -42,12 +42,12 @@ START = 90.0  # seconds for the scheduler and its workers to come up on a loaded
 
 def content(directory: Path) -> dict[str, bytes]:
     """Each game's record as bytes, without what may differ between two runs of the same
-    seed: the thinking times and the MAC (keyed by each run's own secret)."""
+    seed: the thinking times and the signature and chain link (each run's own)."""
     out = {}
     for record in read_records(directory):
         assert record["game"] not in out, f"game {record['game']} recorded twice"
         out[record["game"]] = orjson.dumps(
-            {k: v for k, v in record.items() if k not in ("seconds", "mac")})
+            {k: v for k, v in record.items() if k not in ("seconds", "mac", "prev", "sig")})
     return out
 
 

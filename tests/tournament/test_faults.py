@@ -126,7 +126,8 @@ def timeless_records(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
     out = {}
     for record in records:
         record.pop("seconds")
-        record.pop("mac", None)
+        for name in ("mac", "prev", "sig"):
+            record.pop(name, None)
         out[record["game"]] = record
     return out
 

@@ -264,30 +264,30 @@ def test_a_forged_record_is_refused_naming_its_line(tmp_path: Path) -> None:
     forged = json.loads(lines[0])
     forged["winners"] = [forged["seats"].index("X")]
     forged["scores"][forged["seats"].index("X")] = 99
-    mac = forged.pop("mac")  # the line as the runner writes it, with a MAC that was valid
-    with open(out / "games.jsonl", "a") as f:
-        f.write(orjson.dumps({**forged, "mac": mac}).decode() + "\n")
-    refused(out, f"line {len(lines) + 1} of {out / 'games.jsonl'} fails its MAC")
+    # In its place, with the signature its line had: the signature was over other bytes.
+    lines[0] = orjson.dumps(forged).decode()
+    (out / "games.jsonl").write_text("\n".join(lines) + "\n")
+    refused(out, f"line 1 of {out / 'games.jsonl'} fails its signature")
 
 
 def test_a_forged_record_of_a_missing_game_is_refused(tmp_path: Path) -> None:
     out = played(tmp_path)
     lines = (out / "games.jsonl").read_text().splitlines()
-    (out / "games.jsonl").write_text("\n".join(lines[1:]) + "\n")  # a game left to play
     forged = json.loads(lines[0])
-    forged.pop("mac")
-    with open(out / "games.jsonl", "a") as f:
-        f.write(json.dumps(forged) + "\n")
-    refused(out, "has no MAC")
+    forged.pop("sig")
+    (out / "games.jsonl").write_text("\n".join([json.dumps(forged), *lines[1:]]) + "\n")
+    refused(out, "has no signature")
 
 
-def test_a_record_copied_twice_is_counted_once(tmp_path: Path) -> None:
+def test_a_record_copied_twice_is_refused(tmp_path: Path) -> None:
+    """A signed run records each game once, in a chain: a copy of a line is not the run's."""
     out = played(tmp_path)
     lines = (out / "games.jsonl").read_text().splitlines()
     with open(out / "games.jsonl", "a") as f:
         f.write(lines[0] + "\n")
-    result = CliRunner().invoke(main, ["tournament", "--resume", str(out), "--quiet"])
-    assert result.exit_code == 0 and "Nothing left to play" in result.stdout, result.output
+    game = json.loads(lines[0])["game"]
+    refused(out, f"line {len(lines) + 1} of {out / 'games.jsonl'} holds game {game} a second "
+                 "time")
 
 
 def test_an_edited_catalog_is_refused(tmp_path: Path) -> None:
@@ -295,7 +295,7 @@ def test_an_edited_catalog_is_refused(tmp_path: Path) -> None:
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["catalog"][0]["points"] = 99
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
-    refused(out, "manifest.json fails its MAC")
+    refused(out, "manifest.json fails its signature")
 
 
 def test_the_deal_key_is_secret_while_the_run_lives_and_published_when_it_ends(

@@ -32,7 +32,7 @@ def copy_run(played: Path, tmp_path: Path, manifest: str | None = None,
     out = tmp_path / "copy"
     out.mkdir()
     (out / "manifest.json").write_text(manifest or (played / "manifest.json").read_text())
-    if manifest is None:  # the run's own manifest: its key comes with it
+    if manifest is None and (played / "run.key").exists():  # the run's deal key with it
         (out / "run.key").write_bytes((played / "run.key").read_bytes())
     games = (played / "games.jsonl").read_text().splitlines()
     if line is not None:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SPECS = ("greedy", "random:complete=true", "tests.bots.plugin_bot.Lucky")
 #: What only a tournament's record has (the game's place in the schedule), or what differs
 #: between any two runs (thinking times).
-NOT_COMPARED = {"seconds", "mac", "game", "pairing", "deal", "rotation"}
+NOT_COMPARED = {"seconds", "mac", "prev", "sig", "game", "pairing", "deal", "rotation"}
 
 
 def play_record(tmp_path: Path, seed: int, specs: list[str], rules: list[str]) -> dict:

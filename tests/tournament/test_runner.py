@@ -34,7 +34,8 @@ def test_a_run_writes_the_files_and_prints_the_standings(tmp_path: Path) -> None
                       "--out", str(out), *FAST])
     assert result.exit_code == 0, result.output
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["file_format"] == "takenoko-arena-manifest/2" and "mac" in manifest
+    assert manifest["file_format"] == "takenoko-arena-manifest/3" and "sig" in manifest
+    assert manifest["seal"]["games"] == 12
     assert [p["name"] for p in manifest["participants"]] == ["random", "random:complete=true",
                                                                "R2"]
     assert manifest["participants"][1]["params"] == {"complete": True}
@@ -84,6 +85,7 @@ def test_resume_keeps_a_last_record_that_lacks_only_its_newline(tmp_path: Path) 
     (part / "games.jsonl").write_text("".join(lines[:5]) + lines[5].rstrip("\n"))
     manifest = json.loads((full / "manifest.json").read_text())
     manifest["finished"] = None
+    del manifest["seal"]  # killed before it sealed its games
     resign(part, manifest, full)
 
     result = run_cli(["--resume", str(part)])
@@ -106,6 +108,7 @@ def test_resume_replays_a_cut_short_last_line_and_only_the_missing_games(tmp_pat
     (cut / "games.jsonl").write_text("".join(lines[:5]) + lines[5][: len(lines[5]) // 2])
     manifest = json.loads((full / "manifest.json").read_text())
     manifest["finished"] = None
+    del manifest["seal"]  # killed before it sealed its games
     resign(cut, manifest, full)
     kept = {json.loads(line)["game"]: line for line in lines[:5]}
 
