@@ -223,6 +223,13 @@ def summarize(directory: Path) -> None:
         folder = reports.write_report([directory])
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
+    # The report links its games to watch to replay pages: drawn here, as `arena report`
+    # draws them, or every link of a study's report would be dead.
+    from arena.viewer import write_replays
+
+    _count, problems = write_replays(directory, folder)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
     click.echo(f"report written to {folder}")
 
 

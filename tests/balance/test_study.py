@@ -65,6 +65,39 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
         assert replay_record(record).ok
 
 
+def test_a_studys_games_to_watch_are_links_that_open(tmp_path: Path) -> None:
+    """Issue 52: the study's report linked ``replays/`` that nothing wrote, and an id with an
+    ``@`` (a re-priced arm) showed as raw Markdown in the HTML."""
+    import re
+
+    from reports.render import text_to_html
+
+    out, result = study(tmp_path)
+    assert result.exit_code == 0, result.output
+    report = out / "report"
+    watch = pd.read_csv(report / "games_to_watch.csv")
+    assert len(watch)
+    for file in watch["file"]:
+        assert (report / file).is_file(), file
+    html = (report / "report.html").read_text()
+    assert not re.search(r"\[[^\]]+\]\(replays/", html)
+    assert text_to_html("- [x0-panda-0004-panda-06@7](replays/x0-panda-0004-panda-06@7.html)"
+                        ) == ('<ul><li><a href="replays/x0-panda-0004-panda-06@7.html">'
+                              'x0-panda-0004-panda-06@7</a></li></ul>')
+
+
+def test_a_studys_progress_counts_deals_not_a_leader(tmp_path: Path) -> None:
+    """Issue 52: "leader: greedy#1 58%" is a level's own copy beating it, which means
+    nothing in a study; its progress is the deals complete, the unit of its analysis."""
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", BOT, "--deals", "4", "--category", "panda", "--workers",
+        "1", "--seed", "0", "--no-report", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("[")]
+    assert lines and not any("leader" in line for line in lines)
+    assert lines[-1].endswith("deals complete: 4 of 4")
+
+
 def test_the_price_arms_are_measured_against_the_games_without_the_card(
         tmp_path: Path) -> None:
     """The fair points' baseline leaves out the block games where a rival holds the priced
