@@ -317,8 +317,9 @@ Examples:
                 type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--games", "budget", type=click.IntRange(min=1), default=50_000,
               show_default=True,
-              help="The budget: no trial starts that would pass it (each match's games are "
-                   "rounded up to whole seat rotations, a study's to whole deals).")
+              help="The budget, confirmation included: never passed (a trial's games are "
+                   "known before it is played); one too small for a trial and its "
+                   "confirmation is refused with the least that would do.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The run's folder [default: runs/design-<goals file's name>].")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",

@@ -28,8 +28,10 @@ Every trial plays the same deals (the goals file's seed: common random numbers),
 candidates differ by their set and not by their luck.  The run stops when a trial meets every
 goal, when the next trial would pass the ``--games`` budget, or when TPE only proposes
 candidates already measured.  The best trials (least loss) are then measured again on fresh
-deals, in order, until one meets every goal there (at most ``CONFIRM``; the confirmation is
-played on top of the budget), and that one's figures, with their intervals, are the run's
+deals, in order, until one meets every goal there (at most ``CONFIRM``, within the budget:
+the search stops while the next trial and one confirmation still fit, and a budget too
+small for the start's trial and its confirmation is refused before any game), and that
+one's figures, with their intervals, are the run's
 answer (or the least loss confirmed).  A goal
 no candidate met and whose every interval lay outside its band is reported as unreachable in
 the space searched, with its closest figure; never as met.
@@ -60,7 +62,7 @@ from arena.intervals import MIN_UNITS, carried, wilson
 from arena.registry import BotSpec
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings, run_tournament
-from arena.tournament.schedule import against_copies
+from arena.tournament.schedule import TournamentConfig, against_copies, make_schedule
 from arena.tournament.store import MANIFEST
 
 from .goals import Goal, Goals, GoalsError
@@ -230,64 +232,100 @@ def _ran(result: Any, folder: Path) -> int:
     return int(result.total)
 
 
+def plan(goals: Goals, cand: Candidate, seed: int) -> list[tuple[str, TournamentConfig]]:
+    """What ``measure`` plays for ``cand``: ``(sub-folder, configuration)`` per experiment.
+    Written once so that the games a trial costs are known before any is played
+    (:func:`trial_games`): the budget is checked against them, not against a guess."""
+    cards, options = cand.card_set(goals), cand.options(goals)
+    out: list[tuple[str, TournamentConfig]] = []
+    if goals.needs_study:
+        priced = list(goals.space.points) if goals.needs_prices else []
+        out.append(("study", study_config([goals.bot], deals=goals.deals,
+                                          players=goals.players, seed=seed, cards=cards,
+                                          options=options, categories=goals.categories,
+                                          priced=priced, offsets=goals.offsets)))
+    if goals.needs_seats:
+        out.append(("seats", against_copies(goals.bot, goals.bot, goals.players,
+                                            games=goals.match_games, seed=seed,
+                                            options=options, cards=cards)))
+    for k, goal in enumerate(g for g in goals.goals if g.figure == "skill"):
+        out.append((f"skill-{k}", against_copies(
+            BotSpec.parse(goal.winner), BotSpec.parse(goal.loser), goals.players,
+            games=goals.match_games, seed=seed, options=options, cards=cards)))
+    return out
+
+
+def trial_games(goals: Goals, cand: Candidate) -> int:
+    """The games one measurement of ``cand`` plays (a trial, or a confirmation)."""
+    return sum(make_schedule(config).total for _name, config in plan(goals, cand, goals.seed))
+
+
+def most_games(goals: Goals) -> int:
+    """The most games any candidate's measurement plays: the space's deck cards all in
+    (a card out of its deck is not studied, so it costs nothing); points, the Emperor and
+    rule options do not change how many games are played."""
+    start = start_candidate(goals)
+    return trial_games(goals, replace(start, decks={c: True for c in start.decks}))
+
+
+def budget_problem(goals: Goals, budget: int) -> str | None:
+    """Why ``budget`` cannot pay for the start's trial and its confirmation on fresh
+    deals (the least a run plays), with the least that can; None when it can."""
+    least = 2 * trial_games(goals, start_candidate(goals))
+    if budget >= least:
+        return None
+    return (f"--games {budget:,} cannot pay for one trial and its confirmation on fresh "
+            f"deals: a trial plays {least // 2:,} games, so the run needs at least "
+            f"--games {least:,}")
+
+
 def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
             settings: RunSettings) -> Measured:
     """Play what the goals need for ``cand`` into ``folder`` (resumed where games exist)."""
-    cards, options = cand.card_set(goals), cand.options(goals)
     figures: dict[str, dict[str, Any]] = {}
     games = 0
     study = None
     dead: dict[str, str] = {}
-    if goals.needs_study:
-        from reports import experiment
+    for name, config in plan(goals, cand, seed):
+        where = folder / name
+        if name == "study":
+            from reports import experiment
 
-        from .tune import suggest
+            from .tune import suggest
 
-        priced = list(goals.space.points) if goals.needs_prices else []
-        config = study_config([goals.bot], deals=goals.deals, players=goals.players,
-                              seed=seed, cards=cards, options=options,
-                              categories=goals.categories, priced=priced,
-                              offsets=goals.offsets)
-        where = folder / "study"
-        played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
-                                settings=settings), where)
-        games += played
-        if goals.needs_prices:
-            exp = experiment.load(where)
-            analysis = experiment.analyse(exp)
-            level = analysis["levels"][0]
-            # The tuning loop's rules: which cards are dead (never re-priced) and so left
-            # out of the spread, as the loop leaves them out of its own.
-            verdict = suggest(exp, 0, analysis)
-            dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"], verdict["dead"],
-                                            strict=True) if d and c in goals.space.points}
-            movable = [c for c in goals.space.points if c not in dead]
-            s = experiment.spread(level[level["card"].isin(movable)])
-            figures["card_spread"] = {
-                "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
-                "games": played,
-                "note": f"over {s['cards']} of the {len(movable)} movable cards"
-                + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
-            study = (exp, analysis)
-        if goals.needs_emperor:
-            figures.update(_emperor_figures(where))
-    if goals.needs_seats:
-        where = folder / "seats"
-        config = against_copies(goals.bot, goals.bot, goals.players, games=goals.match_games,
-                                seed=seed, options=options, cards=cards)
-        games += _ran(run_tournament(config, where, resume=(where / MANIFEST).is_file(),
-                                     settings=settings), where)
-        figures.update(_seat_figures(where, goals.players))
-    for k, goal in enumerate(g for g in goals.goals if g.figure == "skill"):
-        where = folder / f"skill-{k}"
-        config = against_copies(BotSpec.parse(goal.winner), BotSpec.parse(goal.loser),
-                                goals.players, games=goals.match_games, seed=seed,
-                                options=options, cards=cards)
+            played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
+                                    settings=settings), where)
+            games += played
+            if goals.needs_prices:
+                exp = experiment.load(where)
+                analysis = experiment.analyse(exp)
+                level = analysis["levels"][0]
+                # The tuning loop's rules: which cards are dead (never re-priced) and so
+                # left out of the spread, as the loop leaves them out of its own.
+                verdict = suggest(exp, 0, analysis)
+                dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"],
+                                                verdict["dead"], strict=True)
+                        if d and c in goals.space.points}
+                movable = [c for c in goals.space.points if c not in dead]
+                s = experiment.spread(level[level["card"].isin(movable)])
+                figures["card_spread"] = {
+                    "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
+                    "games": played, "cards": int(s["cards"]), "movable": len(movable),
+                    "note": f"over {s['cards']} of the {len(movable)} movable cards"
+                    + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
+                study = (exp, analysis)
+            if goals.needs_emperor:
+                figures.update(_emperor_figures(where))
+            continue
         result = run_tournament(config, where, resume=(where / MANIFEST).is_file(),
                                 settings=settings)
         games += _ran(result, where)
-        line = result.standings.lines[config.participants[0].name]
-        figures[goal.key] = _rate(line.share, line.games, goals.players)
+        if name == "seats":
+            figures.update(_seat_figures(where, goals.players))
+        else:
+            goal = [g for g in goals.goals if g.figure == "skill"][int(name[6:])]
+            line = result.standings.lines[config.participants[0].name]
+            figures[goal.key] = _rate(line.share, line.games, goals.players)
     return Measured(figures, games, study, dead)
 
 
@@ -463,6 +501,12 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
     import optuna
 
     directory = Path(directory)
+    # A budget is a budget: the games a trial plays are known before it is played, so one
+    # too small for the start's trial and its confirmation is refused before any game.
+    problem = budget_problem(goals, budget)
+    if problem is not None:
+        raise GoalsError(problem)
+    most = most_games(goals)
     saved = {"goals": goals.data, "base": str(goals.base), "budget": budget}
     path = directory / SETTINGS
     if path.exists():
@@ -504,10 +548,11 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
             if best is not None and all_met(goals, best.figures):
                 reason = f"trial {best.number} meets every goal"
                 break
-            cost = done[-1].games if done else 0
-            if done and spent + cost > budget:
-                reason = (f"the next candidate (about {cost:,} games) would pass the budget "
-                          f"({spent:,} of {budget:,} spent)")
+            # The next trial and the confirmation of the best then (each at most ``most``
+            # games) must both fit: the confirmation is paid from the budget too.
+            if done and spent + 2 * most > budget:
+                reason = (f"the next candidate ({most:,} games) and a confirmation would pass "
+                          f"the budget ({spent:,} of {budget:,} spent)")
                 break
             dead = {c: w for t in done for c, w in t.dead.items()}
             tried = {t.candidate.key: t for t in done}
@@ -583,7 +628,12 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
     # CONFIRM of them); the answer is that one, or the least loss confirmed.
     confirm_seed = derive_seed("design-confirm", goals.seed) % 2**31
     confirmations: list[dict[str, Any]] = []
+    spent = sum(t.games for t in done)
     for best in sorted(done, key=lambda t: (t.loss, t.number))[:CONFIRM]:
+        if confirmations and spent + best.games > budget:
+            say(f"no further confirmation: trial {best.number}'s {best.games:,} games would "
+                f"pass the budget ({spent:,} of {budget:,} spent)")
+            break
         say(f"confirming trial {best.number} on fresh deals (seed {confirm_seed}) ...")
         try:
             m = measure(goals, best.candidate, directory / "confirm" / best.candidate.key,
@@ -594,6 +644,7 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                 f"stopped during the confirmation; every trial is kept in {directory}; go "
                 f"on with: arena balance design --resume {directory}") from None
         figures = _json_safe(m.figures)
+        spent += m.games
         confirmations.append({"trial": best.number, "seed": confirm_seed, "figures": figures,
                               "games": m.games, "loss": loss(goals, figures)})
         if all_met(goals, figures):
