@@ -39,11 +39,21 @@ def wilson(successes: float, n: float, z: float = Z) -> tuple[float, float]:
     return lo, hi
 
 
+def games_to_carry(games: float, units: float, min_units: int = MIN_UNITS) -> int | None:
+    """None when ``units`` deals carry an interval; else about how many games in all (at the
+    ``games / units`` per deal already played) would give ``min_units`` deals: 0 when none
+    were played.  The first step of :mod:`arena.verdict`'s rule, kept here, below it."""
+    if units >= min_units:
+        return None
+    if not units > 0 or not games > 0:
+        return 0
+    return math.ceil(games * min_units / units)
+
+
 def carried(units: int, games: int, min_units: int = MIN_UNITS) -> str | None:
     """None when ``units`` deals carry an interval; else the cell's text instead of one:
     about how many games (at this run's games per deal) would carry it."""
-    if units >= min_units:
+    total = games_to_carry(games, units, min_units)
+    if total is None:
         return None
-    if not units or not games:
-        return "not enough games"
-    return f"needs ~{math.ceil(games * min_units / units)} games"
+    return f"needs ~{total} games" if total else "not enough games"

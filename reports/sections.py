@@ -28,6 +28,8 @@ from typing import Any, Generic, Literal, TypeVar
 import numpy as np
 import pandas as pd
 
+from arena import verdict
+
 from . import balance, charts, compare, experiment, stats, tables, watch
 from .compare import interval_text, join, side_by_side, significance_text, significant
 from .loader import Tables
@@ -1054,27 +1056,55 @@ def headline(run: Run) -> list[str]:
     st = guarded(run, standings)["standings"]
     top = st.iloc[0]
     best = (f"Best: {top['participant']}, {top['win_rate']:.1%} of its {int(top['games'])} "
-            "games won" + ("" if thin or math.isnan(top["win_rate_lo"]) else
+            "games won" + ("" if math.isnan(top["win_rate_lo"]) else
                            f" [{top['win_rate_lo']:.1%}, {top['win_rate_hi']:.1%}]") + ".")
     if len(st) < 2:
         return [best, "By how much: no one else played.", "How sure: no one to compare with."]
     second = st.iloc[1]
+    pair = _head_to_head(run, str(top["participant"]), str(second["participant"]))
     gap = (f"By how much: {100 * (top['win_rate'] - second['win_rate']):+.1f} points of win "
            f"rate over {second['participant']} ({second['win_rate']:.1%})")
-    clipped = bool(top.get("elo_clipped", False)) or bool(second.get("elo_clipped", False))
-    if clipped and not math.isnan(top["elo"]):
-        gap += ", an Elo gap too large to measure (a perfect record)"
+    if pair.state == "perfect":
+        won, lost = pair.record or (0, 0)
+        gap += f", an Elo gap too large to measure (a perfect record, {won}–{lost})"
     elif not (math.isnan(top["elo"]) or math.isnan(second["elo"])):
         gap += f", {top['elo'] - second['elo']:+.0f} Elo"
-    if thin:
-        return [best, gap + ".", f"How sure: {short}."]
+    # The one rule (arena.verdict): the line with fewer deals of the two decides whether
+    # there is anything to be sure of, by the count its standings cell shows.
+    fewer = min((top, second), key=lambda r: int(r.get("deals", deals)))
+    carry = verdict.win_rate(float(fewer["win_share"]), int(fewer["games"]),
+                             int(fewer.get("deals", deals)))
+    if carry.state == "thin":
+        return [best, gap + ".", f"How sure: {carry.settle()}."]
+    if pair.state == "thin":
+        return [best, gap + ".", f"How sure: between the two, {pair.settle()}."]
     los = guarded(run, ratings)["los"].set_index("participant")
     value = los.at[top["participant"], second["participant"]] if (
         top["participant"] in los.index and second["participant"] in los.columns) else math.nan
     sure = ("How sure: no decisive game between them." if value != value else
             "How sure: " + ("more than 99.9%" if value > 0.999 else f"{value:.1%}")
-            + " likely the stronger of the two (LOS, from their decisive games).")
-    return [best, gap + ".", sure]
+            + " likely the stronger of the two (LOS, from their decisive games)")
+    if pair.state == "open":
+        sure += f"; {pair.settle()}"
+    return [best, gap + ".", sure.rstrip(".") + "."]
+
+
+def _head_to_head(run: Run, a: str, b: str) -> verdict.Verdict:
+    """The verdict on the Elo gap of ``a`` over ``b`` from their own games (arena.verdict's
+    rule): perfect only when their record is, thin below the deals an interval needs."""
+    names = list(run.tables.participants)
+    if a not in names or b not in names:
+        return verdict.elo_gap(0, 0, 0, 0)
+    i, j = names.index(a), names.index(b)
+    pw = run.get(pairwise)
+    mine = pw[((pw["a"] == i) & (pw["b"] == j)) | ((pw["a"] == j) & (pw["b"] == i))]
+    if mine.empty:
+        return verdict.elo_gap(0, 0, 0, 0)
+    first = (mine["a"] == i).to_numpy()
+    score = np.where(first, mine["outcome"].to_numpy(dtype=float),
+                     1.0 - mine["outcome"].to_numpy(dtype=float))
+    wins, losses = float((score == 1.0).sum()), float((score == 0.0).sum())
+    return verdict.elo_gap(wins, losses, len(mine), int(mine["deal_key"].nunique()))
 
 
 def _study_headline(run: Run, short: str) -> list[str]:

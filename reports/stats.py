@@ -326,9 +326,15 @@ def withhold(frame: Any, units: float, games: float, min_units: int = MIN_UNITS)
                  if "deals" in out.columns else np.full(len(out), float(units)))
     row_units = np.fmin(row_units, float(units)) if units == units else row_units
     thin = ~(row_units >= min_units)
-    per_deal = games / units if units > 0 else math.nan
-    needed = np.array([math.nan if not u > 0 or per_deal != per_deal
-                       else float(math.ceil(per_deal * min_units)) for u in row_units])
+    # Games needed at the row's own games per deal where the row says both (a participant's
+    # standings line, as the tournament prints it), else at the run's.
+    per_deal = np.full(len(out), games / units if units > 0 else math.nan)
+    if "deals" in out.columns and "games" in out.columns:
+        own = pd.to_numeric(out["games"], errors="coerce").to_numpy(dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            per_deal = np.where(row_units > 0, own / row_units, per_deal)
+    needed = np.array([math.nan if not u > 0 or d != d else float(math.ceil(d * min_units))
+                       for u, d in zip(row_units, per_deal, strict=True)])
     for col in list(out.columns):
         lo, hi = f"{col}_lo", f"{col}_hi"
         if lo not in out.columns or hi not in out.columns:

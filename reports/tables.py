@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena import intervals
+
 from . import balance, stats
 from .loader import (
     ACTION_KINDS,
@@ -106,6 +108,9 @@ def standings(t: Tables, rating: pd.DataFrame | None = None) -> pd.DataFrame:
     s = t.seats
     out = pd.DataFrame(index=pd.Index(t.participants, name="participant"))
     out["games"] = _by_participant(t, s, "win", "size").astype(int)
+    # The deals its win rate stands on (its own, not the run's: a participant of a round
+    # robin plays only its pairings' deals), which decide whether it carries an interval.
+    out["deals"] = _by_participant(t, s, "deal_key", "nunique").fillna(0).astype(int)
     outright = s["win"] & ~s["shared"]
     out["wins"] = _by_participant(t, s.assign(x=outright), "x", "sum").astype(int)
     out["shared_wins"] = _by_participant(t, s, "shared", "sum").astype(int)
@@ -293,11 +298,13 @@ def ratings(
                           pairs[["b", "deal_key"]].rename(columns={"b": "p"})])
         per = both.groupby("p")["deal_key"].nunique()
         deals[per.index.to_numpy()] = per.to_numpy()
-    games_of = games.sum(axis=1)
+    # Games needed are counted in the participant's games (not its pairwise results, two or
+    # three a game with 3-4 seats), by the one rule the standings and the tournament use.
+    games_of = _by_participant(t, t.seats, "win", "size").fillna(0).to_numpy(dtype=float)
     thin = played & (deals < min_deals)
     needed = np.full(k, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        needed[thin] = np.ceil(games_of[thin] * min_deals / np.maximum(deals[thin], 1))
+    for i in np.flatnonzero(thin):
+        needed[i] = float(intervals.games_to_carry(games_of[i], deals[i], min_deals) or np.nan)
     elo[thin] = lo[thin] = hi[thin] = np.nan
     clipped[thin] = False
     out["elo"], out["elo_lo"], out["elo_hi"] = elo, lo, hi

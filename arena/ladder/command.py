@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import shlex
 import sys
 from pathlib import Path
@@ -57,7 +56,15 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     over deals.  Writes OUT/ladder.csv, ladder.json, ladder.png and ladder.html; the
     games are a tournament in OUT/games (arena report OUT/games).
     """
-    from .ladder import MIN_DEALS, default_specs, rate, write_outputs
+    from .ladder import (
+        MIN_DEALS,
+        default_specs,
+        elo_text,
+        interval_text,
+        prior_note,
+        rate,
+        write_outputs,
+    )
 
     if resume:
         out = Path(resume)
@@ -105,14 +112,17 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     write_outputs(out, rows, {"command": command, "games": games, "seed": seed,
                               "anchor": names[0], "specs": names})
     width = max(len(r["spec"]) for r in rows)
-    click.echo(f"{'spec':<{width}}  {'Elo':>6}  {'95% CI':>14}  {'games':>5}  score")
-    for r in rows:
-        ci = ("anchor (0 by definition)" if r["spec"] == names[0] and r["elo"] == 0
-              else "not enough games" if math.isnan(r["elo_lo"])
-              else f"[{r['elo_lo']:>5.0f}, {r['elo_hi']:>5.0f}]")
-        click.echo(f"{r['spec']:<{width}}  {r['elo']:>6.0f}  {ci:>14}  {r['games']:>5}  "
+    anchor = names[0]
+    cells = [(elo_text(r, anchor), interval_text(r, anchor)) for r in rows]
+    ci_width = max(14, *(len(c) for _, c in cells))
+    click.echo(f"{'spec':<{width}}  {'Elo':>6}  {'95% CI':>{ci_width}}  {'games':>5}  score")
+    for r, (elo, ci) in zip(rows, cells, strict=True):
+        click.echo(f"{r['spec']:<{width}}  {elo:>6}  {ci:>{ci_width}}  {r['games']:>5}  "
                    f"{r['score']:.1%}")
-    if any(math.isnan(r["elo_lo"]) for r in rows if r["spec"] != names[0]):
-        click.echo(f"note: intervals need {MIN_DEALS} deals a pairing ({2 * MIN_DEALS} games "
-                   "with --games)", err=True)
+    note = prior_note(rows, anchor)
+    if note:
+        click.echo(note, err=True)
+    if any(r["games_needed"] == r["games_needed"] for r in rows):
+        click.echo(f"note: an interval needs {MIN_DEALS} deals of the spec's own (the report's "
+                   "rule)", err=True)
     click.echo(f"written: {out / 'ladder.csv'}, ladder.json, ladder.png, ladder.html")

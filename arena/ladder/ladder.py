@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from arena.bot import BotConfigError
+from arena.intervals import MIN_UNITS, games_to_carry
 from arena.registry import available, load_class
 
 #: Virtual games between every two specs, half won by each: keeps a winless spec finite.
@@ -104,8 +105,8 @@ def fit(n: int, deals: Sequence[tuple[int, int, int]], shares: np.ndarray,
     return elo - elo[0]
 
 
-#: Deals a pairing needs before the ladder shows intervals (the reports' rule).
-MIN_DEALS = 10
+#: Deals a spec needs before the ladder shows its interval (the one rule, arena.verdict).
+MIN_DEALS = MIN_UNITS
 
 
 def rate(records: Sequence[dict[str, Any]], names: Sequence[str], seed: int,
@@ -128,30 +129,67 @@ def rate(records: Sequence[dict[str, Any]], names: Sequence[str], seed: int,
     lo, hi = np.percentile(samples, [2.5, 97.5], axis=0)
     games = np.zeros(n)
     score = np.zeros(n)
+    units = np.zeros(n)
     for (i, j, _), (si, sj) in zip(deals, shares, strict=True):
         played = si + sj
         games[i] += played
         games[j] += played
         score[i] += si
         score[j] += sj
-    # The one rule of the reports: no interval from fewer than MIN_DEALS deals (here, of the
-    # smallest pairing), and none of zero width (the anchor's is 0 by definition).
-    fewest = min((len(m) for m in by_pairing.values()), default=0)
-    shown = fewest >= MIN_DEALS
-    rows = [{"spec": names[k], "elo": float(elo[k]),
-             "elo_lo": float(lo[k]) if shown and hi[k] > lo[k] else math.nan,
-             "elo_hi": float(hi[k]) if shown and hi[k] > lo[k] else math.nan,
-             "games": round(float(games[k])),
-             "score": float(score[k] / games[k]) if games[k] else math.nan}
-            for k in range(n)]
+        units[i] += 1
+        units[j] += 1
+    # The one rule of the arena (arena.verdict), as the report of OUT/games applies it: no
+    # interval from fewer than MIN_UNITS deals of the spec's own (the cell says how many games
+    # would carry one), and none for a spec that won or lost every game: its rating has no
+    # finite estimate, the figure shown is where the prior put it (printed with > or <).
+    rows = []
+    for k in range(n):
+        needed = games_to_carry(games[k], units[k])
+        perfect = bool(games[k]) and score[k] in (0.0, games[k])
+        shown = needed is None and not perfect and hi[k] > lo[k]
+        rows.append({"spec": names[k], "elo": float(elo[k]),
+                     "elo_lo": float(lo[k]) if shown else math.nan,
+                     "elo_hi": float(hi[k]) if shown else math.nan,
+                     "games": round(float(games[k])),
+                     "score": float(score[k] / games[k]) if games[k] else math.nan,
+                     "deals": int(units[k]),
+                     "games_needed": needed if needed else math.nan,
+                     "perfect": perfect})
     return sorted(rows, key=lambda r: -r["elo"])
 
 
-def _interval_text(row: dict[str, Any]) -> str:
-    """A row's interval as the page shows it: withheld below the deals that carry one."""
+def elo_text(row: dict[str, Any], anchor: str) -> str:
+    """A row's Elo as every output prints it: ``> 645`` where only the prior bounds it."""
+    if row.get("perfect") and row["spec"] != anchor:
+        return f"{'>' if row['score'] >= 1 else '<'} {row['elo']:.0f}"
+    return f"{row['elo']:.0f}"
+
+
+def interval_text(row: dict[str, Any], anchor: str) -> str:
+    """A row's interval, or why it has none, by :mod:`arena.verdict`'s rule."""
+    if row["spec"] == anchor:
+        return "anchor (0 by definition)"
+    if row.get("perfect"):
+        return "perfect record: set by the prior"
+    needed = row.get("games_needed", math.nan)
+    if needed == needed and needed:
+        return f"needs ~{int(needed)} games"
     if math.isnan(row["elo_lo"]):
-        return "not enough games (or the anchor)"
+        return "no interval"
     return f"[{row['elo_lo']:.0f}, {row['elo_hi']:.0f}]"
+
+
+def prior_note(rows: Sequence[dict[str, Any]], anchor: str) -> str | None:
+    """The sentence a ladder prints under its table when the prior shaped a rating shown:
+    a spec that won or lost every game has no finite maximum-likelihood rating."""
+    perfect = [r["spec"] for r in rows if r.get("perfect")]
+    if not perfect:
+        return None
+    whole = anchor in perfect
+    return (f"note: {', '.join(perfect)} won or lost every game, so "
+            + ("every rating's distance from the anchor" if whole else "its rating")
+            + f" is set by the prior ({PRIOR_GAMES:g} virtual drawn game between every two "
+            "specs), not measured: read > N as at least N, < N as at most N")
 
 
 def write_outputs(directory: Path, rows: list[dict[str, Any]], meta: dict[str, Any]) -> None:
@@ -184,10 +222,13 @@ def write_outputs(directory: Path, rows: list[dict[str, Any]], meta: dict[str, A
     fig.tight_layout()
     fig.savefig(directory / "ladder.png", dpi=90)
     plt.close(fig)
+    anchor = meta["anchor"]
     body = "\n".join(
-        f"<tr><td>{html.escape(r['spec'])}</td><td>{r['elo']:.0f}</td>"
-        f"<td>{_interval_text(r)}</td><td>{r['games']}</td>"
+        f"<tr><td>{html.escape(r['spec'])}</td><td>{html.escape(elo_text(r, anchor))}</td>"
+        f"<td>{html.escape(interval_text(r, anchor))}</td><td>{r['games']}</td>"
         f"<td>{r['score']:.1%}</td></tr>" for r in rows)
+    note = prior_note(rows, anchor)
+    note_html = f"<p>{html.escape(note.removeprefix('note: '))}.</p>" if note else ""
     (directory / "ladder.html").write_text(
         f"""<!doctype html><html><head><meta charset="utf-8"><title>Skill ladder</title>
 <style>body{{font-family:sans-serif;max-width:60em;margin:1em auto}}
@@ -198,5 +239,5 @@ likelihood (the first spec at 0), 95% intervals by a bootstrap over deals.</p>
 <img src="ladder.png" alt="Elo by spec"><table><tr><th>spec</th><th>Elo</th><th>95% CI</th>
 <th>games</th><th>score</th></tr>
 {body}
-</table></body></html>
+</table>{note_html}</body></html>
 """, encoding="utf-8")

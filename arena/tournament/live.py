@@ -10,8 +10,9 @@ strength ``g`` among ``n - 1`` of strength 1 wins ``p = g / (g + n - 1)``, so
 ``Elo = 400·log10(p·(n - 1) / (1 - p))``; with two seats it is the usual Elo from a score.
 Its interval is the win rate's interval taken through the same formula.  Games are counted
 as independent here, though a deal's seat rotations share its luck: the report's
-bootstrap over deals (``arena report``) is the figure to quote.  While an end of the interval
-is 0 or 1 the Elo interval is unbounded, and the table says "not enough games".
+bootstrap over deals (``arena report``) is the figure to quote.  An end of the interval is 0
+or 1 only for a perfect record (every game won, or none): its Elo is unbounded, and the table
+says "perfect record" (arena.verdict's rule: said when, and only when, the record is).
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ def elo_of_share(p: float, players: int) -> float:
 
 
 def elo_text(share: float, games: int, players: int) -> str:
-    """``+123 [+45, +210]``, or ``not enough games`` while the interval is unbounded."""
+    """``+123 [+45, +210]``, or ``perfect record`` when every game was won or none was (the
+    Elo, and the interval's end, are then unbounded)."""
     if games == 0:
         return "-"
     lo, hi = wilson(share, games)
     if lo <= 0 or hi >= 1:
-        return "not enough games"
+        return "perfect record"
     centre = elo_of_share(share / games, players)
     return (f"{centre:+.0f} [{elo_of_share(lo, players):+.0f}, "
             f"{elo_of_share(hi, players):+.0f}]")

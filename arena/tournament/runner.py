@@ -476,7 +476,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
         game = schedule.games[index]
         done.add(index)
         deal_done[game.deal] += 1
-        standings.add(schedule.names(game), summary, game.deal)
+        # A deal is one pairing's seed: deal 0 of two pairings are two deals (as the reports
+        # count them), not one.
+        standings.add(schedule.names(game), summary, (game.pairing, game.deal))
         if sprt is not None:
             sprt.add(game.deal, game.rotation, game_score(summary.winners, game.seats.index(0)))
 

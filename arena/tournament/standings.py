@@ -12,7 +12,7 @@ The Wilson interval is ``arena.intervals.wilson``, the formula the reports use t
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from arena.intervals import carried, wilson
@@ -31,8 +31,9 @@ class Line:
     share: float = 0.0
     score_total: float = 0.0
     errors: int = 0
-    #: The deals it played (the independent units of its win rate), when the caller says.
-    deals: set[int] = field(default_factory=set)
+    #: The deals it played (the independent units of its win rate), when the caller says: a
+    #: deal is one pairing's seed, so the runner's key is ``(pairing, deal)``.
+    deals: set[Hashable] = field(default_factory=set)
 
     @property
     def rate(self) -> float:
@@ -51,7 +52,7 @@ class Standings:
         self.games = 0
         self.errors = 0
 
-    def add(self, seats: Sequence[str], summary: Summary, deal: int | None = None) -> None:
+    def add(self, seats: Sequence[str], summary: Summary, deal: Hashable | None = None) -> None:
         """Count one game (``seats``: participant names in seat order; ``deal``: its deal,
         so that an interval is shown only once enough deals carry it)."""
         self.games += 1

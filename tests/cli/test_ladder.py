@@ -80,10 +80,10 @@ def test_a_tiny_ladder_writes_its_table(tmp_path: Path) -> None:
         # 2 deals a pairing carry no interval (the reports' rule): none is written or shown
         assert r["elo_lo"] in ("", "nan") and r["elo_hi"] in ("", "nan")
         assert int(r["games"]) == 8
-    assert "not enough games" in result.stdout and "[" not in result.stdout.split("Elo")[1]
+    assert "needs ~20 games" in result.stdout and "[" not in result.stdout.split("Elo")[1]
     assert json.loads((out / "ladder.json").read_text())["anchor"] == "random"
     assert (out / "ladder.png").stat().st_size > 1000
-    assert "not enough games" in (out / "ladder.html").read_text()
+    assert "needs ~20 games" in (out / "ladder.html").read_text()
     again = CliRunner().invoke(main, ["ladder", "--bot", "random", "--bot", "greedy",
                                       "--out", str(out)])
     assert again.exit_code == 2 and "--resume" in again.stderr
@@ -120,3 +120,29 @@ def test_ctrl_c_keeps_the_games_and_resume_finishes(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader((out / "ladder.csv").open()))
     assert [int(r["games"]) for r in rows] == [300, 300]
+
+
+def test_a_perfect_record_is_shown_as_set_by_the_prior() -> None:
+    """20-0 over 10 deals: the report prints no measured rating ('> +999', no interval), and
+    the ladder must not print '603 [548, 700]' as if it had one: it says its prior shaped it."""
+    from arena.ladder.ladder import elo_text, interval_text, prior_note
+
+    records = synthetic([0.0, 3000.0], deals=10, seed=1)
+    assert all(r["winners"] == [r["seats"].index("b1")] for r in records)
+    rows = {r["spec"]: r for r in rate(records, ["b0", "b1"], seed=1, bootstrap=50)}
+    top = rows["b1"]
+    assert top["perfect"] and math.isnan(top["elo_lo"]) and math.isnan(top["elo_hi"])
+    assert elo_text(top, "b0").startswith("> ")
+    assert interval_text(top, "b0") == "perfect record: set by the prior"
+    note = prior_note(list(rows.values()), "b0")
+    assert note is not None and "prior" in note and "virtual drawn game" in note
+
+
+def test_a_spec_carries_an_interval_by_its_own_deals() -> None:
+    """The report's rule: 8 deals of a spec's own give no interval, and the cell says how
+    many games would (16 games at 2 a deal: ~20)."""
+    from arena.ladder.ladder import interval_text
+
+    rows = {r["spec"]: r for r in rate(synthetic([0.0, 50.0], deals=8, seed=2),
+                                        ["b0", "b1"], seed=1, bootstrap=50)}
+    assert interval_text(rows["b1"], "b0") == "needs ~20 games"

@@ -1,5 +1,5 @@
 """The live standings under the progress bar: Elo against the field from the win share (the
-usual Elo with two seats), intervals from the games played, "not enough games" while an
+usual Elo with two seats), intervals from the games played, "perfect record" where an
 interval is unbounded, games per pairing; drawn in place on a terminal, the rate always in
 games per second."""
 
@@ -27,9 +27,10 @@ def test_elo_of_a_share() -> None:
     assert elo_of_share(1.0, 2) == math.inf
 
 
-def test_an_unbounded_interval_is_not_enough_games() -> None:
-    assert elo_text(5, 5, 2) == "not enough games"
-    assert elo_text(0, 5, 2) == "not enough games"
+def test_an_unbounded_interval_is_a_perfect_record() -> None:
+    """Issue 52: a perfect record is named as one, not as a want of games."""
+    assert elo_text(5, 5, 2) == "perfect record"
+    assert elo_text(0, 5, 2) == "perfect record"
     text = elo_text(60, 100, 2)
     centre, lo, hi = (float(x) for x in text.replace("[", "").replace("]", "")
                       .replace(",", "").split())
