@@ -58,12 +58,13 @@ import pandas as pd
 
 from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
-from arena.intervals import MIN_UNITS, carried, wilson
+from arena.intervals import MIN_UNITS, Z, carried, wilson
 from arena.registry import BotSpec
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.schedule import TournamentConfig, against_copies, make_schedule
 from arena.tournament.store import MANIFEST
+from arena.verdict import games_to_settle
 
 from .goals import Goal, Goals, GoalsError
 from .study import run_study, study_config
@@ -308,10 +309,16 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
                         if d and c in goals.space.points}
                 movable = [c for c in goals.space.points if c not in dead]
                 s = experiment.spread(level[level["card"].isin(movable)])
+                waiting = level[level["card"].isin(movable) & level["fair_points"].isna()]
+                needed = waiting["fair_points_games_needed"].max() if len(waiting) else None
                 figures["card_spread"] = {
                     "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
-                    "games": played, "cards": int(s["cards"]), "movable": len(movable),
+                    "games": played, "deals": goals.deals, "cards": int(s["cards"]),
+                    "movable": len(movable),
                     "note": f"over {s['cards']} of the {len(movable)} movable cards"
+                    + (f"; the others' fair points not resolved: about {int(needed):,} games "
+                       "would resolve them" if needed is not None and math.isfinite(needed)
+                       else "")
                     + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
                 study = (exp, analysis)
             if goals.needs_emperor:
@@ -381,7 +388,7 @@ def _rate(share: float, games: int, players: int) -> dict[str, Any]:
     lo, hi = wilson(share, games) if games else (math.nan, math.nan)
     return {"value": share / games if games else math.nan,
             "lo": None if thin else lo, "hi": None if thin else hi, "games": int(games),
-            "note": thin or ""}
+            "deals": int(games) // players, "note": thin or ""}
 
 
 def _seat_figures(folder: Path, players: int) -> dict[str, dict[str, Any]]:
@@ -406,7 +413,7 @@ def _seat_figures(folder: Path, players: int) -> dict[str, dict[str, Any]]:
         lo, hi = mean - half, mean + half
     else:
         lo = hi = None
-    out["rounds"] = {"value": mean, "lo": lo, "hi": hi, "games": len(games),
+    out["rounds"] = {"value": mean, "lo": lo, "hi": hi, "games": len(games), "deals": n,
                      "note": thin or ""}
     return out
 
@@ -416,8 +423,44 @@ def loss(goals: Goals, figures: dict[str, dict[str, Any]]) -> float:
                      for g in goals.goals))
 
 
+def settled(goal: Goal, fig: dict[str, Any] | None) -> bool:
+    """Whether a figure meets its goal by its 95% interval, not by its estimate alone: a
+    spread of 0.00 [0.00, 0.85] against ``<= 0.5`` is not known to be met (a noise-corrected
+    spread's estimate sits at 0 whenever its noise is large), so it stops no search and is
+    never printed "met"."""
+    if not fig or fig.get("value") is None or not goal.met(fig["value"]):
+        return False
+    lo, hi = fig.get("lo"), fig.get("hi")
+    return lo is not None and hi is not None and goal.low <= lo and hi <= goal.high
+
+
 def all_met(goals: Goals, figures: dict[str, dict[str, Any]]) -> bool:
-    return all(g.met(figures.get(g.key, {}).get("value")) for g in goals.goals)
+    return all(settled(g, figures.get(g.key)) for g in goals.goals)
+
+
+def to_settle(goal: Goal, fig: dict[str, Any] | None) -> tuple[int, int] | None:
+    """``(deals, games)`` of one measurement that would put a figure in the band by its
+    interval, where its estimate already is: the power calculation of ``arena.verdict``
+    (95%, 80% power) for the gap between the estimate and the band's edge its interval
+    crosses, from the observed spread (the interval's half-width on that side, over the
+    deals measured).  None when the estimate is outside the band or nothing is known."""
+    if not fig or fig.get("value") is None or not goal.met(fig["value"]):
+        return None
+    v, lo, hi = fig["value"], fig.get("lo"), fig.get("hi")
+    deals, games = fig.get("deals"), fig.get("games")
+    if lo is None or hi is None or not deals or not games:
+        return None
+    worst = 0.0
+    for half, gap in ((v - lo, v - goal.low), (hi - v, goal.high - v)):
+        if half > gap:  # this side of the interval crosses the band's edge
+            if gap <= 0:
+                return None
+            n = games_to_settle(gap, half / Z * math.sqrt(deals))
+            worst = max(worst, n)
+    if not math.isfinite(worst) or worst <= 0:
+        return None
+    need = max(int(deals) + 1, math.ceil(worst))
+    return need, math.ceil(need * games / deals)
 
 
 # --------------------------------------------------------------------------- the search
@@ -649,7 +692,10 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                               "games": m.games, "loss": loss(goals, figures)})
         if all_met(goals, figures):
             break
-    confirm = min(confirmations, key=lambda c: (c["loss"], c["trial"]))
+    # Ties on fresh deals (two unmeasured confirmations) go to the better search, so the
+    # answer is never the start over the trial that stopped the search.
+    searched = {t.number: t.loss for t in done}
+    confirm = min(confirmations, key=lambda c: (c["loss"], searched[c["trial"]], c["trial"]))
     confirm = {**confirm, "confirmed": [c["trial"] for c in confirmations],
                "games": sum(c["games"] for c in confirmations)}
     return write_outputs(directory, goals, budget, study, confirm, reason=reason,
@@ -725,17 +771,19 @@ def verdicts(goals: Goals, trials: list[Trial], confirm: dict[str, Any] | None) 
     out = []
     for g in goals.goals:
         measured = [t for t in trials if (t.figures.get(g.key) or {}).get("value") is not None]
+        final = (confirm or {}).get("figures", {}).get(g.key)
         closest = min(measured, key=lambda t: (g.miss(t.figures[g.key]["value"]), t.number),
                       default=None)
         reached = any(g.met(t.figures[g.key]["value"]) for t in measured)
 
         unreachable = bool(measured) and not reached and all(
             _outside(g, t.figures[g.key]) for t in measured)
-        final = (confirm or {}).get("figures", {}).get(g.key)
         if confirm is None:
             status = "searching"
-        elif g.met((final or {}).get("value")):
+        elif settled(g, final):
             status = "met"
+        elif g.met((final or {}).get("value")):
+            status = "not settled"
         elif unreachable:
             status = "unreachable"
         else:
@@ -744,6 +792,7 @@ def verdicts(goals: Goals, trials: list[Trial], confirm: dict[str, Any] | None) 
                     "status": status, "confirmed": final,
                     "closest_trial": closest.number if closest else None,
                     "closest": closest.figures[g.key] if closest else None,
+                    "settle": to_settle(g, final),
                     "text": _verdict_text(g, status, final, closest)})
     return out
 
@@ -759,11 +808,14 @@ def _verdict_text(g: Goal, status: str, final: dict[str, Any] | None,
     near = (f"closest {figure_text(g, closest.figures[g.key])} (trial {closest.number})"
             if closest else "never measured")
     if status == "met":
-        inside = final is not None and final.get("lo") is not None and (
-            g.low <= final["lo"] and final["hi"] <= g.high)
-        return (f"met: {figure_text(g, final)} on fresh deals, target {g.band()}"
-                + ("" if inside else "; by its estimate: its interval reaches outside the "
-                   "band, more games would tell"))
+        return f"met: {figure_text(g, final)} on fresh deals, its interval inside {g.band()}"
+    if status == "not settled":
+        need = to_settle(g, final)
+        return (f"not settled: {figure_text(g, final)} on fresh deals is in {g.band()} by its "
+                "estimate, but its interval reaches outside"
+                + (f"; about {need[0]:,} deals ({need[1]:,} games) per measurement would "
+                   "settle it (95%, 80% power, from the observed spread)" if need else
+                   "; more deals would tell"))
     if status == "unreachable":
         return (f"unreachable in the space searched: every candidate's interval lies outside "
                 f"{g.band()}; {near}")
