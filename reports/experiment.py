@@ -727,6 +727,66 @@ def copies_table(exp: Experiment, bl: list[Block], levels: Sequence[pd.DataFrame
     return table
 
 
+def named_cards(exp: Experiment) -> list[str]:
+    """The cards the designer named: those given to ``--price-cards`` and those the card
+    set adds.  They are the study's question, so its answer opens with them."""
+    named = list(exp.design.get("priced") or [])
+    changes = (exp.manifest.get("card_set") or {}).get("changes") or {}
+    for entry in changes.get("add") or []:
+        card = entry.get("id") if isinstance(entry, dict) else None
+        if card and card not in named:
+            named.append(str(card))
+    return named
+
+
+def designer_lines(exp: Experiment, table: pd.DataFrame) -> list[str]:
+    """A line per named card (``named_cards``) of a level's card table: its fair points
+    with their interval, the verdict, and the deals that would settle it (a power
+    calculation from the observed error, ``arena.verdict.games_to_settle``: a gap of the
+    observed size, at least a point, at 95% with 80% power)."""
+    from arena.verdict import games_to_settle
+
+    per_deal = _games_per_deal(exp)
+    rows = table.set_index("card") if len(table) else table
+    out = []
+    for card in named_cards(exp):
+        if card not in rows.index:
+            continue
+        r = rows.loc[card]
+        head = f"{card} ({r['points']:g} points)"
+        n = int(r["deals"])
+        effect = ("effect not shown (not enough deals)" if math.isnan(r["effect_lo"]) else
+                  f"effect {r['effect']:+.3f} [{r['effect_lo']:+.3f}, {r['effect_hi']:+.3f}]")
+        flags = [f for f in str(r["flag"]).split(", ") if f in ("too strong", "too weak")]
+        effect += f", {flags[0]}" if flags else ", not flagged"
+
+        def deals_games(games: float) -> str:
+            deals = math.ceil(games / per_deal) if per_deal == per_deal and per_deal else 0
+            return f"a study of about {deals:,} deals ({math.ceil(games):,} games)"
+
+        if not bool(r.get("priced", False)):
+            worth = "fair points not measured (not played at other prices: --price-cards)"
+        elif math.isnan(r["fair_points"]) or math.isnan(r["fair_points_lo"]):
+            need = r.get("fair_points_games_needed", math.nan)
+            worth = ("fair points not resolved" + (
+                f": {deals_games(need)} would resolve them" if need == need else ""))
+        else:
+            fair, lo, hi = r["fair_points"], r["fair_points_lo"], r["fair_points_hi"]
+            worth = f"fair points {fair:.1f} [{lo:.1f}, {hi:.1f}] against its {r['points']:g}"
+            if not lo <= r["points"] <= hi:
+                worth += (": worth " + ("more" if fair > r["points"] else "less")
+                          + " than its points, settled (95%)")
+            else:
+                gap = max(abs(fair - r["points"]), 1.0)
+                deals = games_to_settle(gap, float(r["fair_points_se"]) * math.sqrt(n))
+                worth += ": its points inside the interval, not settled" + (
+                    f"; {deals_games(deals * per_deal)} would tell a {gap:.1f}-point gap "
+                    "(95%, 80% power)" if math.isfinite(deals) and per_deal == per_deal
+                    else "")
+        out.append(f"{head}: {worth}; {effect}.")
+    return out
+
+
 def _games_per_deal(exp: Experiment) -> float:
     """Games one deal of the study cost (all levels and arms), from the games played."""
     a = exp.arms

@@ -1109,9 +1109,18 @@ def _head_to_head(run: Run, a: str, b: str) -> verdict.Verdict:
 
 def _study_headline(run: Run, short: str) -> list[str]:
     """The study's strongest card, its measured worth, and the test's verdict."""
-    found = guarded(run, card_study)["cards"]
+    result = guarded(run, card_study)
+    found = result["cards"]
     if found.empty:
         return ["No complete deal yet: no card measured.", "", ""]
+    # The designer's cards first (--price-cards, added cards): the study's question.
+    mine = [f"Your card {line}" for line in experiment.designer_lines(
+        result["exp"], result["levels"][0])] if result["levels"] else []
+    return mine + _strongest(found, short)
+
+
+def _strongest(found: pd.DataFrame, short: str) -> list[str]:
+    """The strongest card's three lines: what it does, by how much, how sure."""
     r = found.iloc[0]
     level = f" at level {r['level']}" if found["level"].nunique() > 1 else ""
     effect = (f"{r['effect']:+.3f}" if short or math.isnan(r["effect_lo"]) else

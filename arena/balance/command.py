@@ -215,6 +215,13 @@ def summarize(directory: Path) -> None:
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     for name, table in zip(exp.levels, analysis["levels"], strict=True):
+        # The cards the designer named (--price-cards, added cards) come first: they are
+        # the question the study was run to answer.
+        mine = experiment.designer_lines(exp, table)
+        if mine:
+            click.echo(f"\n{name}: your cards (fair points, verdict, what would settle it):")
+            for line in mine:
+                click.echo(f"  {line}")
         click.echo(f"\n{name}: the cards with the strongest evidence (effect: win share "
                    "against the category's average card, 95% CI):")
         click.echo(table_text(table))

@@ -52,13 +52,15 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     assert max(len(line) for line in md.splitlines() if line.startswith("|")) <= 100
     # A study's report is the study's: its headline first, no standings of a level against
     # its own copies, no descriptive card table, games to watch picked by its findings.
-    assert md.split("\n\n")[2].startswith("- Strongest evidence: ")
+    # (after the designer's own card, panda-03 of --price-cards)
+    assert md.split("\n\n")[2].startswith("- Your card panda-03 (")
+    assert "\n- Strongest evidence: " in md.split("\n\n")[2]
     assert "## 1. Overview" in md and "Standings" not in md and "Objective-card" not in md
     assert not (report / "standings.csv").exists() and not (report / "cards.csv").exists()
     watch = pd.read_csv(report / "games_to_watch.csv")
     assert not watch["why"].str.contains("upset|flagged:").any()
     assert watch["why"].str.contains(r"\(study: ").any()
-    assert (report / "summary.txt").read_text().startswith("Strongest evidence: ")
+    assert (report / "summary.txt").read_text().startswith("Your card panda-03 (")
     records = list(read_records(out))
     assert len(records) == 10 * (15 + 2)
     for record in records[:20]:
@@ -84,6 +86,25 @@ def test_a_studys_games_to_watch_are_links_that_open(tmp_path: Path) -> None:
     assert text_to_html("- [x0-panda-0004-panda-06@7](replays/x0-panda-0004-panda-06@7.html)"
                         ) == ('<ul><li><a href="replays/x0-panda-0004-panda-06@7.html">'
                               'x0-panda-0004-panda-06@7</a></li></ul>')
+
+
+def test_a_study_opens_with_the_designers_cards(tmp_path: Path) -> None:
+    """Issue 52: a study's report and terminal output open with the cards the designer
+    named (--price-cards): fair points with their interval, the verdict, and the deals that
+    would settle it, before the strongest evidence."""
+    out, result = study(tmp_path)
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    mine = text.index("your cards")
+    assert mine < text.index("the cards with the strongest evidence")
+    line = next(li for li in text.splitlines() if li.strip().startswith("panda-03 ("))
+    assert "fair points" in line and ("deals" in line or "settled" in line)
+    assert "effect" in line
+    summary = (out / "report" / "summary.txt").read_text().splitlines()
+    assert summary[0].startswith("Your card panda-03 (") and "fair points" in summary[0]
+    assert summary[1].startswith("Strongest evidence: ")
+    html = (out / "report" / "report.html").read_text()
+    assert html.index("Your card panda-03") < html.index("Strongest evidence")
 
 
 def test_a_studys_progress_counts_deals_not_a_leader(tmp_path: Path) -> None:
