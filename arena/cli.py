@@ -38,6 +38,7 @@ from .engine import (
     parse_action,
     to_position,
 )
+from .engine.position import FORMAT as POSITION_FORMAT
 from .ladder.command import ladder_command
 from .protocol.command import engine_check_command, engine_command
 from .records import json_problem
@@ -174,6 +175,11 @@ def read_position(path: str) -> GameState:
     data, problem = json_problem(text)
     if problem:
         raise UserError(f"position {path} is {problem}")
+    if isinstance(data, dict) and "format" not in data and "seats" in data:
+        # A record read as a position would fail on its missing format, which says nothing
+        # of what the file is or which command reads it.
+        raise UserError(f"{path} is a game record, not a position: `arena replay {path}` "
+                        f"re-plays it (`--step N --position` writes the position at step N)")
     try:
         return from_position(data)
     except ArenaError as exc:
@@ -782,6 +788,9 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         record = replaying.find_record(file, game_id)
+    if str(record.get("format", "")).startswith(POSITION_FORMAT.split("/")[0]):
+        raise UserError(f"{file} is a position, not a game record: `arena show {file}` draws "
+                        f"it, `arena legal {file}` lists its legal actions")
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
     if html_path is not None:

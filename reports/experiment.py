@@ -55,6 +55,7 @@ Calibration of these figures by simulation is ``scripts/balance_calibration.py``
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Sequence
@@ -520,18 +521,22 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
             continue
         table.insert(0, "level", name)
         _resolve(table, games_per_deal)
-        table["q_value"] = bh(table["p_value"].to_numpy())
-        table["q_efficiency"] = bh(table["p_efficiency"].to_numpy())
+        units = _units(exp, [b for b in bl if b.level == level], table, replicates, seed,
+                       margin)
         flags = []
-        for _, r in table.iterrows():
+        for r in units.itertuples():
             f = []
-            if r["q_value"] <= fdr:
-                f.append("too strong" if r["effect"] > 0 else "too weak")
-            if r["q_efficiency"] <= fdr:
-                f.append(("efficient" if r["efficiency_side"] > 0 else "inefficient")
+            if r.q_value <= fdr:
+                f.append("too strong" if r.effect > 0 else "too weak")
+            if r.q_efficiency <= fdr:
+                f.append(("efficient" if r.efficiency_side > 0 else "inefficient")
                          + f" (beyond ±{margin:.0%})")
             flags.append(", ".join(f))
-        table["flag"] = flags
+        units["flag"] = flags
+        table["q_value"] = units["q_value"].to_numpy()
+        table["q_efficiency"] = units["q_efficiency"].to_numpy()
+        table["copies"] = units["copies"].to_numpy()
+        table["flag"] = units["flag"].to_numpy()
         _dead(table, [b for b in bl if b.level == level], fdr)
         # By evidence: the distance of the effect's interval from 0, then the p-value.
         evidence = np.fmax(0.0, np.fmax(table["effect_lo"], -table["effect_hi"]))
@@ -542,7 +547,7 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
         table.insert(3, "asks", table["card"].map(asks))
         per_level.append(table)
     return {"levels": per_level, "skill": skill_table(exp, bl, fdr),
-            "copies": copies_table(exp, bl, fdr),
+            "copies": copies_table(exp, bl, per_level, replicates, seed),
             "design": design_table(exp, bl, per_level, games_per_deal), "blocks": bl,
             "fdr": fdr, "margin": margin, "replicates": replicates}
 
@@ -613,48 +618,173 @@ def _dead(table: pd.DataFrame, bl: list[Block], fdr: float = FDR) -> None:
                      for f, d in zip(table["flag"], table["dead"], strict=True)]
 
 
-def copies_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFrame:
-    """Copies of one card (the same condition and points: panda-01 to -05 all ask "eat 2
-    green" for 3 points) are one card to a designer: per level, their effects pooled, the
-    mean of the copies' per-deal contrasts, with its paired t interval over deals and
-    Benjamini–Hochberg across the groups.  Pooling gives the group the precision of all its
-    copies' games."""
+def copy_groups(b: Block, asks: dict[str, str]) -> list[list[int]]:
+    """The block's copies of one card: columns of cards with the same condition and points
+    (panda-01 to -05 all ask "eat 2 green" for 3 points), two or more to a group."""
+    groups: dict[tuple[str, float], list[int]] = {}
+    for j, card in enumerate(b.cards):
+        if asks.get(card):
+            groups.setdefault((asks[card], float(b.points[j])), []).append(j)
+    return [js for js in groups.values() if len(js) >= 2]
+
+
+def pooled(b: Block, js: list[int], replicates: int = REPLICATES, seed: int = 0,
+           margin: float = MARGIN) -> dict[str, float]:
+    """Copies as one card: the mean of their per-deal contrasts (a paired t test over
+    deals), and their points per action together against the rest of the category with the
+    efficiency test of a single card.  A designer prints one card in several copies, so a
+    verdict on one copy alone (flagging panda-04 and not its identical panda-01) is noise."""
+    n = len(b.deals)
+    g = b.contrasts()[:, js].mean(axis=1) if n else np.zeros(0)
+    se = g.std(ddof=1) / math.sqrt(n) if n >= 2 else math.nan
+    t = t_crit(n)
+    mean = float(g.mean()) if n else math.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = (2.0 * sps.t.sf(abs(mean / se), n - 1) if n >= 2 and se > 0
+             else 1.0 if n >= 2 and se == 0 else math.nan)
+    rest = [j for j in range(len(b.cards)) if j not in js]
+    together = dataclasses.replace(
+        b, pts=np.column_stack([b.pts[:, js].sum(axis=1), b.pts[:, rest]]),
+        acts=np.column_stack([b.acts[:, js].sum(axis=1), b.acts[:, rest]]),
+        points=np.r_[b.points[js[0]], b.points[rest]])
+    eff = _efficiency(together, replicates, seed, margin).iloc[0]
+    thin = n < MIN_DEALS
+    nan = math.nan
+    return {"deals": n, "effect": nan if thin else mean,
+            "effect_lo": nan if thin else mean - t * se,
+            "effect_hi": nan if thin else mean + t * se, "p_value": nan if thin else p,
+            "efficiency": nan if thin else float(eff["efficiency"]),
+            "efficiency_lo": nan if thin else float(eff["efficiency_lo"]),
+            "efficiency_hi": nan if thin else float(eff["efficiency_hi"]),
+            "p_efficiency": nan if thin else float(eff["p_efficiency"]),
+            "efficiency_side": float(eff["efficiency_side"])}
+
+
+def _units(exp: Experiment, bl: list[Block], table: pd.DataFrame, replicates: int,
+           seed: int, margin: float) -> pd.DataFrame:
+    """Per row of a level's card table, the unit its flags are decided on: the card, or
+    its copies pooled (``pooled``), with the unit's q-values (Benjamini–Hochberg across the
+    units, a group of copies counting once), aligned with ``table``."""
+    asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
+    unit_of: dict[str, int] = {}
+    units: list[dict[str, Any]] = []
+    for i, b in enumerate(bl):
+        for js in copy_groups(b, asks):
+            figures = pooled(b, js, replicates, seed + 7919 + i, margin)
+            names = [b.cards[j] for j in js]
+            for card in names:
+                unit_of[card] = len(units)
+            units.append({**figures, "copies": ", ".join(names)})
+    for r in table.itertuples():
+        if r.card not in unit_of:
+            unit_of[r.card] = len(units)
+            units.append({"effect": r.effect, "p_value": r.p_value,
+                          "p_efficiency": r.p_efficiency,
+                          "efficiency_side": r.efficiency_side, "copies": ""})
+    frame = pd.DataFrame(units)
+    frame["q_value"] = bh(frame["p_value"].to_numpy(float))
+    frame["q_efficiency"] = bh(frame["p_efficiency"].to_numpy(float))
+    return frame.iloc[[unit_of[c] for c in table["card"]]].reset_index(drop=True)
+
+
+COPIES_COLUMNS = ["level", "category", "asks", "points", "cards", "deals", "effect",
+                  "effect_lo", "effect_hi", "p_value", "efficiency", "efficiency_lo",
+                  "efficiency_hi", "p_efficiency"]
+
+
+def copies_table(exp: Experiment, bl: list[Block], levels: Sequence[pd.DataFrame] = (),
+                 replicates: int = REPLICATES, seed: int = 0) -> pd.DataFrame:
+    """Copies of one card (the same condition and points) are one card to a designer: per
+    level, their effect and efficiency pooled (``pooled``), with the flag and q-values the
+    level's card table gives each copy (the same for all of them: Benjamini–Hochberg
+    across the level's units, a group counting once).  Pooling gives the group the
+    precision of all its copies' games."""
     asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
     rows = []
-    for b in bl:
-        groups: dict[tuple[str, float], list[int]] = {}
-        for j, card in enumerate(b.cards):
-            if asks.get(card):
-                groups.setdefault((asks[card], float(b.points[j])), []).append(j)
-        z = b.contrasts()
-        n = len(b.deals)
-        for (condition, points), js in groups.items():
-            if len(js) < 2:
-                continue
-            g = z[:, js].mean(axis=1) if n else np.zeros(0)
-            se = g.std(ddof=1) / math.sqrt(n) if n >= 2 else math.nan
-            t = t_crit(n)
-            mean = float(g.mean()) if n else math.nan
-            with np.errstate(invalid="ignore", divide="ignore"):
-                p = 2.0 * sps.t.sf(abs(mean / se), n - 1) if n >= 2 and se > 0 else math.nan
+    for i, b in enumerate(bl):
+        for js in copy_groups(b, asks):
+            figures = pooled(b, js, replicates, seed + 7919 + i, MARGIN)
             rows.append({"level": exp.levels[b.level], "category": b.category,
-                         "asks": condition, "points": points,
-                         "cards": ", ".join(b.cards[j] for j in js), "deals": n,
-                         "effect": mean, "effect_lo": mean - t * se, "effect_hi": mean + t * se,
-                         "p_value": p})
-    table = pd.DataFrame(rows, columns=["level", "category", "asks", "points", "cards",
-                                        "deals", "effect", "effect_lo", "effect_hi",
-                                        "p_value"])
+                         "asks": asks[b.cards[js[0]]], "points": float(b.points[js[0]]),
+                         "cards": ", ".join(b.cards[j] for j in js), **figures})
+    table = pd.DataFrame(rows, columns=[*COPIES_COLUMNS, "efficiency_side"])
+    table = table.drop(columns="efficiency_side")
     if table.empty:
-        return table
-    table.loc[table["deals"] < MIN_DEALS, ["effect", "effect_lo", "effect_hi", "p_value"]] = \
-        np.nan
-    table["q_value"] = np.nan
-    for _, idx in table.groupby("level").groups.items():
-        table.loc[idx, "q_value"] = bh(table.loc[idx, "p_value"].to_numpy())
-    table["flag"] = np.where(table["q_value"] <= fdr,
-                             np.where(table["effect"] > 0, "too strong", "too weak"), "")
+        return table.assign(q_value=[], q_efficiency=[], flag=[])
+    # The card table's verdict, read from its first copy.
+    verdict: dict[tuple[str, str], tuple[float, float, str]] = {}
+    for level in levels:
+        if len(level):
+            for r in level.itertuples():
+                verdict[(str(r.level), str(r.card))] = (r.q_value, r.q_efficiency,
+                                                        ", ".join(
+                    f for f in str(r.flag).split(", ") if f and f != "dead"))
+    first = [verdict.get((lv, cs.split(", ")[0]), (math.nan, math.nan, ""))
+             for lv, cs in zip(table["level"], table["cards"], strict=True)]
+    table["q_value"] = [v[0] for v in first]
+    table["q_efficiency"] = [v[1] for v in first]
+    table["flag"] = [v[2] for v in first]
     return table
+
+
+def named_cards(exp: Experiment) -> list[str]:
+    """The cards the designer named: those given to ``--price-cards`` and those the card
+    set adds.  They are the study's question, so its answer opens with them."""
+    named = list(exp.design.get("priced") or [])
+    changes = (exp.manifest.get("card_set") or {}).get("changes") or {}
+    for entry in changes.get("add") or []:
+        card = entry.get("id") if isinstance(entry, dict) else None
+        if card and card not in named:
+            named.append(str(card))
+    return named
+
+
+def designer_lines(exp: Experiment, table: pd.DataFrame) -> list[str]:
+    """A line per named card (``named_cards``) of a level's card table: its fair points
+    with their interval, the verdict, and the deals that would settle it (a power
+    calculation from the observed error, ``arena.verdict.games_to_settle``: a gap of the
+    observed size, at least a point, at 95% with 80% power)."""
+    from arena.verdict import games_to_settle
+
+    per_deal = _games_per_deal(exp)
+    rows = table.set_index("card") if len(table) else table
+    out = []
+    for card in named_cards(exp):
+        if card not in rows.index:
+            continue
+        r = rows.loc[card]
+        head = f"{card} ({r['points']:g} points)"
+        n = int(r["deals"])
+        effect = ("effect not shown (not enough deals)" if math.isnan(r["effect_lo"]) else
+                  f"effect {r['effect']:+.3f} [{r['effect_lo']:+.3f}, {r['effect_hi']:+.3f}]")
+        flags = [f for f in str(r["flag"]).split(", ") if f in ("too strong", "too weak")]
+        effect += f", {flags[0]}" if flags else ", not flagged"
+
+        def deals_games(games: float) -> str:
+            deals = math.ceil(games / per_deal) if per_deal == per_deal and per_deal else 0
+            return f"a study of about {deals:,} deals ({math.ceil(games):,} games)"
+
+        if not bool(r.get("priced", False)):
+            worth = "fair points not measured (not played at other prices: --price-cards)"
+        elif math.isnan(r["fair_points"]) or math.isnan(r["fair_points_lo"]):
+            need = r.get("fair_points_games_needed", math.nan)
+            worth = ("fair points not resolved" + (
+                f": {deals_games(need)} would resolve them" if need == need else ""))
+        else:
+            fair, lo, hi = r["fair_points"], r["fair_points_lo"], r["fair_points_hi"]
+            worth = f"fair points {fair:.1f} [{lo:.1f}, {hi:.1f}] against its {r['points']:g}"
+            if not lo <= r["points"] <= hi:
+                worth += (": worth " + ("more" if fair > r["points"] else "less")
+                          + " than its points, settled (95%)")
+            else:
+                gap = max(abs(fair - r["points"]), 1.0)
+                deals = games_to_settle(gap, float(r["fair_points_se"]) * math.sqrt(n))
+                worth += ": its points inside the interval, not settled" + (
+                    f"; {deals_games(deals * per_deal)} would tell a {gap:.1f}-point gap "
+                    "(95%, 80% power)" if math.isfinite(deals) and per_deal == per_deal
+                    else "")
+        out.append(f"{head}: {worth}; {effect}.")
+    return out
 
 
 def _games_per_deal(exp: Experiment) -> float:

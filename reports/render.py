@@ -324,7 +324,8 @@ def text_to_html(text: str) -> str:
         s = html.escape(s)
         s = re.sub(r"`([^`]+)`", r"<code>\1</code>", s)
         # [text](a relative page): the links to replays written beside the report
-        s = re.sub(r"\[([^\]]+)\]\(((?:[\w.-]+/)*[\w.-]+\.html)\)", r'<a href="\2">\1</a>', s)
+        # (a game id may hold an ``@``: a study's re-priced arm, ``...-panda-06@7``)
+        s = re.sub(r"\[([^\]]+)\]\(((?:[\w.@-]+/)*[\w.@-]+\.html)\)", r'<a href="\2">\1</a>', s)
         return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", s)
 
     parts = []

@@ -508,7 +508,7 @@ STUDY_COLUMNS = (
     "break_slope", "break_slope_se",
     "fair_points_se", "curvature_p", "held_completion", "points_per_action", "efficiency",
     "efficiency_lo", "efficiency_hi", "efficiency_games_needed", "p_efficiency",
-    "q_efficiency", "evidence", "priced")
+    "q_efficiency", "copies", "evidence", "priced")
 STUDY_SHOWN = ("level", "card", "points", "effect", "fair_points", "flag")
 
 
@@ -580,8 +580,10 @@ def card_study_text(run: Run, result: Result) -> str:
         "tests at the margin, Benjamini–Hochberg).\n"
         f"- Below {experiment.MIN_DEALS} complete deals a figure reads \"not enough games\". "
         "Rows are sorted by evidence: the distance of the effect's interval from 0.\n"
-        + "- Copies of one card (the same condition and points) pooled: the mean of their "
-        "per-deal contrasts, Benjamini–Hochberg across the groups.\n"
+        + "- Copies of one card (the same condition and points, `copies`) are one card: "
+        "their flags are decided together, on the mean of their per-deal contrasts and on "
+        "their points per action pooled against the rest of the category, a group counting "
+        "once in Benjamini–Hochberg; each copy's own figures are shown beside.\n"
         + ("- Skill: each card's effect at every level and the test that it is the same at "
            "all (Hotelling's T² on the per-deal differences between levels, the paired t "
            "test for two levels), Benjamini–Hochberg across cards (`q_skill`).\n"
@@ -855,7 +857,8 @@ SECTIONS: tuple[Section, ...] = (
         Form(card_study, (Csv("cards", "study_cards", "Cards by intervention, strongest "
                               "evidence first", 150, STUDY_SHOWN),
                           Csv("copies", "study_copies", "Copies of one card, pooled",
-                              shown=("level", "asks", "points", "effect", "flag")),
+                              shown=("level", "asks", "points", "effect", "efficiency",
+                                     "flag")),
                           Csv("skill", "study_skill", "Effect by skill level",
                               shown=("card", "effect[*", "q_skill", "depends_on_skill")),
                           Csv("design", "study_design", "Sizes and detectable effects",
@@ -1106,9 +1109,18 @@ def _head_to_head(run: Run, a: str, b: str) -> verdict.Verdict:
 
 def _study_headline(run: Run, short: str) -> list[str]:
     """The study's strongest card, its measured worth, and the test's verdict."""
-    found = guarded(run, card_study)["cards"]
+    result = guarded(run, card_study)
+    found = result["cards"]
     if found.empty:
         return ["No complete deal yet: no card measured.", "", ""]
+    # The designer's cards first (--price-cards, added cards): the study's question.
+    mine = [f"Your card {line}" for line in experiment.designer_lines(
+        result["exp"], result["levels"][0])] if result["levels"] else []
+    return mine + _strongest(found, short)
+
+
+def _strongest(found: pd.DataFrame, short: str) -> list[str]:
+    """The strongest card's three lines: what it does, by how much, how sure."""
     r = found.iloc[0]
     level = f" at level {r['level']}" if found["level"].nunique() > 1 else ""
     effect = (f"{r['effect']:+.3f}" if short or math.isnan(r["effect_lo"]) else

@@ -110,12 +110,24 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
             if not len(rows):
                 continue
             gi = int(rows[np.argmin(rank[rows])])
-            choose(gi, f"{card} completed ({flag})" if str(flag).startswith("study")
-                   else f"{card} completed (flagged: {flag})")
+            choose(gi, completed_why(str(card), str(flag)))
     rows = [{"game": ids[gi], "why": "; ".join(why), "seats": ", ".join(who(gi)),
              "rounds": int(rounds[gi]), "file": replay_file(ids[gi])}
             for gi, why in sorted(reasons.items(), key=lambda kv: ids[kv[0]])]
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def completed_why(card: str, flag: str) -> str:
+    """Why a flagged card's game was chosen.  A tournament's ``dead`` card is one rarely
+    completed, so its game is one of the few where it was: "completed (flagged: dead)" read
+    as a contradiction.  A study's flag keeps its own words (its ``dead`` is about price)."""
+    if flag.startswith("study"):
+        return f"{card} completed ({flag})"
+    kinds = [k.strip() for k in flag.split(",")]
+    if "dead" in kinds:
+        return (f"{card} completed, one of the few games where it was (flagged: {flag}; "
+                "dead: rarely completed against its category)")
+    return f"{card} completed (flagged: {flag})"
 
 
 def _upset(gi: np.ndarray, seat: np.ndarray, won: np.ndarray, code: np.ndarray,
@@ -185,5 +197,5 @@ def flagged_cards(cards: pd.DataFrame) -> pd.DataFrame:
     return cards[flag.str.len() > 0]
 
 
-__all__: Sequence[str] = ("REPLAYS", "flagged_cards", "games_to_watch", "replay_file",
-                          "watch_text")
+__all__: Sequence[str] = ("REPLAYS", "completed_why", "flagged_cards", "games_to_watch",
+                          "replay_file", "watch_text")

@@ -135,3 +135,28 @@ def test_the_bots_docs_observe_example_sees_the_opponents_pandas() -> None:
     pandas = {e[3] >> A_SHIFT & A_MASK for e in out.state.history or ()
               if e[0] == MOVE and e[2] == 1 and e[3] & KIND_MASK == PANDA}
     assert pandas and watcher.eaten_at == pandas
+
+
+def _written(code: str) -> set[str]:
+    """The files and folders a block's commands write: ``--out``, ``--record``, ``--template``,
+    ``--svg``, ``--html`` values and ``>`` redirections, by their first path part (a folder
+    with its ``/``)."""
+    found = re.findall(r"(?:--(?:out|record|template|svg|html)\s+|>\s*)([\w.\-/]+)", code)
+    return {name.split("/")[0] + ("/" if "/" in name else "") for name in found}
+
+
+def test_what_the_tour_writes_is_ignored_by_git() -> None:
+    """After a reader's tour the checkout stays clean (issue 52): every file the README's
+    blocks write in the repository's root is git-ignored, so that ``git status`` shows only
+    the reader's own work and nothing of the tour can be committed by mistake."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    written = set()
+    for lang, code in blocks(README):
+        if lang == "sh":
+            written |= _written(code)
+    assert {"game.json", "start.json", "runs/"} <= written
+    proc = subprocess.run(["git", "check-ignore", "--no-index", *sorted(written)], cwd=ROOT,
+                          capture_output=True, text=True)
+    ignored = set(proc.stdout.split())
+    assert written <= ignored, f"not git-ignored: {sorted(written - ignored)}"

@@ -215,6 +215,13 @@ def summarize(directory: Path) -> None:
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     for name, table in zip(exp.levels, analysis["levels"], strict=True):
+        # The cards the designer named (--price-cards, added cards) come first: they are
+        # the question the study was run to answer.
+        mine = experiment.designer_lines(exp, table)
+        if mine:
+            click.echo(f"\n{name}: your cards (fair points, verdict, what would settle it):")
+            for line in mine:
+                click.echo(f"  {line}")
         click.echo(f"\n{name}: the cards with the strongest evidence (effect: win share "
                    "against the category's average card, 95% CI):")
         click.echo(table_text(table))
@@ -223,6 +230,13 @@ def summarize(directory: Path) -> None:
         folder = reports.write_report([directory])
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
+    # The report links its games to watch to replay pages: drawn here, as `arena report`
+    # draws them, or every link of a study's report would be dead.
+    from arena.viewer import write_replays
+
+    _count, problems = write_replays(directory, folder)
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
     click.echo(f"report written to {folder}")
 
 
@@ -310,8 +324,9 @@ Examples:
                 type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--games", "budget", type=click.IntRange(min=1), default=50_000,
               show_default=True,
-              help="The budget: no trial starts that would pass it (each match's games are "
-                   "rounded up to whole seat rotations, a study's to whole deals).")
+              help="The budget, confirmation included: never passed (a trial's games are "
+                   "known before it is played); one too small for a trial and its "
+                   "confirmation is refused with the least that would do.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The run's folder [default: runs/design-<goals file's name>].")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[DIR]",

@@ -28,8 +28,10 @@ Every trial plays the same deals (the goals file's seed: common random numbers),
 candidates differ by their set and not by their luck.  The run stops when a trial meets every
 goal, when the next trial would pass the ``--games`` budget, or when TPE only proposes
 candidates already measured.  The best trials (least loss) are then measured again on fresh
-deals, in order, until one meets every goal there (at most ``CONFIRM``; the confirmation is
-played on top of the budget), and that one's figures, with their intervals, are the run's
+deals, in order, until one meets every goal there (at most ``CONFIRM``, within the budget:
+the search stops while the next trial and one confirmation still fit, and a budget too
+small for the start's trial and its confirmation is refused before any game), and that
+one's figures, with their intervals, are the run's
 answer (or the least loss confirmed).  A goal
 no candidate met and whose every interval lay outside its band is reported as unreachable in
 the space searched, with its closest figure; never as met.
@@ -56,12 +58,13 @@ import pandas as pd
 
 from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
-from arena.intervals import MIN_UNITS, carried, wilson
+from arena.intervals import MIN_UNITS, Z, carried, wilson
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.sandbox import Isolation, parse_participant
-from arena.tournament.schedule import against_copies
+from arena.tournament.schedule import TournamentConfig, against_copies, make_schedule
 from arena.tournament.store import MANIFEST
+from arena.verdict import games_to_settle
 
 from .goals import Goal, Goals, GoalsError
 from .study import run_study, study_config
@@ -230,65 +233,107 @@ def _ran(result: Any, folder: Path) -> int:
     return int(result.total)
 
 
+def plan(goals: Goals, cand: Candidate, seed: int) -> list[tuple[str, TournamentConfig]]:
+    """What ``measure`` plays for ``cand``: ``(sub-folder, configuration)`` per experiment.
+    Written once so that the games a trial costs are known before any is played
+    (:func:`trial_games`): the budget is checked against them, not against a guess."""
+    cards, options = cand.card_set(goals), cand.options(goals)
+    out: list[tuple[str, TournamentConfig]] = []
+    if goals.needs_study:
+        priced = list(goals.space.points) if goals.needs_prices else []
+        out.append(("study", study_config([goals.bot], deals=goals.deals,
+                                          players=goals.players, seed=seed, cards=cards,
+                                          options=options, categories=goals.categories,
+                                          priced=priced, offsets=goals.offsets)))
+    if goals.needs_seats:
+        out.append(("seats", against_copies(goals.bot, goals.bot, goals.players,
+                                            games=goals.match_games, seed=seed,
+                                            options=options, cards=cards)))
+    for k, goal in enumerate(g for g in goals.goals if g.figure == "skill"):
+        out.append((f"skill-{k}", against_copies(
+            parse_participant(goal.winner, Isolation()), parse_participant(goal.loser, Isolation()),
+            goals.players,
+            games=goals.match_games, seed=seed, options=options, cards=cards)))
+    return out
+
+
+def trial_games(goals: Goals, cand: Candidate) -> int:
+    """The games one measurement of ``cand`` plays (a trial, or a confirmation)."""
+    return sum(make_schedule(config).total for _name, config in plan(goals, cand, goals.seed))
+
+
+def most_games(goals: Goals) -> int:
+    """The most games any candidate's measurement plays: the space's deck cards all in
+    (a card out of its deck is not studied, so it costs nothing); points, the Emperor and
+    rule options do not change how many games are played."""
+    start = start_candidate(goals)
+    return trial_games(goals, replace(start, decks={c: True for c in start.decks}))
+
+
+def budget_problem(goals: Goals, budget: int) -> str | None:
+    """Why ``budget`` cannot pay for the start's trial and its confirmation on fresh
+    deals (the least a run plays), with the least that can; None when it can."""
+    least = 2 * trial_games(goals, start_candidate(goals))
+    if budget >= least:
+        return None
+    return (f"--games {budget:,} cannot pay for one trial and its confirmation on fresh "
+            f"deals: a trial plays {least // 2:,} games, so the run needs at least "
+            f"--games {least:,}")
+
+
 def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
             settings: RunSettings) -> Measured:
     """Play what the goals need for ``cand`` into ``folder`` (resumed where games exist)."""
-    cards, options = cand.card_set(goals), cand.options(goals)
     figures: dict[str, dict[str, Any]] = {}
     games = 0
     study = None
     dead: dict[str, str] = {}
-    if goals.needs_study:
-        from reports import experiment
+    for name, config in plan(goals, cand, seed):
+        where = folder / name
+        if name == "study":
+            from reports import experiment
 
-        from .tune import suggest
+            from .tune import suggest
 
-        priced = list(goals.space.points) if goals.needs_prices else []
-        config = study_config([goals.bot], deals=goals.deals, players=goals.players,
-                              seed=seed, cards=cards, options=options,
-                              categories=goals.categories, priced=priced,
-                              offsets=goals.offsets)
-        where = folder / "study"
-        played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
-                                settings=settings), where)
-        games += played
-        if goals.needs_prices:
-            exp = experiment.load(where)
-            analysis = experiment.analyse(exp)
-            level = analysis["levels"][0]
-            # The tuning loop's rules: which cards are dead (never re-priced) and so left
-            # out of the spread, as the loop leaves them out of its own.
-            verdict = suggest(exp, 0, analysis)
-            dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"], verdict["dead"],
-                                            strict=True) if d and c in goals.space.points}
-            movable = [c for c in goals.space.points if c not in dead]
-            s = experiment.spread(level[level["card"].isin(movable)])
-            figures["card_spread"] = {
-                "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
-                "games": played,
-                "note": f"over {s['cards']} of the {len(movable)} movable cards"
-                + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
-            study = (exp, analysis)
-        if goals.needs_emperor:
-            figures.update(_emperor_figures(where))
-    if goals.needs_seats:
-        where = folder / "seats"
-        config = against_copies(goals.bot, goals.bot, goals.players, games=goals.match_games,
-                                seed=seed, options=options, cards=cards)
-        games += _ran(run_tournament(config, where, resume=(where / MANIFEST).is_file(),
-                                     settings=settings), where)
-        figures.update(_seat_figures(where, goals.players))
-    for k, goal in enumerate(g for g in goals.goals if g.figure == "skill"):
-        where = folder / f"skill-{k}"
-        config = against_copies(parse_participant(goal.winner, Isolation()),
-                                parse_participant(goal.loser, Isolation()),
-                                goals.players, games=goals.match_games, seed=seed,
-                                options=options, cards=cards)
+            played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
+                                    settings=settings), where)
+            games += played
+            if goals.needs_prices:
+                exp = experiment.load(where)
+                analysis = experiment.analyse(exp)
+                level = analysis["levels"][0]
+                # The tuning loop's rules: which cards are dead (never re-priced) and so
+                # left out of the spread, as the loop leaves them out of its own.
+                verdict = suggest(exp, 0, analysis)
+                dead = {c: w for c, w, d in zip(verdict["card"], verdict["why"],
+                                                verdict["dead"], strict=True)
+                        if d and c in goals.space.points}
+                movable = [c for c in goals.space.points if c not in dead]
+                s = experiment.spread(level[level["card"].isin(movable)])
+                waiting = level[level["card"].isin(movable) & level["fair_points"].isna()]
+                needed = waiting["fair_points_games_needed"].max() if len(waiting) else None
+                figures["card_spread"] = {
+                    "value": s["spread"], "lo": s["spread_lo"], "hi": s["spread_hi"],
+                    "games": played, "deals": goals.deals, "cards": int(s["cards"]),
+                    "movable": len(movable),
+                    "note": f"over {s['cards']} of the {len(movable)} movable cards"
+                    + (f"; the others' fair points not resolved: about {int(needed):,} games "
+                       "would resolve them" if needed is not None and math.isfinite(needed)
+                       else "")
+                    + (f"; dead: {', '.join(sorted(dead))}" if dead else "")}
+                study = (exp, analysis)
+            if goals.needs_emperor:
+                figures.update(_emperor_figures(where))
+            continue
         result = run_tournament(config, where, resume=(where / MANIFEST).is_file(),
                                 settings=settings)
         games += _ran(result, where)
-        line = result.standings.lines[config.participants[0].name]
-        figures[goal.key] = _rate(line.share, line.games, goals.players)
+        if name == "seats":
+            figures.update(_seat_figures(where, goals.players))
+        else:
+            goal = [g for g in goals.goals if g.figure == "skill"][int(name[6:])]
+            line = result.standings.lines[config.participants[0].name]
+            figures[goal.key] = _rate(line.share, line.games, goals.players)
     return Measured(figures, games, study, dead)
 
 
@@ -344,7 +389,7 @@ def _rate(share: float, games: int, players: int) -> dict[str, Any]:
     lo, hi = wilson(share, games) if games else (math.nan, math.nan)
     return {"value": share / games if games else math.nan,
             "lo": None if thin else lo, "hi": None if thin else hi, "games": int(games),
-            "note": thin or ""}
+            "deals": int(games) // players, "note": thin or ""}
 
 
 def _seat_figures(folder: Path, players: int) -> dict[str, dict[str, Any]]:
@@ -369,7 +414,7 @@ def _seat_figures(folder: Path, players: int) -> dict[str, dict[str, Any]]:
         lo, hi = mean - half, mean + half
     else:
         lo = hi = None
-    out["rounds"] = {"value": mean, "lo": lo, "hi": hi, "games": len(games),
+    out["rounds"] = {"value": mean, "lo": lo, "hi": hi, "games": len(games), "deals": n,
                      "note": thin or ""}
     return out
 
@@ -379,8 +424,44 @@ def loss(goals: Goals, figures: dict[str, dict[str, Any]]) -> float:
                      for g in goals.goals))
 
 
+def settled(goal: Goal, fig: dict[str, Any] | None) -> bool:
+    """Whether a figure meets its goal by its 95% interval, not by its estimate alone: a
+    spread of 0.00 [0.00, 0.85] against ``<= 0.5`` is not known to be met (a noise-corrected
+    spread's estimate sits at 0 whenever its noise is large), so it stops no search and is
+    never printed "met"."""
+    if not fig or fig.get("value") is None or not goal.met(fig["value"]):
+        return False
+    lo, hi = fig.get("lo"), fig.get("hi")
+    return lo is not None and hi is not None and goal.low <= lo and hi <= goal.high
+
+
 def all_met(goals: Goals, figures: dict[str, dict[str, Any]]) -> bool:
-    return all(g.met(figures.get(g.key, {}).get("value")) for g in goals.goals)
+    return all(settled(g, figures.get(g.key)) for g in goals.goals)
+
+
+def to_settle(goal: Goal, fig: dict[str, Any] | None) -> tuple[int, int] | None:
+    """``(deals, games)`` of one measurement that would put a figure in the band by its
+    interval, where its estimate already is: the power calculation of ``arena.verdict``
+    (95%, 80% power) for the gap between the estimate and the band's edge its interval
+    crosses, from the observed spread (the interval's half-width on that side, over the
+    deals measured).  None when the estimate is outside the band or nothing is known."""
+    if not fig or fig.get("value") is None or not goal.met(fig["value"]):
+        return None
+    v, lo, hi = fig["value"], fig.get("lo"), fig.get("hi")
+    deals, games = fig.get("deals"), fig.get("games")
+    if lo is None or hi is None or not deals or not games:
+        return None
+    worst = 0.0
+    for half, gap in ((v - lo, v - goal.low), (hi - v, goal.high - v)):
+        if half > gap:  # this side of the interval crosses the band's edge
+            if gap <= 0:
+                return None
+            n = games_to_settle(gap, half / Z * math.sqrt(deals))
+            worst = max(worst, n)
+    if not math.isfinite(worst) or worst <= 0:
+        return None
+    need = max(int(deals) + 1, math.ceil(worst))
+    return need, math.ceil(need * games / deals)
 
 
 # --------------------------------------------------------------------------- the search
@@ -464,6 +545,12 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
     import optuna
 
     directory = Path(directory)
+    # A budget is a budget: the games a trial plays are known before it is played, so one
+    # too small for the start's trial and its confirmation is refused before any game.
+    problem = budget_problem(goals, budget)
+    if problem is not None:
+        raise GoalsError(problem)
+    most = most_games(goals)
     saved = {"goals": goals.data, "base": str(goals.base), "budget": budget}
     path = directory / SETTINGS
     if path.exists():
@@ -505,10 +592,11 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
             if best is not None and all_met(goals, best.figures):
                 reason = f"trial {best.number} meets every goal"
                 break
-            cost = done[-1].games if done else 0
-            if done and spent + cost > budget:
-                reason = (f"the next candidate (about {cost:,} games) would pass the budget "
-                          f"({spent:,} of {budget:,} spent)")
+            # The next trial and the confirmation of the best then (each at most ``most``
+            # games) must both fit: the confirmation is paid from the budget too.
+            if done and spent + 2 * most > budget:
+                reason = (f"the next candidate ({most:,} games) and a confirmation would pass "
+                          f"the budget ({spent:,} of {budget:,} spent)")
                 break
             dead = {c: w for t in done for c, w in t.dead.items()}
             tried = {t.candidate.key: t for t in done}
@@ -584,7 +672,12 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
     # CONFIRM of them); the answer is that one, or the least loss confirmed.
     confirm_seed = derive_seed("design-confirm", goals.seed) % 2**31
     confirmations: list[dict[str, Any]] = []
+    spent = sum(t.games for t in done)
     for best in sorted(done, key=lambda t: (t.loss, t.number))[:CONFIRM]:
+        if confirmations and spent + best.games > budget:
+            say(f"no further confirmation: trial {best.number}'s {best.games:,} games would "
+                f"pass the budget ({spent:,} of {budget:,} spent)")
+            break
         say(f"confirming trial {best.number} on fresh deals (seed {confirm_seed}) ...")
         try:
             m = measure(goals, best.candidate, directory / "confirm" / best.candidate.key,
@@ -595,11 +688,15 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                 f"stopped during the confirmation; every trial is kept in {directory}; go "
                 f"on with: arena balance design --resume {directory}") from None
         figures = _json_safe(m.figures)
+        spent += m.games
         confirmations.append({"trial": best.number, "seed": confirm_seed, "figures": figures,
                               "games": m.games, "loss": loss(goals, figures)})
         if all_met(goals, figures):
             break
-    confirm = min(confirmations, key=lambda c: (c["loss"], c["trial"]))
+    # Ties on fresh deals (two unmeasured confirmations) go to the better search, so the
+    # answer is never the start over the trial that stopped the search.
+    searched = {t.number: t.loss for t in done}
+    confirm = min(confirmations, key=lambda c: (c["loss"], searched[c["trial"]], c["trial"]))
     confirm = {**confirm, "confirmed": [c["trial"] for c in confirmations],
                "games": sum(c["games"] for c in confirmations)}
     return write_outputs(directory, goals, budget, study, confirm, reason=reason,
@@ -675,17 +772,19 @@ def verdicts(goals: Goals, trials: list[Trial], confirm: dict[str, Any] | None) 
     out = []
     for g in goals.goals:
         measured = [t for t in trials if (t.figures.get(g.key) or {}).get("value") is not None]
+        final = (confirm or {}).get("figures", {}).get(g.key)
         closest = min(measured, key=lambda t: (g.miss(t.figures[g.key]["value"]), t.number),
                       default=None)
         reached = any(g.met(t.figures[g.key]["value"]) for t in measured)
 
         unreachable = bool(measured) and not reached and all(
             _outside(g, t.figures[g.key]) for t in measured)
-        final = (confirm or {}).get("figures", {}).get(g.key)
         if confirm is None:
             status = "searching"
-        elif g.met((final or {}).get("value")):
+        elif settled(g, final):
             status = "met"
+        elif g.met((final or {}).get("value")):
+            status = "not settled"
         elif unreachable:
             status = "unreachable"
         else:
@@ -694,6 +793,7 @@ def verdicts(goals: Goals, trials: list[Trial], confirm: dict[str, Any] | None) 
                     "status": status, "confirmed": final,
                     "closest_trial": closest.number if closest else None,
                     "closest": closest.figures[g.key] if closest else None,
+                    "settle": to_settle(g, final),
                     "text": _verdict_text(g, status, final, closest)})
     return out
 
@@ -709,11 +809,14 @@ def _verdict_text(g: Goal, status: str, final: dict[str, Any] | None,
     near = (f"closest {figure_text(g, closest.figures[g.key])} (trial {closest.number})"
             if closest else "never measured")
     if status == "met":
-        inside = final is not None and final.get("lo") is not None and (
-            g.low <= final["lo"] and final["hi"] <= g.high)
-        return (f"met: {figure_text(g, final)} on fresh deals, target {g.band()}"
-                + ("" if inside else "; by its estimate: its interval reaches outside the "
-                   "band, more games would tell"))
+        return f"met: {figure_text(g, final)} on fresh deals, its interval inside {g.band()}"
+    if status == "not settled":
+        need = to_settle(g, final)
+        return (f"not settled: {figure_text(g, final)} on fresh deals is in {g.band()} by its "
+                "estimate, but its interval reaches outside"
+                + (f"; about {need[0]:,} deals ({need[1]:,} games) per measurement would "
+                   "settle it (95%, 80% power, from the observed spread)" if need else
+                   "; more deals would tell"))
     if status == "unreachable":
         return (f"unreachable in the space searched: every candidate's interval lies outside "
                 f"{g.band()}; {near}")

@@ -53,16 +53,25 @@ def write_page(directory: Path, data: dict[str, Any], goals: Goals) -> None:
         low = goal.low if math.isfinite(goal.low) and goal.low > -1e6 else min(
             bottom - pad, high - goal.scale)
         ax.axhspan(low, high, color="tab:green", alpha=0.15, label=f"target {goal.band()}")
-        if confirm and (confirm["figures"].get(goal.key) or {}).get("value") is not None:
-            f = confirm["figures"][goal.key]
-            x = (max(xs) if xs else 0) + 1
-            err = ([[f["value"] - f["lo"]], [f["hi"] - f["value"]]]
-                   if f.get("lo") is not None else None)
-            ax.errorbar([x], [f["value"]], yerr=err, fmt="s", ms=6, capsize=3,
-                        color="tab:red", label=f"confirmed (trial {confirm['trial']})")
+        # The axis spans every trial, measured or not, and the confirmation's place after
+        # them: one trial alone drew an axis of 0.96 to 1.04 with nothing at the end.
+        last = max((t["number"] for t in trials), default=0)
+        x = last + 1
+        if confirm:
+            f = confirm["figures"].get(goal.key) or {}
+            if f.get("value") is not None:
+                err = ([[f["value"] - f["lo"]], [f["hi"] - f["value"]]]
+                       if f.get("lo") is not None and f.get("hi") is not None else None)
+                ax.errorbar([x], [f["value"]], yerr=err, fmt="s", ms=6, capsize=3,
+                            color="tab:red", label=f"confirmed (trial {confirm['trial']})")
+            else:
+                ax.plot([x], [(low + high) / 2], marker="x", ms=8, ls="none",
+                        color="tab:red",
+                        label=f"confirmation (trial {confirm['trial']}): not measured")
         ax.set_title(goal.key)
         ax.set_xlabel("trial (the last: the confirmation on fresh deals)" if confirm
                       else "trial")
+        ax.set_xlim(-0.5, (x if confirm else last) + 0.5)
         ax.xaxis.get_major_locator().set_params(integer=True)
         ax.legend(fontsize=7)
     for j in range(panels, rows * cols):
@@ -75,8 +84,8 @@ def write_page(directory: Path, data: dict[str, Any], goals: Goals) -> None:
 
 def _html(data: dict[str, Any]) -> str:
     esc = html.escape
-    colour = {"met": "#1a7f37", "not met": "#b35900", "unreachable": "#b00020",
-              "searching": "#555"}
+    colour = {"met": "#1a7f37", "not settled": "#7a6000", "not met": "#b35900",
+              "unreachable": "#b00020", "searching": "#555"}
     goals = "\n".join(
         f"<tr><td>{esc(g['goal'])}</td><td>{esc(g['band'])}</td>"
         f"<td style='color:{colour.get(g['status'], '#000')};white-space:nowrap'>"

@@ -235,29 +235,41 @@ def _by_efficiency(table: pd.DataFrame, value: pd.DataFrame) -> pd.DataFrame:
     Parity of effort, not of value: each card's ``why`` also says what its value evidence
     (``value``, the fair-value method ``tune`` uses) supports, so the two never disagree
     silently about the same games."""
-    flagged = table["flag"].astype(str).str.contains("efficient")
     key = table["group"] + "@" + table["points"].astype(str)
+    # Copies move together, and only when the evidence names them all: the study decides
+    # copies' flags on the copies pooled (``reports.experiment.pooled``), so a group whose
+    # copies disagree (one flagged on its own noise) moves none of them.
+    flagged = table["flag"].astype(str).str.contains("efficient")
+    flagged = flagged.groupby(key).transform("all")
     with np.errstate(divide="ignore", invalid="ignore"):
         target = (table["points"] / table["efficiency"]).where(flagged)
     pooled = target.groupby(key).transform("mean")
     move = pooled.notna() & np.isfinite(pooled)
+    needed = table.get("efficiency_games_needed", pd.Series(np.nan, index=table.index))
     table["suggested"] = np.where(move, np.maximum(0.0, np.round(pooled.fillna(0.0))),
                                   table["points"]).astype(int)
     table["change"] = table["suggested"] - table["points"].astype(int)
     table["why"] = [
         f"points per action {r.efficiency:.2f}x its category's [{r.efficiency_lo:.2f}, "
         f"{r.efficiency_hi:.2f}]: parity at about {r.points / r.efficiency:.1f}"
+        + (f" (its {n} copies, flagged together, move together)" if n > 1 else "")
         if m and np.isfinite(r.efficiency) and r.efficiency > 0 else
-        "points per action within ±20% of its category's, or not resolved" if not m else
+        f"not enough deals: its points per action are not measured (about {int(ng)} games "
+        "needed)" if not m and np.isfinite(ng) else
+        "points per action within ±20% of its category's (or not resolved): not moved"
+        if not m else
         "earns no points per action: parity needs its points measured at other prices"
-        for r, m in zip(table.itertuples(), move, strict=True)]
+        for r, m, ng, n in zip(table.itertuples(), move, needed, key.map(key.value_counts()),
+                               strict=True)]
     verdict = value.set_index("card")
+    # The value evidence beside the effort one, worded as what it is: a second opinion on
+    # the same games, not the suggestion (which is parity of effort).
     table["why"] = [
         w + ("" if c == 0 else
-             "; its value evidence (the fair-value method, as `tune` reads it) "
-             + (f"keeps it at {p:g}" if verdict.at[card, "change"] == 0 else
-                f"moves it to {int(verdict.at[card, 'suggested'])}")
-             + f" ({verdict.at[card, 'why']})")
+             "; by value (the fair-value method `tune` uses) "
+             + (f"it would stay at {p:g}" if verdict.at[card, "change"] == 0 else
+                f"it would go to {int(verdict.at[card, 'suggested'])}")
+             + f" ({verdict.at[card, 'why']}): this move is parity of effort only")
         for w, c, card, p in zip(table["why"], table["change"], table["card"], table["points"],
                                  strict=True)]
     return table[["card", "category", "points", "fair_points", "fair_points_lo",
@@ -324,7 +336,12 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
         movable -= set(table.loc[table["dead"], "card"])
         moved = table[table["change"] != 0]
         if moved.empty:
-            say(f"round {r}: no card moves; the set is as balanced as the study can tell")
+            waiting = _unresolved(table, analysis["levels"][level])
+            for line in waiting:
+                say(f"round {r}: {line}")
+            say(f"round {r}: no card moves; " + (
+                "the study says which way but not how far: play it with more deals"
+                if waiting else "the set is as balanced as the study can tell"))
             break
         name = f"tuned round {r} from {directory.name}"
         data = card_file(current, table, name)
@@ -366,6 +383,32 @@ def tune(directory: Path, out: Path, rounds: int = 3, level: int = 0,
     frame.to_csv(out / "rounds.csv", index=False)
     charts.spread_by_round(frame, out / "spread.png")
     return frame
+
+
+def _unresolved(suggestion: pd.DataFrame, table: pd.DataFrame) -> list[str]:
+    """A line per card the study flags too strong or too weak that does not move (its fair
+    points not resolved, or not played at other prices): "no card moves" alone read as "the
+    set is balanced" while the study said panda-07 was too strong."""
+    flags = dict(zip(table["card"], table["flag"].astype(str), strict=True))
+    rows = table.set_index("card")
+    lines = []
+    for card, change, why in zip(suggestion["card"], suggestion["change"], suggestion["why"],
+                                 strict=True):
+        flag = flags.get(card, "")
+        if change != 0 or not ("too strong" in flag or "too weak" in flag) or \
+                why.startswith(DEAD):
+            continue
+        r = rows.loc[card]
+        word = "too strong" if "too strong" in flag else "too weak"
+        needed = r.get("fair_points_games_needed", math.nan)
+        how = ("its fair points are not resolved: not enough deals (about "
+               f"{int(needed):,} games would resolve them)" if np.isfinite(needed) else
+               "it was not played at other prices (--price-cards), so how far is unknown"
+               if not bool(r.get("priced", False)) else
+               "its fair points are not resolved: not enough deals")
+        lines.append(f"{card} is {word} (effect {r['effect']:+.3f} [{r['effect_lo']:+.3f}, "
+                     f"{r['effect_hi']:+.3f}]) but not moved: {how}")
+    return lines
 
 
 def _say_dead(table: pd.DataFrame, known: set[str], say: Callable[[str], None]) -> None:

@@ -36,7 +36,8 @@ Examples:
 @click.option("--against", "against", multiple=True, metavar="SPEC",
               help="An opponent every candidate plays (repeat).")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True,
-              help="Games per candidate and opponent (rounded up to whole deals).")
+              help="Games per candidate and opponent (rounded down to whole deals: never "
+                   "exceeded).")
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True,
               help="Candidates to try (with --resume: the new total).")
 @click.option("--confirm-games", type=click.IntRange(min=1), default=200, show_default=True,
@@ -119,10 +120,13 @@ def tune_command(ctx: click.Context, spec: str | None, space: tuple[str, ...],
     except (TuneError, ScheduleError, StoreError, BotConfigError) as exc:
         raise UserError(str(exc)) from None
     confirm = data["confirmation"]
-    interval = ("[{:.1%}, {:.1%}]".format(*confirm["interval"]) if confirm["interval"]
-                else "(no interval)")
     click.echo(f"best: {data['spec']} (trial {data['trial']}, {data['search_win_rate']:.1%} "
                "in the search)")
-    click.echo(f"confirmed against {confirm['against']}: {confirm['win_rate']:.1%} "
-               f"{interval} in {confirm['games']} fresh games: {confirm['verdict']}")
+    if confirm["win_rate"] is None:
+        click.echo(f"confirmation {confirm['verdict']}")
+    else:
+        interval = ("[{:.1%}, {:.1%}]".format(*confirm["interval"]) if confirm["interval"]
+                    else "(no interval)")
+        click.echo(f"confirmed against {confirm['against']}: {confirm['win_rate']:.1%} "
+                   f"{interval} in {confirm['games']} fresh games: {confirm['verdict']}")
     click.echo(f"written: {directory / 'best.json'}, {directory / 'tune.html'}")

@@ -68,7 +68,9 @@ def _html(data: dict[str, Any]) -> str:
     esc = html.escape
     settings = data["settings"]
     confirm = data.get("confirmation")
-    if confirm:
+    if confirm and confirm.get("win_rate") is None:
+        verdict = f"<p>Confirmation {esc(confirm['verdict'])}.</p>"
+    elif confirm:
         interval = ("[{}, {}] (95% Wilson)".format(*map(_pct, confirm["interval"]))
                     if confirm.get("interval") else "(no interval: too few deals)")
         verdict = (f"<p>Confirmation on {confirm['games']} fresh games: <b>{esc(confirm['spec'])}"

@@ -191,7 +191,19 @@ def check(settings: TuneSettings) -> Plan:
         raise TuneError("give at least one --against SPEC (the opponents every candidate "
                         "plays)")
     dims = parse_space(start.declared(), settings.space, settings.spec)
+    # A match is whole deals, one game per seat rotation: the games asked for are rounded
+    # down to them (never up: --games is never exceeded), and fewer than one deal is refused.
+    for name, games in (("--games", settings.games), ("--confirm-games", settings.confirm_games)):
+        if games < settings.players:
+            raise TuneError(f"{name} {games} is less than one deal: with {settings.players} "
+                            f"players a deal is {settings.players} games (one per seat "
+                            f"rotation); give {name} {settings.players} or more")
     return Plan(settings, start, opponents, dims)
+
+
+def whole_deals(games: int, players: int) -> int:
+    """``games`` rounded down to whole deals (a deal: one game per seat rotation)."""
+    return games - games % players
 
 
 def read_settings(directory: Path) -> TuneSettings:
@@ -331,7 +343,8 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
                 stopped = False
                 for k, opponent in enumerate(plan.opponents):
                     folder = directory / "games" / _folder(spec) / f"vs-{k}"
-                    score = play_match(spec, opponent, settings.players, settings.games,
+                    score = play_match(spec, opponent, settings.players,
+                                       whole_deals(settings.games, settings.players),
                                        settings.seed, folder, run)
                     share += score.share
                     games += score.games
@@ -360,8 +373,9 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
             per = (time.monotonic() - session) / played
             left = per * (settings.trials - len(done))
             shown = f"({thin})" if thin else f"[{lo:.1%}, {hi:.1%}]"
-            say(f"trial {len(done)}/{settings.trials} {spec.text}: {rate:.1%} "
-                f"{shown} in {int(games)} games ({seconds:.0f} s); best so far "
+            # Trials are named by the search's numbers (0: the start), the count beside.
+            say(f"trial {trial.number} ({len(done)} of {settings.trials}) {spec.text}: "
+                f"{rate:.1%} {shown} in {int(games)} games ({seconds:.0f} s); best so far "
                 f"{best.value:.1%} (trial {best.number}); ETA {_clock(left)}")
             write_outputs(directory, plan, study, None)
     except KeyboardInterrupt:
@@ -372,9 +386,19 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
 
     best = max(done, key=lambda t: (t.value, -t.number))
     best_spec = read_spec(best.user_attrs["spec"])
-    say(f"confirming {best_spec.text} against {plan.start.text} on "
-        f"{settings.confirm_games} fresh games ...")
-    score = play_match(best_spec, plan.start, settings.players, settings.confirm_games,
+    pointless = _nothing_to_confirm(plan, best_spec, [t.value for t in done])
+    if pointless:
+        # Confirming the start against itself (or one of many equal scores against the
+        # start) measures nothing: said so, and no game is played.
+        say(f"no confirmation: {pointless}")
+        return write_outputs(directory, plan, study, {
+            "spec": best_spec.text, "against": plan.start.text, "games": 0, "share": 0.0,
+            "win_rate": None, "interval": None, "seed": None,
+            "verdict": f"not played: {pointless}"})
+    confirm_games = whole_deals(settings.confirm_games, settings.players)
+    say(f"confirming {best_spec.text} (trial {best.number}) against {plan.start.text} on "
+        f"{confirm_games} fresh games ...")
+    score = play_match(best_spec, plan.start, settings.players, confirm_games,
                        derive_seed("confirm", settings.seed) % 2**31, directory / "confirm", run)
     if score.interrupted:
         write_outputs(directory, plan, study, None)
@@ -393,6 +417,19 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
                            "worse than the start" if hi < 1 / settings.players else
                            "not distinguishable from the start at these games")}
     return write_outputs(directory, plan, study, confirm)
+
+
+def _nothing_to_confirm(plan: Plan, best: BotSpec, scores: Sequence[float]) -> str | None:
+    """Why the confirmation match would measure nothing, or None: the best trial is the
+    start itself (ties go to the lowest trial, and trial 0 is the start), so it would play
+    the start against itself."""
+    if best.full_params() != plan.start.full_params() or best.target != plan.start.target:
+        return None
+    same = len(scores) > 1 and len(set(scores)) == 1
+    return (f"the best trial is the start itself ({plan.start.text})"
+            + (f": every trial scored {scores[0]:.1%}, no candidate stood out (other "
+               "--against opponents or a wider --space may)" if same else
+               ": no candidate beat it in the search"))
 
 
 def write_outputs(directory: Path, plan: Plan, study: Any,

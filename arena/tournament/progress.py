@@ -33,8 +33,12 @@ class Progress:
     """``update(done, leader)`` as games finish; ``close()`` at the end."""
 
     def __init__(self, total: int, initial: int, stream: IO[str], *, mode: str = "auto",
-                 every: float = 10.0, table: Callable[[], list[str]] | None = None) -> None:
+                 every: float = 10.0, table: Callable[[], list[str]] | None = None,
+                 label: str = "leader") -> None:
         self.total = total
+        #: What the line's last figure is: a tournament's leader, or (empty) a figure that
+        #: names itself, as a study's complete deals (its leader is a level's own copy).
+        self.label = label
         self.initial = initial
         self.done = initial
         self.stream = stream
@@ -83,8 +87,7 @@ class Progress:
                     self.draw(self.table())
                 else:
                     self.leader = leader() if callable(leader) else leader
-                    self.bar.set_postfix_str(f"leader: {self.leader}" if self.leader else "",
-                                             refresh=False)
+                    self.bar.set_postfix_str(self.figure(), refresh=False)
         elif self.mode == "lines":
             now = time.monotonic()
             tenth = (10 * done) // max(1, self.total)
@@ -104,8 +107,14 @@ class Progress:
         text = (f"[{self.done:>{width}}/{self.total}] {100 * self.done / max(1, self.total):5.1f}%"
                 f"  {rate:.1f} games/s  ETA {_eta(left)}")
         if self.leader:
-            text += f"  leader: {self.leader}"
+            text += f"  {self.figure()}"
         return text
+
+    def figure(self) -> str:
+        """The last figure of the line, with its label."""
+        if not self.leader:
+            return ""
+        return f"{self.label}: {self.leader}" if self.label else self.leader
 
     def draw(self, lines: list[str]) -> None:
         """The table under the bar, each line in place (a tqdm line of its own)."""

@@ -26,6 +26,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -543,9 +544,18 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
     by_id = schedule.by_id()
     done: set[int] = set()  # schedule indices
 
+    per_deal = Counter(g.deal for g in schedule.games)
+    deal_done: Counter[int] = Counter()
+
+    def deals_line() -> str:
+        """``deals complete: 7 of 30``: a study's progress in the unit of its analysis."""
+        complete = sum(1 for deal, n in deal_done.items() if n == per_deal[deal])
+        return f"deals complete: {complete} of {len(per_deal)}"
+
     def count(index: int, summary: Any) -> None:
         game = schedule.games[index]
         done.add(index)
+        deal_done[game.deal] += 1
         # A deal is one pairing's seed: deal 0 of two pairings are two deals (as the reports
         # count them), not one.
         standings.add(schedule.names(game), summary, (game.pairing, game.deal))
@@ -573,9 +583,14 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                 log.info("in jails of their own (memory limit %s; %s; %s): %s",
                          f"{memory} MB" if memory else "none", cgroup_note(), filter_note(),
                          ", ".join(isolated))
+            # A study's seats are a level and its own copies, whose standings mean nothing:
+            # its progress is the deals whose every arm is played (what its analysis uses).
+            study = config.experiment is not None
             table = LiveTable(standings, schedule, done)
             progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
-                                table=table.lines)
+                                table=None if study else table.lines,
+                                label="" if study else "leader")
+            leader = deals_line if study else standings.leader
             writer = GamesWriter(directory, lazy=True)
             executor = make_executor(config, settings)
             games = executor.play(remaining)
@@ -603,7 +618,7 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                                 if sprt is not None and sprt.decision:
                                     log.info("%s", sprt.describe())
                                     break
-                            progress.update(len(done), standings.leader)
+                            progress.update(len(done), leader)
                             if interrupt.requested:
                                 interrupted = True
                                 break
@@ -612,7 +627,7 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
             finally:
                 games.close()
                 writer.close()
-                progress.update(len(done), standings.leader, force=not interrupted)
+                progress.update(len(done), leader, force=not interrupted)
                 progress.close()
             if interrupted:
                 # For arena.log: the console already gets the command's own sentence.

@@ -273,12 +273,16 @@ def test_an_unresolved_emperor_figure_is_not_enough_games_never_met(
     assert gap["value"] is None and gap["lo"] is None and words in gap["note"]
     assert figures["emperor_fair_value"]["value"] is None
     assert not all_met(goals, figures) and loss(goals, figures) == 100
-    # The same study resolved: the gap is the fair value less the Emperor's points, and met.
+    # The same study resolved: the gap is the fair value less the Emperor's points, in the
+    # band by its estimate; met only when its interval is inside the band too (issue 52).
     monkeypatch.setattr(balance, "analyse", lambda t: {"info": resolved})
     figures = _emperor_figures(Path("study"))
     gap = figures["emperor_gap"]
     assert (gap["value"], gap["lo"], gap["hi"]) == (0.5, -0.5, 1.5) and gap["points"] == 2
-    assert all_met(goals, figures) and loss(goals, figures) == 0
+    assert not all_met(goals, figures) and loss(goals, figures) == 0
+    tight = {**resolved, "emperor_fair_value_lo": 1.8, "emperor_fair_value_hi": 2.9}
+    monkeypatch.setattr(balance, "analyse", lambda t: {"info": tight})
+    assert all_met(goals, _emperor_figures(Path("study")))
 
 
 def test_a_design_run_measures_the_emperors_fair_value(tmp_path: Path) -> None:
@@ -287,7 +291,8 @@ def test_a_design_run_measures_the_emperors_fair_value(tmp_path: Path) -> None:
         {"figure": "emperor_fair_value", "at_least": 0}],
         "space": {"emperor": [1, 2]}, "study": {"deals": 12, "categories": ["panda"]}})
     out = tmp_path / "out"
-    code, text, err = run(str(goals), "--games", "400", "--workers", "1", "--quiet",
+    # Two trials of 180 games and one confirmation: the budget pays for them all.
+    code, text, err = run(str(goals), "--games", "540", "--workers", "1", "--quiet",
                           "--out", str(out))
     assert code == 0, err
     rows = pd.read_csv(out / "candidates.csv")
@@ -297,6 +302,7 @@ def test_a_design_run_measures_the_emperors_fair_value(tmp_path: Path) -> None:
         assert r["emperor_gap"] == pytest.approx(r["emperor_fair_value"] - r["emperor"])
         assert r["emperor_fair_value_hi"] == pytest.approx(r["emperor_gap_hi"] + r["emperor"])
     best = json.loads((out / "best.json").read_text())
+    assert best["games"] <= 540
     for t in best["trials"]:
         # One card study a trial, the panda cards' 15 games on each of 12 deals; no price
         # arm and no match.
@@ -336,3 +342,46 @@ def test_a_value_tpe_never_asked_for_is_measured_before_the_space_is_spent() -> 
     huge = parse({"bot": "greedy", "goals": [{"figure": "rounds", "at_least": 1}],
                   "space": {"points": {f"panda-{i:02}": [0, 9] for i in range(1, 6)}}})
     assert _unmeasured(huge, set(), set(), start_candidate(huge), start_candidate(huge)) is None
+
+
+def test_the_budget_is_never_passed_and_too_small_a_budget_is_refused(tmp_path: Path) -> None:
+    """Issue 52: `--games 10` printed "360 of 10 games", played 720 and exited 0.  A trial's
+    games are known before it is played: a budget below the start's trial and its
+    confirmation is refused with the minimum, and a run never plays past its budget (the
+    confirmation included)."""
+    goals = write(tmp_path, {**BASE, "goals": [
+        {"figure": "first_seat_win_rate", "target": 0.95, "tolerance": 0.01}]})
+    out = tmp_path / "out"
+    code, _text, err = run(str(goals), "--games", "10", "--workers", "1", "--quiet",
+                           "--out", str(out))
+    assert code == 2 and "a trial plays 40 games" in err and "at least --games 80" in err
+    assert not out.exists()
+    code, _text, err = run(str(goals), "--games", "100", "--workers", "1", "--quiet",
+                           "--out", str(out))
+    assert code == 0, err
+    best = json.loads((out / "best.json").read_text())
+    assert best["games"] <= 100 and len(best["trials"]) == 1
+    assert "would pass the budget" in best["reason"]
+
+
+def test_a_goal_is_met_only_when_its_interval_is_inside_the_band() -> None:
+    """Issue 52: a spread of 0.00 [0.00, 0.85] against <= 0.5 stopped the search as "meets
+    every goal"; it is "not settled", with the deals that would settle it."""
+    from arena.balance.design import Trial, settled, to_settle, verdicts
+
+    goals = parse({"bot": "greedy", "goals": [{"figure": "card_spread", "at_most": 0.5}],
+                   "space": {"points": {"panda-07": [0, 12]}}, "study": {"deals": 20}})
+    goal = goals.goals[0]
+    loose = {"value": 0.0, "lo": 0.0, "hi": 0.85, "games": 340, "deals": 20}
+    tight = {"value": 0.1, "lo": 0.0, "hi": 0.4, "games": 340, "deals": 20}
+    assert not settled(goal, loose) and settled(goal, tight)
+    assert not all_met(goals, {"card_spread": loose})
+    deals, games = to_settle(goal, loose)  # type: ignore[misc]
+    assert 20 < deals < 400 and games == math.ceil(deals * 17)
+    trial = Trial(1, start_candidate(goals), "TPE", {"card_spread": loose}, 0.0, 340, 1.0)
+    verdict = verdicts(goals, [trial], {"trial": 1, "figures": {"card_spread": loose}})[0]
+    assert verdict["status"] == "not settled"
+    assert "not settled: 0.00 [0.00, 0.85]" in verdict["text"]
+    assert f"about {deals:,} deals" in verdict["text"]
+    met = verdicts(goals, [trial], {"trial": 1, "figures": {"card_spread": tight}})[0]
+    assert met["status"] == "met" and "interval inside <= 0.5" in met["text"]

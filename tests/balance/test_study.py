@@ -53,21 +53,76 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     assert max(len(line) for line in md.splitlines() if line.startswith("|")) <= 100
     # A study's report is the study's: its headline first, no standings of a level against
     # its own copies, no descriptive card table, games to watch picked by its findings.
-    # (after the line that says who signed the run, which every report starts with)
+    # (after the line that says who signed the run, which every report starts with, then the
+    # designer's own card, panda-03 of --price-cards)
     headline = md.split("\n\n")[2].splitlines()
     assert headline[0].startswith("- Signed by your key")
-    assert headline[1].startswith("- Strongest evidence: ")
+    assert headline[1].startswith("- Your card panda-03 (")
+    assert "\n- Strongest evidence: " in md.split("\n\n")[2]
     assert "## 1. Overview" in md and "Standings" not in md and "Objective-card" not in md
     assert not (report / "standings.csv").exists() and not (report / "cards.csv").exists()
     watch = pd.read_csv(report / "games_to_watch.csv")
     assert not watch["why"].str.contains("upset|flagged:").any()
     assert watch["why"].str.contains(r"\(study: ").any()
-    assert (report / "summary.txt").read_text().splitlines()[1].startswith(
-        "Strongest evidence: ")
+    summary = (report / "summary.txt").read_text().splitlines()
+    assert summary[0].startswith("Signed by your key")
+    assert summary[1].startswith("Your card panda-03 (")
     records = list(read_records(out))
     assert len(records) == 10 * (15 + 2)
     for record in records[:20]:
         assert replay_record(record).ok
+
+
+def test_a_studys_games_to_watch_are_links_that_open(tmp_path: Path) -> None:
+    """Issue 52: the study's report linked ``replays/`` that nothing wrote, and an id with an
+    ``@`` (a re-priced arm) showed as raw Markdown in the HTML."""
+    import re
+
+    from reports.render import text_to_html
+
+    out, result = study(tmp_path)
+    assert result.exit_code == 0, result.output
+    report = out / "report"
+    watch = pd.read_csv(report / "games_to_watch.csv")
+    assert len(watch)
+    for file in watch["file"]:
+        assert (report / file).is_file(), file
+    html = (report / "report.html").read_text()
+    assert not re.search(r"\[[^\]]+\]\(replays/", html)
+    assert text_to_html("- [x0-panda-0004-panda-06@7](replays/x0-panda-0004-panda-06@7.html)"
+                        ) == ('<ul><li><a href="replays/x0-panda-0004-panda-06@7.html">'
+                              'x0-panda-0004-panda-06@7</a></li></ul>')
+
+
+def test_a_study_opens_with_the_designers_cards(tmp_path: Path) -> None:
+    """Issue 52: a study's report and terminal output open with the cards the designer
+    named (--price-cards): fair points with their interval, the verdict, and the deals that
+    would settle it, before the strongest evidence."""
+    out, result = study(tmp_path)
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    mine = text.index("your cards")
+    assert mine < text.index("the cards with the strongest evidence")
+    line = next(li for li in text.splitlines() if li.strip().startswith("panda-03 ("))
+    assert "fair points" in line and ("deals" in line or "settled" in line)
+    assert "effect" in line
+    summary = (out / "report" / "summary.txt").read_text().splitlines()
+    assert summary[0].startswith("Your card panda-03 (") and "fair points" in summary[0]
+    assert summary[1].startswith("Strongest evidence: ")
+    html = (out / "report" / "report.html").read_text()
+    assert html.index("Your card panda-03") < html.index("Strongest evidence")
+
+
+def test_a_studys_progress_counts_deals_not_a_leader(tmp_path: Path) -> None:
+    """Issue 52: "leader: greedy#1 58%" is a level's own copy beating it, which means
+    nothing in a study; its progress is the deals complete, the unit of its analysis."""
+    result = CliRunner().invoke(main, [
+        "balance", "study", "--bot", BOT, "--deals", "4", "--category", "panda", "--workers",
+        "1", "--seed", "0", "--no-report", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("[")]
+    assert lines and not any("leader" in line for line in lines)
+    assert lines[-1].endswith("deals complete: 4 of 4")
 
 
 def test_the_price_arms_are_measured_against_the_games_without_the_card(
@@ -339,7 +394,7 @@ def test_suggest_says_extrapolated_beyond_the_prices_measured() -> None:
     assert out.loc["panda-07", "suggested"] == 2
     why = out.loc["panda-07", "why"]
     assert "extrapolated: 2 is outside the prices its games measured (9 to 15)" in why
-    assert "keeps it at 12" in why
+    assert "by value (the fair-value method `tune` uses) it would stay at 12" in why
     assert bool(out.loc["panda-07", "extrapolated"])
     assert out.loc["panda-01", "change"] == 0 and "extrapolated" not in out.loc["panda-01", "why"]
     written = card_file(exp, out.reset_index(), "suggested")  # type: ignore[arg-type]
@@ -457,3 +512,71 @@ def test_the_spread_and_the_stop_rule_cover_every_movable_card() -> None:
     assert not _no_longer_shrinks(before, now, {"A", "B"})
     worse = level([("A", 6.5, 0.1), ("B", 4.0, 0.1), ("D", 4.0, 0.1)])
     assert _no_longer_shrinks(before, worse, {"A", "B"})
+
+
+def test_copies_are_flagged_together_and_their_efficiency_pooled(tmp_path: Path) -> None:
+    """Issue 52: in a printed-set study only panda-04 was flagged inefficient while its
+    identical twins (eat 2 green, 3 points) had intervals entirely below the margin and no
+    flag; the pooled-copies table had no efficiency.  Copies are one unit for the flags."""
+    out, result = study(tmp_path)
+    assert result.exit_code == 0, result.output
+    cards = pd.read_csv(out / "report" / "study_cards.csv").fillna({"flag": "", "copies": ""})
+    copies = pd.read_csv(out / "report" / "study_copies.csv")
+    for col in ("efficiency", "efficiency_lo", "efficiency_hi", "q_efficiency", "flag"):
+        assert col in copies, col
+    twins = cards[cards["copies"].str.contains("panda-01")]
+    assert set(twins["card"]) == {f"panda-0{i}" for i in range(1, 6)}
+    for _, group in cards[cards["copies"] != ""].groupby("copies"):
+        assert group["flag"].nunique() == 1 and group["q_efficiency"].nunique() == 1
+    green = copies[copies["asks"] == "eat 2 green"].iloc[0]
+    assert 0 < green["efficiency_lo"] <= green["efficiency"] <= green["efficiency_hi"]
+
+
+def _twins(flags: dict[str, str]) -> dict:
+    return _table([{"card": f"panda-0{i}", "points": 3.0, "asks": "eat 2 green",
+                    "fair_points": math.nan, "fair_points_se": math.nan,
+                    "fair_points_lo": math.nan, "fair_points_hi": math.nan, "priced": False,
+                    "efficiency": 0.55, "efficiency_lo": 0.45, "efficiency_hi": 0.7,
+                    "efficiency_games_needed": math.nan, "flag": flags.get(f"panda-0{i}", "")}
+                   for i in range(1, 6)])
+
+
+def test_suggest_by_efficiency_moves_only_cards_the_evidence_names() -> None:
+    """Issue 52: with panda-04 alone flagged, `suggest --method efficiency` doubled all five
+    copies from 3 to 6, each line saying its value evidence kept it at 3.  A group moves
+    only when its flag names every copy (the study flags copies together), and a figure the
+    deals do not carry says "not enough deals"."""
+    from arena.balance.tune import suggest
+
+    one = suggest(None, 0, _twins({"panda-04": "inefficient (beyond ±20%)"}),  # type: ignore[arg-type]
+                  method="efficiency")
+    assert (one["change"] == 0).all(), one[["card", "suggested"]]
+    every = suggest(None, 0, _twins({f"panda-0{i}": "inefficient (beyond ±20%)"  # type: ignore[arg-type]
+                                     for i in range(1, 6)}), method="efficiency")
+    assert (every["suggested"] == 5).all()
+    assert all("parity of effort only" in w and "keeps it at" not in w for w in every["why"])
+    thin = _twins({})
+    thin["levels"][0]["efficiency"] = math.nan
+    thin["levels"][0]["efficiency_games_needed"] = 170.0
+    why = suggest(None, 0, thin, method="efficiency")["why"]  # type: ignore[arg-type]
+    assert all(w.startswith("not enough deals") and "170 games" in w for w in why)
+
+
+def test_tune_says_which_flagged_cards_it_cannot_move_and_why() -> None:
+    """Issue 52: `balance tune --rounds 1` said "no card moves; the set is as balanced as
+    the study can tell" while panda-07 had an effect of +0.268 [0.090, 0.446]."""
+    from arena.balance.tune import _unresolved, suggest
+
+    analysis = _table([
+        {"card": "panda-07", "points": 12.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "flag": "too strong", "q_value": 0.001, "effect": 0.268, "effect_lo": 0.090,
+         "effect_hi": 0.446, "fair_points_games_needed": 1275.0},
+        {"card": "panda-08", "points": 4.0, "fair_points": math.nan,
+         "fair_points_se": math.nan, "fair_points_lo": math.nan, "fair_points_hi": math.nan,
+         "priced": False, "effect": -0.01, "effect_lo": -0.1, "effect_hi": 0.08}])
+    table = suggest(None, 0, analysis)  # type: ignore[arg-type]
+    assert (table["change"] == 0).all()
+    lines = _unresolved(table, analysis["levels"][0])
+    assert len(lines) == 1 and lines[0].startswith("panda-07 is too strong (effect +0.268")
+    assert "not enough deals" in lines[0] and "1,275 games" in lines[0]

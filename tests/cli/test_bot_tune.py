@@ -36,12 +36,14 @@ def seeds(folder: Path) -> list[tuple[str, int]]:
 
 def test_a_tiny_run_writes_best_json_and_the_page_on_paired_deals(tmp_path: Path) -> None:
     out = tmp_path / "run"
+    # Against objective the trials' scores differ (against random greedy wins them all, and
+    # the best would be the start itself: nothing to confirm).
     code, text, err = run("bots", "tune", "greedy", "--space", "decay=0.2..1.0",
-                          "--space", "samples=1,2", "--against", "random", "--games", "4",
+                          "--space", "samples=1,2", "--against", "objective", "--games", "4",
                           "--trials", "3", "--confirm-games", "4", "--workers", "1",
                           "--seed", "5", "--out", str(out))
     assert code == 0, err
-    assert "trial 3/3" in err and "ETA" in err
+    assert "trial 2 (3 of 3)" in err and "ETA" in err
     best = json.loads((out / "best.json").read_text())
     assert len(best["trials"]) == 3
     # Trial 0 is the starting point; the best is one of the trials.
@@ -60,6 +62,29 @@ def test_a_tiny_run_writes_best_json_and_the_page_on_paired_deals(tmp_path: Path
     assert len(played) >= 2 and all(p == played[0] for p in played)
     fresh = {s for _, s in seeds(out / "confirm")}
     assert fresh and not fresh & {s for _, s in played[0]}
+
+
+def test_a_start_that_stays_best_is_not_confirmed_against_itself(tmp_path: Path) -> None:
+    """Issue 52: with every trial at 0% the tuner went on to "confirming X against X", and
+    numbered its trials "trial 1/3 ... best so far (trial 0)".  Trials carry the search's
+    numbers; a best that is the start plays no confirmation and says why; --games is never
+    exceeded (rounded down to whole deals) and less than one deal is refused."""
+    out = tmp_path / "run"
+    code, text, err = run("bots", "tune", "greedy", "--space", "decay=0.2..1.0",
+                          "--against", "random", "--games", "5", "--trials", "3",
+                          "--confirm-games", "4", "--workers", "1", "--seed", "5",
+                          "--out", str(out))
+    assert code == 0, err
+    assert "trial 0 (1 of 3)" in err and "trial 2 (3 of 3)" in err
+    assert "confirming" not in err and "no confirmation: the best trial is the start" in err
+    best = json.loads((out / "best.json").read_text())
+    assert best["trial"] == 0 and best["confirmation"]["games"] == 0
+    assert not (out / "confirm").exists()
+    assert all(t["games"] == 4 for t in best["trials"])  # 5 asked: two whole deals
+    assert "confirmation not played" in text
+    code, _text, err = run("bots", "tune", "greedy", "--space", "decay=0.2..1.0",
+                           "--against", "random", "--games", "1", "--out", str(tmp_path / "b"))
+    assert code == 2 and "--games 1 is less than one deal" in err
 
 
 @pytest.mark.parametrize(("space", "needle"), [

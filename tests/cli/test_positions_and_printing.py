@@ -153,3 +153,20 @@ def test_counts_read_as_english() -> None:
     state.stored_channels[0] = 1
     text = render_state(state, ["a", "b"], color=False)
     assert "1 channel;" in text and "0 channels" in text and "1 channels" not in text
+
+
+def test_a_position_and_a_record_given_to_the_other_command_say_what_they_are(
+        record: Path, tmp_path: Path) -> None:
+    """Issue 52: `replay start.json` said "the record has no 'seats' field", and `show
+    game.json` "format: None is not a known position format"."""
+    start = tmp_path / "start.json"
+    code, out, _err = run("position", "--new", "--players", "2", "--seed", "7")
+    assert code == 0
+    start.write_text(out)
+    code, _out, err = run("replay", str(start))
+    assert code == 2 and "is a position, not a game record" in err
+    assert "arena show" in err and "arena legal" in err
+    for command in ("show", "legal"):
+        code, _out, err = run(command, str(record))
+        assert code == 2 and "is a game record, not a position" in err and "arena replay" in err
+        assert "format" not in err

@@ -106,3 +106,16 @@ def test_a_flagged_card_gets_the_first_game_where_it_was_completed(run: Path) ->
     assert [row.game for row in rows] == [done[card][0]]
     assert "flagged: worth more" in rows[0].why
     assert not any(f"{never} completed" in w for w in chosen["why"])
+
+
+def test_a_dead_cards_game_does_not_read_as_a_contradiction() -> None:
+    """Issue 52: "panda-15 completed (flagged: dead)" said a rarely completed card was
+    completed with no word of why that game is worth a look."""
+    from reports.watch import completed_why
+
+    why = completed_why("panda-15", "dead")
+    assert "(flagged: dead)" not in why and "one of the few games" in why
+    assert "rarely completed" in completed_why("plot-02", "dead, inefficient")
+    assert completed_why("plot-02", "worth more") == "plot-02 completed (flagged: worth more)"
+    study = completed_why("panda-07", "study: too strong")
+    assert study == "panda-07 completed (study: too strong)"
