@@ -3,9 +3,10 @@
 A run folder written by this version holds ``run.key`` (mode 0600, readable by the arena's
 user only; a jail never sees the run's folder): the run's MAC secret and, for a run with
 keyed deals, the deal key (``arena.seeds.keyed_deal_seed``).  Neither is in a command line,
-an environment or the manifest while the run is live; when it ends the deal key is written to
-the manifest (``deal_key``), so that anyone can play its games again, and the MAC secret
-stays in ``run.key``.
+an environment or the manifest while the run is live; when it ends the run's own deal key is
+written to the manifest (``deal_key``), so that anyone can play its games again, and the MAC
+secret stays in ``run.key``.  A shared key (``--deal-key FILE``) is written into neither: it
+keys other runs' deals too, and stays in its file.
 
 Each line of ``games.jsonl`` ends with ``"mac"``: HMAC-SHA256, under a key derived from the
 MAC secret, of the line as the runner wrote it without that field (the exact bytes: no

@@ -8,6 +8,7 @@ manifest.  Each ends with the attack getting nothing.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -100,3 +101,26 @@ def test_no_process_of_an_earlier_game_lives_into_the_next_even_with_a_patched_h
     assert messages(out, "X") == ["earlier grandchildren alive=0"] * 6
     no_jail_left()
 
+
+def test_a_shared_deal_key_is_never_written_into_the_run(tmp_path: Path) -> None:
+    key_file = tmp_path / "deals.key"
+    out = played(tmp_path, "--bot", "tests.tournament.broken_bots.Crasher:at=99,name=X",
+                 "--bot", "random:name=A", "--games", "2", "--workers", "1",
+                 "--deal-key", str(key_file))
+    key = key_file.read_text().strip()
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert key not in path.read_text(errors="replace"), path
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["deals"]["keyed"] and manifest["deals"]["shared"]
+    assert "deal_key" not in manifest and manifest["finished"]
+    # Resuming (or any command that needs the deals again) asks for the file.
+    again = run_cli(["--resume", str(out), "--quiet"])
+    assert again.exit_code == 2 and "--deal-key" in again.stderr, again.output
+    other = tmp_path / "other.key"
+    other.write_text("ab" * 32 + "\n")
+    wrong = run_cli(["--resume", str(out), "--quiet", "--deal-key", str(other)])
+    assert wrong.exit_code == 2 and "fingerprint" in wrong.stderr, wrong.output
+    assert len(wrong.stderr.strip().splitlines()) == 1
+    right = run_cli(["--resume", str(out), "--quiet", "--deal-key", str(key_file)])
+    assert right.exit_code == 0 and "Nothing left to play" in right.stdout, right.output
