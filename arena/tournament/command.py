@@ -192,8 +192,8 @@ Examples:
               help="A file or folder the bots' jails show read-only (repeat; a folder goes "
                    "on their import path, a package by its parent), e.g. --bot-path weights/.")
 @click.option("--fresh-jail", is_flag=True,
-              help="A new jail for every game instead of one kept per participant and worker "
-                   "(slower; see docs/tournaments.md).")
+              help="A new jail for every game instead of one kept per participant, seat "
+                   "rotation and worker (slower; see docs/tournaments.md).")
 @click.option("--deal-key", metavar="FILE|public", default=None,
               help="Key the deals with the key in FILE (created if missing), to play two runs "
                    "on the same deals (the key is never written into the run's folder: give "

@@ -538,6 +538,17 @@ class Jail:
         spare one."""
         if self.process is None or self.cgroups is None or not self.cgroups.folders:
             return False
+        # Frozen while it is emptied (where it can be), so that no process forks meanwhile;
+        # a frozen process still dies of SIGKILL.
+        frozen = self.freeze(True)
+        try:
+            return self._kill_all_but(keep, wait)
+        finally:
+            if frozen:
+                self.freeze(False)
+
+    def _kill_all_but(self, keep: set[int], wait: float) -> bool:
+        assert self.process is not None and self.cgroups is not None
         bwrap = self.process.pid
         procs = os.path.join(self.cgroups.folders[0], "cgroup.procs")
         deadline = time.monotonic() + wait
