@@ -23,9 +23,11 @@ binary, else one on ``PATH``) with:
 - no new privileges (``PR_SET_NO_NEW_PRIVS``), the system-call filter of ``seccomp.py``, a
   new session (no terminal to inject keys into), and death with the process that started it;
 - limits: ``RLIMIT_NPROC``, ``RLIMIT_NOFILE``, ``RLIMIT_FSIZE`` and no core files for the
-  whole jail, ``RLIMIT_AS`` and ``RLIMIT_CPU`` per bot process (``sandbox.py`` sets them),
-  and, where a cgroup can be made (``Cgroups``), the jail's memory (tmpfs pages included)
-  and its number of tasks as a whole.
+  whole jail, ``RLIMIT_AS`` and ``RLIMIT_CPU`` per bot process (``sandbox.py``'s host takes
+  them before it imports the bot), and, where a cgroup can be made (``Cgroups``), the
+  jail's memory (tmpfs pages included) and its number of tasks as a whole; the cgroup also
+  lists the jail's processes for the referee, which kills all but the host's before each
+  game (``Jail.reset``).
 
 The environment is cleared; nothing secret of the run (the deal key, the MAC key, the run's
 folder) is in a command line, an environment or a file of the view.
