@@ -82,8 +82,10 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``sprt``          None or ``{"elo0", "elo1", "alpha", "beta"}`` (plus ``"result"`` when decided).
 ``started``, ``finished``  ISO-8601 times (``finished`` null while running or interrupted).
 ``deals``         ``{"keyed": false}`` (public deals, from the master seed), or ``{"keyed":
-                  true, "check": the deal key's fingerprint}``; absent before keyed deals.
-``deal_key``      hex, the deal key, written when a run with keyed deals ends.
+                  true, "check": the deal key's fingerprint}``, with ``"shared": true`` when
+                  the key is a ``--deal-key FILE``'s; absent before keyed deals.
+``deal_key``      hex, the run's own deal key, written when a run with keyed deals ends;
+                  never a shared key file's (that one stays in its file).
 ``signer``        ``{"ed25519": hex public key, "fingerprint": 16 hex digits}``: whose key
                   signed the run (``arena/keys.py``).
 ``run_id``        hex, random: where the run's chain of line digests starts.

@@ -97,6 +97,7 @@ def build_config(ctx: click.Context, params: dict[str, Any],
         fields["sprt"] = SprtParams.parse(params["sprt"]) if params["sprt"] else None
     if params["deal_key"] is not None:
         fields["deal_key"] = deal_key_option(params["deal_key"], create=base is None)
+        fields["shared_deals"] = params["deal_key"] != "public"
     if base is not None:
         return replace(base, **fields)
     if len(fields["participants"]) < 2:
@@ -191,12 +192,13 @@ Examples:
               help="A file or folder the bots' jails show read-only (repeat; a folder goes "
                    "on their import path, a package by its parent), e.g. --bot-path weights/.")
 @click.option("--fresh-jail", is_flag=True,
-              help="A new jail for every game instead of one kept per participant and worker "
-                   "(slower; see docs/tournaments.md).")
+              help="A new jail for every game instead of one kept per participant, seat "
+                   "rotation and worker (slower; see docs/tournaments.md).")
 @click.option("--deal-key", metavar="FILE|public", default=None,
               help="Key the deals with the key in FILE (created if missing), to play two runs "
-                   "on the same deals; `public` derives them from --seed alone [default: a "
-                   "fresh key when a bot is jailed, public deals otherwise].")
+                   "on the same deals (the key is never written into the run's folder: give "
+                   "the file again to --resume); `public` derives them from --seed alone "
+                   "[default: a fresh key when a bot is jailed, public deals otherwise].")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Games per task sent to a worker [default: automatic].")
 @click.option("--quiet", is_flag=True, help="No progress output.")
@@ -271,7 +273,9 @@ def _run(ctx: click.Context, params: dict[str, Any]) -> None:
             keys = read_keys(directory)
         except IntegrityError as exc:
             raise UserError(str(exc)) from None
-        base = config_from_manifest(read_manifest(directory), isolation, keys)
+        given = params["deal_key"]
+        key = deal_key_option(given, create=False) if given not in (None, "public") else None
+        base = config_from_manifest(read_manifest(directory), isolation, keys, key)
         config = build_config(ctx, params, base, isolation)
     else:
         if len(params["bots"]) < 2:

@@ -23,9 +23,11 @@ binary, else one on ``PATH``) with:
 - no new privileges (``PR_SET_NO_NEW_PRIVS``), the system-call filter of ``seccomp.py``, a
   new session (no terminal to inject keys into), and death with the process that started it;
 - limits: ``RLIMIT_NPROC``, ``RLIMIT_NOFILE``, ``RLIMIT_FSIZE`` and no core files for the
-  whole jail, ``RLIMIT_AS`` and ``RLIMIT_CPU`` per bot process (``sandbox.py`` sets them),
-  and, where a cgroup can be made (``Cgroups``), the jail's memory (tmpfs pages included)
-  and its number of tasks as a whole.
+  whole jail, ``RLIMIT_AS`` and ``RLIMIT_CPU`` per bot process (``sandbox.py``'s host takes
+  them before it imports the bot), and, where a cgroup can be made (``Cgroups``), the
+  jail's memory (tmpfs pages included) and its number of tasks as a whole; the cgroup also
+  lists the jail's processes for the referee, which kills all but the host's before each
+  game (``Jail.reset``).
 
 The environment is cleared; nothing secret of the run (the deal key, the MAC key, the run's
 folder) is in a command line, an environment or a file of the view.
@@ -60,8 +62,9 @@ INSTALL_HINT = (
 )
 #: First uid of the range the jails of a root arena run as (far above any real account).
 JAIL_UID_BASE = 2_000_000_000
-#: Jails per referee process that get distinct uids (participants beyond share one).
-UIDS_PER_REFEREE = 16
+#: Jails per referee process that get distinct uids (jails beyond share one): a worker keeps
+#: a jail per participant, seat rotation and copy at the table.
+UIDS_PER_REFEREE = 64
 #: Environment variables passed into the jail when set: OpenBLAS's settings for this CPU
 #: (older builds compute wrong results or crash without them).
 PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
@@ -527,6 +530,46 @@ class Jail:
         """Whether the jail hit its cgroup's memory or task limit."""
         return self.cgroups is not None and self.cgroups.failed()
 
+    def reset(self, keep: set[int], wait: float = 5.0) -> bool:
+        """Kill every process of the jail but bwrap's own and ``keep`` (process IDs here),
+        and wait until they are gone; False when the jail's processes cannot be listed from
+        here (no cgroup) or do not die within ``wait`` seconds.
+
+        Done by the referee, outside the jail, from the jail's cgroup (which every process
+        of it is in, and none can leave): nothing the bot's code patches in the jail can
+        spare one."""
+        if self.process is None or self.cgroups is None or not self.cgroups.folders:
+            return False
+        # Frozen while it is emptied (where it can be), so that no process forks meanwhile;
+        # a frozen process still dies of SIGKILL.
+        frozen = self.freeze(True)
+        try:
+            return self._kill_all_but(keep, wait)
+        finally:
+            if frozen:
+                self.freeze(False)
+
+    def _kill_all_but(self, keep: set[int], wait: float) -> bool:
+        assert self.process is not None and self.cgroups is not None
+        bwrap = self.process.pid
+        procs = os.path.join(self.cgroups.folders[0], "cgroup.procs")
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                pids = {int(line) for line in Path(procs).read_text().split()}
+            except (OSError, ValueError):
+                return False
+            victims = [pid for pid in pids - keep - {bwrap}
+                       if _parent(pid) != bwrap and not _zombie(pid)]
+            if not victims:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            for pid in victims:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.001)
+
     def freeze(self, frozen: bool) -> bool:
         """Freeze or thaw the whole jail (False: no freezer here)."""
         return self.cgroups is not None and self.cgroups.freeze(frozen)
@@ -543,6 +586,26 @@ class Jail:
         if self.cgroups is not None:
             self.cgroups.remove()
             self.cgroups = None
+
+
+def _status(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return dict(line.split(":\t", 1) for line in f if ":\t" in line)
+    except OSError:
+        return {}
+
+
+def _parent(pid: int) -> int:
+    """The parent of process ``pid`` (0 when it is gone)."""
+    with contextlib.suppress(KeyError, ValueError):
+        return int(_status(pid)["PPid"])
+    return 0
+
+
+def _zombie(pid: int) -> bool:
+    """Whether process ``pid`` is gone or a zombie (its memory already freed)."""
+    return _status(pid).get("State", "Z")[:1] in "ZX"
 
 
 def filter_note() -> str:

@@ -149,14 +149,26 @@ def _whole(manifest: dict[str, Any], name: str) -> int:
     return value
 
 
-def deal_key_of(manifest: dict[str, Any], keys: RunKeys | None) -> bytes | None:
-    """The deal key of a run: None for public deals; else the run's ``run.key`` (live) or
-    the manifest's ``deal_key`` (written when the run ended), checked against the
-    manifest's fingerprint."""
+def deal_key_of(manifest: dict[str, Any], keys: RunKeys | None,
+                given: bytes | None = None) -> bytes | None:
+    """The deal key of a run: None for public deals; else ``given`` (read from the key file
+    the command was given), the run's ``run.key`` (live) or the manifest's ``deal_key``
+    (written when a run with a key of its own ended), checked against the manifest's
+    fingerprint.  A shared key file's key is in neither: it must be given."""
     deals = manifest.get("deals")
     if not isinstance(deals, dict) or not deals.get("keyed"):
         return None
+    if given:
+        if deal_key_check(given) != deals.get("check"):
+            raise StoreError(f"the --deal-key file holds another key (fingerprint "
+                             f"{deal_key_check(given)}) than the run's deals were keyed with "
+                             f"(fingerprint {deals.get('check')})")
+        return given
     key: bytes | None = keys.deals if keys is not None else None
+    if key is None and deals.get("shared") and "deal_key" not in manifest:
+        raise StoreError(f"the run's deals are keyed by a shared key file (fingerprint "
+                         f"{deals.get('check')}), which is never kept in the run's folder: "
+                         "give it again with --deal-key FILE")
     if key is None and isinstance(manifest.get("deal_key"), str):
         with contextlib.suppress(ValueError):
             key = bytes.fromhex(manifest["deal_key"])
@@ -170,11 +182,15 @@ def deal_key_of(manifest: dict[str, Any], keys: RunKeys | None) -> bytes | None:
 
 
 def config_from_manifest(manifest: dict[str, Any], isolation: Isolation | None = None,
-                         keys: RunKeys | None = None) -> TournamentConfig:
+                         keys: RunKeys | None = None,
+                         deal_key: bytes | None = None) -> TournamentConfig:
     """The configuration a manifest was written for (``arena tournament --resume DIR``);
     untrusted specs are checked away from this process (``parse_participant``); ``keys``: the
-    folder's ``run.key`` (the deal key of a live run with keyed deals)."""
-    deal_key = deal_key_of(manifest, keys)
+    folder's ``run.key`` (the deal key of a live run with keyed deals); ``deal_key``: the key
+    of the ``--deal-key`` file given (a shared key is kept nowhere else)."""
+    deals = manifest.get("deals")
+    shared = isinstance(deals, dict) and bool(deals.get("shared"))
+    deal_key = deal_key_of(manifest, keys, deal_key)
     try:
         participants = tuple(parse_participant(p["spec"], isolation)
                              for p in manifest["participants"])
@@ -198,6 +214,7 @@ def config_from_manifest(manifest: dict[str, Any], isolation: Isolation | None =
             cards=cards.from_manifest(manifest.get("card_set"), options).cards,
             experiment=CardExperiment.from_dict(experiment) if experiment else None,
             deal_key=deal_key,
+            shared_deals=shared,
         )
     except StoreError:
         raise
@@ -407,8 +424,9 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
     if isolation is not None:
         config = resolve_deals(config, isolation)
     schedule = make_schedule(config)
-    # run.key holds the deal key of a live run with keyed deals, and nothing that signs.
-    keys = RunKeys(b"", config.deal_key or None)
+    # run.key holds the deal key of a live run with keyed deals, and nothing that signs; a
+    # shared key file's key stays in its file: the folder may be handed to a bot's author.
+    keys = RunKeys(b"", None if config.shared_deals else config.deal_key or None)
     key = _your_key()
     run_id = secrets.token_bytes(16)
     try:
@@ -643,8 +661,9 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
             manifest["finished"] = now_iso()
         if sprt is not None:
             manifest["sprt"] = {**config.sprt.to_dict(), "result": sprt.result()}  # type: ignore[union-attr]
-        if config.deal_key:
-            # The run is over: its deals need no secret any more, and anyone may replay it.
+        if config.deal_key and not config.shared_deals:
+            # The run is over: its own key keys no other run's deals, and anyone may replay
+            # it.  A shared key file's would give every later run with the file away.
             manifest["deal_key"] = config.deal_key.hex()
         ready.write_manifest(directory)
     elif played and ready.signer is not None:

@@ -14,12 +14,19 @@ Processes:
 
 - a *host* per untrusted participant and worker: a jail whose first process drops to the
   jail's user, imports the bot class once, then forks one bot process per game on request.
-  One per participant, so that one bot module cannot patch another's class.  The jail is
-  kept for the participant's next game (``Isolation.fresh`` makes one per game): before each
-  game the host kills every other process of its jail and empties its ``/tmp`` and
-  ``/dev/shm``, and it never holds game state, so nothing of one game reaches the next.
-- a *bot process* per game and seat, forked by its host: its own process group, an address
-  space limit (``RLIMIT_AS``, ``--bot-memory``) and a CPU limit (``--bot-cpu``), stdout and
+  One per participant, so that one bot module cannot patch another's class.  The host takes
+  the bot processes' limits (``RLIMIT_AS``, ``RLIMIT_CPU``) on itself before it imports the
+  bot, so that code run at import, which may patch everything of the host, cannot lift them.
+  The jail is kept for the participant's next games (``Isolation.fresh`` makes one per game)
+  but never for two games of one deal: the seat rotations of a deal would hand a bot that
+  remembers its opponent's hidden cards (``GamePlayer`` keeps a jail per participant, seat
+  rotation and copy at the table; ``BotHost`` makes a new jail should a deal come again).
+  Before each game the *referee* kills every process of the jail but bwrap's and the host
+  (``Jail.reset``, from the jail's cgroup; where no cgroup can be made, the jail is made
+  afresh), so nothing but the host lives from one game into the next; the host empties its
+  ``/tmp`` and ``/dev/shm`` too, as a courtesy a patched host may skip.
+- a *bot process* per game and seat, forked by its host: its own process group, the host's
+  address space limit (``RLIMIT_AS``, ``--bot-memory``) and CPU limit (``--bot-cpu``), stdout and
   stderr into a pipe that the referee drains into ``arena.log`` (at most ``OUTPUT_LIMIT``
   bytes per game), and the kernel's ``SIGKILL`` should its host die.  Its replies come over
   a socket on which the kernel tells the referee the sender's process ID (``SO_PASSCRED``:
@@ -297,11 +304,13 @@ def _check_elsewhere(text: str, isolation: Isolation) -> dict[str, Any]:
         raise BotConfigError(f"bot spec {text!r}: {problem}")
     view = isolation.view([module_of(split_spec(text).target)])
     theirs_r, theirs_w = os.pipe()
-    jail = Jail(view, isolation.limits())
+    limits = isolation.limits()
+    jail = Jail(view, limits)
     try:
         uid = jail_uid(0)
         jail.start([sys.executable, "-I", "-m", "arena.tournament.sandbox", "--check",
                     str(theirs_w), "-" if uid is None else str(uid),
+                    f"{limits.memory},{limits.cpu}",
                     orjson.dumps(list(view.sys_path)).decode(), text], pass_fds=(theirs_w,))
     except (OSError, JailError) as exc:
         os.close(theirs_r)
@@ -335,10 +344,12 @@ def _check_elsewhere(text: str, isolation: Isolation) -> dict[str, Any]:
     return reply
 
 
-def _check_main(fd: int, uid: int | None, path: list[str], text: str) -> None:
-    """The child of ``_check_elsewhere``, in its jail: become the jail's user, parse the
-    spec, write the answer to ``fd``."""
+def _check_main(fd: int, uid: int | None, limits: JailLimits, path: list[str],
+                text: str) -> None:
+    """The child of ``_check_elsewhere``, in its jail: become the jail's user, take the
+    bots' limits, parse the spec (importing its module), write the answer to ``fd``."""
     enter_jail(uid, JailLimits())
+    take_limits(limits)
     sys.path.extend(path)
     try:
         spec = BotSpec.parse(text)
@@ -441,11 +452,18 @@ class BotHost:
         self.view = isolation.view([module_of(spec.target)])
         self.jail: Jail | None = None
         self.socket: socket.socket | None = None
+        #: The host's process ID here (the kernel tells it with the host's first message).
+        self.host_pid: int | None = None
+        #: Games spawned in the jail, and their deals (game seeds): a deal played again gets
+        #: a new jail.
+        self.played = 0
+        self.deals: set[int] = set()
         #: Bytes of output kept from this host's bot processes, for ``HOST_OUTPUT_LIMIT``.
         self.printed = 0
 
     def _start(self) -> socket.socket:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         uid = jail_uid(self.slot)
         jail = Jail(self.view, self.isolation.limits())
         try:
@@ -465,28 +483,46 @@ class BotHost:
         self.socket = ours
         return ours
 
-    def spawn(self, seed: int) -> tuple[int, socket.socket, int]:
-        """A new bot process for one game: ``(requests, replies, output)``, ours (the
-        replies a socket that tells its sender).  A host that died (a bot process may kill
-        its parent) is started again once; a second failure is the participant's fault."""
+    def spawn(self, seed: int, deal: int | None = None) -> tuple[int, socket.socket, int]:
+        """A new bot process for one game of ``deal`` (its game seed; None: not told):
+        ``(requests, replies, output)``, ours (the replies a socket that tells its sender).
+
+        The jail is a new one when it has played this deal before, or when its processes
+        cannot be killed from here; else every process of it but the host is killed first.
+        A host that died (a bot process may kill its parent) is started again once; a second
+        failure is the participant's fault."""
+        if self.played and (deal in self.deals or not self._reset()):
+            self.close()  # a deal this jail has seen, or an earlier game's processes left
         for _attempt in range(2):
             sock = self.socket or self._start()
+            if self.host_pid is None:
+                # The host's first message, once the bot is imported: who the host is.
+                with contextlib.suppress(OSError):
+                    self.host_pid = self._answer(sock)
+                if self.host_pid is None:
+                    self.close()
+                    continue
+                self._reset()  # what the import started (no other game ran here yet)
+            self.played += 1
+            if deal is not None:
+                self.deals.add(deal)
             to_bot_r, to_bot_w = os.pipe()
             replies, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
             replies.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
             out_r, out_w = os.pipe()
-            answer = b""
+            answer = None
             try:
                 socket.send_fds(sock, [struct.pack(">Q", seed)],
                                 [to_bot_r, theirs.fileno(), out_w])
-                answer = sock.recv(8)
+                if self._answer(sock) == self.host_pid:
+                    answer = b"spawned"
             except OSError:
                 pass
             finally:
                 for fd in (to_bot_r, out_w):
                     os.close(fd)
                 theirs.close()
-            if len(answer) == 8:
+            if answer is not None:
                 return to_bot_w, replies, out_r
             for fd in (to_bot_w, out_r):
                 os.close(fd)
@@ -494,6 +530,33 @@ class BotHost:
             self.close()
         raise BotFault("crash", "the bot could not be created: its host process ended "
                                 "(the bot's module failed to import there?)")
+
+    @staticmethod
+    def _answer(sock: socket.socket) -> int | None:
+        """The sender's process ID of the host's next 8-byte answer, as the kernel tells it
+        (``SO_PASSCRED``: no process can claim another's); None when none came."""
+        data = b""
+        pid = None
+        while len(data) < 8:
+            chunk, ancillary, _flags, _addr = sock.recvmsg(
+                8 - len(data), socket.CMSG_SPACE(_CREDENTIALS.size))
+            if not chunk:
+                return None
+            for level, kind, payload in ancillary:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                    sender = _CREDENTIALS.unpack(payload[:_CREDENTIALS.size])[0]
+                    if pid is not None and sender != pid:
+                        return None
+                    pid = sender
+            data += chunk
+        return pid if pid is not None and pid > 0 else None
+
+    def _reset(self) -> bool:
+        """Kill every process of the jail but bwrap's and the host, from here (code in the
+        jail may have patched the host); False when it cannot be done (no cgroup lists the
+        jail's processes here) or they do not die."""
+        return self.jail is not None and self.host_pid is not None \
+            and self.jail.reset({self.host_pid})
 
     def limit_hit(self) -> bool:
         """Whether the jail hit its cgroup's memory or task limit."""
@@ -509,12 +572,16 @@ class BotHost:
             self.close()
 
     def close(self) -> None:
+        """End the jail (the kernel ends every process of its PID namespace)."""
         if self.socket is not None:
             self.socket.close()
             self.socket = None
         if self.jail is not None:
             self.jail.close()
             self.jail = None
+        self.host_pid = None
+        self.played = 0
+        self.deals = set()
 
 
 class RemoteBot:
@@ -528,13 +595,14 @@ class RemoteBot:
     other seats' time: a bot's processes run only while the referee waits for it.
     """
 
-    def __init__(self, host: BotHost, seed: int, move_time: float | None) -> None:
+    def __init__(self, host: BotHost, seed: int, move_time: float | None,
+                 deal: int | None = None) -> None:
         self.host = host
         self.move_time = move_time
         self.events: list[Event] = []
         self.output = bytearray()
         self.dropped = 0
-        self.requests, self.channel, self.out = host.spawn(seed)
+        self.requests, self.channel, self.out = host.spawn(seed, deal)
         self.replies = self.channel.fileno()
         #: The bot process's ID here, as the kernel tells it with its first reply.
         self.pid: int | None = None
@@ -748,35 +816,26 @@ def enter_jail(uid: int | None, limits: JailLimits) -> None:
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def _others_alive() -> list[int]:
-    """The jail's processes of its user, other than this one, that still hold their memory
-    (not zombies): what a new bot process could read if they were left."""
-    # The namespace's init (bwrap's, pid 1) and the host's parent are not the user's to kill.
-    spared, uid, out = {os.getpid(), os.getppid(), 1}, os.getuid(), []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) in spared:
-            continue
-        with contextlib.suppress(OSError, ValueError):
-            with open(f"/proc/{entry}/status") as f:
-                fields = dict(line.split(":", 1) for line in f if ":" in line)
-            if int(fields["Uid"].split()[0]) == uid and fields["State"].strip()[:1] not in "ZX":
-                out.append(int(entry))
-    return out
+def take_limits(limits: JailLimits) -> None:
+    """Take the bot processes' limits on this process, which they inherit: address space
+    (``RLIMIT_AS``) and CPU seconds (``RLIMIT_CPU``: ``SIGXCPU`` at ``limits.cpu``, the
+    kernel's ``SIGKILL`` a second later).  A hard limit is the jail's user's to lower only,
+    so code of the bot run later, even at import in this process, cannot lift them."""
+    import resource
+
+    if limits.memory:
+        limit = limits.memory * 1024 * 1024
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if limits.cpu:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu, limits.cpu + 1))
 
 
-def _reset_jail(wait: float = 5.0) -> None:
-    """Before a game: no process of an earlier game is left in the jail (the host is the
-    only process of its user that ``kill(-1)`` spares) and its ``/tmp`` and ``/dev/shm``
-    are empty.  ``kill`` only sends the signal: on a busy machine a killed bot process can
-    live on for a while, dumpable, and the next game's bot could read its memory; so the
-    host waits (up to ``wait`` seconds) until every one has died."""
-    with contextlib.suppress(OSError):
-        os.kill(-1, signal.SIGKILL)
-    deadline = time.monotonic() + wait
-    while _others_alive() and time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            os.kill(-1, signal.SIGKILL)
-        time.sleep(0.001)
+def _empty_tmp() -> None:
+    """Before a game: the jail's ``/tmp`` and ``/dev/shm`` are emptied.  A courtesy, not a
+    defence: a host patched by its bot's import may skip it, and a kept jail never plays two
+    games of one deal (the processes of an earlier game the referee kills, ``Jail.reset``)."""
     for folder in ("/tmp", "/dev/shm"):
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
@@ -810,6 +869,7 @@ def _host_main(sock_fd: int, uid: int | None) -> None:
     sock = socket.socket(fileno=sock_fd)
     (size,) = _HEADER.unpack(_read_exact(sock_fd, _HEADER.size))
     spec, limits, path = pickle.loads(_read_exact(sock_fd, size))
+    take_limits(limits)  # before the bot's code runs: the import may patch all that follows
     # The class by the name the user gave, whose module the view shows: the class path a
     # check reported is the class's own ``__module__``, which the bot's code chooses.
     spec = dataclasses.replace(spec, class_path="")
@@ -819,6 +879,7 @@ def _host_main(sock_fd: int, uid: int | None) -> None:
     except Exception:
         os._exit(3)  # the referee names it: no reply to its first request
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # bot processes are reaped by the kernel
+    sock.sendall(struct.pack(">Q", 0))  # ready: the referee learns who the host is
     while True:
         try:
             message, fds, _flags, _addr = socket.recv_fds(sock, 8, 3)
@@ -827,7 +888,7 @@ def _host_main(sock_fd: int, uid: int | None) -> None:
         if not message or len(fds) != 3:
             os._exit(0)
         (seed,) = struct.unpack(">Q", message)
-        _reset_jail()
+        _empty_tmp()
         pid = os.fork()
         if pid == 0:
             try:
@@ -865,18 +926,13 @@ def _bot_main(spec: BotSpec, seed: int, limits: JailLimits, requests: int, repli
     os.dup2(out, 2)
     os.close(out)
     import ctypes
-    import resource
 
     # Dumpable again (the host is not): its own /proc entries are its user's.
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-    if limits.memory:
-        limit = limits.memory * 1024 * 1024
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     if limits.cpu:
+        # The limits themselves the host took before the bot was imported (``take_limits``);
+        # a fork starts its CPU count at 0.  The handler only names the fault.
         signal.signal(signal.SIGXCPU, _over_cpu)
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu, limits.cpu + 5))
 
     def reply(value: dict[str, Any]) -> None:
         # What the bot printed goes out before its reply: the process may be killed once
@@ -932,7 +988,8 @@ def _uid(text: str) -> int | None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "--check":
-        _check_main(int(sys.argv[2]), _uid(sys.argv[3]), orjson.loads(sys.argv[4]),
-                    sys.argv[5])
+        memory, cpu = (int(n) for n in sys.argv[4].split(","))
+        _check_main(int(sys.argv[2]), _uid(sys.argv[3]), JailLimits(memory=memory, cpu=cpu),
+                    orjson.loads(sys.argv[5]), sys.argv[6])
     else:
         _host_main(int(sys.argv[1]), _uid(sys.argv[2]))

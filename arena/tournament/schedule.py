@@ -140,6 +140,10 @@ class TournamentConfig:
     #: deal key"), or None for public deals (derived from the master seed alone).  Never
     #: written to the manifest while the run is live.
     deal_key: bytes | None = field(default=None, repr=False)
+    #: Whether the deal key is a key file's (``--deal-key FILE``), shared with other runs:
+    #: then it is never written into the run's folder, not even when the run ends (a later
+    #: run with that file would be known in advance); commands that need it ask for the file.
+    shared_deals: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.participants) < 2:
@@ -212,10 +216,12 @@ class TournamentConfig:
         }
 
     def deals(self) -> dict[str, Any]:
-        """The manifest's ``deals``: public, or keyed with the key's fingerprint."""
+        """The manifest's ``deals``: public, or keyed with the key's fingerprint (and
+        ``shared`` for a key file's)."""
         if not self.deal_key:
             return {"keyed": False}
-        return {"keyed": True, "check": deal_key_check(self.deal_key)}
+        shared = {"shared": True} if self.shared_deals else {}
+        return {"keyed": True, "check": deal_key_check(self.deal_key), **shared}
 
     def deal_seed(self, pairing: int, deal: int) -> int:
         """The game seed of a deal (``arena.seeds``)."""

@@ -16,7 +16,12 @@ kernel, and that no bot needs:
 - the machine's state: modules, ``kexec``, ``reboot``, swap, ``acct``, the clock, the host
   and domain names, ``quotactl``, ``vhangup``, ``iopl``/``ioperm``/``modify_ldt``/``uselib``;
 - sockets of any family but ``AF_UNIX`` (the jail has no network either; this keeps
-  netlink and raw sockets away too).
+  netlink and raw sockets away too);
+- file locks, leases and change notices: ``flock``, ``fcntl``'s lock, lease and ``F_NOTIFY``
+  commands, ``inotify_init``/``inotify_init1``/``inotify_add_watch``.  Every file a jail
+  shows (the interpreter, the arena, the bot's module) is shown to the other jails too, read
+  only; a lock taken on it, or an access watched, is seen from every jail, so two bots at
+  one table could pass their hands through it.  Neither Python's import nor a bot needs them.
 
 Each of these answers ``EPERM`` (``EAFNOSUPPORT`` for a socket, ``ENOSYS`` for ``clone3``): a
 bot that tries one gets an ``OSError`` it may handle, as it would on a machine that forbids
@@ -48,7 +53,7 @@ RET_ERRNO = 0x00050000
 RET_ALLOW = 0x7FFF0000
 
 # Offsets in struct seccomp_data: nr (int), arch (u32), instruction_pointer (u64), args[6].
-NR, ARCH, ARG0 = 0, 4, 16
+NR, ARCH, ARG0, ARG1 = 0, 4, 16, 24
 
 AUDIT_ARCH_X86_64 = 0xC000003E
 AUDIT_ARCH_AARCH64 = 0xC00000B7
@@ -117,11 +122,20 @@ DENIED: dict[str, tuple[int, int | None]] = {
     "ioperm": (173, None),
     "modify_ldt": (154, None),
     "uselib": (134, None),
+    "flock": (73, 32),
+    "inotify_init": (253, None),
+    "inotify_init1": (294, 26),
+    "inotify_add_watch": (254, 27),
 }
 #: The calls whose arguments are looked at: name -> (x86_64, aarch64).
 SOCKET = (41, 198)
 CLONE = (56, 220)
 CLONE3 = (435, 435)
+FCNTL = (72, 25)
+#: ``fcntl`` commands denied: F_GETLK, F_SETLK, F_SETLKW (the same numbers as their ``64``
+#: forms on these machines), F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE
+#: and F_NOTIFY.  Asking whether a lock is held is a channel as much as taking one.
+FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 
 #: Machines the filter is built for: ``platform.machine()`` -> (audit arch, table column).
 FILTER_ARCHES = {"x86_64": (AUDIT_ARCH_X86_64, 0), "aarch64": (AUDIT_ARCH_AARCH64, 1)}
@@ -139,7 +153,7 @@ def filter_program(machine: str | None = None) -> bytes | None:
     The layout, in order: the architecture check (kill on a foreign ABI), the x32 check
     (x86_64), one ``jeq`` per denied call (to the EPERM return at the end), then ``socket``
     (allowed for AF_UNIX only), ``clone`` (denied with a CLONE_NEW* flag), ``clone3``
-    (ENOSYS), and allow.
+    (ENOSYS), ``fcntl`` (denied for the commands of ``FCNTL_DENIED``), and allow.
     """
     machine = machine or platform.machine()
     if machine not in FILTER_ARCHES:
@@ -147,36 +161,55 @@ def filter_program(machine: str | None = None) -> bytes | None:
     arch, column = FILTER_ARCHES[machine]
     denied = sorted({numbers[column] for numbers in DENIED.values()
                      if numbers[column] is not None})  # type: ignore[type-var]
-    socket_nr, clone_nr, clone3_nr = SOCKET[column], CLONE[column], CLONE3[column]
-    prog: list[bytes] = [
-        _insn(BPF_LD_W_ABS, ARCH),
-        _insn(BPF_JEQ_K, arch, jt=1, jf=0),
-        _insn(BPF_RET_K, RET_KILL_PROCESS),
-        _insn(BPF_LD_W_ABS, NR),
+    # Instructions as (code, k, jt, jf); a jump is a label (an instruction's name below)
+    # or 0, resolved into offsets at the end.
+    code: list[tuple[int, int, str | int, str | int]] = [
+        (BPF_LD_W_ABS, ARCH, 0, 0),
+        (BPF_JEQ_K, arch, "nr", 0),
+        (BPF_RET_K, RET_KILL_PROCESS, 0, 0),
     ]
+    labels = {"nr": 3}
+    code.append((BPF_LD_W_ABS, NR, 0, 0))
     if machine == "x86_64":
-        prog += [_insn(BPF_JGE_K, X32_SYSCALL_BIT, jt=0, jf=1),
-                 _insn(BPF_RET_K, RET_KILL_PROCESS)]
-    # After the denied list come 10 instructions (socket: 4, clone: 3, clone3: 2, allow: 1);
-    # the EPERM return follows them.
-    tail = 10
-    for i, nr in enumerate(denied):
-        to_eperm = (len(denied) - 1 - i) + tail
-        prog.append(_insn(BPF_JEQ_K, nr, jt=to_eperm, jf=0))
-    prog += [
+        code += [(BPF_JGE_K, X32_SYSCALL_BIT, 0, "denied"),
+                 (BPF_RET_K, RET_KILL_PROCESS, 0, 0)]
+    labels["denied"] = len(code)
+    code += [(BPF_JEQ_K, nr, "eperm", 0) for nr in denied]
+    labels["socket"] = len(code)
+    code += [
         # socket(domain, ...): AF_UNIX only (the low word of the first argument).
-        _insn(BPF_JEQ_K, socket_nr, jt=0, jf=3),
-        _insn(BPF_LD_W_ABS, ARG0),
-        _insn(BPF_JEQ_K, AF_UNIX, jt=6, jf=0),  # to allow
-        _insn(BPF_RET_K, RET_ERRNO | errno.EAFNOSUPPORT),
-        # clone(flags, ...): no new namespace (the flags are in the low word).
-        _insn(BPF_JEQ_K, clone_nr, jt=0, jf=2),
-        _insn(BPF_LD_W_ABS, ARG0),
-        _insn(BPF_JSET_K, CLONE_NEW_FLAGS, jt=3, jf=2),  # to EPERM / to allow
-        # clone3: its flags are out of reach, so it is not offered.
-        _insn(BPF_JEQ_K, clone3_nr, jt=0, jf=1),
-        _insn(BPF_RET_K, RET_ERRNO | errno.ENOSYS),
-        _insn(BPF_RET_K, RET_ALLOW),
-        _insn(BPF_RET_K, RET_ERRNO | errno.EPERM),
+        (BPF_JEQ_K, SOCKET[column], 0, "clone"),
+        (BPF_LD_W_ABS, ARG0, 0, 0),
+        (BPF_JEQ_K, AF_UNIX, "allow", 0),
+        (BPF_RET_K, RET_ERRNO | errno.EAFNOSUPPORT, 0, 0),
     ]
+    labels["clone"] = len(code)
+    code += [
+        # clone(flags, ...): no new namespace (the flags are in the low word).
+        (BPF_JEQ_K, CLONE[column], 0, "clone3"),
+        (BPF_LD_W_ABS, ARG0, 0, 0),
+        (BPF_JSET_K, CLONE_NEW_FLAGS, "eperm", "allow"),
+    ]
+    labels["clone3"] = len(code)
+    code += [
+        # clone3: its flags are out of reach, so it is not offered.
+        (BPF_JEQ_K, CLONE3[column], 0, "fcntl"),
+        (BPF_RET_K, RET_ERRNO | errno.ENOSYS, 0, 0),
+    ]
+    labels["fcntl"] = len(code)
+    code += [
+        # fcntl(fd, cmd, ...): no lock, lease or notice (the command in the low word).
+        (BPF_JEQ_K, FCNTL[column], 0, "allow"),
+        (BPF_LD_W_ABS, ARG1, 0, 0),
+        *[(BPF_JEQ_K, cmd, "eperm", 0) for cmd in FCNTL_DENIED],
+    ]
+    labels["allow"] = len(code)
+    code.append((BPF_RET_K, RET_ALLOW, 0, 0))
+    labels["eperm"] = len(code)
+    code.append((BPF_RET_K, RET_ERRNO | errno.EPERM, 0, 0))
+
+    def offset(at: int, jump: str | int) -> int:
+        return jump if isinstance(jump, int) else labels[jump] - at - 1
+
+    prog = [_insn(op, k, offset(i, jt), offset(i, jf)) for i, (op, k, jt, jf) in enumerate(code)]
     return b"".join(prog)

@@ -239,7 +239,10 @@ class GamePlayer:
     """Plays games of one schedule by index; one per worker process or Dask worker.
 
     Participants that ``isolation`` isolates play through a :class:`~.sandbox.RemoteBot`,
-    one bot process per game; their classes are never imported here.
+    one bot process per game; their classes are never imported here.  Their jails are kept
+    per participant, seat rotation and copy at the table (``_host``): the seat rotations of
+    one deal never meet in a jail (a bot there would remember its opponent's hidden cards,
+    its own in the rotation before), nor do two copies of a participant at one table.
     """
 
     def __init__(self, config: TournamentConfig, *, log_faults: bool = True,
@@ -247,32 +250,43 @@ class GamePlayer:
         self.config = config
         self.log_faults = log_faults
         self.schedule: Schedule = make_schedule(config)
-        isolation = isolation or Isolation(mode="none")
-        self.hosts: list[BotHost | None] = [
-            BotHost(spec, isolation, slot) if isolation.isolates(spec) else None
-            for slot, spec in enumerate(config.participants)
-        ]
-        for spec, host in zip(config.participants, self.hosts):
-            if host is None:
+        self.isolation = isolation or Isolation(mode="none")
+        self.isolated = [self.isolation.isolates(spec) for spec in config.participants]
+        #: The kept jails: (participant, rotation, copy) -> its host.
+        self.hosts: dict[tuple[int, int, int], BotHost] = {}
+        for spec, isolated in zip(config.participants, self.isolated):
+            if not isolated:
                 spec.bot_class()  # imported once, before the first game
         self.native = NativeGames(self.schedule, [
-            native_participant(spec) if host is None else None
-            for spec, host in zip(config.participants, self.hosts)
+            None if isolated else native_participant(spec)
+            for spec, isolated in zip(config.participants, self.isolated)
         ], log_faults=log_faults)
 
     def close(self) -> None:
         """Stop the bot hosts (and so any bot process left)."""
-        for host in self.hosts:
-            if host is not None:
-                host.close()
+        for host in self.hosts.values():
+            host.close()
+
+    def _host(self, participant: int, game: ScheduledGame, seat: int) -> BotHost:
+        """The jail ``participant`` plays ``seat`` of ``game`` in: one per seat rotation and
+        copy (its first seat at the table, its second...), made when first needed."""
+        copy = game.seats[:seat].count(participant)
+        key = (participant, game.rotation, copy)
+        host = self.hosts.get(key)
+        if host is None:
+            host = BotHost(self.config.participants[participant], self.isolation,
+                           slot=len(self.hosts))
+            self.hosts[key] = host
+        return host
 
     def _create(self, participant: int, game: ScheduledGame, seat: int) -> Any:
         """The bot of ``participant`` at ``seat``: made here, or in its bot process from the
         same seed (which tells nothing of the game seed)."""
         spec = self.config.participants[participant]
-        host = self.hosts[participant]
-        if host is not None:
-            return RemoteBot(host, bot_seed(game.seed, seat, spec.name), self.config.move_time)
+        if self.isolated[participant]:
+            return RemoteBot(self._host(participant, game, seat),
+                             bot_seed(game.seed, seat, spec.name), self.config.move_time,
+                             deal=game.seed)
         return make_bot(spec, game.seed, seat)
 
     def play_chunk(self, indices: Sequence[int], monitor: Monitor | None,

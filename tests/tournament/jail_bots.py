@@ -222,3 +222,105 @@ class GrandPonderer(RandomBot):
         action = super().choose(view, legal)
         self.replied = time.monotonic()
         return action
+
+
+# ----------------------------------------------------------------- between jails and games
+# Issue 50: what crossed from one jail to another, or from one game of a deal to the next.
+
+
+def _shared_file() -> str:
+    """A file every jail shows (read only): this module's."""
+    from . import jail_bots
+
+    return str(jail_bots.__file__)
+
+
+#: ``struct flock`` on 64-bit Linux: type, whence, (pad), start, len, pid, (pad).
+_FLOCK = "hhxxxxqqixxxx"
+
+
+def _posix_lock(fd: int, command: int, kind: int) -> int:
+    """``fcntl(fd, command, {kind, whole file})``; the type it answers (a lock's, or
+    F_UNLCK), or -1 when refused."""
+    import fcntl
+    import struct
+
+    try:
+        answer = fcntl.fcntl(fd, command, struct.pack(_FLOCK, kind, 0, 0, 0, 0))
+    except OSError:
+        return -1
+    return struct.unpack(_FLOCK, answer)[0]
+
+
+class LockSender(RandomBot):
+    """Holds every kind of lock it can on a file the other jails show too (``flock``, a
+    POSIX read lock, an open file description's read lock): a bit another jail can read."""
+
+    def start(self, seat: int, players: int, options: Any) -> None:
+        import fcntl
+
+        super().start(seat, players, options)
+        self.held = os.open(_shared_file(), os.O_RDONLY)
+        with contextlib.suppress(OSError):
+            fcntl.flock(self.held, fcntl.LOCK_EX)
+        _posix_lock(self.held, fcntl.F_SETLK, fcntl.F_RDLCK)
+        _posix_lock(self.held, getattr(fcntl, "F_OFD_SETLK", 37), fcntl.F_RDLCK)
+
+
+class LockListener(_Broken):
+    """Looks, at each decision, for a lock held on the shared file by another process, and
+    tells at decision ``at`` what it heard (``heard=`` kinds seen held)."""
+
+    def start(self, seat: int, players: int, options: Any) -> None:
+        super().start(seat, players, options)
+        self.heard: set[str] = set()
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import fcntl
+
+        fd = os.open(_shared_file(), os.O_RDONLY)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            except BlockingIOError:
+                self.heard.add("flock")
+            except OSError:
+                pass
+            if _posix_lock(fd, fcntl.F_GETLK, fcntl.F_WRLCK) == fcntl.F_RDLCK:
+                self.heard.add("posix")
+            if _posix_lock(fd, getattr(fcntl, "F_OFD_GETLK", 36), fcntl.F_WRLCK) \
+                    == fcntl.F_RDLCK:
+                self.heard.add("ofd")
+        finally:
+            os.close(fd)
+        return super().choose(view, legal)
+
+    def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        raise RuntimeError(f"heard={','.join(sorted(self.heard)) or 'nothing'}")
+
+
+#: The System V key of ``QueueKeeper``'s queue.
+_QUEUE_KEY = 0x7A6B50
+IPC_CREAT, IPC_NOWAIT = 0o1000, 0o4000
+
+
+class QueueKeeper(RandomBot):
+    """Leaves its hand in a System V message queue at each game, and reads what earlier games
+    left: in a kept jail, the seat rotations of one deal hand it the opponent's hidden cards
+    (its own earlier hand).  Tells, at its first decision, how many it found."""
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        libc = ctypes.CDLL(None, use_errno=True)
+        queue = libc.msgget(_QUEUE_KEY, IPC_CREAT | 0o600)
+        if queue < 0:
+            raise RuntimeError(f"remembered=0 (msgget: errno {ctypes.get_errno()})")
+        buffer = ctypes.create_string_buffer(8 + 256)
+        found = 0
+        while libc.msgrcv(queue, buffer, 256, 0, IPC_NOWAIT) >= 0:
+            found += 1
+        text = repr(sorted(view.hand)).encode()[:200] if hasattr(view, "hand") else b"?"
+        for _ in range(found + 1):  # what it found stays for the next game, and its hand
+            message = ctypes.create_string_buffer(b"\x01\x00\x00\x00\x00\x00\x00\x00" + text)
+            libc.msgsnd(queue, message, len(text), IPC_NOWAIT)
+        raise RuntimeError(f"remembered={found}")

@@ -345,13 +345,13 @@ def test_two_runs_share_deals_through_a_deal_key_file(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- the filter
 
 
-def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0) -> int:
+def run_filter(program: bytes, arch: int, nr: int, arg0: int = 0, arg1: int = 0) -> int:
     """What the classic-BPF program returns for a system call: a small interpreter of the
     five instructions it uses, so the table is checked call by call."""
     import struct
 
     insns = [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
-    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, arg1, 0, 0, 0, 0)
     pc, acc = 0, 0
     while True:
         code, jt, jf, k = insns[pc]
