@@ -499,13 +499,18 @@ def check_out(directory: Path, resume: bool) -> None:
         with run_lock(directory):
             if not resume:
                 refuse_occupied(directory)
-    if resume:
+    if resume or directory.is_dir():
         return
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot write the tournament to {directory}: "
-                         f"{exc.strerror or exc}") from None
+    # Nothing is made here: a folder the jail would show is refused after this, and must not
+    # be left behind.  The nearest existing parent says whether the folder could be made.
+    parent = directory.absolute()
+    while not os.path.lexists(parent) and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise StoreError(f"cannot write the tournament to {directory}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise StoreError(f"cannot write the tournament to {directory}: {parent} is not "
+                         "writable")
 
 
 def run_tournament(config: TournamentConfig, directory: Path, *, resume: bool = False,
