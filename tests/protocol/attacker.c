@@ -13,8 +13,9 @@
  *
  * Options: attack=all (every attempt, the engine keeps its children and its locks until
  * its jail ends), int80 or x32 (one system call under a foreign ABI, which the filter
- * answers by ending the process), none; run=PATH, a folder of the arena's that the
- * engine must not see (the test's run folder).
+ * answers by ending the process), recall (what it was dealt in its first game, said in a
+ * later one), none; run=PATH, a folder of the arena's that the engine must not see (the
+ * test's run folder).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +56,9 @@ static char attack[16] = "all";
 static char run_folder[1024] = "";
 static char report[300];
 static size_t report_used = 0;
+/* The seat of the game being played, games begun by this process, and whether the game's
+ * first decision is still to come. */
+static int seat = 0, games_started = 0, first_of_game = 0;
 
 static uint64_t next_random(void) {
     uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -375,9 +379,49 @@ static void attack_abi(void) {
     fflush(stderr);
 }
 
+/* The seat's own objectives in a decide message's view (hands[seat].objectives), as
+ * "card;card;..." into OUT. */
+static void own_objectives(const char *line, int seat, char *out, size_t size) {
+    const char *at = strstr(line, "\"hands\":[");
+    out[0] = 0;
+    for (int i = 0; at && i <= seat; i++) {
+        at = strstr(at, "\"objectives\":[");
+        if (at) at += strlen("\"objectives\":[");
+    }
+    if (!at) return;
+    size_t used = 0;
+    for (; *at && *at != ']' && used + 1 < size; at++)
+        if (*at != '"') out[used++] = *at == ',' ? ';' : *at;
+    out[used] = 0;
+}
+
+/* attack=recall: the objectives dealt to it in its first game, said at the first decision
+ * of a later game of the same process (a seat rotation of the same deal deals them to the
+ * opponent, whose hand is hidden); the earlier games are played out. */
+static int recall(const char *line) {
+    static char remembered[200] = "";
+    if (!first_of_game) return 0;
+    first_of_game = 0;
+    if (games_started < 2 || !remembered[0]) {
+        if (!remembered[0]) own_objectives(line, seat, remembered, sizeof remembered);
+        return 0;
+    }
+    note("recall", remembered);
+    char count[16];
+    snprintf(count, sizeof count, "%d", games_started);
+    note("games", count);
+    flush_report();
+    return 1;
+}
+
 static void decide(const char *line) {
     static int first = 1;
-    if (first) {
+    if (strcmp(attack, "recall") == 0) {
+        if (recall(line)) {
+            answer("{\"type\":\"action\",\"action\":\"report\"}");
+            return;
+        }
+    } else if (first) {
         first = 0;
         if (strcmp(attack, "all") == 0) attack_all();
         else if (strcmp(attack, "none") != 0) attack_abi();
@@ -418,7 +462,7 @@ int main(void) {
             answer("{\"type\":\"hello\",\"protocol\":\"takenoko-engine\",\"version\":1,"
                    "\"name\":\"attacker\",\"author\":\"takenoko-arena tests\",\"options\":["
                    "{\"name\":\"attack\",\"type\":\"combo\",\"default\":\"all\","
-                   "\"values\":[\"all\",\"int80\",\"x32\",\"none\"]},"
+                   "\"values\":[\"all\",\"int80\",\"x32\",\"recall\",\"none\"]},"
                    "{\"name\":\"run\",\"type\":\"string\",\"default\":\"\"}]}");
         } else if (strcmp(type, "options") == 0) {
             string_field(line, "attack", attack, sizeof attack);
@@ -426,6 +470,10 @@ int main(void) {
         } else if (strcmp(type, "newgame") == 0) {
             const char *seed = strstr(line, "\"seed\":");
             state = seed ? strtoull(seed + 7, NULL, 10) : 0;
+            const char *at = strstr(line, "\"seat\":");
+            seat = at ? atoi(at + 7) : 0;
+            games_started++;
+            first_of_game = 1;
         } else if (strcmp(type, "decide") == 0) {
             decide(line);
         } else if (strcmp(type, "quit") == 0) {
