@@ -14,7 +14,7 @@
  * Options: attack=all (every attempt, the engine keeps its children and its locks until
  * its jail ends), int80 or x32 (one system call under a foreign ABI, which the filter
  * answers by ending the process), recall (what it was dealt in its first game, said in a
- * later one), none; run=PATH, a folder of the arena's that the engine must not see (the
+ * later one), ansi (stderr with a terminal's escape sequences), none; run=PATH, a folder of the arena's that the engine must not see (the
  * test's run folder).
  */
 #define _GNU_SOURCE
@@ -414,6 +414,14 @@ static int recall(const char *line) {
     return 1;
 }
 
+/* attack=ansi: stderr that would clear a terminal and draw a standings table of its own,
+ * quoted with its fault wherever the arena shows that. */
+static void attack_terminal(void) {
+    fputs("A {\"ansi\":\"1\"} \x1b[2J\x1b[H\x1b[32mattacker 2 2 100.0%\x1b[0m\r\x1b]0;owned\x07"
+          "\xe2\x80\xae\x9b\n", stderr);
+    fflush(stderr);
+}
+
 static void decide(const char *line) {
     static int first = 1;
     if (strcmp(attack, "recall") == 0) {
@@ -424,6 +432,7 @@ static void decide(const char *line) {
     } else if (first) {
         first = 0;
         if (strcmp(attack, "all") == 0) attack_all();
+        else if (strcmp(attack, "ansi") == 0) attack_terminal();
         else if (strcmp(attack, "none") != 0) attack_abi();
         if (strcmp(attack, "none") != 0) {
             answer("{\"type\":\"action\",\"action\":\"report\"}");
@@ -462,7 +471,7 @@ int main(void) {
             answer("{\"type\":\"hello\",\"protocol\":\"takenoko-engine\",\"version\":1,"
                    "\"name\":\"attacker\",\"author\":\"takenoko-arena tests\",\"options\":["
                    "{\"name\":\"attack\",\"type\":\"combo\",\"default\":\"all\","
-                   "\"values\":[\"all\",\"int80\",\"x32\",\"recall\",\"none\"]},"
+                   "\"values\":[\"all\",\"int80\",\"x32\",\"recall\",\"ansi\",\"none\"]},"
                    "{\"name\":\"run\",\"type\":\"string\",\"default\":\"\"}]}");
         } else if (strcmp(type, "options") == 0) {
             string_field(line, "attack", attack, sizeof attack);
