@@ -393,7 +393,7 @@ def make_bot(spec: BotSpec, game_seed: int, seat: int) -> Bot:
     seed = bot_seed(game_seed, seat, spec.name)
     seeded = getattr(spec, "create_seeded", None)  # engine protocol hook: told the seed
     if seeded is not None:
-        return seeded(seed)  # type: ignore[no-any-return]
+        return seeded(seed, game_seed)  # type: ignore[no-any-return]
     return spec.create(random.Random(seed))
 
 

@@ -47,13 +47,21 @@ if TYPE_CHECKING:
 _POOL: dict[str, list[EngineProcess]] = {}
 
 
-def acquire(spec: EngineSpec, seat: int) -> EngineProcess:
-    """An engine process for one game: an idle one of this spec, else a new one (its
-    handshake made, its options set)."""
-    idle = _POOL.get(spec.text)
-    while idle:
-        process = idle.pop()
-        if not process.closed:
+def acquire(spec: EngineSpec, seat: int, deal: int | None = None) -> EngineProcess:
+    """An engine process for one game of ``deal``: an idle one of this spec that has not
+    played that deal, else a new one (its handshake made, its options set).
+
+    Never a process that played the deal before: in seat-rotated play the hand it was dealt
+    then is an opponent's hidden hand now, and the deck's order is the same (the bots' jails
+    are kept per seat rotation for the same reason)."""
+    idle = _POOL.get(spec.text, [])
+    for process in reversed(idle):
+        if process.closed:
+            idle.remove(process)
+        elif deal is None or deal not in process.deals:
+            idle.remove(process)
+            if deal is not None:
+                process.deals.add(deal)
             return process
     process = EngineProcess(spec.command, f"engine {spec.hello.name!r}", memory=spec.memory,
                             slot=seat)
@@ -63,6 +71,8 @@ def acquire(spec: EngineSpec, seat: int) -> EngineProcess:
     except BotFault:
         process.close(quit=False)
         raise
+    if deal is not None:
+        process.deals.add(deal)
     return process
 
 
@@ -89,10 +99,12 @@ def close_all() -> None:
 class EngineBot(Bot):
     """One seat played by an engine (see the module docstring)."""
 
-    def __init__(self, spec: EngineSpec, seed: int) -> None:
+    def __init__(self, spec: EngineSpec, seed: int, deal: int | None = None) -> None:
         super().__init__()
         self.spec = spec
         self.seed = seed
+        #: The game's seed (the same for every seat rotation of a deal), or None (unknown).
+        self.deal = deal
         self.process: EngineProcess | None = None
         self.pending: list[dict[str, Any]] = []
         self.started = False
@@ -102,7 +114,7 @@ class EngineBot(Bot):
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
         self.close()
-        self.process = acquire(self.spec, seat)
+        self.process = acquire(self.spec, seat, self.deal)
         self.process.pause()
         self.started = False
         self.used, self.moves = 0.0, 0

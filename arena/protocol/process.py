@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from arena.faults import BotFault
+from arena.faults import BotFault, printable
 from arena.tournament.jail import Jail, JailError, JailLimits, jail_problem, jail_uid, make_view
 
 from . import LINE_LIMIT, STDERR_LIMIT, STDERR_LINES
@@ -55,6 +55,8 @@ class EngineProcess:
         #: True while a request waits for its reply: such a process is never reused.
         self.busy = False
         self.closed = False
+        #: The deals this process has played (their seeds): it is never given one again.
+        self.deals: set[int] = set()
         problem = jail_problem()
         if problem is not None:
             raise BotFault("crash", f"{label}: {problem}")
@@ -160,7 +162,8 @@ class EngineProcess:
                 *done, rest = self.stderr.split(b"\n")
                 for line in done:
                     if line.strip():
-                        self.lines.append(line[:300].decode(errors="replace"))
+                        # The engine's text: escaped before any log or terminal
+                        self.lines.append(printable(line[:300].decode(errors="replace")))
                 self.stderr = bytearray(rest[-STDERR_LIMIT:])
 
     def _status(self) -> str:

@@ -238,7 +238,8 @@ class EngineSpec(BotSpec):
     def create(self, rng: random.Random) -> Bot:
         return self.create_seeded(rng.getrandbits(63))
 
-    def create_seeded(self, seed: int) -> Bot:
+    def create_seeded(self, seed: int, deal: int | None = None) -> Bot:
         """The seat of this engine in one game, the engine told ``seed`` for its own
-        randomness (``make_bot`` gives the bot seed a built-in bot would get)."""
-        return EngineBot(self, seed)
+        randomness (``make_bot`` gives the bot seed a built-in bot would get); ``deal``, the
+        game's seed, keeps a process from playing one deal twice (``bot.acquire``)."""
+        return EngineBot(self, seed, deal)

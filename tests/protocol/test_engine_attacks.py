@@ -5,9 +5,9 @@ raw system calls, ``ptrace``, ``process_vm_readv``, ``clone3``, a 32-bit ``int 0
 The attacker plays through ``arena tournament`` against ``random``; at its first decision it
 tries everything, writes what each attempt gave to its stderr (lines ``A {json}``) and
 answers an action that is not legal, so that its seat's game faults and the record quotes
-that stderr.  Each attempt is a test of its own: a hole found is one failing (or, where a
-fix is on its way, one xfail) name.  ``attack=recall`` asks what an engine process kept
-from one game to the next remembers; ``attack=ansi`` what its stderr can do to a terminal.
+that stderr.  Each attempt is a test of its own: a hole found is one failing name.
+``attack=recall`` asks what an engine process kept from one game to the next remembers;
+``attack=ansi`` what its stderr can do to a terminal.
 The foreign ABIs end the process, so they are played last, as variants of their own.
 """
 
@@ -86,22 +86,6 @@ REFUSED: dict[str, set[str]] = {
     "inotify": {"EPERM"},
 }
 
-#: The locks are denied by the filter of the jail's hardening (its own branch): until that
-#: lands they are granted, a channel between two jails that are shown the same file.
-_NO_LOCK_FILTER = "flock" not in seccomp.DENIED
-_LOCKS = ("a file lock on a file every jail is shown (the engine's own program) is "
-          "granted: two jails can signal each other through it; the jail's filter denies "
-          "flock, fcntl's locks and inotify once the hardening branch lands")
-KNOWN_HOLES: dict[str, tuple[bool, str]] = {
-    "flock": (_NO_LOCK_FILTER, _LOCKS),
-    "fcntl_lock": (not hasattr(seccomp, "FCNTL_DENIED"), _LOCKS),
-    "ofd_lock": (not hasattr(seccomp, "FCNTL_DENIED"), _LOCKS),
-    "inotify": ("inotify_init1" not in seccomp.DENIED,
-                "inotify on a file every jail is shown sees the other jails' opens; the "
-                "jail's filter denies it once the hardening branch lands"),
-}
-
-
 @pytest.fixture(scope="module")
 def attacker(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """attacker.c built in a folder of its own, readable by the jails' users."""
@@ -165,10 +149,7 @@ def test_the_attacks_cost_the_engine_its_own_games_only(
     assert log.count("its stderr ended: A {") == 2
 
 
-@pytest.mark.parametrize("attempt", [
-    pytest.param(name, marks=pytest.mark.xfail(KNOWN_HOLES[name][0],
-                                               reason=KNOWN_HOLES[name][1], strict=True))
-    if name in KNOWN_HOLES else name for name in REFUSED])
+@pytest.mark.parametrize("attempt", list(REFUSED))
 def test_an_attempt_of_the_compiled_attacker_is_refused(
         attacked: tuple[list[dict[str, Any]], list[dict[str, str]], Path],
         attempt: str) -> None:
@@ -288,12 +269,6 @@ def test_an_engine_plays_its_first_game_out_when_it_means_to_recall_it(
     assert second["error"] is None or second["error"]["seat"] == engine_seat(second)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "FINDING: the engine pool (arena/protocol/bot.py acquire/release) hands the process "
-    "that played one seat rotation of a deal the next rotation of the same deal, so the "
-    "engine knows the opponent's hidden objectives (the hand it was dealt in the first "
-    "rotation) and the deck's order; jailed bots get a jail per rotation (sec-jail), "
-    "engines need a process per rotation too (fresh=true avoids it)"))
 def test_an_engine_kept_between_games_does_not_remember_its_opponents_hidden_hand(
         recalled: list[dict[str, Any]]) -> None:
     """In the second rotation the opponent holds the engine's first hand, hidden from it:
@@ -332,11 +307,6 @@ def shouted(attacker: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
 
 
 @pytest.mark.parametrize("where", ["console", "arena.log", "record"])
-@pytest.mark.xfail(strict=True, reason=(
-    "FINDING: an engine's stderr lines are quoted with its fault as they were written "
-    "(arena/protocol/process.py EngineProcess.drain decodes them but never passes them "
-    "through arena.faults.printable), so escape sequences reach the console's WARNING "
-    "line, arena.log and the record; a jailed bot's output is escaped"))
 def test_an_engines_stderr_is_shown_with_its_control_characters_escaped(
         shouted: dict[str, str], where: str) -> None:
     """The docs promise that nothing a bot prints can clear a screen or draw a fake
