@@ -62,6 +62,7 @@ def test_every_command_and_code_block_runs(tmp_path: Path) -> None:
     to run from the repository's root; a copy of the root keeps the test's files apart)."""
     (tmp_path / "scripts").symlink_to(ROOT / "scripts")
     (tmp_path / ".ci").symlink_to(ROOT / ".ci")
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
     play, _ = setup_commands(README)
     commands = [("sh", play.removeprefix(f"{SETUP} && "))]
     bot = README[README.index("## Writing a bot"):]
