@@ -325,7 +325,8 @@ Examples:
 @click.option("--games", "budget", type=click.IntRange(min=1), default=50_000,
               show_default=True,
               help="The budget, confirmation included: never passed (a trial's games are "
-                   "known before it is played); one too small for a trial and its "
+                   "known before it is played: each match's rounded up to whole seat "
+                   "rotations, a study's to whole deals); one too small for a trial and its "
                    "confirmation is refused with the least that would do.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The run's folder [default: runs/design-<goals file's name>].")

@@ -107,8 +107,10 @@ def test_a_study_opens_with_the_designers_cards(tmp_path: Path) -> None:
     assert "fair points" in line and ("deals" in line or "settled" in line)
     assert "effect" in line
     summary = (out / "report" / "summary.txt").read_text().splitlines()
-    assert summary[0].startswith("Your card panda-03 (") and "fair points" in summary[0]
-    assert summary[1].startswith("Strongest evidence: ")
+    # after the line that says who signed the run, which every report starts with
+    assert summary[0].startswith("Signed by your key")
+    assert summary[1].startswith("Your card panda-03 (") and "fair points" in summary[1]
+    assert summary[2].startswith("Strongest evidence: ")
     html = (out / "report" / "report.html").read_text()
     assert html.index("Your card panda-03") < html.index("Strongest evidence")
 

@@ -3,11 +3,13 @@ goes on with the match kept there."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from tests.scripts import load_script
+from tests.unsigned import resign
 
 strength = load_script("strength")
 
@@ -20,9 +22,13 @@ def test_a_used_out_directory_is_a_clear_error_and_resume_goes_on(
     out = tmp_path / "run"
     assert strength.main([*ARGS, "--out", str(out)]) == 0
     games = out / "games.jsonl"
-    # As if the run had been stopped after two games.
+    # As if the run had been killed after two games, before it sealed them.
     kept = "".join(games.read_text().splitlines(keepends=True)[:2])
     games.write_text(kept)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["finished"] = None
+    del manifest["seal"]
+    resign(out, manifest)
     capsys.readouterr()
 
     assert strength.main([*ARGS, "--out", str(out)]) == 2

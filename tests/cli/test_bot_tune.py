@@ -149,7 +149,11 @@ def test_ctrl_c_keeps_finished_trials_and_resume_goes_on(tmp_path: Path) -> None
     final = json.loads(best.read_text())
     assert len(final["trials"]) == total
     assert [t["spec"] for t in final["trials"][:len(kept)]] == [t["spec"] for t in kept]
-    assert final["confirmation"]["games"] == 2
+    # The resumed run ends with its confirmation: played, or said why not (greedy beats
+    # random at every decay, so the best may score as the start does: nothing to confirm).
+    confirmation = final["confirmation"]
+    assert confirmation["games"] == 2 or (
+        confirmation["games"] == 0 and confirmation["verdict"].startswith("not played"))
 
 
 def test_resume_refuses_new_settings(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.replay import read_records
 from tests.scripts import load_script
+from tests.unsigned import resign
 
 distributed = pytest.importorskip("distributed")
 
@@ -132,10 +133,15 @@ def test_a_study_gives_the_same_records_on_the_pool_a_local_cluster_and_a_schedu
     assert len(pool) == 2 * (15 + 2)
     for name in runs:
         assert content(tmp_path / name) == pool, name
-    # Resumed on the scheduler after losing half its games: the same records again.
+    # Resumed on the scheduler after being killed half way, before it sealed its games (a
+    # sealed run cut short is refused): the same records again.
     cut = tmp_path / "scheduler" / "games.jsonl"
     lines = cut.read_bytes().splitlines(keepends=True)
     cut.write_bytes(b"".join(lines[:len(lines) // 2]))
+    manifest = json.loads((tmp_path / "scheduler" / "manifest.json").read_text())
+    manifest["finished"] = None
+    del manifest["seal"]
+    resign(tmp_path / "scheduler", manifest)
     arena("balance", "study", "--resume", str(tmp_path / "scheduler"), "--quiet",
           "--no-report", "--scheduler", scheduler)
     assert content(tmp_path / "scheduler") == pool

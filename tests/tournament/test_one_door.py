@@ -71,7 +71,7 @@ def test_every_command_plays_a_foreign_bot_jailed_and_never_imports_it(
         "bot": SPY, "match_games": 4, "space": {"emperor": [2, 2]},
         "goals": [{"figure": "first_seat_win_rate", "target": 0.5, "tolerance": 0.5},
                   {"figure": "skill", "winner": SPY, "loser": "random", "at_least": 0}]}))
-    arena("balance", "design", str(goals), "--games", "8", "--workers", "1", "--quiet",
+    arena("balance", "design", str(goals), "--games", "16", "--workers", "1", "--quiet",
           "--out", str(tmp_path / "design"))
 
 
