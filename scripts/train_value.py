@@ -145,9 +145,10 @@ def log_loss(logits: np.ndarray, y: np.ndarray) -> float:
 
 
 def fit(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], epochs: int, rate: float,
-        batch: int, seed: int, l2: float = 1e-5,
+        batch: int, seed: int, l2: float = 1e-5, target: str = "win",
         report: Any = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """An MLP fitted with Adam on the log loss (inputs already standardised)."""
+    """An MLP fitted with Adam (inputs already standardised): on the log loss of a logit
+    (``target`` win), or on the squared error of a linear output (``target`` margin)."""
     rng = np.random.default_rng(seed)
     layers = init([x.shape[1], *hidden, 1], rng)
     params = [p for layer in layers for p in layer]
@@ -159,7 +160,9 @@ def fit(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], epochs: int, rate: 
         for s in range(0, len(x), batch):
             idx = order[s:s + batch]
             logits, acts = forward(layers, x[idx])
-            grad = (1.0 / (1.0 + np.exp(-logits)) - y[idx])[:, None] / len(idx)
+            error = (logits - y[idx] if target == "margin"
+                     else 1.0 / (1.0 + np.exp(-logits)) - y[idx])
+            grad = error[:, None] / len(idx)
             grads: list[np.ndarray] = []
             for k in range(len(layers) - 1, -1, -1):
                 w, _ = layers[k]
@@ -191,10 +194,17 @@ def weights_json(names: Sequence[str], mean: np.ndarray, scale: np.ndarray,
 
 
 def train(data: dict[str, np.ndarray], hidden: Sequence[int], epochs: int, rate: float,
-          batch: int, seed: int, quiet: bool = False) -> tuple[str, dict[str, float]]:
-    """The weights file's text and the figures of the fit (held-out loss and accuracy)."""
+          batch: int, seed: int, quiet: bool = False, target: str = "win"
+          ) -> tuple[str, dict[str, float]]:
+    """The weights file's text and the figures of the fit (held-out loss and accuracy).
+
+    ``target`` win: the output is the logit of the chance to win.  margin: the output is the
+    final points lead over the best other seat, in tens of points (more signal per row than
+    who won; the bot only compares its values, so either serves it)."""
     names = list(_module().feature_names())
-    x, y, game = data["x"].astype(np.float64), data["outcome"].astype(np.float64), data["game"]
+    x, game = data["x"].astype(np.float64), data["game"]
+    won = data["outcome"].astype(np.float64)
+    y = data["margin"].astype(np.float64) / 10.0 if target == "margin" else won
     held = game % HOLD_OUT == 0
     mean = x[~held].mean(axis=0)
     scale = 1.0 / np.maximum(x[~held].std(axis=0), 1e-3)
@@ -203,20 +213,32 @@ def train(data: dict[str, np.ndarray], hidden: Sequence[int], epochs: int, rate:
     def report(epoch: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
         if not quiet:
             logits, _ = forward(layers, z[held])
-            print(f"epoch {epoch + 1}/{epochs}: held-out log loss "
-                  f"{log_loss(logits, y[held]):.4f}", file=sys.stderr, flush=True)
+            loss = (float(np.mean((logits - y[held]) ** 2)) if target == "margin"
+                    else log_loss(logits, y[held]))
+            print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss:.4f}", file=sys.stderr,
+                  flush=True)
 
-    layers = fit(z[~held], y[~held], hidden, epochs, rate, batch, seed, report=report)
+    layers = fit(z[~held], y[~held], hidden, epochs, rate, batch, seed, target=target,
+                 report=report)
     logits, _ = forward(layers, z[held])
-    base = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
-    figures = {
-        "rows": len(y), "games": len(np.unique(game)),
-        "held_out_rows": int(held.sum()),
-        "log_loss": log_loss(logits, y[held]),
-        "base_log_loss": log_loss(np.full(int(held.sum()), math.log(base / (1 - base))), y[held]),
-        "accuracy": float(np.mean((logits > 0) == (y[held] > 0.5))),
-    }
-    meta = {"hidden": list(hidden), "epochs": epochs, "rate": rate, "batch": batch,
+    if target == "margin":
+        figures = {
+            "rows": len(y), "games": len(np.unique(game)), "held_out_rows": int(held.sum()),
+            "mse": float(np.mean((logits - y[held]) ** 2)),
+            "base_mse": float(np.mean((y[~held].mean() - y[held]) ** 2)),
+            "accuracy": float(np.mean((logits > 0) == (won[held] > 0.5))),
+        }
+    else:
+        base = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
+        figures = {
+            "rows": len(y), "games": len(np.unique(game)), "held_out_rows": int(held.sum()),
+            "log_loss": log_loss(logits, y[held]),
+            "base_log_loss": log_loss(np.full(int(held.sum()), math.log(base / (1 - base))),
+                                      y[held]),
+            "accuracy": float(np.mean((logits > 0) == (y[held] > 0.5))),
+        }
+    meta = {"target": target, "hidden": list(hidden), "epochs": epochs, "rate": rate,
+            "batch": batch,
             "seed": seed, **{k: round(v, 5) if isinstance(v, float) else v
                              for k, v in figures.items()}}
     return weights_json(names, mean, scale, layers, meta), figures
@@ -265,6 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--epochs", type=int, default=30)
     f.add_argument("--rate", type=float, default=0.003)
     f.add_argument("--batch", type=int, default=256)
+    f.add_argument("--target", choices=["win", "margin"], default="win")
     d = sub.add_parser("duel", help="learned against a bot on fresh paired deals")
     d.add_argument("--weights", type=Path, required=True)
     d.add_argument("--against", default="objective", help="a native bot, or a weights file")
@@ -279,7 +302,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = play(a.out, a.games, a.seed, lineup, a.explore, a.keep, a.chunk, weights)
         print(f"{rows} rows written to {a.out}")
     elif a.command == "fit":
-        text, figures = train(load(a.data), a.hidden, a.epochs, a.rate, a.batch, a.seed)
+        text, figures = train(load(a.data), a.hidden, a.epochs, a.rate, a.batch, a.seed,
+                              target=a.target)
         a.out.write_text(text)
         digest = sha256(text)
         a.out.with_suffix(".sha256").write_text(f"{digest}  {a.out.name}\n")

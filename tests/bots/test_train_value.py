@@ -31,12 +31,13 @@ def test_the_same_seed_gives_the_same_rows_and_a_resumed_run_the_same_files(tmp_
     assert set(np.unique(da["outcome"])) <= {0.0, 0.5, 1.0}
 
 
-def test_the_same_seed_gives_the_same_weights(tmp_path) -> None:
+@pytest.mark.parametrize("target", ["win", "margin"])
+def test_the_same_seed_gives_the_same_weights(tmp_path, target: str) -> None:
     train_value.play(tmp_path, 8, 5, ["greedy", "objective"], 0.05, 0.3, 4)
     data = train_value.load([tmp_path])
-    one, _ = train_value.train(data, [8], 2, 0.003, 64, seed=1, quiet=True)
-    two, _ = train_value.train(data, [8], 2, 0.003, 64, seed=1, quiet=True)
-    other, _ = train_value.train(data, [8], 2, 0.003, 64, seed=2, quiet=True)
+    one, _ = train_value.train(data, [8], 2, 0.003, 64, seed=1, quiet=True, target=target)
+    two, _ = train_value.train(data, [8], 2, 0.003, 64, seed=1, quiet=True, target=target)
+    other, _ = train_value.train(data, [8], 2, 0.003, 64, seed=2, quiet=True, target=target)
     assert train_value.sha256(one) == train_value.sha256(two)
     assert train_value.sha256(one) != train_value.sha256(other)
 
