@@ -33,6 +33,8 @@ use super::Bot;
 
 /// The weights the bot plays with unless given others (trained by `scripts/train_value.py`).
 pub const VALUE_JSON: &str = include_str!("../../../../data/value.json");
+/// The widest layer a weights file may have (inputs included).
+pub const MAX_WIDTH: usize = 256;
 /// The format the weights file declares.
 pub const FORMAT: &str = "takenoko-value/1";
 
@@ -122,6 +124,9 @@ impl Mlp {
                 }
                 w.extend(row);
             }
+            if rows.len() > MAX_WIDTH {
+                return Err(format!("layer {i} is wider than {MAX_WIDTH}"));
+            }
             let b = floats(layer.get("b"), &format!("b of layer {i}"))?;
             if b.len() != rows.len() {
                 return Err(format!(
@@ -148,25 +153,24 @@ impl Mlp {
         })
     }
 
-    /// The logit of the chance to win of the position these features describe.
+    /// The net's output for the position these features describe (the logit of the chance
+    /// to win, or the expected lead, as it was trained).  No allocation: layers are at most
+    /// [`MAX_WIDTH`] wide and computed on the stack.
     pub fn logit(&self, x: &[f32; FEATURES]) -> f32 {
-        let mut a: Vec<f32> = x
-            .iter()
-            .zip(self.mean.iter().zip(&self.scale))
-            .map(|(v, (m, s))| (v - m) * s)
-            .collect();
+        let mut a = [0.0f32; MAX_WIDTH];
+        let mut next = [0.0f32; MAX_WIDTH];
+        for (i, v) in x.iter().enumerate() {
+            a[i] = (v - self.mean[i]) * self.scale[i];
+        }
         let last = self.layers.len() - 1;
-        for (i, layer) in self.layers.iter().enumerate() {
-            let mut next = layer.b.clone();
-            for (o, out) in next.iter_mut().enumerate() {
+        for (k, layer) in self.layers.iter().enumerate() {
+            let input = &a[..layer.inputs];
+            for (o, out) in next[..layer.outputs].iter_mut().enumerate() {
                 let row = &layer.w[o * layer.inputs..(o + 1) * layer.inputs];
-                *out += row.iter().zip(&a).map(|(w, v)| w * v).sum::<f32>();
-                if i < last {
-                    *out = out.max(0.0);
-                }
+                let sum = layer.b[o] + row.iter().zip(input).map(|(w, v)| w * v).sum::<f32>();
+                *out = if k < last { sum.max(0.0) } else { sum };
             }
-            debug_assert_eq!(next.len(), layer.outputs);
-            a = next;
+            std::mem::swap(&mut a, &mut next);
         }
         a[0]
     }
@@ -342,3 +346,6 @@ mod tests {
         assert_eq!(net.logit(&x), 1.5);
     }
 }
+
+// The inputs fit the stack buffers of `Mlp::logit`.
+const _: () = assert!(FEATURES <= MAX_WIDTH);
