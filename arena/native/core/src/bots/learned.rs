@@ -176,6 +176,9 @@ impl Mlp {
     }
 }
 
+// The inputs fit the stack buffers of `Mlp::logit`.
+const _: () = assert!(FEATURES <= MAX_WIDTH);
+
 /// The compiled-in net (parsed once).
 pub fn builtin() -> Arc<Mlp> {
     static NET: OnceLock<Arc<Mlp>> = OnceLock::new();
@@ -346,6 +349,3 @@ mod tests {
         assert_eq!(net.logit(&x), 1.5);
     }
 }
-
-// The inputs fit the stack buffers of `Mlp::logit`.
-const _: () = assert!(FEATURES <= MAX_WIDTH);
