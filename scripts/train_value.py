@@ -218,6 +218,7 @@ def train(data: dict[str, np.ndarray], hidden: Sequence[int], epochs: int, rate:
             print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss:.4f}", file=sys.stderr,
                   flush=True)
 
+    hidden = [h for h in hidden if h > 0]  # --hidden 0: a linear model
     layers = fit(z[~held], y[~held], hidden, epochs, rate, batch, seed, target=target,
                  report=report)
     logits, _ = forward(layers, z[held])
@@ -283,7 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--data", type=Path, nargs="+", required=True)
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--seed", type=int, default=1)
-    f.add_argument("--hidden", type=int, nargs="+", default=[32])
+    f.add_argument("--hidden", type=int, nargs="+", default=[32],
+                   help="units of each hidden layer (0: none, a linear model)")
     f.add_argument("--epochs", type=int, default=30)
     f.add_argument("--rate", type=float, default=0.003)
     f.add_argument("--batch", type=int, default=256)
