@@ -4,6 +4,7 @@ Usage::
 
     python scripts/train_value.py play --out DIR [--games 2000] [--seed 1]
         [--lineup objective,objective,greedy] [--explore 0.05] [--keep 0.25] [--chunk 25]
+        [--weights value.json] [--samples 1]
     python scripts/train_value.py fit --data DIR [DIR ...] --out value.json [--seed 1]
         [--hidden 32] [--epochs 30] [--rate 0.003] [--batch 256]
     python scripts/train_value.py duel --weights value.json [--against objective]
@@ -60,11 +61,12 @@ def chunk_seed(seed: int, chunk: int) -> int:
 
 
 def play_chunk(seed: int, chunk: int, games: int, lineup: Sequence[str], explore: float,
-               keep: float, weights: Sequence[str | None] | None = None) -> dict[str, np.ndarray]:
-    """The rows of one chunk of games, played in the core."""
+               keep: float, weights: Sequence[str | None] | None = None,
+               samples: int = 1) -> dict[str, np.ndarray]:
+    """The rows of one chunk of games, played in the core (``samples``: a ``learned``'s)."""
     rows: dict[str, Any] = _module().selfplay(
         chunk_seed(seed, chunk), games, list(lineup), weights=list(weights) if weights else None,
-        explore=explore, keep=keep)
+        explore=explore, keep=keep, samples=samples)
     width = len(_module().feature_names())
     x = np.frombuffer(rows["features"], dtype="<f4").reshape(-1, width)
     game = np.asarray(list(rows["game"]), dtype=np.int64) + chunk * games
@@ -78,11 +80,12 @@ def play_chunk(seed: int, chunk: int, games: int, lineup: Sequence[str], explore
 
 
 def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float, keep: float,
-         chunk: int, weights: Sequence[str | None] | None = None) -> int:
+         chunk: int, weights: Sequence[str | None] | None = None, samples: int = 1) -> int:
     """Play ``games`` games into ``out`` (chunks already there are kept); rows written."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "meta.json").write_text(json.dumps({
         "seed": seed, "lineup": list(lineup), "explore": explore, "keep": keep, "chunk": chunk,
+        "samples": samples,
         "features": list(_module().feature_names())}, indent=1) + "\n")
     chunks = math.ceil(games / chunk)
     start, done, rows = time.monotonic(), 0, 0
@@ -91,7 +94,7 @@ def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float
         if path.exists():
             continue
         n = min(chunk, games - c * chunk)
-        data = play_chunk(seed, c, n, lineup, explore, keep, weights)
+        data = play_chunk(seed, c, n, lineup, explore, keep, weights, samples)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **data)
         tmp.replace(path)
@@ -280,6 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--explore", type=float, default=0.05)
     p.add_argument("--keep", type=float, default=0.25)
     p.add_argument("--chunk", type=int, default=25)
+    p.add_argument("--samples", type=int, default=1, help="a 'learned' seat's samples")
     f = sub.add_parser("fit", help="fit the value on played rows")
     f.add_argument("--data", type=Path, nargs="+", required=True)
     f.add_argument("--out", type=Path, required=True)
@@ -301,7 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         lineup = [s.strip() for s in a.lineup.split(",") if s.strip()]
         text = a.weights.read_text() if a.weights else None
         weights = [text if n == "learned" else None for n in lineup]
-        rows = play(a.out, a.games, a.seed, lineup, a.explore, a.keep, a.chunk, weights)
+        rows = play(a.out, a.games, a.seed, lineup, a.explore, a.keep, a.chunk, weights,
+                    a.samples)
         print(f"{rows} rows written to {a.out}")
     elif a.command == "fit":
         text, figures = train(load(a.data), a.hidden, a.epochs, a.rate, a.batch, a.seed,

@@ -12,7 +12,7 @@ use takenoko::bots::heuristics::{card_points, Cache};
 use takenoko::bots::learned::Mlp;
 use takenoko::bots::selfplay::{play, Plan, Player};
 
-use super::PyState;
+use super::{guard, PyState};
 
 /// The names of the learned value's features, in order.
 #[pyfunction]
@@ -22,7 +22,7 @@ pub fn feature_names() -> Vec<&'static str> {
 
 /// The features of a game for `seat` (what that seat may see of it).
 #[pyfunction]
-pub fn value_features(state: PyRef<'_, PyState>, seat: u8) -> PyResult<Vec<f32>> {
+pub fn value_features(py: Python<'_>, state: PyRef<'_, PyState>, seat: u8) -> PyResult<Vec<f32>> {
     if seat >= state.st.b.players {
         return Err(PyValueError::new_err(format!(
             "no seat {seat} in this game"
@@ -30,8 +30,11 @@ pub fn value_features(state: PyRef<'_, PyState>, seat: u8) -> PyResult<Vec<f32>>
     }
     let mut out = [0.0f32; FEATURES];
     let points = card_points(&state.st.b);
-    features(&state.st, seat, &mut Cache::new(), &points, &mut out);
-    Ok(out.to_vec())
+    let context = || format!("the features of seat {seat}");
+    guard(py, context, || {
+        features(&state.st, seat, &mut Cache::new(), &points, &mut out);
+        Ok(out.to_vec())
+    })
 }
 
 /// The logit of the chance to win that a weights file's net gives these features.
@@ -85,9 +88,11 @@ pub fn selfplay<'py>(
         explore,
         keep,
     };
-    let rows = py
-        .allow_threads(|| play(&plan, |_| {}))
-        .map_err(PyValueError::new_err)?;
+    let context = move || format!("self-play games of seed {seed}");
+    let rows = guard(py, context, || {
+        py.allow_threads(|| play(&plan, |_| {}))
+            .map_err(PyValueError::new_err)
+    })?;
     let out = PyDict::new(py);
     let bytes: Vec<u8> = rows.features.iter().flat_map(|v| v.to_le_bytes()).collect();
     out.set_item("features", PyBytes::new(py, &bytes))?;
