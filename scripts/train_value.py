@@ -34,7 +34,6 @@ and prints the win rate with its 95% interval and the CPU time.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import itertools
 import json
@@ -46,8 +45,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _args import script_parser
 
-from arena.engine.native import _module
+from arena.referee import core
 
 #: The weights format the core reads.
 FORMAT = "takenoko-value/1"
@@ -64,10 +64,10 @@ def play_chunk(seed: int, chunk: int, games: int, lineup: Sequence[str], explore
                keep: float, weights: Sequence[str | None] | None = None,
                samples: int = 1) -> dict[str, np.ndarray]:
     """The rows of one chunk of games, played in the core (``samples``: a ``learned``'s)."""
-    rows: dict[str, Any] = _module().selfplay(
+    rows: dict[str, Any] = core().selfplay(
         chunk_seed(seed, chunk), games, list(lineup), weights=list(weights) if weights else None,
         explore=explore, keep=keep, samples=samples)
-    width = len(_module().feature_names())
+    width = len(core().feature_names())
     x = np.frombuffer(rows["features"], dtype="<f4").reshape(-1, width)
     game = np.asarray(list(rows["game"]), dtype=np.int64) + chunk * games
     return {
@@ -86,7 +86,7 @@ def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float
     (out / "meta.json").write_text(json.dumps({
         "seed": seed, "lineup": list(lineup), "explore": explore, "keep": keep, "chunk": chunk,
         "samples": samples,
-        "features": list(_module().feature_names())}, indent=1) + "\n")
+        "features": list(core().feature_names())}, indent=1) + "\n")
     chunks = math.ceil(games / chunk)
     start, done, rows = time.monotonic(), 0, 0
     for c in range(chunks):
@@ -204,7 +204,7 @@ def train(data: dict[str, np.ndarray], hidden: Sequence[int], epochs: int, rate:
     ``target`` win: the output is the logit of the chance to win.  margin: the output is the
     final points lead over the best other seat, in tens of points (more signal per row than
     who won; the bot only compares its values, so either serves it)."""
-    names = list(_module().feature_names())
+    names = list(core().feature_names())
     x, game = data["x"].astype(np.float64), data["game"]
     won = data["outcome"].astype(np.float64)
     y = data["margin"].astype(np.float64) / 10.0 if target == "margin" else won
@@ -260,7 +260,7 @@ def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1
     other = "learned" if against.lstrip().startswith("{") else against
     wts: list[str | None] = [weights, against if other == "learned" else None]
     cpu = time.process_time()
-    rows = _module().selfplay(seed, 2 * deals, ["learned", other], weights=wts, paired=True,
+    rows = core().selfplay(seed, 2 * deals, ["learned", other], weights=wts, paired=True,
                               keep=0.0, samples=samples)
     cpu = time.process_time() - cpu
     scores = [out[list(lineup).index(0)] for lineup, out in zip(rows["lineups"], rows["outcomes"])]
@@ -272,7 +272,12 @@ def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap = script_parser(
+        __doc__,
+        "python scripts/train_value.py play --out d1 --games 3100 --seed 1 --chunk 100",
+        "python scripts/train_value.py fit --data d1 --out value.json --hidden 0 --epochs 3",
+        "python scripts/train_value.py duel --weights value.json --against objective --deals 100",
+    )
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play games and keep their rows")
     p.add_argument("--out", type=Path, required=True)

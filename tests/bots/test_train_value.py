@@ -27,7 +27,7 @@ def test_the_same_seed_gives_the_same_rows_and_a_resumed_run_the_same_files(tmp_
     da, db = train_value.load([a]), train_value.load([b])
     for key in da:
         assert np.array_equal(da[key], db[key]), key
-    assert da["x"].shape[1] == len(train_value._module().feature_names())
+    assert da["x"].shape[1] == len(train_value.core().feature_names())
     assert set(np.unique(da["outcome"])) <= {0.0, 0.5, 1.0}
 
 
@@ -51,7 +51,7 @@ def test_the_core_computes_the_nets_logit_as_numpy_does(tmp_path) -> None:
     x = data["x"][:5].astype(np.float64)
     z = (x - np.asarray(doc["mean"])) * np.asarray(doc["scale"])
     expected, _ = train_value.forward(layers, z)
-    got = [train_value._module().value_logit(text, list(map(float, row))) for row in data["x"][:5]]
+    got = [train_value.core().value_logit(text, list(map(float, row))) for row in data["x"][:5]]
     assert np.allclose(got, expected, atol=1e-3)
 
 
