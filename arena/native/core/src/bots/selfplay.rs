@@ -209,6 +209,16 @@ mod tests {
     }
 
     #[test]
+    fn the_learned_bot_plays_whole_games_on_given_weights() {
+        let mut p = plan(6);
+        p.lineup[1] = Player::Learned(super::super::learned::builtin(), 1);
+        p.keep = 0.0;
+        let rows = play(&p, |_| {}).unwrap();
+        assert!(rows.game.is_empty());
+        assert_eq!(rows.outcomes.len(), 2);
+    }
+
+    #[test]
     fn outcomes_share_one_win_per_game() {
         let rows = play(&plan(5), |_| {}).unwrap();
         for o in &rows.outcomes {
