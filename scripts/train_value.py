@@ -7,6 +7,8 @@ Usage::
         [--weights value.json] [--samples 1]
     python scripts/train_value.py fit --data DIR [DIR ...] --out value.json [--seed 1]
         [--hidden 32] [--epochs 30] [--rate 0.003] [--batch 256]
+    python scripts/train_value.py generation --previous value.json --out gen2
+        [--data d1 d2] [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--epochs 3]
     python scripts/train_value.py duel --weights value.json [--against objective]
         [--deals 100] [--seed 7]
 
@@ -26,6 +28,12 @@ chunk and number, so both seats' rows of a game fall on one side); the held-out 
 and accuracy are printed next to those of always guessing the base rate.  The weights are
 written as JSON (``takenoko-value/1``, what ``arena/native/core/src/bots/learned.rs`` reads)
 with their SHA-256 beside them (``value.sha256``).
+
+``generation`` makes the next generation from the last kept weights: it plays ``--games``
+games of them (against ``objective`` and themselves, ``--explore`` 0.05) into ``OUT/rows``,
+fits on those rows and ``--data``, and keeps the result as ``OUT/value.json`` only if it beats
+the last weights on ``--deals`` fresh paired deals by more than the 95% half-width; the
+figures (including the score against ``objective``) go to ``OUT/generation.json``.
 
 ``duel`` plays ``learned`` on the given weights against a bot (``--against``: a native bot's
 name, or another weights file) on ``--deals`` fresh deals, each twice with the seats swapped,
@@ -271,6 +279,31 @@ def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1
     return mean, half, len(scores), cpu
 
 
+def generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed: int,
+               deals: int, hidden: Sequence[int], epochs: int, samples: int = 1
+               ) -> dict[str, Any]:
+    """One generation: ``games`` games of the previous weights (with exploration) against
+    ``objective`` and themselves go into ``out``/``rows``; the value is fitted on those rows and
+    ``data``; it is kept (``out``/``value.json``) only if it beats the previous weights on
+    ``deals`` fresh deals played twice by more than the 95% half-width.  The figures are
+    returned (and written to ``out``/``generation.json``) either way."""
+    old = previous.read_text()
+    rows = out / "rows"
+    play(rows, games, seed, ["learned", "objective"], 0.05, 0.3, 100, [old, None], samples)
+    text, figures = train(load([*data, rows]), hidden, epochs, 0.003, 256, seed, quiet=True)
+    mean, half, played, _ = duel(text, old, deals, seed + 1, samples)
+    against, against_half, _, _ = duel(text, "objective", deals, seed + 2, samples)
+    kept = mean - half > 0.5
+    result = {**figures, "sha256": sha256(text), "vs_previous": mean, "vs_previous_half": half,
+              "vs_objective": against, "vs_objective_half": against_half, "games": played,
+              "kept": kept}
+    (out / "candidate.json").write_text(text)
+    if kept:
+        (out / "value.json").write_text(text)
+    (out / "generation.json").write_text(json.dumps(result, indent=1) + "\n")
+    return result
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = script_parser(
         __doc__,
@@ -305,6 +338,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--samples", type=int, default=1)
+    g = sub.add_parser("generation", help="play, fit, and keep only a winner over the last")
+    g.add_argument("--previous", type=Path, required=True, help="the last kept weights")
+    g.add_argument("--data", type=Path, nargs="*", default=[], help="older rows to fit on too")
+    g.add_argument("--out", type=Path, required=True)
+    g.add_argument("--games", type=int, default=1500)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--deals", type=int, default=100)
+    g.add_argument("--hidden", type=int, nargs="+", default=[0])
+    g.add_argument("--epochs", type=int, default=3)
+    g.add_argument("--samples", type=int, default=1)
     a = ap.parse_args(argv)
     if a.command == "play":
         lineup = [s.strip() for s in a.lineup.split(",") if s.strip()]
@@ -320,6 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         digest = sha256(text)
         a.out.with_suffix(".sha256").write_text(f"{digest}  {a.out.name}\n")
         print(json.dumps({**figures, "sha256": digest}))
+    elif a.command == "generation":
+        result = generation(a.previous, a.data, a.out, a.games, a.seed, a.deals, a.hidden,
+                            a.epochs, a.samples)
+        print(json.dumps(result))
     else:
         against = a.against
         path = Path(against)

@@ -66,3 +66,17 @@ def test_a_value_trained_on_a_few_hundred_games_beats_a_random_value(tmp_path) -
     assert figures["log_loss"] < figures["base_log_loss"]
     mean, half, _, _ = train_value.duel(trained, untrained, deals, seed=12)
     assert mean > 0.5 + (half if LONG else 0.0), (mean, half)
+
+
+def test_a_generation_writes_its_figures_and_keeps_only_a_winner(tmp_path) -> None:
+    train_value.play(tmp_path / "d", 6, 21, ["greedy", "objective"], 0.05, 0.3, 6)
+    first, _ = train_value.train(train_value.load([tmp_path / "d"]), [0], 1, 0.003, 64, seed=1,
+                                 quiet=True)
+    previous = tmp_path / "gen0.json"
+    previous.write_text(first)
+    out = tmp_path / "gen1"
+    result = train_value.generation(previous, [tmp_path / "d"], out, 4, 22, 2, [0], 1)
+    assert json.loads((out / "generation.json").read_text()) == result
+    assert result["games"] == 4 and (out / "candidate.json").exists()
+    assert (out / "value.json").exists() == result["kept"]
+    assert result["kept"] == (result["vs_previous"] - result["vs_previous_half"] > 0.5)
