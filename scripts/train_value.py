@@ -295,7 +295,7 @@ def generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed
     against, against_half, _, _ = duel(text, "objective", deals, seed + 2, samples)
     kept = mean - half > 0.5
     result = {**figures, "sha256": sha256(text), "vs_previous": mean, "vs_previous_half": half,
-              "vs_objective": against, "vs_objective_half": against_half, "games": played,
+              "vs_objective": against, "vs_objective_half": against_half, "duel_games": played,
               "kept": kept}
     (out / "candidate.json").write_text(text)
     if kept:

@@ -77,6 +77,6 @@ def test_a_generation_writes_its_figures_and_keeps_only_a_winner(tmp_path) -> No
     out = tmp_path / "gen1"
     result = train_value.generation(previous, [tmp_path / "d"], out, 4, 22, 2, [0], 1)
     assert json.loads((out / "generation.json").read_text()) == result
-    assert result["games"] == 4 and (out / "candidate.json").exists()
+    assert result["duel_games"] == 4 and (out / "candidate.json").exists()
     assert (out / "value.json").exists() == result["kept"]
     assert result["kept"] == (result["vs_previous"] - result["vs_previous_half"] > 0.5)
