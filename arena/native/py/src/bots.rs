@@ -14,6 +14,7 @@ use pyo3::types::{PyDict, PyTuple};
 use takenoko::actions::Action;
 use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
 use takenoko::bots::greedy::Greedy;
+use takenoko::bots::learned::Learned;
 use takenoko::bots::mcts::{Mcts, Settings as MctsSettings};
 use takenoko::bots::objective::{Objective, Settings};
 use takenoko::bots::registry;
@@ -69,6 +70,7 @@ enum Inner {
     Greedy(Box<Greedy>),
     Objective(Box<Objective>),
     Mcts(Box<Mcts>),
+    Learned(Box<Learned>),
 }
 
 /// The generator of a `random.Random` (not a subclass: it may draw otherwise), read with
@@ -142,6 +144,7 @@ impl PyBot {
                 Inner::Greedy(g) => g.choose(view, legal, points, &mut draws),
                 Inner::Objective(o) => o.choose(view, legal, points, &mut draws),
                 Inner::Mcts(m) => m.choose(view, legal, points, &mut draws),
+                Inner::Learned(l) => l.choose(view, legal, points, &mut draws),
             })
         })?;
         match draws.error {
@@ -177,9 +180,13 @@ impl PyBot {
             "elite" => Inner::Mcts(Box::new(Mcts::new(MctsSettings::from_params(&checked(
                 &takenoko::bots::elite::ENTRY,
             )?)))),
+            "learned" => Inner::Learned(Box::new(Learned::new(
+                checked(&takenoko::bots::learned::ENTRY)?.int("samples") as u32,
+                takenoko::bots::learned::builtin(),
+            ))),
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective, mcts, elite)"
+                    "no native bot {other:?} to decide for a Python bot (these: greedy, objective, mcts, elite, learned)"
                 )))
             }
         };
@@ -203,7 +210,7 @@ impl PyBot {
         match &mut self.inner {
             Inner::Objective(o) => o.start(),
             Inner::Mcts(m) => m.start(seat, players),
-            Inner::Greedy(_) => {}
+            Inner::Greedy(_) | Inner::Learned(_) => {}
         }
         Ok(())
     }
@@ -227,7 +234,7 @@ impl PyBot {
         match &mut self.inner {
             Inner::Objective(o) => o.observe(self.seat, &entry),
             Inner::Mcts(m) => m.observe(&entry),
-            Inner::Greedy(_) => {}
+            Inner::Greedy(_) | Inner::Learned(_) => {}
         }
     }
 
@@ -248,7 +255,7 @@ impl PyBot {
                     p.eaten_by_others = set;
                 }
             }
-            Inner::Greedy(_) => {}
+            Inner::Greedy(_) | Inner::Learned(_) => {}
         }
         Ok(())
     }

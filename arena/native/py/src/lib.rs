@@ -30,6 +30,7 @@ use takenoko::state::{Board, State, STEP_NAMES};
 use takenoko::view::{Draws, View};
 
 mod bots;
+mod learned;
 mod referee;
 
 // ---------------------------------------------------------------------- Python values
@@ -2032,6 +2033,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(_view_from_pickle, m)?)?;
     m.add_class::<referee::Played>()?;
+    m.add_function(wrap_pyfunction!(learned::feature_names, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::value_features, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::value_logit, m)?)?;
+    m.add_function(wrap_pyfunction!(learned::selfplay, m)?)?;
     for f in [
         wrap_pyfunction!(referee::derive_seed, m)?,
         wrap_pyfunction!(referee::bot_seed, m)?,

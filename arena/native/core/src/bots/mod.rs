@@ -40,14 +40,17 @@ pub trait Bot: Send {
 
 pub mod draws;
 pub mod elite;
+pub mod features;
 pub mod greedy;
 pub mod heuristics;
+pub mod learned;
 pub mod mcts;
 pub mod mcts_leaves;
 pub mod mcts_search;
 pub mod objective;
 pub mod random_bot;
 pub mod registry;
+pub mod selfplay;
 pub mod test_bots;
 
 pub use registry::{BotEntry, Params, Value};
@@ -64,6 +67,7 @@ pub const REGISTRY: &[BotEntry] = &[
     objective::ENTRY,
     mcts::ENTRY,
     elite::ENTRY,
+    learned::ENTRY,
     test_bots::PANIC,
 ];
 

@@ -1,0 +1,351 @@
+//! `learned`: one ply on a value learned from self-play (issue 51).
+//!
+//! Why: the hand-made evaluation caps every search built on it (`docs/experiments.md`), so
+//! the value here is a small multilayer perceptron trained on the outcomes of many games
+//! (`scripts/train_value.py`), reading the [`features`](super::features) of a position as
+//! the deciding seat may see it.  The bot samples full states consistent with its view
+//! (`determinize`), tries every legal action on each, looks through the follow-up steps of
+//! the same move (`place` after `plot`, the weather's effects), and keeps the action whose
+//! result the net gives the highest chance of winning.  A satisfied objective is completed
+//! first.
+//!
+//! The weights are data: `arena/data/value.json`, compiled in, with the SHA-256 of the
+//! file recorded beside it (`arena/data/value.sha256`).  The format ([`Mlp::from_json`]):
+//! `{"format": "takenoko-value/1", "features": [names], "mean": [..], "scale": [..],
+//! "layers": [{"w": [[..] per output], "b": [..]}, ..]}`, ReLU between layers, the last
+//! layer one output: the logit of the chance to win.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::actions::{Action, COMPLETE, KIND_MASK};
+use crate::json::{parse, Json};
+use crate::options::RuleOptions;
+use crate::rng::PyRandom;
+use crate::state::{Legal, State, STEP_ACTIONS};
+use crate::view::View;
+
+use super::draws::{best, BotDraws};
+use super::features::{features, FEATURES, NAMES};
+use super::greedy::{is_free, is_swap};
+use super::heuristics::{card_points, Cache};
+use super::registry::{BotEntry, ParamDecl, Params};
+use super::Bot;
+
+/// The weights the bot plays with unless given others (trained by `scripts/train_value.py`).
+pub const VALUE_JSON: &str = include_str!("../../../../data/value.json");
+/// The widest layer a weights file may have (inputs included).
+pub const MAX_WIDTH: usize = 256;
+/// The format the weights file declares.
+pub const FORMAT: &str = "takenoko-value/1";
+
+/// `learned` in the registry.
+pub const ENTRY: BotEntry = BotEntry {
+    name: "learned",
+    class: "LearnedBot",
+    params: &[ParamDecl::int("samples", 3, 1, 1000)],
+    make,
+    test_only: false,
+};
+
+/// One dense layer: `w` row-major, one row of inputs per output.
+#[derive(Clone, Debug, PartialEq)]
+struct Layer {
+    inputs: usize,
+    outputs: usize,
+    w: Vec<f32>,
+    b: Vec<f32>,
+}
+
+/// The learned value: standardisation, then dense layers with ReLU between them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mlp {
+    mean: Vec<f32>,
+    scale: Vec<f32>,
+    layers: Vec<Layer>,
+}
+
+fn floats(v: Option<&Json>, what: &str) -> Result<Vec<f32>, String> {
+    let list = v
+        .and_then(Json::as_list)
+        .ok_or_else(|| format!("{what} is not a list"))?;
+    list.iter()
+        .map(|x| match x {
+            Json::Float(f) => Ok(*f as f32),
+            Json::Int(i) => Ok(*i as f32),
+            _ => Err(format!("{what} holds something other than numbers")),
+        })
+        .collect()
+}
+
+impl Mlp {
+    /// The net of a weights file; refused (with what is wrong) when it is not of this
+    /// format, names other features than [`NAMES`], or its shapes do not chain.
+    pub fn from_json(text: &str) -> Result<Mlp, String> {
+        let d = parse(text)?;
+        if d.get("format").and_then(Json::as_str) != Some(FORMAT) {
+            return Err(format!("the weights are not of format {FORMAT}"));
+        }
+        let names: Vec<&str> = d
+            .get("features")
+            .and_then(Json::as_list)
+            .ok_or("the weights name no features")?
+            .iter()
+            .map(|n| n.as_str().unwrap_or(""))
+            .collect();
+        if names != NAMES {
+            return Err("the weights were trained on other features than the core's".into());
+        }
+        let mean = floats(d.get("mean"), "mean")?;
+        let scale = floats(d.get("scale"), "scale")?;
+        if mean.len() != FEATURES || scale.len() != FEATURES {
+            return Err(format!("mean and scale must have {FEATURES} values"));
+        }
+        let mut layers = Vec::new();
+        let mut inputs = FEATURES;
+        for (i, layer) in d
+            .get("layers")
+            .and_then(Json::as_list)
+            .ok_or("the weights have no layers")?
+            .iter()
+            .enumerate()
+        {
+            let rows = layer
+                .get("w")
+                .and_then(Json::as_list)
+                .ok_or_else(|| format!("layer {i} has no w"))?;
+            let mut w = Vec::with_capacity(rows.len() * inputs);
+            for row in rows {
+                let row = floats(Some(row), &format!("a row of layer {i}"))?;
+                if row.len() != inputs {
+                    return Err(format!(
+                        "layer {i} takes {} inputs, not {inputs}",
+                        row.len()
+                    ));
+                }
+                w.extend(row);
+            }
+            if rows.len() > MAX_WIDTH {
+                return Err(format!("layer {i} is wider than {MAX_WIDTH}"));
+            }
+            let b = floats(layer.get("b"), &format!("b of layer {i}"))?;
+            if b.len() != rows.len() {
+                return Err(format!(
+                    "layer {i} has {} biases for {} outputs",
+                    b.len(),
+                    rows.len()
+                ));
+            }
+            layers.push(Layer {
+                inputs,
+                outputs: rows.len(),
+                w,
+                b,
+            });
+            inputs = rows.len();
+        }
+        if layers.is_empty() || inputs != 1 {
+            return Err("the last layer must have one output".into());
+        }
+        Ok(Mlp {
+            mean,
+            scale,
+            layers,
+        })
+    }
+
+    /// The net's output for the position these features describe (the logit of the chance
+    /// to win, or the expected lead, as it was trained).  No allocation: layers are at most
+    /// [`MAX_WIDTH`] wide and computed on the stack.
+    pub fn logit(&self, x: &[f32; FEATURES]) -> f32 {
+        let mut a = [0.0f32; MAX_WIDTH];
+        let mut next = [0.0f32; MAX_WIDTH];
+        for (i, v) in x.iter().enumerate() {
+            a[i] = (v - self.mean[i]) * self.scale[i];
+        }
+        let last = self.layers.len() - 1;
+        for (k, layer) in self.layers.iter().enumerate() {
+            let input = &a[..layer.inputs];
+            for (o, out) in next[..layer.outputs].iter_mut().enumerate() {
+                let row = &layer.w[o * layer.inputs..(o + 1) * layer.inputs];
+                let sum = layer.b[o] + row.iter().zip(input).map(|(w, v)| w * v).sum::<f32>();
+                *out = if k < last { sum.max(0.0) } else { sum };
+            }
+            std::mem::swap(&mut a, &mut next);
+        }
+        a[0]
+    }
+}
+
+// The inputs fit the stack buffers of `Mlp::logit`.
+const _: () = assert!(FEATURES <= MAX_WIDTH);
+
+/// The compiled-in net (parsed once).
+pub fn builtin() -> Arc<Mlp> {
+    static NET: OnceLock<Arc<Mlp>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(Mlp::from_json(VALUE_JSON).expect("arena/data/value.json is a weights file"))
+    })
+    .clone()
+}
+
+/// The decision procedure of `learned`, apart from its generator.
+pub struct Learned {
+    pub samples: u32,
+    pub net: Arc<Mlp>,
+    cache: Cache,
+    x: [f32; FEATURES],
+}
+
+impl Learned {
+    pub fn new(samples: u32, net: Arc<Mlp>) -> Learned {
+        Learned {
+            samples,
+            net,
+            cache: Cache::new(),
+            x: [0.0; FEATURES],
+        }
+    }
+
+    /// The net's logit for `seat` on `state`.
+    pub fn value(&mut self, state: &State, seat: u8, points: &[f64]) -> f64 {
+        features(state, seat, &mut self.cache, points, &mut self.x);
+        self.net.logit(&self.x) as f64
+    }
+
+    /// One of `legal` (not empty) for the view's seat.
+    pub fn choose<R: BotDraws>(
+        &mut self,
+        view: &View,
+        legal: &[Action],
+        points: &[f64],
+        rng: &mut R,
+    ) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if let Some(&a) = legal.iter().find(|&&a| a & KIND_MASK == COMPLETE) {
+            return a;
+        }
+        let mut totals = vec![0.0; legal.len()];
+        for _ in 0..self.samples {
+            let state = view.determinize(rng);
+            for (i, &action) in legal.iter().enumerate() {
+                totals[i] += self.value_after(&state, action, view.seat, points, 2);
+            }
+        }
+        best(legal, &totals, rng)
+    }
+
+    /// The value after `action`, looking through the follow-up steps of the same seat
+    /// (`depth` bounds it), as `greedy` does.
+    fn value_after(
+        &mut self,
+        state: &State,
+        action: Action,
+        seat: u8,
+        points: &[f64],
+        depth: u32,
+    ) -> f64 {
+        let mut child = state.clone();
+        let _ = child.apply(action);
+        let b = &child.b;
+        if depth > 0 && !b.ended && b.current == seat && b.step != STEP_ACTIONS {
+            let mut legal = Legal::new();
+            child.legal_into(&mut legal);
+            let mut top: Option<f64> = None;
+            for &follow in &legal {
+                if is_swap(follow) || is_free(follow) {
+                    continue;
+                }
+                let v = self.value_after(&child, follow, seat, points, depth - 1);
+                if top.is_none_or(|t| v > t) {
+                    top = Some(v);
+                }
+            }
+            return top.unwrap_or(f64::NEG_INFINITY);
+        }
+        if child.is_terminal() {
+            // The game's verdict, beyond any logit the net gives.
+            let result = child.result(&[]);
+            return if result.winners.contains(&seat) {
+                1e6
+            } else {
+                -1e6
+            };
+        }
+        self.value(&child, seat, points)
+    }
+}
+
+/// `learned` as the referee plays it.
+pub struct LearnedBot {
+    pub learned: Learned,
+    pub rng: PyRandom,
+    points: Vec<f64>,
+}
+
+impl LearnedBot {
+    pub fn new(learned: Learned, rng: PyRandom) -> LearnedBot {
+        LearnedBot {
+            learned,
+            rng,
+            points: Vec::new(),
+        }
+    }
+}
+
+impl Bot for LearnedBot {
+    fn start(&mut self, _seat: u8, _players: u8, _options: &Arc<RuleOptions>) {}
+
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
+        if self.points.is_empty() {
+            self.points = card_points(&view.b);
+        }
+        self.learned
+            .choose(view, legal, &self.points, &mut self.rng)
+    }
+
+    fn rng(&self) -> &PyRandom {
+        &self.rng
+    }
+}
+
+/// `learned` with the compiled-in weights (the registry's factory).
+fn make(params: &Params, rng: PyRandom) -> Box<dyn Bot> {
+    let learned = Learned::new(params.int("samples") as u32, builtin());
+    Box::new(LearnedBot::new(learned, rng))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_weights_load() {
+        let net = builtin();
+        assert!(net.logit(&[0.0; FEATURES]).is_finite());
+    }
+
+    #[test]
+    fn refuses_weights_for_other_features() {
+        let text = VALUE_JSON.replacen("\"score\"", "\"scores\"", 1);
+        let err = Mlp::from_json(&text).unwrap_err();
+        assert!(err.contains("other features"), "{err}");
+    }
+
+    #[test]
+    fn a_linear_net_computes_its_sum() {
+        let names: Vec<String> = NAMES.iter().map(|n| format!("\"{n}\"")).collect();
+        let ones = vec!["1"; FEATURES].join(",");
+        let zeros = vec!["0"; FEATURES].join(",");
+        let text = format!(
+            "{{\"format\": \"{FORMAT}\", \"features\": [{}], \"mean\": [{zeros}], \"scale\": [{ones}], \"layers\": [{{\"w\": [[{ones}]], \"b\": [0.5]}}]}}",
+            names.join(",")
+        );
+        let net = Mlp::from_json(&text).unwrap();
+        let mut x = [0.0; FEATURES];
+        x[0] = 2.0;
+        x[3] = -1.0;
+        assert_eq!(net.logit(&x), 1.5);
+    }
+}

@@ -1,0 +1,382 @@
+"""Train the ``learned`` bot's value on games played in the native core (issue 51).
+
+Usage::
+
+    python scripts/train_value.py play --out DIR [--games 2000] [--seed 1]
+        [--lineup objective,objective,greedy] [--explore 0.05] [--keep 0.25] [--chunk 25]
+        [--weights value.json] [--samples 1]
+    python scripts/train_value.py fit --data DIR [DIR ...] --out value.json [--seed 1]
+        [--hidden 32] [--epochs 30] [--rate 0.003] [--batch 256]
+    python scripts/train_value.py generation --previous value.json --out gen2
+        [--data d1 d2] [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--epochs 3]
+    python scripts/train_value.py duel --weights value.json [--against objective]
+        [--deals 100] [--seed 7]
+
+``play`` plays games between native bots (each seat draws one of ``--lineup``; with
+probability ``--explore`` a decision is a uniformly random legal action, so that the positions
+are not only those the bots would reach) and keeps, at a ``--keep`` share of the decisions,
+the features of the position for every seat (``arena._native.feature_names``) and how the
+game ended for that seat (1 won, 0 lost, 1/k a shared win): Monte Carlo returns.  The games
+go in chunks of ``--chunk``, one file each (``chunk-00000.npz``), each drawn from its own seed
+(``--seed`` and the chunk's number), so an interrupted run resumes where it stopped and the
+same arguments give the same rows.  Progress and an ETA go to stderr.
+
+``fit`` trains a multilayer perceptron (one or two ReLU hidden layers of ``--hidden`` units,
+one logit out) with Adam on the log loss, in numpy, from ``--seed``: the same data and
+arguments give the same weights, byte for byte.  Every fifth game is held out (by its
+chunk and number, so both seats' rows of a game fall on one side); the held-out log loss
+and accuracy are printed next to those of always guessing the base rate.  The weights are
+written as JSON (``takenoko-value/1``, what ``arena/native/core/src/bots/learned.rs`` reads)
+with their SHA-256 beside them (``value.sha256``).
+
+``generation`` makes the next generation from the last kept weights: it plays ``--games``
+games of them (against ``objective`` and themselves, ``--explore`` 0.05) into ``OUT/rows``,
+fits on those rows and ``--data``, and keeps the result as ``OUT/value.json`` only if it beats
+the last weights on ``--deals`` fresh paired deals by more than the 95% half-width; the
+figures (including the score against ``objective``) go to ``OUT/generation.json``.
+
+``duel`` plays ``learned`` on the given weights against a bot (``--against``: a native bot's
+name, or another weights file) on ``--deals`` fresh deals, each twice with the seats swapped,
+and prints the win rate with its 95% interval and the CPU time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _args import script_parser
+
+from arena.referee import core
+
+#: The weights format the core reads.
+FORMAT = "takenoko-value/1"
+#: One game in this many is held out of the fit.
+HOLD_OUT = 5
+
+
+def chunk_seed(seed: int, chunk: int) -> int:
+    """The seed of one chunk of games (distinct per run seed and chunk)."""
+    return seed * 1_000_003 + chunk
+
+
+def play_chunk(seed: int, chunk: int, games: int, lineup: Sequence[str], explore: float,
+               keep: float, weights: Sequence[str | None] | None = None,
+               samples: int = 1) -> dict[str, np.ndarray]:
+    """The rows of one chunk of games, played in the core (``samples``: a ``learned``'s)."""
+    rows: dict[str, Any] = core().selfplay(
+        chunk_seed(seed, chunk), games, list(lineup), weights=list(weights) if weights else None,
+        explore=explore, keep=keep, samples=samples)
+    width = len(core().feature_names())
+    x = np.frombuffer(rows["features"], dtype="<f4").reshape(-1, width)
+    game = np.asarray(list(rows["game"]), dtype=np.int64) + chunk * games
+    return {
+        "x": x.astype(np.float32),
+        "game": game,
+        "seat": np.asarray(list(rows["seat"]), dtype=np.int8),
+        "outcome": np.asarray(rows["outcome"], dtype=np.float32),
+        "margin": np.asarray(rows["margin"], dtype=np.float32),
+    }
+
+
+def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float, keep: float,
+         chunk: int, weights: Sequence[str | None] | None = None, samples: int = 1) -> int:
+    """Play ``games`` games into ``out`` (chunks already there are kept); rows written."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "meta.json").write_text(json.dumps({
+        "seed": seed, "lineup": list(lineup), "explore": explore, "keep": keep, "chunk": chunk,
+        "samples": samples,
+        "features": list(core().feature_names())}, indent=1) + "\n")
+    chunks = math.ceil(games / chunk)
+    start, done, rows = time.monotonic(), 0, 0
+    for c in range(chunks):
+        path = out / f"chunk-{c:05d}.npz"
+        if path.exists():
+            continue
+        n = min(chunk, games - c * chunk)
+        data = play_chunk(seed, c, n, lineup, explore, keep, weights, samples)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, **data)
+        tmp.replace(path)
+        done += 1
+        rows += len(data["game"])
+        left = sum(1 for k in range(c + 1, chunks) if not (out / f"chunk-{k:05d}.npz").exists())
+        per = (time.monotonic() - start) / done
+        print(f"chunk {c + 1}/{chunks}: {rows} rows this run, ETA {per * left:.0f} s",
+              file=sys.stderr, flush=True)
+    return rows
+
+
+def load(dirs: Sequence[Path]) -> dict[str, np.ndarray]:
+    """The rows of these directories, in order (a game id made unique per directory)."""
+    parts: list[dict[str, np.ndarray]] = []
+    for i, d in enumerate(dirs):
+        for path in sorted(d.glob("chunk-*.npz")):
+            if path.name.endswith(".tmp.npz"):
+                continue
+            with np.load(path) as f:
+                part = {k: f[k] for k in f.files}
+            part["game"] = part["game"] + i * 10**9
+            parts.append(part)
+    if not parts:
+        raise SystemExit(f"no rows in {', '.join(map(str, dirs))}")
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def init(sizes: Sequence[int], rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+    """He-initialised layers (``w`` of shape outputs × inputs)."""
+    return [(rng.standard_normal((o, i)) * math.sqrt(2.0 / i), np.zeros(o))
+            for i, o in itertools.pairwise(sizes)]
+
+
+def forward(layers: Sequence[tuple[np.ndarray, np.ndarray]], x: np.ndarray
+            ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The logits, and each layer's input (for the backward pass)."""
+    acts = [x]
+    a = x
+    for k, (w, b) in enumerate(layers):
+        a = a @ w.T + b
+        if k < len(layers) - 1:
+            a = np.maximum(a, 0.0)
+        acts.append(a)
+    return a[:, 0], acts
+
+
+def log_loss(logits: np.ndarray, y: np.ndarray) -> float:
+    """Mean binary cross-entropy of logits against targets in [0, 1]."""
+    return float(np.mean(np.logaddexp(0.0, logits) - y * logits))
+
+
+def fit(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], epochs: int, rate: float,
+        batch: int, seed: int, l2: float = 1e-5, target: str = "win",
+        report: Any = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """An MLP fitted with Adam (inputs already standardised): on the log loss of a logit
+    (``target`` win), or on the squared error of a linear output (``target`` margin)."""
+    rng = np.random.default_rng(seed)
+    layers = init([x.shape[1], *hidden, 1], rng)
+    params = [p for layer in layers for p in layer]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step = 0
+    for epoch in range(epochs):
+        order = rng.permutation(len(x))
+        for s in range(0, len(x), batch):
+            idx = order[s:s + batch]
+            logits, acts = forward(layers, x[idx])
+            error = (logits - y[idx] if target == "margin"
+                     else 1.0 / (1.0 + np.exp(-logits)) - y[idx])
+            grad = error[:, None] / len(idx)
+            grads: list[np.ndarray] = []
+            for k in range(len(layers) - 1, -1, -1):
+                w, _ = layers[k]
+                gw = grad.T @ acts[k] + l2 * w
+                gb = grad.sum(axis=0)
+                grads = [gw, gb, *grads]
+                if k > 0:
+                    grad = (grad @ w) * (acts[k] > 0)
+            step += 1
+            for i, (p, g) in enumerate(zip(params, grads)):
+                m[i] = 0.9 * m[i] + 0.1 * g
+                v[i] = 0.999 * v[i] + 0.001 * g * g
+                mh = m[i] / (1 - 0.9**step)
+                vh = v[i] / (1 - 0.999**step)
+                p -= rate * mh / (np.sqrt(vh) + 1e-8)
+        if report is not None:
+            report(epoch, layers)
+    return layers
+
+
+def weights_json(names: Sequence[str], mean: np.ndarray, scale: np.ndarray,
+                 layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]) -> str:
+    """The weights file's text (floats rounded to 7 significant digits: float32 in the core)."""
+    def r(a: np.ndarray) -> Any:
+        return [float(f"{v:.7g}") for v in a] if a.ndim == 1 else [r(row) for row in a]
+    doc = {"format": FORMAT, "features": list(names), "mean": r(mean), "scale": r(scale),
+           "layers": [{"w": r(w), "b": r(b)} for w, b in layers], "meta": meta}
+    return json.dumps(doc, separators=(",", ":")) + "\n"
+
+
+def train(data: dict[str, np.ndarray], hidden: Sequence[int], epochs: int, rate: float,
+          batch: int, seed: int, quiet: bool = False, target: str = "win"
+          ) -> tuple[str, dict[str, float]]:
+    """The weights file's text and the figures of the fit (held-out loss and accuracy).
+
+    ``target`` win: the output is the logit of the chance to win.  margin: the output is the
+    final points lead over the best other seat, in tens of points (more signal per row than
+    who won; the bot only compares its values, so either serves it)."""
+    names = list(core().feature_names())
+    x, game = data["x"].astype(np.float64), data["game"]
+    won = data["outcome"].astype(np.float64)
+    y = data["margin"].astype(np.float64) / 10.0 if target == "margin" else won
+    held = game % HOLD_OUT == 0
+    mean = x[~held].mean(axis=0)
+    scale = 1.0 / np.maximum(x[~held].std(axis=0), 1e-3)
+    z = (x - mean) * scale
+
+    def report(epoch: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+        if not quiet:
+            logits, _ = forward(layers, z[held])
+            loss = (float(np.mean((logits - y[held]) ** 2)) if target == "margin"
+                    else log_loss(logits, y[held]))
+            print(f"epoch {epoch + 1}/{epochs}: held-out loss {loss:.4f}", file=sys.stderr,
+                  flush=True)
+
+    hidden = [h for h in hidden if h > 0]  # --hidden 0: a linear model
+    layers = fit(z[~held], y[~held], hidden, epochs, rate, batch, seed, target=target,
+                 report=report)
+    logits, _ = forward(layers, z[held])
+    if target == "margin":
+        figures = {
+            "rows": len(y), "games": len(np.unique(game)), "held_out_rows": int(held.sum()),
+            "mse": float(np.mean((logits - y[held]) ** 2)),
+            "base_mse": float(np.mean((y[~held].mean() - y[held]) ** 2)),
+            "accuracy": float(np.mean((logits > 0) == (won[held] > 0.5))),
+        }
+    else:
+        base = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
+        figures = {
+            "rows": len(y), "games": len(np.unique(game)), "held_out_rows": int(held.sum()),
+            "log_loss": log_loss(logits, y[held]),
+            "base_log_loss": log_loss(np.full(int(held.sum()), math.log(base / (1 - base))),
+                                      y[held]),
+            "accuracy": float(np.mean((logits > 0) == (y[held] > 0.5))),
+        }
+    meta = {"target": target, "hidden": list(hidden), "epochs": epochs, "rate": rate,
+            "batch": batch,
+            "seed": seed, **{k: round(v, 5) if isinstance(v, float) else v
+                             for k, v in figures.items()}}
+    return weights_json(names, mean, scale, layers, meta), figures
+
+
+def sha256(text: str) -> str:
+    """The SHA-256 of a weights file's text, as ``value.sha256`` records it."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1
+         ) -> tuple[float, float, int, float]:
+    """``learned`` on ``weights`` against ``against`` (a bot name or weights text) on
+    ``deals`` deals played twice: (score, 95% half-width, games, CPU seconds)."""
+    other = "learned" if against.lstrip().startswith("{") else against
+    wts: list[str | None] = [weights, against if other == "learned" else None]
+    cpu = time.process_time()
+    rows = core().selfplay(seed, 2 * deals, ["learned", other], weights=wts, paired=True,
+                              keep=0.0, samples=samples)
+    cpu = time.process_time() - cpu
+    scores = [out[list(lineup).index(0)] for lineup, out in zip(rows["lineups"], rows["outcomes"])]
+    mean = float(np.mean(scores))
+    # Paired deals: the interval of the mean of each deal's two games.
+    per_deal = np.asarray(scores).reshape(-1, 2).mean(axis=1)
+    half = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal)) if deals > 1 else 1.0
+    return mean, half, len(scores), cpu
+
+
+def generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed: int,
+               deals: int, hidden: Sequence[int], epochs: int, samples: int = 1
+               ) -> dict[str, Any]:
+    """One generation: ``games`` games of the previous weights (with exploration) against
+    ``objective`` and themselves go into ``out``/``rows``; the value is fitted on those rows and
+    ``data``; it is kept (``out``/``value.json``) only if it beats the previous weights on
+    ``deals`` fresh deals played twice by more than the 95% half-width.  The figures are
+    returned (and written to ``out``/``generation.json``) either way."""
+    old = previous.read_text()
+    rows = out / "rows"
+    play(rows, games, seed, ["learned", "objective"], 0.05, 0.3, 100, [old, None], samples)
+    text, figures = train(load([*data, rows]), hidden, epochs, 0.003, 256, seed, quiet=True)
+    mean, half, played, _ = duel(text, old, deals, seed + 1, samples)
+    against, against_half, _, _ = duel(text, "objective", deals, seed + 2, samples)
+    kept = mean - half > 0.5
+    result = {**figures, "sha256": sha256(text), "vs_previous": mean, "vs_previous_half": half,
+              "vs_objective": against, "vs_objective_half": against_half, "duel_games": played,
+              "kept": kept}
+    (out / "candidate.json").write_text(text)
+    if kept:
+        (out / "value.json").write_text(text)
+    (out / "generation.json").write_text(json.dumps(result, indent=1) + "\n")
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = script_parser(
+        __doc__,
+        "python scripts/train_value.py play --out d1 --games 3100 --seed 1 --chunk 100",
+        "python scripts/train_value.py fit --data d1 --out value.json --hidden 0 --epochs 3",
+        "python scripts/train_value.py duel --weights value.json --against objective --deals 100",
+    )
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play", help="play games and keep their rows")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--lineup", default="objective,objective,greedy")
+    p.add_argument("--weights", type=Path, help="weights for a 'learned' in the lineup")
+    p.add_argument("--explore", type=float, default=0.05)
+    p.add_argument("--keep", type=float, default=0.25)
+    p.add_argument("--chunk", type=int, default=25)
+    p.add_argument("--samples", type=int, default=1, help="a 'learned' seat's samples")
+    f = sub.add_parser("fit", help="fit the value on played rows")
+    f.add_argument("--data", type=Path, nargs="+", required=True)
+    f.add_argument("--out", type=Path, required=True)
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--hidden", type=int, nargs="+", default=[32],
+                   help="units of each hidden layer (0: none, a linear model)")
+    f.add_argument("--epochs", type=int, default=30)
+    f.add_argument("--rate", type=float, default=0.003)
+    f.add_argument("--batch", type=int, default=256)
+    f.add_argument("--target", choices=["win", "margin"], default="win")
+    d = sub.add_parser("duel", help="learned against a bot on fresh paired deals")
+    d.add_argument("--weights", type=Path, required=True)
+    d.add_argument("--against", default="objective", help="a native bot, or a weights file")
+    d.add_argument("--deals", type=int, default=100)
+    d.add_argument("--seed", type=int, default=7)
+    d.add_argument("--samples", type=int, default=1)
+    g = sub.add_parser("generation", help="play, fit, and keep only a winner over the last")
+    g.add_argument("--previous", type=Path, required=True, help="the last kept weights")
+    g.add_argument("--data", type=Path, nargs="*", default=[], help="older rows to fit on too")
+    g.add_argument("--out", type=Path, required=True)
+    g.add_argument("--games", type=int, default=1500)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--deals", type=int, default=100)
+    g.add_argument("--hidden", type=int, nargs="+", default=[0])
+    g.add_argument("--epochs", type=int, default=3)
+    g.add_argument("--samples", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.command == "play":
+        lineup = [s.strip() for s in a.lineup.split(",") if s.strip()]
+        text = a.weights.read_text() if a.weights else None
+        weights = [text if n == "learned" else None for n in lineup]
+        rows = play(a.out, a.games, a.seed, lineup, a.explore, a.keep, a.chunk, weights,
+                    a.samples)
+        print(f"{rows} rows written to {a.out}")
+    elif a.command == "fit":
+        text, figures = train(load(a.data), a.hidden, a.epochs, a.rate, a.batch, a.seed,
+                              target=a.target)
+        a.out.write_text(text)
+        digest = sha256(text)
+        a.out.with_suffix(".sha256").write_text(f"{digest}  {a.out.name}\n")
+        print(json.dumps({**figures, "sha256": digest}))
+    elif a.command == "generation":
+        result = generation(a.previous, a.data, a.out, a.games, a.seed, a.deals, a.hidden,
+                            a.epochs, a.samples)
+        print(json.dumps(result))
+    else:
+        against = a.against
+        path = Path(against)
+        if against.endswith(".json") and path.exists():
+            against = path.read_text()
+        mean, half, games, cpu = duel(a.weights.read_text(), against, a.deals, a.seed, a.samples)
+        print(f"learned scored {mean:.3f} ± {half:.3f} in {games} games "
+              f"({cpu:.1f} s CPU, {cpu / games:.2f} s a game)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,61 @@
+"""The ``learned`` bot (issue 51): its weights file, its features, its decisions, its
+registration."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from arena.engine import ENGINE, PlayerView, new_game
+from arena.registry import BotSpec
+
+DATA = Path(__file__).resolve().parents[2] / "arena" / "data"
+
+native = pytest.mark.skipif(ENGINE != "native", reason="the learned bot is native-only")
+
+
+def test_the_weights_file_has_its_recorded_hash() -> None:
+    text = (DATA / "value.json").read_text()
+    recorded = (DATA / "value.sha256").read_text().split()[0]
+    assert hashlib.sha256(text.encode()).hexdigest() == recorded
+
+
+@native
+def test_the_weights_name_the_cores_features_in_order() -> None:
+    from arena.engine.native import _module
+
+    doc = json.loads((DATA / "value.json").read_text())
+    assert doc["features"] == list(_module().feature_names())
+
+
+@native
+def test_features_are_finite_and_hide_the_other_hand() -> None:
+    from arena.engine.native import _module
+
+    s = new_game(2, 5)
+    x = _module().value_features(s, 0)
+    assert len(x) == len(_module().feature_names())
+    assert all(v == v and abs(v) < 1e6 for v in x)
+
+
+@native
+def test_plays_a_whole_game_with_legal_actions() -> None:
+    bots = [BotSpec.parse("learned").create(random.Random(p)) for p in range(2)]
+    s = new_game(2, 11)
+    for p, bot in enumerate(bots):
+        bot.start(p, 2, s.options)
+    while not s.ended:
+        legal = list(s.legal_actions())
+        action = bots[s.current].choose(PlayerView.of(s, s.current), legal)
+        assert action in legal
+        s.apply(action)
+    assert s.result().winners
+
+
+def test_is_registered_with_its_parameters() -> None:
+    spec = BotSpec.parse("learned:samples=2")
+    assert spec.full_params() == {"samples": 2}
