@@ -102,29 +102,46 @@ impl Greedy {
         points: &[f64],
         depth: u32,
     ) -> f64 {
-        let mut child = state.clone();
-        let _ = child.apply(action);
-        let b = &child.b;
-        if depth > 0 && !b.ended && b.current == seat && b.step != STEP_ACTIONS {
-            let mut legal = Legal::new();
-            child.legal_into(&mut legal);
-            let mut top: Option<f64> = None;
-            for &follow in &legal {
-                if is_swap(follow) || is_free(follow) {
-                    continue;
-                }
-                let v = self.value_after(&child, follow, seat, points, depth - 1);
-                if top.is_none_or(|t| v > t) {
-                    top = Some(v);
-                }
-            }
-            // The reference's `max` of nothing raises; no rule reaches that.
-            return top.unwrap_or(f64::NEG_INFINITY);
-        }
-        Snapshot::new(&child, &mut self.cache, points)
-            .evaluate(seat, &self.weights, None)
-            .0
+        let (cache, weights) = (&mut self.cache, &self.weights);
+        lookahead(state, action, seat, depth, &mut |child| {
+            Snapshot::new(child, cache, points)
+                .evaluate(seat, weights, None)
+                .0
+        })
     }
+}
+
+/// The value of `action` for `seat`: the position it leads to, valued by `leaf`, or, while
+/// the same seat has follow-up steps of its turn (`depth` bounds them; swaps and free moves
+/// left out), the best of those: the one-ply lookahead of `greedy` and of `learned`, which
+/// differ only in their leaf.
+pub fn lookahead(
+    state: &State,
+    action: Action,
+    seat: u8,
+    depth: u32,
+    leaf: &mut impl FnMut(&State) -> f64,
+) -> f64 {
+    let mut child = state.clone();
+    let _ = child.apply(action);
+    let b = &child.b;
+    if depth > 0 && !b.ended && b.current == seat && b.step != STEP_ACTIONS {
+        let mut legal = Legal::new();
+        child.legal_into(&mut legal);
+        let mut top: Option<f64> = None;
+        for &follow in &legal {
+            if is_swap(follow) || is_free(follow) {
+                continue;
+            }
+            let v = lookahead(&child, follow, seat, depth - 1, leaf);
+            if top.is_none_or(|t| v > t) {
+                top = Some(v);
+            }
+        }
+        // The reference's `max` of nothing raises; no rule reaches that.
+        return top.unwrap_or(f64::NEG_INFINITY);
+    }
+    leaf(&child)
 }
 
 /// `greedy` as the referee plays it: the procedure and its own generator.

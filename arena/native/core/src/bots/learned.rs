@@ -21,12 +21,12 @@ use crate::actions::{Action, COMPLETE, KIND_MASK};
 use crate::json::{parse, Json};
 use crate::options::RuleOptions;
 use crate::rng::PyRandom;
-use crate::state::{Legal, State, STEP_ACTIONS};
+use crate::state::State;
 use crate::view::View;
 
 use super::draws::{best, BotDraws};
 use super::features::{features, FEATURES, NAMES};
-use super::greedy::{is_free, is_swap};
+use super::greedy::lookahead;
 use super::heuristics::{card_points, Cache};
 use super::registry::{BotEntry, ParamDecl, Params};
 use super::Bot;
@@ -237,7 +237,7 @@ impl Learned {
     }
 
     /// The value after `action`, looking through the follow-up steps of the same seat
-    /// (`depth` bounds it), as `greedy` does.
+    /// (`depth` bounds it), as `greedy` does (`greedy::lookahead`).
     fn value_after(
         &mut self,
         state: &State,
@@ -246,34 +246,18 @@ impl Learned {
         points: &[f64],
         depth: u32,
     ) -> f64 {
-        let mut child = state.clone();
-        let _ = child.apply(action);
-        let b = &child.b;
-        if depth > 0 && !b.ended && b.current == seat && b.step != STEP_ACTIONS {
-            let mut legal = Legal::new();
-            child.legal_into(&mut legal);
-            let mut top: Option<f64> = None;
-            for &follow in &legal {
-                if is_swap(follow) || is_free(follow) {
-                    continue;
-                }
-                let v = self.value_after(&child, follow, seat, points, depth - 1);
-                if top.is_none_or(|t| v > t) {
-                    top = Some(v);
-                }
+        lookahead(state, action, seat, depth, &mut |child| {
+            if child.is_terminal() {
+                // The game's verdict, beyond any logit the net gives.
+                let result = child.result(&[]);
+                return if result.winners.contains(&seat) {
+                    1e6
+                } else {
+                    -1e6
+                };
             }
-            return top.unwrap_or(f64::NEG_INFINITY);
-        }
-        if child.is_terminal() {
-            // The game's verdict, beyond any logit the net gives.
-            let result = child.result(&[]);
-            return if result.winners.contains(&seat) {
-                1e6
-            } else {
-                -1e6
-            };
-        }
-        self.value(&child, seat, points)
+            self.value(child, seat, points)
+        })
     }
 }
 
