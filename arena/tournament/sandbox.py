@@ -67,6 +67,7 @@ from arena.engine import Event, GameResult, RuleOptions
 from arena.faults import printable
 from arena.limits import START_TIME
 from arena.match import BotFault, describe_exception, returned_text
+from arena.privileges import drop
 from arena.registry import BotSpec, available, runs_only_ours, split_spec
 
 from .jail import Jail, JailError, JailLimits, View, jail_problem, jail_uid, make_view
@@ -782,7 +783,6 @@ class RemoteBot:
 
 #: ``prctl`` options.
 PR_SET_DUMPABLE = 4
-PR_CAPBSET_DROP = 24
 
 
 def enter_jail(uid: int | None, limits: JailLimits) -> None:
@@ -792,27 +792,9 @@ def enter_jail(uid: int | None, limits: JailLimits) -> None:
     it forks (the same user) cannot open its memory.  Ends the process if the drop fails:
     nothing of the bot may run as root."""
     import ctypes
-    import resource
 
+    drop(uid, limits.processes, limits.files, limits.file_size)
     libc = ctypes.CDLL(None, use_errno=True)
-    if uid is not None:
-        try:
-            for cap in range(64):
-                if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-                    break
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-        except OSError:
-            os._exit(71)
-        if os.getuid() != uid or os.geteuid() != uid:
-            os._exit(71)
-    for which, value in ((resource.RLIMIT_NPROC, limits.processes),
-                         (resource.RLIMIT_NOFILE, limits.files),
-                         (resource.RLIMIT_FSIZE, limits.file_size * 1024 * 1024),
-                         (resource.RLIMIT_CORE, 0)):
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(which, (value, value))
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
