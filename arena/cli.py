@@ -42,7 +42,7 @@ from .engine.position import FORMAT as POSITION_FORMAT
 from .ladder.command import ladder_command
 from .protocol.command import engine_check_command, engine_command
 from .records import json_problem
-from .registry import BotSpec, describe_all, make_bot
+from .registry import BotSpec, describe_all, end_engines, make_bot
 from .tournament.command import tournament
 from .user_error import UserError
 
@@ -599,6 +599,7 @@ class _Jailed:
         for host in self.hosts:
             host.close()
         self.hosts = []
+        end_engines()
 
 
 class _Frames:

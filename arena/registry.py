@@ -397,6 +397,16 @@ def make_bot(spec: BotSpec, game_seed: int, seat: int) -> Bot:
     return spec.create(random.Random(seed))
 
 
+def end_engines() -> None:
+    """End the engine processes this process keeps between games (the pool of
+    ``arena.protocol.bot``) once a run or a game is over: an engine plays many games in one
+    process, but none outlives the run that started it (in a process that lives on: a
+    notebook, a Dask worker, a test).  Nothing to do where no engine played."""
+    engines = sys.modules.get("arena.protocol.bot")
+    if engines is not None:
+        engines.close_all()
+
+
 def describe_all(read: Callable[[str], BotSpec]) -> list[tuple[str, BotSpec | None, str]]:
     """``(name, spec or None, description or the error)`` for ``arena bots``, each registered
     bot read by ``read``: ``arena.tournament.sandbox.parse_participant``, which checks a bot

@@ -33,7 +33,7 @@ from arena.faults import printable
 from arena.intervention import apply as apply_intervention
 from arena.match import BotFault, describe_exception, play_game
 from arena.records import GameError, GameRecord, make_record
-from arena.registry import make_bot
+from arena.registry import end_engines, make_bot
 from arena.seeds import bot_seed
 
 from .native_games import NativeGames, native_participant
@@ -263,9 +263,10 @@ class GamePlayer:
         ], log_faults=log_faults)
 
     def close(self) -> None:
-        """Stop the bot hosts (and so any bot process left)."""
+        """Stop the bot hosts (and so any bot process left), and the engines' processes."""
         for host in self.hosts.values():
             host.close()
+        end_engines()
 
     def _host(self, participant: int, game: ScheduledGame, seat: int) -> BotHost:
         """The jail ``participant`` plays ``seat`` of ``game`` in: one per seat rotation and

@@ -311,3 +311,29 @@ def test_an_engine_process_plays_game_after_game_unless_fresh(
         del bots
     assert len(made) == started
     seat.close_all()
+
+
+@needs_jail
+def test_no_engine_process_outlives_the_game_or_run_that_started_it(tmp_path: Path) -> None:
+    """An engine is kept between the games of one run, not beyond it: after ``arena play``
+    and after a tournament's worker closes, in a process that lives on (a notebook, a Dask
+    worker, this test), no engine process is left."""
+    from arena.protocol import bot as seat
+
+    path = fake_engine(tmp_path, "fine")
+    result = CliRunner().invoke(main, ["play", "--bot", f"engine:{path}", "--bot", "random",
+                                       "--seed", "1", "-q", "--rule", "max_rounds=3"])
+    assert result.exit_code == 0, result.output
+    assert not any(seat._POOL.values())
+
+    from arena.registry import BotSpec
+    from arena.tournament.schedule import TournamentConfig
+    from arena.tournament.worker import GamePlayer
+
+    config = TournamentConfig(participants=(BotSpec.parse(f"engine:{path}"),
+                                            BotSpec.parse("random")), games=2, seed=1)
+    player = GamePlayer(config)
+    player.play_chunk(range(2), None, lambda finished: None)
+    assert any(seat._POOL.values())  # kept between the run's games
+    player.close()
+    assert not any(seat._POOL.values())
