@@ -68,7 +68,8 @@ impl Greedy {
         Greedy::new(p.int("samples") as u32, p.float("decay"))
     }
 
-    /// One of `legal` (not empty) for the view's seat, at these card points.
+    /// One of `legal` (not empty) for the view's seat, at these card points: the shared
+    /// evaluation after each action (`GreedyBot.value_after`), through `one_ply`.
     pub fn choose<R: BotDraws>(
         &mut self,
         view: &View,
@@ -76,39 +77,40 @@ impl Greedy {
         points: &[f64],
         rng: &mut R,
     ) -> Action {
-        if legal.len() == 1 {
-            return legal[0];
-        }
-        if let Some(&a) = legal.iter().find(|&&a| a & KIND_MASK == COMPLETE) {
-            return a;
-        }
-        let mut totals = vec![0.0; legal.len()];
-        for _ in 0..self.samples {
-            let state = view.determinize(rng);
-            for (i, &action) in legal.iter().enumerate() {
-                totals[i] += self.value_after(&state, action, view.seat, points, 2);
-            }
-        }
-        best(legal, &totals, rng)
-    }
-
-    /// The evaluation after `action`, looking through follow-up steps of the same seat
-    /// (`depth` bounds it), as `GreedyBot.value_after`.
-    pub fn value_after(
-        &mut self,
-        state: &State,
-        action: Action,
-        seat: u8,
-        points: &[f64],
-        depth: u32,
-    ) -> f64 {
+        let seat = view.seat;
         let (cache, weights) = (&mut self.cache, &self.weights);
-        lookahead(state, action, seat, depth, &mut |child| {
+        one_ply(view, legal, self.samples, rng, &mut |child| {
             Snapshot::new(child, cache, points)
                 .evaluate(seat, weights, None)
                 .0
         })
     }
+}
+
+/// The decision of `greedy` and of `learned`, which differ only in their `leaf`: a satisfied
+/// objective is completed first; else each action's `lookahead`, summed over `samples`
+/// states sampled from the view, and the best (ties drawn by `best`).
+pub fn one_ply<R: BotDraws>(
+    view: &View,
+    legal: &[Action],
+    samples: u32,
+    rng: &mut R,
+    leaf: &mut impl FnMut(&State) -> f64,
+) -> Action {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    if let Some(&a) = legal.iter().find(|&&a| a & KIND_MASK == COMPLETE) {
+        return a;
+    }
+    let mut totals = vec![0.0; legal.len()];
+    for _ in 0..samples {
+        let state = view.determinize(rng);
+        for (i, &action) in legal.iter().enumerate() {
+            totals[i] += lookahead(&state, action, view.seat, 2, leaf);
+        }
+    }
+    best(legal, &totals, rng)
 }
 
 /// The value of `action` for `seat`: the position it leads to, valued by `leaf`, or, while

@@ -17,16 +17,16 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::actions::{Action, COMPLETE, KIND_MASK};
+use crate::actions::Action;
 use crate::json::{parse, Json};
 use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::state::State;
 use crate::view::View;
 
-use super::draws::{best, BotDraws};
+use super::draws::BotDraws;
 use super::features::{features, FEATURES, NAMES};
-use super::greedy::lookahead;
+use super::greedy::one_ply;
 use super::heuristics::{card_points, Cache};
 use super::registry::{BotEntry, ParamDecl, Params};
 use super::Bot;
@@ -212,7 +212,8 @@ impl Learned {
         self.net.logit(&self.x) as f64
     }
 
-    /// One of `legal` (not empty) for the view's seat.
+    /// One of `legal` (not empty) for the view's seat: the net's value after each action,
+    /// through `greedy::one_ply` (a finished game's verdict beyond any logit).
     pub fn choose<R: BotDraws>(
         &mut self,
         view: &View,
@@ -220,37 +221,10 @@ impl Learned {
         points: &[f64],
         rng: &mut R,
     ) -> Action {
-        if legal.len() == 1 {
-            return legal[0];
-        }
-        if let Some(&a) = legal.iter().find(|&&a| a & KIND_MASK == COMPLETE) {
-            return a;
-        }
-        let mut totals = vec![0.0; legal.len()];
-        for _ in 0..self.samples {
-            let state = view.determinize(rng);
-            for (i, &action) in legal.iter().enumerate() {
-                totals[i] += self.value_after(&state, action, view.seat, points, 2);
-            }
-        }
-        best(legal, &totals, rng)
-    }
-
-    /// The value after `action`, looking through the follow-up steps of the same seat
-    /// (`depth` bounds it), as `greedy` does (`greedy::lookahead`).
-    fn value_after(
-        &mut self,
-        state: &State,
-        action: Action,
-        seat: u8,
-        points: &[f64],
-        depth: u32,
-    ) -> f64 {
-        lookahead(state, action, seat, depth, &mut |child| {
+        let seat = view.seat;
+        one_ply(view, legal, self.samples, rng, &mut |child| {
             if child.is_terminal() {
-                // The game's verdict, beyond any logit the net gives.
-                let result = child.result(&[]);
-                return if result.winners.contains(&seat) {
+                return if child.result(&[]).winners.contains(&seat) {
                     1e6
                 } else {
                     -1e6
