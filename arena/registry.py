@@ -304,6 +304,16 @@ def split_spec(text: str) -> SpecText:
     target = target.strip()
     if not target:
         raise BotConfigError(f"bot spec {text!r} names no bot")
+    raw, name = split_keys(text, rest)
+    return SpecText(text, target, raw, name)
+
+
+def split_keys(text: str, rest: str, verbatim: frozenset[str] = frozenset()
+               ) -> tuple[dict[str, Any], str]:
+    """The ``key=value,...`` part ``rest`` of the spec ``text``: the values as written
+    (``parse_value``; those of ``verbatim`` keys kept as text), and ``name=`` apart (``""``
+    when not given).  BotConfigError with one sentence for a pair that is not key=value or a
+    key given twice.  A bot's spec and an engine's (``arena.protocol.spec``) share it."""
     raw: dict[str, Any] = {}
     name = ""
     if rest.strip():
@@ -317,8 +327,8 @@ def split_spec(text: str) -> SpecText:
             if key == "name":
                 name = value
             else:
-                raw[key] = parse_value(value)
-    return SpecText(text, target, raw, name)
+                raw[key] = value if key in verbatim else parse_value(value)
+    return raw, name
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 from arena.bot import Bot, BotConfigError
 from arena.faults import BotFault
-from arena.registry import BotSpec, parse_value
+from arena.registry import BotSpec, split_keys
 
 from . import RESERVED_KEYS
 from .bot import EngineBot
@@ -73,20 +73,7 @@ def split_engine(text: str) -> tuple[str, list[str], dict[str, Any], str]:
         target = PREFIX + command.strip()
     if not argv:
         raise BotConfigError(f"bot spec {text!r} names no engine program")
-    keys: dict[str, Any] = {}
-    name = ""
-    if tail.strip():
-        for pair in tail.split(","):
-            key, sep, value = pair.partition("=")
-            key, value = key.strip(), value.strip()
-            if not sep or not key:
-                raise BotConfigError(f"in bot spec {text!r}: {pair.strip()!r} is not key=value")
-            if key in keys or (key == "name" and name):
-                raise BotConfigError(f"in bot spec {text!r}: {key} is given twice")
-            if key == "name":
-                name = value
-            else:
-                keys[key] = value if key == "tc" else parse_value(value)
+    keys, name = split_keys(text, tail, frozenset({"tc"}))
     return target, argv, keys, name
 
 
