@@ -82,8 +82,9 @@ class _LayoutInterner:
     """
 
     def __init__(self) -> None:
+        #: Layout content -> its first objects and a copy of a state that holds them.
         self.table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self.last: tuple[Any, ...] = (None, None, None, None)
+        self.last: tuple[Any, ...] = (None, None, None, None, None)
         #: Bumped when the table is emptied (identities of old layouts may then be reused).
         self.generation = 0
 
@@ -101,8 +102,11 @@ class _LayoutInterner:
             if len(self.table) > 20_000:
                 self.table.clear()
                 self.generation += 1
-            canon = self.table[key] = (s.tiles, s.irrigated, s.channels, s.improvement)
-        s.tiles, s.irrigated, s.channels, s.improvement = canon  # type: ignore[assignment]
+            canon = self.table[key] = (s.tiles, s.irrigated, s.channels, s.improvement,
+                                       s.copy())
+            self.last = canon
+            return
+        s.share_layout(canon[4])
         self.last = canon
 
 

@@ -71,7 +71,6 @@ remembers each position it has judged during a decision, by what it reads of it.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -294,12 +293,10 @@ class ObjectiveBot(Bot):
         times their points: what the archetype plans with (the game's own points still
         decide what it completes and when, above)."""
         category = CATEGORIES.index(self.prefer)
-        weighted = copy.copy(view)
-        weighted.card_points = tuple(  # type: ignore[misc]
+        return view.with_card_points(tuple(
             p * self.weight if CARD_CATEGORY[c] == category else p
             for c, p in enumerate(view.card_points)
-        )
-        return weighted
+        ))
 
     def _choose_redraw(self, view: PlayerView, legal: Sequence[int]) -> int:
         """The replacement of a satisfied card (``redraw_satisfied=all``): the deck with the
@@ -443,10 +440,8 @@ class ObjectiveBot(Bot):
                 redraws = [a for a in child.legal_actions() if kind_of(a) == REDRAW]
                 child.apply(max(redraws,
                                 key=lambda a: self._draw_value(view, seat, category_of(a))))
-            hand = child.hands[seat]
-            child.hands[seat] = hand[:-1]
+            child = child.with_hand(seat, child.hands[seat][:-1])
             bonus = self._draw_value(view, seat, category_of(action))
-            child.invalidate()  # the hand changed: re-derive the legal list when asked
             return self.value(child, plan) + bonus, child
         if kind == PLOT and samples > 1:
             total, first = 0.0, None
@@ -531,10 +526,7 @@ class ObjectiveBot(Bot):
     ) -> int:
         base = self.value(state, plan)
         # The best single action's gain now: what one more action (the sun) is roughly worth.
-        probe = state.copy()
-        probe.step = STEP_ACTIONS
-        probe.weather = -1
-        probe.invalidate()
+        probe = state.with_step(STEP_ACTIONS, -1)
         gain = 0.0
         for action in probe.legal_actions():
             if kind_of(action) in (END, OBJECTIVE):

@@ -80,12 +80,15 @@ class RevealingView(PlayerView):
             return super().determinize(rng, legal)
         s = self._truth.copy()
         if self._reveal != "all":  # the dice stay unknown: a fresh generator
-            s.rng = splitmix.seed_state(rng.getrandbits(64))
+            s = s.with_hidden(rng=splitmix.seed_state(rng.getrandbits(64)))
         if self._reveal == "hands":
-            s.plot_deck = _reshuffled(s.plot_deck, self.known_plots, rng)
-            s.objective_decks = tuple(
-                _reshuffled(deck, known, rng)
-                for deck, known in zip(s.objective_decks, self.known_objectives, strict=True)
+            s = s.with_hidden(
+                plot_deck=_reshuffled(s.plot_deck, self.known_plots, rng),
+                objective_decks=[
+                    _reshuffled(deck, known, rng)
+                    for deck, known in zip(s.objective_decks, self.known_objectives,
+                                           strict=True)
+                ],
             )
         return s
 

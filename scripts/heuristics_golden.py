@@ -20,7 +20,6 @@ import os
 
 os.environ["ARENA_ENGINE"] = "reference"  # the values of record are the reference's
 
-import copy
 import json
 import math
 import random
@@ -110,10 +109,9 @@ def main() -> None:
             actions.append(action)
             state.apply(action)
             if len(actions) % every == 0 and not state.ended:
-                weighted = copy.copy(state)
-                weighted.card_points = tuple(
+                weighted = state.with_card_points(tuple(
                     p * 2.5 if CARD_CATEGORY[c] == PANDA_CARD else p
-                    for c, p in enumerate(state.card_points))
+                    for c, p in enumerate(state.card_points)))
                 checkpoints.append({"at": len(actions), **values(state, weighted)})
         games.append({**deal, "actions": actions, "checkpoints": checkpoints})
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ copied everywhere it must be, and one left out cannot be set at all.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from . import grid
@@ -263,6 +264,12 @@ class Board:
         if self.emperor == seat:
             total += self.options.emperor_points
         return total
+
+    def with_card_points(self, points: Any) -> Any:
+        """A copy whose scores sum ``points`` (an archetype plans with weighted points)."""
+        twin = copy.copy(self)
+        twin.card_points = points
+        return twin
 
     def plot_objective_found(self, card: int) -> bool:
         """Whether a plot card's pattern is on the board now (R10.3)."""

@@ -23,7 +23,7 @@ when asked for: a search applies many actions to copies whose legal lists it nev
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -275,6 +275,61 @@ class GameState(Board):
         hands[seat] = self.hands[seat]
         s.hands = hands
         return s
+
+    # ------------------------------------------------- named edits (``arena.engine.api``)
+
+    def with_hand(self, seat: int, hand: Sequence[int]) -> GameState:
+        """A copy in which ``seat`` holds ``hand`` (search asks "what if" of its copies:
+        the objective bot values a draw with the drawn card set aside)."""
+        if not 0 <= seat < self.players:
+            raise IndexError(f"seat {seat} is not in the game")
+        s = self.copy()
+        s.hands = self.hands.copy()
+        s.hands[seat] = tuple(hand)
+        s.invalidate()
+        return s
+
+    def with_hidden(
+        self,
+        *,
+        hands: Sequence[Sequence[int]] | None = None,
+        objective_decks: Sequence[Sequence[int]] | None = None,
+        plot_deck: Sequence[int] | None = None,
+        drawn: Sequence[int] | None = None,
+        rng: int | None = None,
+        seed: int | None = None,
+    ) -> GameState:
+        """A copy (history kept) with the hidden parts given replaced: a test's or a
+        diagnostic's twin that differs from this state only in what some seat cannot see."""
+        s = self.copy(history=True)
+        if hands is not None:
+            s.hands = [tuple(h) for h in hands]
+        if objective_decks is not None:
+            s.objective_decks = tuple(tuple(d) for d in objective_decks)
+        if plot_deck is not None:
+            s.plot_deck = tuple(plot_deck)
+        if drawn is not None:
+            s.drawn = tuple(drawn)
+        s.rng = self.rng if rng is None else rng
+        s.seed = self.seed if seed is None else seed
+        s.invalidate()
+        return s
+
+    def with_step(self, step: int, weather: int) -> GameState:
+        """A copy at another step of the turn with another weather (the objective bot's
+        probe: what one more action would be worth)."""
+        s = self.copy()
+        s.step = step
+        s.weather = weather
+        s.invalidate()
+        return s
+
+    def share_layout(self, other: GameState) -> None:
+        """Take the layout values of ``other``, a state with the same layout: the same
+        objects (tiles, irrigation, channels, improvements) from now on, as a search
+        canonicalises its layouts for the caches that find a layout by identity."""
+        self.tiles, self.irrigated = other.tiles, other.irrigated
+        self.channels, self.improvement = other.channels, other.improvement
 
     def __copy__(self) -> GameState:
         return self.copy()

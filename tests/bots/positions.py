@@ -70,26 +70,22 @@ def _shuffle_unknown(cards: tuple[int, ...], known: tuple[int, ...], bit: int,
 
 def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
     """A copy that differs from ``state`` only in what ``seat`` cannot see."""
-    twin = state.copy(history=True)
     bit = 1 << seat
-    decks = [list(d) for d in twin.objective_decks]
-    hands = [list(h) for h in twin.hands]
-    for other in range(twin.players):
+    decks = [list(d) for d in state.objective_decks]
+    hands = [list(h) for h in state.hands]
+    for other in range(state.players):
         if other == seat:
             continue
         for j, card in enumerate(hands[other]):
             category = CARD_CATEGORY[card]
-            places = [i for i, m in enumerate(twin.objective_known[category]) if not m & bit]
+            places = [i for i, m in enumerate(state.objective_known[category]) if not m & bit]
             if places:
                 i = rng.choice(places)
                 hands[other][j], decks[category][i] = decks[category][i], card
-    twin.hands = [tuple(h) for h in hands]
-    twin.objective_decks = tuple(
+    objective_decks = [
         _shuffle_unknown(tuple(d), known, bit, rng)
-        for d, known in zip(decks, twin.objective_known)
-    )
-    twin.plot_deck = _shuffle_unknown(twin.plot_deck, twin.plot_known, bit, rng)
-    twin.rng = rng.getrandbits(64)
-    twin.seed = rng.getrandbits(63)
-    twin.invalidate()
-    return twin
+        for d, known in zip(decks, state.objective_known)
+    ]
+    plot_deck = _shuffle_unknown(state.plot_deck, state.plot_known, bit, rng)
+    return state.with_hidden(hands=hands, objective_decks=objective_decks, plot_deck=plot_deck,
+                             rng=rng.getrandbits(64), seed=rng.getrandbits(63))

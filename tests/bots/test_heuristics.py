@@ -6,7 +6,15 @@ import random
 
 import pytest
 
-from arena.engine import GameState, PlayerView, new_game, parse_action
+from arena.engine import (
+    GameState,
+    PlayerView,
+    from_position,
+    grid,
+    new_game,
+    parse_action,
+    to_position,
+)
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.engine.components import parse_card
 from bots import heuristics
@@ -111,8 +119,7 @@ def test_a_view_is_evaluated_like_the_state_for_its_own_seat() -> None:
     view = PlayerView.of(state, 0)
     other = evaluate(view, 1)
     assert other == evaluate(view, 1)
-    hidden = state.copy()
-    hidden.hands[1] = tuple(reversed(hidden.hands[1]))
+    hidden = state.with_hand(1, tuple(reversed(state.hands[1])))
     assert evaluate(PlayerView.of(hidden, 0), 1) == other
     assert other >= UNKNOWN_CARD_VALUE * len(state.hands[1])
 
@@ -245,16 +252,17 @@ def test_boards_with_the_same_layout_share_it_whatever_their_objects() -> None:
     improvement elsewhere gives another layout that still shares the plot part."""
     # A late board with a bare plot (random play: which one depends on the rules' lists).
     state = next(s for s in reversed(_played_states(2, 16, 160)) if s.improvable_plots())
-    twin = state.copy()
-    twin.tiles = dict(reversed(list(state.tiles.items())))
-    twin.irrigated = frozenset(set(state.irrigated))
-    twin.improvement = dict(state.improvement)
-    assert twin.tiles is not state.tiles
+    data = to_position(state)
+    twin = from_position(data)  # the same position read again: new objects
+    assert twin.tiles is not state.tiles and twin.tiles == state.tiles
     assert heuristics.layout_token(twin) is heuristics.layout_token(state)
     assert evaluate_all(twin) == evaluate_all(state)
-    bare = state.improvable_plots()[0]
-    other = state.copy()
-    other.improvement = {**state.improvement, bare: 3}
+    bare = grid.cell_text(state.improvable_plots()[0])
+    spare = next(name for name, n in data["reserve"]["improvements"].items()
+                 if n and name != "watershed")  # a watershed would irrigate the plot too
+    data["reserve"]["improvements"][spare] -= 1
+    next(t for t in data["tiles"] if t["at"] == bare)["improvement"] = spare
+    other = from_position(data)
     token = heuristics.layout_token(other)
     assert token is not heuristics.layout_token(state)
     assert token.plots is heuristics.layout_token(state).plots  # type: ignore[attr-defined]

@@ -472,9 +472,7 @@ def test_plot_placements_are_keyed_by_the_plot_not_its_place_in_the_draw() -> No
     keys, actions = tree_keys(state, cands)
     assert actions is not None and len(keys) == len(set(keys)) and set(keys) == set(actions)
     assert set(actions.values()) <= set(cands)
-    other = state.copy()
-    other.drawn = tuple(reversed(state.drawn))
-    other.invalidate()
+    other = state.with_hidden(drawn=tuple(reversed(state.drawn)))
     keys2, actions2 = tree_keys(other, candidates(other.legal_actions()))
     assert actions2 is not None and set(keys2) == set(keys)
     for key in keys:

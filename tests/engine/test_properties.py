@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +25,7 @@ from arena.engine import (
     to_position,
 )
 from arena.engine import actions as act
+from arena.engine.state import new_game as reference_game
 from tests.engine.helpers import check_board, check_components, check_state, replay_choices
 
 LONG = os.environ.get("ARENA_LONG") == "1"
@@ -79,10 +81,13 @@ def check_end(state: GameState) -> None:
 
 
 def play_checked(
-    players: int, seed: int, choice_seed: int, options: RuleOptions, every_step
+    players: int, seed: int, choice_seed: int, options: RuleOptions, every_step,
+    new: Any = new_game,
 ) -> tuple[GameState, list[int]]:
+    """A random game from ``new`` (the selected engine's ``new_game`` unless given), with
+    ``every_step`` called at each decision."""
     rng = random.Random(choice_seed)
-    state = new_game(players, seed=seed, options=options)
+    state = new(players, seed=seed, options=options)
     chosen: list[int] = []
     irrigated = state.irrigated
     completed = [()] * players
@@ -243,7 +248,8 @@ def test_the_lazy_forced_end_agrees_with_the_legal_list(game: tuple[int, int, in
     """``apply`` no longer builds an action step's legal list to see whether only ``end`` is
     left (search evaluates most children without asking for it): its cheap test
     (``_only_end``) must say what the list says, and no state it leaves at an action step
-    offers ``end`` alone."""
+    offers ``end`` alone.  The reference's private helpers are read here; the core's are
+    checked by its own test (``core/tests/lazy_end.rs``)."""
     seed, choice_seed, players, k = game
 
     def every_step(state: GameState, rng: random.Random) -> None:
@@ -260,7 +266,7 @@ def test_the_lazy_forced_end_agrees_with_the_legal_list(game: tuple[int, int, in
                 assert not child._only_end()
                 assert child.legal_actions() != [act.END]
 
-    state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step)
+    state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step, reference_game)
     check_end(state)
 
 
@@ -272,7 +278,8 @@ def test_R3_1_free_moves_at_every_decision_and_no_forced_one_asked(
     """R3.1: at every decision of a turn (weather, place and redraw steps included) the
     current seat's free moves are listed first; a step is skipped or drawn for the seat only
     when it has one option and no free move, so one action alone is asked only at ``place``
-    (the plot action's own choice)."""
+    (the plot action's own choice).  On the reference (its private ``_free_moves``); the
+    core's are checked by ``core/tests/lazy_end.rs``."""
     seed, choice_seed, players, k = game
 
     def every_step(state: GameState, rng: random.Random) -> None:
@@ -282,5 +289,5 @@ def test_R3_1_free_moves_at_every_decision_and_no_forced_one_asked(
         assert not any(act.kind_of(a) in act.FREE_KINDS for a in legal[len(free) :])
         assert len(legal) > 1 or state.step_name == "place", state.step_name
 
-    state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step)
+    state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step, reference_game)
     check_end(state)

@@ -719,12 +719,6 @@ macro_rules! board_api {
                     .into_any()
                     .unbind())
             }
-            // Card points of the caller's own (an archetype plans with weighted points); a
-            // comment, not a doc: the attribute's doc stays the getter's (none).
-            #[setter]
-            fn set_card_points(&mut self, points: &Bound<'_, PyAny>) {
-                self.set_points(points.clone().unbind());
-            }
             /// Whether a plot card's pattern is on the board now (R10.3).
             fn plot_objective_found(&self, card: i64) -> PyResult<bool> {
                 Ok(self.board().plot_objective_found(card_arg(card, &self.board().card_set)?))
@@ -911,18 +905,6 @@ impl PyState {
         Ok(())
     }
 
-    /// A layout value given by a caller: this state's alone (the copies sharing the layout
-    /// keep theirs), so the shared values are copied first.
-    fn put_layout(&mut self, py: Python<'_>, slot: Slot, obj: &Bound<'_, PyAny>) {
-        let mut own = self
-            .shared
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone_ref(py);
-        own.put(py, slot, self.layout, &obj.clone().unbind());
-        self.shared = Arc::new(Mutex::new(own));
-    }
-
     fn changed(&mut self, layout: bool) {
         self.version = fresh();
         if layout {
@@ -999,95 +981,6 @@ impl PyState {
     }
 }
 
-/// `hands` of a native state: the reference's list of tuples, whose items may be replaced
-/// (`state.hands[seat] = hand`, as search edits its own copies).
-#[pyclass(name = "Hands", module = "arena.engine")]
-pub struct PyHands {
-    owner: Py<PyState>,
-}
-
-impl PyHands {
-    fn items(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
-        let s = self.owner.borrow(py);
-        (0..s.st.b.players as usize)
-            .map(|i| tuple_of(py, &s.st.hands[i]))
-            .collect()
-    }
-}
-
-#[pymethods]
-impl PyHands {
-    fn __len__(&self, py: Python<'_>) -> usize {
-        self.owner.borrow(py).st.b.players as usize
-    }
-    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<PyObject> {
-        let s = self.owner.borrow(py);
-        let n = s.st.b.players as isize;
-        let i = if index < 0 { index + n } else { index };
-        if !(0..n).contains(&i) {
-            return Err(PyIndexError::new_err("list index out of range"));
-        }
-        tuple_of(py, &s.st.hands[i as usize])
-    }
-    fn __setitem__(&self, py: Python<'_>, index: isize, hand: Vec<i64>) -> PyResult<()> {
-        let mut s = self.owner.borrow_mut(py);
-        let n = s.st.b.players as isize;
-        let i = if index < 0 { index + n } else { index };
-        if !(0..n).contains(&i) {
-            return Err(PyIndexError::new_err("list assignment index out of range"));
-        }
-        if hand.len() > takenoko::state::MAX_HAND {
-            return Err(PyValueError::new_err(
-                "a hand holds at most 5 objectives (R10.2)",
-            ));
-        }
-        let set = s.st.b.card_set.clone();
-        let cards: Vec<u8> = hand
-            .iter()
-            .map(|&c| card_arg(c, &set))
-            .collect::<PyResult<_>>()?;
-        s.st.hands[i as usize] = cards.into_iter().collect();
-        s.changed(false);
-        Ok(())
-    }
-    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let list = PyList::new(py, self.items(py)?)?;
-        Ok(list.call_method0("__iter__")?.unbind())
-    }
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mine = PyList::new(py, self.items(py)?)?;
-        let theirs = match other.downcast::<PyHands>() {
-            Ok(h) => PyList::new(py, h.borrow().items(py)?)?.into_any(),
-            Err(_) => other.clone(),
-        };
-        mine.eq(theirs)
-    }
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(PyList::new(py, self.items(py)?)?.repr()?.to_string())
-    }
-    /// The hands as a list of tuples (a list of the reference's own).
-    fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.items(py)?)
-    }
-}
-
-/// `(key, value)` ints of a mapping (a dict or a read-only proxy of one), in its order.
-fn mapping_items(mapping: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, i64)>> {
-    mapping
-        .call_method0("items")?
-        .try_iter()?
-        .map(|kv| kv?.extract::<(i64, i64)>())
-        .collect()
-}
-
-fn set_cells<F: FnMut(u16) -> PyResult<()>>(value: &Bound<'_, PyAny>, mut f: F) -> PyResult<()> {
-    for c in value.try_iter()? {
-        let c: i64 = c?.extract()?;
-        f(cell_arg(c).ok_or_else(|| PyValueError::new_err(format!("{c} is not a cell")))?)?;
-    }
-    Ok(())
-}
-
 getters!(PyState via state {
     seed: i128 = |s| s.seed;
     rng: u64 = |s| s.rng;
@@ -1097,33 +990,44 @@ getters!(PyState via state {
     objective_decks: py |s, py| tuple_map(py, &s.objective_decks, |d| tuple_of(py, d));
 });
 
+/// Card indexes of the game's set, at most `max` of them (`what` names the refused part).
+fn cards_arg<const N: usize>(
+    cards: &[i64],
+    set: &CardSet,
+    what: &str,
+) -> PyResult<arrayvec::ArrayVec<u8, N>> {
+    if cards.len() > N {
+        return Err(PyValueError::new_err(format!("{what}: at most {N} cards")));
+    }
+    cards.iter().map(|&c| card_arg(c, set)).collect()
+}
+
+/// Tile codes (0..11), at most `N` of them.
+fn tiles_arg<const N: usize>(tiles: &[i64], what: &str) -> PyResult<arrayvec::ArrayVec<u8, N>> {
+    if tiles.len() > N || tiles.iter().any(|t| !(0..12).contains(t)) {
+        return Err(PyValueError::new_err(format!(
+            "{what}: at most {N} tile codes 0..11"
+        )));
+    }
+    Ok(tiles.iter().map(|&t| t as u8).collect())
+}
+
+/// A board's layout (tiles, irrigation, channels, improvements) as sorted values.
+fn layout_key(b: &Board) -> impl PartialEq {
+    let mut tiles: Vec<(u16, u8)> = b.tile_items().collect();
+    tiles.sort_unstable();
+    let mut improvements = b.improvements.to_vec();
+    improvements.sort_unstable();
+    (tiles, b.irrigated, b.channels, improvements)
+}
+
 #[pymethods]
 impl PyState {
+    /// The seats' hands, a new list of tuples at each read (edits are `with_hand`'s and
+    /// `with_hidden`'s).
     #[getter]
-    fn hands(slf: Bound<'_, Self>) -> PyHands {
-        PyHands {
-            owner: slf.unbind(),
-        }
-    }
-    #[setter]
-    fn set_hands(&mut self, value: Vec<Vec<i64>>) -> PyResult<()> {
-        if value.len() != self.st.b.players as usize {
-            return Err(PyValueError::new_err("hands: one per seat"));
-        }
-        for (i, hand) in value.iter().enumerate() {
-            if hand.len() > takenoko::state::MAX_HAND {
-                return Err(PyValueError::new_err(
-                    "a hand holds at most 5 objectives (R10.2)",
-                ));
-            }
-            let set = self.st.b.card_set.clone();
-            self.st.hands[i] = hand
-                .iter()
-                .map(|&c| card_arg(c, &set))
-                .collect::<PyResult<_>>()?;
-        }
-        self.changed(false);
-        Ok(())
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        list_map(py, seats(&self.st.b, &self.st.hands), |h| tuple_of(py, h))
     }
     #[getter]
     fn history(&self, py: Python<'_>) -> PyObject {
@@ -1132,180 +1036,102 @@ impl PyState {
             None => py.None(),
         }
     }
-
-    // Hidden parts a test or a diagnostic may deal itself (a twin with other hidden parts).
-    #[setter]
-    fn set_seed(&mut self, seed: i128) {
-        self.st.seed = seed;
-        self.changed(false);
+    /// A copy in which `seat` holds `hand` (search asks "what if" of its own copies).
+    fn with_hand(&self, py: Python<'_>, seat: i64, hand: Vec<i64>) -> PyResult<PyState> {
+        let seat = seat_arg(&self.st.b, seat)?;
+        let mut s = self.copy_of(py, false)?;
+        s.st.hands[seat as usize] = cards_arg(&hand, &self.st.b.card_set, "hand")?;
+        s.changed(false);
+        Ok(s)
     }
-    #[setter]
-    fn set_drawn(&mut self, drawn: Vec<i64>) -> PyResult<()> {
-        if drawn.len() > 3 || drawn.iter().any(|t| !(0..12).contains(t)) {
-            return Err(PyValueError::new_err("drawn: at most 3 tile codes 0..11"));
-        }
-        self.st.drawn = drawn.iter().map(|&t| t as u8).collect();
-        self.changed(false);
-        Ok(())
-    }
-    #[setter]
-    fn set_rng(&mut self, rng: u64) {
-        self.st.rng = rng;
-        self.changed(false);
-    }
-    #[setter]
-    fn set_plot_deck(&mut self, deck: Vec<i64>) -> PyResult<()> {
-        if deck.len() > 27 || deck.iter().any(|t| !(0..12).contains(t)) {
-            return Err(PyValueError::new_err(
-                "plot_deck: at most 27 tile codes 0..11",
-            ));
-        }
-        self.st.plot_deck = deck.iter().map(|&t| t as u8).collect();
-        fit_known(&mut self.st.b.plot_known, deck.len());
-        self.changed(false);
-        Ok(())
-    }
-    #[setter]
-    fn set_objective_decks(&mut self, decks: Vec<Vec<i64>>) -> PyResult<()> {
-        if decks.len() != 3 {
-            return Err(PyValueError::new_err("objective_decks: one per category"));
-        }
-        for (k, deck) in decks.iter().enumerate() {
-            if deck.len() > takenoko::state::MAX_DECK {
-                return Err(PyValueError::new_err("objective_decks: too many cards"));
+    /// A copy (history kept) with the hidden parts given replaced: a test's or a
+    /// diagnostic's twin that differs only in what some seat cannot see.  A deck's
+    /// known-marks are fitted to its new length (new places known to no one).
+    #[pyo3(signature = (*, hands = None, objective_decks = None, plot_deck = None,
+                        drawn = None, rng = None, seed = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn with_hidden(
+        &self,
+        py: Python<'_>,
+        hands: Option<Vec<Vec<i64>>>,
+        objective_decks: Option<Vec<Vec<i64>>>,
+        plot_deck: Option<Vec<i64>>,
+        drawn: Option<Vec<i64>>,
+        rng: Option<u64>,
+        seed: Option<i128>,
+    ) -> PyResult<PyState> {
+        let mut s = self.copy_of(py, true)?;
+        let set = &self.st.b.card_set;
+        if let Some(hands) = hands {
+            if hands.len() != self.st.b.players as usize {
+                return Err(PyValueError::new_err("hands: one per seat"));
             }
-            self.st.objective_decks[k] = deck
-                .iter()
-                .map(|&c| card_arg(c, &self.st.b.card_set))
-                .collect::<PyResult<_>>()?;
-            fit_known(&mut self.st.b.objective_known[k], deck.len());
+            for (i, hand) in hands.iter().enumerate() {
+                s.st.hands[i] = cards_arg(hand, set, "hands")?;
+            }
         }
-        self.changed(false);
-        Ok(())
+        if let Some(decks) = objective_decks {
+            if decks.len() != 3 {
+                return Err(PyValueError::new_err("objective_decks: one per category"));
+            }
+            for (k, deck) in decks.iter().enumerate() {
+                s.st.objective_decks[k] = cards_arg(deck, set, "objective_decks")?;
+                fit_known(&mut s.st.b.objective_known[k], deck.len());
+            }
+        }
+        if let Some(deck) = plot_deck {
+            s.st.plot_deck = tiles_arg(&deck, "plot_deck")?;
+            fit_known(&mut s.st.b.plot_known, deck.len());
+        }
+        if let Some(drawn) = drawn {
+            s.st.drawn = tiles_arg(&drawn, "drawn")?;
+        }
+        s.st.rng = rng.unwrap_or(s.st.rng);
+        s.st.seed = seed.unwrap_or(s.st.seed);
+        s.changed(false);
+        Ok(s)
     }
-
-    // Fields a search edits on its own copy (then `invalidate`).
-    #[setter]
-    fn set_step(&mut self, step: i64) -> PyResult<()> {
-        if !(0..8).contains(&step) {
+    /// A copy at another step of the turn with another weather (the objective bot's probe:
+    /// "what would one more action be worth").
+    fn with_step(&self, py: Python<'_>, step: i64, weather: i64) -> PyResult<PyState> {
+        if !(0..STEP_NAMES.len() as i64).contains(&step) {
             return Err(PyValueError::new_err(format!("{step} is not a step")));
         }
-        self.st.b.step = step as u8;
-        self.changed(false);
-        Ok(())
-    }
-    #[setter]
-    fn set_weather(&mut self, weather: i64) -> PyResult<()> {
         if !(-1..6).contains(&weather) {
             return Err(PyValueError::new_err(format!("{weather} is not a weather")));
         }
-        self.st.b.weather = weather as i8;
-        self.changed(false);
-        Ok(())
+        let mut s = self.copy_of(py, false)?;
+        s.st.b.step = step as u8;
+        s.st.b.weather = weather as i8;
+        s.changed(false);
+        Ok(s)
     }
-    #[setter]
-    fn set_taken(&mut self, taken: Vec<u8>) -> PyResult<()> {
-        if taken.len() > 3 || taken.iter().any(|&t| t > 4) {
+    /// Takes the layout values of `other`, a state with the same layout: the same objects
+    /// (tiles, irrigation, channels, improvements) from now on, in `other`'s order, as a
+    /// search canonicalises its layouts for the caches that find a layout by identity.
+    fn share_layout(&mut self, other: PyRef<'_, PyState>) -> PyResult<()> {
+        let theirs = &other.st.b;
+        if layout_key(&self.st.b) != layout_key(theirs) {
             return Err(PyValueError::new_err(
-                "taken: at most 3 of the five actions",
+                "share_layout: the two layouts differ",
             ));
         }
-        self.st.b.taken = taken.into_iter().collect();
-        self.changed(false);
-        Ok(())
-    }
-    /// The same tiles, as another mapping (search canonicalises its layouts so): the object
-    /// is handed out from now on, as the reference's attribute would be.
-    #[setter]
-    fn set_tiles(&mut self, py: Python<'_>, tiles: &Bound<'_, PyAny>) -> PyResult<()> {
-        let items = mapping_items(tiles)?;
-        let mut given: Vec<(i64, i64)> = items.clone();
-        given.sort_unstable();
-        let mut mine: Vec<(i64, i64)> = self
-            .st
-            .b
-            .tile_items()
-            .map(|(c, t)| (c as i64, t as i64))
-            .collect();
-        mine.sort_unstable();
-        if given != mine {
-            return Err(PyValueError::new_err(
-                "tiles: only the order of the tiles in play may change",
-            ));
+        if self.st.b.improvements != theirs.improvements {
+            self.st.b.improvements = theirs.improvements.clone();
+            self.version = fresh();
         }
-        let order: Vec<u16> = items.iter().map(|&(c, _)| c as u16).collect();
-        let same = order.iter().copied().eq(self.st.b.order.iter().copied());
+        let order = (other.tiles_order.clone()).unwrap_or_else(|| theirs.order.to_vec());
+        let same = order.iter().eq(self.st.b.order.iter());
         self.tiles_order = if same { None } else { Some(order) };
-        self.put_layout(py, Slot::Tiles, tiles);
+        self.shared = other.shared.clone();
+        self.layout = other.layout;
         Ok(())
     }
-    /// Improvements as another mapping: its content and order become the state's.
-    #[setter]
-    fn set_improvement(&mut self, py: Python<'_>, improvement: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut items = arrayvec::ArrayVec::new();
-        for (c, i) in mapping_items(improvement)? {
-            let cell = cell_arg(c).filter(|&c| self.st.b.has_tile(c));
-            let (Some(cell), true) = (cell, (1..4).contains(&i)) else {
-                return Err(PyValueError::new_err(
-                    "improvement: plots in play to 1, 2 or 3",
-                ));
-            };
-            items
-                .try_push((cell, i as u8))
-                .map_err(|_| PyValueError::new_err("improvement: too many"))?;
-        }
-        if items != self.st.b.improvements {
-            let mut a = items.clone();
-            let mut b = self.st.b.improvements.clone();
-            a.sort_unstable();
-            b.sort_unstable();
-            self.st.b.improvements = items;
-            self.changed(a != b);
-        }
-        self.put_layout(py, Slot::Improvement, improvement);
-        Ok(())
-    }
-    /// Irrigated plots as another set.
-    #[setter]
-    fn set_irrigated(&mut self, py: Python<'_>, irrigated: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut set = CellSet::default();
-        let mut by_colour = [CellSet::default(); 3];
-        let b = &self.st.b;
-        set_cells(irrigated, |c| {
-            let code = b
-                .tile(c)
-                .filter(|&t| t < 12)
-                .ok_or_else(|| PyValueError::new_err("irrigated: plots in play"))?;
-            set.insert(c);
-            by_colour[(code >> 2) as usize].insert(c);
-            Ok(())
-        })?;
-        if set != self.st.b.irrigated {
-            self.st.b.irrigated = set;
-            self.st.b.irrigated_by_colour = by_colour;
-            self.st.b.forget_plots();
-            self.changed(true);
-        }
-        self.put_layout(py, Slot::Irrigated, irrigated);
-        Ok(())
-    }
-    /// Channels as another set (the network is left as it is, as the reference leaves it).
-    #[setter]
-    fn set_channels(&mut self, py: Python<'_>, channels: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut set = takenoko::grid::EdgeSet::default();
-        for e in channels.try_iter()? {
-            let e: i64 = e?.extract()?;
-            if !(0..GRID.edge_cells.len() as i64).contains(&e) {
-                return Err(PyValueError::new_err(format!("{e} is not an edge")));
-            }
-            set.insert(e as u16);
-        }
-        if set != self.st.b.channels {
-            self.st.b.channels = set;
-            self.changed(true);
-        }
-        self.put_layout(py, Slot::Channels, channels);
-        Ok(())
+    /// A copy whose scores sum `points` (an archetype plans with weighted points).
+    fn with_card_points(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let mut s = self.copy_of(py, false)?;
+        s.set_points(points.clone().unbind());
+        Ok(s)
     }
 
     /// The actions the current seat may choose now (empty once the game is over); the same
@@ -1365,10 +1191,6 @@ impl PyState {
         self.cache = Cache::default();
         self.history = None;
     }
-    /// Forget the cached legal actions of a copy edited by hand.
-    fn invalidate(&mut self) {
-        self.version = fresh();
-    }
     fn is_terminal(&self) -> bool {
         self.st.b.ended
     }
@@ -1409,22 +1231,6 @@ impl PyState {
     /// Apply a legal action of the current seat, then resolve chance and forced steps.
     fn apply(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
         self.do_apply(py, action, false)
-    }
-    /// Whether the action step's list would be `[END]` alone.
-    fn _only_end(&self) -> bool {
-        self.st.only_end()
-    }
-    /// The free moves open to the current seat now (R9, R3.1), as listed first.
-    fn _free_moves(&self) -> Vec<u32> {
-        let mut out = takenoko::state::Legal::new();
-        self.st.free_moves(&mut out);
-        out.to_vec()
-    }
-    /// The action step's list, built afresh.
-    fn _legal_turn(&self) -> Vec<u32> {
-        let mut out = takenoko::state::Legal::new();
-        self.st.legal_turn(&mut out);
-        out.to_vec()
     }
     /// Points of completed panda objectives per seat (the tie-break of R13.4).
     fn panda_points(&self) -> Vec<i64> {
@@ -1658,9 +1464,14 @@ impl PyView {
     ) -> PyView {
         view.duplicate(py)
     }
-    /// A copy of the view (a caller may then give it card points of its own).
     fn __copy__(&self, py: Python<'_>) -> PyView {
         self.duplicate(py)
+    }
+    /// A copy whose scores sum `points` (an archetype plans with weighted points).
+    fn with_card_points(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyView {
+        let mut v = self.duplicate(py);
+        v.set_points(points.clone().unbind());
+        v
     }
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
         self.objects.traverse(&visit)?;
@@ -2017,7 +1828,6 @@ fn _plant_panic(on: bool) {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyView>()?;
-    m.add_class::<PyHands>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_function(wrap_pyfunction!(new_game, m)?)?;
     m.add_function(wrap_pyfunction!(from_position, m)?)?;
