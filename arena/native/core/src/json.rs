@@ -473,131 +473,9 @@ impl Parser<'_> {
     fn value(&mut self) -> Result<Json, String> {
         match self.b.get(self.i) {
             None => self.err("unexpected end"),
-            Some(b'{') => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.b.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                    return Ok(Json::Object(items));
-                }
-                loop {
-                    self.ws();
-                    let key = match self.value()? {
-                        Json::Str(s) => s,
-                        _ => return self.err("expected a key"),
-                    };
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b':') {
-                        return self.err("expected ':'");
-                    }
-                    self.i += 1;
-                    self.ws();
-                    let v = self.value()?;
-                    // A repeated key keeps its last value, as json.loads does.
-                    if let Some(slot) = items.iter_mut().find(|(k, _)| *k == key) {
-                        slot.1 = v;
-                    } else {
-                        items.push((key, v));
-                    }
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Object(items));
-                        }
-                        _ => return self.err("expected ',' or '}'"),
-                    }
-                }
-            }
-            Some(b'[') => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.b.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    return Ok(Json::List(items));
-                }
-                loop {
-                    self.ws();
-                    items.push(self.value()?);
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::List(items));
-                        }
-                        _ => return self.err("expected ',' or ']'"),
-                    }
-                }
-            }
-            Some(b'"') => {
-                self.i += 1;
-                let mut out = String::new();
-                loop {
-                    let Some(&c) = self.b.get(self.i) else {
-                        return self.err("unterminated string");
-                    };
-                    self.i += 1;
-                    match c {
-                        b'"' => return Ok(Json::Str(out)),
-                        b'\\' => {
-                            let Some(&e) = self.b.get(self.i) else {
-                                return self.err("bad escape");
-                            };
-                            self.i += 1;
-                            match e {
-                                b'"' => out.push('"'),
-                                b'\\' => out.push('\\'),
-                                b'/' => out.push('/'),
-                                b'b' => out.push('\u{8}'),
-                                b'f' => out.push('\u{c}'),
-                                b'n' => out.push('\n'),
-                                b'r' => out.push('\r'),
-                                b't' => out.push('\t'),
-                                b'u' => {
-                                    let hex = |p: &Self, at: usize| -> Result<u32, String> {
-                                        let s = p.b.get(at..at + 4).ok_or("bad \\u escape")?;
-                                        let s =
-                                            std::str::from_utf8(s).map_err(|e| e.to_string())?;
-                                        u32::from_str_radix(s, 16).map_err(|e| e.to_string())
-                                    };
-                                    let mut code = hex(self, self.i)?;
-                                    self.i += 4;
-                                    if (0xD800..0xDC00).contains(&code)
-                                        && self.b.get(self.i..self.i + 2) == Some(b"\\u")
-                                    {
-                                        let low = hex(self, self.i + 2)?;
-                                        if (0xDC00..0xE000).contains(&low) {
-                                            code =
-                                                0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-                                            self.i += 6;
-                                        }
-                                    }
-                                    out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                                }
-                                _ => return self.err("bad escape"),
-                            }
-                        }
-                        _ => {
-                            // Copy a run of UTF-8 bytes as they are.
-                            let start = self.i - 1;
-                            let mut end = self.i;
-                            while end < self.b.len() && self.b[end] != b'"' && self.b[end] != b'\\'
-                            {
-                                end += 1;
-                            }
-                            out.push_str(
-                                std::str::from_utf8(&self.b[start..end])
-                                    .map_err(|e| e.to_string())?,
-                            );
-                            self.i = end;
-                        }
-                    }
-                }
-            }
+            Some(b'{') => self.object(),
+            Some(b'[') => self.list(),
+            Some(b'"') => self.string().map(Json::Str),
             Some(b't') if self.b[self.i..].starts_with(b"true") => {
                 self.i += 4;
                 Ok(Json::Bool(true))
@@ -610,32 +488,166 @@ impl Parser<'_> {
                 self.i += 4;
                 Ok(Json::Null)
             }
-            Some(c) if *c == b'-' || c.is_ascii_digit() => {
-                let start = self.i;
-                self.i += 1;
-                let mut float = false;
-                while let Some(&c) = self.b.get(self.i) {
-                    if c.is_ascii_digit() {
-                        self.i += 1;
-                    } else if matches!(c, b'.' | b'e' | b'E' | b'+' | b'-') {
-                        float = true;
-                        self.i += 1;
-                    } else {
-                        break;
-                    }
+            Some(c) if *c == b'-' || c.is_ascii_digit() => self.number(),
+            Some(_) => self.err("unexpected character"),
+        }
+    }
+
+    /// An object, at its `{`.
+    fn object(&mut self) -> Result<Json, String> {
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.b.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            return Ok(Json::Object(items));
+        }
+        loop {
+            self.ws();
+            let key = match self.value()? {
+                Json::Str(s) => s,
+                _ => return self.err("expected a key"),
+            };
+            self.ws();
+            if self.b.get(self.i) != Some(&b':') {
+                return self.err("expected ':'");
+            }
+            self.i += 1;
+            self.ws();
+            let v = self.value()?;
+            // A repeated key keeps its last value, as json.loads does.
+            if let Some(slot) = items.iter_mut().find(|(k, _)| *k == key) {
+                slot.1 = v;
+            } else {
+                items.push((key, v));
+            }
+            self.ws();
+            match self.b.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(Json::Object(items));
                 }
-                let s = std::str::from_utf8(&self.b[start..self.i]).map_err(|e| e.to_string())?;
-                if float {
-                    s.parse()
-                        .map(Json::Float)
-                        .map_err(|_| format!("bad number {s}"))
-                } else {
-                    s.parse()
-                        .map(Json::Int)
-                        .map_err(|_| format!("bad number {s}"))
+                _ => return self.err("expected ',' or '}'"),
+            }
+        }
+    }
+
+    /// A list, at its `[`.
+    fn list(&mut self) -> Result<Json, String> {
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.b.get(self.i) == Some(&b']') {
+            self.i += 1;
+            return Ok(Json::List(items));
+        }
+        loop {
+            self.ws();
+            items.push(self.value()?);
+            self.ws();
+            match self.b.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(Json::List(items));
+                }
+                _ => return self.err("expected ',' or ']'"),
+            }
+        }
+    }
+
+    /// A string, at its opening quote.
+    fn string(&mut self) -> Result<String, String> {
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let Some(&c) = self.b.get(self.i) else {
+                return self.err("unterminated string");
+            };
+            self.i += 1;
+            match c {
+                b'"' => return Ok(out),
+                b'\\' => self.escape(&mut out)?,
+                _ => {
+                    // Copy a run of UTF-8 bytes as they are.
+                    let start = self.i - 1;
+                    let mut end = self.i;
+                    while end < self.b.len() && self.b[end] != b'"' && self.b[end] != b'\\' {
+                        end += 1;
+                    }
+                    out.push_str(
+                        std::str::from_utf8(&self.b[start..end]).map_err(|e| e.to_string())?,
+                    );
+                    self.i = end;
                 }
             }
-            Some(_) => self.err("unexpected character"),
+        }
+    }
+
+    /// A backslash escape of a string (after the backslash), added to `out`.
+    fn escape(&mut self, out: &mut String) -> Result<(), String> {
+        let Some(&e) = self.b.get(self.i) else {
+            return self.err("bad escape");
+        };
+        self.i += 1;
+        match e {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let hex = |p: &Self, at: usize| -> Result<u32, String> {
+                    let s = p.b.get(at..at + 4).ok_or("bad \\u escape")?;
+                    let s = std::str::from_utf8(s).map_err(|e| e.to_string())?;
+                    u32::from_str_radix(s, 16).map_err(|e| e.to_string())
+                };
+                let mut code = hex(self, self.i)?;
+                self.i += 4;
+                if (0xD800..0xDC00).contains(&code)
+                    && self.b.get(self.i..self.i + 2) == Some(b"\\u")
+                {
+                    let low = hex(self, self.i + 2)?;
+                    if (0xDC00..0xE000).contains(&low) {
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                        self.i += 6;
+                    }
+                }
+                out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+            }
+            _ => return self.err("bad escape"),
+        }
+        Ok(())
+    }
+
+    /// A number, at its first character: an int unless it has a fraction or an exponent.
+    fn number(&mut self) -> Result<Json, String> {
+        let start = self.i;
+        self.i += 1;
+        let mut float = false;
+        while let Some(&c) = self.b.get(self.i) {
+            if c.is_ascii_digit() {
+                self.i += 1;
+            } else if matches!(c, b'.' | b'e' | b'E' | b'+' | b'-') {
+                float = true;
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+        let s = std::str::from_utf8(&self.b[start..self.i]).map_err(|e| e.to_string())?;
+        if float {
+            s.parse()
+                .map(Json::Float)
+                .map_err(|_| format!("bad number {s}"))
+        } else {
+            s.parse()
+                .map(Json::Int)
+                .map_err(|_| format!("bad number {s}"))
         }
     }
 }

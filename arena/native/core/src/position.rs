@@ -76,12 +76,61 @@ pub fn board_json(b: &Board) -> Json {
 /// The position of a state: the whole truth, hidden parts included.
 pub fn to_position(st: &State) -> Json {
     let b = &st.b;
-    let p = b.players as usize;
     let mut d: Vec<(&str, Json)> =
         vec![("format", s(FORMAT)), ("options", b.options.to_dict(true))];
     if !b.card_set.is_default() {
         d.push(("card_set", b.card_set.changes()));
     }
+    d.extend([
+        ("players", int(b.players)),
+        ("seed", int(st.seed)),
+        ("rng", int(st.rng)),
+        ("round", int(b.round)),
+        ("current", int(b.current)),
+        ("turn", turn_json(st)),
+        (
+            "dice",
+            Json::List(st.dice.iter().map(|&f| s(FACES[f as usize])).collect()),
+        ),
+    ]);
+    if let Json::Object(items) = board_json(b) {
+        for (k, v) in items {
+            d.push((
+                match k.as_str() {
+                    "tiles" => "tiles",
+                    "channels" => "channels",
+                    "gardener" => "gardener",
+                    _ => "panda",
+                },
+                v,
+            ));
+        }
+    }
+    d.push(("reserve", reserve_json(b)));
+    d.push(("decks", decks_json(st)));
+    if let Some(known) = known_json(b) {
+        d.push(("known", known));
+    }
+    d.push(("hands", hands_json(st)));
+    let emperor = b.emperor >= 0;
+    d.push(("emperor", if emperor { int(b.emperor) } else { Json::Null }));
+    d.push((
+        "last_turns",
+        if emperor {
+            int(b.last_turns)
+        } else {
+            Json::Null
+        },
+    ));
+    d.push(("ended", Json::Bool(b.ended)));
+    d.push(("capped", Json::Bool(b.capped)));
+    obj(d)
+}
+
+/// A position's `turn`: the step, the weather, the actions taken, the plots drawn (and
+/// the cards to put back at a redraw).
+fn turn_json(st: &State) -> Json {
+    let b = &st.b;
     let mut turn = vec![
         ("step", s(STEP_NAMES[b.step as usize])),
         (
@@ -116,51 +165,37 @@ pub fn to_position(st: &State) -> Json {
                 .collect()),
         ));
     }
-    d.extend([
-        ("players", int(b.players)),
-        ("seed", int(st.seed)),
-        ("rng", int(st.rng)),
-        ("round", int(b.round)),
-        ("current", int(b.current)),
-        ("turn", obj(turn)),
+    obj(turn)
+}
+
+/// A position's `reserve`: channels and improvements left.
+fn reserve_json(b: &Board) -> Json {
+    obj(vec![
+        ("channels", int(b.reserve_channels)),
         (
-            "dice",
-            Json::List(st.dice.iter().map(|&f| s(FACES[f as usize])).collect()),
+            "improvements",
+            obj((1..4)
+                .map(|i| (IMPROVEMENTS[i], int(b.reserve_improvements[i])))
+                .collect()),
         ),
-    ]);
-    if let Json::Object(items) = board_json(b) {
-        for (k, v) in items {
-            d.push((
-                match k.as_str() {
-                    "tiles" => "tiles",
-                    "channels" => "channels",
-                    "gardener" => "gardener",
-                    _ => "panda",
-                },
-                v,
-            ));
-        }
-    }
-    d.push((
-        "reserve",
-        obj(vec![
-            ("channels", int(b.reserve_channels)),
-            (
-                "improvements",
-                obj((1..4)
-                    .map(|i| (IMPROVEMENTS[i], int(b.reserve_improvements[i])))
-                    .collect()),
-            ),
-        ]),
-    ));
+    ])
+}
+
+/// A position's `decks`: the plot deck and the objective decks, top first.
+fn decks_json(st: &State) -> Json {
     let mut decks = vec![(
         "plots",
         Json::List(st.plot_deck.iter().map(|&t| s(tile_name(t))).collect()),
     )];
     for (k, name) in CATEGORIES.iter().enumerate() {
-        decks.push((name, ids(&st.objective_decks[k], &b.card_set)));
+        decks.push((name, ids(&st.objective_decks[k], &st.b.card_set)));
     }
-    d.push(("decks", obj(decks)));
+    obj(decks)
+}
+
+/// A position's `known`: per deck, which seats know each place (None when no one knows any).
+fn known_json(b: &Board) -> Option<Json> {
+    let p = b.players as usize;
     let masks: [&[u8]; 4] = [
         &b.plot_known,
         &b.objective_known[0],
@@ -184,10 +219,14 @@ pub fn to_position(st: &State) -> Json {
             known.push((*name, Json::List(rows)));
         }
     }
-    if !known.is_empty() {
-        d.push(("known", obj(known)));
-    }
-    let hands = (0..p)
+    (!known.is_empty()).then(|| obj(known))
+}
+
+/// A position's `hands`: per seat its objectives, completed cards, eaten sections and
+/// stored pieces.
+fn hands_json(st: &State) -> Json {
+    let b = &st.b;
+    let hands = (0..b.players as usize)
         .map(|seat| {
             let imps: Vec<Json> = (1..4)
                 .flat_map(|i| {
@@ -210,20 +249,7 @@ pub fn to_position(st: &State) -> Json {
             ])
         })
         .collect();
-    d.push(("hands", Json::List(hands)));
-    let emperor = b.emperor >= 0;
-    d.push(("emperor", if emperor { int(b.emperor) } else { Json::Null }));
-    d.push((
-        "last_turns",
-        if emperor {
-            int(b.last_turns)
-        } else {
-            Json::Null
-        },
-    ));
-    d.push(("ended", Json::Bool(b.ended)));
-    d.push(("capped", Json::Bool(b.capped)));
-    obj(d)
+    Json::List(hands)
 }
 
 /// What a field must be.
@@ -468,9 +494,9 @@ fn read_card_set(d: &Json) -> Result<CardSet, Error> {
 }
 
 fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
-    let b = &mut setup.st.b;
     let mut improvements: ArrayVec<(Cell, u8), MAX_TILES> = ArrayVec::new();
     for (i, entry) in get_list(d, "tiles", "tiles")?.iter().enumerate() {
+        let b = &mut setup.st.b;
         let f = format!("tiles[{i}]");
         if !matches!(entry, Json::Object(_)) {
             return Err(fail(
@@ -494,22 +520,7 @@ fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
                 format!("{height} is not between 0 and 4 (R7.3)"),
             ));
         }
-        let imp = match entry.get("improvement") {
-            None | Some(Json::Null) => 0,
-            Some(Json::Str(t)) if t == "none" => 0,
-            v => choice(v, &IMPROVEMENTS[1..], &format!("{f}.improvement"))? as u8 + 1,
-        };
-        let printed = code & 3;
-        if printed != 0 && imp != printed {
-            return Err(fail(
-                &format!("{f}.improvement"),
-                format!(
-                    "a {} tile always carries its printed {}",
-                    tile_name(code),
-                    IMPROVEMENTS[printed as usize]
-                ),
-            ));
-        }
+        let imp = tile_improvement(entry, code, &f)?;
         if b.order.is_full() {
             return Err(fail(&f, "more tiles than the game's 27 plots (R1.2)"));
         }
@@ -527,8 +538,33 @@ fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             setup.claimed_irrigated.push((at, field, claim));
         }
     }
-    b.improvements = improvements;
-    // Every plot joined to the pond through tiles in play (R5.2).
+    setup.st.b.improvements = improvements;
+    check_joined(&setup.st.b)
+}
+
+/// The improvement of a tile entry `f` (0 for none): a printed one must be the tile's own.
+fn tile_improvement(entry: &Json, code: u8, f: &str) -> Result<u8, Error> {
+    let imp = match entry.get("improvement") {
+        None | Some(Json::Null) => 0,
+        Some(Json::Str(t)) if t == "none" => 0,
+        v => choice(v, &IMPROVEMENTS[1..], &format!("{f}.improvement"))? as u8 + 1,
+    };
+    let printed = code & 3;
+    if printed != 0 && imp != printed {
+        return Err(fail(
+            &format!("{f}.improvement"),
+            format!(
+                "a {} tile always carries its printed {}",
+                tile_name(code),
+                IMPROVEMENTS[printed as usize]
+            ),
+        ));
+    }
+    Ok(imp)
+}
+
+/// Every plot is joined to the pond through tiles in play (R5.2).
+fn check_joined(b: &Board) -> Result<(), Error> {
     let mut reached = CellSet::default();
     reached.insert(POND);
     let mut frontier = vec![POND];
@@ -823,97 +859,112 @@ fn read_hands(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         ));
     }
     for (seat, h) in hands.iter().enumerate() {
-        let f = format!("hands[{seat}]");
-        if !matches!(h, Json::Object(_)) {
-            return Err(fail(&f, "must be an object"));
-        }
-        let objectives = get_list(h, "objectives", &format!("{f}.objectives"))?;
-        if objectives.len() > MAX_HAND {
-            return Err(fail(
-                &format!("{f}.objectives"),
-                format!("holds {} cards; the limit is 5 (R10.2)", objectives.len()),
-            ));
-        }
-        let mut hand = ArrayVec::new();
-        for (i, c) in objectives.iter().enumerate() {
-            hand.push(card(c, &format!("{f}.objectives[{i}]"), &st.b.card_set)?);
-        }
-        st.hands[seat] = hand;
-        let mut done = ArrayVec::new();
-        for (i, c) in get_list(h, "completed", &format!("{f}.completed"))?
-            .iter()
-            .enumerate()
-        {
-            let c = card(c, &format!("{f}.completed[{i}]"), &st.b.card_set)?;
-            if done.try_push(c).is_err() {
-                return Err(fail(
-                    &format!("{f}.completed"),
-                    "holds more cards than the game has",
-                ));
-            }
-        }
-        st.b.completed[seat] = done;
-        let eaten = get_dict(h, "eaten", &format!("{f}.eaten"))?;
-        for (key, _) in eaten.as_object().unwrap_or(&[]) {
-            if !COLOURS.contains(&key.as_str()) {
-                return Err(fail(
-                    &format!("{f}.eaten"),
-                    format!("{} is not a colour (green, yellow, pink)", str_repr(key)),
-                ));
-            }
-        }
-        let mut counts = [0i128; 3];
-        for (k, c) in COLOURS.iter().enumerate() {
-            counts[k] = get_int(eaten, c, &format!("{f}.eaten.{c}"), 0)?;
-        }
-        if counts.iter().any(|&c| c < 0) {
-            return Err(fail(&format!("{f}.eaten"), "counts cannot be negative"));
-        }
-        st.b.eaten[seat] = counts.map(|c| c.min(u32::MAX as i128) as u32);
-        let stored = get_int(h, "channels", &format!("{f}.channels"), 0)?;
-        if stored < 0 {
-            return Err(fail(&format!("{f}.channels"), "cannot be negative"));
-        }
-        st.b.stored_channels[seat] = stored.min(u32::MAX as i128) as u32;
-        let mut imps = [0u8; 4];
-        for (i, name) in get_list(h, "improvements", &format!("{f}.improvements"))?
-            .iter()
-            .enumerate()
-        {
-            let k = choice(
-                Some(name),
-                &IMPROVEMENTS[1..],
-                &format!("{f}.improvements[{i}]"),
-            )? + 1;
-            imps[k] = imps[k].saturating_add(1);
-        }
-        st.b.stored_improvements[seat] = imps;
+        read_hand(h, seat, st)?;
     }
     if st.b.rules.bamboo_limited {
-        for (colour, name) in COLOURS.iter().enumerate() {
-            let mut total: i128 =
-                st.b.bamboo_items()
-                    .filter(|&(c, _)| st.b.tile(c).unwrap_or(0) >> 2 == colour as u8)
-                    .map(|(_, h)| h as i128)
-                    .sum();
-            let limit = COMPONENTS.bamboo_sections[colour] as i128;
-            let mut fields = vec![("tiles".to_string(), 0i128)];
-            for i in 0..players {
-                fields.push((
-                    format!("hands[{i}].eaten.{name}"),
-                    st.b.eaten[i][colour] as i128,
+        check_bamboo_supply(&st.b)?;
+    }
+    Ok(())
+}
+
+/// One seat's entry of `hands`: its objectives, completed cards, eaten sections and stored
+/// pieces.
+fn read_hand(h: &Json, seat: usize, st: &mut State) -> Result<(), Error> {
+    let f = format!("hands[{seat}]");
+    if !matches!(h, Json::Object(_)) {
+        return Err(fail(&f, "must be an object"));
+    }
+    let objectives = get_list(h, "objectives", &format!("{f}.objectives"))?;
+    if objectives.len() > MAX_HAND {
+        return Err(fail(
+            &format!("{f}.objectives"),
+            format!("holds {} cards; the limit is 5 (R10.2)", objectives.len()),
+        ));
+    }
+    let mut hand = ArrayVec::new();
+    for (i, c) in objectives.iter().enumerate() {
+        hand.push(card(c, &format!("{f}.objectives[{i}]"), &st.b.card_set)?);
+    }
+    st.hands[seat] = hand;
+    let mut done = ArrayVec::new();
+    for (i, c) in get_list(h, "completed", &format!("{f}.completed"))?
+        .iter()
+        .enumerate()
+    {
+        let c = card(c, &format!("{f}.completed[{i}]"), &st.b.card_set)?;
+        if done.try_push(c).is_err() {
+            return Err(fail(
+                &format!("{f}.completed"),
+                "holds more cards than the game has",
+            ));
+        }
+    }
+    st.b.completed[seat] = done;
+    let eaten = get_dict(h, "eaten", &format!("{f}.eaten"))?;
+    for (key, _) in eaten.as_object().unwrap_or(&[]) {
+        if !COLOURS.contains(&key.as_str()) {
+            return Err(fail(
+                &format!("{f}.eaten"),
+                format!("{} is not a colour (green, yellow, pink)", str_repr(key)),
+            ));
+        }
+    }
+    let mut counts = [0i128; 3];
+    for (k, c) in COLOURS.iter().enumerate() {
+        counts[k] = get_int(eaten, c, &format!("{f}.eaten.{c}"), 0)?;
+    }
+    if counts.iter().any(|&c| c < 0) {
+        return Err(fail(&format!("{f}.eaten"), "counts cannot be negative"));
+    }
+    st.b.eaten[seat] = counts.map(|c| c.min(u32::MAX as i128) as u32);
+    let stored = get_int(h, "channels", &format!("{f}.channels"), 0)?;
+    if stored < 0 {
+        return Err(fail(&format!("{f}.channels"), "cannot be negative"));
+    }
+    st.b.stored_channels[seat] = stored.min(u32::MAX as i128) as u32;
+    let mut imps = [0u8; 4];
+    for (i, name) in get_list(h, "improvements", &format!("{f}.improvements"))?
+        .iter()
+        .enumerate()
+    {
+        let k = choice(
+            Some(name),
+            &IMPROVEMENTS[1..],
+            &format!("{f}.improvements[{i}]"),
+        )? + 1;
+        imps[k] = imps[k].saturating_add(1);
+    }
+    st.b.stored_improvements[seat] = imps;
+    Ok(())
+}
+
+/// The bamboo on the board and in the stocks fits the supply (R1.5, `bamboo_supply=limited`):
+/// the first field that goes over is named.
+fn check_bamboo_supply(b: &Board) -> Result<(), Error> {
+    let players = b.players as usize;
+    for (colour, name) in COLOURS.iter().enumerate() {
+        let mut total: i128 = b
+            .bamboo_items()
+            .filter(|&(c, _)| b.tile(c).unwrap_or(0) >> 2 == colour as u8)
+            .map(|(_, h)| h as i128)
+            .sum();
+        let limit = COMPONENTS.bamboo_sections[colour] as i128;
+        let mut fields = vec![("tiles".to_string(), 0i128)];
+        for i in 0..players {
+            fields.push((
+                format!("hands[{i}].eaten.{name}"),
+                b.eaten[i][colour] as i128,
+            ));
+        }
+        for (field, count) in fields {
+            total += count;
+            if total > limit {
+                return Err(fail(
+                    &field,
+                    format!(
+                        "{total} {name} sections on the board and in stocks exceed the game's {limit} (R1.5, bamboo_supply=limited)"
+                    ),
                 ));
-            }
-            for (field, count) in fields {
-                total += count;
-                if total > limit {
-                    return Err(fail(
-                        &field,
-                        format!(
-                            "{total} {name} sections on the board and in stocks exceed the game's {limit} (R1.5, bamboo_supply=limited)"
-                        ),
-                    ));
-                }
             }
         }
     }
@@ -1010,7 +1061,6 @@ fn plot_mismatch(used: &[i128; 12]) -> String {
 
 fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let st = &mut setup.st;
-    let mut state = rng::seed_state(st.seed);
     let decks = get_dict(d, "decks", "decks")?;
     for (key, _) in decks.as_object().unwrap_or(&[]) {
         if !DECK_NAMES.contains(&key.as_str()) {
@@ -1023,6 +1073,33 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             ));
         }
     }
+    let mut state = read_plot_deck(decks, st, rng::seed_state(st.seed))?;
+    let card_set = st.b.card_set.clone();
+    let mut seen = cards_in_hands(st)?;
+    for (k, name) in CATEGORIES.iter().enumerate() {
+        if decks.get(name).is_some() {
+            st.objective_decks[k] = read_objective_deck(decks, k, &card_set, &mut seen)?;
+        } else {
+            let mut rest: Vec<u8> = card_set.decks[k]
+                .iter()
+                .copied()
+                .filter(|&c| seen[c as usize].is_none())
+                .collect();
+            state = rng::shuffle(state, &mut rest);
+            st.objective_decks[k] = rest.into_iter().collect();
+        }
+    }
+    let value = get_int(d, "rng", "rng", state as i128)?;
+    if !(0..1i128 << 64).contains(&value) {
+        return Err(fail("rng", "must be a 64-bit generator state"));
+    }
+    st.rng = value as u64;
+    Ok(())
+}
+
+/// The plot deck as given, or the plots found nowhere shuffled from the deal's generator
+/// `state` (which is returned, moved on).
+fn read_plot_deck(decks: &Json, st: &mut State, mut state: u64) -> Result<u64, Error> {
     let mut used = [0i128; 12];
     for (_, t) in st.b.tile_items().skip(1) {
         used[t as usize] += 1;
@@ -1056,8 +1133,13 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         state = rng::shuffle(state, &mut missing);
         st.plot_deck = missing.into_iter().collect();
     }
-    // The cards in hands and completed, each with the field it was found in.
-    let card_set = st.b.card_set.clone();
+    Ok(state)
+}
+
+/// The cards in hands and completed, each with the field it was found in (a card twice,
+/// or one the card set removed, is refused).
+fn cards_in_hands(st: &State) -> Result<Vec<Option<String>>, Error> {
+    let card_set = &st.b.card_set;
     let mut seen: Vec<Option<String>> = vec![None; card_set.cards.len()];
     for seat in 0..st.b.players as usize {
         let lists: [(String, &[u8]); 2] = [
@@ -1077,60 +1159,54 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             }
         }
     }
-    for (k, name) in CATEGORIES.iter().enumerate() {
-        if decks.get(name).is_some() {
-            let field = format!("decks.{name}");
-            let list = get(decks, name, &field, K::List, false)?
-                .and_then(Json::as_list)
-                .unwrap_or(&[]);
-            let mut cards = ArrayVec::<u8, MAX_DECK>::new();
-            for (i, text) in list.iter().enumerate() {
-                let f = format!("decks.{name}[{i}]");
-                let c = card(text, &f, &card_set)?;
-                let id = text.as_str().unwrap_or("");
-                if card_set.card(c).category != k as u8 {
-                    return Err(fail(&f, format!("{id} is not a {name} card")));
-                }
-                if let Some(other) = &seen[c as usize] {
-                    return Err(fail(&f, format!("{id} is also in {other}")));
-                }
-                if card_set.is_removed(c) {
-                    return Err(fail(&f, format!("{id} is removed by the card_set")));
-                }
-                seen[c as usize] = Some(field.clone());
-                let _ = cards.try_push(c);
-            }
-            let missing: Vec<&str> = card_set.decks[k]
-                .iter()
-                .filter(|&&c| seen[c as usize].is_none())
-                .map(|&c| card_set.id(c))
-                .collect();
-            if !missing.is_empty() {
-                return Err(fail(
-                    &field,
-                    format!(
-                        "the game's cards do not add up: {} found nowhere (R1.6)",
-                        missing.join(", ")
-                    ),
-                ));
-            }
-            st.objective_decks[k] = cards;
-        } else {
-            let mut rest: Vec<u8> = card_set.decks[k]
-                .iter()
-                .copied()
-                .filter(|&c| seen[c as usize].is_none())
-                .collect();
-            state = rng::shuffle(state, &mut rest);
-            st.objective_decks[k] = rest.into_iter().collect();
+    Ok(seen)
+}
+
+/// The objective deck of category `k` as given: its cards of that category, none seen
+/// elsewhere, and with the cards `seen` so far every card of the category (R1.6).
+fn read_objective_deck(
+    decks: &Json,
+    k: usize,
+    card_set: &CardSet,
+    seen: &mut [Option<String>],
+) -> Result<ArrayVec<u8, MAX_DECK>, Error> {
+    let name = CATEGORIES[k];
+    let field = format!("decks.{name}");
+    let list = get(decks, name, &field, K::List, false)?
+        .and_then(Json::as_list)
+        .unwrap_or(&[]);
+    let mut cards = ArrayVec::<u8, MAX_DECK>::new();
+    for (i, text) in list.iter().enumerate() {
+        let f = format!("decks.{name}[{i}]");
+        let c = card(text, &f, card_set)?;
+        let id = text.as_str().unwrap_or("");
+        if card_set.card(c).category != k as u8 {
+            return Err(fail(&f, format!("{id} is not a {name} card")));
         }
+        if let Some(other) = &seen[c as usize] {
+            return Err(fail(&f, format!("{id} is also in {other}")));
+        }
+        if card_set.is_removed(c) {
+            return Err(fail(&f, format!("{id} is removed by the card_set")));
+        }
+        seen[c as usize] = Some(field.clone());
+        let _ = cards.try_push(c);
     }
-    let value = get_int(d, "rng", "rng", state as i128)?;
-    if !(0..1i128 << 64).contains(&value) {
-        return Err(fail("rng", "must be a 64-bit generator state"));
+    let missing: Vec<&str> = card_set.decks[k]
+        .iter()
+        .filter(|&&c| seen[c as usize].is_none())
+        .map(|&c| card_set.id(c))
+        .collect();
+    if !missing.is_empty() {
+        return Err(fail(
+            &field,
+            format!(
+                "the game's cards do not add up: {} found nowhere (R1.6)",
+                missing.join(", ")
+            ),
+        ));
     }
-    st.rng = value as u64;
-    Ok(())
+    Ok(cards)
 }
 
 fn read_known(d: &Json, setup: &mut Setup) -> Result<(), Error> {

@@ -281,7 +281,6 @@ impl View {
     pub fn to_json(&self) -> Json {
         let b = &self.b;
         let p = b.players as usize;
-        let ints = |v: &mut dyn Iterator<Item = i128>| Json::List(v.map(Json::Int).collect());
         let ids = |cards: &[u8]| {
             Json::List(
                 cards
@@ -290,112 +289,48 @@ impl View {
                     .collect(),
             )
         };
-        let pairs = |v: &[(usize, u8)]| {
-            Json::List(
-                v.iter()
-                    .map(|&(i, t)| Json::List(vec![Json::Int(i as i128), Json::Int(t as i128)]))
-                    .collect(),
-            )
-        };
-        let mut d: Vec<(String, Json)> = vec![
-            ("seat".into(), Json::Int(self.seat as i128)),
-            ("players".into(), Json::Int(p as i128)),
-            ("options".into(), b.options.to_dict(true)),
-            ("round".into(), Json::Int(b.round as i128)),
-            ("current".into(), Json::Int(b.current as i128)),
-            ("step".into(), Json::Str(STEP_NAMES[b.step as usize].into())),
-            ("weather".into(), Json::Int(b.weather as i128)),
+        let int = |x: i128| Json::Int(x);
+        let mut d: Vec<(&str, Json)> = vec![
+            ("seat", int(self.seat as i128)),
+            ("players", int(p as i128)),
+            ("options", b.options.to_dict(true)),
+            ("round", int(b.round as i128)),
+            ("current", int(b.current as i128)),
+            ("step", Json::Str(STEP_NAMES[b.step as usize].into())),
+            ("weather", int(b.weather as i128)),
+            ("taken", int_list(&b.taken)),
+            ("drawn", int_list(&self.drawn)),
+            ("drawn_count", int(self.drawn_count as i128)),
+            ("put_back", int_list(&b.put_back)),
+            ("plot_deck_size", int(self.plot_deck_size as i128)),
+            ("plot_known", int_list(&b.plot_known)),
+            ("known_plots", pairs(&self.known_plots)),
+            ("objective_deck_sizes", int_list(&self.objective_deck_sizes)),
+            ("objective_known", int_rows(&b.objective_known)),
             (
-                "taken".into(),
-                ints(&mut b.taken.iter().map(|&x| x as i128)),
-            ),
-            (
-                "drawn".into(),
-                ints(&mut self.drawn.iter().map(|&x| x as i128)),
-            ),
-            ("drawn_count".into(), Json::Int(self.drawn_count as i128)),
-            (
-                "put_back".into(),
-                ints(&mut b.put_back.iter().map(|&x| x as i128)),
-            ),
-            (
-                "plot_deck_size".into(),
-                Json::Int(self.plot_deck_size as i128),
-            ),
-            (
-                "plot_known".into(),
-                ints(&mut b.plot_known.iter().map(|&x| x as i128)),
-            ),
-            ("known_plots".into(), pairs(&self.known_plots)),
-            (
-                "objective_deck_sizes".into(),
-                ints(&mut self.objective_deck_sizes.iter().map(|&x| x as i128)),
-            ),
-            (
-                "objective_known".into(),
-                Json::List(
-                    b.objective_known
-                        .iter()
-                        .map(|k| ints(&mut k.iter().map(|&x| x as i128)))
-                        .collect(),
-                ),
-            ),
-            (
-                "known_objectives".into(),
+                "known_objectives",
                 Json::List(self.known_objectives.iter().map(|k| pairs(k)).collect()),
             ),
-            ("hand".into(), ids(&self.hand)),
+            ("hand", ids(&self.hand)),
+            ("hand_categories", int_rows(&self.hand_categories)),
             (
-                "hand_categories".into(),
-                Json::List(
-                    self.hand_categories
-                        .iter()
-                        .map(|h| ints(&mut h.iter().map(|&x| x as i128)))
-                        .collect(),
-                ),
-            ),
-            (
-                "completed".into(),
+                "completed",
                 Json::List(b.completed[..p].iter().map(|c| ids(c)).collect()),
             ),
-            (
-                "eaten".into(),
-                Json::List(
-                    b.eaten[..p]
-                        .iter()
-                        .map(|e| ints(&mut e.iter().map(|&x| x as i128)))
-                        .collect(),
-                ),
-            ),
-            (
-                "stored_channels".into(),
-                ints(&mut b.stored_channels[..p].iter().map(|&x| x as i128)),
-            ),
-            (
-                "stored_improvements".into(),
-                Json::List(
-                    b.stored_improvements[..p]
-                        .iter()
-                        .map(|e| ints(&mut e.iter().map(|&x| x as i128)))
-                        .collect(),
-                ),
-            ),
-            (
-                "reserve_channels".into(),
-                Json::Int(b.reserve_channels as i128),
-            ),
-            (
-                "reserve_improvements".into(),
-                ints(&mut b.reserve_improvements.iter().map(|&x| x as i128)),
-            ),
-            ("emperor".into(), Json::Int(b.emperor as i128)),
-            ("last_turns".into(), Json::Int(b.last_turns as i128)),
-            ("ended".into(), Json::Bool(b.ended)),
-            ("capped".into(), Json::Bool(b.capped)),
+            ("eaten", int_rows(&b.eaten[..p])),
+            ("stored_channels", int_list(&b.stored_channels[..p])),
+            ("stored_improvements", int_rows(&b.stored_improvements[..p])),
+            ("reserve_channels", int(b.reserve_channels as i128)),
+            ("reserve_improvements", int_list(&b.reserve_improvements)),
+            ("emperor", int(b.emperor as i128)),
+            ("last_turns", int(b.last_turns as i128)),
+            ("ended", Json::Bool(b.ended)),
+            ("capped", Json::Bool(b.capped)),
         ];
         if !b.card_set.is_default() {
-            d.push(("card_set".into(), b.card_set.changes()));
+            d.push(("card_set", b.card_set.changes()));
         }
+        let mut d: Vec<(String, Json)> = d.into_iter().map(|(k, v)| (k.into(), v)).collect();
         if let Json::Object(items) = board_json(b) {
             d.extend(items);
         }
@@ -476,131 +411,14 @@ impl View {
     /// A view from `to_json`'s data with `improvement_order` (how views are pickled: a
     /// bot in its own process receives its views so); the data is the engine's own.
     pub fn from_json(d: &Json, improvement_order: &[Cell]) -> Result<View, String> {
-        use crate::components::{parse_tile, CardSet, IMPROVEMENTS};
-        use crate::options::{RuleOptions, Rules};
-        use crate::state::{shoot_slot, MAX_DECK, SHOOT_COUNTERS};
         let players = int_of(d.get("players")) as u8;
         if !(2..=4).contains(&players) {
             return Err("not a view".into());
         }
-        let options = RuleOptions::from_dict(d.get("options").unwrap_or(&Json::Object(vec![])))?;
-        let card_set = match d.get("card_set") {
-            Some(cs) => CardSet::from_changes(
-                cs.get("points").and_then(Json::as_object).unwrap_or(&[]),
-                cs.get("remove").and_then(Json::as_list).unwrap_or(&[]),
-                cs.get("add"),
-            )?,
-            None => CardSet::default(),
-        };
-        let mut st = State::blank(
-            players,
-            std::sync::Arc::new(options),
-            std::sync::Arc::new(card_set),
-        );
-        let b = &mut st.b;
-        b.rules = Rules::of(&b.options);
-        b.round = int_of(d.get("round")) as u32;
-        b.current = int_of(d.get("current")) as u8;
-        b.step = STEP_NAMES
-            .iter()
-            .position(|s| Some(*s) == d.get("step").and_then(Json::as_str))
-            .unwrap_or(5) as u8;
-        b.weather = int_of(d.get("weather")) as i8;
-        b.taken = ints(d.get("taken")).into_iter().map(|x| x as u8).collect();
-        let pb = ints(d.get("put_back"));
-        for k in 0..3.min(pb.len()) {
-            b.put_back[k] = pb[k] as u8;
-        }
-        b.plot_known = ints(d.get("plot_known"))
-            .into_iter()
-            .map(|x| x as u8)
-            .take(27)
-            .collect();
-        for (k, row) in d
-            .get("objective_known")
-            .and_then(Json::as_list)
-            .unwrap_or(&[])
-            .iter()
-            .take(3)
-            .enumerate()
-        {
-            b.objective_known[k] = ints(Some(row))
-                .into_iter()
-                .map(|x| x as u8)
-                .take(MAX_DECK)
-                .collect();
-        }
+        let mut st = blank_of(d, players)?;
+        read_public(&mut st.b, d)?;
+        read_layout(&mut st.b, d, improvement_order)?;
         let per_seat = |key: &str| d.get(key).and_then(Json::as_list).unwrap_or(&[]).to_vec();
-        for (s, done) in per_seat("completed").iter().take(4).enumerate() {
-            b.completed[s] = id_list(Some(done), &b.card_set)?.into_iter().collect();
-        }
-        for (s, e) in per_seat("eaten").iter().take(4).enumerate() {
-            let e = ints(Some(e));
-            for i in 0..3.min(e.len()) {
-                b.eaten[s][i] = e[i] as u32;
-            }
-        }
-        for (s, c) in ints(d.get("stored_channels"))
-            .into_iter()
-            .take(4)
-            .enumerate()
-        {
-            b.stored_channels[s] = c as u32;
-        }
-        for (s, e) in per_seat("stored_improvements").iter().take(4).enumerate() {
-            let e = ints(Some(e));
-            for i in 0..4.min(e.len()) {
-                b.stored_improvements[s][i] = e[i] as u8;
-            }
-        }
-        b.reserve_channels = int_of(d.get("reserve_channels")) as u32;
-        let r = ints(d.get("reserve_improvements"));
-        for i in 0..4.min(r.len()) {
-            b.reserve_improvements[i] = r[i] as u8;
-        }
-        b.emperor = int_of(d.get("emperor")) as i8;
-        b.last_turns = int_of(d.get("last_turns")) as i32;
-        b.ended = matches!(d.get("ended"), Some(Json::Bool(true)));
-        b.capped = matches!(d.get("capped"), Some(Json::Bool(true)));
-        let mut imps: Vec<(Cell, u8)> = Vec::new();
-        for t in d.get("tiles").and_then(Json::as_list).unwrap_or(&[]) {
-            let at = crate::grid::parse_cell(t.get("at").and_then(Json::as_str).unwrap_or(""))?;
-            let code = parse_tile(t.get("tile").and_then(Json::as_str).unwrap_or(""))?;
-            let h = int_of(t.get("bamboo")) as u8;
-            if b.order.is_full() {
-                return Err("too many tiles".into());
-            }
-            b.put_tile(at, code, h);
-            if let Some(name) = t.get("improvement").and_then(Json::as_str) {
-                let i = IMPROVEMENTS.iter().position(|x| *x == name).unwrap_or(0) as u8;
-                imps.push((at, i));
-            }
-            if matches!(t.get("irrigated"), Some(Json::Bool(true))) {
-                b.irrigated.insert(at);
-                b.irrigated_by_colour[(code >> 2) as usize].insert(at);
-            }
-        }
-        imps.sort_by_key(|(c, _)| {
-            improvement_order
-                .iter()
-                .position(|x| x == c)
-                .unwrap_or(usize::MAX)
-        });
-        b.improvements = imps.into_iter().collect();
-        for e in d.get("channels").and_then(Json::as_list).unwrap_or(&[]) {
-            b.channels
-                .insert(crate::grid::parse_edge(e.as_str().unwrap_or(""))?);
-        }
-        b.network = crate::grid::channel_network(&b.channels).0;
-        b.gardener =
-            crate::grid::parse_cell(d.get("gardener").and_then(Json::as_str).unwrap_or("0,0"))?;
-        b.panda = crate::grid::parse_cell(d.get("panda").and_then(Json::as_str).unwrap_or("0,0"))?;
-        b.shoots = [0; SHOOT_COUNTERS];
-        for (c, h) in b.bamboo_items().collect::<Vec<_>>() {
-            if let Some(slot) = shoot_slot(b.tile(c).unwrap_or(0) >> 2, h, b.improvement(c)) {
-                b.shoots[slot] += 1;
-            }
-        }
         let pairs = |v: Option<&Json>| -> Vec<(usize, u8)> {
             v.and_then(Json::as_list)
                 .unwrap_or(&[])
@@ -646,4 +464,174 @@ impl View {
                 .collect(),
         })
     }
+}
+
+/// A blank state of the view's players, options and card set.
+fn blank_of(d: &Json, players: u8) -> Result<State, String> {
+    use crate::components::CardSet;
+    use crate::options::RuleOptions;
+    let options = RuleOptions::from_dict(d.get("options").unwrap_or(&Json::Object(vec![])))?;
+    let card_set = match d.get("card_set") {
+        Some(cs) => CardSet::from_changes(
+            cs.get("points").and_then(Json::as_object).unwrap_or(&[]),
+            cs.get("remove").and_then(Json::as_list).unwrap_or(&[]),
+            cs.get("add"),
+        )?,
+        None => CardSet::default(),
+    };
+    let st = State::blank(
+        players,
+        std::sync::Arc::new(options),
+        std::sync::Arc::new(card_set),
+    );
+    Ok(st)
+}
+
+/// The public fields of a view's JSON but the layout: the turn, the known-marks, the
+/// seats' stocks, the reserve and the end.
+fn read_public(b: &mut Board, d: &Json) -> Result<(), String> {
+    use crate::options::Rules;
+    use crate::state::MAX_DECK;
+    b.rules = Rules::of(&b.options);
+    b.round = int_of(d.get("round")) as u32;
+    b.current = int_of(d.get("current")) as u8;
+    b.step = STEP_NAMES
+        .iter()
+        .position(|s| Some(*s) == d.get("step").and_then(Json::as_str))
+        .unwrap_or(5) as u8;
+    b.weather = int_of(d.get("weather")) as i8;
+    b.taken = ints(d.get("taken")).into_iter().map(|x| x as u8).collect();
+    let pb = ints(d.get("put_back"));
+    for k in 0..3.min(pb.len()) {
+        b.put_back[k] = pb[k] as u8;
+    }
+    b.plot_known = ints(d.get("plot_known"))
+        .into_iter()
+        .map(|x| x as u8)
+        .take(27)
+        .collect();
+    for (k, row) in d
+        .get("objective_known")
+        .and_then(Json::as_list)
+        .unwrap_or(&[])
+        .iter()
+        .take(3)
+        .enumerate()
+    {
+        b.objective_known[k] = ints(Some(row))
+            .into_iter()
+            .map(|x| x as u8)
+            .take(MAX_DECK)
+            .collect();
+    }
+    let per_seat = |key: &str| d.get(key).and_then(Json::as_list).unwrap_or(&[]).to_vec();
+    for (s, done) in per_seat("completed").iter().take(4).enumerate() {
+        b.completed[s] = id_list(Some(done), &b.card_set)?.into_iter().collect();
+    }
+    for (s, e) in per_seat("eaten").iter().take(4).enumerate() {
+        let e = ints(Some(e));
+        for i in 0..3.min(e.len()) {
+            b.eaten[s][i] = e[i] as u32;
+        }
+    }
+    for (s, c) in ints(d.get("stored_channels"))
+        .into_iter()
+        .take(4)
+        .enumerate()
+    {
+        b.stored_channels[s] = c as u32;
+    }
+    for (s, e) in per_seat("stored_improvements").iter().take(4).enumerate() {
+        let e = ints(Some(e));
+        for i in 0..4.min(e.len()) {
+            b.stored_improvements[s][i] = e[i] as u8;
+        }
+    }
+    b.reserve_channels = int_of(d.get("reserve_channels")) as u32;
+    let r = ints(d.get("reserve_improvements"));
+    for i in 0..4.min(r.len()) {
+        b.reserve_improvements[i] = r[i] as u8;
+    }
+    b.emperor = int_of(d.get("emperor")) as i8;
+    b.last_turns = int_of(d.get("last_turns")) as i32;
+    b.ended = matches!(d.get("ended"), Some(Json::Bool(true)));
+    b.capped = matches!(d.get("capped"), Some(Json::Bool(true)));
+    Ok(())
+}
+
+/// The layout of a view's JSON: tiles (improvements in `improvement_order`), irrigation,
+/// channels, the gardener and the panda, and the shoot counters derived from them.
+fn read_layout(b: &mut Board, d: &Json, improvement_order: &[Cell]) -> Result<(), String> {
+    use crate::components::{parse_tile, IMPROVEMENTS};
+    use crate::state::{shoot_slot, SHOOT_COUNTERS};
+    let mut imps: Vec<(Cell, u8)> = Vec::new();
+    for t in d.get("tiles").and_then(Json::as_list).unwrap_or(&[]) {
+        let at = crate::grid::parse_cell(t.get("at").and_then(Json::as_str).unwrap_or(""))?;
+        let code = parse_tile(t.get("tile").and_then(Json::as_str).unwrap_or(""))?;
+        let h = int_of(t.get("bamboo")) as u8;
+        if b.order.is_full() {
+            return Err("too many tiles".into());
+        }
+        b.put_tile(at, code, h);
+        if let Some(name) = t.get("improvement").and_then(Json::as_str) {
+            let i = IMPROVEMENTS.iter().position(|x| *x == name).unwrap_or(0) as u8;
+            imps.push((at, i));
+        }
+        if matches!(t.get("irrigated"), Some(Json::Bool(true))) {
+            b.irrigated.insert(at);
+            b.irrigated_by_colour[(code >> 2) as usize].insert(at);
+        }
+    }
+    imps.sort_by_key(|(c, _)| {
+        improvement_order
+            .iter()
+            .position(|x| x == c)
+            .unwrap_or(usize::MAX)
+    });
+    b.improvements = imps.into_iter().collect();
+    for e in d.get("channels").and_then(Json::as_list).unwrap_or(&[]) {
+        b.channels
+            .insert(crate::grid::parse_edge(e.as_str().unwrap_or(""))?);
+    }
+    b.network = crate::grid::channel_network(&b.channels).0;
+    b.gardener =
+        crate::grid::parse_cell(d.get("gardener").and_then(Json::as_str).unwrap_or("0,0"))?;
+    b.panda = crate::grid::parse_cell(d.get("panda").and_then(Json::as_str).unwrap_or("0,0"))?;
+    b.shoots = [0; SHOOT_COUNTERS];
+    for (c, h) in b.bamboo_items().collect::<Vec<_>>() {
+        if let Some(slot) = shoot_slot(b.tile(c).unwrap_or(0) >> 2, h, b.improvement(c)) {
+            b.shoots[slot] += 1;
+        }
+    }
+    Ok(())
+}
+
+/// A list of ints (a view's JSON).
+fn int_list<T: Copy>(items: &[T]) -> Json
+where
+    i128: TryFrom<T>,
+{
+    Json::List(
+        items
+            .iter()
+            .map(|&x| Json::Int(i128::try_from(x).unwrap_or(i128::MAX)))
+            .collect(),
+    )
+}
+
+/// A list of lists of ints.
+fn int_rows<T: Copy, R: AsRef<[T]>>(rows: &[R]) -> Json
+where
+    i128: TryFrom<T>,
+{
+    Json::List(rows.iter().map(|r| int_list(r.as_ref())).collect())
+}
+
+/// `(place, item)` pairs as lists of two ints (the known places of a deck).
+fn pairs(v: &[(usize, u8)]) -> Json {
+    Json::List(
+        v.iter()
+            .map(|&(i, t)| Json::List(vec![Json::Int(i as i128), Json::Int(t as i128)]))
+            .collect(),
+    )
 }
