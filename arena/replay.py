@@ -25,7 +25,10 @@ from .engine import (
     new_game,
     parse_action,
 )
-from .integrity import (
+from .intervention import InterventionError
+from .intervention import apply as apply_intervention
+from .intervention import from_record as intervention_of
+from .runs.integrity import (
     ChainCheck,
     IntegrityError,
     RecordCheck,
@@ -36,11 +39,8 @@ from .integrity import (
     manifest_problem,
     read_keys,
 )
-from .intervention import InterventionError
-from .intervention import apply as apply_intervention
-from .intervention import from_record as intervention_of
-from .records import blamed_seat, json_problem
-from .segments import SegmentError, iter_lines, refuse_links, segment_paths
+from .runs.records import blamed_seat, json_problem
+from .runs.segments import SegmentError, iter_lines, refuse_links, segment_paths
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -71,7 +71,7 @@ class Replay:
 
 def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | ChainCheck | None:
     """The check of a tournament's ``games.jsonl`` (None for another file): its folder's
-    manifest says how the run is signed (``arena/integrity.py``)."""
+    manifest says how the run is signed (``arena/runs/integrity.py``)."""
     manifest_path = p.parent / "manifest.json"
     if p.name != "games.jsonl" or not manifest_path.is_file():
         return None
@@ -102,7 +102,7 @@ def read_records(path: str | Path, *, prove: bool = True,
                  note: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
     folder (its ``games.jsonl``).  A tournament's records are checked against their signatures
-    (``arena/integrity.py``): RecordError naming a line that fails, or a game missing from the
+    (``arena/runs/integrity.py``): RecordError naming a line that fails, or a game missing from the
     chain; a run that no key you believe signed reads with a warning (``note`` is given it, a
     Python warning otherwise), and with ``prove`` each of its records must then re-play as
     recorded (``verify_records`` below): RecordError naming the first game that does not."""
@@ -327,7 +327,7 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
 # Records that prove themselves.
 # Records that prove themselves: every game re-played from its seed and moves.
 #
-# A signature (``arena/integrity.py``) by your key, or one you trust, proves who wrote a line;
+# A signature (``arena/runs/integrity.py``) by your key, or one you trust, proves who wrote a line;
 # a folder signed by an unknown key, or one of an earlier version (a MAC under a run.key that
 # travels with it, or none), has nothing to prove that.  The engine is deterministic, so a
 # record can prove its own content: re-played from its seed, rules, card set and recorded
@@ -378,6 +378,6 @@ def verify_records(records: Iterable[dict[str, Any]], source: str | Path) -> int
 
 def needs_replay(check: RecordCheck | ChainCheck, verify: bool = False) -> bool:
     """Whether a reader must re-play a run's records: unless a key you believe signed them
-    (yours, or one you trust: ``arena/keys.py``), or when asked to (``--verify``).  A MAC
+    (yours, or one you trust: ``arena/runs/keys.py``), or when asked to (``--verify``).  A MAC
     under ``run.key`` proves nothing about who wrote a folder, so an older run re-plays too."""
     return verify or not believed(check)

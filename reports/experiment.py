@@ -67,7 +67,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from arena.segments import has_games
+from arena.runs.segments import has_games
 
 from .balance import bh
 from .loader import ReportError, _lines, card_catalog, read_manifest

@@ -1,7 +1,7 @@
 """``arena export``: a run's games as one file for pandas, polars or DuckDB users.
 
 ``jsonl`` writes the records exactly as the runner wrote them (signatures included), from
-the sealed segments and the journal alike (``arena/segments.py``): a tool that reads today's
+the sealed segments and the journal alike (``arena/runs/segments.py``): a tool that reads today's
 ``games.jsonl`` reads it unchanged.  Each line is checked as the report checks it (a signed
 run's chain and signatures; a format-2 run's MACs, where an identical repeat is written
 once).  ``parquet`` and ``csv`` write the report's own tables (``reports.load``): one
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.integrity import IntegrityError, finish, folder_check, read_keys
-from arena.segments import SegmentError, iter_lines, refuse_links
+from arena.runs.integrity import IntegrityError, finish, folder_check, read_keys
+from arena.runs.segments import SegmentError, iter_lines, refuse_links
 
 from .loader import ReportError, load, read_manifest
 

@@ -1,6 +1,6 @@
 """Reading a tournament's files into three flat tables.
 
-A tournament writes one JSON object per game (``games.jsonl``, schema in ``arena/records.py``)
+A tournament writes one JSON object per game (``games.jsonl``, schema in ``arena/runs/records.py``)
 and a ``manifest.json``.  Every statistic is a group-by over one of three tables built here
 in a single streaming pass, so that 100,000 games (half a gigabyte of JSON with their move
 histories) never sit in memory as Python objects:
@@ -24,13 +24,13 @@ raises :class:`ReportError` naming the line; ``strict=False`` skips it with a wa
 Games recorded twice (a resumed run) keep their last record, with a warning; records of single
 games (id ``play``) are all kept.
 
-Authentication (``arena/integrity.py``).  A signed run (manifest format 3) is read only if its
+Authentication (``arena/runs/integrity.py``).  A signed run (manifest format 3) is read only if its
 manifest and every line pass their signatures, in an unbroken chain, with as many games as its
 seal counts: otherwise :class:`ReportError` naming the line or the missing game, whatever
 ``strict`` says (a forged win must never be counted).  A run signed by a key that is neither
 yours nor one you trust, a format-2 run (MACs under a ``run.key`` that travels with it) and a
 run without either are re-played, given ``replay``; ``Tables.provenance`` says which, first.
-A folder holding a symbolic link is refused (``arena.segments.refuse_links``).
+A folder holding a symbolic link is refused (``arena.runs.segments.refuse_links``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.integrity import (
+from arena.runs.integrity import (
     ChainCheck,
     IntegrityError,
     RecordCheck,
@@ -62,7 +62,7 @@ from arena.integrity import (
     provenance,
     read_keys,
 )
-from arena.segments import SegmentError, has_games, iter_lines, refuse_links
+from arena.runs.segments import SegmentError, has_games, iter_lines, refuse_links
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -395,7 +395,7 @@ def _lines(path: Path, strict: bool, warnings: list[str],
     """Parsed lines with their numbers, applying the bad-line policy of the module docstring
     and, with ``checker``, the MAC and duplicate checks (identical repeats dropped).
 
-    ``path`` is a run's ``games.jsonl``: its sealed segments (``arena/tournament/store.py``)
+    ``path`` is a run's ``games.jsonl``: its sealed segments (``arena/runs/store.py``)
     are read first, then the file itself, and lines are numbered across them all (the
     messages name the segment and its own line).  A damaged segment is refused, naming it
     and the game its records stop at.  ``moves`` False: the records come without their

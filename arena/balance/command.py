@@ -18,7 +18,8 @@ import click
 from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import CATEGORIES, ArenaError, RuleOptions
-from arena.integrity import IntegrityError, read_keys
+from arena.runs.integrity import IntegrityError, read_keys
+from arena.runs.store import StoreError, read_manifest
 from arena.seeds import draw_seed
 from arena.tournament.command import Interrupted
 from arena.tournament.executor_options import (
@@ -31,7 +32,6 @@ from arena.tournament.executor_options import (
 from arena.tournament.experiment import games_per_deal
 from arena.tournament.runner import config_from_manifest
 from arena.tournament.schedule import ScheduleError
-from arena.tournament.store import StoreError, read_manifest
 from arena.user_error import UserError
 
 from .study import deals_for, run_study, study_config

@@ -35,7 +35,8 @@ from typing import IO, Any, Protocol
 from arena import cards
 from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
-from arena.integrity import (
+from arena.replay import needs_replay, verify_records
+from arena.runs.integrity import (
     KEY_FILE,
     ChainCheck,
     ChainSigner,
@@ -48,22 +49,10 @@ from arena.integrity import (
     sign_line,
     write_keys,
 )
-from arena.keys import KeyFileError, fingerprint, own_key, public_bytes, whose
-from arena.records import result_problem
-from arena.replay import needs_replay, verify_records
-from arena.seeds import deal_key_check
-from arena.segments import SegmentError, refuse_links
-
-from .experiment import CardExperiment
-from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
-from .live import LiveTable
-from .logs import run_logging
-from .progress import Progress
-from .sandbox import Isolation, module_of, parse_participant
-from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
-from .sprt import SprtState, game_score
-from .standings import Standings
-from .store import (
+from arena.runs.keys import KeyFileError, fingerprint, own_key, public_bytes, whose
+from arena.runs.records import result_problem
+from arena.runs.segments import SegmentError, refuse_links
+from arena.runs.store import (
     FILE_FORMAT,
     GAMES,
     LOG,
@@ -78,6 +67,17 @@ from .store import (
     run_lock,
     write_manifest,
 )
+from arena.seeds import deal_key_check
+
+from .experiment import CardExperiment
+from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
+from .live import LiveTable
+from .logs import run_logging
+from .progress import Progress
+from .sandbox import Isolation, module_of, parse_participant
+from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
+from .sprt import SprtState, game_score
+from .standings import Standings
 from .worker import Finished, summarize
 
 log = logging.getLogger("arena.tournament")

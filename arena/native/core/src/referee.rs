@@ -1,5 +1,5 @@
 //! The referee: one game between seats, the loop of the reference's `arena/match.py`
-//! (`play_game`), and its record, byte for byte the line `arena/records.py` (`make_record`)
+//! (`play_game`), and its record, byte for byte the line `arena/runs/records.py` (`make_record`)
 //! gives once the runner encodes it (orjson).
 //!
 //! The referee treats seats as untrusted: each is asked for a decision with the legal list,

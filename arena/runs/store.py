@@ -1,4 +1,4 @@
-"""A tournament's directory: ``manifest.json`` and ``games.jsonl`` (see ``arena/records.py``).
+"""A tournament's directory: ``manifest.json`` and ``games.jsonl`` (see ``arena/runs/records.py``).
 
 Only the parent process writes here.  ``games.jsonl`` is opened for appending; each game is
 one ``write`` of a whole line followed by a flush, and the file is fsync'd every few seconds
@@ -20,12 +20,12 @@ than Parquet: the lines must stay exactly the signed bytes (a columnar re-encodi
 need a canonical form to MAC), a segment is appended whole, and a cut frame still yields the
 games before the cut.
 
-Both files are signed with the author's key (``arena/integrity.py``, ``arena/keys.py``):
+Both files are signed with the author's key (``arena/runs/integrity.py``, ``arena/runs/keys.py``):
 each line in a chain as it is written, the manifest (with the seal of the lines so far) each
 time it is; reading them back for ``--resume`` refuses a line or a manifest that fails its
 signature, or a line deleted, moved, cut or recorded twice, naming it.  The files here are
 opened without following links (``O_NOFOLLOW``), and a folder holding one is refused before
-anything is opened (``arena.segments.refuse_links``).
+anything is opened (``arena.runs.segments.refuse_links``).
 
 A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
 cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from arena.integrity import (
+from arena.runs.integrity import (
     ChainCheck,
     IntegrityError,
     RecordCheck,
@@ -59,8 +59,8 @@ from arena.integrity import (
     sign_chained_manifest,
     sign_manifest,
 )
-from arena.records import json_problem
-from arena.segments import (
+from arena.runs.records import json_problem
+from arena.runs.segments import (
     SEGMENT_BYTES,
     DamagedSegment,
     SegmentError,
@@ -75,7 +75,7 @@ from arena.segments import (
     write_segment,
 )
 
-#: The reading API, for the users of this module: see ``arena/segments.py``.
+#: The reading API, for the users of this module: see ``arena/runs/segments.py``.
 __all__ = ["DamagedSegment", "SegmentError", "Source", "has_games", "iter_lines",
            "iter_records", "read_segment"]
 

@@ -2,7 +2,7 @@
 
 A segment is one zstd frame (with its checksum and content size) of whole record lines,
 byte for byte as the runner wrote and signed them in ``games.jsonl``, the journal that
-``arena.tournament.store.GamesWriter`` seals into the next segment every megabyte or so.
+``arena.runs.store.GamesWriter`` seals into the next segment every megabyte or so.
 This module reads them, and nothing else of the arena: the reports read a run through it
 (``tests/test_layering.py``), and so do replay, export and ``--resume``.  Reading order is
 the segments by number, then the journal; a journal equal to the newest segment (a kill
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.records import json_problem
+from arena.runs.records import json_problem
 
 try:  # the store's compression; a missing package only matters once a segment is met
     import zstandard
