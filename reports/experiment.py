@@ -67,10 +67,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from arena.runs.reader import RunError, open_run, sentence
 from arena.runs.segments import has_games
 
 from .balance import bh
-from .loader import ReportError, _lines, card_catalog, read_manifest
+from .loader import ReportError, _lines, card_catalog
 
 FDR = 0.05
 #: Complete blocks (deals) below which a card's figures are not shown.
@@ -151,7 +152,11 @@ def _holders(rec: dict[str, Any], after_draw: bool, observed: str) -> list[tuple
 def load(directory: str | Path, strict: bool = True) -> Experiment:
     """A study's files as an :class:`Experiment`; ReportError (one sentence) otherwise."""
     source = Path(directory)
-    manifest = read_manifest(source)
+    try:
+        run = open_run(source)
+    except RunError as exc:
+        raise ReportError(sentence(exc)) from None
+    manifest = run.manifest
     if not is_experiment(manifest):
         raise ReportError(f"{source} is not a card study (its manifest has no experiment); "
                           "`arena balance study` makes one.")
@@ -166,13 +171,13 @@ def load(directory: str | Path, strict: bool = True) -> Experiment:
     after_draw = design.get("depth") is not None
     observed = str(design.get("observed", "all"))
     points = dict(zip(catalog["card"], catalog["points"], strict=True))
-    warnings: list[str] = []
+    warnings: list[str] = list(run.warnings)
     rows: dict[str, list[Any]] = {k: [] for k in (
         "level", "category", "deal", "card", "price", "arm", "seat", "y", "done", "pts",
         "acts", "error", "game", "rivals", "line")}
     path = source / "games.jsonl"
     if has_games(source):
-        for number, rec in _lines(path, strict, warnings):
+        for number, rec in _lines(run, strict, warnings):
             if not isinstance(rec, dict) or "arm" not in rec:
                 continue
             try:

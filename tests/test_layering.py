@@ -265,7 +265,7 @@ def test_the_run_folder_sits_right_above_the_engine() -> None:
     assert found == {}
 
 
-@pytest.mark.parametrize("module", ["arena.runs", "arena.runs.segments",
+@pytest.mark.parametrize("module", ["arena.runs", "arena.runs.segments", "arena.runs.reader",
                                     "arena.runs.integrity", "arena.runs.keys"])
 def test_the_run_leaves_load_no_engine(module: str) -> None:
     """A report imports the run folder's leaves; importing one loads no engine, no bot and

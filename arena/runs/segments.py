@@ -88,7 +88,8 @@ class DamagedSegment(SegmentError):
                          "before it and plays the rest again")
 
 
-def _is_record(raw: bytes) -> bool:
+def is_record(raw: bytes) -> bool:
+    """Whether a line is a whole game record (a line cut short never parses)."""
     record, problem = json_problem(raw)
     return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
 
@@ -166,7 +167,7 @@ def read_segment(path: Path) -> bytes:
         good = bytes(out[:out.rfind(b"\n") + 1])
         # A line cut by the damage can still end in a newline; keep whole records only.
         lines = good.splitlines(keepends=True)
-        while lines and not _is_record(lines[-1]):
+        while lines and not is_record(lines[-1]):
             lines.pop()
         good = b"".join(lines)
         raise DamagedSegment(path, good, _last_game(good), why)

@@ -388,8 +388,7 @@ def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             check = folder_check(directory / GAMES, manifest, keys)
         except IntegrityError as exc:
             raise StoreError(str(exc)) from None
-        records, cut = read_games(directory, keys, signed,
-                                  check if isinstance(check, ChainCheck) else None)
+        records, cut = read_games(directory, check)
         by_id = schedule.by_id()
         for record in records:
             game = by_id.get(record["game"])
