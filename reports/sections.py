@@ -1027,12 +1027,6 @@ def files(kind: Kind) -> tuple[str, ...]:
         n for n in names if not n.endswith(".csv"))
 
 
-def conditional_files(kind: Kind) -> tuple[str, ...]:
-    """The files of the sections that only some runs have (a card study's)."""
-    return tuple(name for _, form in forms(kind) if form.when is not None
-                 for name in form.files())
-
-
 # The headline ------------------------------------------------------------------------------
 
 

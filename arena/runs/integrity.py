@@ -27,7 +27,6 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -216,17 +215,6 @@ class RecordCheck:
                                  "the run's")
         self.repeats += 1
         return False
-
-
-def check_lines(path: Path, lines: Iterable[tuple[int, bytes, Any]], keys: RunKeys | None,
-                signed: bool) -> Iterator[tuple[int, Any]]:
-    """``(number, record)`` of the lines that pass ``RecordCheck`` (identical repeats
-    dropped)."""
-    checker = RecordCheck(path, keys, signed)
-    for number, raw, record in lines:
-        game = record.get("game") if isinstance(record, dict) else None
-        if checker.check(number, raw, game):
-            yield number, record
 
 
 # ----------------------------------------------------------------- the manifest
