@@ -1001,6 +1001,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
             raise UserError(f"{d} is not a folder" if Path(d).exists() else
                             f"{d} does not exist")
     import reports
+    from reports import experiment
 
     from .replay import verify_records
 
@@ -1011,7 +1012,8 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
         loaded = []
         for d in dirs:
             click.echo(f"reading {d} ...", err=True)
-            tables = reports.load(Path(d), replay=verify_records, verify=verify)
+            # A card study's rows come in the same read, for its section.
+            tables = experiment.load_tables(Path(d), replay=verify_records, verify=verify)
             for warning in tables.warnings:
                 click.echo(f"warning: {warning}", err=True)
             for line in tables.provenance:

@@ -99,6 +99,9 @@ class Tables:
     provenance: list[str] = field(default_factory=list)
     #: What was checked, in one line (``arena report --verify`` prints it).
     verified: str = ""
+    #: A card study's games as ``reports.experiment`` reads them, gathered in the same pass
+    #: (``experiment.load_tables``); None when not asked for, or not a study.
+    experiment: Any = None
 
     @property
     def participants(self) -> list[str]:
@@ -545,7 +548,14 @@ class _Builder:
         else:
             for column in self.weather:
                 column.append(0)
+        self._add_seats(gi, rec, scores, winners, panda, faulty)
+        self._add_cards(gi, rec, n)
 
+    def _add_seats(self, gi: int, rec: dict[str, Any], scores: list[float], winners: set[int],
+                   panda: list[float], faulty: Any) -> None:
+        """The seat rows of one game: who sat where, their results and their actions."""
+        seats: list[str] = rec["seats"]
+        n = len(seats)
         # Finishing order: winners first; the others by (not at fault, score, panda points).
         keys = [(s != faulty, scores[s], panda[s]) for s in range(n)]
         share = 1.0 / len(winners) if winners else 0.0
@@ -576,6 +586,8 @@ class _Builder:
             for column in self.acts:
                 column.extend([0] * n)
 
+    def _add_cards(self, gi: int, rec: dict[str, Any], n: int) -> None:
+        """The card rows of one game: each card drawn, by whom, when drawn and completed."""
         c_ = self.c
         cards = rec.get("cards")
         if isinstance(cards, list):
@@ -690,9 +702,14 @@ class _Builder:
         return games, seats, cards, catalog
 
 
+#: What ``load`` calls with a run's manifest: None, or what to call with every checked
+#: record (its line number and the record, moves included), in the same pass.
+Visitor = Callable[[dict[str, Any]], Callable[[int, dict[str, Any]], None] | None]
+
+
 def load(directory: str | Path, strict: bool = True,
          replay: Callable[[list[dict[str, Any]], Path], object] | None = None,
-         verify: bool = False) -> Tables:
+         verify: bool = False, visit: Visitor | None = None) -> Tables:
     """Read ``DIR/manifest.json`` and ``DIR/games.jsonl`` into :class:`Tables`.
 
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
@@ -700,7 +717,8 @@ def load(directory: str | Path, strict: bool = True,
     arena's ``arena.replay.verify_records``, given by the caller: reports never import the
     engine) is handed every record that no key you believe signed (``integrity.believed``),
     or every record with ``verify``; an IntegrityError it raises becomes a
-    ReportError.
+    ReportError.  ``visit`` (a card study's rows, ``experiment.load_tables``) is given
+    the manifest, and what it returns every record, so that the games are read once.
     """
     directory = Path(directory)
     try:
@@ -719,48 +737,14 @@ def load(directory: str | Path, strict: bool = True,
         log.warning(missing)
     participants = [p["name"] for p in manifest.get("participants", [])]
     builder = _Builder(catalog, participants)
-    path = directory / "games.jsonl"
-    known = set(participants)
-    old_format: list[int] = []
-    unproven: list[dict[str, Any]] | None = None
-    if replay is not None and (verify or not believed(checker)):
-        unproven = []
+    path = directory / GAMES
+    prove = replay if replay is not None and (verify or not believed(checker)) else None
     replayed = 0
     if has_games(directory):
-        # The re-play needs the moves; a report that re-plays nothing reads without them.
-        for number, record in _lines(run, strict, warnings, moves=unproven is not None):
-            why = _check(record)
-            if why is None and known:
-                strangers = [s for s in record["seats"] if s not in known]
-                if strangers:
-                    why = (f"names participant {strangers[0][:60]!r}, who is not in "
-                           "manifest.json")
-            if why is None and "cards" not in record and "drawn" not in record:
-                # An older record format, which listed only the cards completed: every card
-                # would show as completed every time it was drawn.  Its cards are left out.
-                old_format.append(number)
-                record = {k: v for k, v in record.items() if k != "completed"}
-            if why is not None:
-                _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
-                continue
-            if unproven is not None:
-                unproven.append(record)
-                replayed += 1
-                if len(unproven) >= _PROVE_CHUNK:
-                    _prove(replay, unproven, path)
-            try:
-                builder.add(number, record)
-            except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
-                _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
-        if unproven:
-            _prove(replay, unproven, path)
+        replayed = _read(run, builder, strict, warnings, prove,
+                         visit(manifest) if visit is not None else None)
     else:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
-        warnings.append(msg)
-        log.warning(msg)
-    if old_format:
-        msg = (f"{len(old_format)} records (from line {old_format[0]}) are of an older format "
-               "without the cards drawn; their games count everywhere but in the card tables")
         warnings.append(msg)
         log.warning(msg)
     try:
@@ -775,8 +759,55 @@ def load(directory: str | Path, strict: bool = True,
     _derive(games, seats, cards, catalog)
     _release_freed_memory()
     lines, verified = _provenance(checker, manifest, len(games),
-                                  replayed if unproven is not None else None)
+                                  replayed if prove is not None else None)
     return Tables(games, seats, cards, manifest, catalog, directory, warnings, lines, verified)
+
+
+def _read(run: RunFolder, builder: _Builder, strict: bool, warnings: list[str],
+          prove: Callable[[list[dict[str, Any]], Path], object] | None,
+          each: Callable[[int, dict[str, Any]], None] | None) -> int:
+    """Every record of ``run`` into ``builder`` (and to ``each``); re-played by ``prove``
+    when given, in chunks; how many were re-played."""
+    path = run.directory / GAMES
+    known = {p["name"] for p in run.manifest.get("participants", [])}
+    old_format: list[int] = []
+    unproven: list[dict[str, Any]] = []
+    replayed = 0
+    # The re-play and a study's rows need the moves; a report without them reads less.
+    moves = prove is not None or each is not None
+    for number, record in _lines(run, strict, warnings, moves=moves):
+        why = _check(record)
+        if why is None and known:
+            strangers = [s for s in record["seats"] if s not in known]
+            if strangers:
+                why = f"names participant {strangers[0][:60]!r}, who is not in manifest.json"
+        if why is None and "cards" not in record and "drawn" not in record:
+            # An older record format, which listed only the cards completed: every card
+            # would show as completed every time it was drawn.  Its cards are left out.
+            old_format.append(number)
+            record = {k: v for k, v in record.items() if k != "completed"}
+        if why is not None:
+            _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
+            continue
+        if prove is not None:
+            unproven.append(record)
+            replayed += 1
+            if len(unproven) >= _PROVE_CHUNK:
+                _prove(prove, unproven, path)
+        if each is not None:
+            each(number, record)
+        try:
+            builder.add(number, record)
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+            _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
+    if unproven:
+        _prove(prove, unproven, path)
+    if old_format:
+        msg = (f"{len(old_format)} records (from line {old_format[0]}) are of an older format "
+               "without the cards drawn; their games count everywhere but in the card tables")
+        warnings.append(msg)
+        log.warning(msg)
+    return replayed
 
 
 def _provenance(checker: RecordCheck | ChainCheck, manifest: dict[str, Any], games: int,

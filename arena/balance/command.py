@@ -210,8 +210,12 @@ def summarize(directory: Path) -> None:
     from reports import experiment
 
     try:
-        exp = experiment.load(directory)
-        analysis = experiment.analyse(exp)
+        # The games read once, for this summary and the report alike; analysed once too.
+        tables = experiment.load_tables(directory)
+        exp = tables.experiment
+        if exp is None:
+            raise UserError(f"{directory} is not a card study")
+        analysis = experiment.analysed(exp)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     for name, table in zip(exp.levels, analysis["levels"], strict=True):
@@ -227,7 +231,7 @@ def summarize(directory: Path) -> None:
         click.echo(table_text(table))
     click.echo("computing the report ...", err=True)
     try:
-        folder = reports.write_report([directory])
+        folder = reports.write_report([tables])
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     # The report links its games to watch to replay pages: drawn here, as `arena report`
