@@ -316,22 +316,18 @@ def _lines(run: RunFolder, strict: bool, warnings: list[str], *, moves: bool = T
     failed check name the segment and its own line).  ``moves`` False: the records come
     without their ``moves`` (the signature is still checked over the whole line)."""
     path = run.directory / GAMES
-    pending: tuple[int, str] | None = None
     try:
         for line in run.lines(whole_only=False, parse=_parse if moves else _parse_without_moves):
-            if pending is not None:
-                _bad_line(path, *pending, strict, warnings)
-                pending = None
-            if line.problem is not None:
-                pending = (line.number, line.problem)
-                continue
-            yield line.number, line.record
+            if line.problem is None:
+                yield line.number, line.record
+            elif not line.last:
+                _bad_line(path, line.number, line.problem, strict, warnings)
+            else:
+                msg = f"{path.name}: skipped line {line.number}, the last one, which is cut short"
+                warnings.append(msg)
+                log.warning(msg)
     except RunError as exc:
         raise ReportError(sentence(exc)) from None
-    if pending is not None:
-        msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
-        warnings.append(msg)
-        log.warning(msg)
 
 
 def _parse(raw: bytes) -> tuple[Any, str | None]:

@@ -202,6 +202,9 @@ class Line:
     raw: bytes
     record: Any
     problem: str | None
+    #: Whether a line that did not parse is the run's last (cut short by a kill, or still
+    #: being written) rather than one in the middle (damage).
+    last: bool = False
 
 
 @dataclass
@@ -222,25 +225,36 @@ class RunFolder:
               parse: Callable[[bytes], tuple[Any, str | None]] = parse_line,
               ) -> Iterator[Line]:
         """Every non-blank line of the run, oldest first, checked as it is read (see the
-        module docstring); an identical repeat of a format-2 run's game is left out.  After
+        module docstring); an identical repeat of a format-2 run's game is left out; a line
+        that does not parse comes unchecked, with its problem (and ``last``).  After
         the last, the chain's last signatures and the seal: RunError when the run was cut.
         ``whole_only`` False: a last journal line without its newline comes too (it will
         not parse, and its reader says it was cut short).  ``parse`` may read less than the
         whole line (the report leaves out the moves); the check covers the whole line."""
         check = self.check
         number = 0
+        # A line that does not parse waits for the next: whether it is the last decides
+        # what it is, and it is named before the next line's check (which it would break).
+        pending: Line | None = None
         try:
             for source, raw in iter_lines(self.directory, whole_only=whole_only):
                 number += 1
                 if not raw.strip():
                     continue
+                if pending is not None:
+                    yield pending
+                    pending = None
                 record, problem = parse(raw)
-                if problem is None:
-                    check.path = source.path
-                    game = record.get("game") if isinstance(record, dict) else None
-                    if not check.check(source.line, raw, game):
-                        continue
-                yield Line(source, number, raw, record, problem)
+                if problem is not None:
+                    pending = Line(source, number, raw, None, problem)
+                    continue
+                check.path = source.path
+                game = record.get("game") if isinstance(record, dict) else None
+                if check.check(source.line, raw, game):
+                    yield Line(source, number, raw, record, None)
+            if pending is not None:
+                yield Line(pending.source, pending.number, pending.raw, None, pending.problem,
+                           last=True)
             finish(check)
         except (IntegrityError, SegmentError) as exc:  # a signature, a damaged segment, a link
             raise RunError(str(exc)) from None
