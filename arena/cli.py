@@ -41,8 +41,8 @@ from .engine import (
 from .engine.position import FORMAT as POSITION_FORMAT
 from .ladder.command import ladder_command
 from .protocol.command import engine_check_command, engine_command
-from .records import json_problem
 from .registry import BotSpec, describe_all, end_engines, make_bot
+from .runs.records import json_problem
 from .tournament.command import tournament
 from .user_error import UserError
 
@@ -252,7 +252,7 @@ def check_out_path(ctx: click.Context, param: click.Parameter,
     """An output file that cannot be written, or that exists (without ``--force``), is said
     before any work: a finished game or page is never lost to a typo, nor an old file to a
     repeated command."""
-    from .records import write_problem
+    from .runs.records import write_problem
 
     if value in (None, "-"):
         return value
@@ -651,7 +651,7 @@ def _frames(folder: str | None, names: list[str], seat: int | None,
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"--frames {folder}: {exc.strerror or exc}") from None
-    from .records import write_problem
+    from .runs.records import write_problem
 
     problem = write_problem(path / "turn-0000.svg")
     if problem:
@@ -713,7 +713,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
         if path.exists() and not force:
             raise UserError(f"--template {path} exists; choose another file name, or give "
                             "--force to replace it")
-        from .records import write_problem
+        from .runs.records import write_problem
 
         problem = write_problem(path)
         if problem:
@@ -900,7 +900,7 @@ def keys_show() -> None:
     Example:
       arena keys show
     """
-    from .keys import (
+    from .runs.keys import (
         KeyFileError,
         config_dir,
         fingerprint,
@@ -933,7 +933,7 @@ def keys_export(out: str | None) -> None:
       arena keys export
       arena keys export --out me.pub
     """
-    from .keys import KeyFileError, own_key, public_bytes, public_text
+    from .runs.keys import KeyFileError, own_key, public_bytes, public_text
 
     try:
         text = public_text(public_bytes(own_key(create=True)),  # type: ignore[arg-type]
@@ -962,7 +962,7 @@ def keys_trust(file: str) -> None:
     Example:
       arena keys trust alice.pub
     """
-    from .keys import KeyFileError, trust
+    from .runs.keys import KeyFileError, trust
 
     try:
         name = trust(Path(file))
@@ -1001,6 +1001,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
             raise UserError(f"{d} is not a folder" if Path(d).exists() else
                             f"{d} does not exist")
     import reports
+    from reports import experiment
 
     from .replay import verify_records
 
@@ -1011,7 +1012,8 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
         loaded = []
         for d in dirs:
             click.echo(f"reading {d} ...", err=True)
-            tables = reports.load(Path(d), replay=verify_records, verify=verify)
+            # A card study's rows come in the same read, for its section.
+            tables = experiment.load_tables(Path(d), replay=verify_records, verify=verify)
             for warning in tables.warnings:
                 click.echo(f"warning: {warning}", err=True)
             for line in tables.provenance:

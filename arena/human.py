@@ -35,7 +35,7 @@ from .engine import (
     parse_action,
 )
 from .engine.components import tile_name
-from .records import GameAbandoned
+from .runs.records import GameAbandoned
 
 HELP = """\
 Type the number of an action, or the action in notation (e.g. `gardener 1,0`).

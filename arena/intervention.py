@@ -73,11 +73,6 @@ def apply(state: GameState, intervention: Intervention) -> None:
         state.place_card(index, seat=p.seat, depth=p.depth)
 
 
-def to_record(intervention: Intervention) -> list[dict[str, Any]]:
-    """The record's ``intervention`` field."""
-    return [p.to_dict() for p in intervention]
-
-
 def from_record(record: dict[str, Any], cards: CardSet | None = None) -> Intervention:
     """A record's intervention (none when the field is absent); ``cards``: the record's set."""
     data = record.get("intervention")

@@ -23,7 +23,7 @@ from .intervention import Intervention
 from .intervention import apply as apply_intervention
 from .limits import move_time_problem
 from .outcome import GameOutcome
-from .records import GameAbandoned, GameError, make_record
+from .runs.records import GameAbandoned, GameError, make_record
 
 __all__ = ["BotFault", "GameOutcome", "MoveTimeout", "describe_exception", "play_game",
            "returned_text"]

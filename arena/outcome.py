@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .records import GameError, GameRecord
+from .runs.records import GameError, GameRecord
 
 
 class GameOutcome:
@@ -42,7 +42,7 @@ class GameOutcome:
 
     @property
     def record(self) -> GameRecord:
-        """The game record (``arena/records.py``)."""
+        """The game record (``arena/runs/records.py``)."""
         if self._record is None and self._make_record is not None:
             self._record = self._make_record()
         assert self._record is not None

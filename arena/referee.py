@@ -11,7 +11,7 @@ hard limit in the main thread).  A game of native bots only, with no hook, runs 
 Python out of the loop, in one call.
 
 The record comes back as the JSON line the runner writes (``orjson``'s compact form, the
-bytes ``arena.records.make_record`` gives once encoded, but for the measured ``seconds``);
+bytes ``arena.runs.records.make_record`` gives once encoded, but for the measured ``seconds``);
 ``GameOutcome.record`` and ``.state`` are made from the core's when first read.
 
 A Rust panic never reaches Python as such: the game is recorded as failed (a ``crash`` of
@@ -37,7 +37,7 @@ from .engine import native as _engine
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS
 from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
 from .outcome import GameOutcome
-from .records import GameAbandoned, GameError, GameRecord
+from .runs.records import GameAbandoned, GameError, GameRecord
 
 log = logging.getLogger("arena")
 

@@ -25,22 +25,12 @@ from .engine import (
     new_game,
     parse_action,
 )
-from .integrity import (
-    ChainCheck,
-    IntegrityError,
-    RecordCheck,
-    believed,
-    damaged_line,
-    finish,
-    folder_check,
-    manifest_problem,
-    read_keys,
-)
 from .intervention import InterventionError
 from .intervention import apply as apply_intervention
 from .intervention import from_record as intervention_of
-from .records import blamed_seat, json_problem
-from .segments import SegmentError, iter_lines, refuse_links, segment_paths
+from .runs.integrity import ChainCheck, IntegrityError, RecordCheck, believed, damaged_line
+from .runs.reader import RunError, RunFolder, open_run
+from .runs.records import blamed_seat, json_problem
 
 RESULT_FIELDS = ("scores", "panda_points", "winners", "tiebreak", "emperor", "capped", "rounds",
                  "completed")
@@ -69,47 +59,33 @@ class Replay:
         return not self.problems
 
 
-def _checker(p: Path, note: Callable[[str], None] | None) -> RecordCheck | ChainCheck | None:
-    """The check of a tournament's ``games.jsonl`` (None for another file): its folder's
-    manifest says how the run is signed (``arena/integrity.py``)."""
-    manifest_path = p.parent / "manifest.json"
-    if p.name != "games.jsonl" or not manifest_path.is_file():
-        return None
+def _open(run: Path, note: Callable[[str], None] | None) -> RunFolder:
+    """A tournament's folder opened by the one verified reader (``arena.runs.reader``): its
+    manifest says how the run is signed (``arena/runs/integrity.py``); what could not be
+    checked is said (``note``, or a Python warning)."""
     try:
-        refuse_links(p.parent)
-    except SegmentError as exc:
+        folder = open_run(run)
+    except RunError as exc:
         raise RecordError(str(exc)) from None
-    manifest, problem = json_problem(manifest_path.read_bytes())
-    if problem or not isinstance(manifest, dict):
-        raise RecordError(f"{manifest_path} is not a readable manifest ({problem})")
-    try:
-        keys = read_keys(p.parent)
-    except IntegrityError as exc:
-        raise RecordError(str(exc)) from None
-    problem = manifest_problem(keys, manifest)
-    if problem:
-        raise RecordError(f"{manifest_path} {problem}")
-    checker = folder_check(p, manifest, keys)
-    for warning in checker.warnings:
+    for warning in folder.warnings:
         if note is None:
             warnings.warn(warning, stacklevel=3)
         else:
             note(warning)
-    return checker
+    return folder
 
 
 def read_records(path: str | Path, *, prove: bool = True,
                  note: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
     """Records of a ``--record`` file (one JSON object), a ``games.jsonl``, or a tournament
     folder (its ``games.jsonl``).  A tournament's records are checked against their signatures
-    (``arena/integrity.py``): RecordError naming a line that fails, or a game missing from the
+    (``arena/runs/integrity.py``): RecordError naming a line that fails, or a game missing from the
     chain; a run that no key you believe signed reads with a warning (``note`` is given it, a
     Python warning otherwise), and with ``prove`` each of its records must then re-play as
     recorded (``verify_records`` below): RecordError naming the first game that does not."""
     p = Path(path)
     run = p if p.is_dir() else p.parent if p.name == "games.jsonl" else None
-    if run is not None and segment_paths(run):
-        # A run of compact records: its sealed segments, then its journal.
+    if run is not None and (run / "manifest.json").is_file():
         yield from _run_records(run, prove, note)
         return
     if p.is_dir():
@@ -117,10 +93,14 @@ def read_records(path: str | Path, *, prove: bool = True,
             raise RecordError(f"{path} is a folder without games.jsonl (not a tournament's "
                               "--out folder)")
         p = path = p / "games.jsonl"
-    checker = _checker(p, note)
-    unproven = prove and checker is not None and needs_replay(checker)
+    yield from _file_records(p)
+
+
+def _file_records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a file outside a run folder: an ``arena play --record`` file (one
+    JSON object) or lines of them, which nothing signs."""
     try:
-        text = p.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -128,7 +108,7 @@ def read_records(path: str | Path, *, prove: bool = True,
     stripped = text.strip()
     if not stripped:
         raise RecordError(f"{path} is empty")
-    whole, problem = json_problem(stripped) if checker is None else (None, "lines")
+    whole, problem = json_problem(stripped)
     if problem is None:
         if not isinstance(whole, dict):
             raise RecordError(f"{path} holds JSON that is not a game record")
@@ -142,56 +122,24 @@ def read_records(path: str | Path, *, prove: bool = True,
             raise RecordError(damaged_line(path, number, f"is {problem}"))
         if not isinstance(record, dict):
             raise RecordError(damaged_line(path, number, "is not a game record"))
-        if checker is not None:
-            try:
-                if not checker.check(number, line.encode(), record.get("game")):
-                    continue
-            except IntegrityError as exc:
-                raise RecordError(str(exc)) from None
-        if unproven:
-            try:
-                verify_records([record], path)
-            except IntegrityError as exc:
-                raise RecordError(str(exc)) from None
         yield record
-    try:
-        finish(checker)
-    except IntegrityError as exc:
-        raise RecordError(str(exc)) from None
 
 
 def _run_records(run: Path, prove: bool, note: Callable[[str], None] | None
                  ) -> Iterator[dict[str, Any]]:
-    """The records of a run folder with sealed segments, checked as ``read_records`` checks
-    a ``games.jsonl``; RecordError naming a damaged segment and the game it stops at."""
-    checker = _checker(run / "games.jsonl", note)
-    unproven = prove and checker is not None and needs_replay(checker)
+    """The records of a run folder, each line checked by the one verified reader (its
+    signature, its place in the chain, the seal); with ``prove``, a run that no key you
+    believe signed re-plays each record.  RecordError naming the line or game that fails."""
+    folder = _open(run, note)
+    unproven = prove and needs_replay(folder.check)
     try:
-        for source, raw in iter_lines(run):
-            if not raw.strip():
-                continue
-            record, problem = json_problem(raw)
-            if problem:
-                raise RecordError(damaged_line(source.path, source.line, f"is {problem}"))
-            if not isinstance(record, dict):
-                raise RecordError(damaged_line(source.path, source.line, "is not a game record"))
-            if checker is not None:
-                checker.path = source.path
-                try:
-                    if not checker.check(source.line, raw, record.get("game")):
-                        continue
-                except IntegrityError as exc:
-                    raise RecordError(str(exc)) from None
+        for source, record in folder.records(whole_only=False):
             if unproven:
-                try:
-                    verify_records([record], source.path)
-                except IntegrityError as exc:
-                    raise RecordError(str(exc)) from None
+                verify_records([record], source.path)
             yield record
-        finish(checker)
-    except IntegrityError as exc:
+    except RunError as exc:
         raise RecordError(str(exc)) from None
-    except SegmentError as exc:
+    except IntegrityError as exc:
         raise RecordError(str(exc)) from None
 
 
@@ -327,7 +275,7 @@ def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list
 # Records that prove themselves.
 # Records that prove themselves: every game re-played from its seed and moves.
 #
-# A signature (``arena/integrity.py``) by your key, or one you trust, proves who wrote a line;
+# A signature (``arena/runs/integrity.py``) by your key, or one you trust, proves who wrote a line;
 # a folder signed by an unknown key, or one of an earlier version (a MAC under a run.key that
 # travels with it, or none), has nothing to prove that.  The engine is deterministic, so a
 # record can prove its own content: re-played from its seed, rules, card set and recorded
@@ -378,6 +326,6 @@ def verify_records(records: Iterable[dict[str, Any]], source: str | Path) -> int
 
 def needs_replay(check: RecordCheck | ChainCheck, verify: bool = False) -> bool:
     """Whether a reader must re-play a run's records: unless a key you believe signed them
-    (yours, or one you trust: ``arena/keys.py``), or when asked to (``--verify``).  A MAC
+    (yours, or one you trust: ``arena/runs/keys.py``), or when asked to (``--verify``).  A MAC
     under ``run.key`` proves nothing about who wrote a folder, so an older run re-plays too."""
     return verify or not believed(check)

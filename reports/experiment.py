@@ -67,10 +67,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from arena.segments import has_games
+from arena.runs.reader import RunError, open_run, sentence
+from arena.runs.segments import has_games
 
 from .balance import bh
-from .loader import ReportError, _lines, card_catalog, read_manifest
+from .loader import ReportError, Tables, _lines, card_catalog
+from .loader import load as loader_load
 
 FDR = 0.05
 #: Complete blocks (deals) below which a card's figures are not shown.
@@ -96,6 +98,8 @@ class Experiment:
     catalog: pd.DataFrame
     arms: pd.DataFrame
     warnings: list[str] = field(default_factory=list)
+    #: ``analysed``'s results by bootstrap size: computed once, whoever asks.
+    analyses: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @property
     def label(self) -> str:
@@ -148,72 +152,117 @@ def _holders(rec: dict[str, Any], after_draw: bool, observed: str) -> list[tuple
     return out
 
 
+_ARM_COLUMNS = ("level", "category", "deal", "card", "price", "arm", "seat", "y", "done",
+                "pts", "acts", "error", "game", "rivals", "line")
+
+
+class _Arms:
+    """A study's rows (``Experiment.arms``), gathered record by record as a run is read."""
+
+    def __init__(self, source: Path, manifest: dict[str, Any], strict: bool) -> None:
+        if not is_experiment(manifest):
+            raise ReportError(f"{source} is not a card study (its manifest has no experiment); "
+                              "`arena balance study` makes one.")
+        self.source, self.manifest, self.strict = source, manifest, strict
+        self.design = manifest["experiment"]
+        names = [p["name"] for p in manifest["participants"]]
+        try:
+            self.levels = [names[int(lineup[0])] for lineup in self.design["levels"]]
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise ReportError(f"{source}/manifest.json: its experiment's levels do not name "
+                              "its participants.") from None
+        self.catalog = card_catalog(manifest)
+        self.after_draw = self.design.get("depth") is not None
+        self.observed = str(self.design.get("observed", "all"))
+        self.points = dict(zip(self.catalog["card"], self.catalog["points"], strict=True))
+        self.warnings: list[str] = []
+        self.rows: dict[str, list[Any]] = {k: [] for k in _ARM_COLUMNS}
+
+    def add(self, number: int, rec: Any) -> None:
+        """One record's rows (none for a record that is not a study's game)."""
+        if not isinstance(rec, dict) or "arm" not in rec:
+            return
+        try:
+            rows = [self._row(number, rec, seat, card)
+                    for seat, card in _holders(rec, self.after_draw, self.observed)]
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if self.strict:
+                raise ReportError(f"{self.source / 'games.jsonl'}: game {rec.get('game')!r} is "
+                                  f"not a record of a card study ({exc!r}).") from None
+            self.warnings.append(f"skipped game {rec.get('game')!r}: not a study record")
+            return
+        for row in rows:
+            for name, value in zip(_ARM_COLUMNS, row, strict=True):
+                self.rows[name].append(value)
+
+    def _row(self, number: int, rec: dict[str, Any], seat: int, card: str) -> tuple[Any, ...]:
+        price = float(rec["price"]) if card == rec["placed"] else \
+            float(self.points.get(card, math.nan))
+        winners = list(rec["winners"])
+        if seat >= 0:
+            y = 1.0 / len(winners) if seat in winners else 0.0
+            done = card in rec["completed"][seat]
+            acts = _turn_actions(rec["moves"], seat, card, self.after_draw)
+        else:  # depth: nobody drew it
+            y, done, acts = math.nan, False, 0
+        # The cards placed with the other seats of the game (block games).
+        rivals = ",".join(str(q["card"]) for q in rec["intervention"]
+                          if "seat" in q and int(q["seat"]) != seat)
+        return (int(rec["level"]), str(rec["category"]), int(rec["deal"]), card, price,
+                str(rec["arm"]), seat, y, bool(done), price if done else 0.0, acts,
+                rec.get("error") is not None, str(rec.get("game", "")), rivals, number)
+
+    def experiment(self, warnings: list[str]) -> Experiment:
+        arms = pd.DataFrame(self.rows, columns=list(_ARM_COLUMNS))
+        # A game recorded twice (a resumed study) counts once: its last record.
+        arms = arms[arms["line"] == arms.groupby("game")["line"].transform("max")]
+        arms = arms.drop(columns="line").reset_index(drop=True)
+        return Experiment(self.source, self.manifest, self.design, self.levels, self.catalog,
+                          arms, [*warnings, *self.warnings])
+
+
 def load(directory: str | Path, strict: bool = True) -> Experiment:
-    """A study's files as an :class:`Experiment`; ReportError (one sentence) otherwise."""
+    """A study's files as an :class:`Experiment`, read through the one verified reader of a
+    run (signatures, chain and seal checked); ReportError (one sentence) otherwise."""
     source = Path(directory)
-    manifest = read_manifest(source)
-    if not is_experiment(manifest):
-        raise ReportError(f"{source} is not a card study (its manifest has no experiment); "
-                          "`arena balance study` makes one.")
-    design = manifest["experiment"]
-    names = [p["name"] for p in manifest["participants"]]
     try:
-        levels = [names[int(lineup[0])] for lineup in design["levels"]]
-    except (KeyError, IndexError, TypeError, ValueError):
-        raise ReportError(f"{source}/manifest.json: its experiment's levels do not name its "
-                          "participants.") from None
-    catalog = card_catalog(manifest)
-    after_draw = design.get("depth") is not None
-    observed = str(design.get("observed", "all"))
-    points = dict(zip(catalog["card"], catalog["points"], strict=True))
-    warnings: list[str] = []
-    rows: dict[str, list[Any]] = {k: [] for k in (
-        "level", "category", "deal", "card", "price", "arm", "seat", "y", "done", "pts",
-        "acts", "error", "game", "rivals", "line")}
-    path = source / "games.jsonl"
+        run = open_run(source)
+    except RunError as exc:
+        raise ReportError(sentence(exc)) from None
+    arms = _Arms(source, run.manifest, strict)
+    warnings = list(run.warnings)
     if has_games(source):
-        for number, rec in _lines(path, strict, warnings):
-            if not isinstance(rec, dict) or "arm" not in rec:
-                continue
-            try:
-                for seat, card in _holders(rec, after_draw, observed):
-                    price = float(rec["price"]) if card == rec["placed"] else \
-                        float(points.get(card, math.nan))
-                    winners = list(rec["winners"])
-                    if seat >= 0:
-                        y = 1.0 / len(winners) if seat in winners else 0.0
-                        done = card in rec["completed"][seat]
-                        acts = _turn_actions(rec["moves"], seat, card, after_draw)
-                    else:  # depth: nobody drew it
-                        y, done, acts = math.nan, False, 0
-                    rows["level"].append(int(rec["level"]))
-                    rows["category"].append(str(rec["category"]))
-                    rows["deal"].append(int(rec["deal"]))
-                    rows["card"].append(card)
-                    rows["price"].append(price)
-                    rows["arm"].append(str(rec["arm"]))
-                    rows["seat"].append(seat)
-                    rows["y"].append(y)
-                    rows["done"].append(bool(done))
-                    rows["pts"].append(price if done else 0.0)
-                    rows["acts"].append(acts)
-                    rows["error"].append(rec.get("error") is not None)
-                    rows["game"].append(str(rec.get("game", "")))
-                    # The cards placed with the other seats of the game (block games).
-                    rows["rivals"].append(",".join(
-                        str(q["card"]) for q in rec["intervention"]
-                        if "seat" in q and int(q["seat"]) != seat))
-                    rows["line"].append(number)
-            except (KeyError, TypeError, ValueError, IndexError) as exc:
-                if strict:
-                    raise ReportError(f"{path}: game {rec.get('game')!r} is not a record of a "
-                                      f"card study ({exc!r}).") from None
-                warnings.append(f"skipped game {rec.get('game')!r}: not a study record")
-    arms = pd.DataFrame(rows)
-    # A game recorded twice (a resumed study) counts once: its last record.
-    arms = arms[arms["line"] == arms.groupby("game")["line"].transform("max")]
-    arms = arms.drop(columns="line").reset_index(drop=True)
-    return Experiment(source, manifest, design, levels, catalog, arms, warnings)
+        for number, rec in _lines(run, strict, warnings):
+            arms.add(number, rec)
+    return arms.experiment(warnings)
+
+
+def load_tables(directory: str | Path, strict: bool = True, **load_args: Any) -> Tables:
+    """A run's :class:`Tables` (``loader.load``, with its ``load_args``), and for a card
+    study its :class:`Experiment` too (``Tables.experiment``), from one read of its games:
+    a study's report and its summary need both."""
+    source = Path(directory)
+    gathered: list[_Arms] = []
+
+    def visit(manifest: dict[str, Any]) -> Any:
+        if not is_experiment(manifest):
+            return None
+        gathered.append(_Arms(source, manifest, strict))
+        return gathered[0].add
+
+    tables = loader_load(source, strict, visit=visit, **load_args)
+    if gathered:
+        tables.experiment = gathered[0].experiment(list(tables.warnings))
+    return tables
+
+
+def analysed(exp: Experiment, replicates: int = REPLICATES) -> dict[str, Any]:
+    """``analyse(exp, replicates)``, computed once per study and kept with it: the study's
+    summary and its report's section ask for the same figures (the bootstrap is most of
+    the cost)."""
+    if replicates not in exp.analyses:
+        exp.analyses[replicates] = analyse(exp, replicates=replicates)
+    return exp.analyses[replicates]
 
 
 # ------------------------------------------------------------------ per-deal matrices

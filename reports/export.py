@@ -1,7 +1,7 @@
 """``arena export``: a run's games as one file for pandas, polars or DuckDB users.
 
 ``jsonl`` writes the records exactly as the runner wrote them (signatures included), from
-the sealed segments and the journal alike (``arena/segments.py``): a tool that reads today's
+the sealed segments and the journal alike (``arena/runs/segments.py``): a tool that reads today's
 ``games.jsonl`` reads it unchanged.  Each line is checked as the report checks it (a signed
 run's chain and signatures; a format-2 run's MACs, where an identical repeat is written
 once).  ``parquet`` and ``csv`` write the report's own tables (``reports.load``): one
@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from arena.integrity import IntegrityError, finish, folder_check, read_keys
-from arena.segments import SegmentError, iter_lines, refuse_links
+from arena.runs.reader import RunError, open_run, sentence
 
-from .loader import ReportError, load, read_manifest
+from .loader import ReportError, load
 
 FORMATS = ("parquet", "csv", "jsonl")
 #: Columns of the loader's tables that are its own bookkeeping, not the game's.
@@ -68,44 +67,22 @@ def export(directory: Path, fmt: str, out: Path, *, seats: bool = False,
 
 
 def _jsonl(directory: Path, tmp: Path) -> int:
+    """The run's lines, each checked by the one verified reader, written as they are."""
     try:
-        refuse_links(directory)
-    except SegmentError as exc:
-        raise ReportError(f"{exc}.") from None
-    manifest = read_manifest(directory)
-    try:
-        keys = read_keys(directory)
-    except IntegrityError as exc:
-        raise ReportError(f"{exc}.") from None
-    try:
-        checker = folder_check(directory / "games.jsonl", manifest, keys)
-    except IntegrityError as exc:
-        raise ReportError(f"{exc}.") from None
+        run = open_run(directory)
+    except RunError as exc:
+        raise ReportError(sentence(exc)) from None
     rows = 0
     with open(tmp, "wb") as fh:
         try:
-            for source, raw in iter_lines(directory):
-                if not raw.strip():
-                    continue
-                checker.path = source.path
-                try:
-                    record = json.loads(raw)
-                    game = record.get("game") if isinstance(record, dict) else None
-                except ValueError:
-                    raise ReportError(f"Line {source.line} of {source.path} is not a game "
-                                      "record.") from None
-                try:
-                    if not checker.check(source.line, raw, game):
-                        continue
-                except IntegrityError as exc:
-                    raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
-                fh.write(raw + b"\n")
+            for line in run.lines():
+                if line.problem is not None:
+                    raise ReportError(f"Line {line.source.line} of {line.source.path} is not a "
+                                      "game record.")
+                fh.write(line.raw + b"\n")
                 rows += 1
-            finish(checker)
-        except IntegrityError as exc:
-            raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
-        except SegmentError as exc:
-            raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
+        except RunError as exc:
+            raise ReportError(sentence(exc)) from None
     return rows
 
 

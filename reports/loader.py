@@ -1,6 +1,6 @@
 """Reading a tournament's files into three flat tables.
 
-A tournament writes one JSON object per game (``games.jsonl``, schema in ``arena/records.py``)
+A tournament writes one JSON object per game (``games.jsonl``, schema in ``arena/runs/records.py``)
 and a ``manifest.json``.  Every statistic is a group-by over one of three tables built here
 in a single streaming pass, so that 100,000 games (half a gigabyte of JSON with their move
 histories) never sit in memory as Python objects:
@@ -24,13 +24,13 @@ raises :class:`ReportError` naming the line; ``strict=False`` skips it with a wa
 Games recorded twice (a resumed run) keep their last record, with a warning; records of single
 games (id ``play``) are all kept.
 
-Authentication (``arena/integrity.py``).  A signed run (manifest format 3) is read only if its
+Authentication (``arena/runs/integrity.py``).  A signed run (manifest format 3) is read only if its
 manifest and every line pass their signatures, in an unbroken chain, with as many games as its
 seal counts: otherwise :class:`ReportError` naming the line or the missing game, whatever
 ``strict`` says (a forged win must never be counted).  A run signed by a key that is neither
 yours nor one you trust, a format-2 run (MACs under a ``run.key`` that travels with it) and a
 run without either are re-played, given ``replay``; ``Tables.provenance`` says which, first.
-A folder holding a symbolic link is refused (``arena.segments.refuse_links``).
+A folder holding a symbolic link is refused (``arena.runs.segments.refuse_links``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ import json
 import logging
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,18 +50,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.integrity import (
+from arena.runs.integrity import (
     ChainCheck,
     IntegrityError,
     RecordCheck,
     believed,
     damaged_line,
-    finish,
-    folder_check,
     provenance,
-    read_keys,
 )
-from arena.segments import SegmentError, has_games, iter_lines, refuse_links
+from arena.runs.reader import GAMES, RunError, RunFolder, open_run, sentence
+from arena.runs.reader import read_manifest as read_run_manifest
+from arena.runs.segments import has_games
 
 try:  # orjson parses games.jsonl about twice as fast; the standard library is the fallback.
     import orjson
@@ -79,7 +77,6 @@ CATEGORIES = ("plot", "gardener", "panda")
 ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
 WEATHER_FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
 TIEBREAKS = ("none", "panda", "shared")
-MANIFEST_FORMAT = "takenoko-arena-manifest/"
 _GAME_ID = re.compile(r"^(\d+)-(\d+)-(\d+)$")
 
 
@@ -102,6 +99,9 @@ class Tables:
     provenance: list[str] = field(default_factory=list)
     #: What was checked, in one line (``arena report --verify`` prints it).
     verified: str = ""
+    #: A card study's games as ``reports.experiment`` reads them, gathered in the same pass
+    #: (``experiment.load_tables``); None when not asked for, or not a study.
+    experiment: Any = None
 
     @property
     def participants(self) -> list[str]:
@@ -267,95 +267,12 @@ def _category_of(card: str) -> str:
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
-    """The manifest as a dict; :class:`ReportError` when it is missing or not a manifest."""
-    directory = Path(directory)
-    if not directory.exists():
-        raise ReportError(f"{directory} does not exist.")
-    if not directory.is_dir():
-        raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
-    path = directory / "manifest.json"
-    if not path.is_file():
-        raise ReportError(f"{directory} has no manifest.json, so it is not a tournament directory.")
+    """The manifest as a dict, its form, bounds and signature checked by the one reader of
+    a run (``arena.runs.reader``); :class:`ReportError` when it is missing or not one."""
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{path} is not valid JSON ({exc}).") from exc
-    if not isinstance(manifest, dict):
-        raise ReportError(f"{path} is not a JSON object, so it is not a tournament manifest.")
-    fmt = manifest.get("file_format")
-    if fmt is not None and not str(fmt).startswith(MANIFEST_FORMAT):
-        raise ReportError(f"{path} has file_format {fmt!r}, not {MANIFEST_FORMAT}1.")
-    participants = manifest.get("participants", [])
-    if not isinstance(participants, list) or not all(
-        isinstance(p, dict) and isinstance(p.get("name"), str) for p in participants
-    ):
-        raise ReportError(f"{path} has a 'participants' entry that is not a list of names.")
-    problem = _manifest_problem(manifest)
-    if problem:
-        raise ReportError(f"{path} {problem}.")
-    return manifest
-
-
-# Bounds on the manifest's whole-number fields: far beyond any tournament, yet small enough
-# that a table sized by them (the paired counts have 2 * players + 1 columns) cannot exhaust
-# memory.
-_MANIFEST_INTS = {"players": (2, 4), "games": (0, 10**9), "scheduled": (0, 10**9)}
-
-
-def _manifest_problem(manifest: dict[str, Any]) -> str | None:
-    """Why a manifest's fields are absurd, or None."""
-    for name, (low, high) in _MANIFEST_INTS.items():
-        value = manifest.get(name)
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            return f"has '{name}': {str(value)[:40]}, not a whole number from {low} to {high}"
-    return _card_set_problem(manifest.get("card_set")) or _catalog_problem(
-        manifest.get("catalog"))
-
-
-def _points_ok(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1000
-
-
-def _card_set_problem(card_set: Any) -> str | None:
-    if card_set is None:
-        return None
-    if not isinstance(card_set, dict):
-        return "has a 'card_set' that is not a JSON object"
-    points = card_set.get("points", {})
-    if not isinstance(points, dict) or not all(
-            isinstance(k, str) and _points_ok(v) for k, v in points.items()):
-        return "has a 'card_set.points' that is not a map of card ids to points from 0 to 1000"
-    emperor = card_set.get("emperor")
-    if emperor is not None and (isinstance(emperor, bool) or not isinstance(emperor, int)
-                                or not 0 <= emperor <= 1000):
-        return "has a 'card_set.emperor' that is not a whole number from 0 to 1000"
-    removed = card_set.get("removed", [])
-    if not isinstance(removed, list) or not all(isinstance(c, str) for c in removed):
-        return "has a 'card_set.removed' that is not a list of card ids"
-    return None
-
-
-def _catalog_problem(catalog: Any) -> str | None:
-    if catalog is None:
-        return None
-    what = ("has a 'catalog' that is not a list of cards, each {\"id\", \"category\", "
-            "\"asks\", \"printed\", \"points\", \"removed\"}")
-    if not isinstance(catalog, list) or not all(isinstance(e, dict) for e in catalog):
-        return what
-    for i, e in enumerate(catalog):
-        if not isinstance(e.get("id"), str) or not isinstance(e.get("category"), str) \
-                or not isinstance(e.get("asks", ""), str | None) \
-                or not isinstance(e.get("removed", False), bool):
-            return f"{what} (entry {i + 1} is not)"
-        for name in ("points", "printed"):
-            if e.get(name) is not None and not _points_ok(e[name]):
-                return f"has a 'catalog' entry {e['id'][:40]!r} whose {name} is not from 0 to 1000"
-    twice = [card for card, n in Counter(e["id"] for e in catalog).items() if n > 1]
-    if twice:
-        return f"has a 'catalog' that lists a card twice ({twice[0][:40]!r})"
-    return None
+        return read_run_manifest(Path(directory))
+    except RunError as exc:
+        raise ReportError(sentence(exc)) from None
 
 
 _MOVES = b',"moves":['
@@ -389,50 +306,42 @@ def _prove(replay: Any, records: list[dict[str, Any]], path: Path) -> None:
     records.clear()
 
 
-def _lines(path: Path, strict: bool, warnings: list[str],
-           checker: RecordCheck | ChainCheck | None = None, *, moves: bool = True
+def _lines(run: RunFolder, strict: bool, warnings: list[str], *, moves: bool = True
            ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Parsed lines with their numbers, applying the bad-line policy of the module docstring
-    and, with ``checker``, the MAC and duplicate checks (identical repeats dropped).
+    """A run's records with their numbers, read through the one verified reader
+    (``RunFolder.lines``: signatures, chain, seal, identical repeats dropped), applying the
+    bad-line policy of the module docstring to the lines that are not JSON.
 
-    ``path`` is a run's ``games.jsonl``: its sealed segments (``arena/tournament/store.py``)
-    are read first, then the file itself, and lines are numbered across them all (the
-    messages name the segment and its own line).  A damaged segment is refused, naming it
-    and the game its records stop at.  ``moves`` False: the records come without their
-    ``moves`` (the MAC is still checked over the whole line)."""
-    pending: tuple[int, str] | None = None
-    number = 0
+    Lines are numbered across the sealed segments and the journal (the messages of a
+    failed check name the segment and its own line).  ``moves`` False: the records come
+    without their ``moves`` (the signature is still checked over the whole line)."""
+    path = run.directory / GAMES
     try:
-        for source, raw in iter_lines(path.parent, whole_only=False):
-            number += 1
-            if not raw.strip():
-                continue
-            if pending is not None:
-                _bad_line(path, *pending, strict, warnings)
-                pending = None
-            try:
-                record = _loads(raw if moves else _without_moves(raw))
-            except _JSONError:
-                try:  # the cut was wrong, or the line is bad: the whole line says which
-                    record = _loads(raw)
-                except _JSONError as exc:
-                    pending = (number, f"is not JSON ({str(exc).splitlines()[0]})")
-                    continue
-            if checker is not None:
-                checker.path = source.path
-                game = record.get("game") if isinstance(record, dict) else None
-                try:
-                    if not checker.check(source.line, raw, game):
-                        continue
-                except IntegrityError as exc:
-                    raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
-            yield number, record
-    except SegmentError as exc:  # a damaged segment, a bomb, a link
-        raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
-    if pending is not None:
-        msg = f"{path.name}: skipped line {pending[0]}, the last one, which is cut short"
-        warnings.append(msg)
-        log.warning(msg)
+        for line in run.lines(whole_only=False, parse=_parse if moves else _parse_without_moves):
+            if line.problem is None:
+                yield line.number, line.record
+            elif not line.last:
+                _bad_line(path, line.number, line.problem, strict, warnings)
+            else:
+                msg = f"{path.name}: skipped line {line.number}, the last one, which is cut short"
+                warnings.append(msg)
+                log.warning(msg)
+    except RunError as exc:
+        raise ReportError(sentence(exc)) from None
+
+
+def _parse(raw: bytes) -> tuple[Any, str | None]:
+    try:
+        return _loads(raw), None
+    except _JSONError as exc:
+        return None, f"is not JSON ({str(exc).splitlines()[0]})"
+
+
+def _parse_without_moves(raw: bytes) -> tuple[Any, str | None]:
+    try:
+        return _loads(_without_moves(raw)), None
+    except _JSONError:  # the cut was wrong, or the line is bad: the whole line says which
+        return _parse(raw)
 
 
 def _bad_line(path: Path, number: int, why: str, strict: bool, warnings: list[str]) -> None:
@@ -635,7 +544,14 @@ class _Builder:
         else:
             for column in self.weather:
                 column.append(0)
+        self._add_seats(gi, rec, scores, winners, panda, faulty)
+        self._add_cards(gi, rec, n)
 
+    def _add_seats(self, gi: int, rec: dict[str, Any], scores: list[float], winners: set[int],
+                   panda: list[float], faulty: Any) -> None:
+        """The seat rows of one game: who sat where, their results and their actions."""
+        seats: list[str] = rec["seats"]
+        n = len(seats)
         # Finishing order: winners first; the others by (not at fault, score, panda points).
         keys = [(s != faulty, scores[s], panda[s]) for s in range(n)]
         share = 1.0 / len(winners) if winners else 0.0
@@ -666,6 +582,8 @@ class _Builder:
             for column in self.acts:
                 column.extend([0] * n)
 
+    def _add_cards(self, gi: int, rec: dict[str, Any], n: int) -> None:
+        """The card rows of one game: each card drawn, by whom, when drawn and completed."""
         c_ = self.c
         cards = rec.get("cards")
         if isinstance(cards, list):
@@ -780,9 +698,14 @@ class _Builder:
         return games, seats, cards, catalog
 
 
+#: What ``load`` calls with a run's manifest: None, or what to call with every checked
+#: record (its line number and the record, moves included), in the same pass.
+Visitor = Callable[[dict[str, Any]], Callable[[int, dict[str, Any]], None] | None]
+
+
 def load(directory: str | Path, strict: bool = True,
          replay: Callable[[list[dict[str, Any]], Path], object] | None = None,
-         verify: bool = False) -> Tables:
+         verify: bool = False, visit: Visitor | None = None) -> Tables:
     """Read ``DIR/manifest.json`` and ``DIR/games.jsonl`` into :class:`Tables`.
 
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
@@ -790,24 +713,16 @@ def load(directory: str | Path, strict: bool = True,
     arena's ``arena.replay.verify_records``, given by the caller: reports never import the
     engine) is handed every record that no key you believe signed (``integrity.believed``),
     or every record with ``verify``; an IntegrityError it raises becomes a
-    ReportError.
+    ReportError.  ``visit`` (a card study's rows, ``experiment.load_tables``) is given
+    the manifest, and what it returns every record, so that the games are read once.
     """
     directory = Path(directory)
-    if not directory.exists():
-        raise ReportError(f"{directory} does not exist.")
-    if not directory.is_dir():
-        raise ReportError(f"{directory} is not a directory; give the tournament's --out folder.")
     try:
-        refuse_links(directory)
-    except SegmentError as exc:
-        raise ReportError(f"{exc}.") from None
-    manifest = read_manifest(directory)
+        run = open_run(directory)
+    except RunError as exc:
+        raise ReportError(sentence(exc)) from None
+    manifest, checker = run.manifest, run.check
     warnings: list[str] = []
-    try:
-        keys = read_keys(directory)
-        checker = folder_check(directory / "games.jsonl", manifest, keys)
-    except IntegrityError as exc:
-        raise ReportError(f"{exc}.") from None
     for warning in checker.warnings:
         warnings.append(warning)
         log.warning(warning)
@@ -818,53 +733,14 @@ def load(directory: str | Path, strict: bool = True,
         log.warning(missing)
     participants = [p["name"] for p in manifest.get("participants", [])]
     builder = _Builder(catalog, participants)
-    path = directory / "games.jsonl"
-    known = set(participants)
-    old_format: list[int] = []
-    unproven: list[dict[str, Any]] | None = None
-    if replay is not None and (verify or not believed(checker)):
-        unproven = []
+    path = directory / GAMES
+    prove = replay if replay is not None and (verify or not believed(checker)) else None
     replayed = 0
     if has_games(directory):
-        # The re-play needs the moves; a report that re-plays nothing reads without them.
-        for number, record in _lines(path, strict, warnings, checker,
-                                     moves=unproven is not None):
-            why = _check(record)
-            if why is None and known:
-                strangers = [s for s in record["seats"] if s not in known]
-                if strangers:
-                    why = (f"names participant {strangers[0][:60]!r}, who is not in "
-                           "manifest.json")
-            if why is None and "cards" not in record and "drawn" not in record:
-                # An older record format, which listed only the cards completed: every card
-                # would show as completed every time it was drawn.  Its cards are left out.
-                old_format.append(number)
-                record = {k: v for k, v in record.items() if k != "completed"}
-            if why is not None:
-                _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
-                continue
-            if unproven is not None:
-                unproven.append(record)
-                replayed += 1
-                if len(unproven) >= _PROVE_CHUNK:
-                    _prove(replay, unproven, path)
-            try:
-                builder.add(number, record)
-            except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
-                _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
-        if unproven:
-            _prove(replay, unproven, path)
-        try:
-            finish(checker)
-        except IntegrityError as exc:
-            raise ReportError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
+        replayed = _read(run, builder, strict, warnings, prove,
+                         visit(manifest) if visit is not None else None)
     else:
         msg = f"{directory} has no games.jsonl yet: no game has finished"
-        warnings.append(msg)
-        log.warning(msg)
-    if old_format:
-        msg = (f"{len(old_format)} records (from line {old_format[0]}) are of an older format "
-               "without the cards drawn; their games count everywhere but in the card tables")
         warnings.append(msg)
         log.warning(msg)
     try:
@@ -879,8 +755,55 @@ def load(directory: str | Path, strict: bool = True,
     _derive(games, seats, cards, catalog)
     _release_freed_memory()
     lines, verified = _provenance(checker, manifest, len(games),
-                                  replayed if unproven is not None else None)
+                                  replayed if prove is not None else None)
     return Tables(games, seats, cards, manifest, catalog, directory, warnings, lines, verified)
+
+
+def _read(run: RunFolder, builder: _Builder, strict: bool, warnings: list[str],
+          prove: Callable[[list[dict[str, Any]], Path], object] | None,
+          each: Callable[[int, dict[str, Any]], None] | None) -> int:
+    """Every record of ``run`` into ``builder`` (and to ``each``); re-played by ``prove``
+    when given, in chunks; how many were re-played."""
+    path = run.directory / GAMES
+    known = {p["name"] for p in run.manifest.get("participants", [])}
+    old_format: list[int] = []
+    unproven: list[dict[str, Any]] = []
+    replayed = 0
+    # The re-play and a study's rows need the moves; a report without them reads less.
+    moves = prove is not None or each is not None
+    for number, record in _lines(run, strict, warnings, moves=moves):
+        why = _check(record)
+        if why is None and known:
+            strangers = [s for s in record["seats"] if s not in known]
+            if strangers:
+                why = f"names participant {strangers[0][:60]!r}, who is not in manifest.json"
+        if why is None and "cards" not in record and "drawn" not in record:
+            # An older record format, which listed only the cards completed: every card
+            # would show as completed every time it was drawn.  Its cards are left out.
+            old_format.append(number)
+            record = {k: v for k, v in record.items() if k != "completed"}
+        if why is not None:
+            _bad_line(path, number, f"{why}, so it is not a game record", strict, warnings)
+            continue
+        if prove is not None:
+            unproven.append(record)
+            replayed += 1
+            if len(unproven) >= _PROVE_CHUNK:
+                _prove(prove, unproven, path)
+        if each is not None:
+            each(number, record)
+        try:
+            builder.add(number, record)
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+            _bad_line(path, number, f"has a malformed field ({exc!r})", strict, warnings)
+    if unproven:
+        _prove(prove, unproven, path)
+    if old_format:
+        msg = (f"{len(old_format)} records (from line {old_format[0]}) are of an older format "
+               "without the cards drawn; their games count everywhere but in the card tables")
+        warnings.append(msg)
+        log.warning(msg)
+    return replayed
 
 
 def _provenance(checker: RecordCheck | ChainCheck, manifest: dict[str, Any], games: int,

@@ -11,9 +11,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import sections, tables
+from . import experiment, sections, tables
 from .compare import comparison_problem
-from .loader import ReportError, Tables, load
+from .loader import ReportError, Tables
 from .render import Part, write_document
 from .sections import SECTIONS, Run, Runs
 
@@ -106,7 +106,9 @@ def write_report(
     """
     if not dirs:
         raise ReportError("No tournament directory given.")
-    loaded = [d if isinstance(d, Tables) else load(d, strict=strict) for d in dirs]
+    # A card study's rows are gathered in the same read (its section needs them).
+    loaded = [d if isinstance(d, Tables) else experiment.load_tables(d, strict=strict)
+              for d in dirs]
     for other in loaded[1:]:
         problem = comparison_problem(loaded[0], other)
         if problem:

@@ -514,8 +514,12 @@ STUDY_SHOWN = ("level", "card", "points", "effect", "fair_points", "flag")
 
 def card_study(run: Run) -> Result:
     """The interventional card figures of a study, per level, and across levels."""
-    exp = experiment.load(run.tables.source)
-    analysis = experiment.analyse(exp, replicates=run.replicates)
+    # Read with the tables when the caller asked (``experiment.load_tables``: the games read
+    # once); analysed once whoever asks first (the study's summary, then this section).
+    exp = run.tables.experiment
+    if exp is None:
+        exp = experiment.load(run.tables.source)
+    analysis = experiment.analysed(exp, run.replicates)
     levels = [t for t in analysis["levels"] if len(t)]
     cards_ = (pd.concat(levels, ignore_index=True)[list(STUDY_COLUMNS)] if levels
               else pd.DataFrame(columns=list(STUDY_COLUMNS)))
@@ -1025,12 +1029,6 @@ def files(kind: Kind) -> tuple[str, ...]:
              for name in form.files()]
     return tuple(n for n in names if n.endswith(".csv")) + tuple(
         n for n in names if not n.endswith(".csv"))
-
-
-def conditional_files(kind: Kind) -> tuple[str, ...]:
-    """The files of the sections that only some runs have (a card study's)."""
-    return tuple(name for _, form in forms(kind) if form.when is not None
-                 for name in form.files())
 
 
 # The headline ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 The reports read nothing but ``games.jsonl`` and ``manifest.json``, so their speed and their
 robustness can be checked long before the engine can play 100,000 real games.  The records
-written here follow ``arena/records.py`` field for field (move histories included, since
+written here follow ``arena/runs/records.py`` field for field (move histories included, since
 real files carry them and the loader must not choke on them), and the simulated games keep
 the properties the statistics rely on: duplicate deals (the same seed played with the seats
 rotated, the same cards dealt to the same seat position), shared and panda tie-breaks, an
@@ -50,7 +50,7 @@ CARDS: dict[str, list[tuple[str, int]]] = {
 
 
 def catalog(card_points: dict[str, int] | None = None) -> list[dict[str, Any]]:
-    """The manifest's ``catalog`` (``arena/records.py``) of the synthetic cards.
+    """The manifest's ``catalog`` (``arena/runs/records.py``) of the synthetic cards.
 
     What a card asks is made up, but copies are where the game has them: the panda cards of
     equal points ask the same, every plot and gardener card something of its own."""
@@ -320,14 +320,14 @@ def write_tournament(
 
     ``card_points``: the card set the manifest records (the points the games were scored
     with, before ``planted``), as ``arena tournament --cards`` writes it.  ``signed``:
-    signed with your key (``arena/keys.py``) in a sealed chain, as the arena writes a run.
+    signed with your key (``arena/runs/keys.py``) in a sealed chain, as the arena writes a run.
     The games are made up, not played, so they do not re-play: ``arena report`` reads them
     only when a key you believe vouches for them (unsigned, it refuses them as forged, as
     it should)."""
     import secrets
 
-    from arena.integrity import ChainSigner, sign_chained_manifest
-    from arena.keys import fingerprint, own_key, public_bytes
+    from arena.runs.integrity import ChainSigner, sign_chained_manifest
+    from arena.runs.keys import fingerprint, own_key, public_bytes
 
     out.mkdir(parents=True, exist_ok=True)
     try:

@@ -22,8 +22,8 @@ from pathlib import Path
 from arena.bot import BotConfigError
 from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, CardSet, RuleOptions
-from arena.records import write_problem
 from arena.registry import BotSpec
+from arena.runs.records import write_problem
 from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import TournamentConfig, against_copies
 
@@ -194,7 +194,7 @@ def own_bot_spec(text: str) -> BotSpec:
 
 def output_file(text: str) -> Path:
     """A file the script writes when its work is done, checked now
-    (``arena.records.write_problem``): a path that cannot be written (a directory, a missing
+    (``arena.runs.records.write_problem``): a path that cannot be written (a directory, a missing
     or read-only directory, ``/proc``) used to fail after the whole run, and the run was lost.
     """
     problem = write_problem(text)

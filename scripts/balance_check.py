@@ -43,10 +43,10 @@ from _args import at_least, bot_spec, output_dir, output_file, script_parser
 from arena.cards import CardChoice, parse, template
 from arena.engine import ArenaError
 from arena.registry import BotSpec
-from arena.segments import iter_lines
+from arena.runs.segments import iter_lines
+from arena.runs.store import StoreError
 from arena.tournament import RunSettings, TournamentConfig, run_tournament
 from arena.tournament.schedule import ScheduleError, against_copies
-from arena.tournament.store import StoreError
 from reports import balance, stats
 from reports.compare import paired_sections, pairing_problem
 from reports.loader import ReportError, Tables, load
@@ -237,13 +237,13 @@ def first_games(directory: Path, games: int, players: int, into: Path) -> Path:
     what a run stopped there would have given, for the size at which a change is found.
 
     A run's lines are signed in a chain that a subset breaks, so the copy is a run of its
-    own, signed with your key (``arena/integrity.py``): its games are the run's, unchanged."""
-    from arena.integrity import PREV_FIELD, SIG_FIELD, ChainSigner, sign_chained_manifest
-    from arena.keys import fingerprint, own_key, public_bytes
+    own, signed with your key (``arena/runs/integrity.py``): its games are the run's, unchanged."""
+    from arena.runs.integrity import PREV_FIELD, SIG_FIELD, ChainSigner, sign_chained_manifest
+    from arena.runs.keys import fingerprint, own_key, public_bytes
 
     into.mkdir(parents=True, exist_ok=True)
     deals = math.ceil(games / players)
-    # The run's segments and games.jsonl, copied into one games.jsonl (arena/segments.py).
+    # The run's segments and games.jsonl, copied into one games.jsonl (arena/runs/segments.py).
     lines = (raw.decode() for _source, raw in iter_lines(directory))
     kept = [line for line in lines if _deal(line) < deals]
     key = own_key()

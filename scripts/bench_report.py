@@ -5,7 +5,7 @@ The targets (issue "A million games"): the report on 200,000 games no slower tha
 them on 2 workers and under 2 GB; on 1,000,000 games under 5 minutes and 4 GB.  The games
 are written once by ``reports.synthetic`` (realistic records, move histories included,
 about 5 KB a line), sealed into the run store's compressed segments as a run writes them
-(``arena/segments.py``; ``--journal`` keeps one plain ``games.jsonl``), and kept in
+(``arena/runs/segments.py``; ``--journal`` keeps one plain ``games.jsonl``), and kept in
 ``--dir``; each timed run is a fresh Python process, so that its peak memory
 (``ru_maxrss``) is the report's own and not the generator's, and imports count in the time
 as they would for ``arena report``.  Per size the CPU time per game is printed too: the
@@ -52,7 +52,7 @@ def ensure_tournament(base: Path, players: int, games: int, seal: bool = True) -
                                seed=players)
     size = (out / "games.jsonl").stat().st_size / 1e6
     if seal:
-        from arena.segments import seal_journal
+        from arena.runs.segments import seal_journal
 
         seal_journal(out)
     stored = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 1e6

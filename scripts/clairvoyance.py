@@ -44,9 +44,9 @@ from arena.engine import rng as splitmix
 from arena.intervals import wilson
 from arena.match import play_game
 from arena.registry import make_bot
+from arena.runs.store import GAMES, StoreError, read_games
 from arena.tournament.schedule import Schedule, make_schedule
 from arena.tournament.sprt import game_score
-from arena.tournament.store import GAMES, StoreError, read_games
 
 REVEALS = ("none", "hands", "cards", "all")
 #: The participant whose samples see: ``against_copies`` puts SPEC_A first.

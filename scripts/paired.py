@@ -40,7 +40,7 @@ from _args import at_least
 from scipy.stats import binomtest
 
 from arena.intervals import wilson
-from arena.segments import SegmentError, has_games, iter_lines
+from arena.runs.segments import SegmentError, has_games, iter_lines
 from arena.tournament.sprt import game_score
 
 #: ``scripts/strength.py`` names the copies of its second spec ``NAME#1``, ``NAME#2``...
@@ -57,7 +57,7 @@ def load(run: Path) -> tuple[dict[tuple[int, int], Game], int]:
     """Per (deal, rotation), the share of the win of the seat that is not a copy, and the
     number of lines that could not be read (an interrupted run may end mid-line).
 
-    Read only, unlike ``arena.tournament.store.read_games``, which truncates a cut last
+    Read only, unlike ``arena.runs.store.read_games``, which truncates a cut last
     line so that a resumed run can append: a run compared while it still plays must not
     have its file changed under it.
     """
@@ -66,7 +66,7 @@ def load(run: Path) -> tuple[dict[tuple[int, int], Game], int]:
     games: dict[tuple[int, int], Game] = {}
     bad = 0
     try:
-        # The run's segments, then its games.jsonl (arena/segments.py), read only.
+        # The run's segments, then its games.jsonl (arena/runs/segments.py), read only.
         lines = list(iter_lines(run, whole_only=False))
     except SegmentError as exc:
         raise PairedError(str(exc)) from None

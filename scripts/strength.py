@@ -26,9 +26,9 @@ from pathlib import Path
 from _args import add_match_options, match_config, positive_float, script_parser
 
 from arena.intervals import wilson
+from arena.runs.store import StoreError
 from arena.tournament import run_tournament
 from arena.tournament.executor_options import add_executor_arguments, executor_settings
-from arena.tournament.store import StoreError
 from arena.user_error import UserError
 
 

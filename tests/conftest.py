@@ -12,7 +12,7 @@ import pytest
 @pytest.fixture(autouse=True, scope="session")
 def config_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Every test's config directory (your signing key, the keys you trust:
-    ``arena/keys.py``) is a temporary folder, never the user's: one for the session, set
+    ``arena/runs/keys.py``) is a temporary folder, never the user's: one for the session, set
     before any fixture plays a run, so that a module's run is signed by the key its tests
     hold.  A test that needs a key or a trust of its own sets ``ARENA_CONFIG_DIR`` itself."""
     folder = tmp_path_factory.mktemp("config")

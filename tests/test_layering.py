@@ -244,6 +244,41 @@ def test_the_shared_leaves_load_nothing_else(module: str) -> None:
     assert run.stdout.strip() == str(["arena", module])
 
 
+#: What the run folder's package may import: itself, the engine (and its compiled half and
+#: data), and ``arena.cards`` (a record names its cards); ``arena`` is the package's version.
+RUNS_MAY_REACH = ("arena.runs", "arena.engine", "arena.cards")
+
+
+def test_the_run_folder_sits_right_above_the_engine() -> None:
+    """``arena.runs`` owns the record schema, the store, the signatures and the reader; the
+    play layer (match, referee) writes records through it and the runner, the commands and
+    the reports read through it, so it imports nothing above the engine and ``arena.cards``,
+    not even inside a function."""
+    graph = project_graph(inside_functions=True)
+    assert "arena.runs.store" in graph
+    found = {}
+    for module in sorted(m for m in graph if m.startswith("arena.runs")):
+        bad = sorted(m for m in reaches(graph, module) - NATIVE
+                     if not any(m == r or m.startswith(r + ".") for r in RUNS_MAY_REACH))
+        if bad:
+            found[module] = bad
+    assert found == {}
+
+
+@pytest.mark.parametrize("module", ["arena.runs", "arena.runs.segments", "arena.runs.reader",
+                                    "arena.runs.integrity", "arena.runs.keys"])
+def test_the_run_leaves_load_no_engine(module: str) -> None:
+    """A report imports the run folder's leaves; importing one loads no engine, no bot and
+    no other layer of the arena (the package's ``__init__`` imports nothing)."""
+    code = (f"import sys, {module}; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('arena', 'bots', 'reports') and not m.startswith('arena.runs')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(["arena"])
+
+
 #: The engine's modules behind its public ``GameState``/``PlayerView``/``Board``.
 ENGINE_INTERNALS = {"arena.engine.state", "arena.engine.view", "arena.engine.position",
                     "arena.engine.board"}
@@ -266,8 +301,8 @@ def test_bots_use_the_engines_public_names_only() -> None:
 #: during a tournament share with the report, the check of a run's signatures and whose key
 #: made them, which a report must apply as the runner does (leaves that import nothing else
 #: of the arena).
-REPORTS_MAY_IMPORT = {"arena.intervals", "arena.verdict", "arena.integrity", "arena.keys",
-                      "arena.segments"}
+REPORTS_MAY_IMPORT = {"arena.intervals", "arena.verdict", "arena.runs.integrity",
+                      "arena.runs.keys", "arena.runs.segments", "arena.runs.reader"}
 
 
 def test_the_reports_read_files_not_the_arena() -> None:

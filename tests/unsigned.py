@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.integrity import KEY_FILE, MAC_FIELD, PREV_FIELD, SIG_FIELD
+from arena.runs.integrity import KEY_FILE, MAC_FIELD, PREV_FIELD, SIG_FIELD
 
 #: What a signed run's manifest holds that an earlier version's did not.
 SIGNED_FIELDS = (MAC_FIELD, SIG_FIELD, "signer", "run_id", "seal")
@@ -42,9 +42,9 @@ def resign(directory: Path, manifest: dict, source: Path | None = None) -> Path:
     a run killed at that point leaves it."""
     import shutil
 
-    from arena.integrity import is_chained, read_keys
-    from arena.keys import own_key
-    from arena.tournament.store import write_manifest
+    from arena.runs.integrity import is_chained, read_keys
+    from arena.runs.keys import own_key
+    from arena.runs.store import write_manifest
 
     if is_chained(manifest):
         write_manifest(directory, {k: v for k, v in manifest.items() if k != SIG_FIELD},

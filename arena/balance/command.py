@@ -18,7 +18,8 @@ import click
 from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import CATEGORIES, ArenaError, RuleOptions
-from arena.integrity import IntegrityError, read_keys
+from arena.runs.integrity import IntegrityError, read_keys
+from arena.runs.store import StoreError, read_manifest
 from arena.seeds import draw_seed
 from arena.tournament.command import Interrupted
 from arena.tournament.executor_options import (
@@ -31,7 +32,6 @@ from arena.tournament.executor_options import (
 from arena.tournament.experiment import games_per_deal
 from arena.tournament.runner import config_from_manifest
 from arena.tournament.schedule import ScheduleError
-from arena.tournament.store import StoreError, read_manifest
 from arena.user_error import UserError
 
 from .study import deals_for, run_study, study_config
@@ -210,8 +210,12 @@ def summarize(directory: Path) -> None:
     from reports import experiment
 
     try:
-        exp = experiment.load(directory)
-        analysis = experiment.analyse(exp)
+        # The games read once, for this summary and the report alike; analysed once too.
+        tables = experiment.load_tables(directory)
+        exp = tables.experiment
+        if exp is None:
+            raise UserError(f"{directory} is not a card study")
+        analysis = experiment.analysed(exp)
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     for name, table in zip(exp.levels, analysis["levels"], strict=True):
@@ -227,7 +231,7 @@ def summarize(directory: Path) -> None:
         click.echo(table_text(table))
     click.echo("computing the report ...", err=True)
     try:
-        folder = reports.write_report([directory])
+        folder = reports.write_report([tables])
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     # The report links its games to watch to replay pages: drawn here, as `arena report`

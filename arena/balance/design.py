@@ -59,11 +59,11 @@ import pandas as pd
 from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
 from arena.intervals import MIN_UNITS, Z, carried, wilson
+from arena.runs.store import MANIFEST
 from arena.seeds import derive_seed
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import TournamentConfig, against_copies, make_schedule
-from arena.tournament.store import MANIFEST
 from arena.verdict import games_to_settle
 
 from .goals import Goal, Goals, GoalsError

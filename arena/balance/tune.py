@@ -43,9 +43,9 @@ import pandas as pd
 from scipy import stats as sps
 
 from arena import cards as card_files
+from arena.runs.store import read_manifest
 from arena.tournament import RunSettings
 from arena.tournament.runner import config_from_manifest
-from arena.tournament.store import read_manifest
 from reports import charts, experiment
 from reports.balance import bh, copy_groups
 from reports.experiment import FDR

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from arena.bot import BotConfigError
+from arena.runs.store import StoreError
 from arena.seeds import draw_seed
 from arena.tournament.executor_options import (
     executor_flags,
@@ -16,7 +17,6 @@ from arena.tournament.executor_options import (
     shared_cluster,
 )
 from arena.tournament.schedule import ScheduleError
-from arena.tournament.store import StoreError
 from arena.user_error import UserError
 
 TUNE_EPILOG = """\b

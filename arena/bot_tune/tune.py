@@ -33,12 +33,12 @@ from typing import Any
 from arena.bot import BotConfigError, Param
 from arena.intervals import carried, wilson
 from arena.registry import BotSpec
+from arena.runs.store import MANIFEST
 from arena.seeds import derive_seed
 from arena.tournament import run_tournament
 from arena.tournament.runner import RunSettings
 from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import against_copies
-from arena.tournament.store import MANIFEST
 
 SETTINGS = "tune.json"
 STUDY = "study.db"

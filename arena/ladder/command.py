@@ -10,12 +10,12 @@ from pathlib import Path
 import click
 
 from arena.bot import BotConfigError
+from arena.runs.store import MANIFEST, StoreError, read_games
 from arena.seeds import draw_seed
 from arena.tournament import run_tournament
 from arena.tournament.executor_options import executor_flags, executor_options, executor_settings
 from arena.tournament.sandbox import parse_participant
 from arena.tournament.schedule import ScheduleError, TournamentConfig
-from arena.tournament.store import MANIFEST, StoreError, read_games
 from arena.user_error import UserError
 
 EPILOG = """\b

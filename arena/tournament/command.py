@@ -25,7 +25,8 @@ from click.core import ParameterSource
 from arena.bot import BotConfigError
 from arena.cards import card_choice
 from arena.engine import ArenaError, RuleOptions
-from arena.integrity import IntegrityError, read_deal_key, read_keys
+from arena.runs.integrity import IntegrityError, read_deal_key, read_keys
+from arena.runs.store import StoreError, read_manifest
 from arena.seeds import draw_seed
 from arena.user_error import UserError
 
@@ -40,7 +41,6 @@ from .sandbox import (
     parse_participant,
 )
 from .schedule import FORMATS, ScheduleError, SprtParams, TournamentConfig
-from .store import StoreError, read_manifest
 
 
 class Interrupted(click.ClickException):

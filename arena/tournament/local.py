@@ -52,14 +52,14 @@ from typing import Any
 import orjson
 
 from arena.limits import start_time
-from arena.records import GameError
+from arena.runs.records import GameError
+from arena.runs.store import forget_locks
 
 from . import messages
 from .jail import sweep_cgroups
 from .native_games import native_participant
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
-from .store import forget_locks
 from .worker import (
     ACTIVE,
     ENGINE,

@@ -5,9 +5,9 @@ process as one (a worker's pipe, a Dask result), the bot would run in the proces
 the run's keys and writes its files.  So workers and Dask tasks send JSON, and the main
 process checks each message before it believes it: the game is one it handed out, the
 record is a JSON object whose id, seed, seats and intervention (an experiment's cards
-placed in the deal) are the schedule's and whose result fields
-are sound (``arena.records.result_problem``), and the standings' summary is computed here from the
-record, not taken from the worker.
+placed in the deal) are the schedule's and whose result fields are sound
+(``arena.runs.records.result_problem``), and the standings' summary is computed here from
+the record, not taken from the worker.
 
 A worker's message is one of::
 
@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from arena.engine import native as _engine
-from arena.records import result_problem
+from arena.runs.records import result_problem
 
 from .schedule import Schedule
 from .worker import Finished, summarize

@@ -35,7 +35,8 @@ from typing import IO, Any, Protocol
 from arena import cards
 from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
-from arena.integrity import (
+from arena.replay import needs_replay, verify_records
+from arena.runs.integrity import (
     KEY_FILE,
     ChainCheck,
     ChainSigner,
@@ -48,22 +49,10 @@ from arena.integrity import (
     sign_line,
     write_keys,
 )
-from arena.keys import KeyFileError, fingerprint, own_key, public_bytes, whose
-from arena.records import result_problem
-from arena.replay import needs_replay, verify_records
-from arena.seeds import deal_key_check
-from arena.segments import SegmentError, refuse_links
-
-from .experiment import CardExperiment
-from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
-from .live import LiveTable
-from .logs import run_logging
-from .progress import Progress
-from .sandbox import Isolation, module_of, parse_participant
-from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
-from .sprt import SprtState, game_score
-from .standings import Standings
-from .store import (
+from arena.runs.keys import KeyFileError, fingerprint, own_key, public_bytes, whose
+from arena.runs.records import result_problem
+from arena.runs.segments import SegmentError, refuse_links
+from arena.runs.store import (
     FILE_FORMAT,
     GAMES,
     LOG,
@@ -78,6 +67,17 @@ from .store import (
     run_lock,
     write_manifest,
 )
+from arena.seeds import deal_key_check
+
+from .experiment import CardExperiment
+from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
+from .live import LiveTable
+from .logs import run_logging
+from .progress import Progress
+from .sandbox import Isolation, module_of, parse_participant
+from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
+from .sprt import SprtState, game_score
+from .standings import Standings
 from .worker import Finished, summarize
 
 log = logging.getLogger("arena.tournament")
@@ -355,71 +355,76 @@ def resolve_deals(config: TournamentConfig, isolation: Isolation) -> TournamentC
     return config
 
 
+def _resume(config: TournamentConfig, directory: Path) -> Prepared:
+    """A run folder to go on with: its manifest, keys and records, checked (the records
+    through the one verified reader, ``arena.runs.reader``, by ``read_games``)."""
+    manifest = read_manifest(directory)
+    try:
+        keys = read_keys(directory)
+    except IntegrityError as exc:
+        raise StoreError(str(exc)) from None
+    signed = is_signed(manifest)
+    key = None
+    if is_chained(manifest):
+        key = _your_key()
+        public = bytes.fromhex(manifest["signer"]["ed25519"])
+        if public_bytes(key) != public:
+            raise StoreError(f"{directory} is signed by {whose(public).words()}, not by "
+                             "yours: only its author can resume it")
+    elif signed and keys is None:
+        raise StoreError(f"{directory} has no {KEY_FILE}: its records cannot be "
+                         "authenticated, so it cannot be resumed (resume it where it ran)")
+    if config.deal_key is None:
+        config = replace(config, deal_key=deal_key_of(manifest, keys))
+    check_manifest(config, manifest, directory)
+    if "catalog" not in manifest:
+        # Written before manifests carried the catalog; the card set was just checked to
+        # be this configuration's, so the catalog can be added (the reports want it).
+        manifest["catalog"] = cards.catalog(config.cards)
+        write_manifest(directory, manifest, keys, key)
+    schedule = make_schedule(config)
+    try:
+        check = folder_check(directory / GAMES, manifest, keys)
+    except IntegrityError as exc:
+        raise StoreError(str(exc)) from None
+    records, cut = read_games(directory, check)
+    by_id = schedule.by_id()
+    for record in records:
+        game = by_id.get(record["game"])
+        if game is None:
+            raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
+                             "not in this tournament's schedule")
+        if record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
+                or record.get("intervention") != game.recorded_intervention():
+            raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
+                             "schedule (seed, seats or intervention differ)")
+        problem = result_problem(record, config.players)
+        if problem:
+            raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
+                             "was edited; delete it to have the game played again)")
+    # After the checks of form, which name what is wrong more plainly: records without
+    # MACs prove themselves by re-playing.
+    if needs_replay(check):
+        try:
+            verify_records(records, directory / GAMES)
+        except IntegrityError as exc:
+            raise StoreError(str(exc)) from None
+    if not signed:
+        log.warning("%s was written by an earlier version of the arena, without MACs: its "
+                    "records are not authenticated, nor are the games added now",
+                    directory)
+    if isinstance(check, ChainCheck):
+        signer = ChainSigner(key, bytes.fromhex(manifest["run_id"]), check.chain,
+                             check.count, check.last)
+        return Prepared(config, schedule, manifest, keys, records, cut, signer)
+    return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
+
+
 def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
             isolation: Isolation | None = None) -> Prepared:
     """Check or create ``directory`` (see ``Prepared``)."""
     if resume:
-        manifest = read_manifest(directory)
-        try:
-            keys = read_keys(directory)
-        except IntegrityError as exc:
-            raise StoreError(str(exc)) from None
-        signed = is_signed(manifest)
-        key = None
-        if is_chained(manifest):
-            key = _your_key()
-            public = bytes.fromhex(manifest["signer"]["ed25519"])
-            if public_bytes(key) != public:
-                raise StoreError(f"{directory} is signed by {whose(public).words()}, not by "
-                                 "yours: only its author can resume it")
-        elif signed and keys is None:
-            raise StoreError(f"{directory} has no {KEY_FILE}: its records cannot be "
-                             "authenticated, so it cannot be resumed (resume it where it ran)")
-        if config.deal_key is None:
-            config = replace(config, deal_key=deal_key_of(manifest, keys))
-        check_manifest(config, manifest, directory)
-        if "catalog" not in manifest:
-            # Written before manifests carried the catalog; the card set was just checked to
-            # be this configuration's, so the catalog can be added (the reports want it).
-            manifest["catalog"] = cards.catalog(config.cards)
-            write_manifest(directory, manifest, keys, key)
-        schedule = make_schedule(config)
-        try:
-            check = folder_check(directory / GAMES, manifest, keys)
-        except IntegrityError as exc:
-            raise StoreError(str(exc)) from None
-        records, cut = read_games(directory, keys, signed,
-                                  check if isinstance(check, ChainCheck) else None)
-        by_id = schedule.by_id()
-        for record in records:
-            game = by_id.get(record["game"])
-            if game is None:
-                raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
-                                 "not in this tournament's schedule")
-            if record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
-                    or record.get("intervention") != game.recorded_intervention():
-                raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
-                                 "schedule (seed, seats or intervention differ)")
-            problem = result_problem(record, config.players)
-            if problem:
-                raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
-                                 "was edited; delete it to have the game played again)")
-        # After the checks of form, which name what is wrong more plainly: records without
-        # MACs prove themselves by re-playing.
-        if needs_replay(check):
-            try:
-                verify_records(records, directory / GAMES)
-            except IntegrityError as exc:
-                raise StoreError(str(exc)) from None
-        if not signed:
-            log.warning("%s was written by an earlier version of the arena, without MACs: its "
-                        "records are not authenticated, nor are the games added now",
-                        directory)
-        if isinstance(check, ChainCheck):
-            signer = ChainSigner(key, bytes.fromhex(manifest["run_id"]), check.chain,
-                                 check.count, check.last)
-            return Prepared(config, schedule, manifest, keys, records, cut, signer)
-        return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
+        return _resume(config, directory)
     refuse_occupied(directory)
     if isolation is not None:
         config = resolve_deals(config, isolation)

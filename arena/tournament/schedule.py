@@ -200,7 +200,7 @@ class TournamentConfig:
         return [p.name for p in self.participants]
 
     def manifest_fields(self) -> dict[str, Any]:
-        """The configuration as the manifest records it (``arena/records.py``)."""
+        """The configuration as the manifest records it (``arena/runs/records.py``)."""
         return {
             "participants": [p.to_dict() for p in self.participants],
             "players": self.players,
@@ -284,7 +284,7 @@ class ScheduledGame:
 
 
 def game_id(pairing: int, deal: int, rotation: int) -> str:
-    """The stable id of ``arena/records.py``: ``"{pairing:03d}-{deal:04d}-{rotation}"``."""
+    """The stable id of ``arena/runs/records.py``: ``"{pairing:03d}-{deal:04d}-{rotation}"``."""
     return f"{pairing:03d}-{deal:04d}-{rotation}"
 
 

@@ -32,8 +32,8 @@ from arena.engine import Event, GameState, RuleOptions, new_game
 from arena.faults import printable
 from arena.intervention import apply as apply_intervention
 from arena.match import BotFault, describe_exception, play_game
-from arena.records import GameError, GameRecord, make_record
 from arena.registry import end_engines, make_bot
+from arena.runs.records import GameError, GameRecord, make_record
 from arena.seeds import bot_seed
 
 from .native_games import NativeGames, native_participant

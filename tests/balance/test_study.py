@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.replay import read_records, replay_record
-from arena.segments import iter_lines
+from arena.runs.segments import iter_lines
 from reports import experiment
 from tests.unsigned import resign
 

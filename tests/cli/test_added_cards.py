@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from arena.cards import parse
 from arena.cli import main
-from arena.segments import iter_lines
+from arena.runs.segments import iter_lines
 
 GOOD: dict[str, Any] = {
     "name": "three new cards",

@@ -1,4 +1,4 @@
-"""Game records: every field computed from the game that was played (arena/records.py)."""
+"""Game records: every field computed from the game that was played (arena/runs/records.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from arena.bot import Bot
 from arena.engine import RuleOptions
 from arena.engine.components import CARDS
 from arena.match import play_game
-from arena.records import ACTION_KINDS
 from arena.replay import replay_record
+from arena.runs.records import ACTION_KINDS
 from bots.random_bot import RandomBot
 
 

@@ -27,7 +27,7 @@ def record(
     cards: list[dict[str, Any]] | None = None, error: dict[str, Any] | None = None,
     actions: list[dict[str, int]] | None = None, weather: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    """One game record shaped like arena/records.py, with the fields a test cares about."""
+    """One game record shaped like arena/runs/records.py, with the fields a test cares about."""
     n = len(seats)
     cards = cards or []
     completed: list[list[str]] = [[] for _ in range(n)]

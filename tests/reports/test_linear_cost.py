@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import reports
-from arena.segments import seal_journal
+from arena.runs.segments import seal_journal
 from reports import synthetic
 from reports.report import analyse
 

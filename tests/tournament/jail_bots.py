@@ -73,7 +73,7 @@ class Prober(_Broken):
     out: str
 
     def misbehave(self, view: PlayerView, legal: Sequence[int]) -> Any:
-        import arena.records
+        import arena.runs.records
         import bots.greedy
 
         from . import jail_bots
@@ -92,7 +92,7 @@ class Prober(_Broken):
         except OSError as exc:
             net = "blocked" if exc.errno == errno.EAFNOSUPPORT else f"errno {exc.errno}"
         written = 0
-        for module in (bots.greedy, arena.records, jail_bots):
+        for module in (bots.greedy, arena.runs.records, jail_bots):
             with contextlib.suppress(OSError), open(str(module.__file__), "a") as f:
                 f.write("\n# tampered\n")
                 written += 1

@@ -14,7 +14,7 @@ import zstandard
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.segments import SEGMENT_LIMIT, SEGMENTS, SegmentError, iter_lines
+from arena.runs.segments import SEGMENT_LIMIT, SEGMENTS, SegmentError, iter_lines
 from reports.loader import load
 
 from .conftest import FAST, run_cli

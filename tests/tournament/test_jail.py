@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.integrity import KEY_FILE
+from arena.runs.integrity import KEY_FILE
 from arena.tournament.jail import CGROUP_PREFIX, JAIL_UID_BASE, cgroup_places
 from arena.tournament.seccomp import (
     AUDIT_ARCH_X86_64,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.store import LOCK, run_lock
+from arena.runs.store import LOCK, run_lock
 
 from .conftest import FAST, read_records, run_cli
 
@@ -38,7 +38,7 @@ def test_a_second_run_on_a_locked_directory_is_refused_naming_the_holder(
 def test_a_lock_left_by_a_killed_run_blocks_nothing(tmp_path: Path) -> None:
     out = tmp_path / "run"
     out.mkdir()
-    code = ("import sys, time, pathlib; from arena.tournament.store import run_lock\n"
+    code = ("import sys, time, pathlib; from arena.runs.store import run_lock\n"
             "with run_lock(pathlib.Path(sys.argv[1])):\n"
             "    print('locked', flush=True); time.sleep(60)\n")
     holder = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE,

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.integrity import PREV_FIELD, SIG_FIELD, ChainSigner
-from arena.keys import fingerprint, own_key, public_bytes
-from arena.tournament.store import write_manifest
+from arena.runs.integrity import PREV_FIELD, SIG_FIELD, ChainSigner
+from arena.runs.keys import fingerprint, own_key, public_bytes
+from arena.runs.store import write_manifest
 
 from .conftest import FAST, run_cli
 
@@ -190,7 +190,7 @@ def test_a_folder_of_format_2_says_who_wrote_it_is_not_known_and_replays(
         played: Path, tmp_path: Path) -> None:
     """A run.key MAC travels with the folder: it proves no author (the attack that re-keyed
     such a folder was believed), so the games are re-played and the first line says so."""
-    from arena.integrity import RunKeys, sign_line, sign_manifest, write_keys
+    from arena.runs.integrity import RunKeys, sign_line, sign_manifest, write_keys
 
     folder = copy(played, tmp_path)
     keys = RunKeys.new()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.records import ERROR_KINDS, TIEBREAKS
 from arena.registry import BotSpec
+from arena.runs.records import ERROR_KINDS, TIEBREAKS
 from arena.tournament.schedule import TournamentConfig, make_schedule
 from tests.unsigned import resign
 

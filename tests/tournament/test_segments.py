@@ -1,4 +1,4 @@
-"""Compact records (``arena/segments.py``): a run sealed into zstd segments holds exactly the
+"""Compact records (``arena/runs/segments.py``): a run sealed into zstd segments holds exactly the
 lines a journal-only run holds, and a damaged segment is refused by the readers, naming the
 file and the game it stops at, while ``--resume`` keeps every earlier game and plays the rest.
 """
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import arena.tournament.store as store
+import arena.runs.store as store
 from arena.cli import main
 from arena.replay import RecordError, read_records
-from arena.segments import (
+from arena.runs.segments import (
     DamagedSegment,
     iter_lines,
     iter_records,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.segments import iter_lines
+from arena.runs.segments import iter_lines
 from arena.tournament.schedule import SprtParams
 from arena.tournament.sprt import (
     PAIR_SCORES,

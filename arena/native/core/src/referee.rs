@@ -1,5 +1,5 @@
 //! The referee: one game between seats, the loop of the reference's `arena/match.py`
-//! (`play_game`), and its record, byte for byte the line `arena/records.py` (`make_record`)
+//! (`play_game`), and its record, byte for byte the line `arena/runs/records.py` (`make_record`)
 //! gives once the runner encodes it (orjson).
 //!
 //! The referee treats seats as untrusted: each is asked for a decision with the legal list,
@@ -357,175 +357,22 @@ pub fn record(
     parts: &RecordParts,
     intervention: &[Placement],
 ) -> String {
-    let players = state.b.players as usize;
     let set: &CardSet = &state.b.card_set;
     let excluded: Vec<u8> = error.map(|e| vec![e.seat]).unwrap_or_default();
     let result = state.result(&excluded);
     let history: &[Entry] = state.history.0.as_deref().unwrap_or(&[]);
-    // The cards drawn, in order, with where each is (seat, card) -> index in `cards`.
-    struct Drawn {
-        card: u8,
-        seat: u8,
-        round: u32,
-        completed: Option<u32>,
-    }
-    let mut drawn: Vec<Drawn> = Vec::with_capacity(16);
-    let mut latest: Vec<(u8, u8, usize)> = Vec::with_capacity(16);
-    let mut counts = vec![[0u32; 5]; players];
-    let mut weather = [0u32; 6];
-    let mut actor = 0u8;
-    let draw = |drawn: &mut Vec<Drawn>,
-                latest: &mut Vec<(u8, u8, usize)>,
-                seat: u8,
-                card: u8,
-                round: u32| {
-        let at = drawn.len();
-        drawn.push(Drawn {
-            card,
-            seat,
-            round,
-            completed: None,
-        });
-        match latest.iter_mut().find(|(s, c, _)| *s == seat && *c == card) {
-            Some(slot) => slot.2 = at,
-            None => latest.push((seat, card, at)),
-        }
-    };
-    for entry in history {
-        match *entry {
-            Entry::Move {
-                seat,
-                action,
-                round,
-            } => {
-                actor = seat;
-                let kind = action & KIND_MASK;
-                let turn = actions::turn_action(kind);
-                if turn >= 0 {
-                    counts[seat as usize][turn as usize] += 1;
-                } else if kind == COMPLETE {
-                    let card = (action >> actions::B_SHIFT) as u8;
-                    if let Some(&(_, _, at)) =
-                        latest.iter().find(|(s, c, _)| *s == seat && *c == card)
-                    {
-                        drawn[at].completed = Some(round);
-                    }
-                }
-            }
-            Entry::Dealt { seat, hand, .. } => {
-                for card in hand {
-                    draw(&mut drawn, &mut latest, seat, card, 0);
-                }
-            }
-            Entry::Drew { card, round } => draw(&mut drawn, &mut latest, actor, card, round),
-            Entry::Rolled { face, .. } => weather[face as usize] += 1,
-            _ => {}
-        }
-    }
-
+    let tally = Tally::of(history, state.b.players as usize);
     let mut out = String::with_capacity(4096 + 24 * history.len());
     out.push_str(head);
-    let _ = write!(out, ",\"seed\":{},\"players\":{players}", state.seed);
-    let _ = write!(out, ",\"options\":{}", parts.options);
-    let _ = write!(out, ",\"card_set\":{}", parts.card_set);
-    out.push_str(",\"seats\":[");
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_orjson_str(name, &mut out);
-    }
-    out.push_str("],\"scores\":");
-    ints(&mut out, &result.scores);
-    out.push_str(",\"panda_points\":");
-    ints(&mut out, &result.panda_points);
-    out.push_str(",\"winners\":");
-    ints(&mut out, &result.winners);
-    let _ = write!(out, ",\"tiebreak\":\"{}\",\"emperor\":", result.tiebreak);
-    match result.emperor {
-        Some(s) => {
-            let _ = write!(out, "{s}");
-        }
-        None => out.push_str("null"),
-    }
-    let _ = write!(
-        out,
-        ",\"capped\":{},\"rounds\":{},\"completed\":[",
-        result.capped, result.rounds
-    );
-    for (i, done) in result.completed.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        ids(&mut out, done, set);
-    }
-    out.push_str("],\"drawn\":[");
-    for seat in 0..players {
-        if seat > 0 {
-            out.push(',');
-        }
-        let mine: Vec<u8> = drawn
-            .iter()
-            .filter(|d| d.seat as usize == seat)
-            .map(|d| d.card)
-            .collect();
-        ids(&mut out, &mine, set);
-    }
-    out.push_str("],\"cards\":[");
-    for (i, d) in drawn.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"card\":");
-        write_orjson_str(set.id(d.card), &mut out);
-        let _ = write!(
-            out,
-            ",\"seat\":{},\"drawn_round\":{},\"completed_round\":",
-            d.seat, d.round
-        );
-        match d.completed {
-            Some(r) => {
-                let _ = write!(out, "{r}}}");
-            }
-            None => out.push_str("null}"),
-        }
-    }
-    out.push_str("],\"actions\":[");
-    for (seat, c) in counts.iter().enumerate() {
-        if seat > 0 {
-            out.push(',');
-        }
-        out.push('{');
-        for (k, name) in ACTION_NAMES.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            let _ = write!(out, "\"{name}\":{}", c[k]);
-        }
-        out.push('}');
-    }
-    out.push_str("],\"weather\":{");
-    for (k, face) in FACES.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "\"{face}\":{}", weather[k]);
-    }
-    out.push_str("},\"moves\":[");
-    for (i, entry) in history.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        entry.write_json(&mut out, set);
-    }
-    out.push_str("],\"seconds\":[");
-    for (i, &s) in seconds.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&orjson_float(rounded(s)));
-    }
-    out.push_str("],\"error\":");
+    write_result(&mut out, state, names, parts, &result);
+    tally.write(&mut out, set);
+    out.push_str(",\"moves\":");
+    list(&mut out, history, |out, entry| entry.write_json(out, set));
+    out.push_str(",\"seconds\":");
+    list(&mut out, seconds, |out, &s| {
+        out.push_str(&orjson_float(rounded(s)))
+    });
+    out.push_str(",\"error\":");
     match error {
         Some(e) => {
             let _ = write!(out, "{{\"seat\":{},\"kind\":", e.seat);
@@ -537,17 +384,196 @@ pub fn record(
         None => out.push_str("null"),
     }
     if !intervention.is_empty() {
-        out.push_str(",\"intervention\":[");
-        for (i, p) in intervention.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            p.write_json(&mut out, set);
-        }
-        out.push(']');
+        out.push_str(",\"intervention\":");
+        list(&mut out, intervention, |out, p| p.write_json(out, set));
     }
     out.push('}');
     out
+}
+
+/// `[a,b,...]`, each item written by `item`: the JSON list as orjson writes it (compact).
+fn list<T>(out: &mut String, items: &[T], mut item: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        item(out, x);
+    }
+    out.push(']');
+}
+
+/// The record's fields from `"seed"` to `"completed"`: the game's setting and its result.
+fn write_result(
+    out: &mut String,
+    state: &State,
+    names: &[String],
+    parts: &RecordParts,
+    result: &crate::state::GameResult,
+) {
+    let set: &CardSet = &state.b.card_set;
+    let _ = write!(
+        out,
+        ",\"seed\":{},\"players\":{}",
+        state.seed, state.b.players
+    );
+    let _ = write!(out, ",\"options\":{}", parts.options);
+    let _ = write!(out, ",\"card_set\":{}", parts.card_set);
+    out.push_str(",\"seats\":");
+    list(out, names, |out, name| write_orjson_str(name, out));
+    out.push_str(",\"scores\":");
+    ints(out, &result.scores);
+    out.push_str(",\"panda_points\":");
+    ints(out, &result.panda_points);
+    out.push_str(",\"winners\":");
+    ints(out, &result.winners);
+    let _ = write!(out, ",\"tiebreak\":\"{}\",\"emperor\":", result.tiebreak);
+    match result.emperor {
+        Some(s) => {
+            let _ = write!(out, "{s}");
+        }
+        None => out.push_str("null"),
+    }
+    let _ = write!(
+        out,
+        ",\"capped\":{},\"rounds\":{},\"completed\":",
+        result.capped, result.rounds
+    );
+    list(out, &result.completed, |out, done| ids(out, done, set));
+}
+
+/// An objective card drawn: by whom, in which round (0: dealt), and when completed.
+struct Drawn {
+    card: u8,
+    seat: u8,
+    round: u32,
+    completed: Option<u32>,
+}
+
+/// What a record counts from a game's history: the cards drawn in order, each seat's turn
+/// actions by kind, and the weather's faces.
+struct Tally {
+    players: usize,
+    drawn: Vec<Drawn>,
+    /// (seat, card) -> the latest draw of that card by that seat, in `drawn`.
+    latest: Vec<(u8, u8, usize)>,
+    counts: Vec<[u32; 5]>,
+    weather: [u32; 6],
+}
+
+impl Tally {
+    fn of(history: &[Entry], players: usize) -> Tally {
+        let mut tally = Tally {
+            players,
+            drawn: Vec::with_capacity(16),
+            latest: Vec::with_capacity(16),
+            counts: vec![[0u32; 5]; players],
+            weather: [0u32; 6],
+        };
+        let mut actor = 0u8;
+        for entry in history {
+            match *entry {
+                Entry::Move {
+                    seat,
+                    action,
+                    round,
+                } => {
+                    actor = seat;
+                    tally.moved(seat, action, round);
+                }
+                Entry::Dealt { seat, hand, .. } => {
+                    for card in hand {
+                        tally.draw(seat, card, 0);
+                    }
+                }
+                Entry::Drew { card, round } => tally.draw(actor, card, round),
+                Entry::Rolled { face, .. } => tally.weather[face as usize] += 1,
+                _ => {}
+            }
+        }
+        tally
+    }
+
+    fn moved(&mut self, seat: u8, action: Action, round: u32) {
+        let kind = action & KIND_MASK;
+        let turn = actions::turn_action(kind);
+        if turn >= 0 {
+            self.counts[seat as usize][turn as usize] += 1;
+        } else if kind == COMPLETE {
+            let card = (action >> actions::B_SHIFT) as u8;
+            if let Some(&(_, _, at)) = self
+                .latest
+                .iter()
+                .find(|(s, c, _)| *s == seat && *c == card)
+            {
+                self.drawn[at].completed = Some(round);
+            }
+        }
+    }
+
+    fn draw(&mut self, seat: u8, card: u8, round: u32) {
+        let at = self.drawn.len();
+        self.drawn.push(Drawn {
+            card,
+            seat,
+            round,
+            completed: None,
+        });
+        match self
+            .latest
+            .iter_mut()
+            .find(|(s, c, _)| *s == seat && *c == card)
+        {
+            Some(slot) => slot.2 = at,
+            None => self.latest.push((seat, card, at)),
+        }
+    }
+
+    /// The record's `"drawn"`, `"cards"`, `"actions"` and `"weather"` fields.
+    fn write(&self, out: &mut String, set: &CardSet) {
+        out.push_str(",\"drawn\":");
+        let seats: Vec<usize> = (0..self.players).collect();
+        list(out, &seats, |out, &seat| {
+            let mine: Vec<u8> = self
+                .drawn
+                .iter()
+                .filter(|d| d.seat as usize == seat)
+                .map(|d| d.card)
+                .collect();
+            ids(out, &mine, set);
+        });
+        out.push_str(",\"cards\":");
+        list(out, &self.drawn, |out, d| {
+            out.push_str("{\"card\":");
+            write_orjson_str(set.id(d.card), out);
+            let _ = write!(
+                out,
+                ",\"seat\":{},\"drawn_round\":{},\"completed_round\":",
+                d.seat, d.round
+            );
+            match d.completed {
+                Some(r) => {
+                    let _ = write!(out, "{r}}}");
+                }
+                None => out.push_str("null}"),
+            }
+        });
+        out.push_str(",\"actions\":");
+        list(out, &self.counts, |out, c| {
+            out.push('{');
+            for (k, name) in ACTION_NAMES.iter().enumerate() {
+                let comma = if k > 0 { "," } else { "" };
+                let _ = write!(out, "{comma}\"{name}\":{}", c[k]);
+            }
+            out.push('}');
+        });
+        out.push_str(",\"weather\":{");
+        for (k, face) in FACES.iter().enumerate() {
+            let comma = if k > 0 { "," } else { "" };
+            let _ = write!(out, "{comma}\"{face}\":{}", self.weather[k]);
+        }
+        out.push('}');
+    }
 }
 
 #[cfg(test)]

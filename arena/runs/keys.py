@@ -1,6 +1,6 @@
 """Your signing key, and the public keys you trust: who wrote a run folder.
 
-A run's records are signed with an Ed25519 key pair (``arena/integrity.py``).  The private
+A run's records are signed with an Ed25519 key pair (``arena/runs/integrity.py``).  The private
 key is yours, not the folder's: it lives in your config directory (``$ARENA_CONFIG_DIR``, else
 ``$XDG_CONFIG_HOME/takenoko-arena``, else ``~/.config/takenoko-arena``), made on first use,
 mode 0600 in a 0700 directory, and never copied into a run.  A run's manifest names the public

@@ -2,7 +2,7 @@
 
 A segment is one zstd frame (with its checksum and content size) of whole record lines,
 byte for byte as the runner wrote and signed them in ``games.jsonl``, the journal that
-``arena.tournament.store.GamesWriter`` seals into the next segment every megabyte or so.
+``arena.runs.store.GamesWriter`` seals into the next segment every megabyte or so.
 This module reads them, and nothing else of the arena: the reports read a run through it
 (``tests/test_layering.py``), and so do replay, export and ``--resume``.  Reading order is
 the segments by number, then the journal; a journal equal to the newest segment (a kill
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.records import json_problem
+from arena.runs.records import json_problem
 
 try:  # the store's compression; a missing package only matters once a segment is met
     import zstandard
@@ -88,7 +88,8 @@ class DamagedSegment(SegmentError):
                          "before it and plays the rest again")
 
 
-def _is_record(raw: bytes) -> bool:
+def is_record(raw: bytes) -> bool:
+    """Whether a line is a whole game record (a line cut short never parses)."""
     record, problem = json_problem(raw)
     return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
 
@@ -166,7 +167,7 @@ def read_segment(path: Path) -> bytes:
         good = bytes(out[:out.rfind(b"\n") + 1])
         # A line cut by the damage can still end in a newline; keep whole records only.
         lines = good.splitlines(keepends=True)
-        while lines and not _is_record(lines[-1]):
+        while lines and not is_record(lines[-1]):
             lines.pop()
         good = b"".join(lines)
         raise DamagedSegment(path, good, _last_game(good), why)

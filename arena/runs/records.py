@@ -51,7 +51,7 @@ Fields
                 this line (null for the first): what names a deleted or moved line.
 ``sig``         str, in a tournament's ``games.jsonl``: Ed25519 (128 hex digits, always the
                 last field) over the run's chain digest up to this line
-                (``arena/integrity.py``).  Absent, like ``prev``, in ``arena play --record``
+                (``arena/runs/integrity.py``).  Absent, like ``prev``, in ``arena play --record``
                 files; records of format 2 end with ``mac`` (an HMAC-SHA256) instead.
 ``error``       None, or ``{"seat": int, "kind": "crash" | "illegal" | "timeout" |
                 "abandoned", "message": str}``: the game was stopped there; the faulty seat
@@ -87,11 +87,11 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``deal_key``      hex, the run's own deal key, written when a run with keyed deals ends;
                   never a shared key file's (that one stays in its file).
 ``signer``        ``{"ed25519": hex public key, "fingerprint": 16 hex digits}``: whose key
-                  signed the run (``arena/keys.py``).
+                  signed the run (``arena/runs/keys.py``).
 ``run_id``        hex, random: where the run's chain of line digests starts.
 ``seal``          ``{"games", "chain", "last"}``: the games signed when the run last ended or
                   stopped, the chain digest after them, and the last of them.
-``sig``           hex, Ed25519 over the manifest's canonical form (``arena/integrity.py``);
+``sig``           hex, Ed25519 over the manifest's canonical form (``arena/runs/integrity.py``);
                   ``mac`` in format 2.
 """
 
@@ -190,10 +190,10 @@ def make_record(
 ) -> GameRecord:
     """The record of a game from its final state and history (see the module docstring);
     ``intervention`` (``arena.intervention``'s placements) is written only when given."""
-    from .cards import record_field
-    from .engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
-    from .engine.components import CARDS, FACES
-    from .engine.history import DEALT, DREW, MOVE, ROLLED, event_text
+    from arena.cards import record_field
+    from arena.engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
+    from arena.engine.components import CARDS, FACES
+    from arena.engine.history import DEALT, DREW, MOVE, ROLLED, event_text
 
     players = state.players
     result = state.result(excluded=(error["seat"],) if error else ())

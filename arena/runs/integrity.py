@@ -1,7 +1,7 @@
 """What makes a run's files believable: signatures by their author's key, and older MACs.
 
 Format 3 (today's runs; ``CHAINED_FORMAT``): the lines and the manifest are signed with the
-author's Ed25519 key (``arena/keys.py``), in a chain that the manifest seals; see the section
+author's Ed25519 key (``arena/runs/keys.py``), in a chain that the manifest seals; see the section
 "signed, chained runs" below and docs/tournaments.md, "Who wrote a folder".  ``run.key`` then
 holds only the deal key of a run with keyed deals (``arena.seeds.keyed_deal_seed``), mode
 0600, written to the manifest (``deal_key``) when the run ends, and nothing that signs. A shared key
@@ -27,7 +27,6 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -218,17 +217,6 @@ class RecordCheck:
         return False
 
 
-def check_lines(path: Path, lines: Iterable[tuple[int, bytes, Any]], keys: RunKeys | None,
-                signed: bool) -> Iterator[tuple[int, Any]]:
-    """``(number, record)`` of the lines that pass ``RecordCheck`` (identical repeats
-    dropped)."""
-    checker = RecordCheck(path, keys, signed)
-    for number, raw, record in lines:
-        game = record.get("game") if isinstance(record, dict) else None
-        if checker.check(number, raw, game):
-            yield number, record
-
-
 # ----------------------------------------------------------------- the manifest
 
 
@@ -284,7 +272,7 @@ def damaged_line(path: str | Path, number: int, why: str) -> str:
 # ----------------------------------------------------------------- signed, chained runs
 #
 # Format 3 (``takenoko-arena-manifest/3``): the run is signed with its author's Ed25519 key
-# (``arena/keys.py``), which the manifest names (``signer``); ``run.key`` holds only the
+# (``arena/runs/keys.py``), which the manifest names (``signer``); ``run.key`` holds only the
 # deal key of a run with keyed deals, never anything that signs.
 #
 # Each line ends with ``"prev"`` (the game written just before it, null for the first) and
@@ -362,7 +350,7 @@ def sign_chained_manifest(key: Any, manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def _signature_problem(manifest: dict[str, Any]) -> str | None:
-    from arena.keys import verify
+    from arena.runs.keys import verify
 
     try:
         public = bytes.fromhex(manifest["signer"]["ed25519"])
@@ -407,7 +395,7 @@ class ChainCheck:
     keys = None
 
     def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
-        from arena.keys import KeyFileError, whose
+        from arena.runs.keys import KeyFileError, whose
 
         self.path = path
         self.public = bytes.fromhex(manifest["signer"]["ed25519"])
@@ -492,7 +480,7 @@ class ChainCheck:
         return True
 
     def _verify(self) -> None:
-        from arena.keys import verify
+        from arena.runs.keys import verify
 
         if not self.window:
             return

@@ -1,4 +1,4 @@
-"""A tournament's directory: ``manifest.json`` and ``games.jsonl`` (see ``arena/records.py``).
+"""A tournament's directory: ``manifest.json`` and ``games.jsonl`` (see ``arena/runs/records.py``).
 
 Only the parent process writes here.  ``games.jsonl`` is opened for appending; each game is
 one ``write`` of a whole line followed by a flush, and the file is fsync'd every few seconds
@@ -20,12 +20,12 @@ than Parquet: the lines must stay exactly the signed bytes (a columnar re-encodi
 need a canonical form to MAC), a segment is appended whole, and a cut frame still yields the
 games before the cut.
 
-Both files are signed with the author's key (``arena/integrity.py``, ``arena/keys.py``):
+Both files are signed with the author's key (``arena/runs/integrity.py``, ``arena/runs/keys.py``):
 each line in a chain as it is written, the manifest (with the seal of the lines so far) each
 time it is; reading them back for ``--resume`` refuses a line or a manifest that fails its
 signature, or a line deleted, moved, cut or recorded twice, naming it.  The files here are
 opened without following links (``O_NOFOLLOW``), and a folder holding one is refused before
-anything is opened (``arena.segments.refuse_links``).
+anything is opened (``arena.runs.segments.refuse_links``).
 
 A run holds ``run.lock`` (an OS lock, ``flock``) for as long as it plays, so that two runs
 cannot append to one directory (two ``--resume`` at once duplicated hundreds of games) or
@@ -47,25 +47,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from arena.integrity import (
+from arena.runs import reader
+from arena.runs.integrity import (
     ChainCheck,
-    IntegrityError,
     RecordCheck,
     RunKeys,
     damaged_line,
-    finish,
-    manifest_problem,
-    read_keys,
     sign_chained_manifest,
     sign_manifest,
 )
-from arena.records import json_problem
-from arena.segments import (
+from arena.runs.reader import GAMES, MANIFEST, RunError
+from arena.runs.segments import (
     SEGMENT_BYTES,
     DamagedSegment,
     SegmentError,
     Source,
     has_games,
+    is_record,
     iter_lines,
     iter_records,
     read_segment,
@@ -75,13 +73,11 @@ from arena.segments import (
     write_segment,
 )
 
-#: The reading API, for the users of this module: see ``arena/segments.py``.
+#: The reading API, for the users of this module: see ``arena/runs/segments.py``.
 __all__ = ["DamagedSegment", "SegmentError", "Source", "has_games", "iter_lines",
            "iter_records", "read_segment"]
 
 
-MANIFEST = "manifest.json"
-GAMES = "games.jsonl"
 LOG = "arena.log"
 LOCK = "run.lock"
 FILE_FORMAT = "takenoko-arena-manifest/1"
@@ -149,28 +145,15 @@ def forget_locks() -> None:
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
-    """The manifest of ``directory``; StoreError when missing or unreadable."""
-    path = directory / MANIFEST
-    if not path.is_file():
+    """The manifest of ``directory`` (``arena.runs.reader.read_manifest``: its form and its
+    signature checked); StoreError when missing or unreadable."""
+    if not (directory / MANIFEST).is_file():
         raise StoreError(f"{directory} holds no tournament to resume (no {MANIFEST})")
     try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
-    data, problem = json_problem(text)
-    if problem:
-        raise StoreError(f"cannot read {path}: {problem}")
-    if not isinstance(data, dict) or not str(data.get("file_format", "")).startswith(
-        "takenoko-arena-manifest/"
-    ):
-        raise StoreError(f"{path} is not a takenoko-arena manifest")
-    try:
-        problem = manifest_problem(read_keys(directory), data)
-    except IntegrityError as exc:
+        # The fields are the runner's to check (config_from_manifest names them its way).
+        return reader.read_manifest(directory, bounds=False)
+    except RunError as exc:
         raise StoreError(str(exc)) from None
-    if problem:
-        raise StoreError(f"{path} {problem}; a run's manifest is written by the arena only")
-    return data
 
 
 def write_manifest(directory: Path, manifest: dict[str, Any],
@@ -195,26 +178,52 @@ def write_manifest(directory: Path, manifest: dict[str, Any],
     os.replace(tmp, path)
 
 
-def _is_record(raw: bytes) -> bool:
-    record, problem = json_problem(raw)
-    return not problem and isinstance(record, dict) and isinstance(record.get("game"), str)
-
-
-def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = False,
-               check: ChainCheck | None = None) -> tuple[list[dict[str, Any]], bool]:
+def read_games(directory: Path, check: RecordCheck | ChainCheck | None = None
+               ) -> tuple[list[dict[str, Any]], bool]:
     """The records of the run (segments, then ``games.jsonl``) and whether games were lost
     (a cut-short last line, or a damaged segment) and must be played again.
 
-    This is ``--resume``'s reader, and it repairs: the cut journal line is removed (the file
+    This is ``--resume``'s reader, and it repairs (``_repair``) before it reads through the
+    one verified reader (``arena.runs.reader``): the cut journal line is removed (the file
     truncated at its last newline) so that appending can go on after it; a damaged segment
     is renamed ``*.damaged`` and the whole lines before the damage sealed in its place; a
-    journal left equal to the newest segment is emptied.  ``signed`` (the manifest says the
-    run's files carry MACs): every line's MAC is checked with ``keys``, and a game recorded
-    twice must be recorded the same (a repeat is dropped); StoreError naming the line
-    otherwise.  ``check`` (a signed, chained run): its chain and signatures instead, and a
-    damaged segment also sets aside every later line (``*.unchained``): a chain broken
-    there cannot vouch for them, so their games are played again.
+    journal left equal to the newest segment is emptied.  ``check``: the run's check of its
+    lines (``folder_check``; opened here from the folder when not given).  A format-2 run's
+    MACs are checked and a game recorded twice must be recorded the same (a repeat is
+    dropped); a chained run's chain and signatures, and a damaged segment also sets aside
+    every later line (``*.unchained``): a chain broken there cannot vouch for them, so their
+    games are played again.  StoreError naming a line that fails.
     """
+    try:
+        run = reader.open_run(directory)
+    except RunError as exc:
+        raise StoreError(str(exc)) from None
+    if check is not None:
+        run.check = check
+    cut = _repair(directory, run.check if isinstance(run.check, ChainCheck) else None)
+    records: list[dict[str, Any]] = []
+    for line in run_lines(run):
+        why = f"is {line.problem}" if line.problem is not None else None
+        if why is None and not (isinstance(line.record, dict)
+                                and isinstance(line.record.get("game"), str)):
+            why = "is not a game record"
+        if why is not None:
+            raise StoreError(f"{damaged_line(line.source.path, line.source.line, why)} "
+                             "(--resume then plays that game again)")
+        records.append(line.record)
+    return records, cut
+
+
+def run_lines(run: reader.RunFolder) -> Iterator[reader.Line]:
+    """``run``'s checked lines, a RunError made a StoreError."""
+    try:
+        yield from run.lines()
+    except RunError as exc:
+        raise StoreError(str(exc)) from None
+
+
+def _repair(directory: Path, check: ChainCheck | None) -> bool:
+    """Make a killed run's files whole again (see ``read_games``); whether games were lost."""
     cut = False
     segments = segment_paths(directory)
     for index, path in enumerate(segments):
@@ -224,72 +233,55 @@ def read_games(directory: Path, keys: RunKeys | None = None, signed: bool = Fals
             if check is not None:
                 _set_aside(directory, segments[index + 1:])
                 check.seal = None  # the games it counts are being played again
-            log_damage = f"{exc}"
-            os.replace(path, path.with_name(path.name + ".damaged"))
-            if exc.good:
-                frame = seal_bytes(exc.good)
-                tmp = path.with_name(path.name + ".tmp")
-                with open(tmp, "wb") as f:
-                    f.write(frame)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, path)
-            log.warning("%s (kept aside as %s.damaged)", log_damage, path.name)
+            _reseal(path, exc)
             cut = True
             if check is not None:
                 break  # the later segments were set aside
+    return _repair_journal(directory) or cut
+
+
+def _reseal(path: Path, exc: DamagedSegment) -> None:
+    """Keep a damaged segment aside (``*.damaged``) and seal its whole lines in its place."""
+    os.replace(path, path.with_name(path.name + ".damaged"))
+    if exc.good:
+        frame = seal_bytes(exc.good)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(frame)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    log.warning("%s (kept aside as %s.damaged)", exc, path.name)
+
+
+def _repair_journal(directory: Path) -> bool:
+    """Empty a journal left equal to the newest segment; end a last line that lacks only
+    its newline; cut a last line cut short (True: its game is played again)."""
     path = directory / GAMES
-    if path.exists():
-        data = path.read_bytes()
-        if stale_journal(data, segment_paths(directory)):
-            with open(path, "r+b") as f:
-                f.truncate(0)
-                os.fsync(f.fileno())
-            data = b""
-        end = data.rfind(b"\n") + 1
-        if end < len(data) and _is_record(data[end:]):
-            # Only the newline is missing (a record cut short never parses: it ends in
-            # "}"): a finished game, kept.
-            with open(path, "ab") as f:
-                f.write(b"\n")
-                f.flush()
-                os.fsync(f.fileno())
-        elif end < len(data):
-            cut = True
-            with open(path, "r+b") as f:
-                f.truncate(end)
-                f.flush()
-                os.fsync(f.fileno())
-    records: list[dict[str, Any]] = []
-    checker: RecordCheck | ChainCheck | None = (
-        check if check is not None else RecordCheck(path, keys, signed) if signed else None)
-    try:
-        lines = list(iter_lines(directory))
-    except SegmentError as exc:
-        raise StoreError(str(exc)) from None
-    for source, raw in lines:
-        if not raw.strip():
-            continue
-        record, problem = json_problem(raw)
-        if problem:
-            raise StoreError(f"{damaged_line(source.path, source.line, 'is ' + problem)} "
-                             "(--resume then plays that game again)")
-        if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-            raise StoreError(f"{damaged_line(source.path, source.line, 'is not a game record')}"
-                             " (--resume then plays that game again)")
-        if checker is not None:
-            checker.path = source.path
-            try:
-                if not checker.check(source.line, raw, record["game"]):
-                    continue
-            except IntegrityError as exc:
-                raise StoreError(str(exc)) from None
-        records.append(record)
-    try:
-        finish(checker)
-    except IntegrityError as exc:
-        raise StoreError(str(exc)) from None
-    return records, cut
+    if not path.exists():
+        return False
+    data = path.read_bytes()
+    if stale_journal(data, segment_paths(directory)):
+        with open(path, "r+b") as f:
+            f.truncate(0)
+            os.fsync(f.fileno())
+        return False
+    end = data.rfind(b"\n") + 1
+    if end == len(data):
+        return False
+    if is_record(data[end:]):
+        # Only the newline is missing (a record cut short never parses: it ends in "}"):
+        # a finished game, kept.
+        with open(path, "ab") as f:
+            f.write(b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        return False
+    with open(path, "r+b") as f:
+        f.truncate(end)
+        f.flush()
+        os.fsync(f.fileno())
+    return True
 
 
 def _set_aside(directory: Path, later: list[Path]) -> None:
