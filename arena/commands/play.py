@@ -129,41 +129,18 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
     if len(humans) > 1:
         raise UserError("one --bot human per game: at one terminal each would see the "
                         "other's hand")
-    if humans:
-        # The seat prints what it may see; the game's own log would show every hand.
-        show = False
-    frames = _frames(frames_dir, names, humans[0] if humans else None, force)
+    # A human's seat prints what it may see; the game's own log would show every hand.
+    printer = _Printer(names, _frames(frames_dir, names, humans[0] if humans else None, force),
+                       quiet=quiet or bool(humans), show=show and not humans, color=color)
     if not quiet:
         click.echo(f"seed {seed}: " + " vs ".join(f"{i} {n}" for i, n in enumerate(names)))
         if cards_path is not None:
             click.echo(f"card set {choice.name or cards_path} ({changed_text(choice, options)})")
-    if show and not quiet:
+    if printer.show and not quiet:
         click.echo(LEGEND)
-
-    seen = 0
-    turn_ended = False
-
-    def on_event(event: Event, state: GameState) -> None:
-        nonlocal seen, turn_ended
-        seen += 1
-        if frames is not None:
-            frames(event, state)
-        if quiet or humans:
-            return
-        _print_event(event, names)
-        # The state is already past the whole move and the chance it brought (the next
-        # turn's roll, a card drawn): when the mover is no longer to play, that move ended
-        # the turn, and the board is drawn once those events are printed, as it shows them.
-        if event.kind == "move":
-            turn_ended = state.ended or state.current != event.seat
-        history = state.history
-        if show and turn_ended and history is not None and seen == len(history):
-            turn_ended = False
-            click.echo(render_state(state, names, color=color, legend=False))
-
     try:
         outcome = play_game(players, seed, options, names=names, move_time=move_time,
-                            on_event=on_event, cards=choice.cards)
+                            on_event=printer, cards=choice.cards)
     except KeyboardInterrupt:
         # Ctrl-C: the game was interrupted, not won; a result table would name a winner.
         click.echo("interrupted: the game was not finished, no winner, nothing recorded",
@@ -171,16 +148,50 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
         sys.exit(130)
     finally:
         jailed.close(names)
-    if show and quiet:
+    if printer.show and quiet:
         click.echo(render_state(outcome.state, names, color=color))
     print_result(dict(outcome.record))
     if record_path:
         Path(record_path).write_text(json.dumps(outcome.record) + "\n")
         click.echo(f"record written to {record_path}")
-    if frames is not None:
-        click.echo(f"{plural(frames.written, 'board')} written to {frames_dir}")
+    if printer.frames is not None:
+        click.echo(f"{plural(printer.frames.written, 'board')} written to {frames_dir}")
     if outcome.error and outcome.error["kind"] != "abandoned":
         sys.exit(1)
+
+
+class _Printer:
+    """What ``arena play`` shows of a game as its events come: each event printed, the board
+    drawn once a turn is over (``--show``), the frames saved (``--frames``)."""
+
+    def __init__(self, names: list[str], frames: _Frames | None, *, quiet: bool, show: bool,
+                 color: bool) -> None:
+        self.names = names
+        self.frames = frames
+        self.quiet = quiet
+        self.show = show
+        self.color = color
+        self.seen = 0
+        self.turn_ended = False
+
+    def __call__(self, event: Event, state: GameState) -> None:
+        from arena.board_text import render_state
+
+        self.seen += 1
+        if self.frames is not None:
+            self.frames(event, state)
+        if self.quiet:
+            return
+        _print_event(event, self.names)
+        # The state is already past the whole move and the chance it brought (the next
+        # turn's roll, a card drawn): when the mover is no longer to play, that move ended
+        # the turn, and the board is drawn once those events are printed, as it shows them.
+        if event.kind == "move":
+            self.turn_ended = state.ended or state.current != event.seat
+        history = state.history
+        if self.show and self.turn_ended and history is not None and self.seen == len(history):
+            self.turn_ended = False
+            click.echo(render_state(state, self.names, color=self.color, legend=False))
 
 
 class _Jailed:
