@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.board_text import render_state
-from arena.cli import main, plural
+from arena.cli import main
+from arena.commands.common import plural
 from arena.engine import (
     DEFAULTS,
     OPTION_NAMES,

@@ -177,11 +177,11 @@ def test_python_warnings_reaching_a_command_become_notes(
         capsys: pytest.CaptureFixture[str]) -> None:
     import warnings
 
-    from arena.cli import _warning_as_note
+    from arena.commands.common import warning_as_note
 
     with warnings.catch_warnings():
         warnings.simplefilter("always")
-        warnings.showwarning = _warning_as_note
+        warnings.showwarning = warning_as_note
         warnings.warn("a thing the user should know", UserWarning, stacklevel=1)
     assert capsys.readouterr().err == "note: a thing the user should know\n"
 
