@@ -206,7 +206,7 @@ def legal(position: str) -> None:
     if state.ended:
         click.echo("the game is over: no legal actions", err=True)
         return
-    for text in sorted(action_text(a) for a in state.legal_actions()):
+    for text in sorted(action_text(a, state.card_set) for a in state.legal_actions()):
         click.echo(text)
 
 
@@ -225,7 +225,7 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
     """
     state = read_position(position)
     for i, text in enumerate(actions, 1):
-        action = parse_action(text)
+        action = parse_action(text, state.card_set)
         if state.ended:
             raise UserError(f"action {i} {text!r}: the game is over")
         if action not in state.legal_actions():
@@ -381,7 +381,7 @@ def _print_event(event: Event, names: list[str]) -> None:
         return
     assert event.seat is not None
     width = max(len(name) for name in names)
-    action = action_text(event.action)  # type: ignore[arg-type]
+    action = action_text(event.action, event.card_set)  # type: ignore[arg-type]
     click.echo(f"r{event.round:<2} {event.seat} {names[event.seat]:<{width}} {action}")
 
 
