@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from arena import data as data_files
 
@@ -174,10 +175,11 @@ def _cards() -> list[Card]:
 #: constants, never changed, so that two games of different sets can run side by side.
 CARDS: tuple[Card, ...] = tuple(_cards())
 PRINTED_CARDS: int = len(CARDS)
-#: The printed cards' indices by id (a set's own, added ones included: ``CardSet.index``).
-CARD_INDEX: dict[str, int] = {card.id: card.index for card in CARDS}
+#: The printed cards' indices by id (a set's own, added ones included: ``CardSet.index``);
+#: read-only, as every table here.
+CARD_INDEX: Mapping[str, int] = MappingProxyType({card.id: card.index for card in CARDS})
 #: The same table under the name that says it holds the printed cards only.
-PRINTED_INDEX: dict[str, int] = CARD_INDEX
+PRINTED_INDEX: Mapping[str, int] = CARD_INDEX
 #: The printed cards' points (a card set's default).
 CARD_POINTS: tuple[int, ...] = tuple(card.points for card in CARDS)
 #: Category per printed card index (a set's own: ``CardSet.category``).
@@ -259,7 +261,7 @@ class CardSet:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "categories",
                            CARD_CATEGORY + tuple(card.category for card in added))
-        object.__setattr__(self, "ids", {card.id: card.index for card in cards}
+        object.__setattr__(self, "ids", MappingProxyType({card.id: card.index for card in cards})
                            if added else CARD_INDEX)
 
     def __reduce__(self) -> tuple:
