@@ -11,7 +11,7 @@ colour-blind reader loses nothing.
 from __future__ import annotations
 
 from .engine import Board, GameState, PlayerView, grid
-from .engine.components import CARDS, CATEGORIES, COLOURS, FACES, IMPROVEMENTS, POND_TILE
+from .engine.components import CATEGORIES, COLOURS, FACES, IMPROVEMENTS, POND_TILE
 
 CELL_WIDTH = 4  # text columns per unit of x
 _ANSI = {"green": "32", "yellow": "33", "pink": "35", "blue": "34;1", "dim": "2", "bold": "1"}
@@ -127,9 +127,9 @@ def render_state(
         out.append(
             f"  {seat} {name}: {scores[seat]} pts{crown}; eaten g/y/p {eaten}; "
             f"stock {', '.join(extras)}; hand "
-            + (" ".join(CARDS[c].id for c in state.hands[seat]) or "-")
+            + (" ".join(state.card_set.cards[c].id for c in state.hands[seat]) or "-")
             + "; done "
-            + (" ".join(CARDS[c].id for c in state.completed[seat]) or "-")
+            + (" ".join(state.card_set.cards[c].id for c in state.completed[seat]) or "-")
         )
     return "\n".join(out)
 
@@ -156,7 +156,7 @@ def render_view(view: PlayerView, names: list[str] | None = None, *, color: bool
         extras = [_count(view.stored_channels[seat], "channel")] + [
             f"{stored[i]} {IMPROVEMENTS[i]}" for i in (1, 2, 3) if stored[i]]
         if seat == view.seat:
-            hand = " ".join(CARDS[c].id for c in view.hand) or "-"
+            hand = " ".join(view.card_set.cards[c].id for c in view.hand) or "-"
         else:
             hand = " ".join(f"{CATEGORIES[k]}?" for k in view.hand_categories[seat]) or "-"
         crown = " (Emperor)" if view.emperor == seat else ""
@@ -164,5 +164,5 @@ def render_view(view: PlayerView, names: list[str] | None = None, *, color: bool
         eaten = "/".join(str(n) for n in view.eaten[seat])
         out.append(f"  {seat} {name}{you}: {scores[seat]} pts{crown}; eaten g/y/p {eaten}; "
                    f"stock {', '.join(extras)}; hand {hand}; done "
-                   + (" ".join(CARDS[c].id for c in view.completed[seat]) or "-"))
+                   + (" ".join(view.card_set.cards[c].id for c in view.completed[seat]) or "-"))
     return "\n".join(out)

@@ -33,11 +33,11 @@ from typing import Any
 
 from .engine import DEFAULT_CARD_SET, ENGINE, ArenaError, CardSet, OptionError, RuleOptions
 from .engine.components import (
-    CARDS,
     CATEGORIES,
     COLOURS,
     DATA,
     EMPEROR_POINTS,
+    PRINTED_CARDS,
     PRINTED_INDEX,
 )
 from .engine.options import DEFAULTS
@@ -209,11 +209,10 @@ def catalog(cards: CardSet) -> list[dict[str, Any]]:
     (they read the run's files, never the engine): ``id``, ``category``, ``asks`` (its
     condition in words, equal for copies of one card), ``printed`` points, ``points`` in
     this run and whether it was ``removed``."""
-    added = added_entries(cards)
     out = []
     for index, points in enumerate(cards.points):
         card = cards.card(index)
-        what = asks(*added[card.id]) if card.id in added else condition(index)
+        what = condition(cards, index)
         out.append({"id": card.id, "category": card.category_name, "asks": what,
                     "printed": card.points, "points": points,
                     "removed": index in cards.removed})
@@ -297,9 +296,13 @@ def difference(have: dict[str, Any] | None, want: dict[str, Any]) -> str:
 # ------------------------------------------------------------------ the table
 
 
-def condition(index: int) -> str:
-    """What a card asks, in words: a plot pattern, shoots to grow, sections to eat."""
-    return asks(*PRINTED[CARDS[index].id])
+def condition(cards: CardSet, index: int) -> str:
+    """What a card of the set ``cards`` asks, in words: a plot pattern, shoots to grow,
+    sections to eat (a card the set adds, in its own entry's words)."""
+    if index >= PRINTED_CARDS:
+        category, text = cards.added_entries[index - PRINTED_CARDS]
+        return asks(category, json.loads(text))
+    return asks(*PRINTED[cards.card(index).id])
 
 
 def asks(category: str, entry: Mapping[str, Any]) -> str:
@@ -373,6 +376,6 @@ def table_rows(cards: CardSet) -> list[tuple[str, str, str, str]]:
             text = f"{points} ({'added at' if mark else 'printed'} {card.points})"
         else:
             text = f"{points}{mark}"
-        what = asks(*added[card.id]) if mark else condition(index)
+        what = condition(cards, index)
         rows.append((card.id, CATEGORIES[card.category], what, text))
     return rows

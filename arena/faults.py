@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .engine import ArenaError, action_text, parse_action
+from .engine import ArenaError, CardSet, action_text, parse_action
 
 
 class MoveTimeout(BaseException):
@@ -119,8 +119,9 @@ def _text(make: Callable[[], object], fallback: str, limit: int = 500) -> str:
 
 
 
-def returned_text(action: object) -> str:
-    """An action as text for an error message, whatever the bot returned.
+def returned_text(action: object, cards: CardSet) -> str:
+    """An action of a game of the set ``cards`` as text for an error message, whatever the
+    bot returned.
 
     A plain int is named in notation only when it is an action (its text reads back as
     itself: ``10**30`` masked would read "end"); anything else by a bounded ``repr``, or by
@@ -129,8 +130,8 @@ def returned_text(action: object) -> str:
     if type(action) is int:
         if 0 <= action < 1 << 40:
             try:
-                text = action_text(action)
-                if parse_action(text) == action:
+                text = action_text(action, cards)
+                if parse_action(text, cards) == action:
                     return repr(text)
             except (ValueError, IndexError, ArenaError):
                 pass

@@ -24,7 +24,6 @@ from typing import IO, Any
 from .board_text import render_view
 from .bot import Bot, Param
 from .engine import (
-    CARDS,
     FACES,
     Action,
     Event,
@@ -129,7 +128,7 @@ def describe(text: str, view: PlayerView) -> str:
     if verb == "improve":
         return f"free: put your {rest[0]} on {rest[1]} ({_IMPROVEMENT_DOES.get(rest[0], '')})"
     if verb == "complete":
-        card = next((c for c in view.hand if CARDS[c].id == rest[0]), None)
+        card = next((c for c in view.hand if view.card_set.card(c).id == rest[0]), None)
         points = f", {view.card_points[card]} points" if card is not None else ""
         return f"free: score the objective {rest[0]}{points}"
     if verb == "end":
@@ -248,7 +247,7 @@ class HumanBot(Bot):
     # ------------------------------------------------------------------ a decision
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        texts = sorted((action_text(a), a) for a in legal)
+        texts = sorted((action_text(a, view.card_set), a) for a in legal)
         self.say()
         self.say(render_view(view, color=self._colour(), legend=False, coords=True))
         self.list_actions(texts, view)
@@ -303,7 +302,7 @@ class HumanBot(Bot):
             return None
         problem = ""
         try:
-            action = parse_action(line)
+            action = parse_action(line, view.card_set)
         except NotationError as exc:
             action, problem = None, str(exc)
         legal = {a for _t, a in texts}
@@ -366,5 +365,5 @@ class HumanBot(Bot):
             self.say("Your hand is empty.")
         for card in view.hand:
             done = "satisfied now" if view.objective_found(self.seat, card) else "not yet"
-            self.say(f"  {CARDS[card].id:<12} {view.card_points[card]} pts  "
-                     f"{condition(card)}  ({done})")
+            self.say(f"  {view.card_set.card(card).id:<12} {view.card_points[card]} pts  "
+                     f"{condition(view.card_set, card)}  ({done})")

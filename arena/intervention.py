@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import ArenaError, CardSet, GameState, PlacementError
-from .engine.components import CARD_INDEX
+from .engine.components import DEFAULT_CARD_SET
 
 
 class InterventionError(ArenaError):
@@ -39,15 +39,14 @@ class Placement:
     def from_dict(cls, data: Any, where: str = "intervention",
                   cards: CardSet | None = None) -> Placement:
         """A placement from a record, checked: InterventionError names the bad field; the
-        card is one of ``cards`` (its added ones too), or of the card tables installed."""
+        card is one of ``cards`` (its added ones too; None: the printed set)."""
         if not isinstance(data, dict):
             raise InterventionError(f"{where} must be an object with card and seat or depth")
         unknown = sorted(str(k) for k in data if k not in ("card", "seat", "depth"))
         if unknown:
             raise InterventionError(f"{where}.{unknown[0]}: not a field of a placement")
         card = data.get("card")
-        known = (card in CARD_INDEX if cards is None
-                 else isinstance(card, str) and cards.index_of(card) is not None)
+        known = isinstance(card, str) and (cards or DEFAULT_CARD_SET).index_of(card) is not None
         if not isinstance(card, str) or not known:
             raise InterventionError(f"{where}.card: {card!r} is not an objective card")
         seat, depth = data.get("seat"), data.get("depth")

@@ -75,7 +75,8 @@ def _decisions(
         # would ask it.
         if type(action) is not int or action not in legal:
             return {"seat": seat, "kind": "illegal",
-                    "message": f"returned {returned_text(action)}, which is not a legal action at "
+                    "message": f"returned {returned_text(action, state.card_set)}, which is not a "
+                    f"legal action at "
                     f"round {state.round}, step {state.step_name}"}
         state.apply(action)
         publish()
@@ -145,6 +146,7 @@ def python_loop(
     players = len(bots)
     state = new_game(players, seed, options, dice=tuple(dice), cards=cards)
     apply_intervention(state, intervention)
+    game_cards = state.card_set  # the events' cards (the printed set when none was given)
     seconds = [0.0] * players
     error: GameError | None = None
     history = state.history
@@ -167,14 +169,16 @@ def python_loop(
             if tag in (MOVE, DEALT):
                 actor = entry[2]
             # Most events are the same for every seat: one (immutable) Event serves them all.
-            shared = Event.of(entry, actor) if observers and tag not in PRIVATE_TAGS else None
+            shared = Event.of(entry, actor, cards=game_cards) \
+                if observers and tag not in PRIVATE_TAGS else None
             for seat, bot in observers:
-                event = shared if shared is not None else Event.of(entry, actor, seat)
+                event = shared if shared is not None else Event.of(entry, actor, seat,
+                                                                   cards=game_cards)
                 # A failing hook is not worth the game: the bot only loses what it observes.
                 with contextlib.suppress(Exception):
                     bot.observe(event)
             if on_event is not None:
-                on_event(Event.of(entry, actor), state)
+                on_event(Event.of(entry, actor, cards=game_cards), state)
 
     for seat, bot in enumerate(bots):
         try:

@@ -134,8 +134,10 @@ class Table:
 
     def __init__(self, bots: Sequence[Any], python: Sequence[bool], options: RuleOptions,
                  move_time: float | None, alarm: Alarm,
-                 on_event: Callable[[Event, GameState], None] | None) -> None:
+                 on_event: Callable[[Event, GameState], None] | None, cards: CardSet) -> None:
         self.bots = bots
+        #: The game's card set: its events and the text of a bot's answer name its cards.
+        self.cards = cards
         self.players = len(bots)
         self.options = options
         self.python = [seat for seat, p in enumerate(python) if p]
@@ -177,7 +179,7 @@ class Table:
         # Exact type first: an int subclass may say it equals anything.
         if type(action) is int and action in legal:
             return action
-        return "", returned_text(action)
+        return "", returned_text(action, self.cards)
 
     def publish(self, entries: list[tuple[Any, ...]], state: GameState | None) -> None:
         """New entries of the history: to the observers (their failures only cost them
@@ -188,13 +190,15 @@ class Table:
             if tag in (MOVE, DEALT):
                 self.actor = entry[2]
             actor = self.actor
-            shared = Event.of(entry, actor) if observers and tag not in PRIVATE_TAGS else None
+            cards = self.cards
+            shared = Event.of(entry, actor, cards=cards) \
+                if observers and tag not in PRIVATE_TAGS else None
             for seat, bot in observers:
-                event = shared if shared is not None else Event.of(entry, actor, seat)
+                event = shared if shared is not None else Event.of(entry, actor, seat, cards=cards)
                 with contextlib.suppress(Exception):
                     bot.observe(event)
             if on_event is not None:
-                on_event(Event.of(entry, actor), state)  # type: ignore[arg-type]
+                on_event(Event.of(entry, actor, cards=cards), state)  # type: ignore[arg-type]
 
     def finish(self, result: Any) -> None:
         for seat in self.python:
@@ -244,12 +248,9 @@ def play_native(
     python = [s is None for s in seats]
     head = record_head(meta)
     alarm = Alarm(move_time)
-    table = Table(bots, python, options, move_time, alarm, on_event) \
+    table = Table(bots, python, options, move_time, alarm, on_event, cards) \
         if any(python) or on_event is not None else None
     limit = (move_time, f"{move_time:g}") if move_time else None
-    # What reads the card tables in Python (events, notation, Python seats) finds the set's
-    # added cards, as a game of the reference installs them.
-    cards.install()
     alarm.install()
     try:
         played = native.play_game(

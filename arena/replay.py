@@ -222,13 +222,14 @@ def replay_record(
             )
             break
         try:
-            action = _parsed(text)
+            action = _parsed(text, cards)
         except NotationError as exc:
             problems.append(f"move {index}: {exc}")
             break
         if action not in state.legal_actions():
             problems.append(
-                f"move {index}: {action_text(action)!r} is not legal for seat {state.current} "
+                f"move {index}: {action_text(action, cards)!r} is not legal for seat "
+                f"{state.current} "
                 f"(round {state.round}, step {state.step_name})"
             )
             break
@@ -244,7 +245,7 @@ def replay_record(
 def _compare(record: dict[str, Any], state: GameState, moves: list[str]) -> list[str]:
     """Differences between the recorded history and result and the re-played ones."""
     problems = []
-    replayed = [event_text(e) for e in state.history or ()]
+    replayed = [event_text(e, state.card_set) for e in state.history or ()]
     if replayed != moves:
         for i, (a, b) in enumerate(zip(replayed, moves)):
             if a != b:

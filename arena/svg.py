@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from .engine import CARDS, CATEGORIES, COLOURS, FACES, IMPROVEMENTS, Board, GameState, grid
+from .engine import CATEGORIES, COLOURS, FACES, IMPROVEMENTS, Board, GameState, grid
 from .engine.components import POND_TILE
 
 #: Hex radius (centre to corner) in SVG units.
@@ -261,9 +261,9 @@ def seat_infos(board: Board, names: Sequence[str] | None = None) -> list[SeatInf
     out = []
     for seat in range(board.players):
         if isinstance(board, GameState):
-            hand = tuple(CARDS[c].id for c in board.hands[seat])
+            hand = tuple(board.card_set.cards[c].id for c in board.hands[seat])
         elif getattr(board, "seat", None) == seat:
-            hand = tuple(CARDS[c].id for c in board.hand)  # type: ignore[attr-defined]
+            hand = tuple(board.card_set.cards[c].id for c in board.hand)  # type: ignore[attr-defined]
         else:
             hand = tuple(f"{CATEGORIES[k]} ?"
                          for k in board.hand_categories[seat])  # type: ignore[attr-defined]
@@ -272,7 +272,7 @@ def seat_infos(board: Board, names: Sequence[str] | None = None) -> list[SeatInf
             seat, names[seat] if names else f"seat {seat}", scores[seat], board.emperor == seat,
             tuple(board.eaten[seat]), board.stored_channels[seat],  # type: ignore[arg-type]
             (stored[1], stored[2], stored[3]), hand,
-            tuple(CARDS[c].id for c in board.completed[seat])))
+            tuple(board.card_set.cards[c].id for c in board.completed[seat])))
     return out
 
 

@@ -208,10 +208,10 @@ def collect(record: dict[str, Any]) -> tuple[Pages, GameState]:
     for i, (state, length) in enumerate(states):
         for info in seat_infos(state):
             pages.cards.update(dict.fromkeys((*info.hand, *info.completed)))
-        lines = [event_text(e) for e in history[seen:length]]
+        lines = [event_text(e, end.card_set) for e in history[seen:length]]
         seen = length
         # the choice made here is the first entry after this state in the history
-        following = event_text(history[length]) if i + 1 < len(states) else ""
+        following = event_text(history[length], end.card_set) if i + 1 < len(states) else ""
         pages.frames.append(Frame(
             pages.board(garden_svg(state, box=box)),
             pages.panel(panel_html(state, names, table)),

@@ -87,8 +87,6 @@ from typing import Any, NamedTuple
 
 from arena.engine import STEP_ACTIONS, STEP_PLACE, STEP_REDRAW, Board, GameState, PlayerView
 from arena.engine.components import (
-    CARD_CATEGORY,
-    CARDS,
     ENCLOSURE,
     FACE_SUN,
     FERTILIZER,
@@ -96,9 +94,10 @@ from arena.engine.components import (
     PANDA_CARD,
     PLOT_CARD,
     POND_TILE,
+    PRINTED_CARDS,
+    Card,
 )
 from arena.engine.grid import CELL_EDGES, EDGE_CELLS, EDGE_ENDS, POND, POND_RING, RAYS
-from arena.engine.objectives import PLOT_SHIFTS
 
 #: Weight of a point already scored, against a point still in hand (must stay above 1).
 SCORE_WEIGHT = 1.5
@@ -214,7 +213,8 @@ class _PlotLayout:
         )
         #: Per plot: irrigating it (0 once irrigated).
         self.dry = dry
-        self.plot_costs: dict[int, float] = {}
+        #: Per plot card (its index, or the card itself if a set adds it).
+        self.plot_costs: dict[int | Card, float] = {}
         #: Per empty cell met by a pattern: irrigation and "not placeable yet" costs.
         self.empty_extra: dict[int, float] = {}
         self.spaces: frozenset[int] | None = None
@@ -278,18 +278,22 @@ def _clear_caches() -> None:
 def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
     """Actions to lay out a plot card's pattern (see the module docstring)."""
     plots = layout.plots
-    cost = plots.plot_costs.get(card)
+    c = board.card_set.cards[card]
+    # A layout is shared by the boards of every game with its content; a card a set adds is
+    # its own key there, as another set gives its index another card.
+    key: int | Card = card if card < PRINTED_CARDS else c
+    cost = plots.plot_costs.get(key)
     if cost is not None:
         return cost
     if board.plot_objective_found(card):
-        plots.plot_costs[card] = 0.0
+        plots.plot_costs[key] = 0.0
         return 0.0
     spaces = plots.spaces
     if spaces is None:
         spaces = plots.spaces = frozenset(board.placement_spaces())
     dry, extra = plots.dry, plots.empty_extra
     masks = plots.masks
-    rotations = PLOT_SHIFTS[card]
+    rotations = c.shifts
     # A placement on empty spaces only: the fallback (the pond ring always has room early).
     best = sum(PLOT_ACTION_COST[c] + IRRIGATION_NEAR for _s, c in rotations[0])
     for rotation in rotations:
@@ -321,7 +325,7 @@ def _plot_card_cost(board: Board, layout: _Layout, card: int) -> float:
                     total += PLOT_ACTION_COST[colour] + more
             if total < best:
                 best = total
-    plots.plot_costs[card] = best
+    plots.plot_costs[key] = best
     return best
 
 
@@ -372,7 +376,7 @@ def _new_plot_cost(colour: int, target: int) -> float:
 def _gardener_cost(
     board: Board, layout: _Layout, card: int, stored: tuple[int, int, int, int]
 ) -> float:
-    c = CARDS[card]
+    c = board.card_set.cards[card]
     colour, target, need = c.colour, c.height, c.improvement
     bamboo = board.bamboo
     reserve = board.reserve_improvements
@@ -455,11 +459,13 @@ def _near_unfenced(board: Board, layout: _Layout) -> tuple[list[int], list[int],
 
 
 def _panda_costs(
-    bamboo: tuple[list[int], list[bool]], cards: Sequence[int], stock: tuple[int, int, int]
+    bamboo: tuple[list[int], list[bool]], cards: Sequence[int], stock: tuple[int, int, int],
+    table: Sequence[Card],
 ) -> tuple[dict[int, float], int]:
     """Costs of the hand's panda cards, sharing the stock out nearest card first.
 
-    ``bamboo`` is ``_bamboo_for_panda``'s answer (not changed here).  Also returns how many
+    ``bamboo`` is ``_bamboo_for_panda``'s answer (not changed here); ``table`` is the game's
+    cards (``board.card_set.cards``).  Also returns how many
     eaten sections no card claims (spare).
     """
     avail, reach = list(bamboo[0]), bamboo[1]
@@ -468,7 +474,7 @@ def _panda_costs(
         s0, s1, s2 = stock
         missing = []
         for card in cards:
-            n0, n1, n2 = CARDS[card].eat
+            n0, n1, n2 = table[card].eat
             missing.append(
                 (n0 - s0 if n0 > s0 else 0) + (n1 - s1 if n1 > s1 else 0)
                 + (n2 - s2 if n2 > s2 else 0)
@@ -478,7 +484,7 @@ def _panda_costs(
         order = list(cards)
     out: dict[int, float] = {}
     for card in order:
-        need = CARDS[card].eat
+        need = table[card].eat
         cost = 0.0
         for k in (0, 1, 2):
             asked = need[k]
@@ -531,8 +537,9 @@ class Snapshot:
         out: dict[int, float] = {}
         pandas = []
         stored = board.stored_improvements[seat]  # type: ignore[attr-defined]
+        category_of = board.card_set.categories
         for card in hand:
-            category = CARD_CATEGORY[card]
+            category = category_of[card]
             if category == PANDA_CARD:
                 pandas.append(card)
             elif category == GARDENER_CARD:
@@ -545,7 +552,8 @@ class Snapshot:
         stock = board.eaten[seat]
         spare = stock[0] + stock[1] + stock[2]
         if pandas:
-            panda, spare = _panda_costs(self.panda_bamboo(), pandas, stock)
+            panda, spare = _panda_costs(self.panda_bamboo(), pandas, stock,
+                                        board.card_set.cards)
             out.update(panda)
         return out, spare
 
@@ -590,7 +598,8 @@ class Snapshot:
         """As ``expected_hand_value``."""
         board = self.board
         if isinstance(board, GameState):
-            categories = [CARD_CATEGORY[c] for c in board.hands[seat]]
+            category_of = board.card_set.categories
+            categories = [category_of[c] for c in board.hands[seat]]
         else:
             categories = list(board.hand_categories[seat])  # type: ignore[attr-defined]
         if not categories:
@@ -634,8 +643,9 @@ class Snapshot:
             avail, reach = self.panda_bamboo()
             # Cards asking for the same sections cost the same: one discount per ask.
             discounts: dict[tuple[int, int, int], float] = {}
+            table = board.card_set.cards
             for card in pool:
-                need = CARDS[card].eat
+                need = table[card].eat
                 discount = discounts.get(need)
                 if discount is None:
                     cost = 0.0
@@ -800,12 +810,13 @@ def draw_value(
     hand = own_hand(board, seat)
     if category == PANDA_CARD:
         # Panda cards share the stock: value each candidate beside the hand's panda cards.
-        pandas = tuple(c for c in hand if CARD_CATEGORY[c] == PANDA_CARD)
+        category_of = board.card_set.categories
+        pandas = tuple(c for c in hand if category_of[c] == PANDA_CARD)
         bamboo = Snapshot(board).panda_bamboo()
         stock = board.eaten[seat]  # type: ignore[attr-defined]
         total = 0.0
         for card in pool:
-            costs, _ = _panda_costs(bamboo, (*pandas, card), stock)
+            costs, _ = _panda_costs(bamboo, (*pandas, card), stock, board.card_set.cards)
             total += card_value(board.card_points[card] + race, costs[card], decay)
         return total / len(pool)
     costs, _ = _costs(board, seat, pool)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.engine import STEP_ACTIONS, GameState, PlayerView
-from arena.engine.components import CARD_CATEGORY, GARDENER_CARD, PANDA_CARD, PLOT_CARD
+from arena.engine.components import GARDENER_CARD, PANDA_CARD, PLOT_CARD
 
 from . import heuristics
 
@@ -162,15 +162,16 @@ class DenyLeaf(Leaf):
         hand = s.hands[q]
         if not hand or (s.emperor >= 0 and h.actions_horizon(s, q) == 0):
             return value
+        category = s.card_set.categories
         key = (
             q, id(self.intern.last), self.intern.generation, tuple(s.bamboo.items()), s.panda,
             s.eaten[q], stored,
-            s.reserve_improvements, tuple(sorted(CARD_CATEGORY[c] for c in hand)),
+            s.reserve_improvements, tuple(sorted(category[c] for c in hand)),
         )
         cards = self.cache.get(key)
         if cards is None:
             cards = h.expected_hand_value(s, q, self.pools)
-            cards += self.plot_card * sum(1 for c in hand if CARD_CATEGORY[c] == PLOT_CARD)
+            cards += self.plot_card * sum(1 for c in hand if category[c] == PLOT_CARD)
             if len(self.cache) > 100_000:
                 self.cache.clear()
             self.cache[key] = cards

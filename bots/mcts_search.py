@@ -45,32 +45,10 @@ from arena.engine.actions import (
     kind_of,
     plot_of,
 )
-from arena.engine.components import (
-    CARD_CATEGORY,
-    CARDS,
-    ENCLOSURE,
-    GARDENER_CARD,
-    INSTALL_HOOKS,
-    PANDA_CARD,
-)
+from arena.engine.components import ENCLOSURE, GARDENER_CARD, PANDA_CARD
 from arena.engine.grid import POND, POND_RING
 
 from .mcts_leaves import Leaf
-
-#: Per card: the colour a gardener card grows, else -1 (for ``action_score``).
-GARDEN_COLOUR: list[int] = []
-#: Per card: the sections a panda card needs, else None (for ``action_score``).
-PANDA_NEED: list[tuple[int, int, int] | None] = []
-
-
-def _card_tables() -> None:
-    """The tables above, for the printed cards and the set's added ones (an install hook)."""
-    GARDEN_COLOUR[:] = [c.colour if c.category == GARDENER_CARD else -1 for c in CARDS]
-    PANDA_NEED[:] = [c.eat if c.category == PANDA_CARD else None for c in CARDS]
-
-
-_card_tables()
-INSTALL_HOOKS.append(_card_tables)
 
 #: Per action kind: whether it is one of the turn's actions (R3.5), not a free move.
 TURN_KIND: tuple[bool, ...] = tuple(t >= 0 for t in TURN_ACTION)
@@ -118,10 +96,12 @@ def action_score(s: GameState, a: Action) -> float:
             return -1.0
         colour = s.tiles[cell] >> 2
         score = 0.0
+        cards = s.card_set.cards
         for card in s.hands[p]:
-            if GARDEN_COLOUR[card] == colour:
+            c = cards[card]
+            if c.category == GARDENER_CARD and c.colour == colour:
                 score += 2.0
-            elif CARD_CATEGORY[card] == PANDA_CARD and PANDA_NEED[card][colour]:  # type: ignore[index]
+            elif c.category == PANDA_CARD and c.eat[colour]:
                 score += 0.5
         if cell in s.irrigated and s.bamboo[cell] < 4:
             score += 0.5
@@ -135,11 +115,12 @@ def action_score(s: GameState, a: Action) -> float:
             return -0.5
         colour = s.tiles[cell] >> 2
         score = 1.0
+        cards = s.card_set.cards
         for card in s.hands[p]:
-            need = PANDA_NEED[card]
-            if need is not None and need[colour] > s.eaten[p][colour]:
+            c = cards[card]
+            if c.category == PANDA_CARD and c.eat[colour] > s.eaten[p][colour]:
                 score += 2.0
-            elif GARDEN_COLOUR[card] == colour and h in (3, 4):
+            elif c.category == GARDENER_CARD and c.colour == colour and h in (3, 4):
                 score -= 1.0
         return score
     if kind == OBJECTIVE:

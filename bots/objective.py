@@ -105,8 +105,6 @@ from arena.engine.actions import (
     kind_of,
 )
 from arena.engine.components import (
-    CARD_CATEGORY,
-    CARDS,
     CATEGORIES,
     ENCLOSURE,
     FACE_SUN,
@@ -164,7 +162,7 @@ def _value_key(state: GameState | PlayerView, plan: _Plan, layout: object) -> tu
     turn = None
     if state.emperor >= 0 and plan.horizon is None:
         turn = (state.current, state.step, state.taken, state.weather, state.last_turns)
-    category = CARD_CATEGORY.__getitem__
+    category = state.card_set.categories.__getitem__
     hands = [
         hand if s == seat else tuple(map(category, hand))
         for s, hand in enumerate(state.hands)  # type: ignore[union-attr]
@@ -293,8 +291,9 @@ class ObjectiveBot(Bot):
         times their points: what the archetype plans with (the game's own points still
         decide what it completes and when, above)."""
         category = CATEGORIES.index(self.prefer)
+        category_of = view.card_set.categories
         return view.with_card_points(tuple(
-            p * self.weight if CARD_CATEGORY[c] == category else p
+            p * self.weight if category_of[c] == category else p
             for c, p in enumerate(view.card_points)
         ))
 
@@ -346,9 +345,10 @@ class ObjectiveBot(Bot):
             if any(view.eaten[s][k] for s in range(view.players) if s != seat)
         }
         threatened.update(view.colour(c) for c in self.eaten_by_others)
+        cards = view.card_set.cards
         fence = frozenset(
-            CARDS[c].colour for c in hand
-            if CARD_CATEGORY[c] == GARDENER_CARD and CARDS[c].improvement in (-1, ENCLOSURE)
+            cards[c].colour for c in hand
+            if cards[c].category == GARDENER_CARD and cards[c].improvement in (-1, ENCLOSURE)
         )
         # Opponents' plot cards are left out: a pattern, once laid, cannot be taken away,
         # and pricing every unseen pattern on every board the search meets is slow.
@@ -395,7 +395,8 @@ class ObjectiveBot(Bot):
         if target >= 0 and plan.focus and target in state.hands[seat]:  # type: ignore[union-attr]
             # A panda card alone may use the whole stock: its cost apart from the hand's.
             cost = (
-                board.card_cost(seat, target) if CARD_CATEGORY[target] == PANDA_CARD
+                board.card_cost(seat, target)
+                if state.card_set.category(target) == PANDA_CARD
                 else costs[target]
             )
             v += plan.focus * card_value(state.card_points[target] + self.race, cost, self.decay)

@@ -21,18 +21,6 @@ def config_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
-@pytest.fixture(autouse=True)
-def printed_card_tables() -> Iterator[None]:
-    """Every test starts from the printed card tables: a game of a set with added cards
-    installs them in the process's module-level tables (``components.install``), and a test
-    that reads those tables (``CARDS``, ``CARD_INDEX``) after another test's such game in
-    the same worker would see them."""
-    from arena.engine.components import install
-
-    install(())
-    yield
-
-
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     """Remove the jails' cgroups left by runs the tests killed outright (a killed run's
     workers cannot remove theirs; a later run sweeps them, and so does the suite's end)."""

@@ -38,7 +38,7 @@ def _print_event(event: Event, names: list[str]) -> None:
         return
     assert event.seat is not None
     width = max(len(name) for name in names)
-    action = action_text(event.action)  # type: ignore[arg-type]
+    action = action_text(event.action, event.card_set)  # type: ignore[arg-type]
     click.echo(f"r{event.round:<2} {event.seat} {names[event.seat]:<{width}} {action}")
 
 

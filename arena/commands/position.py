@@ -45,7 +45,7 @@ def legal(position: str) -> None:
     if state.ended:
         click.echo("the game is over: no legal actions", err=True)
         return
-    for text in sorted(action_text(a) for a in state.legal_actions()):
+    for text in sorted(action_text(a, state.card_set) for a in state.legal_actions()):
         click.echo(text)
 
 
@@ -64,7 +64,7 @@ def apply(position: str, actions: tuple[str, ...]) -> None:
     """
     state = read_position(position)
     for i, text in enumerate(actions, 1):
-        action = parse_action(text)
+        action = parse_action(text, state.card_set)
         if state.ended:
             raise UserError(f"action {i} {text!r}: the game is over")
         if action not in state.legal_actions():

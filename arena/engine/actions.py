@@ -3,6 +3,8 @@
 An action is a plain int: hashable, ordered, free to copy and to store in a search tree, and
 decoded with a couple of shifts in ``apply``.  ``action_text`` and ``parse_action`` give the
 notation and round-trip exactly, like python-chess's ``Move.uci()`` / ``Move.from_uci()``.
+A ``complete`` names a card of the game's own set, so both take that set
+(``action_text(a, state.card_set)``): two games of different sets may be side by side.
 
 Layout: ``kind | a << 5 | b << 17``; ``a`` is a cell or an edge, ``b`` a small argument
 (a drawn plot's number with its improvement and ``swap`` flag, a category, a card, a face,
@@ -17,7 +19,7 @@ from enum import IntEnum
 
 from . import grid
 from .aliases import Action, CardId, Cell, Edge
-from .components import CARDS, CATEGORIES, FACES, IMPROVEMENTS, parse_card
+from .components import CATEGORIES, FACES, IMPROVEMENTS, CardSet
 from .errors import NotationError
 
 
@@ -153,8 +155,9 @@ def is_swap(action: Action) -> bool:
     return action & _SWAP_FIELDS == PLACE | _SWAP_BIT
 
 
-def action_text(action: Action) -> str:
-    """The notation of an action (docs/notation.md)."""
+def action_text(action: Action, cards: CardSet) -> str:
+    """The notation of an action (docs/notation.md); ``cards`` is the game's set, which
+    names the card of a ``complete``."""
     kind = action & KIND_MASK
     a = action >> A_SHIFT & A_MASK
     b = action >> B_SHIFT
@@ -185,7 +188,7 @@ def action_text(action: Action) -> str:
     if kind == IMPROVE:
         return f"improve {IMPROVEMENTS[b]} {grid.cell_text(a)}"
     if kind == COMPLETE:
-        return f"complete {CARDS[b].id}"
+        return f"complete {cards.cards[b].id}"
     if kind == WEATHER:
         return f"weather {FACES[b]}"
     if kind == RAIN:
@@ -236,8 +239,9 @@ _FORMS = (
 )
 
 
-def parse_action(text: str) -> Action:
-    """The action of a notation text; raises NotationError with one sentence when malformed."""
+def parse_action(text: str, cards: CardSet) -> Action:
+    """The action of a notation text; raises NotationError with one sentence when malformed.
+    ``cards`` is the game's set, whose ids a ``complete`` may name."""
     words = text.strip().split(" ")
     verb, args = words[0], words[1:]
     n = len(args)
@@ -283,7 +287,7 @@ def parse_action(text: str) -> Action:
         return make(IMPROVE, _cell(args[1], text), _improvement(args[0], text))
     if verb == "complete" and n == 1:
         try:
-            return make(COMPLETE, 0, parse_card(args[0]))
+            return make(COMPLETE, 0, cards.index(args[0]))
         except ValueError as exc:
             raise NotationError(f"in action {text!r}: {exc}") from None
     if verb == "weather" and n == 1:

@@ -16,5 +16,5 @@ Action: TypeAlias = int
 Cell: TypeAlias = int
 #: An edge between two adjacent cells, where a channel goes (``grid.EDGE_CELLS``).
 Edge: TypeAlias = int
-#: A card's index in ``components.CARDS``.
+#: A card's index in its game's card set (``state.card_set.card(i)``).
 CardId: TypeAlias = int

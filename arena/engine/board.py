@@ -19,7 +19,6 @@ from typing import Any
 from . import grid
 from .components import (
     BAMBOO_SECTIONS,
-    CARD_CATEGORY,
     GARDENER_CARD,
     IMPROVEMENTS,
     PANDA_CARD,
@@ -278,7 +277,8 @@ class Board:
             found = self._plot_ok = {}
         ok = found.get(card)
         if ok is None:
-            ok = found[card] = plot_pattern_found(self.irrigated_by_colour, card)
+            ok = found[card] = plot_pattern_found(self.irrigated_by_colour,
+                                                  self.card_set.cards[card])
         return ok
 
     def gardener_objective_found(self, card: int) -> bool:
@@ -287,16 +287,18 @@ class Board:
         if self.gardener != POND:
             c = self.gardener
             under = (self.tiles[c] >> 2, self.bamboo[c], self.improvement.get(c, 0))
+        c = self.card_set.cards[card]
         if card >= PRINTED_CARDS:
-            return added_gardener_found(card, self.tiles, self.bamboo, self.improvement, under,
+            return added_gardener_found(c, self.tiles, self.bamboo, self.improvement, under,
                                         self.options.gardener_on_shoot)
-        return gardener_found(card, self.shoots, under, self.options.gardener_on_shoot)
+        return gardener_found(c, self.shoots, under, self.options.gardener_on_shoot)
 
     def objective_found(self, seat: int, card: int) -> bool:
         """Whether a card's condition holds now for a seat (R10.3-R10.6)."""
-        category = CARD_CATEGORY[card]
+        c = self.card_set.cards[card]
+        category = c.category
         if category == PANDA_CARD:
-            return panda_found(card, self.eaten[seat])
+            return panda_found(c, self.eaten[seat])
         if category == GARDENER_CARD:
             return self.gardener_objective_found(card)
         return self.plot_objective_found(card)

@@ -8,8 +8,9 @@ card patterns and points): nothing here restates them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from arena import data as data_files
 
@@ -101,6 +102,10 @@ class Card:
     improvement: int = -1
     #: panda: sections to eat, per colour.
     eat: tuple[int, int, int] = (0, 0, 0)
+    #: plot: per distinct rotation, the ``(shift, colour)`` of each cell, shifts >= 0 from
+    #: the cell of smallest index (``objectives.plot_pattern_found``'s bit sets).
+    shifts: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), compare=False,
+                                                             repr=False)
 
     @property
     def category_name(self) -> str:
@@ -126,6 +131,16 @@ def _rotations(cells: list[tuple[int, int, int]]) -> tuple[tuple[tuple[int, int,
     return tuple(out)
 
 
+def _rotation_shifts(
+    rotation: tuple[tuple[int, int, int], ...],
+) -> tuple[tuple[int, int], ...]:
+    """``(shift, colour)`` per pattern cell: a cell index is linear in ``(q, r)``, so a cell
+    of the pattern is a fixed shift from its first one wherever it lies."""
+    deltas = [(q + r * grid.WIDTH, colour) for q, r, colour in rotation]
+    base = min(d for d, _c in deltas)
+    return tuple((d - base, colour) for d, colour in deltas)
+
+
 def card_of(index: int, category: str, entry: Mapping) -> Card:
     """A card from a catalog entry (``components.json``'s, or one a card set adds)."""
     if category == "plot":
@@ -133,7 +148,9 @@ def card_of(index: int, category: str, entry: Mapping) -> Card:
         for cell in entry["cells"]:
             q, r = (int(x) for x in cell["at"].split(","))
             cells.append((q, r, COLOURS.index(cell["colour"])))
-        return Card(index, entry["id"], PLOT_CARD, entry["points"], rotations=_rotations(cells))
+        rotations = _rotations(cells)
+        return Card(index, entry["id"], PLOT_CARD, entry["points"], rotations=rotations,
+                    shifts=tuple(_rotation_shifts(rot) for rot in rotations))
     if category == "gardener":
         improvement = -1 if entry["improvement"] == "any" else IMPROVEMENTS.index(
             entry["improvement"]
@@ -153,57 +170,30 @@ def _cards() -> list[Card]:
     return cards
 
 
-#: Every objective card by index: the printed ones (``PRINTED_CARDS`` of them), then the cards
-#: the card set in play adds (:func:`install`).  A list changed in place, so that every module
-#: that imported it sees the cards of the set in play.
-CARDS: list[Card] = _cards()
+#: The printed objective cards by index, in the file's order.  A game's cards, added ones
+#: included, are its set's (``state.card_set.card(i)``): these tables are the printed set's
+#: constants, never changed, so that two games of different sets can run side by side.
+CARDS: tuple[Card, ...] = tuple(_cards())
 PRINTED_CARDS: int = len(CARDS)
-CARD_INDEX: dict[str, int] = {card.id: card.index for card in CARDS}
-#: The printed cards' indices by id (``CARD_INDEX`` holds the installed added ones too).
-PRINTED_INDEX: dict[str, int] = dict(CARD_INDEX)
+#: The printed cards' indices by id (a set's own, added ones included: ``CardSet.index``);
+#: read-only, as every table here.
+CARD_INDEX: Mapping[str, int] = MappingProxyType({card.id: card.index for card in CARDS})
+#: The same table under the name that says it holds the printed cards only.
+PRINTED_INDEX: Mapping[str, int] = CARD_INDEX
 #: The printed cards' points (a card set's default).
 CARD_POINTS: tuple[int, ...] = tuple(card.points for card in CARDS)
-#: Category per card index (added cards too, see ``CARDS``).
-CARD_CATEGORY: list[int] = [card.category for card in CARDS]
+#: Category per printed card index (a set's own: ``CardSet.category``).
+CARD_CATEGORY: tuple[int, ...] = tuple(card.category for card in CARDS)
 #: The printed cards' indices per category, in the file's order (each deck before shuffling).
 CATEGORY_CARDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(card.index for card in CARDS if card.category == k) for k in range(3)
 )
-#: Functions called after :func:`install`, for tables other modules derive from ``CARDS``.
-INSTALL_HOOKS: list[Callable[[], None]] = []
-_installed: tuple[Card, ...] = ()
-
-
-def install(added: tuple[Card, ...]) -> None:
-    """Make the cards a set adds the cards after the printed ones in ``CARDS`` (and the tables
-    derived from it), replacing those of any set installed before.
-
-    The card tables are the engine's hot path, indexed by card: rather than carry a table
-    per game, a process plays one set's added cards at a time, installed when a game of that
-    set starts (the reference's ``new_game`` and ``from_position``; a printed game uninstalls
-    them) or the set arrives from another process.  Their indices follow the printed cards
-    in the set's order, so every process gives a card the same index."""
-    global _installed
-    if added == _installed:
-        return
-    del CARDS[PRINTED_CARDS:]
-    del CARD_CATEGORY[PRINTED_CARDS:]
-    for card in _installed:
-        CARD_INDEX.pop(card.id, None)
-    CARDS.extend(added)
-    CARD_CATEGORY.extend(card.category for card in added)
-    CARD_INDEX.update({card.id: card.index for card in added})
-    _installed = added
-    for hook in INSTALL_HOOKS:
-        hook()
 
 
 def parse_card(text: str) -> int:
-    """Card index of an id such as ``plot-07``; raises ValueError naming the id."""
-    try:
-        return CARD_INDEX[text]
-    except KeyError:
-        raise ValueError(f"{text!r} is not an objective card of the game") from None
+    """Index of a printed card's id such as ``plot-07``; raises ValueError naming the id
+    (a game's own set, added cards included: ``CardSet.index``)."""
+    return DEFAULT_CARD_SET.index(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,11 +203,13 @@ class CardSet:
 
     A designer's question ("what should plot-15 be worth?", "what about this new card?") is
     answered by playing games with another set, so the set belongs to the game
-    (``GameState.card_set``, and its ``card_points`` read on the hot path), never to this
-    module: games with different points can run side by side in one process (cards a set
-    adds are installed in ``CARDS`` when its games start: :func:`install`).  The printed set
-    is ``DEFAULT_CARD_SET``.  The Emperor's points are not here: they are the rule option
-    ``emperor_points``.
+    (``GameState.card_set``, a view's ``card_set``, and its ``card_points`` read on the hot
+    path), never to this module: games of different sets, added cards included, run side by
+    side in one process.  The set is its own table of cards: whatever names or reads a card
+    of a game (notation, events, bots, encoders, pictures) asks that game's set
+    (:meth:`card`, :meth:`category`, :meth:`index`), never a table of the process.  The
+    printed set is ``DEFAULT_CARD_SET``.  The Emperor's points are not here: they are the
+    rule option ``emperor_points``.
     """
 
     #: Points per card index (every card, removed and added ones included).
@@ -233,6 +225,13 @@ class CardSet:
     decks: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     #: The added cards as the engine's ``Card``s.
     added: tuple[Card, ...] = field(init=False, compare=False, repr=False)
+    #: Every card of the set by index: the printed ones, then the added ones (removed cards
+    #: too: a removed card still has its index and its name).
+    cards: tuple[Card, ...] = field(init=False, compare=False, repr=False)
+    #: The category of each card by index (``cards[i].category``, a flat table for hot paths).
+    categories: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    #: Card index by id, added cards included.
+    ids: Mapping[str, int] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         added = tuple(card_of(PRINTED_CARDS + i, category, json.loads(text))
@@ -257,15 +256,36 @@ class CardSet:
         )
         object.__setattr__(self, "decks", decks)
         object.__setattr__(self, "added", added)
+        # The printed set shares the module's tables; a set that adds cards has its own.
+        cards = CARDS + added
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "categories",
+                           CARD_CATEGORY + tuple(card.category for card in added))
+        object.__setattr__(self, "ids", MappingProxyType({card.id: card.index for card in cards})
+                           if added else CARD_INDEX)
 
     def __reduce__(self) -> tuple:
-        # Sent to another process (a worker, a bot's own process), the set brings its added
-        # cards into that process's tables: whatever reads ``CARDS`` there finds them.
-        return (_unpickled, (self.points, self.removed, self.name, self.added_entries))
+        # The derived tables are rebuilt from the four fields that say what is played.
+        return (CardSet, (self.points, self.removed, self.name, self.added_entries))
 
-    def install(self) -> None:
-        """Install this set's added cards (none: the printed table) in ``CARDS``."""
-        install(self.added)
+    def __len__(self) -> int:
+        """The number of cards, printed and added (removed ones included)."""
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        """Every card of the set in index order."""
+        return iter(self.cards)
+
+    def category(self, index: int) -> int:
+        """The category of a card of this set by index."""
+        return self.categories[index]
+
+    def index(self, card_id: str) -> int:
+        """The index of a card of this set by id; ValueError names an id it does not have."""
+        try:
+            return self.ids[card_id]
+        except (KeyError, TypeError):
+            raise ValueError(f"{card_id!r} is not an objective card of the game") from None
 
     @classmethod
     def from_changes(
@@ -303,14 +323,11 @@ class CardSet:
 
     def card(self, index: int) -> Card:
         """A card of this set by index (printed or added)."""
-        return CARDS[index] if index < PRINTED_CARDS else self.added[index - PRINTED_CARDS]
+        return self.cards[index]
 
     def index_of(self, card_id: str) -> int | None:
         """The index of a card of this set by id (printed or added), or None."""
-        for card in self.added:
-            if card.id == card_id:
-                return card.index
-        return PRINTED_INDEX.get(card_id)
+        return self.ids.get(card_id)
 
     def changes(self) -> dict[str, object]:
         """What differs from the printed set, in the form ``from_changes`` reads: ``points``
@@ -343,13 +360,6 @@ class CardSet:
                         f"{'' if len(deck) == 1 else 's'}, and a {players}-player game deals "
                         f"one to each seat (R2.3)")
         return None
-
-
-def _unpickled(*fields: object) -> CardSet:
-    cards = CardSet(*fields)  # type: ignore[arg-type]
-    if cards.added:
-        cards.install()
-    return cards
 
 
 DEFAULT_CARD_SET = CardSet()

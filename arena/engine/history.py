@@ -9,17 +9,27 @@ Bots are told what happened as an ``Event``: the same entry as data, with what t
 not see taken out (R2.6): another seat's drawn plots and cards are ``None`` there, only their
 number and the cards' categories remain.  Its text is the entry's notation as that seat may
 read it, so a bot never parses the text back.
+
+A card is an index in the game's own set, so the notation of an entry takes that set
+(``event_text(entry, state.card_set)``) and an event carries it (``Event.card_set``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import action_text, parse_action
 from .aliases import Action, CardId
-from .components import CARD_CATEGORY, CARDS, CATEGORIES, FACES, PLOT_COUNTS, tile_name
+from .components import (
+    CATEGORIES,
+    DEFAULT_CARD_SET,
+    FACES,
+    PLOT_COUNTS,
+    CardSet,
+    tile_name,
+)
 from .errors import NotationError
 
 # History entries: (tag, round, ...).  Moves are (MOVE, round, seat, action).
@@ -35,21 +45,21 @@ PRIVATE_TAGS: frozenset[int] = frozenset((DREW_PLOTS, DREW, RETURNED, DEALT))
 _SEATS = range(4)
 
 
-def event_text(entry: tuple) -> str:
-    """Notation of a history entry."""
+def event_text(entry: tuple, cards: CardSet) -> str:
+    """Notation of a history entry of a game of the set ``cards``."""
     tag = entry[0]
     if tag == MOVE:
-        return f"{entry[2]} {action_text(entry[3])}"
+        return f"{entry[2]} {action_text(entry[3], cards)}"
     if tag == ROLLED:
         return f"* roll {FACES[entry[2]]}"
     if tag == DREW_PLOTS:
         return "* drew plots " + " ".join(tile_name(t) for t in entry[2])
     if tag == DREW:
-        return f"* drew {CARDS[entry[2]].id}"
+        return f"* drew {cards.cards[entry[2]].id}"
     if tag == RETURNED:
-        return f"* returned {CARDS[entry[2]].id}"
+        return f"* returned {cards.cards[entry[2]].id}"
     if tag == DEALT:
-        return f"* deal {entry[2]} " + " ".join(CARDS[c].id for c in entry[3])
+        return f"* deal {entry[2]} " + " ".join(cards.cards[c].id for c in entry[3])
     if tag == EMPEROR:
         return f"* emperor {entry[2]}"
     if tag == GAME_OVER:
@@ -65,7 +75,8 @@ class Event:
     defaults.  ``seat`` is the seat that acted: the mover, the seat dealt to, the seat that
     drew or put back a card or drew plots, the seat that took the Emperor; ``None`` for a
     roll and the end of the game.  Hidden parts are ``None``: a seat sees another's drawn
-    plots as ``(None, None, None)`` and its cards only by ``categories``.
+    plots as ``(None, None, None)`` and its cards only by ``categories``.  ``card_set`` is
+    the game's set, which names its cards (``text``); it is not part of what happened.
     """
 
     kind: str
@@ -77,15 +88,18 @@ class Event:
     face: int | None = None
     #: ``drew_plots``: the tiles drawn, in draw order (tile codes; ``None`` if hidden).
     plots: tuple[int | None, ...] = ()
-    #: ``deal``, ``drew``, ``returned``: the cards (indices in ``CARDS``; ``None`` if hidden).
+    #: ``deal``, ``drew``, ``returned``: the cards (indices in ``card_set``; ``None`` if hidden).
     cards: tuple[CardId | None, ...] = ()
     #: The category of each of ``cards`` (an index in ``CATEGORIES``), seen by every seat.
     categories: tuple[int, ...] = ()
+    #: The game's card set (its cards' names and categories).
+    card_set: CardSet = field(default=DEFAULT_CARD_SET, compare=False, repr=False)
 
     @classmethod
-    def of(cls, entry: tuple, actor: int, viewer: int | None = None) -> Event:
-        """The event of a history entry as ``viewer`` may see it (R2.6); every part if
-        ``viewer`` is None.
+    def of(cls, entry: tuple, actor: int, viewer: int | None = None, *,
+           cards: CardSet) -> Event:
+        """The event of a history entry of a game of the set ``cards`` as ``viewer`` may see
+        it (R2.6); every part if ``viewer`` is None.
 
         ``actor`` is the seat of the last move (or deal) before the entry: the history does
         not repeat who draws, since a draw always follows its seat's move.  ``events``
@@ -93,26 +107,27 @@ class Event:
         """
         tag, round_ = entry[0], entry[1]
         if tag == MOVE:
-            return cls("move", round_, entry[2], action=entry[3])
+            return cls("move", round_, entry[2], action=entry[3], card_set=cards)
         if tag == ROLLED:
-            return cls("roll", round_, face=entry[2])
+            return cls("roll", round_, face=entry[2], card_set=cards)
         if tag == DREW_PLOTS:
             plots = entry[2] if viewer is None or viewer == actor else (None,) * len(entry[2])
-            return cls("drew_plots", round_, actor, plots=plots)
+            return cls("drew_plots", round_, actor, plots=plots, card_set=cards)
+        category = cards.categories
         if tag in (DREW, RETURNED):
             card = entry[2]
             shown = card if viewer is None or viewer == actor else None
             return cls(EVENT_KINDS[tag], round_, actor, cards=(shown,),
-                       categories=(CARD_CATEGORY[card],))
+                       categories=(category[card],), card_set=cards)
         if tag == DEALT:
             seat, hand = entry[2], entry[3]
-            cards = hand if viewer is None or viewer == seat else (None,) * len(hand)
-            return cls("deal", round_, seat, cards=cards,
-                       categories=tuple(CARD_CATEGORY[c] for c in hand))
+            seen = hand if viewer is None or viewer == seat else (None,) * len(hand)
+            return cls("deal", round_, seat, cards=seen,
+                       categories=tuple(category[c] for c in hand), card_set=cards)
         if tag == EMPEROR:
-            return cls("emperor", round_, entry[2])
+            return cls("emperor", round_, entry[2], card_set=cards)
         if tag == GAME_OVER:
-            return cls("game_over", round_)
+            return cls("game_over", round_, card_set=cards)
         raise ValueError(f"not a history entry: {entry!r}")
 
     @property
@@ -120,7 +135,7 @@ class Event:
         """The notation of the event (docs/notation.md), hidden parts as ``?``."""
         kind = self.kind
         if kind == "move":
-            return f"{self.seat} {action_text(self.action)}"  # type: ignore[arg-type]
+            return f"{self.seat} {action_text(self.action, self.card_set)}"  # type: ignore[arg-type]
         if kind == "roll":
             return f"* roll {FACES[self.face]}"  # type: ignore[index]
         if kind == "drew_plots":
@@ -136,8 +151,9 @@ class Event:
         return "* game over"
 
     def _cards_text(self) -> str:
+        cards = self.card_set.cards
         return " ".join(
-            f"{CATEGORIES[k]} ?" if c is None else CARDS[c].id
+            f"{CATEGORIES[k]} ?" if c is None else cards[c].id
             for c, k in zip(self.cards, self.categories)
         )
 
@@ -153,9 +169,10 @@ class Event:
         return out
 
     @classmethod
-    def from_dict(cls, data: Any) -> Event:
-        """The event of ``to_dict``'s data, checked as data from elsewhere is: NotationError
-        names the field that is missing, unknown or out of range."""
+    def from_dict(cls, data: Any, cards: CardSet) -> Event:
+        """The event of ``to_dict``'s data in a game of the set ``cards``, checked as data
+        from elsewhere is: NotationError names the field that is missing, unknown or out of
+        range."""
         if not isinstance(data, dict):
             raise NotationError(f"an event is an object, not {type(data).__name__}")
         kind = data.get("kind")
@@ -171,7 +188,7 @@ class Event:
         if kind == "move":
             action = _int(data, "action", range(1 << 40))
             try:
-                if parse_action(action_text(action)) != action:
+                if parse_action(action_text(action, cards), cards) != action:
                     raise ValueError
             except (ValueError, IndexError, KeyError):
                 raise NotationError(f"action: {action} is not an action") from None
@@ -182,15 +199,15 @@ class Event:
             values["plots"] = _items(data, "plots", range(1, 4), PLOT_COUNTS)
         elif kind in ("deal", "drew", "returned"):
             counts = range(3, 4) if kind == "deal" else range(1, 2)
-            cards = _items(data, "cards", counts, range(len(CARDS)))
-            categories = _items(data, "categories", range(len(cards), len(cards) + 1),
+            seen = _items(data, "cards", counts, range(len(cards)))
+            categories = _items(data, "categories", range(len(seen), len(seen) + 1),
                                 range(len(CATEGORIES)), hidden=False)
-            for i, (card, category) in enumerate(zip(cards, categories)):
-                if card is not None and CARD_CATEGORY[card] != category:
-                    raise NotationError(f"categories[{i}]: card {CARDS[card].id} is a "
-                                        f"{CARDS[card].category_name} card")
-            values["cards"], values["categories"] = cards, categories
-        return cls(kind, **values)
+            for i, (card, category) in enumerate(zip(seen, categories)):
+                if card is not None and cards.category(card) != category:
+                    raise NotationError(f"categories[{i}]: card {cards.card(card).id} is a "
+                                        f"{cards.card(card).category_name} card")
+            values["cards"], values["categories"] = seen, categories
+        return cls(kind, **values, card_set=cards)
 
 
 #: The fields of each kind of event besides ``kind`` and ``round`` (``to_dict``'s keys).
@@ -228,10 +245,12 @@ def _items(
     return tuple(value)
 
 
-def events(history: Iterable[tuple], viewer: int | None = None) -> Iterator[Event]:
-    """The events of a history as ``viewer`` may see them (every part if None)."""
+def events(history: Iterable[tuple], viewer: int | None = None, *,
+           cards: CardSet) -> Iterator[Event]:
+    """The events of a history of a game of the set ``cards`` as ``viewer`` may see them
+    (every part if None)."""
     actor = 0
     for entry in history:
         if entry[0] == MOVE or entry[0] == DEALT:
             actor = entry[2]
-        yield Event.of(entry, actor, viewer)
+        yield Event.of(entry, actor, viewer, cards=cards)

@@ -82,8 +82,7 @@ def native_problem(cards: CardSet) -> str | None:
 
 def from_position(data: Any) -> Any:
     """A state from a position, as the reference's ``from_position``: a ``card_set.add`` is
-    checked by the same card definitions (the same sentences) before the core reads it, and
-    installed for what reads the card tables in Python (notation, Python bots)."""
+    checked by the same card definitions (the same sentences) before the core reads it."""
     if isinstance(data, dict) and isinstance(data.get("card_set"), dict) and (
             "add" in data["card_set"]):
         from .position import checked_add
@@ -106,11 +105,9 @@ def new_game(
     the move log, ``cards`` is the objective card set."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    # A set beyond the core's arrays is the core's OptionError.  The state keeps the set
+    # (``state.card_set``), which whatever reads its cards in Python asks.
     cards = cards or DEFAULT_CARD_SET
-    # What reads the card tables in Python (notation, Python bots) finds the set's added
-    # cards (or none), as the reference's new_game installs them; a set beyond the core's
-    # arrays is the core's OptionError.
-    cards.install()
     return _module().new_game(
         players, seed, options or DEFAULTS, list(dice), history, cards
     )

@@ -1,57 +1,21 @@
-"""Objective tables and checks (R10) shared by the game state and the player views.
+"""Objective checks (R10) shared by the game state and the player views.
 
-Plot patterns are matched with bit sets: for each colour, the irrigated plots of that colour
-form an int whose bit ``cell`` is set.  Because the cell index is linear in ``(q, r)``, a
-pattern rotation is a list of ``(shift, colour)`` and the cells where it can be anchored are
-the AND of the colour sets shifted by each cell's offset: a handful of big-int operations per
-rotation instead of a walk over the board.
+The checks take the card itself (``state.card_set.card(i)``): a game's set, added cards
+included, is its own table.  Plot patterns are matched with bit sets: for each colour, the
+irrigated plots of that colour form an int whose bit ``cell`` is set.  Because the cell index
+is linear in ``(q, r)``, a pattern rotation is a list of ``(shift, colour)`` (``Card.shifts``)
+and the cells where it can be anchored are the AND of the colour sets shifted by each cell's
+offset: a handful of big-int operations per rotation instead of a walk over the board.
 """
 
 from __future__ import annotations
 
-from . import grid
-from .components import (
-    CARDS,
-    GARDENER_CARD,
-    INSTALL_HOOKS,
-    PANDA_CARD,
-    PLOT_CARD,
-    PRINTED_CARDS,
-    Card,
-)
+from .components import GARDENER_CARD, PANDA_CARD, PLOT_CARD, Card
 
 
-def _rotation_shifts(
-    rotation: tuple[tuple[int, int, int], ...],
-) -> tuple[tuple[int, int], ...]:
-    """``(shift, colour)`` per pattern cell, shifts >= 0 from the cell of smallest index."""
-    deltas = [(q + r * grid.WIDTH, colour) for q, r, colour in rotation]
-    base = min(d for d, _c in deltas)
-    return tuple((d - base, colour) for d, colour in deltas)
-
-
-def _shifts_of(card: Card) -> tuple[tuple[tuple[int, int], ...], ...]:
-    if card.category != PLOT_CARD:
-        return ()
-    return tuple(_rotation_shifts(rot) for rot in card.rotations)
-
-
-#: PLOT_SHIFTS[card]: per distinct rotation, the (shift, colour) of each pattern cell (a
-#: list, extended with the cards a set adds: ``components.install``).
-PLOT_SHIFTS: list[tuple[tuple[tuple[int, int], ...], ...]] = [_shifts_of(c) for c in CARDS]
-
-
-def _installed() -> None:
-    del PLOT_SHIFTS[PRINTED_CARDS:]
-    PLOT_SHIFTS.extend(_shifts_of(c) for c in CARDS[PRINTED_CARDS:])
-
-
-INSTALL_HOOKS.append(_installed)
-
-
-def plot_pattern_found(irrigated_by_colour: tuple[int, int, int], card: int) -> bool:
+def plot_pattern_found(irrigated_by_colour: tuple[int, int, int], card: Card) -> bool:
     """Whether a plot card's pattern lies on irrigated plots of its colours (R10.3)."""
-    for rotation in PLOT_SHIFTS[card]:
+    for rotation in card.shifts:
         anchors = -1
         for shift, colour in rotation:
             anchors &= irrigated_by_colour[colour] >> shift
@@ -63,11 +27,11 @@ def plot_pattern_found(irrigated_by_colour: tuple[int, int, int], card: int) -> 
 
 
 def plot_pattern_places(
-    irrigated_by_colour: tuple[int, int, int], card: int
+    irrigated_by_colour: tuple[int, int, int], card: Card
 ) -> list[tuple[int, ...]]:
     """Every placement of a plot card's pattern on the board, as tuples of cells."""
     places = []
-    for rotation in PLOT_SHIFTS[card]:
+    for rotation in card.shifts:
         anchors = -1
         for shift, colour in rotation:
             anchors &= irrigated_by_colour[colour] >> shift
@@ -94,7 +58,7 @@ def shoot_slot(colour: int, height: int, improvement: int) -> int:
 
 
 def gardener_found(
-    card: int,
+    c: Card,
     shoots: list[int],
     gardener_plot: tuple[int, int, int] | None,
     on_shoot: bool,
@@ -104,7 +68,6 @@ def gardener_found(
     ``shoots`` are the game's shoot counters; ``gardener_plot`` is ``(colour, height,
     improvement)`` of the plot under the gardener, or None on the pond.
     """
-    c = CARDS[card]
     if c.shoots == 1:
         if c.improvement < 0:
             count = sum(shoots[c.colour * 4 : c.colour * 4 + 4])
@@ -127,7 +90,7 @@ def gardener_found(
 
 
 def added_gardener_found(
-    card: int,
+    c: Card,
     tiles: dict[int, int],
     bamboo: dict[int, int],
     improvement: dict[int, int],
@@ -138,7 +101,6 @@ def added_gardener_found(
     not hold (they count height 4 by improvement and height 3 by colour, what the printed
     cards ask): its plots counted on the board, of its colour, at exactly its height, with
     its improvement (``none``: without one; ``any``: whatever)."""
-    c = CARDS[card]
     want = c.colour
     count = 0
     for cell, height in bamboo.items():
@@ -156,9 +118,9 @@ def added_gardener_found(
         c.improvement < 0 or imp == c.improvement)
 
 
-def panda_found(card: int, eaten: tuple[int, int, int]) -> bool:
+def panda_found(card: Card, eaten: tuple[int, int, int]) -> bool:
     """Whether a stock holds the sections of a panda card (R10.6)."""
-    need = CARDS[card].eat
+    need = card.eat
     return eaten[0] >= need[0] and eaten[1] >= need[1] and eaten[2] >= need[2]
 
 
@@ -166,7 +128,6 @@ __all__ = [
     "GARDENER_CARD",
     "PANDA_CARD",
     "PLOT_CARD",
-    "PLOT_SHIFTS",
     "SHOOT_COUNTERS",
     "added_gardener_found",
     "gardener_found",

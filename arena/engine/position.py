@@ -22,11 +22,10 @@ from .card_defs import check as check_added
 from .components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
-    CARD_CATEGORY,
-    CARDS,
     CATEGORIES,
     CHANNELS,
     COLOURS,
+    DEFAULT_CARD_SET,
     FACES,
     IMPROVEMENT_TOKENS,
     IMPROVEMENTS,
@@ -34,7 +33,6 @@ from .components import (
     PRINTED_INDEX,
     WATERSHED,
     CardSet,
-    parse_card,
     parse_tile,
     tile_name,
 )
@@ -59,6 +57,7 @@ DECK_NAMES = ("plots", "plot", "gardener", "panda")
 
 def to_position(state: GameState) -> dict[str, Any]:
     """The position of a state (docs/notation.md): the whole truth, hidden parts included."""
+    cards = state.card_set.cards
     data: dict[str, Any] = {
         "format": FORMAT,
         "options": state.options.to_dict(only_changed=True),
@@ -88,7 +87,7 @@ def to_position(state: GameState) -> dict[str, Any]:
     data["decks"] = {
         "plots": [tile_name(t) for t in state.plot_deck],
         **{
-            CATEGORIES[k]: [CARDS[c].id for c in state.objective_decks[k]]
+            CATEGORIES[k]: [cards[c].id for c in state.objective_decks[k]]
             for k in range(3)
         },
     }
@@ -100,8 +99,8 @@ def to_position(state: GameState) -> dict[str, Any]:
         data["known"] = known
     data["hands"] = [
         {
-            "objectives": [CARDS[c].id for c in state.hands[s]],
-            "completed": [CARDS[c].id for c in state.completed[s]],
+            "objectives": [cards[c].id for c in state.hands[s]],
+            "completed": [cards[c].id for c in state.completed[s]],
             "eaten": dict(zip(COLOURS, state.eaten[s])),
             "channels": state.stored_channels[s],
             "improvements": [
@@ -124,6 +123,8 @@ class _Reader:
         if not isinstance(data, dict):
             raise PositionError("a position must be a JSON object")
         self.data = data
+        #: The position's card set, whose ids its cards are (read first: ``_read_game``).
+        self.cards = DEFAULT_CARD_SET
 
     @staticmethod
     def fail(field: str, message: str) -> PositionError:
@@ -163,7 +164,7 @@ class _Reader:
         if not isinstance(text, str):
             raise self.fail(field, f"must be a card id, not {text!r}")
         try:
-            return parse_card(text)
+            return self.cards.index(text)
         except ValueError as exc:
             raise self.fail(field, str(exc)) from None
 
@@ -222,7 +223,7 @@ def _read_game(r: _Reader, s: GameState) -> None:
     s.options = options
     s.seed = r.get(d, "seed", "seed", int, 0)
     s.card_set = _card_set(r, d)
-    s.card_set.install()  # its added cards (if any) before any card id is read
+    r.cards = s.card_set  # its added cards (if any) are read by id from here on
     s.card_points = s.card_set.points
     s.round = r.get(d, "round", "round", int, 1)
     if s.round < 1:
@@ -507,7 +508,7 @@ def _read_decks(r: _Reader, s: GameState) -> None:
             cards = []
             for i, text in enumerate(r.get(decks, name, f"decks.{name}", list)):
                 c = r.card(text, f"decks.{name}[{i}]")
-                if CARD_CATEGORY[c] != k:
+                if s.card_set.category(c) != k:
                     raise r.fail(f"decks.{name}[{i}]", f"{text} is not a {name} card")
                 if c in seen_cards:
                     raise r.fail(f"decks.{name}[{i}]", f"{text} is also in {seen_cards[c]}")
@@ -520,7 +521,7 @@ def _read_decks(r: _Reader, s: GameState) -> None:
                 raise r.fail(
                     f"decks.{name}",
                     "the game's cards do not add up: "
-                    + ", ".join(CARDS[c].id for c in missing_cards)
+                    + ", ".join(s.card_set.card(c).id for c in missing_cards)
                     + " found nowhere (R1.6)",
                 )
             objective_decks.append(tuple(cards))
@@ -543,9 +544,9 @@ def _cards_in_hands(r: _Reader, s: GameState) -> dict[int, str]:
                              (f"hands[{seat}].completed", s.completed[seat])):
             for c in cards:
                 if c in seen_cards:
-                    raise r.fail(field, f"{CARDS[c].id} is also in {seen_cards[c]}")
+                    raise r.fail(field, f"{s.card_set.card(c).id} is also in {seen_cards[c]}")
                 if c in s.card_set.removed:
-                    raise r.fail(field, f"{CARDS[c].id} is removed by the card_set")
+                    raise r.fail(field, f"{s.card_set.card(c).id} is removed by the card_set")
                 seen_cards[c] = field
     return seen_cards
 

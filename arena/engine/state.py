@@ -64,8 +64,7 @@ from .actions import (
 from .board import COPIED, FIELD_NAMES, FIELDS, HISTORY, Board
 from .components import (
     ALL_PLOTS,
-    CARD_CATEGORY,
-    CARDS,
+    CATEGORIES,
     CHANNELS,
     DEFAULT_CARD_SET,
     ENCLOSURE,
@@ -363,23 +362,26 @@ class GameState(Board):
                 and not any(self.completed) and not self.ended):
             raise PlacementError("a card can be placed only before the first decision of "
                                  "the game")
-        if type(card) is not int or not 0 <= card < len(CARDS):
-            raise PlacementError(f"{card!r} is not an objective card (0..{len(CARDS) - 1})")
-        if card in self.card_set.removed:
-            raise PlacementError(f"{CARDS[card].id} is removed from this game's card set")
-        category = CARD_CATEGORY[card]
+        cards = self.card_set
+        if type(card) is not int or not 0 <= card < len(cards):
+            raise PlacementError(f"{card!r} is not an objective card (0..{len(cards) - 1})")
+        name = cards.card(card).id
+        if card in cards.removed:
+            raise PlacementError(f"{name} is removed from this game's card set")
+        category = cards.category(card)
+        category_name = CATEGORIES[category]
         deck = self.objective_decks[category]
         if seat is not None:
             if type(seat) is not int or not 0 <= seat < self.players:
                 raise PlacementError(f"seat {seat!r} is not a seat of this "
                                      f"{self.players}-player game")
-            there = next((c for c in self.hands[seat] if CARD_CATEGORY[c] == category), None)
+            there = next((c for c in self.hands[seat] if cards.category(c) == category), None)
             if there is None:
-                raise PlacementError(f"seat {seat} holds no {CARDS[card].category_name} card")
+                raise PlacementError(f"seat {seat} holds no {category_name} card")
         else:
             if type(depth) is not int or not 0 <= depth < len(deck):
                 raise PlacementError(f"depth {depth!r} is not a place of the "
-                                     f"{CARDS[card].category_name} deck (0..{len(deck) - 1})")
+                                     f"{category_name} deck (0..{len(deck) - 1})")
             there = deck[depth]
         if there == card:
             return
@@ -582,7 +584,7 @@ class GameState(Board):
         """Apply an action after checking it is legal; raises IllegalActionError if not."""
         if action not in self.legal_actions():
             raise IllegalActionError(
-                f"action {action_text(action)!r} is not legal at this step "
+                f"action {action_text(action, self.card_set)!r} is not legal at this step "
                 f"(round {self.round}, seat {self.current}, step {self.step_name})"
             )
         self.apply(action)
@@ -944,8 +946,9 @@ class GameState(Board):
         hand.remove(card)
         self.hands[seat] = tuple(hand)
         self.completed[seat] = (*self.completed[seat], card)
-        if CARD_CATEGORY[card] == PANDA_CARD:
-            e, need = self.eaten[seat], CARDS[card].eat
+        c = self.card_set.cards[card]
+        if c.category == PANDA_CARD:
+            e, need = self.eaten[seat], c.eat
             self.eaten[seat] = (e[0] - need[0], e[1] - need[1], e[2] - need[2])
         if self.emperor < 0 and len(self.completed[seat]) >= self.options.objectives_needed(
             self.players
@@ -959,9 +962,9 @@ class GameState(Board):
 
     def panda_points(self) -> list[int]:
         """Points of completed panda objectives per seat (the tie-break of R13.4)."""
-        points = self.card_points
+        points, category = self.card_points, self.card_set.categories
         return [
-            sum(points[c] for c in done if CARD_CATEGORY[c] == PANDA_CARD)
+            sum(points[c] for c in done if category[c] == PANDA_CARD)
             for done in self.completed
         ]
 
@@ -991,7 +994,8 @@ class GameState(Board):
             emperor=self.emperor if self.emperor >= 0 else None,
             capped=self.capped,
             rounds=self.round,
-            completed=tuple(tuple(CARDS[c].id for c in done) for done in self.completed),
+            completed=tuple(tuple(self.card_set.cards[c].id for c in done)
+                            for done in self.completed),
             excluded=tuple(excluded),
         )
 
@@ -1005,7 +1009,7 @@ class GameState(Board):
 
     def history_text(self) -> list[str]:
         """The history in notation: ``"S ACTION"`` for choices, ``"* EVENT"`` for chance."""
-        return [event_text(entry) for entry in self.history or ()]
+        return [event_text(entry, self.card_set) for entry in self.history or ()]
 
     def __repr__(self) -> str:
         return (
@@ -1056,7 +1060,6 @@ def new_game(
     problem = cards.deal_problem(players)
     if problem:
         raise OptionError(f"card set: {problem}")
-    cards.install()  # its added cards (if any) are the cards after the printed ones
     s = GameState.__new__(GameState)
     s.players = players
     s.options = options

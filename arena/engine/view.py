@@ -31,7 +31,7 @@ from typing import Any
 
 from . import rng as splitmix
 from .board import COPIED_PUBLIC, SHARED_PUBLIC, Board, board_dict, copy_public
-from .components import ALL_PLOTS, CARD_CATEGORY, CARDS, POND_TILE
+from .components import ALL_PLOTS, POND_TILE
 from .options import RuleOptions
 from .state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, GameState
 
@@ -198,7 +198,8 @@ class PlayerView(Board):
             for deck, known in zip(state.objective_decks, state.objective_known)
         )
         v.hand = state.hands[seat]
-        v.hand_categories = tuple(tuple(CARD_CATEGORY[c] for c in h) for h in state.hands)
+        category = state.card_set.categories
+        v.hand_categories = tuple(tuple(category[c] for c in h) for h in state.hands)
         # Not the state's cache of plot objectives: it is keyed by the cards the state was
         # asked about, other seats' hands included (R2.6).  The view starts its own.
         v._plot_ok = None
@@ -331,6 +332,7 @@ class PlayerView(Board):
 
     def to_dict(self) -> dict[str, Any]:
         """Everything in the view, JSON-ready (equal views give equal dicts)."""
+        cards = self.card_set.cards
         data: dict[str, Any] = {
             "seat": self.seat,
             "players": self.players,
@@ -349,9 +351,9 @@ class PlayerView(Board):
             "objective_deck_sizes": list(self.objective_deck_sizes),
             "objective_known": [list(k) for k in self.objective_known],
             "known_objectives": [[list(x) for x in k] for k in self.known_objectives],
-            "hand": [CARDS[c].id for c in self.hand],
+            "hand": [cards[c].id for c in self.hand],
             "hand_categories": [list(h) for h in self.hand_categories],
-            "completed": [[CARDS[c].id for c in done] for done in self.completed],
+            "completed": [[cards[c].id for c in done] for done in self.completed],
             "eaten": [list(e) for e in self.eaten],
             "stored_channels": list(self.stored_channels),
             "stored_improvements": [list(i) for i in self.stored_improvements],

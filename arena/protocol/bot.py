@@ -170,7 +170,7 @@ class EngineBot(Bot):
         messages.extend(self.pending)
         self.pending = []
         limit, left = self._limit()
-        texts = [action_text(a) for a in legal]
+        texts = [action_text(a, view.card_set) for a in legal]
         messages.append({"type": "decide", "view": withhold(view), "legal": texts,
                          "clock": {"move": limit, "left": left}})
         begin = time.monotonic()
@@ -192,7 +192,7 @@ class EngineBot(Bot):
             raise process.fault("illegal", "replied with an action message without an "
                                            "action text")
         try:
-            return parse_action(text[:200])
+            return parse_action(text[:200], view.card_set)
         except NotationError as exc:
             raise process.fault("illegal", f"replied {text[:60]!r}, which is not an "
                                            f"action ({exc})") from None

@@ -55,7 +55,7 @@ def positions() -> Iterator[tuple[Any, Any, list[int], list[Any]]]:
             legal = list(state.legal_actions())
             if kept.get(step, 0) < PER_STEP and (step != "actions" or state.round > 1):
                 kept[step] = kept.get(step, 0) + 1
-                seen = list(events(state.history or (), state.current))
+                seen = list(events(state.history or (), state.current, cards=state.card_set))
                 yield state, PlayerView.of(state, state.current), legal, seen
             state.apply(rng.choice(legal))
 
@@ -97,7 +97,7 @@ def _run(process: EngineProcess, report: Report) -> None:
                   {"type": "unknown-to-engines", "note": "an engine ignores this"}])
     for number, (state, view, legal, seen) in enumerate(positions(), 1):
         where = f"position {number} (round {state.round}, step {state.step_name})"
-        texts = [action_text(a) for a in legal]
+        texts = [action_text(a, state.card_set) for a in legal]
         messages: list[dict[str, Any]] = [
             {"type": "newgame", "seat": view.seat, "players": state.players,
              "rules": state.options.to_dict(), "cards": view.card_set.changes(),

@@ -17,7 +17,7 @@ import orjson
 
 from arena.bot import Bot, Param
 from arena.engine import ArenaError, RuleOptions, action_text, parse_action
-from arena.engine.components import CardSet
+from arena.engine.components import DEFAULT_CARD_SET, CardSet
 from arena.registry import BotSpec
 
 from . import PROTOCOL, VERSION
@@ -51,6 +51,8 @@ class Server:
         self.out = out
         self.values: dict[str, Any] = dict(spec.params)
         self.bot: Bot | None = None
+        #: The set of the game being played (``newgame``'s ``cards``): its cards' ids.
+        self.cards = DEFAULT_CARD_SET
 
     def send(self, message: dict[str, Any]) -> None:
         self.out.write(orjson.dumps(message) + b"\n")
@@ -70,8 +72,8 @@ class Server:
                                 if k in names})
         elif kind == "newgame":
             cards = message.get("cards") or {}
-            CardSet.from_changes(cards.get("points", {}), cards.get("remove", []),
-                                 add=cards.get("add")).install()
+            self.cards = CardSet.from_changes(cards.get("points", {}), cards.get("remove", []),
+                                              add=cards.get("add"))
             cls = self.spec.bot_class()
             self.bot = cls(random.Random(message["seed"]), **self.values)
             self.bot.start(message["seat"], message["players"],
@@ -79,12 +81,12 @@ class Server:
         elif kind in ("event", "decide") and self.bot is None:
             raise ValueError(f"{kind} before any newgame")
         elif kind == "event" and self.bot is not None:
-            self.bot.observe(event_of(message))
+            self.bot.observe(event_of(message, self.cards))
         elif kind == "decide" and self.bot is not None:
             view = rebuild(message["view"])
-            legal = [parse_action(t) for t in message["legal"]]
+            legal = [parse_action(t, self.cards) for t in message["legal"]]
             action = self.bot.choose(view, legal)
-            self.send({"type": "action", "action": action_text(action)})
+            self.send({"type": "action", "action": action_text(action, self.cards)})
         elif kind == "quit":
             return False
         # gameover, error and unknown messages need no answer (docs/protocol.md).

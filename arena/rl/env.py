@@ -102,15 +102,10 @@ class TakenokoEnv(AECEnv):
 
     @property
     def game(self) -> GameState:
-        """The game being played (the whole truth: for tools, never for an agent).
-
-        A set's added cards live in the process's card tables, which hold one set's at a
-        time (``components.install``), and another env's game may have installed its own
-        since: this env's are installed again (a no-op when they are there already)."""
+        """The game being played (the whole truth: for tools, never for an agent).  Its
+        cards are its set's (``game.card_set``), whatever other envs play beside it."""
         if self.state_ is None:
             raise RuntimeError("reset() the environment first")
-        if self.cards is not None and self.cards.added:
-            self.cards.install()
         return self.state_
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -152,7 +147,8 @@ class TakenokoEnv(AECEnv):
         if engine_action not in state.legal_actions():
             from ..engine import action_text
 
-            raise ValueError(f"action {index} ({action_text(engine_action)}) is not legal now; "
+            raise ValueError(f"action {index} ({action_text(engine_action, state.card_set)}) "
+                             "is not legal now; "
                              "sample it with the observation's action_mask")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()

@@ -18,8 +18,8 @@ seat's own information and every seat's public one, seats counted from the obser
 
 Both have one slot per objective card of the game's card set (``card_slots``): the printed
 cards' 45, then one per card the set adds (indices 45 on, in the set's order).  The count
-comes from the set given, never from the engine's ``CARDS`` table, which holds whatever set
-this process installed last: a printed environment keeps its sizes whatever else ran.
+comes from the set given (a game's own, ``view.card_set``): a printed environment keeps its
+sizes whatever other sets play beside it.
 """
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ def make_record(
     ``intervention`` (``arena.intervention``'s placements) is written only when given."""
     from arena.cards import record_field
     from arena.engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
-    from arena.engine.components import CARDS, FACES
+    from arena.engine.components import FACES
     from arena.engine.history import DEALT, DREW, MOVE, ROLLED, event_text
 
     players = state.players
@@ -203,9 +203,10 @@ def make_record(
     actions = [dict.fromkeys(ACTION_NAMES, 0) for _ in range(players)]
     weather = dict.fromkeys(FACES, 0)
     actor = 0
+    table = state.card_set.cards
 
     def drew(seat: int, card: int, round_: int) -> None:
-        card_id = CARDS[card].id
+        card_id = table[card].id
         drawn[seat].append(card_id)
         entry: CardRecord = {"card": card_id, "seat": seat, "drawn_round": round_,
                              "completed_round": None}
@@ -220,7 +221,7 @@ def make_record(
             if TURN_ACTION[kind] >= 0:
                 actions[actor][ACTION_NAMES[TURN_ACTION[kind]]] += 1
             elif kind == COMPLETE:
-                done = where.get((actor, CARDS[card_of(action)].id))
+                done = where.get((actor, table[card_of(action)].id))
                 if done is not None:
                     done["completed_round"] = entry[1]
         elif tag == DEALT:
@@ -251,7 +252,7 @@ def make_record(
         "cards": cards,
         "actions": actions,
         "weather": weather,
-        "moves": [event_text(e) for e in state.history or ()],
+        "moves": [event_text(e, state.card_set) for e in state.history or ()],
         "seconds": [round(s, 6) for s in seconds],
         "error": error,
     }

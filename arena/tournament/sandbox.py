@@ -952,6 +952,7 @@ def _bot_main(spec: BotSpec, seed: int, limits: JailLimits, requests: int, repli
             with contextlib.suppress(Exception):
                 bot.finish(message[2])
             return
+        cards = message[2].card_set  # the game's, as sent (the bot may change its view)
         try:
             action = bot.choose(message[2], message[3])
         except Exception as exc:
@@ -961,7 +962,7 @@ def _bot_main(spec: BotSpec, seed: int, limits: JailLimits, requests: int, repli
         if type(action) is int and -(1 << 63) <= action < 1 << 63:
             reply({"a": action})
         else:
-            reply({"x": returned_text(action)})
+            reply({"x": returned_text(action, cards)})
 
 
 def _uid(text: str) -> int | None:

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from arena.engine import GameState, PlayerView, RuleOptions, action_text, from_position
-from arena.engine.components import CARD_CATEGORY
+from arena.engine.components import CARD_CATEGORY, DEFAULT_CARD_SET
 from arena.registry import BotSpec
 
 #: Short complete games for unit tests: three objectives take the Emperor (R13.1).
@@ -42,7 +42,7 @@ def decide(spec: str, state: GameState, seed: int = 0) -> str:
     bot.start(state.current, state.players, state.options)
     action = bot.choose(PlayerView.of(state, state.current), list(state.legal_actions()))
     assert action in state.legal_actions()
-    return action_text(action)
+    return action_text(action, DEFAULT_CARD_SET)
 
 
 #: One gardener move (to 1,0) completes gardener-04 (green, 4 sections, no improvement).

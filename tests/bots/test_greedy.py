@@ -7,6 +7,7 @@ import random
 import pytest
 
 from arena.engine import RuleOptions, action_text
+from arena.engine.components import DEFAULT_CARD_SET as PRINTED
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
 from bots.greedy import GreedyBot
@@ -40,7 +41,7 @@ def test_completes_a_satisfied_objective_first() -> None:
         [{"objectives": ["gardener-04", "panda-11"]}, {"objectives": ["panda-01"]}],
         [{"at": "1,0", "tile": "green", "bamboo": 4}, {"at": "1,-1", "tile": "pink", "bamboo": 1}],
     )
-    assert "complete gardener-04" in [action_text(a) for a in state.legal_actions()]
+    assert "complete gardener-04" in [action_text(a, PRINTED) for a in state.legal_actions()]
     for seed in range(3):
         assert decide("greedy", state, seed) == "complete gardener-04"
 
@@ -52,7 +53,7 @@ def test_completing_action_is_valued_above_the_rest() -> None:
         [{"at": "1,0", "tile": "green", "bamboo": 2}],
     )
     values = {
-        action_text(a): GreedyBot.value_after(state, a, 0) for a in state.legal_actions()
+        action_text(a, PRINTED): GreedyBot.value_after(state, a, 0) for a in state.legal_actions()
     }
     assert max(values, key=values.__getitem__) == "complete panda-01"
 
@@ -62,7 +63,7 @@ def test_grows_the_shoot_its_card_needs() -> None:
     # Greedy may prefer drawing a card first; but among moves of the gardener it grows 1,0,
     # and it never moves the panda onto its own nearly finished shoot.
     values = {
-        action_text(a): GreedyBot.value_after(state, a, 0) for a in state.legal_actions()
+        action_text(a, PRINTED): GreedyBot.value_after(state, a, 0) for a in state.legal_actions()
     }
     gardener = {k: v for k, v in values.items() if k.startswith("gardener")}
     assert max(gardener, key=gardener.__getitem__) == "gardener 1,0"
@@ -91,5 +92,5 @@ def test_more_samples_still_decide_legally() -> None:
     state = position(**ONE_GROWTH_TO_GO)
     for seed in range(2):
         assert decide("greedy:samples=3", state, seed) in {
-            action_text(a) for a in state.legal_actions()
+            action_text(a, PRINTED) for a in state.legal_actions()
         }

@@ -16,7 +16,7 @@ from arena.engine import (
     to_position,
 )
 from arena.engine.actions import COMPLETE, KIND_MASK
-from arena.engine.components import parse_card
+from arena.engine.components import DEFAULT_CARD_SET, parse_card
 from bots import heuristics
 from bots.heuristics import (
     DECAY,
@@ -42,7 +42,7 @@ def test_a_satisfied_card_costs_nothing_and_completing_it_gains() -> None:
     card = parse_card("gardener-04")
     assert card_cost(state, 0, card) == 0.0
     before = evaluate(state, 0)
-    state.apply(parse_action("complete gardener-04"))
+    state.apply(parse_action("complete gardener-04", DEFAULT_CARD_SET))
     assert evaluate(state, 0) - before == (SCORE_WEIGHT - 1) * 5
 
 
@@ -51,11 +51,11 @@ def test_growth_towards_the_card_lowers_its_cost() -> None:
     card = parse_card("gardener-04")
     assert card_cost(state, 0, card) == 1.0
     grown = state.copy()
-    grown.apply(parse_action("gardener 1,0"))
+    grown.apply(parse_action("gardener 1,0", DEFAULT_CARD_SET))
     assert card_cost(grown, 0, card) == 0.0
     assert evaluate(grown, 0) > evaluate(state, 0)
     eaten = state.copy()
-    eaten.apply(parse_action("panda 1,0"))
+    eaten.apply(parse_action("panda 1,0", DEFAULT_CARD_SET))
     assert card_cost(eaten, 0, card) == 2.0
 
 
@@ -134,8 +134,8 @@ def test_draw_value_is_an_average_over_unseen_cards() -> None:
 
 def test_race_counts_every_card_done_and_in_hand_beyond_its_points() -> None:
     state = position(**ONE_GROWTH_TO_GO)
-    state.apply(parse_action("gardener 1,0"))
-    state.apply(parse_action("complete gardener-04"))
+    state.apply(parse_action("gardener 1,0", DEFAULT_CARD_SET))
+    state.apply(parse_action("complete gardener-04", DEFAULT_CARD_SET))
     costs = card_costs(state, 0)
     assert len(state.completed[0]) == 1 and costs
     gain = evaluate(state, 0, Weights(race=3.0)) - evaluate(state, 0)
@@ -176,7 +176,7 @@ def test_expected_hand_value_reads_categories_only_and_drops_when_shoots_are_eat
     assert heuristics.expected_hand_value(other, 1, pools) == value
     assert heuristics.expected_hand_value(PlayerView.of(other, 0), 1, pools) == value
     # Eating the tall green shoot makes the opponent's gardener cards further away.
-    state.apply(parse_action("panda 1,0"))
+    state.apply(parse_action("panda 1,0", DEFAULT_CARD_SET))
     assert heuristics.expected_hand_value(state, 1, pools) < value
 
 
@@ -185,7 +185,6 @@ def _plot_cost_by_walking(state: GameState, card: int) -> float:
     anchor met by a plot of the pattern's colour, every cell walked in pattern order."""
     from arena.engine.components import POND_TILE
     from arena.engine.grid import POND_RING
-    from arena.engine.objectives import PLOT_SHIFTS
 
     if state.plot_objective_found(card):
         return 0.0
@@ -195,7 +194,7 @@ def _plot_cost_by_walking(state: GameState, card: int) -> float:
     for cell, code in tiles.items():
         if code != POND_TILE:
             by_colour[code >> 2].append(cell)
-    rotations = PLOT_SHIFTS[card]
+    rotations = state.card_set.card(card).shifts
     best = sum(
         heuristics.PLOT_ACTION_COST[c] + heuristics.IRRIGATION_NEAR for _s, c in rotations[0]
     )

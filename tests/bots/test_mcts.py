@@ -25,6 +25,7 @@ from arena.engine import (
 )
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
+from arena.engine.components import DEFAULT_CARD_SET as PRINTED
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
 from bots.mcts import MctsBot
@@ -196,7 +197,7 @@ def test_completes_a_satisfied_objective() -> None:
         [{"at": "1,0", "tile": "green", "bamboo": 2}],
     )
     for seed in range(3):
-        assert action_text(decide(state, seed, iterations=50)) == "complete panda-01"
+        assert action_text(decide(state, seed, iterations=50), PRINTED) == "complete panda-01"
 
 
 def play_turn(state: GameState, seed: int, **params: object) -> GameState:
@@ -248,7 +249,7 @@ def test_candidates_put_completions_first_and_alone() -> None:
     )
     legal = state.legal_actions()
     assert len(legal) > 1
-    assert [action_text(a) for a in candidates(legal)] == ["complete panda-01"]
+    assert [action_text(a, PRINTED) for a in candidates(legal)] == ["complete panda-01"]
 
 
 def test_evaluation_prefers_progress_and_points() -> None:
@@ -281,8 +282,8 @@ def test_candidates_never_end_a_turn_with_an_action_left() -> None:
     )
     legal = state.legal_actions()
     assert END in legal and END not in candidates(legal)
-    state.apply(next(a for a in legal if action_text(a) == "panda 1,0"))
-    state.apply(next(a for a in state.legal_actions() if action_text(a) == "gardener 1,0"))
+    state.apply(next(a for a in legal if action_text(a, PRINTED) == "panda 1,0"))
+    state.apply(next(a for a in state.legal_actions() if action_text(a, PRINTED) == "gardener 1,0"))
     if not state.ended and state.current == 0:
         assert END in candidates(state.legal_actions())
 
@@ -342,9 +343,10 @@ def test_delegated_completion_keeps_the_emperor_rule() -> None:
          {"objectives": ["panda-06"], "completed": rich}],
         [{"at": "1,0", "tile": "green", "bamboo": 2}],
     )
-    assert action_text(decide(state, 0, iterations=20, delegate="none")) == "complete panda-01"
+    chosen = action_text(decide(state, 0, iterations=20, delegate="none"), PRINTED)
+    assert chosen == "complete panda-01"
     for delegate in ("complete", "steps"):
-        chosen = action_text(decide(state, 0, iterations=20, delegate=delegate))
+        chosen = action_text(decide(state, 0, iterations=20, delegate=delegate), PRINTED)
         assert chosen != "complete panda-01"
 
 

@@ -244,8 +244,9 @@ def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
                 seen += 1
                 if entry[0] == MOVE:
                     for s in range(players):
-                        natives[s].observe(Event.of(entry, entry[2], s))
-                        pythons[s].observe(Event.of(entry, entry[2], s))
+                        event = Event.of(entry, entry[2], s, cards=state.card_set)
+                        natives[s].observe(event)
+                        pythons[s].observe(event)
     assert decisions >= 150
     assert name != "mcts" or searched >= 1000, searched
 

@@ -8,7 +8,7 @@ import pytest
 
 from arena.engine import Event, PlayerView, RuleOptions, action_text, parse_action
 from arena.engine.actions import KIND_MASK, OBJECTIVE
-from arena.engine.components import parse_card
+from arena.engine.components import DEFAULT_CARD_SET, parse_card
 from arena.match import play_game
 from arena.registry import BotSpec, make_bot
 from bots.objective import ObjectiveBot
@@ -94,9 +94,9 @@ def test_protection_follows_what_it_saw_an_opponent_eat() -> None:
     assert not decide("objective", state).startswith("improve")
     bot = ObjectiveBot(random.Random(0))
     bot.start(0, 2, state.options)
-    bot.observe(Event("move", 3, 1, action=parse_action("panda 1,0")))
+    bot.observe(Event("move", 3, 1, action=parse_action("panda 1,0", DEFAULT_CARD_SET)))
     action = bot.choose(PlayerView.of(state, 0), list(state.legal_actions()))
-    assert action_text(action) == "improve enclosure 1,0"
+    assert action_text(action, DEFAULT_CARD_SET) == "improve enclosure 1,0"
 
 
 def test_uses_the_weather_for_its_target() -> None:
@@ -135,7 +135,7 @@ def test_draws_during_a_turn_that_starts_with_an_empty_hand() -> None:
     taken = []
     while state.current == 0 and not state.ended:
         action = bot.choose(PlayerView.of(state, 0), list(state.legal_actions()))
-        taken.append(action_text(action))
+        taken.append(action_text(action, DEFAULT_CARD_SET))
         state.apply(action)
     assert any(t.startswith("objective") for t in taken), taken
 
@@ -151,7 +151,7 @@ def test_does_not_take_the_emperor_to_lose() -> None:
          {"objectives": ["panda-06"], "completed": rich}],
         tiles,
     )
-    assert "complete panda-01" in [action_text(a) for a in behind.legal_actions()]
+    assert "complete panda-01" in [action_text(a, DEFAULT_CARD_SET) for a in behind.legal_actions()]
     assert decide("objective", behind) != "complete panda-01"
     # Ahead, it takes the Emperor at once.
     ahead = position(

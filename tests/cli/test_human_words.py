@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from arena.engine import PlayerView, action_text, new_game
-from arena.engine.components import tile_name
+from arena.engine.components import DEFAULT_CARD_SET, tile_name
 from arena.human import HumanBot, actions_left, describe
 
 
@@ -22,7 +22,7 @@ def test_every_legal_action_is_described_in_words() -> None:
             view = PlayerView.of(state, state.current)
             bot.seat = state.current
             for action in state.legal_actions():
-                text = action_text(action)
+                text = action_text(action, DEFAULT_CARD_SET)
                 words = describe(text, view)
                 assert words, text
                 kinds.add(text.split(" ")[0])

@@ -23,6 +23,7 @@ from arena.engine import (
     to_position,
 )
 from arena.engine import components as comp
+from arena.engine.components import DEFAULT_CARD_SET as PRINTED
 
 Json = dict[str, Any]
 
@@ -175,13 +176,13 @@ def opts(**kwargs: Any) -> RuleOptions:
 
 def legal(state: GameState) -> list[str]:
     """The legal actions of a state, as notation."""
-    return [action_text(a) for a in state.legal_actions()]
+    return [action_text(a, PRINTED) for a in state.legal_actions()]
 
 
 def play(state: GameState, *texts: str) -> GameState:
     """Play actions given as notation, each checked for legality; returns the state."""
     for text in texts:
-        state.play(parse_action(text))
+        state.play(parse_action(text, PRINTED))
     return state
 
 
@@ -196,7 +197,8 @@ def finish_turn(state: GameState) -> GameState:
         elif step == "choose_weather":
             play(state, "weather sun")
         elif step in ("place", "redraw"):
-            state.play(next(a for a in state.legal_actions() if action_text(a).startswith(step)))
+            state.play(next(a for a in state.legal_actions()
+                            if action_text(a, PRINTED).startswith(step)))
         else:
             play(state, "end")
     return state
@@ -229,12 +231,12 @@ def card(card_id: str) -> int:
 
 def hand_ids(state: GameState, seat: int) -> list[str]:
     """The ids of the objectives in a seat's hand."""
-    return [comp.CARDS[c].id for c in state.hands[seat]]
+    return [state.card_set.card(c).id for c in state.hands[seat]]
 
 
 def completed_ids(state: GameState, seat: int) -> list[str]:
     """The ids of the objectives a seat completed."""
-    return [comp.CARDS[c].id for c in state.completed[seat]]
+    return [state.card_set.card(c).id for c in state.completed[seat]]
 
 
 def assert_legal(state: GameState, *texts: str) -> None:
@@ -291,9 +293,11 @@ def check_components(state: GameState) -> None:
             assert state.improvement.get(c) == code & 3, f"printed improvement lost at {c}"
     cards = [c for deck in state.objective_decks for c in deck]
     cards += [c for h in state.hands for c in h] + [c for h in state.completed for c in h]
-    assert sorted(cards) == list(range(len(comp.CARDS))), "objective cards do not add up"
+    played = state.card_set  # the game's cards: the printed ones and those its set adds
+    assert sorted(cards) == sorted(set(range(len(played))) - played.removed), (
+        "objective cards do not add up")
     for k, deck in enumerate(state.objective_decks):
-        assert all(comp.CARDS[c].category == k for c in deck), "a card in the wrong deck"
+        assert all(played.category(c) == k for c in deck), "a card in the wrong deck"
     assert len(state.plot_known) == len(state.plot_deck)
 
 

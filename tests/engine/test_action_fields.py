@@ -20,7 +20,7 @@ from arena.engine.actions import (
     kind_of,
     plot_of,
 )
-from arena.engine.components import CARDS, CATEGORIES, FACES, IMPROVEMENTS
+from arena.engine.components import CARDS, CATEGORIES, DEFAULT_CARD_SET, FACES, IMPROVEMENTS
 from arena.engine.grid import cell_text, edge_text
 
 #: Options that open every kind of action (clouds kept or moved, redraws).
@@ -69,7 +69,7 @@ def test_the_kinds_are_the_modules_constants() -> None:
     for kind in Kind:
         constant = getattr(act, kind.name)
         assert constant == kind and type(constant) is int
-    assert type(parse_action("end")) is int
+    assert type(parse_action("end", DEFAULT_CARD_SET)) is int
 
 
 def test_the_fields_of_every_legal_action_of_random_games_agree_with_its_notation() -> None:
@@ -84,9 +84,9 @@ def test_the_fields_of_every_legal_action_of_random_games_agree_with_its_notatio
             legal = state.legal_actions()
             positions += 1
             for action in legal:
-                text = action_text(action)
+                text = action_text(action, DEFAULT_CARD_SET)
                 assert text_of_fields(action) == text
-                assert parse_action(text) == action
+                assert parse_action(text, DEFAULT_CARD_SET) == action
                 assert act.make(kind_of(action), cell_of(action), arg_of(action)) == action
                 seen.add(kind_of(action))
             state.apply(legal[rng.randrange(len(legal))])
@@ -98,6 +98,6 @@ def test_only_a_place_is_a_swap() -> None:
     assert any(card & 16 for card in range(len(CARDS)))
     for card in range(len(CARDS)):
         assert not is_swap(act.make(act.COMPLETE, 0, card))
-    assert is_swap(parse_action("place 1 1,0 swap"))
-    assert is_swap(parse_action("place 2 1,0 +fertilizer swap"))
-    assert not is_swap(parse_action("place 2 1,0 +fertilizer"))
+    assert is_swap(parse_action("place 1 1,0 swap", DEFAULT_CARD_SET))
+    assert is_swap(parse_action("place 2 1,0 +fertilizer swap", DEFAULT_CARD_SET))
+    assert not is_swap(parse_action("place 2 1,0 +fertilizer", DEFAULT_CARD_SET))

@@ -17,20 +17,13 @@ import pytest
 
 from arena.engine import OptionError, PositionError, RuleOptions, grid, native
 from arena.engine import actions as act
-from arena.engine.components import COLOURS, IMPROVEMENTS, CardSet, install
+from arena.engine.components import COLOURS, IMPROVEMENTS, CardSet
 from arena.engine.native import engine
 from tests.engine.helpers import check_board, check_components
 
 REFERENCE = engine("reference")
 NATIVE = engine("native") if native.available() else None
 
-
-@pytest.fixture(autouse=True)
-def printed_tables_after() -> object:
-    """A game of a set with added cards installs them in this process's card tables; the
-    next test of the process finds the printed tables, as after a printed game."""
-    yield
-    install(())
 
 ADD = {
     "plot": [{"id": "plot-16", "points": 3, "cells": [

@@ -20,6 +20,7 @@ from arena.engine import (
     event_text,
     events,
 )
+from arena.engine.components import DEFAULT_CARD_SET as PRINTED
 from arena.engine.history import DEALT, DREW, DREW_PLOTS, MOVE, RETURNED
 
 from .helpers import play_random_game
@@ -36,7 +37,7 @@ def seen_text(entry: tuple, viewer: int, actor: int) -> str:
         return f"* {verb} {CARDS[entry[2]].category_name} ?"
     if tag == DEALT and viewer != entry[2]:
         return f"* deal {entry[2]} " + " ".join(f"{CARDS[c].category_name} ?" for c in entry[3])
-    return event_text(entry)
+    return event_text(entry, PRINTED)
 
 
 def games() -> list[GameState]:
@@ -63,24 +64,24 @@ def with_actors(state: GameState) -> list[tuple[tuple, int]]:
 
 
 def test_the_games_hold_every_kind_of_event() -> None:
-    kinds = Counter(e.kind for state in GAMES for e in events(state.history or ()))
+    kinds = Counter(e.kind for state in GAMES for e in events(state.history or (), cards=PRINTED))
     assert set(kinds) == set(EVENT_KINDS), kinds
 
 
 def test_the_text_of_every_event_is_its_entrys_notation() -> None:
     for state in GAMES:
-        full = list(events(state.history or ()))
+        full = list(events(state.history or (), cards=PRINTED))
         assert [str(e) for e in full] == state.history_text()
         assert [e.text for e in full] == state.history_text()
         for seat in range(state.players):
-            seen = [e.text for e in events(state.history or (), seat)]
+            seen = [e.text for e in events(state.history or (), seat, cards=PRINTED)]
             assert seen == [seen_text(entry, seat, actor) for entry, actor in with_actors(state)]
 
 
 def test_events_are_data() -> None:
     state = GAMES[0]
     history = state.history or ()
-    for event, entry in zip(events(history), history):
+    for event, entry in zip(events(history, cards=PRINTED), history):
         assert event.round == entry[1]
         if event.kind == "move":
             assert (event.seat, event.action) == (entry[2], entry[3])
@@ -89,7 +90,7 @@ def test_events_are_data() -> None:
         elif event.kind == "deal":
             assert (event.seat, event.cards) == (entry[2], entry[3])
             assert event.categories == tuple(CARDS[c].category for c in entry[3])
-    moves = [e for e in events(history) if e.kind == "move"]
+    moves = [e for e in events(history, cards=PRINTED) if e.kind == "move"]
     assert [e.action for e in moves if e.seat == 0] == [
         entry[3] for entry in history if entry[0] == MOVE and entry[2] == 0
     ]
@@ -100,8 +101,8 @@ def test_another_seats_draws_are_hidden_but_their_number_and_categories() -> Non
     for state in GAMES:
         for entry, actor in with_actors(state):
             for viewer in range(state.players):
-                event = Event.of(entry, actor, viewer)
-                full = Event.of(entry, actor)
+                event = Event.of(entry, actor, viewer, cards=PRINTED)
+                full = Event.of(entry, actor, cards=PRINTED)
                 assert event.kind == full.kind and event.seat == full.seat
                 assert event.categories == full.categories
                 assert len(event.plots) == len(full.plots)
@@ -120,9 +121,9 @@ def test_another_seats_draws_are_hidden_but_their_number_and_categories() -> Non
 def test_to_dict_and_from_dict_round_trip_through_json() -> None:
     for state in GAMES[:6]:
         for viewer in (None, *range(state.players)):
-            for event in events(state.history or (), viewer):
+            for event in events(state.history or (), viewer, cards=PRINTED):
                 data = json.loads(json.dumps(event.to_dict()))
-                assert Event.from_dict(data) == event
+                assert Event.from_dict(data, PRINTED) == event
                 assert set(data) <= {"kind", "round", "seat", "action", "face", "plots", "cards",
                                      "categories"}
 
@@ -138,7 +139,8 @@ def test_to_dict_holds_the_fields_of_its_kind() -> None:
 
 
 def good(kind: str) -> dict[str, Any]:
-    return next(e.to_dict() for e in events(GAMES[-1].history or (), 0) if e.kind == kind)
+    return next(e.to_dict() for e in events(GAMES[-1].history or (), 0, cards=PRINTED)
+                if e.kind == kind)
 
 
 @pytest.mark.parametrize(("data", "field"), [
@@ -165,7 +167,7 @@ def good(kind: str) -> dict[str, Any]:
 ])
 def test_from_dict_names_the_field_at_fault(data: Any, field: str) -> None:
     with pytest.raises(NotationError, match="^" + re.escape(field)):
-        Event.from_dict(data)
+        Event.from_dict(data, PRINTED)
 
 
 def test_an_event_cannot_be_changed() -> None:

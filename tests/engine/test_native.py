@@ -26,7 +26,7 @@ from arena.engine import actions, grid, native
 from arena.engine import position as ref_position
 from arena.engine import state as ref_state
 from arena.engine import view as ref_view
-from arena.engine.components import CARDS, CardSet
+from arena.engine.components import CARDS, DEFAULT_CARD_SET, CardSet
 from arena.engine.errors import ArenaError
 from arena.engine.options import OPTION_NAMES, RuleOptions
 
@@ -446,7 +446,7 @@ def test_action_kinds_and_notation_agree() -> None:
     for _ in range(3000):
         action = rng.randrange(1 << 28)
         try:
-            text = actions.action_text(action)
+            text = actions.action_text(action, DEFAULT_CARD_SET)
         except (ValueError, IndexError, KeyError):
             text = None
         try:
@@ -455,11 +455,11 @@ def test_action_kinds_and_notation_agree() -> None:
             got = None
         if text is not None:
             assert got == text
-            _same(lambda t: _Text(actions.parse_action(t)),
+            _same(lambda t: _Text(actions.parse_action(t, DEFAULT_CARD_SET)),
                   lambda t: {"action": native._module().parse_action(t)}, text)
     for bad in ["", "fly", "place 3 0,1", "place 0 99,0", "irrigation 0,1|0,3", "clouds x keep",
                 "improve fertilizer 0,x", "weather choice", "complete plot-99", " end "]:
-        _same(lambda t: _Text(actions.parse_action(t)),
+        _same(lambda t: _Text(actions.parse_action(t, DEFAULT_CARD_SET)),
               lambda t: {"action": native._module().parse_action(t)}, bad)
 
 

@@ -16,6 +16,7 @@ from arena.engine import (
     parse_action,
 )
 from arena.engine import actions as act
+from arena.engine.components import DEFAULT_CARD_SET as PRINTED
 from tests.engine.helpers import (
     finish_turn,
     hand,
@@ -73,42 +74,44 @@ EVERY_KIND = [
 @pytest.mark.parametrize("text", EVERY_KIND)
 def test_action_text_round_trips(text: str) -> None:
     """Every action form: text -> int -> the same text, and int -> text -> the same int."""
-    action = parse_action(text)
+    action = parse_action(text, PRINTED)
     assert isinstance(action, int)
-    assert action_text(action) == text
-    assert parse_action(action_text(action)) == action
+    assert action_text(action, PRINTED) == text
+    assert parse_action(action_text(action, PRINTED), PRINTED) == action
 
 
 def test_every_kind_is_covered() -> None:
     """The list above holds each of the 19 action kinds."""
-    kinds = {act.kind_of(parse_action(t)) for t in EVERY_KIND}
+    kinds = {act.kind_of(parse_action(t, PRINTED)) for t in EVERY_KIND}
     assert kinds == set(range(19))
 
 
 def test_every_card_and_every_cell_round_trip() -> None:
     """All card ids, and every cell of the grid, in the forms that carry them."""
     for card in CARDS:
-        assert action_text(parse_action(f"complete {card.id}")) == f"complete {card.id}"
+        text = f"complete {card.id}"
+        assert action_text(parse_action(text, PRINTED), PRINTED) == text
     for cell in grid.CELLS:
         text = f"gardener {grid.cell_text(cell)}"
-        assert action_text(parse_action(text)) == text
+        assert action_text(parse_action(text, PRINTED), PRINTED) == text
     for edge in range(len(grid.EDGE_CELLS)):
         text = f"channel {grid.edge_text(edge)}"
-        assert parse_action(text) == act.make(act.CHANNEL, edge)
-        assert action_text(parse_action(text)) == text
+        assert parse_action(text, PRINTED) == act.make(act.CHANNEL, edge)
+        assert action_text(parse_action(text, PRINTED), PRINTED) == text
 
 
 def test_edges_are_written_smaller_tile_first() -> None:
     """An edge may be read in either order; it is written smaller tile first (q, then r)."""
-    assert parse_action("irrigation 1,-1|0,-1") == parse_action("irrigation 0,-1|1,-1")
-    assert action_text(parse_action("irrigation 1,-1|0,-1")) == "irrigation 0,-1|1,-1"
-    assert action_text(parse_action("channel 0,1|0,0")) == "channel 0,0|0,1"
-    assert action_text(parse_action("channel -1,1|-1,0")) == "channel -1,0|-1,1"
+    reversed_ = parse_action("irrigation 1,-1|0,-1", PRINTED)
+    assert reversed_ == parse_action("irrigation 0,-1|1,-1", PRINTED)
+    assert action_text(reversed_, PRINTED) == "irrigation 0,-1|1,-1"
+    assert action_text(parse_action("channel 0,1|0,0", PRINTED), PRINTED) == "channel 0,0|0,1"
+    assert action_text(parse_action("channel -1,1|-1,0", PRINTED), PRINTED) == "channel -1,0|-1,1"
 
 
 def test_surrounding_spaces_are_ignored() -> None:
     """Leading and trailing spaces do not matter."""
-    assert parse_action("  gardener 1,0 \n") == parse_action("gardener 1,0")
+    assert parse_action("  gardener 1,0 \n", PRINTED) == parse_action("gardener 1,0", PRINTED)
 
 
 MALFORMED = [
@@ -158,7 +161,7 @@ MALFORMED = [
 def test_malformed_actions_raise_notation_error(text: str) -> None:
     """Malformed texts raise NotationError with a one-sentence message naming the text."""
     with pytest.raises(NotationError) as info:
-        parse_action(text)
+        parse_action(text, PRINTED)
     message = str(info.value)
     assert message and "\n" not in message
     assert repr(text.strip()) in message or repr(text) in message, message
@@ -214,10 +217,11 @@ def test_every_history_line_follows_the_notation(players: int) -> None:
             m = EVENT.fullmatch(line)
             assert m, f"not notation: {line!r}"
             if m.group("action"):
-                assert action_text(parse_action(m.group("action"))) == m.group("action")
+                action = parse_action(m.group("action"), PRINTED)
+                assert action_text(action, PRINTED) == m.group("action")
                 moves += 1
         assert moves == len(chosen)
-        assert [action_text(a) for a in chosen] == [
+        assert [action_text(a, PRINTED) for a in chosen] == [
             line.split(" ", 1)[1] for line in state.history_text() if not line.startswith("*")
         ]
 
@@ -230,4 +234,4 @@ def test_roll_event_names_choice_for_the_question_mark_face() -> None:
     finish_turn(s)
     assert s.history_text()[-1] == "* roll choice"
     with pytest.raises(NotationError):
-        parse_action("weather choice")
+        parse_action("weather choice", PRINTED)

@@ -111,7 +111,8 @@ def test_R2_6_other_seats_see_only_the_categories_of_the_placed_hand() -> None:
     game.place_card(INDEX["panda-15"], seat=0)
     mine = PlayerView.of(game, 0)
     assert INDEX["panda-15"] in mine.hand
-    theirs = [e for e in events(game.history or (), viewer=1) if e.kind == "deal"]
+    theirs = [e for e in events(game.history or (), viewer=1, cards=game.card_set)
+              if e.kind == "deal"]
     assert theirs[0].seat == 0 and theirs[0].cards == (None, None, None)
     assert theirs[0].categories == (0, 1, 2)
 

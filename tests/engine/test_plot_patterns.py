@@ -145,16 +145,17 @@ def test_R10_3_pattern_matcher_anywhere_on_the_grid(card_id: str) -> None:
             moved = translate(cells, dq, dr)
             if any(grid.cell_of(q, r) < 0 for q, r, _c in moved):
                 continue
-            assert plot_pattern_found(bits(moved), index), (card_id, turns, dq, dr)
+            assert plot_pattern_found(bits(moved), comp.CARDS[index]), (card_id, turns, dq, dr)
             for i in range(len(moved)):
                 partial = moved[:i] + moved[i + 1 :]
-                assert not plot_pattern_found(bits(partial), index)
+                assert not plot_pattern_found(bits(partial), comp.CARDS[index])
                 wrong = [*partial, (moved[i][0], moved[i][1], OTHER[moved[i][2]])]
-                assert not plot_pattern_found(bits(wrong), index)
+                assert not plot_pattern_found(bits(wrong), comp.CARDS[index])
         if card_id in TWO_COLOUR:
             for dq, dr in SPOTS[:4]:
                 moved = translate(rotate(mirror(card_cells(card_id)), turns), dq, dr)
-                assert not plot_pattern_found(bits(moved), index), (card_id, "mirror", turns)
+                assert not plot_pattern_found(bits(moved), comp.CARDS[index]), (
+                    card_id, "mirror", turns)
 
 
 def test_R10_3_a_split_line_across_rows_is_not_a_line() -> None:
@@ -166,4 +167,4 @@ def test_R10_3_a_split_line_across_rows_is_not_a_line() -> None:
     row_end = (q_max, -1)
     cells = [(*row_end, "green"), (-q_max, 0, "green"), (-q_max + 1, 0, "green")]
     assert all(grid.cell_of(q, r) >= 0 for q, r, _c in cells)
-    assert not plot_pattern_found(bits(cells), index)
+    assert not plot_pattern_found(bits(cells), comp.CARDS[index])

@@ -25,6 +25,7 @@ from arena.engine import (
     to_position,
 )
 from arena.engine import actions as act
+from arena.engine.components import DEFAULT_CARD_SET
 from arena.engine.state import new_game as reference_game
 from tests.engine.helpers import check_board, check_components, check_state, replay_choices
 
@@ -145,9 +146,9 @@ def test_every_listed_action_applies(game: tuple[int, int, int, int]) -> None:
             if distinct:
                 key = repr(to_position(copy))
                 assert key not in outcomes, (
-                    f"{action_text(action)} has the effect of {outcomes[key]}"
+                    f"{action_text(action, DEFAULT_CARD_SET)} has the effect of {outcomes[key]}"
                 )
-                outcomes[key] = action_text(action)
+                outcomes[key] = action_text(action, DEFAULT_CARD_SET)
         assert to_position(state) == before, "applying to a copy changed the original"
 
     state, _ = play_checked(players, seed, choice_seed, OPTIONS[k], every_step)
@@ -213,8 +214,8 @@ def test_actions_round_trip_through_text(game: tuple[int, int, int, int]) -> Non
         legal = state.legal_actions()
         for action in legal:
             assert act.kind_of(action) <= act.REDRAW
-            assert act.action_text(action) and state.legal_actions() is legal
-            assert parse_action(action_text(action)) == action
+            assert act.action_text(action, DEFAULT_CARD_SET) and state.legal_actions() is legal
+            assert parse_action(action_text(action, DEFAULT_CARD_SET), DEFAULT_CARD_SET) == action
         state.apply(rng.choice(legal))
 
 

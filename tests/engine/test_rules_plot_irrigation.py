@@ -9,6 +9,7 @@ import pytest
 from arena.engine import GameState, from_position, grid, to_position
 from arena.engine import actions as act
 from arena.engine import components as comp
+from arena.engine.components import DEFAULT_CARD_SET
 from tests.engine.helpers import (
     all_plots_on_board,
     assert_illegal,
@@ -108,8 +109,8 @@ def test_R5_1_identical_drawn_plots_give_no_duplicate_actions() -> None:
         t = s.copy()
         t.apply(a)
         key = repr(to_position(t))
-        assert key not in listed, f"{act.action_text(a)} = {listed.get(key)}"
-        listed[key] = act.action_text(a)
+        assert key not in listed, f"{act.action_text(a, DEFAULT_CARD_SET)} = {listed.get(key)}"
+        listed[key] = act.action_text(a, DEFAULT_CARD_SET)
     every = set()
     for k in range(3):
         for cell in s.placement_spaces():

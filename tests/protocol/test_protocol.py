@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.engine import PlayerView, new_game
+from arena.engine.components import DEFAULT_CARD_SET
 from arena.protocol import PROTOCOL, VERSION
 from arena.protocol.view import rebuild, withhold, withhold_by_sample
 from arena.tournament.jail import jail_problem
@@ -80,7 +81,7 @@ def test_arena_engine_answers_the_handshake_and_decisions_without_a_jail() -> No
     view = PlayerView.of(state, 0)
     from arena.engine import action_text
 
-    legal = [action_text(a) for a in state.legal_actions()]
+    legal = [action_text(a, DEFAULT_CARD_SET) for a in state.legal_actions()]
     lines = [{"type": "hello", "protocol": PROTOCOL, "version": VERSION},
              {"type": "options", "values": {"complete": True}},
              {"type": "brand-new-message"},

@@ -21,7 +21,7 @@ from pettingzoo.test import api_test
 from arena import cards as card_files
 from arena.engine import OptionError, RuleOptions, native
 from arena.engine import actions as A
-from arena.engine.components import CardSet, install
+from arena.engine.components import CardSet
 from arena.engine.native import engine
 from arena.rl import ActionTable, CardSlotError, Observation, card_slots, layout
 from arena.rl import env as rl_env
@@ -45,14 +45,12 @@ ENGINES = ["reference", *(["native"] if native.available() else [])]
 @pytest.fixture(params=ENGINES)
 def eng(request: pytest.FixtureRequest,
         monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
-    """The env on one engine; the printed card tables again afterwards (a game of a set with
-    added cards installs them in the process's tables)."""
+    """The env on one engine."""
     chosen = engine(request.param)
     monkeypatch.setattr(rl_env, "new_game", chosen.new_game)
     monkeypatch.setattr(rl_env, "PlayerView", chosen.PlayerView)
     monkeypatch.setattr(card_files, "ENGINE", request.param)
     yield chosen
-    install(())
 
 
 @pytest.fixture

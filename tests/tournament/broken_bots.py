@@ -147,7 +147,7 @@ class Teller(_Broken):
         self.told: list[str] = []
 
     def observe(self, event: Event) -> None:
-        if type(event) is not Event or Event.from_dict(event.to_dict()) != event:
+        if type(event) is not Event or Event.from_dict(event.to_dict(), event.card_set) != event:
             self.told.append(f"not an Event: {event!r}")
         elif event.kind != "move":
             self.told.append(event.text)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.components import DEFAULT_CARD_SET
 from arena.faults import describe_exception, printable, returned_text
 
 from .conftest import FAST, read_records, run_cli
@@ -30,7 +31,7 @@ def test_an_exception_and_a_repr_are_told_escaped() -> None:
     except RuntimeError as exc:
         told = describe_exception(exc)
     assert told.startswith("RuntimeError: \\x1b[2J\\x1b[H\\x9b31mStandings") and "\x1b" not in told
-    shown = returned_text(type("Screen", (), {"__repr__": lambda self: FAKE})())
+    shown = returned_text(type("Screen", (), {"__repr__": lambda self: FAKE})(), DEFAULT_CARD_SET)
     assert shown.startswith("\\x1b[2J") and all(c.isprintable() for c in shown)
 
 

@@ -39,7 +39,7 @@ def test_a_bot_that_observes_is_told_every_event_its_seat_may_see() -> None:
     for seat in (0, 2):
         told = bots[seat].told  # type: ignore[attr-defined]
         assert all(type(e) is Event for e in told)
-        assert told == list(events(history, seat))
+        assert told == list(events(history, seat, cards=out.state.card_set))
     # Seat 0 sees its own hand and draws, not seat 2's.
     first = bots[0].told  # type: ignore[attr-defined]
     assert first[0].cards == history[0][3] and first[2].cards == (None, None, None)
@@ -64,6 +64,7 @@ def test_a_bot_is_told_the_same_events_in_a_bot_process(isolated: bool) -> None:
     message = out.error["message"]
     assert message.startswith("RuntimeError: ") and "(at " in message, message
     told = message.removeprefix("RuntimeError: ").rsplit(" (at ", 1)[0].split("|")
-    expected = [e.text for e in events(out.state.history or (), 1) if e.kind != "move"]
+    expected = [e.text for e in events(out.state.history or (), 1, cards=out.state.card_set)
+                if e.kind != "move"]
     assert told == expected
     assert "* deal 0 plot ? gardener ? panda ?" in told

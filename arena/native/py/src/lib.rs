@@ -269,13 +269,9 @@ fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> 
     if let Some(add) = changes.get("add") {
         kwargs.set_item("add", from_json(py, add)?)?;
     }
-    let cards = card_set_class(py)?.call_method("from_changes", (points, remove), Some(&kwargs))?;
-    if !b.card_set.added.is_empty() {
-        // What reads the card tables in Python (notation, the Python bots) finds the set's
-        // added cards, as when the reference reads a position or unpickles a set.
-        cards.call_method0("install")?;
-    }
-    let cards = cards.unbind();
+    let cards = card_set_class(py)?
+        .call_method("from_changes", (points, remove), Some(&kwargs))?
+        .unbind();
     Ok((options, cards))
 }
 
