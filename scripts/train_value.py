@@ -11,6 +11,10 @@ Usage::
         [--data d1 d2] [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--epochs 3]
     python scripts/train_value.py duel --weights value.json [--against objective]
         [--deals 100] [--seed 7]
+    python scripts/train_value.py td --previous value.json --out td1 [--data older/rows]
+        [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--lam 0.7] [--rounds 3]
+        [--epochs 2] [--rate 0.001] [--lineup learned,learned,objective] [--explore 0.02]
+        [--keep 1.0]
 
 ``play`` plays games between native bots (each seat draws one of ``--lineup``; with
 probability ``--explore`` a decision is a uniformly random legal action, so that the positions
@@ -34,6 +38,16 @@ games of them (against ``objective`` and themselves, ``--explore`` 0.05) into ``
 fits on those rows and ``--data``, and keeps the result as ``OUT/value.json`` only if it beats
 the last weights on ``--deals`` fresh paired deals by more than the 95% half-width; the
 figures (including the score against ``objective``) go to ``OUT/generation.json``.
+
+``td`` is a generation trained TD-Gammon's way: the previous weights play ``--games`` games
+(each seat draws one of ``--lineup``) and every kept decision leaves the *afterstate* it chose
+(the position it led to, once the seat's step is done: what ``learned``'s one ply compares),
+for the seat that chose it (``play --afterstates``).  The value, starting from the previous
+weights (a linear one widened exactly into ``--hidden`` units if asked), is fitted to the
+λ-returns of those rows along each seat's own game (``lambda_returns``), recomputed with the
+current value ``--rounds`` times.  It is judged as ``generation`` judges (duels on fresh
+paired deals against the previous weights and ``objective``; ``OUT/td.json``) and kept as
+``OUT/value.json`` only if it beats the previous weights.
 
 ``duel`` plays ``learned`` on the given weights against a bot (``--against``: a native bot's
 name, or another weights file) on ``--deals`` fresh deals, each twice with the seats swapped,
@@ -70,30 +84,38 @@ def chunk_seed(seed: int, chunk: int) -> int:
 
 def play_chunk(seed: int, chunk: int, games: int, lineup: Sequence[str], explore: float,
                keep: float, weights: Sequence[str | None] | None = None,
-               samples: int = 1) -> dict[str, np.ndarray]:
-    """The rows of one chunk of games, played in the core (``samples``: a ``learned``'s)."""
+               samples: int = 1, afterstates: bool = False) -> dict[str, np.ndarray]:
+    """The rows of one chunk of games, played in the core (``samples``: a ``learned``'s;
+    ``afterstates``: the positions each seat's decisions led to, for TD targets)."""
     rows: dict[str, Any] = core().selfplay(
         chunk_seed(seed, chunk), games, list(lineup), weights=list(weights) if weights else None,
-        explore=explore, keep=keep, samples=samples)
+        explore=explore, keep=keep, samples=samples, afterstates=afterstates)
     width = len(core().feature_names())
     x = np.frombuffer(rows["features"], dtype="<f4").reshape(-1, width)
-    game = np.asarray(list(rows["game"]), dtype=np.int64) + chunk * games
+    in_chunk = np.asarray(list(rows["game"]), dtype=np.int64)
+    seat = np.asarray(list(rows["seat"]), dtype=np.int8)
+    # Each game's lineup comes as bytes (a Vec<u8>), one per seat.
+    lineups = np.asarray([list(b) for b in rows["lineups"]], dtype=np.int8).reshape(games, -1)
     return {
         "x": x.astype(np.float32),
-        "game": game,
-        "seat": np.asarray(list(rows["seat"]), dtype=np.int8),
+        "game": in_chunk + chunk * games,
+        "seat": seat,
+        "ply": np.asarray(list(rows["ply"]), dtype=np.int32),
+        # Which bot of the lineup made the row's decisions.
+        "bot": lineups[in_chunk, seat] if len(seat) else seat,
         "outcome": np.asarray(rows["outcome"], dtype=np.float32),
         "margin": np.asarray(rows["margin"], dtype=np.float32),
     }
 
 
 def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float, keep: float,
-         chunk: int, weights: Sequence[str | None] | None = None, samples: int = 1) -> int:
+         chunk: int, weights: Sequence[str | None] | None = None, samples: int = 1,
+         afterstates: bool = False) -> int:
     """Play ``games`` games into ``out`` (chunks already there are kept); rows written."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "meta.json").write_text(json.dumps({
         "seed": seed, "lineup": list(lineup), "explore": explore, "keep": keep, "chunk": chunk,
-        "samples": samples,
+        "samples": samples, "afterstates": afterstates,
         "features": list(core().feature_names())}, indent=1) + "\n")
     chunks = math.ceil(games / chunk)
     start, done, rows = time.monotonic(), 0, 0
@@ -102,7 +124,7 @@ def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float
         if path.exists():
             continue
         n = min(chunk, games - c * chunk)
-        data = play_chunk(seed, c, n, lineup, explore, keep, weights, samples)
+        data = play_chunk(seed, c, n, lineup, explore, keep, weights, samples, afterstates)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **data)
         tmp.replace(path)
@@ -128,7 +150,9 @@ def load(dirs: Sequence[Path]) -> dict[str, np.ndarray]:
             parts.append(part)
     if not parts:
         raise SystemExit(f"no rows in {', '.join(map(str, dirs))}")
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    # Rows played before a column existed lack it: the columns all parts have.
+    keys = [k for k in parts[0] if all(k in p for p in parts)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in keys}
 
 
 def init(sizes: Sequence[int], rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -157,11 +181,14 @@ def log_loss(logits: np.ndarray, y: np.ndarray) -> float:
 
 def fit(x: np.ndarray, y: np.ndarray, hidden: Sequence[int], epochs: int, rate: float,
         batch: int, seed: int, l2: float = 1e-5, target: str = "win",
-        report: Any = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        report: Any = None, start: Sequence[tuple[np.ndarray, np.ndarray]] | None = None
+        ) -> list[tuple[np.ndarray, np.ndarray]]:
     """An MLP fitted with Adam (inputs already standardised): on the log loss of a logit
-    (``target`` win), or on the squared error of a linear output (``target`` margin)."""
+    (``target`` win), or on the squared error of a linear output (``target`` margin).
+    ``start``: the layers to begin from (copied), else He-initialised ones."""
     rng = np.random.default_rng(seed)
-    layers = init([x.shape[1], *hidden, 1], rng)
+    layers = ([(w.copy(), b.copy()) for w, b in start] if start is not None
+              else init([x.shape[1], *hidden, 1], rng))
     params = [p for layer in layers for p in layer]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -303,13 +330,138 @@ def generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed
     (out / "generation.json").write_text(json.dumps(result, indent=1) + "\n")
     return result
 
+def lambda_returns(values: np.ndarray, game: np.ndarray, seat: np.ndarray, ply: np.ndarray,
+                   outcome: np.ndarray, lam: float) -> np.ndarray:
+    """The λ-return of each afterstate along its seat's own game (TD(λ), forward view).
 
-def main(argv: Sequence[str] | None = None) -> int:
+    A seat's rows, ordered by ``ply``, are its trajectory s_0 … s_T; ``values`` is the current
+    value (the chance to win) of each row.  G_T = the game's outcome for the seat, and
+    G_t = (1 − λ)·V(s_{t+1}) + λ·G_{t+1}: λ = 1 gives the Monte Carlo return, λ = 0 TD(0).
+    Why: a target built on the value's own estimate of the next position averages away the
+    luck of the rest of the game, and follows what the seat's own action led to."""
+    order = np.lexsort((ply, seat, game))
+    g, s = game[order], seat[order]
+    last = np.ones(len(order), dtype=bool)
+    last[:-1] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])
+    v = values[order].tolist()
+    z = outcome[order].tolist()
+    ends = last.tolist()
+    sorted_returns = [0.0] * len(v)
+    ret = 0.0
+    for i in range(len(v) - 1, -1, -1):
+        ret = z[i] if ends[i] else (1.0 - lam) * v[i + 1] + lam * ret
+        sorted_returns[i] = ret
+    returns = np.empty(len(v))
+    returns[order] = sorted_returns
+    return returns
+
+
+def read_weights(text: str) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """A weights file's standardisation and layers."""
+    doc = json.loads(text)
+    layers = [(np.asarray(d["w"], dtype=np.float64), np.asarray(d["b"], dtype=np.float64))
+              for d in doc["layers"]]
+    return np.asarray(doc["mean"]), np.asarray(doc["scale"]), layers
+
+
+def widen(layers: Sequence[tuple[np.ndarray, np.ndarray]], hidden: int,
+          rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A one-hidden-layer net that computes exactly what the linear ``layers`` compute.
+
+    Two hidden units carry u = w·x + b as relu(u) − relu(−u); the others start small with
+    no weight on the output.  Why: TD from a random net unlearns what the linear value
+    knows; from this one it can only add what the hidden units find."""
+    (w, b), = layers
+    w1 = rng.standard_normal((hidden, w.shape[1])) * 0.1 / math.sqrt(w.shape[1])
+    b1 = np.zeros(hidden)
+    w1[0], w1[1], b1[0], b1[1] = w[0], -w[0], b[0], -b[0]
+    w2 = np.zeros((1, hidden))
+    w2[0, 0], w2[0, 1] = 1.0, -1.0
+    return [(w1, b1), (w2, np.zeros(1))]
+
+
+def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam: float,
+             rounds: int, epochs: int, rate: float, batch: int, seed: int
+             ) -> tuple[str, dict[str, Any]]:
+    """Weights fitted to λ-returns of afterstate rows, beginning from the ``start`` weights
+    (widened to ``hidden`` units if they are linear and ``hidden`` asks for a layer).
+
+    Fitted TD: each round computes every row's λ-return with the current value and fits the
+    value to them (log loss, ``epochs`` passes); the next round's targets use the new value.
+    Every fifth game is held out, and its log loss against the outcomes is reported."""
+    names = list(core().feature_names())
+    rng = np.random.default_rng(seed)
+    mean, scale, layers = read_weights(start)
+    hidden = [h for h in hidden if h > 0]
+    if hidden and len(layers) == 1:
+        layers = widen(layers, hidden[0], rng)
+    z = (data["x"].astype(np.float64) - mean) * scale
+    game, outcome = data["game"], data["outcome"].astype(np.float64)
+    held = game % HOLD_OUT == 0
+    history: list[dict[str, float]] = []
+    for r in range(rounds):
+        logits, _ = forward(layers, z)
+        y = lambda_returns(1.0 / (1.0 + np.exp(-logits)), game, data["seat"], data["ply"],
+                           outcome, lam)
+        layers = fit(z[~held], y[~held], hidden, epochs, rate, batch, seed + r, start=layers)
+        logits, _ = forward(layers, z[held])
+        history.append({"round": r + 1, "td_loss": round(log_loss(logits, y[held]), 5),
+                        "outcome_loss": round(log_loss(logits, outcome[held]), 5)})
+        print(f"round {r + 1}/{rounds}: {history[-1]}", file=sys.stderr, flush=True)
+    figures = {"rows": len(game), "games": len(np.unique(game)),
+               "held_out_rows": int(held.sum()), **history[-1]}
+    meta = {"target": "td", "lambda": lam, "hidden": hidden, "rounds": rounds,
+            "epochs": epochs, "rate": rate, "batch": batch, "seed": seed,
+            "start": sha256(start), **figures}
+    return weights_json(names, mean, scale, layers, meta), figures
+
+
+def td_generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed: int,
+                  deals: int, settings: dict[str, Any], samples: int = 1) -> dict[str, Any]:
+    """One TD generation: ``games`` games of the previous weights (``settings["lineup"]``,
+    learned seats on them) keep their afterstates in ``out``/``rows``; the value is fitted
+    to λ-returns on those rows and ``data`` (``td_train``, from the previous weights); it is
+    judged by duels on fresh paired deals against the previous weights and ``objective``,
+    and kept (``out``/``value.json``) only if it beats the previous by more than the 95%
+    half-width.  Resumable: played chunks and a fitted ``candidate.json`` are kept."""
+    old = previous.read_text()
+    lineup = settings["lineup"]
+    times: dict[str, float] = {}
+    clock = time.monotonic()
+    rows = out / "rows"
+    play(rows, games, seed, lineup, settings["explore"], settings["keep"], 100,
+         [old if n == "learned" else None for n in lineup], samples, afterstates=True)
+    times["play_s"] = time.monotonic() - clock
+    candidate = out / "candidate.json"
+    if candidate.exists():
+        text, figures = candidate.read_text(), dict(json.loads(candidate.read_text())["meta"])
+    else:
+        text, figures = td_train(load([*data, rows]), old, settings["hidden"], settings["lam"],
+                                 settings["rounds"], settings["epochs"], settings["rate"], 256,
+                                 seed)
+        candidate.write_text(text)
+    times["fit_s"] = time.monotonic() - clock - times["play_s"]
+    mean, half, played, _ = duel(text, old, deals, seed + 1, samples)
+    against, against_half, _, _ = duel(text, "objective", deals, seed + 2, samples)
+    times["duel_s"] = time.monotonic() - clock - times["play_s"] - times["fit_s"]
+    kept = mean - half > 0.5
+    result = {**figures, **{k: round(v, 1) for k, v in times.items()}, "sha256": sha256(text),
+              "vs_previous": mean, "vs_previous_half": half, "vs_objective": against,
+              "vs_objective_half": against_half, "duel_games": played, "kept": kept}
+    if kept:
+        (out / "value.json").write_text(text)
+    (out / "td.json").write_text(json.dumps(result, indent=1) + "\n")
+    return result
+
+
+def parser() -> Any:
+    """The command line: one subcommand per step."""
     ap = script_parser(
         __doc__,
         "python scripts/train_value.py play --out d1 --games 3100 --seed 1 --chunk 100",
         "python scripts/train_value.py fit --data d1 --out value.json --hidden 0 --epochs 3",
         "python scripts/train_value.py duel --weights value.json --against objective --deals 100",
+        "python scripts/train_value.py td --previous value.json --out td1 --games 1000 --seed 11",
     )
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play games and keep their rows")
@@ -322,6 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--keep", type=float, default=0.25)
     p.add_argument("--chunk", type=int, default=25)
     p.add_argument("--samples", type=int, default=1, help="a 'learned' seat's samples")
+    p.add_argument("--afterstates", action="store_true",
+                   help="keep the positions each decision led to (for td)")
     f = sub.add_parser("fit", help="fit the value on played rows")
     f.add_argument("--data", type=Path, nargs="+", required=True)
     f.add_argument("--out", type=Path, required=True)
@@ -338,23 +492,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--samples", type=int, default=1)
-    g = sub.add_parser("generation", help="play, fit, and keep only a winner over the last")
-    g.add_argument("--previous", type=Path, required=True, help="the last kept weights")
-    g.add_argument("--data", type=Path, nargs="*", default=[], help="older rows to fit on too")
-    g.add_argument("--out", type=Path, required=True)
-    g.add_argument("--games", type=int, default=1500)
-    g.add_argument("--seed", type=int, default=1)
-    g.add_argument("--deals", type=int, default=100)
-    g.add_argument("--hidden", type=int, nargs="+", default=[0])
-    g.add_argument("--epochs", type=int, default=3)
-    g.add_argument("--samples", type=int, default=1)
-    a = ap.parse_args(argv)
+    for name, text in (("generation", "play, fit, and keep only a winner over the last"),
+                       ("td", "a generation on afterstates with TD(λ) targets")):
+        g = sub.add_parser(name, help=text)
+        g.add_argument("--previous", type=Path, required=True, help="the last kept weights")
+        g.add_argument("--data", type=Path, nargs="*", default=[], help="older rows to fit on")
+        g.add_argument("--out", type=Path, required=True)
+        g.add_argument("--games", type=int, default=1500)
+        g.add_argument("--seed", type=int, default=1)
+        g.add_argument("--deals", type=int, default=100)
+        g.add_argument("--hidden", type=int, nargs="+", default=[0])
+        g.add_argument("--epochs", type=int, default=3 if name == "generation" else 2)
+        g.add_argument("--samples", type=int, default=1)
+    g.add_argument("--lam", type=float, default=0.7, help="TD(λ)'s λ")
+    g.add_argument("--rounds", type=int, default=3, help="target recomputations")
+    g.add_argument("--rate", type=float, default=0.001)
+    g.add_argument("--lineup", default="learned,learned,objective")
+    g.add_argument("--explore", type=float, default=0.02)
+    g.add_argument("--keep", type=float, default=1.0)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = parser().parse_args(argv)
     if a.command == "play":
         lineup = [s.strip() for s in a.lineup.split(",") if s.strip()]
         text = a.weights.read_text() if a.weights else None
         weights = [text if n == "learned" else None for n in lineup]
         rows = play(a.out, a.games, a.seed, lineup, a.explore, a.keep, a.chunk, weights,
-                    a.samples)
+                    a.samples, a.afterstates)
         print(f"{rows} rows written to {a.out}")
     elif a.command == "fit":
         text, figures = train(load(a.data), a.hidden, a.epochs, a.rate, a.batch, a.seed,
@@ -367,6 +533,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = generation(a.previous, a.data, a.out, a.games, a.seed, a.deals, a.hidden,
                             a.epochs, a.samples)
         print(json.dumps(result))
+    elif a.command == "td":
+        settings = {"lineup": [s.strip() for s in a.lineup.split(",") if s.strip()],
+                    "explore": a.explore, "keep": a.keep, "hidden": a.hidden, "lam": a.lam,
+                    "rounds": a.rounds, "epochs": a.epochs, "rate": a.rate}
+        print(json.dumps(td_generation(a.previous, a.data, a.out, a.games, a.seed, a.deals,
+                                       settings, a.samples)))
     else:
         against = a.against
         path = Path(against)

@@ -59,3 +59,28 @@ def test_plays_a_whole_game_with_legal_actions() -> None:
 def test_is_registered_with_its_parameters() -> None:
     spec = BotSpec.parse("learned:samples=2")
     assert spec.full_params() == {"samples": 2}
+
+
+#: (bot spec, players, seed, decisions) -> digest, as ``tests/bots/test_decision_digests.py``
+#: computes them; here because ``learned`` is native-only (that file checks its cases on the
+#: reference engine too).  The shipped weights (``value.sha256``) decide these: new weights
+#: re-make them in their own commit (``python -m tests.bots.test_learned``).
+DIGESTS: dict[tuple[str, int, int, int | None], str] = {
+    ("learned", 2, 1, None): "48d575d3b7f52ffb",
+    ("learned", 4, 3, None): "bea64d540f41a2d4",
+}
+
+
+@native
+@pytest.mark.parametrize("case", list(DIGESTS), ids=lambda c: f"{c[0]}-{c[1]}p-seed{c[2]}")
+def test_decisions_are_unchanged(case: tuple[str, int, int, int | None]) -> None:
+    from tests.bots.test_decision_digests import game_digest
+
+    assert game_digest(*case) == DIGESTS[case]
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the table to paste above
+    from tests.bots.test_decision_digests import game_digest
+
+    for key in DIGESTS:
+        print(f"    {key!r}: {game_digest(*key)!r},")

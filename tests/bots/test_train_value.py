@@ -80,3 +80,53 @@ def test_a_generation_writes_its_figures_and_keeps_only_a_winner(tmp_path) -> No
     assert result["duel_games"] == 4 and (out / "candidate.json").exists()
     assert (out / "value.json").exists() == result["kept"]
     assert result["kept"] == (result["vs_previous"] - result["vs_previous_half"] > 0.5)
+
+
+def test_lambda_returns_on_a_hand_made_trajectory() -> None:
+    """Two seats' afterstates interleaved out of order: each seat's returns follow its own
+    rows by ply, end on its own outcome, and λ = 1 / λ = 0 are Monte Carlo / TD(0)."""
+    game = np.array([0, 0, 0, 0, 0, 1])
+    seat = np.array([1, 0, 0, 1, 0, 0])
+    ply = np.array([4, 5, 0, 1, 2, 0])
+    values = np.array([0.3, 0.6, 0.2, 0.5, 0.4, 0.9])
+    outcome = np.array([0.0, 1.0, 1.0, 0.0, 1.0, 0.5])
+    lam = 0.5
+    got = train_value.lambda_returns(values, game, seat, ply, outcome, lam)
+    # Seat 0 of game 0 in order: rows 2 (ply 0), 4 (ply 2), 1 (ply 5); it won.
+    g1 = 1.0
+    g4 = (1 - lam) * 0.6 + lam * g1
+    g2 = (1 - lam) * 0.4 + lam * g4
+    # Seat 1: rows 3 (ply 1), 0 (ply 4); it lost.
+    g0 = 0.0
+    g3 = (1 - lam) * 0.3 + lam * g0
+    assert np.allclose(got, [g0, g1, g2, g3, g4, 0.5])
+    assert np.allclose(train_value.lambda_returns(values, game, seat, ply, outcome, 1.0),
+                       outcome)
+    td0 = train_value.lambda_returns(values, game, seat, ply, outcome, 0.0)
+    assert np.allclose(td0, [0.0, 1.0, 0.4, 0.3, 0.6, 0.5])
+
+
+def test_a_widened_net_computes_what_the_linear_one_does() -> None:
+    rng = np.random.default_rng(4)
+    linear = [(rng.standard_normal((1, 5)), np.array([0.3]))]
+    x = rng.standard_normal((7, 5))
+    wide = train_value.widen(linear, 6, rng)
+    assert np.allclose(train_value.forward(wide, x)[0], train_value.forward(linear, x)[0])
+
+
+def test_td_training_on_afterstates_is_reproducible_by_seed(tmp_path) -> None:
+    train_value.play(tmp_path, 4, 31, ["learned", "objective"], 0.02, 1.0, 4,
+                     afterstates=True)
+    data = train_value.load([tmp_path])
+    # Afterstates: one row per kept decision, of the seat that made it.
+    assert set(np.unique(data["bot"])) == {0, 1}
+    # A linear start (as the shipped weights were when TD began), so that a hidden layer
+    # is a widening of it.
+    start, _ = train_value.train(data, [0], 1, 0.003, 64, seed=1, quiet=True)
+    runs = [train_value.td_train(data, start, hidden, 0.7, 2, 1, 0.001, 64, seed)[0]
+            for hidden, seed in (([0], 1), ([0], 1), ([0], 2), ([4], 1), ([4], 1))]
+    digests = [train_value.sha256(text) for text in runs]
+    assert digests[0] == digests[1] != digests[2]
+    assert digests[3] == digests[4] != digests[0]
+    assert json.loads(runs[3])["meta"]["target"] == "td"
+    assert len(json.loads(runs[3])["layers"]) == 2

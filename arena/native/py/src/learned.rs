@@ -48,11 +48,12 @@ pub fn value_logit(weights: &str, x: Vec<f32>) -> PyResult<f32> {
 }
 
 /// Plays games in the core (`takenoko::bots::selfplay`) and returns a dict: `features`
-/// (bytes, little-endian float32, `FEATURES` per row), `game`, `seat`, `outcome`, `margin`
-/// per row, `lineups` and `outcomes` per game.  `lineup` names native bots; a name
+/// (bytes, little-endian float32, `FEATURES` per row), `game`, `seat`, `ply`, `outcome`,
+/// `margin` per row, `lineups` and `outcomes` per game.  `afterstates`: the rows are the
+/// positions each decision led to, for the seat that made it (`Plan::afterstates`).  `lineup` names native bots; a name
 /// `learned` takes the weights text at the same place of `weights` (None: the built-in).
 #[pyfunction]
-#[pyo3(signature = (seed, games, lineup, weights = None, players = 2, paired = false, explore = 0.0, keep = 0.25, samples = 1))]
+#[pyo3(signature = (seed, games, lineup, weights = None, players = 2, paired = false, explore = 0.0, keep = 0.25, samples = 1, afterstates = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
@@ -65,6 +66,7 @@ pub fn selfplay<'py>(
     explore: f64,
     keep: f64,
     samples: u32,
+    afterstates: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let weights = weights.unwrap_or_default();
     let mut bots = Vec::with_capacity(lineup.len());
@@ -87,6 +89,7 @@ pub fn selfplay<'py>(
         paired,
         explore,
         keep,
+        afterstates,
     };
     let context = move || format!("self-play games of seed {seed}");
     let rows = guard(py, context, || {
@@ -98,6 +101,7 @@ pub fn selfplay<'py>(
     out.set_item("features", PyBytes::new(py, &bytes))?;
     out.set_item("game", rows.game)?;
     out.set_item("seat", rows.seat)?;
+    out.set_item("ply", rows.ply)?;
     out.set_item("outcome", rows.outcome)?;
     out.set_item("margin", rows.margin)?;
     out.set_item("lineups", rows.lineups)?;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::actions::Action;
 use crate::rng::PyRandom;
 use crate::seeds::derive_seed;
-use crate::state::{Legal, State};
+use crate::state::{Legal, State, STEP_ACTIONS};
 use crate::view::View;
 
 use super::features::{features, FEATURES};
@@ -51,6 +51,10 @@ pub struct Plan {
     pub explore: f64,
     /// The chance that a decision's position is kept as rows (one per seat).
     pub keep: f64,
+    /// Keep instead, at a kept decision, the position the decision led to, for the seat
+    /// that made it (when its step is done and the game goes on): the afterstates that
+    /// `learned` compares, along each seat's own game, for TD targets.
+    pub afterstates: bool,
 }
 
 /// The rows and the results.
@@ -60,6 +64,8 @@ pub struct Rows {
     pub features: Vec<f32>,
     pub game: Vec<u32>,
     pub seat: Vec<u8>,
+    /// The decision of the game (counted from 0) at which the row was kept.
+    pub ply: Vec<u32>,
     /// 1 won, 0 lost, 1/k a win shared by k.
     pub outcome: Vec<f32>,
     /// The seat's final points less the best of the others'.
@@ -79,97 +85,146 @@ pub fn play(plan: &Plan, mut progress: impl FnMut(u32)) -> Result<Rows, String> 
         return Err("a paired plan is two bots in 2-player games".into());
     }
     let mut rows = Rows::default();
-    let mut cache = Cache::new();
-    let mut x = [0.0f32; FEATURES];
-    let mut legal = Legal::new();
-    let seed = plan.seed.to_string();
+    let mut scratch = Scratch {
+        cache: Cache::new(),
+        x: [0.0f32; FEATURES],
+        legal: Legal::new(),
+    };
     for g in 0..plan.games {
-        let game = g.to_string();
-        let deal_key = if plan.paired {
-            (g / 2).to_string()
-        } else {
-            game.clone()
-        };
-        let deal = derive_seed(&["selfplay-deal", &seed, &deal_key]);
-        let mut rng = PyRandom::new(derive_seed(&["selfplay", &seed, &game]) as i128);
-        let seats: Vec<u8> = (0..plan.players)
-            .map(|s| {
-                if plan.paired {
-                    (s as u32 + g) as u8 % 2
-                } else {
-                    rng.randbelow(n as u64) as u8
-                }
-            })
-            .collect();
-        let mut bots = Vec::with_capacity(seats.len());
-        for (s, &p) in seats.iter().enumerate() {
-            let key = derive_seed(&["selfplay-bot", &seed, &game, &s.to_string()]);
-            bots.push(plan.lineup[p as usize].make(PyRandom::new(key as i128))?);
-        }
-        let mut state = State::new(
-            plan.players as usize,
-            deal as i128,
-            Arc::default(),
-            &[],
-            true,
-            Arc::default(),
-        )
-        .map_err(|e| e.to_string())?;
-        let points = card_points(&state.b);
-        let options = state.b.options.clone();
-        for (s, bot) in bots.iter_mut().enumerate() {
-            bot.start(s as u8, plan.players, &options);
-        }
-        crate::referee::tell(&mut bots, &state, 0);
-        let mut seen = history_len(&state);
-        let first = rows.game.len();
-        while !state.is_terminal() {
-            let seat = state.b.current;
-            state.legal_into(&mut legal);
-            if rng.random() < plan.keep {
-                for s in 0..plan.players {
-                    features(&state, s, &mut cache, &points, &mut x);
-                    rows.features.extend_from_slice(&x);
-                    rows.game.push(g);
-                    rows.seat.push(s);
-                }
-            }
-            let action: Action = if legal.len() > 1 && rng.random() < plan.explore {
-                legal[rng.randbelow(legal.len() as u64) as usize]
-            } else {
-                let view = View::of(&state, seat as i64).map_err(|e| e.to_string())?;
-                bots[seat as usize].choose(&view, &legal)
-            };
-            state.apply(action).map_err(|e| e.to_string())?;
-            crate::referee::tell(&mut bots, &state, seen);
-            seen = history_len(&state);
-        }
-        let result = state.result(&[]);
-        let share = 1.0 / result.winners.len().max(1) as f32;
-        let outcome: Vec<f32> = (0..plan.players)
-            .map(|s| {
-                if result.winners.contains(&s) {
-                    share
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        for i in first..rows.game.len() {
-            let s = rows.seat[i] as usize;
-            let best_other = (0..plan.players as usize)
-                .filter(|&o| o != s)
-                .map(|o| result.scores[o])
-                .max()
-                .unwrap_or(0);
-            rows.outcome.push(outcome[s]);
-            rows.margin.push((result.scores[s] - best_other) as f32);
-        }
-        rows.lineups.push(seats);
-        rows.outcomes.push(outcome);
+        play_game(plan, g, &mut rows, &mut scratch)?;
         progress(g + 1);
     }
     Ok(rows)
+}
+
+/// What every game reuses.
+struct Scratch {
+    cache: Cache,
+    x: [f32; FEATURES],
+    legal: Legal,
+}
+
+/// A game set up: its state, its seats' bots, which lineup entry sits at each seat, and the
+/// game's own generator (keeping and exploring).
+type Game = (State, Vec<Box<dyn Bot>>, Vec<u8>, PyRandom);
+
+/// One game of the plan: its deal, its seats and their bots, drawn from the seed.
+fn setup(plan: &Plan, g: u32) -> Result<Game, String> {
+    let seed = plan.seed.to_string();
+    let game = g.to_string();
+    let deal_key = if plan.paired {
+        (g / 2).to_string()
+    } else {
+        game.clone()
+    };
+    let deal = derive_seed(&["selfplay-deal", &seed, &deal_key]);
+    let mut rng = PyRandom::new(derive_seed(&["selfplay", &seed, &game]) as i128);
+    let n = plan.lineup.len() as u64;
+    let seats: Vec<u8> = (0..plan.players)
+        .map(|s| {
+            if plan.paired {
+                (s as u32 + g) as u8 % 2
+            } else {
+                rng.randbelow(n) as u8
+            }
+        })
+        .collect();
+    let mut bots = Vec::with_capacity(seats.len());
+    for (s, &p) in seats.iter().enumerate() {
+        let key = derive_seed(&["selfplay-bot", &seed, &game, &s.to_string()]);
+        bots.push(plan.lineup[p as usize].make(PyRandom::new(key as i128))?);
+    }
+    let state = State::new(
+        plan.players as usize,
+        deal as i128,
+        Arc::default(),
+        &[],
+        true,
+        Arc::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((state, bots, seats, rng))
+}
+
+/// Whether `state`, just reached by a decision of `seat`, is a position `learned`'s one ply
+/// values (`greedy::lookahead`'s leaf): the seat's step is done, and the game goes on.
+fn is_afterstate(state: &State, seat: u8) -> bool {
+    let b = &state.b;
+    !state.is_terminal() && (b.current != seat || b.step == STEP_ACTIONS)
+}
+
+/// Plays game `g` to its end, its rows (in the order met) and result added to `rows`.
+fn play_game(plan: &Plan, g: u32, rows: &mut Rows, s: &mut Scratch) -> Result<(), String> {
+    let (mut state, mut bots, seats, mut rng) = setup(plan, g)?;
+    let points = card_points(&state.b);
+    let options = state.b.options.clone();
+    for (i, bot) in bots.iter_mut().enumerate() {
+        bot.start(i as u8, plan.players, &options);
+    }
+    crate::referee::tell(&mut bots, &state, 0);
+    let mut seen = history_len(&state);
+    let first = rows.game.len();
+    let mut ply = 0u32;
+    let row = |state: &State, seat: u8, ply: u32, s: &mut Scratch, rows: &mut Rows| {
+        features(state, seat, &mut s.cache, &points, &mut s.x);
+        rows.features.extend_from_slice(&s.x);
+        rows.game.push(g);
+        rows.seat.push(seat);
+        rows.ply.push(ply);
+    };
+    while !state.is_terminal() {
+        let seat = state.b.current;
+        state.legal_into(&mut s.legal);
+        let kept = rng.random() < plan.keep;
+        if kept && !plan.afterstates {
+            for other in 0..plan.players {
+                row(&state, other, ply, s, rows);
+            }
+        }
+        let action: Action = if s.legal.len() > 1 && rng.random() < plan.explore {
+            s.legal[rng.randbelow(s.legal.len() as u64) as usize]
+        } else {
+            let view = View::of(&state, seat as i64).map_err(|e| e.to_string())?;
+            bots[seat as usize].choose(&view, &s.legal)
+        };
+        state.apply(action).map_err(|e| e.to_string())?;
+        if kept && plan.afterstates && is_afterstate(&state, seat) {
+            row(&state, seat, ply, s, rows);
+        }
+        crate::referee::tell(&mut bots, &state, seen);
+        seen = history_len(&state);
+        ply += 1;
+    }
+    finish(&state, first, seats, rows);
+    Ok(())
+}
+
+/// The game's outcome for each seat, given to its rows (from `first` on) and recorded.
+fn finish(state: &State, first: usize, seats: Vec<u8>, rows: &mut Rows) {
+    let players = seats.len();
+    let result = state.result(&[]);
+    let share = 1.0 / result.winners.len().max(1) as f32;
+    let outcome: Vec<f32> = (0..players as u8)
+        .map(|s| {
+            if result.winners.contains(&s) {
+                share
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    for i in first..rows.game.len() {
+        let s = rows.seat[i] as usize;
+        let best_other = (0..players)
+            .filter(|&o| o != s)
+            .map(|o| result.scores[o])
+            .max()
+            .unwrap_or(0);
+        rows.outcome.push(outcome[s]);
+        rows.margin.push((result.scores[s] - best_other) as f32);
+    }
+    rows.lineups.push(seats);
+    rows.outcomes.push(outcome);
 }
 
 fn history_len(state: &State) -> usize {
@@ -192,6 +247,7 @@ mod tests {
             paired: true,
             explore: 0.05,
             keep: 0.3,
+            afterstates: false,
         }
     }
 
@@ -216,6 +272,29 @@ mod tests {
         let rows = play(&p, |_| {}).unwrap();
         assert!(rows.game.is_empty());
         assert_eq!(rows.outcomes.len(), 2);
+    }
+
+    #[test]
+    fn afterstate_rows_follow_each_seats_own_decisions_in_order() {
+        let mut p = plan(8);
+        p.afterstates = true;
+        p.keep = 1.0;
+        let rows = play(&p, |_| {}).unwrap();
+        assert_eq!(rows, play(&p, |_| {}).unwrap());
+        let mut states = p.clone();
+        states.afterstates = false;
+        let before = play(&states, |_| {}).unwrap();
+        // One row per kept decision at most (states: one per seat and decision).
+        assert!(rows.game.len() * 2 <= before.game.len() && rows.game.len() > 20);
+        for g in 0..2 {
+            let plies: Vec<u32> = (0..rows.game.len())
+                .filter(|&i| rows.game[i] == g)
+                .map(|i| rows.ply[i])
+                .collect();
+            assert!(plies.windows(2).all(|w| w[0] < w[1]), "{plies:?}");
+        }
+        assert!(rows.seat.contains(&0) && rows.seat.contains(&1));
+        assert_eq!(rows.ply.len(), rows.game.len());
     }
 
     #[test]
