@@ -14,7 +14,7 @@ priors are.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.engine import STEP_PLACE, Action, GameState, PlayerView
@@ -331,122 +331,11 @@ class Search:
     def iterate(self, root: Node, view: PlayerView) -> None:
         """One iteration: sample, select, expand, roll out, evaluate, back up.
 
-        The root's candidates are the same in every sample (they are this seat's own, in
-        the position it sees), so they are worked out once per decision (``root_keys``).
+        The steps are methods of their own so that each reads alone; the walk down the tree
+        (``_descend``) keeps its bookkeeping in locals, as this is the search's hot loop.
         """
         s = view.determinize(self.rng)
-        players = s.players
-        node = root
-        path = [root]
-        c = self.c
-        widen = self.widen
-        log, sqrt = math.log, math.sqrt
-        turns = self.turns
-        mover = s.current
-        keys = self.keys
-        keyed = self.root_keys
-        place_keys = self.place_keys
-        # While only open actions of the searching seat lead from the root, the state is
-        # one kept per node, given each sample's hidden parts (``with_hidden_from``).
-        states = self.states
-        open_path = s.current == self.seat
-        seat = self.seat
-        # Whether the node reached is one where the searching seat moves in every sample:
-        # its children are judged by that seat's values only (see ``mine_only``).
-        mine_path = open_path
-        mine_only = False
-        turn_ends = self.turn_ends
-        while not s.ended:
-            if turns and s.current != mover:
-                mover = s.current
-                turns -= 1
-                if not turns:
-                    break  # the horizon: as many turns as asked have ended
-            if keyed is not None:
-                cands, actions = keyed
-                keyed = None
-            elif s.step == STEP_PLACE:
-                # Placements: dozens of candidates to filter and key, the same whenever
-                # the same plots are drawn at the same place in the tree.
-                legal = s.legal_actions()
-                memo = (s.drawn, tuple(legal))
-                found = place_keys.get(memo)
-                if found is None:
-                    found = place_keys[memo] = keys(s, candidates(legal))
-                cands, actions = found
-            else:
-                cands, actions = keys(s, candidates(s.legal_actions()))
-                if node is root:
-                    self.root_keys = (cands, actions)
-            children = node.children
-            if widen > 0:
-                limit = 1.0 + widen * sqrt(node.visits)
-            else:
-                limit = 1e18
-            known = len(children)
-            if known < limit and known < len(cands):
-                # Fewer children than both bounds: a new one is added here whatever the
-                # values, so only the availabilities are counted.
-                for a in cands:
-                    child = children.get(a)
-                    if child is not None:
-                        child.avail += 1
-                expand = True
-            else:
-                p = s.current
-                best_child: Node | None = None
-                best_action = -1
-                best_value = -1e18
-                available = 0
-                for a in cands:
-                    child = children.get(a)
-                    if child is None:
-                        continue
-                    available += 1
-                    child.avail += 1
-                    n = child.visits
-                    value = child.totals[p] / n + c * sqrt(log(child.avail) / n)
-                    if value > best_value:
-                        best_value, best_child, best_action = value, child, a
-                expand = available < limit and available < len(cands)
-            if expand:
-                a = self.untried(
-                    node, s, cands, len(path) <= self.lookahead, actions, mine_path
-                )
-                child = Node(players)
-                children[a] = child
-                prior = node.prior
-                if prior is not None and a in prior:
-                    k = self.prior
-                    child.visits = k
-                    child.totals = [k * x for x in prior[a]]
-                action = a if actions is None else actions[a]
-                s.apply(action)
-                if open_path and OPEN_KIND[kind_of(action)] and s.current == seat and (
-                    not s.ended
-                ):
-                    states[child] = s.copy()
-                path.append(child)
-                mine_only = mine_path
-                break
-            assert best_child is not None
-            action = best_action if actions is None else actions[best_action]
-            if open_path:
-                public = states.get(best_child)
-                if public is not None:
-                    s = public.with_hidden_from(s, seat)
-                else:
-                    s.apply(action)
-                    if OPEN_KIND[kind_of(action)] and s.current == seat and not s.ended:
-                        states[best_child] = s.copy()
-                    else:
-                        open_path = False
-            else:
-                s.apply(action)
-            if mine_path and (turn_ends[kind_of(action)] or s.current != seat or s.ended):
-                mine_path = False
-            node = best_child
-            path.append(node)
+        s, path, turns, mover, mine_only = self._descend(root, s)
         if self.depth and not s.ended and (not self.turns or turns > 1 or s.current == mover):
             self.rollout(s, s.current if turns == 1 else -1)
         if s.ended:
@@ -455,19 +344,156 @@ class Search:
             values = self.mine(s)
         else:
             values = self.evaluate(s)
-        if players == 2:
-            v0, v1 = values
-            for n in path:
-                n.visits += 1
-                totals = n.totals
-                totals[0] += v0
-                totals[1] += v1
-        else:
-            for n in path:
-                n.visits += 1
-                totals = n.totals
-                for i in range(players):
-                    totals[i] += values[i]
+        _back_up(path, values, s.players)
+
+    def _descend(
+        self, root: Node, s: GameState
+    ) -> tuple[GameState, list[Node], int, int, bool]:
+        """Select down the tree from ``root`` in the sample ``s`` and add one node.
+
+        Returns the state reached (``s`` itself, or a kept state given its hidden parts),
+        the path of nodes, the turns of the horizon left and the seat last seen to move
+        (for the rollout's stop), and whether the node added is judged by the searching
+        seat's values alone (``mine_only``).  While only open actions of the searching seat
+        lead from the root, the state is one kept per node (``states``), given each
+        sample's hidden parts (``with_hidden_from``).  ``mine_path``: whether the node
+        reached is one where the searching seat moves in every sample, so its children are
+        judged by that seat's values only.
+        """
+        node = root
+        path = [root]
+        turns = self.turns
+        mover = s.current
+        keyed = self.root_keys
+        seat = self.seat
+        open_path = mine_path = s.current == seat
+        turn_ends = self.turn_ends
+        while not s.ended:
+            if turns and s.current != mover:
+                mover = s.current
+                turns -= 1
+                if not turns:
+                    break  # the horizon: as many turns as asked have ended
+            cands, actions = keyed if keyed is not None else self._node_keys(s, node is root)
+            keyed = None
+            best_child, best_action = self._select(node, s, cands)
+            if best_child is None:
+                path.append(self._expand(node, s, cands, actions, len(path), open_path,
+                                         mine_path))
+                return s, path, turns, mover, mine_path
+            action = best_action if actions is None else actions[best_action]
+            if open_path:
+                s, open_path = self._follow_open(best_child, s, action)
+            else:
+                s.apply(action)
+            if mine_path and (turn_ends[kind_of(action)] or s.current != seat or s.ended):
+                mine_path = False
+            node = best_child
+            path.append(node)
+        return s, path, turns, mover, False
+
+    def _node_keys(
+        self, s: GameState, at_root: bool
+    ) -> tuple[list[int], dict[int, int] | None]:
+        """A node's candidates as tree keys, and the action of each key if they differ.
+
+        The root's are the same in every sample (they are this seat's own, in the position
+        it sees), so they are kept for the decision (``root_keys``).  Placements have dozens
+        of candidates to filter and key, the same whenever the same plots are drawn at the
+        same place in the tree, so they are kept by the plots drawn and the legal list.
+        """
+        if s.step == STEP_PLACE:
+            legal = s.legal_actions()
+            memo = (s.drawn, tuple(legal))
+            found = self.place_keys.get(memo)
+            if found is None:
+                found = self.place_keys[memo] = self.keys(s, candidates(legal))
+            return found
+        found = self.keys(s, candidates(s.legal_actions()))
+        if at_root:
+            self.root_keys = found
+        return found
+
+    def _select(self, node: Node, s: GameState, cands: list[int]) -> tuple[Node | None, int]:
+        """The child to descend to by the availability-aware UCB, and its key; or
+        ``(None, -1)`` when a child is to be added here (progressive widening).
+
+        Every child whose action is legal in this sample counts one more availability.
+        """
+        children = node.children
+        widen = self.widen
+        limit = 1.0 + widen * math.sqrt(node.visits) if widen > 0 else 1e18
+        known = len(children)
+        if known < limit and known < len(cands):
+            # Fewer children than both bounds: a new one is added here whatever the
+            # values, so only the availabilities are counted.
+            for a in cands:
+                child = children.get(a)
+                if child is not None:
+                    child.avail += 1
+            return None, -1
+        p = s.current
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        best_child: Node | None = None
+        best_action = -1
+        best_value = -1e18
+        available = 0
+        for a in cands:
+            child = children.get(a)
+            if child is None:
+                continue
+            available += 1
+            child.avail += 1
+            n = child.visits
+            value = child.totals[p] / n + c * sqrt(log(child.avail) / n)
+            if value > best_value:
+                best_value, best_child, best_action = value, child, a
+        if available < limit and available < len(cands):
+            return None, -1
+        assert best_child is not None
+        return best_child, best_action
+
+    def _expand(
+        self, node: Node, s: GameState, cands: list[int], actions: dict[int, int] | None,
+        depth: int, open_path: bool, mine_path: bool,
+    ) -> Node:
+        """Add the next untried child below ``node`` (``depth``: the path's length so far)
+        and play its action in ``s``.
+
+        A child with a one-step prior starts with ``prior`` virtual visits at that value;
+        one reached by open actions of the searching seat keeps its state (``_descend``).
+        """
+        a = self.untried(node, s, cands, depth <= self.lookahead, actions, mine_path)
+        child = Node(s.players)
+        node.children[a] = child
+        prior = node.prior
+        if prior is not None and a in prior:
+            k = self.prior
+            child.visits = k
+            child.totals = [k * x for x in prior[a]]
+        action = a if actions is None else actions[a]
+        s.apply(action)
+        if open_path and OPEN_KIND[kind_of(action)] and s.current == self.seat and (
+            not s.ended
+        ):
+            self.states[child] = s.copy()
+        return child
+
+    def _follow_open(
+        self, child: Node, s: GameState, action: Action
+    ) -> tuple[GameState, bool]:
+        """Step to ``child`` along a path of the searching seat's open actions: its kept
+        state given this sample's hidden parts, or ``s`` played on (and kept while the path
+        stays open).  Returns the state and whether the path is still open."""
+        public = self.states.get(child)
+        if public is not None:
+            return public.with_hidden_from(s, self.seat), True
+        s.apply(action)
+        if OPEN_KIND[kind_of(action)] and s.current == self.seat and not s.ended:
+            self.states[child] = s.copy()
+            return s, True
+        return s, False
 
     def untried(
         self, node: Node, s: GameState, cands: list[int], shallow: bool,
@@ -518,3 +544,21 @@ class Search:
             s.apply(a)
             if s.ended or (mover >= 0 and s.current != mover):
                 break
+
+
+def _back_up(path: list[Node], values: Sequence[float], players: int) -> None:
+    """Add one visit and the leaf's values to every node of the path (two players
+    unrolled: this runs once per node per iteration)."""
+    if players == 2:
+        v0, v1 = values
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            totals[0] += v0
+            totals[1] += v1
+    else:
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            for i in range(players):
+                totals[i] += values[i]

@@ -234,12 +234,7 @@ def _regression(
     standard error: the deal-level (sandwich) variance is too small when one participant wins
     nearly every game and the fitted probabilities sit at 0 and 1.
     """
-    def seat(name: str, dtype: Any = None) -> np.ndarray:
-        """A column of the seats of games without error (``t.ok_seats`` would copy them all
-        and keep the copy)."""
-        return t.ok_column("seats", name, dtype)
-
-    n_rows = len(seat("gi"))
+    n_rows = len(t.ok_column("seats", "gi"))
     catalog = t.catalog
     points = catalog["points"].to_numpy(dtype=float)
     # The completed cards' codes and seat rows only (not a filtered copy of every column).
@@ -253,16 +248,43 @@ def _regression(
     fit: dict[str, Any] = {"usable": usable, "rows": n_rows}
     if len(usable) < 2:
         return fit
-    players = seat("players")
+    players = t.ok_column("seats", "players")
     player_counts = np.unique(players)
-    who = seat("participant").astype(np.int64)
+    x, n_int = _design(t, n_rows, codes, done_srow, usable, players, player_counts)
+    y = t.ok_column("seats", "share", float)
+    start = np.zeros(x.shape[1])
+    for i, count in enumerate(player_counts):
+        rate = float(np.clip(y[players == count].mean(), 0.01, 0.99))
+        start[i] = math.log(rate / (1.0 - rate))
+    penalty = np.r_[np.zeros(len(player_counts)), np.full(x.shape[1] - len(player_counts),
+                                                          1e-2)]
+    beta, se = stats.logistic(x, y, penalty, start=start)
+    p = special.expit(np.clip(x @ beta, -30.0, 30.0))
+    info = stats.information(x, p * (1.0 - p)) + np.diag(penalty)
+    bread = np.linalg.pinv(info)
+    # Score of each seat row at the fit, summed per deal: sum over deals = penalty * beta.
+    per_deal = scores_by_deal(x, y - p, deal_of_game[t.ok_column("seats", "gi")], n_deals)
+    sandwich = _sandwich(t, per_deal, bread, deal_of_game, n_deals)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inflate = np.where(sandwich > 0, np.maximum(1.0, se / sandwich), 1.0)
+    fit.update({"beta": beta, "se": se, "bread": bread, "scores": per_deal,
+                "n_int": n_int, "penalty": penalty, "inflate": inflate})
+    return fit
+
+
+def _design(t: Tables, n_rows: int, codes: np.ndarray, done_srow: np.ndarray,
+            usable: np.ndarray, players: np.ndarray, player_counts: np.ndarray
+            ) -> tuple[sparse.csr_array, int]:
+    """The regression's design matrix, one row per seat of a game without error, and its
+    number of intercepts (players' counts, then the participants but the first, the
+    reference).  The design is indicators (and the Emperor, 0 or 1): a few non-zeros in
+    about fifty columns a seat, so it is kept sparse (at a million games a dense one, with
+    its weighted copy while fitting, took 1.6 GB of the report's peak)."""
+    who = t.ok_column("seats", "participant").astype(np.int64)
     present = np.unique(who)[1:]  # the first participant is the reference
-    column = np.full(len(catalog), -1)
+    column = np.full(len(t.catalog), -1)
     column[usable] = np.arange(len(usable))
     n_int = len(player_counts) + len(present)
-    # The design is indicators (and the Emperor, 0 or 1): a few non-zeros in about fifty
-    # columns a seat, so it is kept sparse (at a million games a dense one, with its
-    # weighted copy while fitting, took 1.6 GB of the report's peak).
     entries_r: list[np.ndarray] = []
     entries_c: list[np.ndarray] = []
     plays = np.searchsorted(player_counts, players)
@@ -273,7 +295,7 @@ def _regression(
         if len(present) else np.zeros(n_rows, dtype=bool)
     entries_r.append(np.flatnonzero(mine))
     entries_c.append(len(player_counts) + where[mine])
-    emperor = np.flatnonzero(seat("emperor"))
+    emperor = np.flatnonzero(t.ok_column("seats", "emperor"))
     entries_r.append(emperor)
     entries_c.append(np.full(len(emperor), n_int))
     # A card's seat row among the seats of games without error (its games have none).
@@ -288,35 +310,24 @@ def _regression(
         shape=(n_rows, n_int + 1 + len(usable))).tocsr()
     del entries_r, entries_c
     x.data[:] = 1.0  # an indicator, even where two entries fell in one cell
-    y = seat("share", float)
-    start = np.zeros(x.shape[1])
-    for i, count in enumerate(player_counts):
-        rate = float(np.clip(y[players == count].mean(), 0.01, 0.99))
-        start[i] = math.log(rate / (1.0 - rate))
-    penalty = np.r_[np.zeros(len(player_counts)), np.full(x.shape[1] - len(player_counts),
-                                                          1e-2)]
-    beta, se = stats.logistic(x, y, penalty, start=start)
-    p = special.expit(np.clip(x @ beta, -30.0, 30.0))
-    info = stats.information(x, p * (1.0 - p)) + np.diag(penalty)
-    bread = np.linalg.pinv(info)
-    # Score of each seat row at the fit, summed per deal: sum over deals = penalty * beta.
-    per_deal = scores_by_deal(x, y - p, deal_of_game[seat("gi")], n_deals)
-    # The bootstrap's variance of the one-step estimate, worked out: bread · meat · bread,
-    # the meat from the deals' scores centred within their pairing.
+    return x, n_int
+
+
+def _sandwich(t: Tables, per_deal: np.ndarray, bread: np.ndarray, deal_of_game: np.ndarray,
+              n_deals: int) -> np.ndarray:
+    """The bootstrap's standard error of the one-step estimate, worked out: the square
+    root of the diagonal of bread · meat · bread, the meat from the deals' scores centred
+    within their pairing (a pairing at a time: no centred copy of them all)."""
     strata = t.games["stratum"].to_numpy()[~t.games["error"].to_numpy()]
     stratum_of_deal = np.zeros(n_deals, dtype=np.int64)
     stratum_of_deal[deal_of_game[deal_of_game >= 0]] = strata
-    meat = np.zeros((x.shape[1], x.shape[1]))
-    for st in np.unique(stratum_of_deal):  # a pairing at a time: no centred copy of them all
+    size = per_deal.shape[1]
+    meat = np.zeros((size, size))
+    for st in np.unique(stratum_of_deal):
         centred = per_deal[stratum_of_deal == st]
         centred -= centred.mean(axis=0)
         meat += centred.T @ centred
-    sandwich = np.sqrt(np.clip(np.diag(bread @ meat @ bread), 0.0, None))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inflate = np.where(sandwich > 0, np.maximum(1.0, se / sandwich), 1.0)
-    fit.update({"beta": beta, "se": se, "bread": bread, "scores": per_deal,
-                "n_int": n_int, "penalty": penalty, "inflate": inflate})
-    return fit
+    return np.sqrt(np.clip(np.diag(bread @ meat @ bread), 0.0, None))
 
 
 def scores_by_deal(x: np.ndarray | sparse.csr_array, resid: np.ndarray, deal: np.ndarray,
@@ -477,70 +488,23 @@ def card_table(
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The per-card table, strongest evidence of imbalance first, and the run-level figures
     beside it; a card drawn fewer than ``min_drawn`` times gets no test and no bootstrap
-    figure."""
+    figure.
+
+    Three tests flag a card (each across the cards, Benjamini–Hochberg): its fair value
+    against its points, dead (completed far less often than its category), and its
+    efficiency against its category's; each is a function of its own below."""
     n = len(s.cards)
     q = {name: s.totals[i * n:(i + 1) * n] for i, name in enumerate(QUANTITIES)}
     cat = s.cards["category"].astype(str).to_numpy()
     points = s.cards["points"].to_numpy(dtype=float)
-    out = s.cards[["card", "category", "asks", "points"]].copy()
-    out["drawn"] = q["drawn"].astype(int)
-    out["completed"] = q["completed"].astype(int)
+    out, deff = _figure_columns(s, q, full, boot, cat)
     rate = full["completion_rate"][0]
-    out["completion_rate"] = rate
-    lo, hi, deff = _effective_wilson(q["completed"], q["drawn"], boot["completion_rate"], cat)
-    out["completion_rate_lo"], out["completion_rate_hi"] = lo, hi
-    out["in_hand_at_end"] = 1.0 - rate
-    out["in_hand_at_end_lo"], out["in_hand_at_end_hi"] = 1.0 - hi, 1.0 - lo
-    for name in ("turns_held", "points_per_turn", "lift", "fair_value"):
-        out[name] = full[name][0]
-        out[f"{name}_lo"], out[f"{name}_hi"] = _interval(boot[name])
-    out["imbalance"] = out["fair_value"] - points
-
-    # Fair value against the card's points, tested together (Benjamini–Hochberg).
-    se_fair = _scale(boot["fair_value"])
-    with np.errstate(divide="ignore", invalid="ignore"):  # a zero spread: no test (NaN/inf)
-        p_fair = two_sided((full["fair_value"][0] - points) / se_fair)
-    out["p_value"] = p_fair
-    out["q_value"] = bh(p_fair)
-
-    # Dead cards: completed far less often than the rest of their category.  One-sided test
-    # of the card's completions against the rest's rate, with the binomial variance under
-    # that null inflated by the card's design effect.
-    rest_rate = np.full(n, np.nan)
-    for c in np.unique(cat):
-        m = cat == c
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rest_rate[m] = ((q["completed"][m].sum() - q["completed"][m])
-                            / (q["drawn"][m].sum() - q["drawn"][m]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z_dead = (q["completed"] - q["drawn"] * rest_rate) / np.sqrt(
-            q["drawn"] * rest_rate * (1 - rest_rate) * deff)
-    p_dead = special.ndtr(z_dead)
+    se_fair = _fair_value_test(out, full, boot, points)
+    rest_rate, p_dead = _dead_test(q, cat, deff)
     out["category_rate"] = rest_rate
-
-    # Efficiency outliers: points per turn held against the rest of the card's category
-    # (categories differ as a whole; the category table shows that), beyond a margin of
-    # ±MARGIN of the rest's: one-sided tests at the margin, the error of each at least the
-    # one the card would have there, its completions a Poisson count (so a card never
-    # completed in a few draws is not "certain" to be at 0).
-    ratio = full["efficiency_ratio"][0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rest_ppt = full["points_per_turn"][0] / ratio
-        se_boot = np.nan_to_num(_scale(boot["efficiency_ratio"]), nan=0.0)
-        sides = []
-        for bound, upper in ((1.0 + MARGIN, True), (1.0 - MARGIN, False)):
-            expected = bound * rest_ppt * q["held"] / points
-            null_se = np.sqrt(expected) * points / q["held"] / rest_ppt
-            z = (ratio - bound) / np.fmax(se_boot, np.nan_to_num(null_se, nan=0.0))
-            sides.append(special.ndtr(-z) if upper else special.ndtr(z))
-    p_eff = np.fmin(sides[0], sides[1])
-    side = np.where(sides[0] < sides[1], 1, -1)
     few = q["drawn"] < min_drawn
-    p_eff = np.where(few | ~np.isfinite(ratio), np.nan, p_eff)
-    out["efficiency_ratio"] = ratio
-    out["efficiency_ratio_lo"], out["efficiency_ratio_hi"] = _interval(boot["efficiency_ratio"])
+    p_eff, side = _efficiency_test(out, q, full, boot, points, few)
     q_eff = bh(p_eff)
-
     # Tests of a card drawn a few times are not made: their p-values mean nothing; nor are
     # its bootstrap figures shown (from one deal the interval of its turns held is [0, 0]).
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -554,16 +518,101 @@ def card_table(
     dead = (q_dead <= fdr) & (rate <= 0.5 * rest_rate)
     out.loc[few, ["p_value"]] = np.nan
     out["q_value"] = bh(out["p_value"].to_numpy())
-
     # Games needed for the fair value's error to resolve one point (5% two-sided, 80% power).
     with np.errstate(divide="ignore", invalid="ignore"):
         out["games_needed"] = np.ceil(s.games * (se_fair * (stats.Z + POWER_Z)) ** 2)
+    _fair_value_shown(out, s, full, boot)
+    out["flag"] = _flags(out, dead, q_eff, side, fdr)
+    out = _by_evidence(out, points)
+    return out, _run_info(s, full, boot, out, fdr, points)
 
+
+def _figure_columns(s: Sample, q: dict[str, np.ndarray], full: dict[str, np.ndarray],
+                    boot: dict[str, np.ndarray], cat: np.ndarray
+                    ) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table's figures and their bootstrap intervals (the completion rate's an
+    effective Wilson interval), and each card's design effect (the dead test reads it)."""
+    out = s.cards[["card", "category", "asks", "points"]].copy()
+    out["drawn"] = q["drawn"].astype(int)
+    out["completed"] = q["completed"].astype(int)
+    rate = full["completion_rate"][0]
+    out["completion_rate"] = rate
+    lo, hi, deff = _effective_wilson(q["completed"], q["drawn"], boot["completion_rate"], cat)
+    out["completion_rate_lo"], out["completion_rate_hi"] = lo, hi
+    out["in_hand_at_end"] = 1.0 - rate
+    out["in_hand_at_end_lo"], out["in_hand_at_end_hi"] = 1.0 - hi, 1.0 - lo
+    for name in ("turns_held", "points_per_turn", "lift", "fair_value"):
+        out[name] = full[name][0]
+        out[f"{name}_lo"], out[f"{name}_hi"] = _interval(boot[name])
+    out["imbalance"] = out["fair_value"] - s.cards["points"].to_numpy(dtype=float)
+    return out, deff
+
+
+def _fair_value_test(out: pd.DataFrame, full: dict[str, np.ndarray],
+                     boot: dict[str, np.ndarray], points: np.ndarray) -> np.ndarray:
+    """Fair value against the card's points, tested together (Benjamini–Hochberg): the
+    ``p_value`` and ``q_value`` columns; the fair value's bootstrap error."""
+    se_fair = _scale(boot["fair_value"])
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero spread: no test (NaN/inf)
+        p_fair = two_sided((full["fair_value"][0] - points) / se_fair)
+    out["p_value"] = p_fair
+    out["q_value"] = bh(p_fair)
+    return se_fair
+
+
+def _dead_test(q: dict[str, np.ndarray], cat: np.ndarray, deff: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Dead cards: completed far less often than the rest of their category.  One-sided
+    test of the card's completions against the rest's rate, with the binomial variance
+    under that null inflated by the card's design effect; the rest's rate and the p-values."""
+    rest_rate = np.full(len(cat), np.nan)
+    for c in np.unique(cat):
+        m = cat == c
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rest_rate[m] = ((q["completed"][m].sum() - q["completed"][m])
+                            / (q["drawn"][m].sum() - q["drawn"][m]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z_dead = (q["completed"] - q["drawn"] * rest_rate) / np.sqrt(
+            q["drawn"] * rest_rate * (1 - rest_rate) * deff)
+    return rest_rate, special.ndtr(z_dead)
+
+
+def _efficiency_test(out: pd.DataFrame, q: dict[str, np.ndarray],
+                     full: dict[str, np.ndarray], boot: dict[str, np.ndarray],
+                     points: np.ndarray, few: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Efficiency outliers: the p-values and sides (+1 efficient), and the ratio's columns.
+
+    Points per turn held against the rest of the card's category (categories differ as a
+    whole; the category table shows that), beyond a margin of ±MARGIN of the rest's:
+    one-sided tests at the margin, the error of each at least the one the card would have
+    there, its completions a Poisson count (so a card never completed in a few draws is
+    not "certain" to be at 0).  A card drawn ``few`` times is not tested."""
+    ratio = full["efficiency_ratio"][0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rest_ppt = full["points_per_turn"][0] / ratio
+        se_boot = np.nan_to_num(_scale(boot["efficiency_ratio"]), nan=0.0)
+        sides = []
+        for bound, upper in ((1.0 + MARGIN, True), (1.0 - MARGIN, False)):
+            expected = bound * rest_ppt * q["held"] / points
+            null_se = np.sqrt(expected) * points / q["held"] / rest_ppt
+            z = (ratio - bound) / np.fmax(se_boot, np.nan_to_num(null_se, nan=0.0))
+            sides.append(special.ndtr(-z) if upper else special.ndtr(z))
+    p_eff = np.fmin(sides[0], sides[1])
+    side = np.where(sides[0] < sides[1], 1, -1)
+    p_eff = np.where(few | ~np.isfinite(ratio), np.nan, p_eff)
+    out["efficiency_ratio"] = ratio
+    out["efficiency_ratio_lo"], out["efficiency_ratio_hi"] = _interval(boot["efficiency_ratio"])
+    return p_eff, side
+
+
+def _fair_value_shown(out: pd.DataFrame, s: Sample, full: dict[str, np.ndarray],
+                      boot: dict[str, np.ndarray]) -> None:
+    """Hide the fair values where a point's worth is not known to be positive: each is a
+    ratio over something that may be 0 (-35.6 [-347, 296] points), so none is shown, with
+    the games that would resolve the exchange rate beside; else the games a card short of
+    completions would need."""
     info_priced = bool(_interval(boot["lambda"])[0] > 0) if "lambda" in boot else False
     if not info_priced:
-        # A point's worth is not known to be positive: each fair value is a ratio over
-        # something that may be 0 (-35.6 [-347, 296] points), so none is shown, with the
-        # games that would resolve the exchange rate beside.
         out["fair_value_games_needed"] = _lambda_games(s, full, boot)
         for col in ("fair_value", "fair_value_lo", "fair_value_hi", "imbalance", "p_value",
                     "q_value", "games_needed"):
@@ -572,8 +621,13 @@ def card_table(
         out["fair_value_games_needed"] = np.where(
             out["fair_value"].isna() & (out["completed"] < MIN_COMPLETIONS),
             np.ceil(s.games * MIN_COMPLETIONS / np.maximum(out["completed"], 1)), np.nan)
+
+
+def _flags(out: pd.DataFrame, dead: np.ndarray, q_eff: np.ndarray, side: np.ndarray,
+           fdr: float) -> list[str]:
+    """Per card, the tests that flag it at ``fdr``, as words."""
     flags = []
-    for i in range(n):
+    for i in range(len(out)):
         f = []
         if out["q_value"].iloc[i] <= fdr:
             f.append("worth more" if out["imbalance"].iloc[i] > 0 else "worth less")
@@ -582,15 +636,25 @@ def card_table(
         if q_eff[i] <= fdr:
             f.append("efficient" if side[i] > 0 else "inefficient")
         flags.append(", ".join(f))
-    out["flag"] = flags
-    # By evidence: how far the fair value's interval is from the points, then the p-value;
-    # never by the point estimate, which is largest where it is noisiest.
+    return flags
+
+
+def _by_evidence(out: pd.DataFrame, points: np.ndarray) -> pd.DataFrame:
+    """The table by evidence: how far the fair value's interval is from the points, then
+    the p-value; never by the point estimate, which is largest where it is noisiest."""
     evidence = np.fmax(0.0, np.fmax(out["fair_value_lo"] - points, points - out["fair_value_hi"]))
     out["evidence"] = evidence
     order = np.lexsort((np.nan_to_num(out["p_value"].to_numpy(), nan=2.0),
                         -np.nan_to_num(evidence.to_numpy(), nan=-1.0)))
-    out = out.iloc[order].reset_index(drop=True)
+    return out.iloc[order].reset_index(drop=True)
 
+
+def _run_info(s: Sample, full: dict[str, np.ndarray], boot: dict[str, np.ndarray],
+              out: pd.DataFrame, fdr: float, points: np.ndarray) -> dict[str, Any]:
+    """The run-level figures beside the card table: games, the exchange rate of a point,
+    the emperor's fair value and the spread of the fair values (none where a point's worth
+    in log-odds is not known to be positive: every fair value is a ratio over something
+    that may be 0, and their spread means nothing)."""
     info: dict[str, Any] = {"games": s.games, "deals": len(s.deals), "fdr": fdr,
                             "cards_modelled": int((~np.isnan(full["fair_value"][0])).sum()),
                             "flagged": int((out["flag"] != "").sum())}
@@ -606,10 +670,8 @@ def card_table(
     if not info["priced"]:
         for name in ("emperor_fair_value", "emperor_fair_value_lo", "emperor_fair_value_hi"):
             info[name] = math.nan
-        # A point's worth in log-odds is not known to be positive: every fair value is a
-        # ratio over something that may be 0, and their spread means nothing.
         info.update({"spread": math.nan, "spread_lo": math.nan, "spread_hi": math.nan})
-    return out, info
+    return info
 
 
 def _lambda_games(s: Sample, full: dict[str, np.ndarray], boot: dict[str, np.ndarray]) -> float:

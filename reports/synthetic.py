@@ -157,61 +157,20 @@ def _game(
     """One record, scored by R13 (Emperor, panda tie-break, shared victory).
 
     ``planted``: points a card scores beyond the points the manifest says it is worth, an
-    imbalance of known size for the card-balance tests to find."""
+    imbalance of known size for the card-balance tests to find.  The steps draw from
+    ``rng`` in a fixed order (the seat histories, the end and error, the weather, the
+    moves, the seconds), so a seed gives the same records."""
     players = len(seats)
     # Now and then a game stalls (bots that cannot finish) and runs into the round cap.
     slow = 0.08 if rng.random() < 0.003 else 1.0
     histories = [
         _seat_history(deal, s, strengths[name] * slow, rng) for s, name in enumerate(seats)
     ]
-    need = OBJECTIVES_TO_END[players]
-    reach = []
-    for hist in histories:
-        done = sorted(h[3] for h in hist)
-        reach.append(done[need - 1] if len(done) >= need else 10**6)
-    end = min(reach)
-    emperor: int | None = min(range(players), key=lambda s: (reach[s], s))
-    capped = end >= MAX_ROUNDS
-    if capped:
-        end, emperor = MAX_ROUNDS, None
-    else:
-        end += 1  # the others' last turns
-    error = None
-    if rng.random() < error_rate:
-        seat = rng.randrange(players)
-        end = rng.randint(2, max(2, end))
-        kind = rng.choice(("crash", "illegal", "timeout"))
-        error = {"seat": seat, "kind": kind, "message": f"synthetic {kind} at round {end}"}
-        if emperor is not None and reach[emperor] > end:
-            emperor = None
-    cards: list[dict[str, Any]] = []
-    scores = [0] * players
-    panda = [0] * players
-    completed: list[list[str]] = [[] for _ in range(players)]
-    drawn: list[list[str]] = [[] for _ in range(players)]
-    for s, hist in enumerate(histories):
-        for card, pts, d, c in sorted(hist, key=lambda h: h[2]):
-            if d > end:
-                continue
-            done = c if c <= end else None
-            cards.append({"card": card, "seat": s, "drawn_round": d, "completed_round": done})
-            drawn[s].append(card)
-            if done is not None:
-                completed[s].append(card)
-                scores[s] += pts + (planted or {}).get(card, 0)
-                if card.startswith("panda"):
-                    panda[s] += pts
+    end, emperor, capped, error = _game_end(histories, players, rng, error_rate)
+    cards, scores, panda, completed, drawn = _card_rows(histories, end, planted)
     if emperor is not None:
         scores[emperor] += EMPEROR_POINTS
-    eligible = [s for s in range(players) if error is None or s != error["seat"]]
-    top = max(scores[s] for s in eligible)
-    tied = [s for s in eligible if scores[s] == top]
-    tiebreak = "none"
-    winners = tied
-    if len(tied) > 1:
-        best = max(panda[s] for s in tied)
-        winners = [s for s in tied if panda[s] == best]
-        tiebreak = "panda" if len(winners) == 1 else "shared"
+    winners, tiebreak = _winners(scores, panda, error)
     rounds = end
     weather = dict.fromkeys(FACES, 0)
     for _ in range(max(0, rounds - 1) * players):
@@ -235,6 +194,75 @@ def _game(
         "seconds": [round(rng.uniform(0.5, 3.0), 3) for _ in range(players)],
         "error": error,
     }
+
+
+def _game_end(histories: list[list[tuple[str, int, int, int]]], players: int,
+              rng: random.Random, error_rate: float
+              ) -> tuple[int, int | None, bool, dict[str, Any] | None]:
+    """The game's last round, the Emperor's seat, whether the round cap ended it, and the
+    error that stopped it, if one did (then the Emperor only if reached before it)."""
+    need = OBJECTIVES_TO_END[players]
+    reach = []
+    for hist in histories:
+        done = sorted(h[3] for h in hist)
+        reach.append(done[need - 1] if len(done) >= need else 10**6)
+    end = min(reach)
+    emperor: int | None = min(range(players), key=lambda s: (reach[s], s))
+    capped = end >= MAX_ROUNDS
+    if capped:
+        end, emperor = MAX_ROUNDS, None
+    else:
+        end += 1  # the others' last turns
+    error = None
+    if rng.random() < error_rate:
+        seat = rng.randrange(players)
+        end = rng.randint(2, max(2, end))
+        kind = rng.choice(("crash", "illegal", "timeout"))
+        error = {"seat": seat, "kind": kind, "message": f"synthetic {kind} at round {end}"}
+        if emperor is not None and reach[emperor] > end:
+            emperor = None
+    return end, emperor, capped, error
+
+
+def _card_rows(histories: list[list[tuple[str, int, int, int]]], end: int,
+               planted: dict[str, int] | None
+               ) -> tuple[list[dict[str, Any]], list[int], list[int], list[list[str]],
+                          list[list[str]]]:
+    """The record's card rows up to round ``end``, and per seat its score (with the
+    planted points), panda points, cards completed and cards drawn."""
+    players = len(histories)
+    cards: list[dict[str, Any]] = []
+    scores = [0] * players
+    panda = [0] * players
+    completed: list[list[str]] = [[] for _ in range(players)]
+    drawn: list[list[str]] = [[] for _ in range(players)]
+    for s, hist in enumerate(histories):
+        for card, pts, d, c in sorted(hist, key=lambda h: h[2]):
+            if d > end:
+                continue
+            done = c if c <= end else None
+            cards.append({"card": card, "seat": s, "drawn_round": d, "completed_round": done})
+            drawn[s].append(card)
+            if done is not None:
+                completed[s].append(card)
+                scores[s] += pts + (planted or {}).get(card, 0)
+                if card.startswith("panda"):
+                    panda[s] += pts
+    return cards, scores, panda, completed, drawn
+
+
+def _winners(scores: list[int], panda: list[int], error: dict[str, Any] | None
+             ) -> tuple[list[int], str]:
+    """The winners by R13 among the seats that did not fault, and the tie-break used:
+    the highest score, then the most panda points, else a shared victory."""
+    eligible = [s for s in range(len(scores)) if error is None or s != error["seat"]]
+    top = max(scores[s] for s in eligible)
+    tied = [s for s in eligible if scores[s] == top]
+    if len(tied) == 1:
+        return tied, "none"
+    best = max(panda[s] for s in tied)
+    winners = [s for s in tied if panda[s] == best]
+    return winners, "panda" if len(winners) == 1 else "shared"
 
 
 def records(

@@ -257,54 +257,8 @@ def ratings(
     played = games.sum(axis=1) > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         out["score"] = wins.sum(axis=1) / games.sum(axis=1)
-    elo = np.full(k, np.nan)
-    lo = np.full(k, np.nan)
-    hi = np.full(k, np.nan)
-    clipped = np.zeros(k, dtype=bool)
-    idx = np.flatnonzero(played)
-    if len(idx) >= 2:
-        # A participant that won (or lost) every pairwise result has no finite rating: it is
-        # shown as "> +999" ("< -999"), without an interval, and the others are centred
-        # without it, in the estimate and in every replicate alike.
-        sc = wins.sum(axis=1) / np.where(games.sum(axis=1) > 0, games.sum(axis=1), 1)
-        extreme = played & ((sc <= 0) | (sc >= 1))
-        finite = np.flatnonzero(played & ~extreme)
-        centre_on = finite if len(finite) else idx
-        sub = np.ix_(idx, idx)
-        raw = np.full(k, np.nan)
-        raw[idx] = stats.bradley_terry(wins[sub], games[sub]) * stats.ELO_PER_NAT
-        raw -= np.nanmean(raw[centre_on])
-        clipped[idx] = extreme[idx] | (np.abs(raw[idx]) > stats.ELO_CLIP)
-        elo[idx] = np.clip(raw[idx], -stats.ELO_CLIP, stats.ELO_CLIP)
-        rng = np.random.default_rng(seed)
-        boot = _bt_bootstrap(pairs, k, replicates, rng)
-        if len(boot):
-            boot = boot - boot[:, centre_on].mean(axis=1, keepdims=True)
-            lo[idx], hi[idx] = np.percentile(boot[:, idx], [2.5, 97.5], axis=0)
-            # A percentile interval of a skewed statistic can miss its own estimate (the
-            # ridge that keeps a near-perfect record finite pulls the replicates unevenly):
-            # the interval is widened to hold it rather than printed beside it.
-            lo[idx] = np.minimum(lo[idx], elo[idx])
-            hi[idx] = np.maximum(hi[idx], elo[idx])
-        lo[clipped] = np.nan
-        hi[clipped] = np.nan
-    elif len(idx) == 1:
-        elo[idx] = 0.0
-    # A rating from a few deals is not shown (an interval from one deal is no interval):
-    # below MIN_DEALS deals the cell says how many games would give one.
-    deals = np.zeros(k)
-    if len(pairs):
-        both = pd.concat([pairs[["a", "deal_key"]].rename(columns={"a": "p"}),
-                          pairs[["b", "deal_key"]].rename(columns={"b": "p"})])
-        per = both.groupby("p")["deal_key"].nunique()
-        deals[per.index.to_numpy()] = per.to_numpy()
-    # Games needed are counted in the participant's games (not its pairwise results, two or
-    # three a game with 3-4 seats), by the one rule the standings and the tournament use.
-    games_of = _by_participant(t, t.seats, "win", "size").fillna(0).to_numpy(dtype=float)
-    thin = played & (deals < min_deals)
-    needed = np.full(k, np.nan)
-    for i in np.flatnonzero(thin):
-        needed[i] = float(intervals.games_to_carry(games_of[i], deals[i], min_deals) or np.nan)
+    elo, lo, hi, clipped = _elo(pairs, wins, games, played, replicates, seed)
+    thin, needed = _thin(t, pairs, played, min_deals)
     elo[thin] = lo[thin] = hi[thin] = np.nan
     clipped[thin] = False
     out["elo"], out["elo_lo"], out["elo_hi"] = elo, lo, hi
@@ -312,7 +266,77 @@ def ratings(
     out["elo_clipped"] = clipped
     if t.players > 2 and len(t.seats):
         out = out.merge(_openskill(t), on="participant", how="left")
+    los_matrix, pair_table = _los(pairs, names)
+    return {"ratings": out, "los": los_matrix.reset_index(), "pairs": pair_table}
 
+
+def _elo(pairs: pd.DataFrame, wins: np.ndarray, games: np.ndarray, played: np.ndarray,
+         replicates: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per participant: the Bradley–Terry Elo, its bootstrap interval, and whether it is
+    clipped (beyond ``ELO_CLIP``, or from a perfect record: then without an interval).
+
+    A participant that won (or lost) every pairwise result has no finite rating: it is
+    shown as "> +999" ("< -999"), without an interval, and the others are centred without
+    it, in the estimate and in every replicate alike."""
+    k = len(played)
+    elo = np.full(k, np.nan)
+    lo = np.full(k, np.nan)
+    hi = np.full(k, np.nan)
+    clipped = np.zeros(k, dtype=bool)
+    idx = np.flatnonzero(played)
+    if len(idx) == 1:
+        elo[idx] = 0.0
+    if len(idx) < 2:
+        return elo, lo, hi, clipped
+    sc = wins.sum(axis=1) / np.where(games.sum(axis=1) > 0, games.sum(axis=1), 1)
+    extreme = played & ((sc <= 0) | (sc >= 1))
+    finite = np.flatnonzero(played & ~extreme)
+    centre_on = finite if len(finite) else idx
+    sub = np.ix_(idx, idx)
+    raw = np.full(k, np.nan)
+    raw[idx] = stats.bradley_terry(wins[sub], games[sub]) * stats.ELO_PER_NAT
+    raw -= np.nanmean(raw[centre_on])
+    clipped[idx] = extreme[idx] | (np.abs(raw[idx]) > stats.ELO_CLIP)
+    elo[idx] = np.clip(raw[idx], -stats.ELO_CLIP, stats.ELO_CLIP)
+    rng = np.random.default_rng(seed)
+    boot = _bt_bootstrap(pairs, k, replicates, rng)
+    if len(boot):
+        boot = boot - boot[:, centre_on].mean(axis=1, keepdims=True)
+        lo[idx], hi[idx] = np.percentile(boot[:, idx], [2.5, 97.5], axis=0)
+        # A percentile interval of a skewed statistic can miss its own estimate (the
+        # ridge that keeps a near-perfect record finite pulls the replicates unevenly):
+        # the interval is widened to hold it rather than printed beside it.
+        lo[idx] = np.minimum(lo[idx], elo[idx])
+        hi[idx] = np.maximum(hi[idx], elo[idx])
+    lo[clipped] = np.nan
+    hi[clipped] = np.nan
+    return elo, lo, hi, clipped
+
+
+def _thin(t: Tables, pairs: pd.DataFrame, played: np.ndarray, min_deals: int
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Which participants' ratings come from too few deals to be shown (an interval from
+    one deal is no interval), and the games each would need for one.  Games needed are
+    counted in the participant's games (not its pairwise results, two or three a game with
+    3-4 seats), by the one rule the standings and the tournament use."""
+    k = len(played)
+    deals = np.zeros(k)
+    if len(pairs):
+        both = pd.concat([pairs[["a", "deal_key"]].rename(columns={"a": "p"}),
+                          pairs[["b", "deal_key"]].rename(columns={"b": "p"})])
+        per = both.groupby("p")["deal_key"].nunique()
+        deals[per.index.to_numpy()] = per.to_numpy()
+    games_of = _by_participant(t, t.seats, "win", "size").fillna(0).to_numpy(dtype=float)
+    thin = played & (deals < min_deals)
+    needed = np.full(k, np.nan)
+    for i in np.flatnonzero(thin):
+        needed[i] = float(intervals.games_to_carry(games_of[i], deals[i], min_deals) or np.nan)
+    return thin, needed
+
+
+def _los(pairs: pd.DataFrame, names: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The likelihood-of-superiority matrix from each pair's decisive results, and the
+    per-pair table: wins, losses, level results, score, implied Elo difference, LOS."""
     decisive = pairs.assign(w=pairs["outcome"] == 1.0, l=pairs["outcome"] == 0.0)
     agg = decisive.groupby(["a", "b"]).agg(
         games=("outcome", "size"), score=("outcome", "sum"), wins=("w", "sum"),
@@ -332,7 +356,7 @@ def ratings(
         })
     pair_table = pd.DataFrame(rows, columns=[
         "a", "b", "games", "wins", "losses", "level", "score", "elo_diff", "los"])
-    return {"ratings": out, "los": los_matrix.reset_index(), "pairs": pair_table}
+    return los_matrix, pair_table
 
 
 def head_to_head(t: Tables, pairs: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
@@ -394,9 +418,37 @@ def paired(t: Tables) -> pd.DataFrame:
             "elo", "elo_lo", "elo_hi"]
     if s.empty:
         return pd.DataFrame(columns=columns)
-    # Per game first: a participant holding several seats of a game (2 participants, 4
-    # seats) has one result per game, the sum of its seats' shares, over that many seats.
-    per_game = s.groupby(["gi", "participant"], observed=True).agg(
+    per_deal = _per_deal(t)
+    roster = s.groupby("stratum", observed=True)["participant"].agg(
+        lambda x: sorted(set(x), key=t.participants.index))
+    rows = []
+    for stratum, frame in per_deal.groupby("stratum"):
+        members = roster.loc[stratum]
+        pairing_id = int(frame["pairing"].iloc[0])
+        label = f"{pairing_id:03d}" if pairing_id >= 0 else "all"
+        chosen = members[:1] if players == 2 else members
+        for who in chosen:
+            others = [m for m in members if m != who]
+            rows.append(_paired_row(frame[frame["participant"] == who], label, who, others,
+                                    players))
+    if per_deal["stratum"].nunique() > 1:
+        for who in t.participants:
+            frame = per_deal[per_deal["participant"] == who]
+            if len(frame):
+                others = sorted({m for st in frame["stratum"].unique() for m in roster.loc[st]}
+                                - {who}, key=t.participants.index)
+                rows.append(_paired_row(frame, "all", who, others, players))
+    return pd.DataFrame(rows).reindex(columns=columns)
+
+
+def _per_deal(t: Tables) -> pd.DataFrame:
+    """Per stratum, deal and participant: the summed shares and seats held, the sums of the
+    per-game scores and their squares (for the unpaired variance), the games, and whether
+    the deal is complete (one game per rotation).
+
+    Per game first: a participant holding several seats of a game (2 participants, 4
+    seats) has one result per game, the sum of its seats' shares, over that many seats."""
+    per_game = t.seats.groupby(["gi", "participant"], observed=True).agg(
         x=("share", "sum"), m=("share", "size")).reset_index()
     gi = per_game["gi"].to_numpy()
     games = t.games
@@ -411,61 +463,45 @@ def paired(t: Tables) -> pd.DataFrame:
     per_deal["games_in_deal"] = game_count.reindex(per_deal["deal_key"]).to_numpy()
     per_deal["complete"] = (per_deal["games_in_deal"] == per_deal["players"]) & (
         per_deal["n"] == per_deal["players"])
+    return per_deal
 
-    roster = s.groupby("stratum", observed=True)["participant"].agg(
-        lambda x: sorted(set(x), key=t.participants.index))
 
-    def summarise(frame: pd.DataFrame, label: str, who: str, others: list[str]) -> dict[str, Any]:
-        done = frame[frame["complete"]]
-        deals = len(done)
-        games_total = int(done["n"].sum())  # games, whatever the seats held in each
-        row: dict[str, Any] = {
-            "pairing": label, "participant": who, "opponents": ", ".join(others),
-            "deals": deals, "incomplete_deals": int((~frame["complete"]).sum()),
-            "games": games_total,
-        }
-        y = done["y"].to_numpy(dtype=float)
-        seats = done["m"].to_numpy(dtype=float)
-        score = y.sum() / seats.sum() if games_total else math.nan
-        row["score"] = score
-        if deals >= 2:
-            means = y / seats
-            var_paired = means.var(ddof=1) / deals
-            # Per-game variance from the deals' sums of v and v², to avoid a pass over games.
-            sum_v, sum_v2 = float(done["v"].sum()), float(done["v2"].sum())
-            var_game = (sum_v2 - sum_v**2 / games_total) / (games_total - 1)
-            var_unpaired = var_game / games_total
-            row["se_paired"] = math.sqrt(var_paired)
-            row["se_unpaired"] = math.sqrt(var_unpaired)
-            row["variance_ratio"] = var_unpaired / var_paired if var_paired > 0 else math.nan
-            row["score_lo"] = score - stats.Z * row["se_paired"]
-            row["score_hi"] = score + stats.Z * row["se_paired"]
-        counts = np.rint(y * 2).astype(int)
-        for v, name in enumerate(bins):
-            row[name] = int((counts == v).sum())
-        if players == 2:
-            row["elo"] = float(stats.elo_from_score(score))
-            row["elo_lo"] = float(stats.elo_from_score(row.get("score_lo", math.nan)))
-            row["elo_hi"] = float(stats.elo_from_score(row.get("score_hi", math.nan)))
-        return row
-
-    rows = []
-    for stratum, frame in per_deal.groupby("stratum"):
-        members = roster.loc[stratum]
-        pairing_id = int(frame["pairing"].iloc[0])
-        label = f"{pairing_id:03d}" if pairing_id >= 0 else "all"
-        chosen = members[:1] if players == 2 else members
-        for who in chosen:
-            others = [m for m in members if m != who]
-            rows.append(summarise(frame[frame["participant"] == who], label, who, others))
-    if per_deal["stratum"].nunique() > 1:
-        for who in t.participants:
-            frame = per_deal[per_deal["participant"] == who]
-            if len(frame):
-                others = sorted({m for st in frame["stratum"].unique() for m in roster.loc[st]}
-                                - {who}, key=t.participants.index)
-                rows.append(summarise(frame, "all", who, others))
-    return pd.DataFrame(rows).reindex(columns=columns)
+def _paired_row(frame: pd.DataFrame, label: str, who: str, others: list[str],
+                players: int) -> dict[str, Any]:
+    """One row of ``paired``: a participant's complete deals of one pairing (or ``all``),
+    its score, the paired and unpaired errors and their ratio, and the half-point bins."""
+    done = frame[frame["complete"]]
+    deals = len(done)
+    games_total = int(done["n"].sum())  # games, whatever the seats held in each
+    row: dict[str, Any] = {
+        "pairing": label, "participant": who, "opponents": ", ".join(others),
+        "deals": deals, "incomplete_deals": int((~frame["complete"]).sum()),
+        "games": games_total,
+    }
+    y = done["y"].to_numpy(dtype=float)
+    seats = done["m"].to_numpy(dtype=float)
+    score = y.sum() / seats.sum() if games_total else math.nan
+    row["score"] = score
+    if deals >= 2:
+        means = y / seats
+        var_paired = means.var(ddof=1) / deals
+        # Per-game variance from the deals' sums of v and v², to avoid a pass over games.
+        sum_v, sum_v2 = float(done["v"].sum()), float(done["v2"].sum())
+        var_game = (sum_v2 - sum_v**2 / games_total) / (games_total - 1)
+        var_unpaired = var_game / games_total
+        row["se_paired"] = math.sqrt(var_paired)
+        row["se_unpaired"] = math.sqrt(var_unpaired)
+        row["variance_ratio"] = var_unpaired / var_paired if var_paired > 0 else math.nan
+        row["score_lo"] = score - stats.Z * row["se_paired"]
+        row["score_hi"] = score + stats.Z * row["se_paired"]
+    counts = np.rint(y * 2).astype(int)
+    for v, name in enumerate(_halves(players)):
+        row[name] = int((counts == v).sum())
+    if players == 2:
+        row["elo"] = float(stats.elo_from_score(score))
+        row["elo_lo"] = float(stats.elo_from_score(row.get("score_lo", math.nan)))
+        row["elo_hi"] = float(stats.elo_from_score(row.get("score_hi", math.nan)))
+    return row
 
 
 def tiebreaks(t: Tables) -> dict[str, pd.DataFrame]:
@@ -584,48 +620,9 @@ def card_balance(
                              min_completions=min_completions, min_drawn=min_drawn)
     cards = result["cards"]
     info = result["info"]
-    dealt = t.ok_column("cards", "drawn_round") == 0
-    code = t.ok_column("cards", "card")[dealt]
-    order = t.cards["card"].cat.categories
-    n_dealt = pd.Series(np.bincount(code, minlength=len(order)), index=order)
-    won = pd.Series(np.bincount(code, weights=t.ok_column("cards", "share", float)[dealt],
-                                minlength=len(order)), index=order)
-    del dealt, code
-    n_dealt = n_dealt.reindex(cards["card"]).fillna(0).to_numpy()
-    won = won.reindex(cards["card"]).fillna(0).to_numpy()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cards["dealt_win_rate"] = won / n_dealt
-    cards["dealt_win_rate_lo"], cards["dealt_win_rate_hi"] = stats.wilson(won, n_dealt)
-
-    s = t.ok_seats
+    _dealt_win_rate(t, cards)
     emp = float(info["emperor_points"])
-    parts = {
-        "plot": s["plot_points"].to_numpy(),
-        "gardener": s["gardener_points"].to_numpy(),
-        "panda": s["panda_card_points"].to_numpy(),
-        "emperor": s["emperor"].to_numpy(dtype=float) * emp,
-    }
-    weight = s["share"].to_numpy()
-    total = s["score"].to_numpy()
-    gi = s["gi"].to_numpy()
-    catalog = t.catalog[~t.catalog["removed"]]
-    printed_total = float(catalog.loc[catalog["category"].isin(CATEGORIES), "points"].sum())
-    rows = []
-    for cat, pts in parts.items():
-        # Per game sums, so that the interval treats a game as the sampled unit.
-        win_num = np.bincount(gi, weights=pts * weight)
-        win_den = np.bincount(gi, weights=total * weight)
-        all_num = np.bincount(gi, weights=pts)
-        all_den = np.bincount(gi, weights=total)
-        used = np.bincount(gi, minlength=len(win_num)) > 0
-        w, wlo, whi = stats.ratio_ci(win_num[used], win_den[used])
-        a, alo, ahi = stats.ratio_ci(all_num[used], all_den[used])
-        printed = (float(catalog.loc[catalog["category"] == cat, "points"].sum()) / printed_total
-                   if cat in CATEGORIES and printed_total else math.nan)
-        rows.append({"category": cat, "winners_share": w, "winners_share_lo": wlo,
-                     "winners_share_hi": whi, "all_share": a, "all_share_lo": alo,
-                     "all_share_hi": ahi, "points_share": printed})
-    categories = pd.DataFrame(rows).merge(result["categories"], on="category", how="left")
+    categories = _point_shares(t, emp).merge(result["categories"], on="category", how="left")
     model = pd.DataFrame([{
         "games": info["games"], "deals": info["deals"],
         "cards_modelled": info["cards_modelled"], "flagged": info["flagged"],
@@ -646,6 +643,57 @@ def card_balance(
         "min_completions": min_completions, "replicates": replicates,
     }])
     return {"cards": cards, "categories": categories, "model": model, "result": result}
+
+
+def _dealt_win_rate(t: Tables, cards: pd.DataFrame) -> None:
+    """Add to the card table the win rate of the seats dealt each card in their starting
+    hand (drawn in round 0), with its Wilson interval (a column of ``card_balance``'s
+    card table, beside the analysis's figures)."""
+    dealt = t.ok_column("cards", "drawn_round") == 0
+    code = t.ok_column("cards", "card")[dealt]
+    order = t.cards["card"].cat.categories
+    n_dealt = pd.Series(np.bincount(code, minlength=len(order)), index=order)
+    won = pd.Series(np.bincount(code, weights=t.ok_column("cards", "share", float)[dealt],
+                                minlength=len(order)), index=order)
+    del dealt, code
+    n_dealt = n_dealt.reindex(cards["card"]).fillna(0).to_numpy()
+    won = won.reindex(cards["card"]).fillna(0).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cards["dealt_win_rate"] = won / n_dealt
+    cards["dealt_win_rate_lo"], cards["dealt_win_rate_hi"] = stats.wilson(won, n_dealt)
+
+
+def _point_shares(t: Tables, emp: float) -> pd.DataFrame:
+    """Per category and the Emperor: its share of the winners' points and of all points,
+    with intervals, beside its share of the printed points.  Sums are per game, so that
+    the interval treats a game as the sampled unit."""
+    s = t.ok_seats
+    parts = {
+        "plot": s["plot_points"].to_numpy(),
+        "gardener": s["gardener_points"].to_numpy(),
+        "panda": s["panda_card_points"].to_numpy(),
+        "emperor": s["emperor"].to_numpy(dtype=float) * emp,
+    }
+    weight = s["share"].to_numpy()
+    total = s["score"].to_numpy()
+    gi = s["gi"].to_numpy()
+    catalog = t.catalog[~t.catalog["removed"]]
+    printed_total = float(catalog.loc[catalog["category"].isin(CATEGORIES), "points"].sum())
+    rows = []
+    for cat, pts in parts.items():
+        win_num = np.bincount(gi, weights=pts * weight)
+        win_den = np.bincount(gi, weights=total * weight)
+        all_num = np.bincount(gi, weights=pts)
+        all_den = np.bincount(gi, weights=total)
+        used = np.bincount(gi, minlength=len(win_num)) > 0
+        w, wlo, whi = stats.ratio_ci(win_num[used], win_den[used])
+        a, alo, ahi = stats.ratio_ci(all_num[used], all_den[used])
+        printed = (float(catalog.loc[catalog["category"] == cat, "points"].sum()) / printed_total
+                   if cat in CATEGORIES and printed_total else math.nan)
+        rows.append({"category": cat, "winners_share": w, "winners_share_lo": wlo,
+                     "winners_share_hi": whi, "all_share": a, "all_share_lo": alo,
+                     "all_share_hi": ahi, "points_share": printed})
+    return pd.DataFrame(rows)
 
 
 def game_shape(t: Tables) -> dict[str, pd.DataFrame]:

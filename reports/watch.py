@@ -12,7 +12,7 @@ them).  Games stopped by an error are left out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -63,58 +63,80 @@ def games_to_watch(t: Tables, flagged: pd.DataFrame | None = None,
         return [str(label_of[p]) for p in participant[by_game[lo:hi]]]
 
     reasons: dict[int, list[str]] = {}
-
-    def choose(gi: int, why: str) -> None:
-        reasons.setdefault(gi, []).append(why)
-
     clean = games[ok]
+    chosen = _typical(clean, rank, rounds, who)
+    if upset:
+        chosen.extend(_biggest_upset(t, participant, label_of, rank))
+    if len(clean):
+        index = clean.index.to_numpy()
+        longest = int(index[np.lexsort((rank[index], -rounds[index]))[0]])
+        chosen.append((longest, f"longest game: {rounds[longest]} rounds"))
+    if flagged is not None and len(flagged):
+        chosen.extend(_flagged_games(t, flagged, rank))
+    for gi, why in chosen:
+        reasons.setdefault(gi, []).append(why)
+    rows = [{"game": ids[gi], "why": "; ".join(why), "seats": ", ".join(who(gi)),
+             "rounds": int(rounds[gi]), "file": replay_file(ids[gi])}
+            for gi, why in sorted(reasons.items(), key=lambda kv: ids[kv[0]])]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _typical(clean: pd.DataFrame, rank: np.ndarray, rounds: np.ndarray,
+             who: Callable[[int], list[str]]) -> list[tuple[int, str]]:
+    """Per pairing, the game whose length is nearest its median, and why it was chosen."""
+    chosen = []
     for _pairing, group in clean.groupby("pairing", sort=True):
         median = float(group["rounds"].median())
         index = group.index.to_numpy()
         first = int(index[np.lexsort((rank[index], np.abs(rounds[index] - median)))[0]])
         names = " vs ".join(sorted(set(who(first))))
-        choose(first, f"typical game of {names}: {rounds[first]} rounds (median {median:g})")
+        chosen.append((first, f"typical game of {names}: {rounds[first]} rounds "
+                              f"(median {median:g})"))
+    return chosen
+
+
+def _biggest_upset(t: Tables, participant: np.ndarray, label_of: np.ndarray,
+                   rank: np.ndarray) -> list[tuple[int, str]]:
+    """The biggest upset (see ``_upset``) and why it was chosen, or nothing.  Per
+    participant (by code) the win rate of its seats in games without error; NaN for one
+    that held none."""
+    seats = t.seats
     fine = ~seats["error"].to_numpy()
     share = seats["share"].to_numpy()[fine]
     code = participant[fine]
-    # Per participant (by code) the win rate of its seats in games without error; NaN for
-    # one that held none.
     with np.errstate(divide="ignore", invalid="ignore"):
         rates = (np.bincount(code, weights=share, minlength=len(label_of))
                  / np.bincount(code, minlength=len(label_of)))
     rate = pd.Series(rates, index=label_of).dropna()
-    upset_found = (_upset(seat_gi[fine], seats["seat"].to_numpy()[fine],
-                          seats["win"].to_numpy()[fine], code, label_of, rates, rank)
-                   if upset else None)
-    del fine, share, code
-    if upset_found is not None:
-        gi, winner, favourite = upset_found
-        choose(gi, f"biggest upset: {winner} ({rate[winner]:.0%} of its games won) "
-                   f"beat {favourite} ({rate[favourite]:.0%})")
-    if len(clean):
-        index = clean.index.to_numpy()
-        longest = int(index[np.lexsort((rank[index], -rounds[index]))[0]])
-        choose(longest, f"longest game: {rounds[longest]} rounds")
-    if flagged is not None and len(flagged):
-        # Two columns of the completed cards, not a copy of the card frame (half a gigabyte
-        # at a million games).
-        done = t.cards["completed"].to_numpy() & ~t.cards["error"].to_numpy()
-        categories = list(map(str, t.cards["card"].cat.categories))
-        codes = t.cards["card"].cat.codes.to_numpy()[done]
-        card_gi = t.cards["gi"].to_numpy()[done]
-        del done
-        for card, flag in list(zip(flagged["card"], flagged["flag"]))[:MAX_CARDS]:
-            if str(card) not in categories:
-                continue
-            rows = card_gi[codes == categories.index(str(card))]
-            if not len(rows):
-                continue
-            gi = int(rows[np.argmin(rank[rows])])
-            choose(gi, completed_why(str(card), str(flag)))
-    rows = [{"game": ids[gi], "why": "; ".join(why), "seats": ", ".join(who(gi)),
-             "rounds": int(rounds[gi]), "file": replay_file(ids[gi])}
-            for gi, why in sorted(reasons.items(), key=lambda kv: ids[kv[0]])]
-    return pd.DataFrame(rows, columns=COLUMNS)
+    found = _upset(seats["gi"].to_numpy()[fine], seats["seat"].to_numpy()[fine],
+                   seats["win"].to_numpy()[fine], code, label_of, rates, rank)
+    if found is None:
+        return []
+    gi, winner, favourite = found
+    return [(gi, f"biggest upset: {winner} ({rate[winner]:.0%} of its games won) "
+                 f"beat {favourite} ({rate[favourite]:.0%})")]
+
+
+def _flagged_games(t: Tables, flagged: pd.DataFrame, rank: np.ndarray
+                   ) -> list[tuple[int, str]]:
+    """For each of the first ``MAX_CARDS`` flagged cards, the first game (by id) where it
+    was completed, and why.  Two columns of the completed cards are read, not a copy of
+    the card frame (half a gigabyte at a million games)."""
+    done = t.cards["completed"].to_numpy() & ~t.cards["error"].to_numpy()
+    categories = list(map(str, t.cards["card"].cat.categories))
+    codes = t.cards["card"].cat.codes.to_numpy()[done]
+    card_gi = t.cards["gi"].to_numpy()[done]
+    del done
+    chosen = []
+    for card, flag in list(zip(flagged["card"], flagged["flag"]))[:MAX_CARDS]:
+        if str(card) not in categories:
+            continue
+        rows = card_gi[codes == categories.index(str(card))]
+        if not len(rows):
+            continue
+        gi = int(rows[np.argmin(rank[rows])])
+        chosen.append((gi, completed_why(str(card), str(flag))))
+    return chosen
 
 
 def completed_why(card: str, flag: str) -> str:

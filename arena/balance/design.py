@@ -542,15 +542,38 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
 
     GoalsError before any game for a bad folder; DesignInterrupted on Ctrl-C, after the
     finished trials, ``best.json`` and the page are written."""
-    import optuna
-
     directory = Path(directory)
-    # A budget is a budget: the games a trial plays are known before it is played, so one
-    # too small for the start's trial and its confirmation is refused before any game.
+    _open_run(goals, directory, budget, resume)
+    search = _Search(goals, directory, budget, settings, say)
+    try:
+        reason = search.run()
+    except (KeyboardInterrupt, DesignInterrupted) as stop:
+        write_outputs(directory, goals, budget, search.study, None, reason="interrupted")
+        where = f" ({stop})" if isinstance(stop, DesignInterrupted) else ""
+        raise DesignInterrupted(
+            f"stopped{where}; every finished game and trial is kept in {directory}; go on "
+            f"with: arena balance design --resume {directory}") from None
+    say(f"search stopped: {reason}")
+    confirmations = _confirm(search)
+    # Ties on fresh deals (two unmeasured confirmations) go to the better search, so the
+    # answer is never the start over the trial that stopped the search.
+    searched = {t.number: t.loss for t in search.done}
+    confirm = min(confirmations, key=lambda c: (c["loss"], searched[c["trial"]], c["trial"]))
+    confirm = {**confirm, "confirmed": [c["trial"] for c in confirmations],
+               "games": sum(c["games"] for c in confirmations)}
+    return write_outputs(directory, goals, budget, search.study, confirm, reason=reason,
+                         confirmations=confirmations)
+
+
+def _open_run(goals: Goals, directory: Path, budget: int, resume: bool) -> None:
+    """Check the budget and the folder, and write the run's settings, before any game.
+
+    A budget is a budget: the games a trial plays are known before it is played, so one
+    too small for the start's trial and its confirmation is refused here; a folder that
+    holds another run (or, with ``resume``, none or one of other goals) is refused too."""
     problem = budget_problem(goals, budget)
     if problem is not None:
         raise GoalsError(problem)
-    most = most_games(goals)
     saved = {"goals": goals.data, "base": str(goals.base), "budget": budget}
     path = directory / SETTINGS
     if path.exists():
@@ -572,108 +595,157 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
     except OSError as exc:
         raise GoalsError(f"cannot write the run to {directory}: {exc.strerror or exc}") from None
 
-    study = open_study(directory / STUDY_DB, "design", "minimize")
-    study.sampler = optuna.samplers.TPESampler(
-        seed=derive_seed("design", goals.seed, len(study.trials)) % 2**32,
-        n_startup_trials=4)
-    start = start_candidate(goals)
-    done = [_trial(t) for t in study.get_trials(deepcopy=False)
-            if t.state == optuna.trial.TrialState.COMPLETE]
-    if not study.trials:
-        study.enqueue_trial(start.params(), user_attrs={"source": "start"})
-    studies: dict[str, tuple[Any, dict[str, Any]]] = {}  # each trial's study and analysis
-    session, played_here = time.monotonic(), 0
-    repeats = 0
-    reason = ""
-    try:
+
+class _Search:
+    """The search's state between trials: the optuna study, the finished trials, each
+    trial's study and analysis (the price line reads them) and the asks in a row for
+    measured candidates.  A class so that the loop's steps (``_ask``, ``_repeated``,
+    ``_play``) read alone; ``design`` runs it once."""
+
+    def __init__(self, goals: Goals, directory: Path, budget: int, settings: RunSettings,
+                 say: Callable[[str], None]) -> None:
+        import optuna
+
+        self.goals, self.directory, self.budget = goals, directory, budget
+        self.settings, self.say = settings, say
+        self.most = most_games(goals)
+        self.study = open_study(directory / STUDY_DB, "design", "minimize")
+        self.study.sampler = optuna.samplers.TPESampler(
+            seed=derive_seed("design", goals.seed, len(self.study.trials)) % 2**32,
+            n_startup_trials=4)
+        self.start = start_candidate(goals)
+        self.done = [_trial(t) for t in self.study.get_trials(deepcopy=False)
+                     if t.state == optuna.trial.TrialState.COMPLETE]
+        if not self.study.trials:
+            self.study.enqueue_trial(self.start.params(), user_attrs={"source": "start"})
+        self.studies: dict[str, tuple[Any, dict[str, Any]]] = {}
+        self.session, self.played_here = time.monotonic(), 0
+        self.repeats = 0
+
+    def best(self) -> Trial | None:
+        """The trial of the least loss so far (ties: the earlier)."""
+        return min(self.done, key=lambda t: (t.loss, t.number)) if self.done else None
+
+    def run(self) -> str:
+        """Trials until the search stops; why it stopped."""
         while True:
-            best = min(done, key=lambda t: (t.loss, t.number)) if done else None
-            spent = sum(t.games for t in done)
-            if best is not None and all_met(goals, best.figures):
-                reason = f"trial {best.number} meets every goal"
-                break
-            # The next trial and the confirmation of the best then (each at most ``most``
-            # games) must both fit: the confirmation is paid from the budget too.
-            if done and spent + 2 * most > budget:
-                reason = (f"the next candidate ({most:,} games) and a confirmation would pass "
-                          f"the budget ({spent:,} of {budget:,} spent)")
-                break
-            dead = {c: w for t in done for c, w in t.dead.items()}
-            tried = {t.candidate.key: t for t in done}
-            if best is not None and goals.needs_prices:
-                proposal = _propose(goals, best, done, studies, directory, dead)
-                if proposal is not None and proposal.key not in tried:
-                    study.enqueue_trial(proposal.params(),
-                                        user_attrs={"source": "price line"})
-            trial = study.ask(_distributions(goals, set(dead)))
-            params = dict(trial.params)
-            base = best.candidate if best else start
-            for card in dead:  # a dead card keeps its points: it is never re-priced
-                params[f"points.{card}"] = base.points[card]
-            cand = Candidate.from_params({**start.params(), **params})
-            source = trial.user_attrs.get("source", "TPE")
+            best = self.best()
+            reason = self._stop(best)
+            if reason:
+                return reason
+            dead = {c: w for t in self.done for c, w in t.dead.items()}
+            tried = {t.candidate.key: t for t in self.done}
+            trial, params, cand, source = self._ask(best, dead, tried)
             if cand.key in tried:
-                # TPE asked for a measured candidate: tell it the figure it has.
-                study.tell(trial, tried[cand.key].loss)
-                repeats += 1
-                if repeats >= NUDGE:
-                    near = best.candidate if best is not None else start
-                    other = _unmeasured(goals, set(dead), set(tried), near, start)
-                    if other is False:
-                        reason = "every candidate of the space was measured"
-                        break
-                    if other is not None:
-                        study.enqueue_trial(other.params(), user_attrs={"source": "unmeasured"})
-                        continue
-                if repeats >= REPEATS:
-                    reason = (f"the search asked {REPEATS} times in a row for candidates "
-                              "already measured (the space is too large to list the others)")
-                    break
+                reason = self._repeated(trial, cand, tried, best, dead)
+                if reason:
+                    return reason
                 continue
-            repeats = 0
-            started = time.monotonic()
-            try:
-                m = measure(goals, cand, directory / "trials" / cand.key, goals.seed,
-                            settings)
-            except BaseException:
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                study.enqueue_trial(params, user_attrs={"source": source})
-                raise
-            if m.study is not None:
-                studies[cand.key] = m.study
-            figures = _json_safe(m.figures)
-            value = loss(goals, figures)
-            for key, v in (("candidate", cand.params()), ("source", source),
-                           ("figures", figures), ("games", m.games),
-                           ("seconds", time.monotonic() - started), ("dead", m.dead)):
-                trial.set_user_attr(key, v)
-            study.tell(trial, value)
-            done.append(_trial(study.trials[trial.number]))
-            played_here += 1
-            spent += m.games
-            per = (time.monotonic() - session) / played_here
-            left = max(0, budget - spent) / max(1, m.games)
-            say(f"trial {trial.number} ({source}): {', '.join(cand.moves(start)) or 'the start'}"
-                f": {_figures_text(goals, figures)}; loss {value:.2f}; {spent:,} of "
-                f"{budget:,} games; ETA at most {_clock(per * left)}")
-            for card, why in m.dead.items():
-                if card not in dead:
-                    say(f"{card}: {why}")
-            write_outputs(directory, goals, budget, study, None, reason="")
-    except (KeyboardInterrupt, DesignInterrupted) as stop:
-        write_outputs(directory, goals, budget, study, None, reason="interrupted")
-        where = f" ({stop})" if isinstance(stop, DesignInterrupted) else ""
-        raise DesignInterrupted(
-            f"stopped{where}; every finished game and trial is kept in {directory}; go on "
-            f"with: arena balance design --resume {directory}") from None
-    say(f"search stopped: {reason}")
-    # The best search score is biased (the least of noisy losses): the best candidates are
-    # played again on fresh deals, in order, until one meets every goal there (at most
-    # CONFIRM of them); the answer is that one, or the least loss confirmed.
+            self.repeats = 0
+            self._play(trial, params, cand, source, dead)
+
+    def _stop(self, best: Trial | None) -> str:
+        """Why the search stops before another trial, or "" to go on.
+
+        The next trial and the confirmation of the best then (each at most ``most`` games)
+        must both fit: the confirmation is paid from the budget too."""
+        spent = sum(t.games for t in self.done)
+        if best is not None and all_met(self.goals, best.figures):
+            return f"trial {best.number} meets every goal"
+        if self.done and spent + 2 * self.most > self.budget:
+            return (f"the next candidate ({self.most:,} games) and a confirmation would pass "
+                    f"the budget ({spent:,} of {self.budget:,} spent)")
+        return ""
+
+    def _ask(self, best: Trial | None, dead: dict[str, str], tried: dict[str, Trial]
+             ) -> tuple[Any, dict[str, Any], Candidate, str]:
+        """The next trial (the price line's candidate first, where prices are searched),
+        its parameters, its candidate and where it came from.  A dead card keeps its
+        points: it is never re-priced."""
+        goals = self.goals
+        if best is not None and goals.needs_prices:
+            proposal = _propose(goals, best, self.done, self.studies, self.directory, dead)
+            if proposal is not None and proposal.key not in tried:
+                self.study.enqueue_trial(proposal.params(),
+                                         user_attrs={"source": "price line"})
+        trial = self.study.ask(_distributions(goals, set(dead)))
+        params = dict(trial.params)
+        base = best.candidate if best else self.start
+        for card in dead:
+            params[f"points.{card}"] = base.points[card]
+        cand = Candidate.from_params({**self.start.params(), **params})
+        return trial, params, cand, trial.user_attrs.get("source", "TPE")
+
+    def _repeated(self, trial: Any, cand: Candidate, tried: dict[str, Trial],
+                  best: Trial | None, dead: dict[str, str]) -> str:
+        """TPE asked for a measured candidate: tell it the figure it has, and after
+        ``NUDGE`` such asks in a row queue an unmeasured one near the best.  Why the search
+        stops (the space measured, or ``REPEATS`` asks in a row), or "" to go on."""
+        self.study.tell(trial, tried[cand.key].loss)
+        self.repeats += 1
+        if self.repeats >= NUDGE:
+            near = best.candidate if best is not None else self.start
+            other = _unmeasured(self.goals, set(dead), set(tried), near, self.start)
+            if other is False:
+                return "every candidate of the space was measured"
+            if other is not None:
+                self.study.enqueue_trial(other.params(), user_attrs={"source": "unmeasured"})
+                return ""
+        if self.repeats >= REPEATS:
+            return (f"the search asked {REPEATS} times in a row for candidates "
+                    "already measured (the space is too large to list the others)")
+        return ""
+
+    def _play(self, trial: Any, params: dict[str, Any], cand: Candidate, source: str,
+              dead: dict[str, str]) -> None:
+        """Measure a candidate, tell the study its loss and say how the search stands.
+        A trial cut short is marked failed and queued again, so ``--resume`` plays it."""
+        import optuna
+
+        goals, study = self.goals, self.study
+        started = time.monotonic()
+        try:
+            m = measure(goals, cand, self.directory / "trials" / cand.key, goals.seed,
+                        self.settings)
+        except BaseException:
+            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            study.enqueue_trial(params, user_attrs={"source": source})
+            raise
+        if m.study is not None:
+            self.studies[cand.key] = m.study
+        figures = _json_safe(m.figures)
+        value = loss(goals, figures)
+        for key, v in (("candidate", cand.params()), ("source", source),
+                       ("figures", figures), ("games", m.games),
+                       ("seconds", time.monotonic() - started), ("dead", m.dead)):
+            trial.set_user_attr(key, v)
+        study.tell(trial, value)
+        spent = sum(t.games for t in self.done) + m.games
+        self.done.append(_trial(study.trials[trial.number]))
+        self.played_here += 1
+        per = (time.monotonic() - self.session) / self.played_here
+        left = max(0, self.budget - spent) / max(1, m.games)
+        self.say(f"trial {trial.number} ({source}): "
+                 f"{', '.join(cand.moves(self.start)) or 'the start'}"
+                 f": {_figures_text(goals, figures)}; loss {value:.2f}; {spent:,} of "
+                 f"{self.budget:,} games; ETA at most {_clock(per * left)}")
+        for card, why in m.dead.items():
+            if card not in dead:
+                self.say(f"{card}: {why}")
+        write_outputs(self.directory, goals, self.budget, study, None, reason="")
+
+
+def _confirm(search: _Search) -> list[dict[str, Any]]:
+    """Play the best candidates again on fresh deals, in order, until one meets every goal
+    there (at most ``CONFIRM`` of them, within the budget).
+
+    The best search score is biased (the least of noisy losses), so the answer is the one
+    confirmed to meet the goals, or the least loss confirmed."""
+    goals, directory, budget, say = search.goals, search.directory, search.budget, search.say
     confirm_seed = derive_seed("design-confirm", goals.seed) % 2**31
     confirmations: list[dict[str, Any]] = []
-    spent = sum(t.games for t in done)
-    for best in sorted(done, key=lambda t: (t.loss, t.number))[:CONFIRM]:
+    spent = sum(t.games for t in search.done)
+    for best in sorted(search.done, key=lambda t: (t.loss, t.number))[:CONFIRM]:
         if confirmations and spent + best.games > budget:
             say(f"no further confirmation: trial {best.number}'s {best.games:,} games would "
                 f"pass the budget ({spent:,} of {budget:,} spent)")
@@ -681,9 +753,9 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
         say(f"confirming trial {best.number} on fresh deals (seed {confirm_seed}) ...")
         try:
             m = measure(goals, best.candidate, directory / "confirm" / best.candidate.key,
-                        confirm_seed, settings)
+                        confirm_seed, search.settings)
         except (KeyboardInterrupt, DesignInterrupted):
-            write_outputs(directory, goals, budget, study, None, reason="interrupted")
+            write_outputs(directory, goals, budget, search.study, None, reason="interrupted")
             raise DesignInterrupted(
                 f"stopped during the confirmation; every trial is kept in {directory}; go "
                 f"on with: arena balance design --resume {directory}") from None
@@ -693,14 +765,7 @@ def design(goals: Goals, directory: Path, budget: int, settings: RunSettings, *,
                               "games": m.games, "loss": loss(goals, figures)})
         if all_met(goals, figures):
             break
-    # Ties on fresh deals (two unmeasured confirmations) go to the better search, so the
-    # answer is never the start over the trial that stopped the search.
-    searched = {t.number: t.loss for t in done}
-    confirm = min(confirmations, key=lambda c: (c["loss"], searched[c["trial"]], c["trial"]))
-    confirm = {**confirm, "confirmed": [c["trial"] for c in confirmations],
-               "games": sum(c["games"] for c in confirmations)}
-    return write_outputs(directory, goals, budget, study, confirm, reason=reason,
-                         confirmations=confirmations)
+    return confirmations
 
 
 def _propose(goals: Goals, best: Trial, done: list[Trial],

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,56 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     rounds = pd.Series(1, index=table.index)
     if earlier:
         table, rounds = _pool_rounds(table, earlier, low, high)
+    t = _group_tests(table, earlier)
+    # The price line is measured between the prices played (the card's points plus each
+    # offset): a root beyond them is an extrapolation (the line bends where a card's points
+    # stop mattering), so a move goes no further than the prices played.
+    beyond = t.move & ((t.pooled < low - 0.5) | (t.pooled > high + 0.5))
+    pooled = t.pooled.clip(lower=low, upper=high)
+    target = np.where(t.move, np.maximum(0.0, np.round(table["points"] + pooled)),
+                      table["points"])
+    table["suggested"] = target.astype(int)
+    table["change"] = table["suggested"] - table["points"].astype(int)
+    table["why"] = _why_lines(table, t, rounds, beyond, low, high)
+    table["q_fair_points"] = t.q_fair
+    table["dead"] = t.dead
+    # The cards the loop may move: measured at other prices (itself or a copy), not dead.
+    table["movable"] = t.priced & ~t.dead
+    return _measured(table[["card", "category", "points", "fair_points", "fair_points_lo",
+                            "fair_points_hi", "q_fair_points", "suggested", "change",
+                            "dead", "movable", "why"]],
+                     table, low, high)
+
+
+@dataclass
+class _GroupTests:
+    """Per card (the same for each copy of a copy group at the same points): the group's
+    key, its pooled gap from fair points to points, whether that is measured, the card's
+    own flag and whether a copy is flagged, whether the group is dead or priced, the
+    q-value of the fair-points test, and whether the group moves."""
+
+    key: pd.Series
+    pooled: pd.Series
+    known: pd.Series
+    flag: pd.Series
+    flagged: pd.Series
+    dead: pd.Series
+    priced: pd.Series
+    q_fair: pd.Series
+    move: pd.Series
+
+
+def _group_tests(table: pd.DataFrame, earlier: list[pd.DataFrame] | None) -> _GroupTests:
+    """The two tests that move a copy group, and what keeps one from moving.
+
+    A copy group is tested when one of its copies is flagged too strong or too weak (the
+    study's test, Benjamini–Hochberg across the cards) and moves to its pooled fair points
+    when they are measured; without them it is not moved: the flag says which way, only a
+    price line says how far (one point a round the flag's way went back and forth).  The
+    second test: the pooled fair points against the points, z on the pooled error, BH
+    across the copy groups that have one (a group is one test, as it is one move).  A dead
+    card (its value does not respond to its price) is never re-priced, whatever its flags:
+    no price makes it the average card; found dead in any round, it stays dead."""
     resolved = table["fair_points"].notna() & (table["fair_points_se"] > 0)
     gap = (table["fair_points"] - table["points"]).where(resolved)
     w = (1.0 / table["fair_points_se"] ** 2).where(resolved, 0.0)
@@ -97,24 +147,16 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     sum_w = w.groupby(key).transform("sum")
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = (gap.fillna(0.0) * w).groupby(key).transform("sum") / sum_w
-    # A copy group is tested when one of its copies is flagged too strong or too weak (the
-    # study's test, Benjamini–Hochberg across the cards) and moves to its pooled fair points
-    # when they are measured; without them it is not moved: the flag says which way, only a
-    # price line says how far (one point a round the flag's way went back and forth).
     flag = table.get("flag", pd.Series("", index=table.index)).astype(str)
     flagged = flag.str.contains("too strong|too weak").groupby(key).transform("any")
     known = sum_w > 0
-    # A dead card (its value does not respond to its price: ``reports/experiment.py``) is
-    # never re-priced, whatever its flags: no price makes it the average card.
     dead = table.get("dead", pd.Series(False, index=table.index)).fillna(False).astype(bool)
-    for t in earlier or ():  # found dead in any round: it stays dead
+    for t in earlier or ():
         if "dead" in t:
             dead |= table["card"].isin(set(t.loc[t["dead"].fillna(False).astype(bool), "card"]))
     dead = dead.groupby(key).transform("any")
     priced = table.get("priced", pd.Series(False, index=table.index)).fillna(False)
     priced = priced.astype(bool).groupby(key).transform("any")
-    # The second test: the pooled fair points against the points, z on the pooled error,
-    # BH across the copy groups that have one (a group is one test, as it is one move).
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (pooled * np.sqrt(sum_w)).where(known)
     first = ~key.duplicated()
@@ -125,22 +167,20 @@ def suggest(exp: experiment.Experiment, level: int = 0,
     q_fair = q_fair.groupby(key).transform("max")
     fair_flagged = known & q_fair.le(FDR)
     move = ((flagged & known) | fair_flagged) & ~dead
-    # The price line is measured between the prices played (the card's points plus each
-    # offset): a root beyond them is an extrapolation (the line bends where a card's points
-    # stop mattering), so a move goes no further than the prices played.
-    beyond = move & ((pooled < low - 0.5) | (pooled > high + 0.5))
-    pooled = pooled.clip(lower=low, upper=high)
-    target = np.where(move, np.maximum(0.0, np.round(table["points"] + pooled)),
-                      table["points"])
-    table["suggested"] = target.astype(int)
-    table["change"] = table["suggested"] - table["points"].astype(int)
-    copies = key.map(key.value_counts())
+    return _GroupTests(key, pooled, known, flag, flagged, dead, priced, q_fair, move)
+
+
+def _why_lines(table: pd.DataFrame, t: _GroupTests, rounds: pd.Series, beyond: pd.Series,
+               low: float, high: float) -> list[str]:
+    """Per card, why it moves or stays: dead, the test that moved it (and how far), not
+    flagged, not played at other prices, or its fair points not resolved."""
+    copies = t.key.map(t.key.value_counts())
     dead_why = table.get("dead_why", pd.Series("", index=table.index)).fillna("").astype(str)
     why = []
     for r, m, n, c, far, fl, qf, k, dd, dw in zip(
-            table.itertuples(), move, copies, table["change"], beyond, flagged & known,
-            q_fair, rounds, dead, dead_why, strict=True):
-        own = flag.loc[r.Index]
+            table.itertuples(), t.move, copies, table["change"], beyond, t.flagged & t.known,
+            t.q_fair, rounds, t.dead, dead_why, strict=True):
+        own = t.flag.loc[r.Index]
         test = (f"{'too strong' if 'too strong' in own else 'too weak'} "
                 f"(q = {r.q_value:.3f})") if "too " in own else "flagged with a copy"
         if dd:
@@ -157,7 +197,7 @@ def suggest(exp: experiment.Experiment, level: int = 0,
             why.append(f"not flagged (q = {r.q_value:.2f}; fair points against its points: "
                        f"q = {qf:.2f}): fair points {r.fair_points:.1f} "
                        f"[{r.fair_points_lo:.1f}, {r.fair_points_hi:.1f}]")
-        elif not priced.loc[r.Index]:
+        elif not t.priced.loc[r.Index]:
             why.append(f"{test}, not played at other prices: not moved (the flag says which "
                        "way, not how far; --price-cards measures it)" if "too " in own else
                        "not flagged, not played at other prices (--price-cards)")
@@ -166,15 +206,7 @@ def suggest(exp: experiment.Experiment, level: int = 0,
             why.append((f"{test}, " if "too " in own else "not flagged, ")
                        + "fair points not resolved: not moved" + (
                 f" (about {int(needed)} games needed)" if np.isfinite(needed) else ""))
-    table["why"] = why
-    table["q_fair_points"] = q_fair
-    table["dead"] = dead
-    # The cards the loop may move: measured at other prices (itself or a copy), not dead.
-    table["movable"] = priced & ~dead
-    return _measured(table[["card", "category", "points", "fair_points", "fair_points_lo",
-                            "fair_points_hi", "q_fair_points", "suggested", "change",
-                            "dead", "movable", "why"]],
-                     table, low, high)
+    return why
 
 
 def _measured(out: pd.DataFrame, table: pd.DataFrame, low: float, high: float) -> pd.DataFrame:

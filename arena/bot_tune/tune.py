@@ -297,10 +297,32 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
     Raises TuneError for bad settings or folder (before any game) and TuneInterrupted on
     Ctrl-C, after the finished trials and the partial ``best.json`` and page are written.
     """
-    import optuna
-
     plan = check(settings)
     directory = Path(directory)
+    _open_run(directory, settings, resume)
+    study, done = _open_tune_study(directory, settings, plan)
+    session = time.monotonic()
+    played = 0
+    try:
+        while len(done) < settings.trials:
+            trial = study.ask()
+            outcome = _play_trial(study, trial, plan, settings, directory, run)
+            line = _tell(study, trial, outcome, done, settings)
+            played += 1
+            per = (time.monotonic() - session) / played
+            say(f"{line}; ETA {_clock(per * (settings.trials - len(done)))}")
+            write_outputs(directory, plan, study, None)
+    except KeyboardInterrupt:
+        write_outputs(directory, plan, study, None)
+        raise TuneInterrupted(
+            f"stopped: {len(done)} of {settings.trials} trials finished and kept in "
+            f"{directory}; go on with: arena bots tune --resume {directory}") from None
+    return _confirm(directory, plan, study, settings, run, done, say)
+
+
+def _open_run(directory: Path, settings: TuneSettings, resume: bool) -> None:
+    """Check the folder and write the run's settings, before any game: a folder that
+    holds another run (or, with ``resume``, one of other settings) is refused."""
     if resume:
         saved = read_settings(directory)
         if replace(saved, trials=settings.trials) != settings:
@@ -316,6 +338,13 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
     except OSError as exc:
         raise TuneError(f"cannot write the run to {directory}: {exc.strerror or exc}") from None
 
+
+def _open_tune_study(directory: Path, settings: TuneSettings, plan: Plan
+                     ) -> tuple[Any, list[Any]]:
+    """The run's optuna study, its sampler seeded for this session, and its finished
+    trials; a new study's first trial is the starting spec (trial 0: the baseline)."""
+    import optuna
+
     study = open_study(directory / STUDY, "tune", "maximize")
     done = [t for t in study.get_trials(deepcopy=False)
             if t.state == optuna.trial.TrialState.COMPLETE]
@@ -328,68 +357,83 @@ def tune(directory: Path, settings: TuneSettings, run: RunSettings, *, resume: b
         first = {d.name: plan.start.full_params()[d.name] for d in plan.dims
                  if d.holds(plan.start.full_params()[d.name])}
         if first:
-            study.enqueue_trial(first)  # the starting point is trial 0: the baseline
+            study.enqueue_trial(first)
+    return study, done
 
-    session = time.monotonic()
-    played = 0
+
+@dataclass
+class _Outcome:
+    """One trial's matches: the candidate and its values, the wins it took (a shared
+    victory counted in part) of the games played, and the seconds they took."""
+
+    spec: BotSpec
+    values: dict[str, Any]
+    share: float
+    games: float
+    seconds: float
+
+
+def _play_trial(study: Any, trial: Any, plan: Plan, settings: TuneSettings, directory: Path,
+                run: RunSettings) -> _Outcome:
+    """Play a trial's candidate against each opponent.  A trial cut short (Ctrl-C, an
+    interrupted match) is marked failed and queued again, so ``--resume`` asks it first."""
+    import optuna
+
     try:
-        while len(done) < settings.trials:
-            trial = study.ask()
-            try:
-                values = {d.name: d.suggest(trial) for d in plan.dims}
-                spec = candidate(plan.start, values)
-                started = time.monotonic()
-                share = games = 0.0
-                stopped = False
-                for k, opponent in enumerate(plan.opponents):
-                    folder = directory / "games" / _folder(spec) / f"vs-{k}"
-                    score = play_match(spec, opponent, settings.players,
-                                       whole_deals(settings.games, settings.players),
-                                       settings.seed, folder, run)
-                    share += score.share
-                    games += score.games
-                    if score.interrupted:
-                        stopped = True
-                        break
-                if stopped:
-                    raise KeyboardInterrupt
-            except BaseException:
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                study.enqueue_trial(trial.params)  # asked again first when resumed
-                raise
-            rate = share / games
-            lo, hi = wilson(share, games)
-            thin = carried(int(games) // settings.players, int(games))
-            seconds = time.monotonic() - started
-            for key, value in (("spec", spec.text), ("played", values), ("share", share),
-                               ("games", int(games)),
-                               ("interval", None if thin else [lo, hi]),
-                               ("seconds", seconds)):
-                trial.set_user_attr(key, value)
-            study.tell(trial, rate)
-            done.append(study.trials[trial.number])
-            played += 1
-            best = max(done, key=lambda t: (t.value, -t.number))
-            per = (time.monotonic() - session) / played
-            left = per * (settings.trials - len(done))
-            shown = f"({thin})" if thin else f"[{lo:.1%}, {hi:.1%}]"
-            # Trials are named by the search's numbers (0: the start), the count beside.
-            say(f"trial {trial.number} ({len(done)} of {settings.trials}) {spec.text}: "
-                f"{rate:.1%} {shown} in {int(games)} games ({seconds:.0f} s); best so far "
-                f"{best.value:.1%} (trial {best.number}); ETA {_clock(left)}")
-            write_outputs(directory, plan, study, None)
-    except KeyboardInterrupt:
-        write_outputs(directory, plan, study, None)
-        raise TuneInterrupted(
-            f"stopped: {len(done)} of {settings.trials} trials finished and kept in "
-            f"{directory}; go on with: arena bots tune --resume {directory}") from None
+        values = {d.name: d.suggest(trial) for d in plan.dims}
+        spec = candidate(plan.start, values)
+        started = time.monotonic()
+        share = games = 0.0
+        for k, opponent in enumerate(plan.opponents):
+            folder = directory / "games" / _folder(spec) / f"vs-{k}"
+            score = play_match(spec, opponent, settings.players,
+                               whole_deals(settings.games, settings.players),
+                               settings.seed, folder, run)
+            share += score.share
+            games += score.games
+            if score.interrupted:
+                raise KeyboardInterrupt
+    except BaseException:
+        study.tell(trial, state=optuna.trial.TrialState.FAIL)
+        study.enqueue_trial(trial.params)
+        raise
+    return _Outcome(spec, values, share, games, time.monotonic() - started)
 
+
+def _tell(study: Any, trial: Any, outcome: _Outcome, done: list[Any],
+          settings: TuneSettings) -> str:
+    """Tell the study a trial's win rate (its figures kept as attributes), add it to
+    ``done``, and say how it did beside the best so far.  Trials are named by the search's
+    numbers (0: the start), the count beside."""
+    share, games = outcome.share, outcome.games
+    rate = share / games
+    lo, hi = wilson(share, games)
+    thin = carried(int(games) // settings.players, int(games))
+    for key, value in (("spec", outcome.spec.text), ("played", outcome.values),
+                       ("share", share), ("games", int(games)),
+                       ("interval", None if thin else [lo, hi]),
+                       ("seconds", outcome.seconds)):
+        trial.set_user_attr(key, value)
+    study.tell(trial, rate)
+    done.append(study.trials[trial.number])
+    best = max(done, key=lambda t: (t.value, -t.number))
+    shown = f"({thin})" if thin else f"[{lo:.1%}, {hi:.1%}]"
+    return (f"trial {trial.number} ({len(done)} of {settings.trials}) {outcome.spec.text}: "
+            f"{rate:.1%} {shown} in {int(games)} games ({outcome.seconds:.0f} s); best so far "
+            f"{best.value:.1%} (trial {best.number})")
+
+
+def _confirm(directory: Path, plan: Plan, study: Any, settings: TuneSettings,
+             run: RunSettings, done: list[Any], say: Callable[[str], None]) -> dict[str, Any]:
+    """Play the best trial's spec against the start on fresh deals (the search's best
+    score is the greatest of noisy ones) and write the outputs; ``best.json``'s content.
+
+    Confirming the start against itself (or one of many equal scores against the start)
+    measures nothing: said so, and no game is played."""
     best = max(done, key=lambda t: (t.value, -t.number))
     best_spec = read_spec(best.user_attrs["spec"])
     pointless = _nothing_to_confirm(plan, best_spec, [t.value for t in done])
     if pointless:
-        # Confirming the start against itself (or one of many equal scores against the
-        # start) measures nothing: said so, and no game is played.
         say(f"no confirmation: {pointless}")
         return write_outputs(directory, plan, study, {
             "spec": best_spec.text, "against": plan.start.text, "games": 0, "share": 0.0,

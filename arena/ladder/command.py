@@ -6,6 +6,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -56,15 +57,7 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     over deals.  Writes OUT/ladder.csv, ladder.json, ladder.png and ladder.html; the
     games are a tournament in OUT/games (arena report OUT/games).
     """
-    from .ladder import (
-        MIN_DEALS,
-        default_specs,
-        elo_text,
-        interval_text,
-        prior_note,
-        rate,
-        write_outputs,
-    )
+    from .ladder import rate, write_outputs
 
     if resume:
         out = Path(resume)
@@ -72,17 +65,7 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
         raise UserError("give --out DIR, where the ladder goes (or --resume DIR)")
     if specs is not None and bots:
         raise UserError("give the specs either with --specs or with --bot, not both")
-    texts = list(bots) if bots else default_specs() if specs is None else [
-        t.strip() for t in specs.replace(";", ",").split(",") if t.strip()]
-    # "mcts:iterations=250,c=0.7" splits into "c=0.7": a piece with no bot before "=" joins
-    # the spec before it.
-    joined: list[str] = []
-    for text in texts:
-        if joined and "=" in text and ":" not in text.partition("=")[0] and \
-                "." not in text.partition("=")[0] and ":" in joined[-1]:
-            joined[-1] += "," + text
-        else:
-            joined.append(text)
+    joined = _spec_texts(specs, bots)
     settings = executor_settings(workers, executor, scheduler,
                                  progress="none" if quiet else "auto")
     try:
@@ -112,8 +95,35 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     command = "arena ladder " + shlex.join(sys.argv[2:]) if len(sys.argv) > 1 else "arena ladder"
     write_outputs(out, rows, {"command": command, "games": games, "seed": seed,
                               "anchor": names[0], "specs": names})
+    _print_ladder(rows, names[0])
+    click.echo(f"written: {out / 'ladder.csv'}, ladder.json, ladder.png, ladder.html")
+
+
+def _spec_texts(specs: str | None, bots: tuple[str, ...]) -> list[str]:
+    """The specs to rate, from --bot, --specs or the default list.
+
+    "mcts:iterations=250,c=0.7" splits into "c=0.7": a piece with no bot before "=" joins
+    the spec before it."""
+    from .ladder import default_specs
+
+    texts = list(bots) if bots else default_specs() if specs is None else [
+        t.strip() for t in specs.replace(";", ",").split(",") if t.strip()]
+    joined: list[str] = []
+    for text in texts:
+        if joined and "=" in text and ":" not in text.partition("=")[0] and \
+                "." not in text.partition("=")[0] and ":" in joined[-1]:
+            joined[-1] += "," + text
+        else:
+            joined.append(text)
+    return joined
+
+
+def _print_ladder(rows: list[dict[str, Any]], anchor: str) -> None:
+    """The ladder as a table on stdout (Elo against ``anchor``, its interval, games and
+    score), and on stderr the notes on what an interval needs."""
+    from .ladder import MIN_DEALS, elo_text, interval_text, prior_note
+
     width = max(len(r["spec"]) for r in rows)
-    anchor = names[0]
     cells = [(elo_text(r, anchor), interval_text(r, anchor)) for r in rows]
     ci_width = max(14, *(len(c) for _, c in cells))
     click.echo(f"{'spec':<{width}}  {'Elo':>6}  {'95% CI':>{ci_width}}  {'games':>5}  score")
@@ -126,4 +136,3 @@ def ladder_command(specs: str | None, bots: tuple[str, ...], games: int, seed: i
     if any(r["games_needed"] == r["games_needed"] for r in rows):
         click.echo(f"note: an interval needs {MIN_DEALS} deals of the spec's own (the report's "
                    "rule)", err=True)
-    click.echo(f"written: {out / 'ladder.csv'}, ladder.json, ladder.png, ladder.html")

@@ -355,25 +355,25 @@ def resolve_deals(config: TournamentConfig, isolation: Isolation) -> TournamentC
     return config
 
 
-def _resume(config: TournamentConfig, directory: Path) -> Prepared:
-    """A run folder to go on with: its manifest, keys and records, checked (the records
-    through the one verified reader, ``arena.runs.reader``, by ``read_games``)."""
+def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
+            isolation: Isolation | None = None) -> Prepared:
+    """Check or create ``directory`` (see ``Prepared``)."""
+    if resume:
+        return _prepare_resume(config, directory)
+    return _prepare_new(config, directory, isolation)
+
+
+def _prepare_resume(config: TournamentConfig, directory: Path) -> Prepared:
+    """A run folder to go on with: its manifest checked against ``config``, its records
+    read (through the one verified reader, ``arena.runs.reader``, by ``read_games``) and
+    checked against the schedule, and the signer that goes on with its chain."""
     manifest = read_manifest(directory)
     try:
         keys = read_keys(directory)
     except IntegrityError as exc:
         raise StoreError(str(exc)) from None
     signed = is_signed(manifest)
-    key = None
-    if is_chained(manifest):
-        key = _your_key()
-        public = bytes.fromhex(manifest["signer"]["ed25519"])
-        if public_bytes(key) != public:
-            raise StoreError(f"{directory} is signed by {whose(public).words()}, not by "
-                             "yours: only its author can resume it")
-    elif signed and keys is None:
-        raise StoreError(f"{directory} has no {KEY_FILE}: its records cannot be "
-                         "authenticated, so it cannot be resumed (resume it where it ran)")
+    key = _resume_signer_key(manifest, keys, signed, directory)
     if config.deal_key is None:
         config = replace(config, deal_key=deal_key_of(manifest, keys))
     check_manifest(config, manifest, directory)
@@ -388,20 +388,7 @@ def _resume(config: TournamentConfig, directory: Path) -> Prepared:
     except IntegrityError as exc:
         raise StoreError(str(exc)) from None
     records, cut = read_games(directory, check)
-    by_id = schedule.by_id()
-    for record in records:
-        game = by_id.get(record["game"])
-        if game is None:
-            raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
-                             "not in this tournament's schedule")
-        if record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
-                or record.get("intervention") != game.recorded_intervention():
-            raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
-                             "schedule (seed, seats or intervention differ)")
-        problem = result_problem(record, config.players)
-        if problem:
-            raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
-                             "was edited; delete it to have the game played again)")
+    _check_records(records, schedule, config, directory)
     # After the checks of form, which name what is wrong more plainly: records without
     # MACs prove themselves by re-playing.
     if needs_replay(check):
@@ -420,11 +407,48 @@ def _resume(config: TournamentConfig, directory: Path) -> Prepared:
     return Prepared(config, schedule, manifest, keys if signed else None, records, cut)
 
 
-def prepare(config: TournamentConfig, directory: Path, *, resume: bool,
-            isolation: Isolation | None = None) -> Prepared:
-    """Check or create ``directory`` (see ``Prepared``)."""
-    if resume:
-        return _resume(config, directory)
+def _resume_signer_key(manifest: dict[str, Any], keys: RunKeys | None, signed: bool,
+                       directory: Path) -> Any:
+    """Your signing key where the folder's records are chained (only their author may add
+    to the chain), else None; a signed folder without its key file cannot be resumed (its
+    records could not be authenticated)."""
+    if is_chained(manifest):
+        key = _your_key()
+        public = bytes.fromhex(manifest["signer"]["ed25519"])
+        if public_bytes(key) != public:
+            raise StoreError(f"{directory} is signed by {whose(public).words()}, not by "
+                             "yours: only its author can resume it")
+        return key
+    if signed and keys is None:
+        raise StoreError(f"{directory} has no {KEY_FILE}: its records cannot be "
+                         "authenticated, so it cannot be resumed (resume it where it ran)")
+    return None
+
+
+def _check_records(records: list[dict[str, Any]], schedule: Schedule,
+                   config: TournamentConfig, directory: Path) -> None:
+    """Every record read is a game of the schedule, with its seed, seats and intervention,
+    and a result of the game's form (an edited line is named, to be deleted and replayed)."""
+    by_id = schedule.by_id()
+    for record in records:
+        game = by_id.get(record["game"])
+        if game is None:
+            raise StoreError(f"{directory / GAMES} holds game {record['game']!r}, which is "
+                             "not in this tournament's schedule")
+        if record.get("seed") != game.seed or record.get("seats") != schedule.names(game) \
+                or record.get("intervention") != game.recorded_intervention():
+            raise StoreError(f"{directory / GAMES}: game {game.id} does not match the "
+                             "schedule (seed, seats or intervention differ)")
+        problem = result_problem(record, config.players)
+        if problem:
+            raise StoreError(f"{directory / GAMES}: game {game.id}'s {problem} (the line "
+                             "was edited; delete it to have the game played again)")
+
+
+def _prepare_new(config: TournamentConfig, directory: Path,
+                 isolation: Isolation | None) -> Prepared:
+    """A new run folder: its schedule, manifest (signed by your key, with a fresh run id)
+    and, for a live run with keyed deals, its key file."""
     refuse_occupied(directory)
     if isolation is not None:
         config = resolve_deals(config, isolation)
@@ -566,32 +590,11 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
     """The run, ``directory`` locked (see ``run_tournament``)."""
     ready = prepare(config, directory, resume=resume, isolation=settings.isolation)
     config, schedule, manifest = ready.config, ready.schedule, ready.manifest
-    records, cut = ready.records, ready.cut
-    standings = Standings(config.names)
-    sprt = SprtState(config.sprt) if config.sprt else None
+    tally = _Tally(config, schedule)
     by_id = schedule.by_id()
-    done: set[int] = set()  # schedule indices
-
-    per_deal = Counter(g.deal for g in schedule.games)
-    deal_done: Counter[int] = Counter()
-
-    def deals_line() -> str:
-        """``deals complete: 7 of 30``: a study's progress in the unit of its analysis."""
-        complete = sum(1 for deal, n in deal_done.items() if n == per_deal[deal])
-        return f"deals complete: {complete} of {len(per_deal)}"
-
-    def count(index: int, summary: Any) -> None:
-        game = schedule.games[index]
-        done.add(index)
-        deal_done[game.deal] += 1
-        # A deal is one pairing's seed: deal 0 of two pairings are two deals (as the reports
-        # count them), not one.
-        standings.add(schedule.names(game), summary, (game.pairing, game.deal))
-        if sprt is not None:
-            sprt.add(game.deal, game.rotation, game_score(summary.winners, game.seats.index(0)))
-
-    for record in records:
-        count(by_id[record["game"]].index, summarize(record))
+    for record in ready.records:
+        tally.count(by_id[record["game"]].index, summarize(record))
+    sprt, done = tally.sprt, tally.done
     remaining = [] if sprt and sprt.decision else [
         g.index for g in schedule.games if g.index not in done]
     played = 0
@@ -599,64 +602,8 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
     started = time.monotonic()
     if remaining:
         with run_logging(directory / LOG, verbose=settings.verbose, console=stream):
-            if resume:
-                log.info("resuming %s: %d of %d games done%s", directory, len(done),
-                         schedule.total, " (a cut-short last line was dropped)" if cut else "")
-            log.info("playing %d games with %d %s worker(s)", len(remaining), settings.workers,
-                     settings.executor)
-            isolated = [spec.name for spec in config.participants
-                        if settings.isolation.isolates(spec)]
-            if isolated:
-                memory = settings.isolation.memory
-                log.info("in jails of their own (memory limit %s; %s; %s): %s",
-                         f"{memory} MB" if memory else "none", cgroup_note(), filter_note(),
-                         ", ".join(isolated))
-            # A study's seats are a level and its own copies, whose standings mean nothing:
-            # its progress is the deals whose every arm is played (what its analysis uses).
-            study = config.experiment is not None
-            table = LiveTable(standings, schedule, done)
-            progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
-                                table=None if study else table.lines,
-                                label="" if study else "leader")
-            leader = deals_line if study else standings.leader
-            writer = GamesWriter(directory, lazy=True)
-            executor = make_executor(config, settings)
-            games = executor.play(remaining)
-            # A line per game for arena.log, made only when it is kept (thousands a second).
-            debug = log.isEnabledFor(logging.DEBUG)
-            try:
-                with _Interrupt() as interrupt:
-                    try:
-                        for item in games:
-                            if item is None:
-                                writer.flush()  # the games of the messages just read
-                            elif item.index not in done:
-                                writer.write(ready.sign(item.line,
-                                                        schedule.games[item.index].id))
-                                count(item.index, item.summary)
-                                played += 1
-                                if debug:
-                                    game = schedule.games[item.index]
-                                    log.debug("game %s (%s): winners %s%s", game.id,
-                                              " vs ".join(schedule.names(game)),
-                                              list(item.summary.winners),
-                                              f", {item.summary.error_kind} by seat "
-                                              f"{item.summary.error_seat}"
-                                              if item.summary.error_seat is not None else "")
-                                if sprt is not None and sprt.decision:
-                                    log.info("%s", sprt.describe())
-                                    break
-                            progress.update(len(done), leader)
-                            if interrupt.requested:
-                                interrupted = True
-                                break
-                    except KeyboardInterrupt:
-                        interrupted = True
-            finally:
-                games.close()
-                writer.close()
-                progress.update(len(done), leader, force=not interrupted)
-                progress.close()
+            _log_start(ready, directory, resume, settings, len(done), len(remaining))
+            played, interrupted = _play(ready, tally, remaining, directory, settings, stream)
             if interrupted:
                 # For arena.log: the console already gets the command's own sentence.
                 log.info("interrupted: %d of %d games kept in %s", len(done),
@@ -666,6 +613,125 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
                          time.monotonic() - started, len(done), schedule.total,
                          f"; {sprt.describe()}" if sprt is not None else "")
     complete = len(done) == schedule.total or bool(sprt and sprt.decision)
+    _seal(ready, sprt, directory, complete, played)
+    return RunResult(directory, schedule, len(done), played, time.monotonic() - started,
+                     interrupted, complete, tally.standings, sprt, manifest)
+
+
+class _Tally:
+    """What the games kept so far add up to: the schedule indices done, the standings, the
+    SPRT's state, and per deal the games played (a study's progress is in deals)."""
+
+    def __init__(self, config: TournamentConfig, schedule: Schedule) -> None:
+        self.schedule = schedule
+        self.standings = Standings(config.names)
+        self.sprt = SprtState(config.sprt) if config.sprt else None
+        self.done: set[int] = set()  # schedule indices
+        self.per_deal = Counter(g.deal for g in schedule.games)
+        self.deal_done: Counter[int] = Counter()
+
+    def count(self, index: int, summary: Any) -> None:
+        """Add one kept game.  A deal is one pairing's seed: deal 0 of two pairings are two
+        deals (as the reports count them), not one."""
+        game = self.schedule.games[index]
+        self.done.add(index)
+        self.deal_done[game.deal] += 1
+        self.standings.add(self.schedule.names(game), summary, (game.pairing, game.deal))
+        if self.sprt is not None:
+            self.sprt.add(game.deal, game.rotation,
+                          game_score(summary.winners, game.seats.index(0)))
+
+    def deals_line(self) -> str:
+        """``deals complete: 7 of 30``: a study's progress in the unit of its analysis."""
+        complete = sum(1 for deal, n in self.deal_done.items() if n == self.per_deal[deal])
+        return f"deals complete: {complete} of {len(self.per_deal)}"
+
+
+def _log_start(ready: Prepared, directory: Path, resume: bool, settings: RunSettings,
+               done: int, remaining: int) -> None:
+    """Say in arena.log what this session plays: how far a resumed run was, the workers,
+    and which bots play in jails of their own."""
+    if resume:
+        log.info("resuming %s: %d of %d games done%s", directory, done, ready.schedule.total,
+                 " (a cut-short last line was dropped)" if ready.cut else "")
+    log.info("playing %d games with %d %s worker(s)", remaining, settings.workers,
+             settings.executor)
+    isolated = [spec.name for spec in ready.config.participants
+                if settings.isolation.isolates(spec)]
+    if isolated:
+        memory = settings.isolation.memory
+        log.info("in jails of their own (memory limit %s; %s; %s): %s",
+                 f"{memory} MB" if memory else "none", cgroup_note(), filter_note(),
+                 ", ".join(isolated))
+
+
+def _play(ready: Prepared, tally: _Tally, remaining: list[int], directory: Path,
+          settings: RunSettings, stream: IO[str]) -> tuple[int, bool]:
+    """Play the remaining games, each line signed and written as it comes, with the
+    progress shown; the games played and whether the run was interrupted.
+
+    A study's seats are a level and its own copies, whose standings mean nothing: its
+    progress is the deals whose every arm is played (what its analysis uses)."""
+    schedule, done = ready.schedule, tally.done
+    study = ready.config.experiment is not None
+    table = LiveTable(tally.standings, schedule, done)
+    progress = Progress(schedule.total, len(done), stream, mode=settings.progress,
+                        table=None if study else table.lines,
+                        label="" if study else "leader")
+    leader = tally.deals_line if study else tally.standings.leader
+    writer = GamesWriter(directory, lazy=True)
+    games = make_executor(ready.config, settings).play(remaining)
+    played = 0
+    interrupted = False
+    try:
+        with _Interrupt() as interrupt:
+            try:
+                for item in games:
+                    if item is None:
+                        writer.flush()  # the games of the messages just read
+                    elif item.index not in done:
+                        writer.write(ready.sign(item.line, schedule.games[item.index].id))
+                        tally.count(item.index, item.summary)
+                        played += 1
+                        if _kept(item, tally):
+                            break
+                    progress.update(len(done), leader)
+                    if interrupt.requested:
+                        interrupted = True
+                        break
+            except KeyboardInterrupt:
+                interrupted = True
+    finally:
+        games.close()
+        writer.close()
+        progress.update(len(done), leader, force=not interrupted)
+        progress.close()
+    return played, interrupted
+
+
+def _kept(item: Finished, tally: _Tally) -> bool:
+    """Log a game just kept (a line per game, made only when arena.log keeps it: thousands
+    a second); whether the SPRT has now decided, which ends the run."""
+    if log.isEnabledFor(logging.DEBUG):
+        schedule = tally.schedule
+        game = schedule.games[item.index]
+        log.debug("game %s (%s): winners %s%s", game.id, " vs ".join(schedule.names(game)),
+                  list(item.summary.winners),
+                  f", {item.summary.error_kind} by seat {item.summary.error_seat}"
+                  if item.summary.error_seat is not None else "")
+    sprt = tally.sprt
+    if sprt is not None and sprt.decision:
+        log.info("%s", sprt.describe())
+        return True
+    return False
+
+
+def _seal(ready: Prepared, sprt: SprtState | None, directory: Path, complete: bool,
+          played: int) -> None:
+    """Write the manifest at the end: a complete run's finish time, SPRT result and (a run
+    with its own deal key) the key, so anyone may replay it; else, where games were
+    added to a chained folder, the seal of the games so far."""
+    config, manifest = ready.config, ready.manifest
     if complete and (manifest.get("finished") is None or sprt is not None):
         if manifest.get("finished") is None:
             manifest["finished"] = now_iso()
@@ -678,5 +744,3 @@ def _run_locked(config: TournamentConfig, directory: Path, resume: bool,
         ready.write_manifest(directory)
     elif played and ready.signer is not None:
         ready.write_manifest(directory)  # the seal of the games so far (interrupted)
-    return RunResult(directory, schedule, len(done), played, time.monotonic() - started,
-                     interrupted, complete, standings, sprt, manifest)

@@ -254,62 +254,24 @@ pub fn parse_in(text: &str, cards: &CardSet) -> Result<Action, Error> {
     parse_with(text, |id| cards.parse_card(id))
 }
 
+/// [`parse`] with the card names read by `parse_card`. Each form with more than one
+/// field is read by a function of its own; the errors name the action as written.
 fn parse_with(
     text: &str,
     parse_card: impl Fn(&str) -> Result<u8, String>,
 ) -> Result<Action, Error> {
-    let quoted = str_repr(text);
-    let fail = |m: String| Error::notation(format!("in action {quoted}: {m}"));
-    let cell = |t: &str| grid::parse_cell(t).map_err(fail);
-    let edge = |t: &str| grid::parse_edge(t).map_err(fail);
-    let improvement = |t: &str| -> Result<u32, Error> {
-        match IMPROVEMENTS[1..].iter().position(|i| *i == t) {
-            Some(i) => Ok(i as u32 + 1),
-            None => Err(fail(format!(
-                "{} is not an improvement (watershed, enclosure or fertilizer)",
-                str_repr(t)
-            ))),
-        }
+    let p = Parsing {
+        quoted: str_repr(text),
     };
     let words: Vec<&str> = py_strip(text).split(' ').collect();
     let (verb, args) = (words[0], &words[1..]);
-    let n = args.len();
-    match (verb, n) {
-        ("end", 0) => return Ok(END),
-        ("skip", 0) => return Ok(SKIP),
-        ("plot", 0) => return Ok(PLOT),
-        ("place", 2..=4) => {
-            let k = match args[0] {
-                "0" => 0,
-                "1" => 1,
-                "2" => 2,
-                _ => return Err(fail("the plot number must be 0, 1 or 2".into())),
-            };
-            let c = cell(args[1])?;
-            let mut rest = &args[2..];
-            let mut imp = 0;
-            if let Some(first) = rest.first() {
-                if let Some(name) = first.strip_prefix('+') {
-                    imp = improvement(name)?;
-                    rest = &rest[1..];
-                }
-            }
-            let mut swap = false;
-            if rest == ["swap"] {
-                swap = true;
-                rest = &[];
-            }
-            if !rest.is_empty() {
-                return Err(fail("expected 'place K Q,R [+IMPROVEMENT] [swap]'".into()));
-            }
-            return Ok(place(k, c, imp, swap));
-        }
-        ("irrigation", 1) => {
-            if args[0] == "keep" {
-                return Ok(IRRIGATE_KEEP);
-            }
-            return Ok(make(IRRIGATE, edge(args[0])? as u32, 0));
-        }
+    match (verb, args.len()) {
+        ("end", 0) => Ok(END),
+        ("skip", 0) => Ok(SKIP),
+        ("plot", 0) => Ok(PLOT),
+        ("place", 2..=4) => p.place(args),
+        ("irrigation", 1) if args[0] == "keep" => Ok(IRRIGATE_KEEP),
+        ("irrigation", 1) => Ok(make(IRRIGATE, p.edge(args[0])? as u32, 0)),
         ("gardener" | "panda" | "rain" | "storm", 1) => {
             let kind = match verb {
                 "gardener" => GARDENER,
@@ -317,58 +279,116 @@ fn parse_with(
                 "rain" => RAIN,
                 _ => STORM,
             };
-            return Ok(make(kind, cell(args[0])? as u32, 0));
+            Ok(make(kind, p.cell(args[0])? as u32, 0))
         }
-        ("objective" | "redraw", 1) => {
-            let Some(k) = CATEGORIES.iter().position(|c| *c == args[0]) else {
-                return Err(fail(format!(
-                    "{} is not a category (plot, gardener or panda)",
-                    str_repr(args[0])
-                )));
-            };
-            let kind = if verb == "objective" {
-                OBJECTIVE
-            } else {
-                REDRAW
-            };
-            return Ok(make(kind, 0, k as u32));
-        }
-        ("channel", 1) => return Ok(make(CHANNEL, edge(args[0])? as u32, 0)),
+        ("objective", 1) => Ok(make(OBJECTIVE, 0, p.category(args[0])?)),
+        ("redraw", 1) => Ok(make(REDRAW, 0, p.category(args[0])?)),
+        ("channel", 1) => Ok(make(CHANNEL, p.edge(args[0])? as u32, 0)),
         ("improve", 2) => {
-            let c = cell(args[1])?;
-            let imp = improvement(args[0])?;
-            return Ok(make(IMPROVE, c as u32, imp));
+            let c = p.cell(args[1])?;
+            let imp = p.improvement(args[0])?;
+            Ok(make(IMPROVE, c as u32, imp))
         }
         ("complete", 1) => {
-            let card = parse_card(args[0]).map_err(fail)?;
-            return Ok(make(COMPLETE, 0, card as u32));
+            let card = parse_card(args[0]).map_err(|m| p.fail(m))?;
+            Ok(make(COMPLETE, 0, card as u32))
         }
-        ("weather", 1) => {
-            let Some(f) = FACES[..5].iter().position(|f| *f == args[0]) else {
-                return Err(fail(format!(
-                    "{} is not a weather to choose (sun, rain, wind, storm or clouds)",
-                    str_repr(args[0])
-                )));
-            };
-            return Ok(make(WEATHER, 0, f as u32));
-        }
+        ("weather", 1) => p.weather(args[0]),
         ("clouds", 3) if args[0] == "move" => {
-            let a = cell(args[1])?;
-            let b = cell(args[2])?;
-            return Ok(make(CLOUDS_MOVE, a as u32, b as u32));
+            let a = p.cell(args[1])?;
+            let b = p.cell(args[2])?;
+            Ok(make(CLOUDS_MOVE, a as u32, b as u32))
         }
         ("clouds", 2) => {
-            let imp = improvement(args[0])?;
+            let imp = p.improvement(args[0])?;
             if args[1] == "keep" {
                 return Ok(make(CLOUDS_KEEP, 0, imp));
             }
-            return Ok(make(CLOUDS, cell(args[1])? as u32, imp));
+            Ok(make(CLOUDS, p.cell(args[1])? as u32, imp))
         }
-        _ => {}
+        _ => Err(Error::notation(format!(
+            "{} is not an action (the forms are: {FORMS})",
+            p.quoted
+        ))),
     }
-    Err(Error::notation(format!(
-        "{quoted} is not an action (the forms are: {FORMS})"
-    )))
+}
+
+/// The action being parsed, as its errors quote it (`in action 'TEXT': ...`), and the
+/// readers of its fields.
+struct Parsing {
+    quoted: String,
+}
+
+impl Parsing {
+    fn fail(&self, m: String) -> Error {
+        Error::notation(format!("in action {}: {m}", self.quoted))
+    }
+
+    fn cell(&self, t: &str) -> Result<grid::Cell, Error> {
+        grid::parse_cell(t).map_err(|m| self.fail(m))
+    }
+
+    fn edge(&self, t: &str) -> Result<grid::Edge, Error> {
+        grid::parse_edge(t).map_err(|m| self.fail(m))
+    }
+
+    fn improvement(&self, t: &str) -> Result<u32, Error> {
+        match IMPROVEMENTS[1..].iter().position(|i| *i == t) {
+            Some(i) => Ok(i as u32 + 1),
+            None => Err(self.fail(format!(
+                "{} is not an improvement (watershed, enclosure or fertilizer)",
+                str_repr(t)
+            ))),
+        }
+    }
+
+    fn category(&self, t: &str) -> Result<u32, Error> {
+        match CATEGORIES.iter().position(|c| *c == t) {
+            Some(k) => Ok(k as u32),
+            None => Err(self.fail(format!(
+                "{} is not a category (plot, gardener or panda)",
+                str_repr(t)
+            ))),
+        }
+    }
+
+    fn weather(&self, t: &str) -> Result<Action, Error> {
+        match FACES[..5].iter().position(|f| *f == t) {
+            Some(f) => Ok(make(WEATHER, 0, f as u32)),
+            None => Err(self.fail(format!(
+                "{} is not a weather to choose (sun, rain, wind, storm or clouds)",
+                str_repr(t)
+            ))),
+        }
+    }
+
+    /// `place K Q,R [+IMPROVEMENT] [swap]`.
+    fn place(&self, args: &[&str]) -> Result<Action, Error> {
+        let k = match args[0] {
+            "0" => 0,
+            "1" => 1,
+            "2" => 2,
+            _ => return Err(self.fail("the plot number must be 0, 1 or 2".into())),
+        };
+        let c = self.cell(args[1])?;
+        let mut rest = &args[2..];
+        let mut imp = 0;
+        if let Some(first) = rest.first() {
+            if let Some(name) = first.strip_prefix('+') {
+                imp = self.improvement(name)?;
+                rest = &rest[1..];
+            }
+        }
+        let mut swap = false;
+        if rest == ["swap"] {
+            swap = true;
+            rest = &[];
+        }
+        if !rest.is_empty() {
+            return Err(self.fail("expected 'place K Q,R [+IMPROVEMENT] [swap]'".into()));
+        }
+        Ok(place(k, c, imp, swap))
+    }
 }
 
 /// Python's `str.strip()` (white space at both ends).

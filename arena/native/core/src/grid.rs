@@ -113,103 +113,16 @@ pub struct Grid {
 
 pub static GRID: LazyLock<Grid> = LazyLock::new(build);
 
+/// The grid's tables, worked out once (`GRID`); each table is a function of its own.
 fn build() -> Grid {
-    let on_grid = |c: usize| {
-        let (q, r) = coords_of(c as Cell);
-        (c as i32 % WIDTH) < 2 * RADIUS + 1 && cell_of(q, r) == Some(c as Cell)
-    };
-    let cells: Vec<Cell> = (0..SIZE)
-        .filter(|&c| on_grid(c))
-        .map(|c| c as Cell)
-        .collect();
-    let mut neighbour = vec![[NONE; 6]; SIZE];
-    let mut neighbours = vec![Vec::new(); SIZE];
-    for &c in &cells {
-        let (q, r) = coords_of(c);
-        for (d, (dq, dr)) in DIRECTIONS.iter().enumerate() {
-            neighbour[c as usize][d] = cell_of(q + dq, r + dr).unwrap_or(NONE);
-        }
-        neighbours[c as usize] = neighbour[c as usize]
-            .iter()
-            .copied()
-            .filter(|&n| n != NONE)
-            .collect();
-    }
-    let mut rays: Vec<[Vec<Cell>; 6]> = (0..SIZE).map(|_| Default::default()).collect();
-    for &c in &cells {
-        for d in 0..6 {
-            let mut ray = Vec::new();
-            let mut n = neighbour[c as usize][d];
-            while n != NONE {
-                ray.push(n);
-                n = neighbour[n as usize][d];
-            }
-            rays[c as usize][d] = ray;
-        }
-    }
-    let mut edge_ids = std::collections::HashMap::new();
-    let mut edge_cells = Vec::new();
-    for &c in &cells {
-        for &n in &neighbours[c as usize] {
-            let key = (c.min(n), c.max(n));
-            edge_ids.entry(key).or_insert_with(|| {
-                edge_cells.push(key);
-                (edge_cells.len() - 1) as Edge
-            });
-        }
-    }
-    let mut corner_ids = std::collections::HashMap::new();
-    let mut corner_cells = Vec::new();
-    for &c in &cells {
-        for d in 0..6 {
-            let (a, b) = (neighbour[c as usize][d], neighbour[c as usize][(d + 1) % 6]);
-            if a == NONE || b == NONE {
-                continue;
-            }
-            let mut key = [c, a, b];
-            key.sort();
-            let key = (key[0], key[1], key[2]);
-            corner_ids.entry(key).or_insert_with(|| {
-                corner_cells.push(key);
-                (corner_cells.len() - 1) as Corner
-            });
-        }
-    }
-    let mut edge_ends = Vec::with_capacity(edge_cells.len());
-    let mut corner_edges = vec![[NONE; 3]; corner_cells.len()];
-    for (e, &(a, b)) in edge_cells.iter().enumerate() {
-        let mut ends = Vec::new();
-        for &x in &neighbours[a as usize] {
-            if neighbours[b as usize].contains(&x) {
-                let mut key = [a, b, x];
-                key.sort();
-                ends.push(corner_ids[&(key[0], key[1], key[2])]);
-            }
-        }
-        while ends.len() < 2 {
-            ends.push(NONE);
-        }
-        edge_ends.push((ends[0], ends[1]));
-        for &k in &ends {
-            if k != NONE {
-                if let Some(slot) = corner_edges[k as usize].iter_mut().find(|x| **x == NONE) {
-                    *slot = e as Edge;
-                }
-            }
-        }
-    }
-    let mut cell_edges = vec![Vec::new(); SIZE];
-    let mut edge_dir = vec![[NONE; 6]; SIZE];
-    for &c in &cells {
-        for d in 0..6 {
-            let n = neighbour[c as usize][d];
-            if n != NONE {
-                let e = edge_ids[&(c.min(n), c.max(n))];
-                cell_edges[c as usize].push(e);
-                edge_dir[c as usize][d] = e;
-            }
-        }
-    }
+    let cells = grid_cells();
+    let (neighbour, neighbours) = adjacency(&cells);
+    let rays = rays_of(&cells, &neighbour);
+    let (edge_ids, edge_cells) = edges_of(&cells, &neighbours);
+    let (corner_ids, corner_cells) = corners_of(&cells, &neighbour);
+    let (edge_ends, corner_edges) =
+        edge_ends_of(&edge_cells, &corner_ids, &neighbours, corner_cells.len());
+    let (cell_edges, edge_dir) = cell_edges_of(&cells, &neighbour, &edge_ids);
     assert!(edge_cells.len() <= EDGE_WORDS * 64 && corner_cells.len() <= CORNER_WORDS * 64);
     let mut pond_corners = CornerSet::default();
     for d in 0..6 {
@@ -244,6 +157,152 @@ fn build() -> Grid {
         pond_edges,
         pond_ring,
     }
+}
+
+/// Edge ids by their two cells (lower first), in the order the edges were met.
+type EdgeIds = std::collections::HashMap<(Cell, Cell), Edge>;
+/// Corner ids by their three cells (sorted), in the order the corners were met.
+type CornerIds = std::collections::HashMap<(Cell, Cell, Cell), Corner>;
+
+/// The cells of the board, in index order.
+fn grid_cells() -> Vec<Cell> {
+    let on_grid = |c: usize| {
+        let (q, r) = coords_of(c as Cell);
+        (c as i32 % WIDTH) < 2 * RADIUS + 1 && cell_of(q, r) == Some(c as Cell)
+    };
+    (0..SIZE)
+        .filter(|&c| on_grid(c))
+        .map(|c| c as Cell)
+        .collect()
+}
+
+/// Per cell, its neighbour in each direction (NONE off the board), and those on it.
+fn adjacency(cells: &[Cell]) -> (Vec<[Cell; 6]>, Vec<Vec<Cell>>) {
+    let mut neighbour = vec![[NONE; 6]; SIZE];
+    let mut neighbours = vec![Vec::new(); SIZE];
+    for &c in cells {
+        let (q, r) = coords_of(c);
+        for (d, (dq, dr)) in DIRECTIONS.iter().enumerate() {
+            neighbour[c as usize][d] = cell_of(q + dq, r + dr).unwrap_or(NONE);
+        }
+        neighbours[c as usize] = neighbour[c as usize]
+            .iter()
+            .copied()
+            .filter(|&n| n != NONE)
+            .collect();
+    }
+    (neighbour, neighbours)
+}
+
+/// Per cell and direction, the cells met going straight out, nearest first.
+fn rays_of(cells: &[Cell], neighbour: &[[Cell; 6]]) -> Vec<[Vec<Cell>; 6]> {
+    let mut rays: Vec<[Vec<Cell>; 6]> = (0..SIZE).map(|_| Default::default()).collect();
+    for &c in cells {
+        for d in 0..6 {
+            let mut ray = Vec::new();
+            let mut n = neighbour[c as usize][d];
+            while n != NONE {
+                ray.push(n);
+                n = neighbour[n as usize][d];
+            }
+            rays[c as usize][d] = ray;
+        }
+    }
+    rays
+}
+
+/// The edges (pairs of adjacent cells), numbered in the order the cells meet them.
+fn edges_of(cells: &[Cell], neighbours: &[Vec<Cell>]) -> (EdgeIds, Vec<(Cell, Cell)>) {
+    let mut edge_ids = EdgeIds::new();
+    let mut edge_cells = Vec::new();
+    for &c in cells {
+        for &n in &neighbours[c as usize] {
+            let key = (c.min(n), c.max(n));
+            edge_ids.entry(key).or_insert_with(|| {
+                edge_cells.push(key);
+                (edge_cells.len() - 1) as Edge
+            });
+        }
+    }
+    (edge_ids, edge_cells)
+}
+
+/// The corners (three mutually adjacent cells), numbered in the order the cells meet them.
+fn corners_of(cells: &[Cell], neighbour: &[[Cell; 6]]) -> (CornerIds, Vec<(Cell, Cell, Cell)>) {
+    let mut corner_ids = CornerIds::new();
+    let mut corner_cells = Vec::new();
+    for &c in cells {
+        for d in 0..6 {
+            let (a, b) = (neighbour[c as usize][d], neighbour[c as usize][(d + 1) % 6]);
+            if a == NONE || b == NONE {
+                continue;
+            }
+            let mut key = [c, a, b];
+            key.sort();
+            let key = (key[0], key[1], key[2]);
+            corner_ids.entry(key).or_insert_with(|| {
+                corner_cells.push(key);
+                (corner_cells.len() - 1) as Corner
+            });
+        }
+    }
+    (corner_ids, corner_cells)
+}
+
+/// Per edge, the corners at its two ends (NONE off the grid); per corner, the (up to)
+/// three edges that meet there (NONE where fewer).
+fn edge_ends_of(
+    edge_cells: &[(Cell, Cell)],
+    corner_ids: &CornerIds,
+    neighbours: &[Vec<Cell>],
+    corners: usize,
+) -> (Vec<(Corner, Corner)>, Vec<[Edge; 3]>) {
+    let mut edge_ends = Vec::with_capacity(edge_cells.len());
+    let mut corner_edges = vec![[NONE; 3]; corners];
+    for (e, &(a, b)) in edge_cells.iter().enumerate() {
+        let mut ends = Vec::new();
+        for &x in &neighbours[a as usize] {
+            if neighbours[b as usize].contains(&x) {
+                let mut key = [a, b, x];
+                key.sort();
+                ends.push(corner_ids[&(key[0], key[1], key[2])]);
+            }
+        }
+        while ends.len() < 2 {
+            ends.push(NONE);
+        }
+        edge_ends.push((ends[0], ends[1]));
+        for &k in &ends {
+            if k != NONE {
+                if let Some(slot) = corner_edges[k as usize].iter_mut().find(|x| **x == NONE) {
+                    *slot = e as Edge;
+                }
+            }
+        }
+    }
+    (edge_ends, corner_edges)
+}
+
+/// Per cell, its edges in direction order, and its edge in each direction (NONE off the
+/// board).
+fn cell_edges_of(
+    cells: &[Cell],
+    neighbour: &[[Cell; 6]],
+    edge_ids: &EdgeIds,
+) -> (Vec<Vec<Edge>>, Vec<[Edge; 6]>) {
+    let mut cell_edges = vec![Vec::new(); SIZE];
+    let mut edge_dir = vec![[NONE; 6]; SIZE];
+    for &c in cells {
+        for d in 0..6 {
+            let n = neighbour[c as usize][d];
+            if n != NONE {
+                let e = edge_ids[&(c.min(n), c.max(n))];
+                cell_edges[c as usize].push(e);
+                edge_dir[c as usize][d] = e;
+            }
+        }
+    }
+    (cell_edges, edge_dir)
 }
 
 impl Grid {

@@ -47,22 +47,62 @@ pub struct Table {
 pub static TABLE: LazyLock<Table> =
     LazyLock::new(|| load(OPTIONS_JSON).expect("options.json is the engine's own data"));
 
+/// The table from `options.json`'s text; the error names the field that is missing or
+/// wrong (the file is the engine's own, so a failure is a bug of the data).
 fn load(text: &str) -> Result<Table, String> {
     let data = json::parse(text)?;
-    let mut specs = Vec::new();
-    for row in data
+    let specs = data
         .get("options")
         .and_then(Json::as_list)
         .ok_or("options")?
-    {
-        let name = row
-            .get("name")
+        .iter()
+        .map(option_spec)
+        .collect::<Result<Vec<_>, String>>()?;
+    let errors = match data.get("errors") {
+        Some(Json::Object(items)) => items
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), v.as_str().ok_or("errors")?.to_string())))
+            .collect::<Result<Vec<_>, String>>()?,
+        _ => return Err("errors".into()),
+    };
+    Ok(Table { specs, errors })
+}
+
+/// One row of the table: its name, kind and default, the rules it changes and its help.
+fn option_spec(row: &Json) -> Result<OptionSpec, String> {
+    let name = row
+        .get("name")
+        .and_then(Json::as_str)
+        .ok_or("name")?
+        .to_string();
+    let (kind, default) = option_kind(row)?;
+    Ok(OptionSpec {
+        name,
+        kind,
+        default,
+        rules: row
+            .get("rules")
+            .and_then(Json::as_list)
+            .map(|l| {
+                l.iter()
+                    .filter_map(|r| r.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        help: row
+            .get("help")
             .and_then(Json::as_str)
-            .ok_or("name")?
-            .to_string();
-        let minimum = row.get("minimum").and_then(Json::as_int).unwrap_or(0);
-        let default = row.get("default").ok_or("default")?;
-        let (kind, value) = match row.get("type").and_then(Json::as_str).ok_or("type")? {
+            .unwrap_or("")
+            .to_string(),
+    })
+}
+
+/// A row's kind of values and its default, read by its `type`.
+fn option_kind(row: &Json) -> Result<(OptionType, Value), String> {
+    let minimum = row.get("minimum").and_then(Json::as_int).unwrap_or(0);
+    let default = row.get("default").ok_or("default")?;
+    Ok(
+        match row.get("type").and_then(Json::as_str).ok_or("type")? {
             "bool" => (
                 OptionType::Bool,
                 Value::Bool(matches!(default, Json::Bool(true))),
@@ -106,35 +146,8 @@ fn load(text: &str) -> Result<Table, String> {
                 )
             }
             other => return Err(format!("option type {other}")),
-        };
-        specs.push(OptionSpec {
-            name,
-            kind,
-            default: value,
-            rules: row
-                .get("rules")
-                .and_then(Json::as_list)
-                .map(|l| {
-                    l.iter()
-                        .filter_map(|r| r.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            help: row
-                .get("help")
-                .and_then(Json::as_str)
-                .unwrap_or("")
-                .to_string(),
-        });
-    }
-    let errors = match data.get("errors") {
-        Some(Json::Object(items)) => items
-            .iter()
-            .map(|(k, v)| Ok((k.clone(), v.as_str().ok_or("errors")?.to_string())))
-            .collect::<Result<Vec<_>, String>>()?,
-        _ => return Err("errors".into()),
-    };
-    Ok(Table { specs, errors })
+        },
+    )
 }
 
 impl Table {

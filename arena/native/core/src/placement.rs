@@ -111,7 +111,21 @@ impl State {
                 "a card can be placed only before the first decision of the game",
             ));
         }
-        let set = self.b.card_set.clone();
+        let card = self.card_to_place(card)?;
+        let category = self.b.card_set.card(card).category as usize;
+        let there = match seat {
+            Some(seat) => self.card_held(seat, category)?,
+            None => self.card_at_depth(depth.expect("one of the two is given"), category)?,
+        };
+        if there != card {
+            self.exchange(card, there, category);
+        }
+        Ok(())
+    }
+
+    /// The card `place_card` is asked to place: one of the game's set, not removed.
+    fn card_to_place(&self, card: &Arg) -> Result<u8, Error> {
+        let set = &self.b.card_set;
         let count = set.cards.len();
         let card = match card.int() {
             Some(c) if (0..count as i128).contains(&c) => c as u8,
@@ -123,51 +137,58 @@ impl State {
                 )))
             }
         };
-        if self.b.card_set.removed >> card & 1 == 1 {
+        if set.removed >> card & 1 == 1 {
             return Err(Error::placement(format!(
                 "{} is removed from this game's card set",
                 set.id(card)
             )));
         }
-        let category = set.card(card).category as usize;
-        let name = CATEGORIES[category];
-        let there = if let Some(seat) = seat {
-            let players = self.b.players as i128;
-            let s = match seat.int() {
-                Some(s) if (0..players).contains(&s) => s as usize,
-                _ => {
-                    return Err(Error::placement(format!(
-                        "seat {} is not a seat of this {players}-player game",
-                        seat.text()
-                    )))
-                }
-            };
-            let found = self.hands[s]
-                .iter()
-                .copied()
-                .find(|&c| set.card(c).category as usize == category);
-            match found {
-                Some(c) => c,
-                None => return Err(Error::placement(format!("seat {s} holds no {name} card"))),
-            }
-        } else {
-            let depth = depth.expect("one of the two is given");
-            let deck = &self.objective_decks[category];
-            match depth.int() {
-                Some(d) if (0..deck.len() as i128).contains(&d) => deck[d as usize],
-                _ => {
-                    return Err(Error::placement(format!(
-                        "depth {} is not a place of the {name} deck (0..{})",
-                        depth.text(),
-                        deck.len() as i64 - 1
-                    )))
-                }
+        Ok(card)
+    }
+
+    /// The card of `category` that `seat` was dealt (the place `seat=` asks for).
+    fn card_held(&self, seat: &Arg, category: usize) -> Result<u8, Error> {
+        let players = self.b.players as i128;
+        let s = match seat.int() {
+            Some(s) if (0..players).contains(&s) => s as usize,
+            _ => {
+                return Err(Error::placement(format!(
+                    "seat {} is not a seat of this {players}-player game",
+                    seat.text()
+                )))
             }
         };
-        if there == card {
-            return Ok(());
+        let set = &self.b.card_set;
+        match self.hands[s]
+            .iter()
+            .copied()
+            .find(|&c| set.card(c).category as usize == category)
+        {
+            Some(c) => Ok(c),
+            None => Err(Error::placement(format!(
+                "seat {s} holds no {} card",
+                CATEGORIES[category]
+            ))),
         }
-        // The two cards exchange places wherever they are: two hands, or a hand and the deck.
+    }
+
+    /// The card at `depth` of the deck of `category` (the place `depth=` asks for).
+    fn card_at_depth(&self, depth: &Arg, category: usize) -> Result<u8, Error> {
+        let deck = &self.objective_decks[category];
+        match depth.int() {
+            Some(d) if (0..deck.len() as i128).contains(&d) => Ok(deck[d as usize]),
+            _ => Err(Error::placement(format!(
+                "depth {} is not a place of the {} deck (0..{})",
+                depth.text(),
+                CATEGORIES[category],
+                deck.len() as i64 - 1
+            ))),
+        }
+    }
+
+    /// The two cards exchange places wherever they are: two hands, or a hand and the deck;
+    /// the history's deals are rewritten to the hands as they now are.
+    fn exchange(&mut self, card: u8, there: u8, category: usize) {
         let swap = |c: &mut u8| {
             if *c == card {
                 *c = there;
@@ -191,7 +212,6 @@ impl State {
                 }
             }
         }
-        Ok(())
     }
 }
 

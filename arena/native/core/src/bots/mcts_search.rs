@@ -462,146 +462,17 @@ impl Search {
     }
 
     /// One iteration below `root`: sample, select, expand, roll out, evaluate, back up.
+    ///
+    /// The steps are methods of their own so that each reads alone (as the reference's
+    /// are); the iteration's buffers (`path`, `cur`) are taken from the search and given
+    /// back, to save their allocations.
     pub fn iterate<R: BotDraws>(&mut self, root: NodeId, view: &View, rng: &mut R) {
         let mut s = view.determinize_from(&self.unseen, rng);
         let players = s.b.players as usize;
         let st = self.settings;
-        let mut node = root;
         let mut path = std::mem::take(&mut self.path);
-        path.clear();
-        path.push(root);
-        let mut turns = st.turns;
-        let mut mover = s.b.current;
-        let mut from_root = self.root_keys.is_some();
-        let seat = self.seat;
-        let mut open_path = s.b.current == seat;
-        let mut mine_path = open_path;
-        let mut mine_only = false;
         let mut cur = std::mem::take(&mut self.cur);
-        while !s.b.ended {
-            if turns != 0 && s.b.current != mover {
-                mover = s.b.current;
-                turns -= 1;
-                if turns == 0 {
-                    break;
-                }
-            }
-            if from_root {
-                from_root = false;
-                if let Some(k) = &self.root_keys {
-                    cur.clone_from(k);
-                }
-            } else if s.b.step == STEP_PLACE {
-                s.legal_into(&mut self.legal);
-                self.memo.clear();
-                self.memo.extend(s.drawn.iter().map(|&d| d as u32));
-                self.memo.push(u32::MAX);
-                self.memo.extend_from_slice(&self.legal);
-                match self.place_keys.get(&self.memo) {
-                    Some(found) => cur.clone_from(found),
-                    None => {
-                        candidates(&self.legal, &mut self.cands);
-                        tree_keys(s.b.step, &s.drawn, &self.cands, self.plot_keys, &mut cur);
-                        self.place_keys.insert(self.memo.clone(), cur.clone());
-                    }
-                }
-            } else {
-                s.legal_into(&mut self.legal);
-                candidates(&self.legal, &mut self.cands);
-                tree_keys(s.b.step, &s.drawn, &self.cands, self.plot_keys, &mut cur);
-                if node == root {
-                    self.root_keys = Some(cur.clone());
-                }
-            }
-            let n_cands = cur.keys.len();
-            let visits = self.nodes[node as usize].visits;
-            let limit = if st.widen > 0.0 {
-                1.0 + st.widen * (visits as f64).sqrt()
-            } else {
-                1e18
-            };
-            let known = self.nodes[node as usize].children as usize;
-            let mut best_child: Option<NodeId> = None;
-            let mut best_index = 0usize;
-            let expand = if (known as f64) < limit && known < n_cands {
-                for &a in &cur.keys {
-                    if let Some(c) = self.child(node, a) {
-                        self.nodes[c as usize].avail += 1;
-                    }
-                }
-                true
-            } else {
-                let p = s.b.current as usize;
-                let mut best_value = -1e18;
-                let mut available = 0usize;
-                for (i, &a) in cur.keys.iter().enumerate() {
-                    let Some(c) = self.child(node, a) else {
-                        continue;
-                    };
-                    available += 1;
-                    let child = &mut self.nodes[c as usize];
-                    child.avail += 1;
-                    let (avail, n, total) = (child.avail, child.visits as f64, child.totals[p]);
-                    let ln = ln_of(&mut self.logs, avail);
-                    let value = total / n + st.c * (ln / n).sqrt();
-                    if value > best_value {
-                        best_value = value;
-                        best_child = Some(c);
-                        best_index = i;
-                    }
-                }
-                (available as f64) < limit && available < n_cands
-            };
-            if expand {
-                let shallow = path.len() as u64 <= st.lookahead;
-                let a = self.untried(node, &s, &cur, shallow, mine_path, rng);
-                let id = self.nodes.len() as NodeId;
-                let mut child = Node::new();
-                if let Some(prior) = &self.nodes[node as usize].prior {
-                    if let Some((_, v)) = prior.iter().find(|(k, _)| *k == a) {
-                        let k = st.prior;
-                        child.visits = k;
-                        for i in 0..players {
-                            child.totals[i] = k as f64 * v[i];
-                        }
-                    }
-                }
-                self.nodes.push(child);
-                self.children.insert(child_key(node, a), id);
-                self.nodes[node as usize].children += 1;
-                let action = cur.action_of(a);
-                let _ = s.apply(action);
-                if open_path && open_kind(kind(action)) && s.b.current == seat && !s.b.ended {
-                    self.states.insert(id, s.clone());
-                }
-                path.push(id);
-                mine_only = mine_path;
-                break;
-            }
-            let best = best_child.expect("a child to select");
-            let action = cur.action(best_index);
-            if open_path {
-                if let Some(public) = self.states.get(&best) {
-                    s.take_public_from(public, seat);
-                } else {
-                    let _ = s.apply(action);
-                    if open_kind(kind(action)) && s.b.current == seat && !s.b.ended {
-                        self.states.insert(best, s.clone());
-                    } else {
-                        open_path = false;
-                    }
-                }
-            } else {
-                let _ = s.apply(action);
-            }
-            if mine_path
-                && (turn_ends(kind(action), self.plot_keys) || s.b.current != seat || s.b.ended)
-            {
-                mine_path = false;
-            }
-            node = best;
-            path.push(node);
-        }
+        let (turns, mover, mine_only) = self.descend(root, &mut s, &mut path, &mut cur, rng);
         if st.depth > 0 && !s.b.ended && (st.turns == 0 || turns > 1 || s.b.current == mover) {
             let stop = if turns == 1 { Some(s.b.current) } else { None };
             self.rollout(&mut s, stop, rng);
@@ -625,6 +496,201 @@ impl Search {
         }
         self.path = path;
         self.cur = cur;
+    }
+
+    /// Selects down the tree from `root` in the sample `s` and adds one node, the nodes
+    /// met in `path`. Returns the turns of the horizon left, the seat last seen to move
+    /// (for the rollout's stop), and whether the node added is judged by the searching
+    /// seat's values alone. While only open actions of the searching seat lead from the
+    /// root, the state is one kept per node (`states`) given the sample's hidden parts;
+    /// `mine_path`: the searching seat moves at the node reached in every sample.
+    #[inline]
+    fn descend<R: BotDraws>(
+        &mut self,
+        root: NodeId,
+        s: &mut State,
+        path: &mut Vec<NodeId>,
+        cur: &mut Keyed,
+        rng: &mut R,
+    ) -> (u64, u8, bool) {
+        let mut node = root;
+        path.clear();
+        path.push(root);
+        let mut turns = self.settings.turns;
+        let mut mover = s.b.current;
+        let mut from_root = self.root_keys.is_some();
+        let seat = self.seat;
+        let mut open_path = s.b.current == seat;
+        let mut mine_path = open_path;
+        while !s.b.ended {
+            if turns != 0 && s.b.current != mover {
+                mover = s.b.current;
+                turns -= 1;
+                if turns == 0 {
+                    break;
+                }
+            }
+            if from_root {
+                from_root = false;
+                if let Some(k) = &self.root_keys {
+                    cur.clone_from(k);
+                }
+            } else {
+                self.node_keys(s, node == root, cur);
+            }
+            let Some((best, best_index)) = self.select(node, s, cur) else {
+                let id = self.expand(node, s, cur, path.len(), open_path, mine_path, rng);
+                path.push(id);
+                return (turns, mover, mine_path);
+            };
+            let action = cur.action(best_index);
+            if open_path {
+                open_path = self.follow_open(best, s, action);
+            } else {
+                let _ = s.apply(action);
+            }
+            if mine_path
+                && (turn_ends(kind(action), self.plot_keys) || s.b.current != seat || s.b.ended)
+            {
+                mine_path = false;
+            }
+            node = best;
+            path.push(node);
+        }
+        (turns, mover, false)
+    }
+
+    /// A node's candidates as tree keys, into `cur`; the root's are kept for the decision
+    /// (`root_keys`), the placements' by the plots drawn and the legal list (dozens of
+    /// candidates to filter and key, the same whenever the same plots are drawn).
+    #[inline]
+    fn node_keys(&mut self, s: &State, at_root: bool, cur: &mut Keyed) {
+        s.legal_into(&mut self.legal);
+        if s.b.step == STEP_PLACE {
+            self.memo.clear();
+            self.memo.extend(s.drawn.iter().map(|&d| d as u32));
+            self.memo.push(u32::MAX);
+            self.memo.extend_from_slice(&self.legal);
+            match self.place_keys.get(&self.memo) {
+                Some(found) => cur.clone_from(found),
+                None => {
+                    candidates(&self.legal, &mut self.cands);
+                    tree_keys(s.b.step, &s.drawn, &self.cands, self.plot_keys, cur);
+                    self.place_keys.insert(self.memo.clone(), cur.clone());
+                }
+            }
+        } else {
+            candidates(&self.legal, &mut self.cands);
+            tree_keys(s.b.step, &s.drawn, &self.cands, self.plot_keys, cur);
+            if at_root {
+                self.root_keys = Some(cur.clone());
+            }
+        }
+    }
+
+    /// The child to descend to by the availability-aware UCB, and its index in `cur`; or
+    /// `None` when a child is to be added here (progressive widening). Every child whose
+    /// key is legal in this sample counts one more availability.
+    #[inline]
+    fn select(&mut self, node: NodeId, s: &State, cur: &Keyed) -> Option<(NodeId, usize)> {
+        let st = self.settings;
+        let n_cands = cur.keys.len();
+        let visits = self.nodes[node as usize].visits;
+        let limit = if st.widen > 0.0 {
+            1.0 + st.widen * (visits as f64).sqrt()
+        } else {
+            1e18
+        };
+        let known = self.nodes[node as usize].children as usize;
+        if (known as f64) < limit && known < n_cands {
+            // Fewer children than both bounds: a new one is added whatever the values.
+            for &a in &cur.keys {
+                if let Some(c) = self.child(node, a) {
+                    self.nodes[c as usize].avail += 1;
+                }
+            }
+            return None;
+        }
+        let p = s.b.current as usize;
+        let mut best: Option<(NodeId, usize)> = None;
+        let mut best_value = -1e18;
+        let mut available = 0usize;
+        for (i, &a) in cur.keys.iter().enumerate() {
+            let Some(c) = self.child(node, a) else {
+                continue;
+            };
+            available += 1;
+            let child = &mut self.nodes[c as usize];
+            child.avail += 1;
+            let (avail, n, total) = (child.avail, child.visits as f64, child.totals[p]);
+            let ln = ln_of(&mut self.logs, avail);
+            let value = total / n + st.c * (ln / n).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = Some((c, i));
+            }
+        }
+        if (available as f64) < limit && available < n_cands {
+            return None;
+        }
+        Some(best.expect("a child to select"))
+    }
+
+    /// Adds the next untried child below `node` (`depth`: the path's length so far) and
+    /// plays its action in `s`. A child with a one-step prior starts with `prior` virtual
+    /// visits at that value; one reached by open actions of the searching seat keeps its
+    /// state.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn expand<R: BotDraws>(
+        &mut self,
+        node: NodeId,
+        s: &mut State,
+        cur: &Keyed,
+        depth: usize,
+        open_path: bool,
+        mine_path: bool,
+        rng: &mut R,
+    ) -> NodeId {
+        let shallow = depth as u64 <= self.settings.lookahead;
+        let a = self.untried(node, s, cur, shallow, mine_path, rng);
+        let id = self.nodes.len() as NodeId;
+        let mut child = Node::new();
+        if let Some(prior) = &self.nodes[node as usize].prior {
+            if let Some((_, v)) = prior.iter().find(|(k, _)| *k == a) {
+                let k = self.settings.prior;
+                child.visits = k;
+                for i in 0..s.b.players as usize {
+                    child.totals[i] = k as f64 * v[i];
+                }
+            }
+        }
+        self.nodes.push(child);
+        self.children.insert(child_key(node, a), id);
+        self.nodes[node as usize].children += 1;
+        let action = cur.action_of(a);
+        let _ = s.apply(action);
+        if open_path && open_kind(kind(action)) && s.b.current == self.seat && !s.b.ended {
+            self.states.insert(id, s.clone());
+        }
+        id
+    }
+
+    /// Steps to `child` along a path of the searching seat's open actions: its kept state
+    /// given this sample's hidden parts, or `s` played on (and kept while the path stays
+    /// open). Returns whether the path is still open.
+    #[inline]
+    fn follow_open(&mut self, child: NodeId, s: &mut State, action: Action) -> bool {
+        if let Some(public) = self.states.get(&child) {
+            s.take_public_from(public, self.seat);
+            return true;
+        }
+        let _ = s.apply(action);
+        if open_kind(kind(action)) && s.b.current == self.seat && !s.b.ended {
+            self.states.insert(child, s.clone());
+            return true;
+        }
+        false
     }
 
     /// The next key to add below a node: the first untried one in its order (made by a
