@@ -18,12 +18,25 @@ from typing import Any
 from .bot import Bot
 from .engine import DEFAULT_CARD_SET, ENGINE, CardSet, GameState, PlayerView, RuleOptions, new_game
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
-from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .faults import (
+    FAULTS,
+    Alarm,
+    BotFault,
+    MoveTimeout,
+    decision_fault,
+    describe_exception,
+    game_error,
+    illegal,
+    not_legal,
+    over_time,
+    returned_text,
+    start_fault,
+)
 from .intervention import Intervention
 from .intervention import apply as apply_intervention
 from .limits import move_time_problem
 from .outcome import GameOutcome
-from .records import GameAbandoned, GameError, make_record
+from .records import GameError, make_record
 
 __all__ = ["BotFault", "GameOutcome", "MoveTimeout", "describe_exception", "play_game",
            "returned_text"]
@@ -53,30 +66,16 @@ def _decisions(
         try:
             with alarm:
                 action = bots[seat].choose(view, list(legal))
-        except MoveTimeout:
+        except FAULTS as exc:  # untrusted code: any exception is the bot's fault
             seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": "timeout",
-                    "message": f"no decision within the {move_time:g} s move time"}
-        except BotFault as fault:
-            seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": fault.kind, "message": fault.message}
-        except GameAbandoned as left:  # a person quit (the human seat): no fault
-            seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": "abandoned", "message": str(left)}
-        except Exception as exc:  # untrusted code: any exception is the bot's fault
-            seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
+            return game_error(seat, decision_fault(exc, move_time))
         elapsed = time.perf_counter() - start
         seconds[seat] += elapsed
-        if move_time and elapsed > move_time:
-            return {"seat": seat, "kind": "timeout",
-                    "message": f"took {elapsed:.3f} s, over the {move_time:g} s move time"}
-        # Exact type first: an int subclass may say it equals anything, and membership
-        # would ask it.
-        if type(action) is not int or action not in legal:
-            return {"seat": seat, "kind": "illegal",
-                    "message": f"returned {returned_text(action)}, which is not a legal action at "
-                    f"round {state.round}, step {state.step_name}"}
+        late = over_time(elapsed, move_time)
+        if late is not None:
+            return game_error(seat, late)
+        if not_legal(action, legal):
+            return game_error(seat, illegal(action, state.round, state.step_name))
         state.apply(action)
         publish()
     return None
@@ -179,11 +178,8 @@ def python_loop(
     for seat, bot in enumerate(bots):
         try:
             bot.start(seat, players, options)
-        except BotFault as fault:
-            error = {"seat": seat, "kind": fault.kind, "message": fault.message}
-            break
         except Exception as exc:
-            error = {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
+            error = game_error(seat, start_fault(exc))
             break
     if error is None:
         publish()

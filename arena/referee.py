@@ -35,9 +35,9 @@ from .cards import record_field
 from .engine import ArenaError, CardSet, Event, GameState, RuleOptions
 from .engine import native as _engine
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS
-from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .faults import FAULTS, Alarm, decision_fault, not_legal, returned_text, start_fault
 from .outcome import GameOutcome
-from .records import GameAbandoned, GameError, GameRecord
+from .records import GameError, GameRecord
 
 log = logging.getLogger("arena")
 
@@ -154,10 +154,8 @@ class Table:
     def start(self, seat: int) -> tuple[str, str] | None:
         try:
             self.bots[seat].start(seat, self.players, self.options)
-        except BotFault as fault:
-            return fault.kind, fault.message
         except Exception as exc:
-            return "crash", describe_exception(exc)
+            return start_fault(exc)
         return None
 
     def choose(self, seat: int, view: Any, legal: list[int]) -> int | tuple[str, str]:
@@ -166,18 +164,11 @@ class Table:
         try:
             with self.alarm:
                 action = self.bots[seat].choose(view, list(legal))
-        except MoveTimeout:
-            return "timeout", f"no decision within the {self.move_time:g} s move time"
-        except BotFault as fault:
-            return fault.kind, fault.message
-        except GameAbandoned as left:  # a person quit (the human seat): no fault
-            return "abandoned", str(left)
-        except Exception as exc:  # untrusted code: any exception is the bot's fault
-            return "crash", describe_exception(exc)
-        # Exact type first: an int subclass may say it equals anything.
-        if type(action) is int and action in legal:
-            return action
-        return "", returned_text(action)
+        except FAULTS as exc:  # untrusted code: any exception is the bot's fault
+            return decision_fault(exc, self.move_time)
+        if not_legal(action, legal):
+            return "", returned_text(action)
+        return action
 
     def publish(self, entries: list[tuple[Any, ...]], state: GameState | None) -> None:
         """New entries of the history: to the observers (their failures only cost them
