@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .bot import Bot
-from .engine import DEFAULT_CARD_SET, ENGINE, CardSet, GameState, PlayerView, RuleOptions, new_game
+from .engine import DEFAULT_CARD_SET, CardSet, GameState, PlayerView, RuleOptions, new_game
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
 from .faults import (
     FAULTS,
@@ -37,6 +37,7 @@ from .intervention import apply as apply_intervention
 from .limits import move_time_problem
 from .outcome import GameOutcome
 from .records import GameError, make_record
+from .seat import CALLBACK, LOOP, Game, native_seat, referee_for
 
 __all__ = ["BotFault", "GameOutcome", "MoveTimeout", "describe_exception", "play_game",
            "returned_text"]
@@ -97,9 +98,10 @@ def play_game(
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
 
-    Under the native engine the game is played by the native referee (``arena.referee``):
-    the same decisions, faults and record, the built-in bots in Rust, any other bot called
-    back from it; under ``ARENA_ENGINE=reference`` by the loop below.
+    The referee is ``arena.seat``'s choice: the native referee (``arena.referee``), its
+    native seats in Rust and any other seat called back, unless a row of
+    ``arena.seat.LOOP_REASONS`` (the reference engine first) sends the game to the loop
+    below: the same decisions, faults and record either way.
 
     ``on_event`` receives every event as it happens, whole (hidden parts shown: it is for
     the one who runs the game, not for a seat), with the state already past it;
@@ -114,15 +116,16 @@ def play_game(
         raise ValueError(f"move_time {problem}")
     options = options or _DEFAULT_OPTIONS
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
-    if ENGINE == "native":
+    meta = meta or {}
+    game = Game(seed, len(bots), names, dice, intervention, cards or DEFAULT_CARD_SET)
+    seats = [native_seat(bot) for bot in bots]
+    referee, _why = referee_for(game, seats, on_event is not None)
+    if referee != LOOP:
         from .referee import play_native
 
-        outcome = play_native(bots, seed, options, names, move_time, on_event, dice,
-                              meta or {}, on_decision, cards or DEFAULT_CARD_SET,
-                              intervention)
-        if outcome is not None:
-            return outcome
-    return python_loop(bots, seed, options, names, move_time, on_event, dice, meta or {},
+        return play_native(bots, seats, game, options, move_time, on_event, meta, on_decision,
+                           callback=referee == CALLBACK)
+    return python_loop(bots, seed, options, names, move_time, on_event, dice, meta,
                        on_decision, cards, intervention)
 
 

@@ -34,9 +34,10 @@ from arena.intervention import apply as apply_intervention
 from arena.match import play_game
 from arena.records import GameError, GameRecord, make_record
 from arena.registry import end_engines, make_bot
+from arena.seat import native_participant
 from arena.seeds import bot_seed
 
-from .native_games import NativeGames, native_participant
+from .native_games import NativeGames
 from .sandbox import BotHost, Isolation, RemoteBot
 from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
