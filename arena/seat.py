@@ -39,6 +39,8 @@ from .engine import native as _engine
 BATCH, CALLBACK, LOOP = "batch", "callback", "loop"
 #: Seeds the core takes (a wider int is played by the Python loop, which takes any).
 SEED_RANGE = range(-(2**127), 2**127)
+#: The default rules (frozen), which a seat holds until its ``start``.
+_DEFAULT_OPTIONS = RuleOptions()
 #: The twins that remember where opponents' pandas went (the Python ``observe``'s job).
 _OBSERVING = frozenset({"objective", "mcts", "elite"})
 
@@ -60,13 +62,26 @@ def twin_name(cls: type) -> str | None:
     return name  # type: ignore[no-any-return]
 
 
+#: ``takes``'s answers: one configuration makes thousands of bots (one per seat and game).
+_TAKES: dict[tuple[str, tuple[tuple[str, Any], ...]], bool] = {}
+#: The twins with no handle for Python (``NativeBot.stand_in``): found once each.
+_NO_HANDLE: set[str] = set()
+
+
 def takes(name: str, params: dict[str, Any]) -> bool:
     """Whether the core's bot ``name`` takes these (full, checked) parameters: not one beyond
     the port's 64 bits, say, which the Python class takes."""
-    try:
-        return core().check_bot_params(name, params) is None  # type: ignore[no-any-return]
-    except (ValueError, OverflowError):  # OverflowError: an int PyO3 cannot hold in 64 bits
-        return False
+    key = (name, tuple(params.items()))
+    hit = _TAKES.get(key)
+    if hit is None:
+        try:
+            hit = core().check_bot_params(name, params) is None
+        except (ValueError, OverflowError):  # OverflowError: an int PyO3 cannot hold in 64 bits
+            hit = False
+        if len(_TAKES) > 256:
+            _TAKES.clear()
+        _TAKES[key] = hit
+    return hit
 
 
 class NativeBot(Bot):
@@ -78,7 +93,8 @@ class NativeBot(Bot):
     (through its methods, or, for the search, its state read once and written back), so it
     leaves the generator where the Python bot would; the decision digests hold for both.  A
     twin with no such handle (``random``: ten lines) is stood in for by its reference class,
-    on the same generator.
+    on the same generator.  Both are made when first needed: the native referee needs
+    neither.
     """
 
     def __init__(self, name: str, reference: type[Bot], rng: random.Random | None,
@@ -90,22 +106,36 @@ class NativeBot(Bot):
             setattr(self, key, value)
         self.seat = 0
         self.players = 2
-        self.options = RuleOptions()
+        self.options = _DEFAULT_OPTIONS  # frozen: one object serves every seat
         #: The Rust twin's registry name, and the class it stands for.
         self.native = name
         self.reference = reference
         #: Iterations the last decision searched (``mcts``; 0 for the others).
         self.last_iterations = 0
-        self._handle()
+        self._handles: tuple[Any, Bot | None] | None = None
 
-    def _handle(self) -> None:
-        """The twin's handle, or the reference class standing in for it."""
-        try:
-            self.twin: Any = core().Bot(self.native, self.params)
-            self.stand_in: Bot | None = None
-        except ValueError:  # no handle for this twin: its reference, on the same generator
-            self.twin = None
-            self.stand_in = self.reference(self.rng, **self.params)
+    def _made(self) -> tuple[Any, Bot | None]:
+        """``(handle, None)``, or ``(None, the reference standing in)``, made once."""
+        if self._handles is None:
+            if self.native in _NO_HANDLE:
+                self._handles = None, self.reference(self.rng, **self.params)
+            else:
+                try:
+                    self._handles = core().Bot(self.native, self.params), None
+                except ValueError:  # no handle for this twin (its parameters are checked)
+                    _NO_HANDLE.add(self.native)
+                    return self._made()
+        return self._handles
+
+    @property
+    def twin(self) -> Any:
+        """The twin's handle (``arena._native.Bot``); None where the reference stands in."""
+        return self._made()[0]
+
+    @property
+    def stand_in(self) -> Bot | None:
+        """The reference class standing in for a twin with no handle (else None)."""
+        return self._made()[1]
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
@@ -123,12 +153,8 @@ class NativeBot(Bot):
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["twin"], state["stand_in"]  # made again on unpickling
+        state["_handles"] = None  # made again when needed after unpickling
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._handle()
 
     def __repr__(self) -> str:
         return f"NativeBot({self.native!r}, {self.params!r})"
