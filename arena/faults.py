@@ -1,9 +1,16 @@
-"""How the game loops tell a bot's faults: the exceptions, the alarm, the one-line texts.
+"""The one fault taxonomy of the game loops: the exceptions, the alarm, the one-line texts.
 
-Both loops use them, the Python one (``arena.match``) and the Python side of the native
-referee (``arena.referee``), so that a fault reads the same whichever referee found it; the
-bot sandbox raises ``BotFault`` for a bot in its own process.  ``arena.match`` re-exports
-them under the names other modules import.
+A seat's fault is one of ``FAULT_KINDS``: ``crash`` (its code raised, or its process died),
+``timeout`` (no decision within the move time), ``illegal`` (it returned something that is
+not a legal action), ``abandoned`` (a person quit: no fault of a bot).  Every Python path
+turns what happened into a kind and a message here (:func:`decision_fault`,
+:func:`start_fault`, :func:`over_time`, :func:`not_legal`), so that a fault reads the same
+whichever referee found it: the Python loop (``arena.match``), the Python seats of the
+native referee (``arena.referee.Table``), a worker making a bot, and the jail
+(``arena.tournament.sandbox.RemoteBot`` raises ``BotFault`` with the kind it found).  The
+core writes the same kinds and sentences for its own seats
+(``arena/native/core/src/referee.rs``).  ``arena.match`` re-exports the exceptions under the
+names other modules import.
 """
 
 from __future__ import annotations
@@ -11,10 +18,14 @@ from __future__ import annotations
 import signal
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .engine import ArenaError, CardSet, action_text, parse_action
+from .runs.records import GameAbandoned, GameError
+
+#: The kinds of fault a record's ``error`` may name (the core's names too).
+FAULT_KINDS = ("crash", "timeout", "illegal", "abandoned")
 
 
 class MoveTimeout(BaseException):
@@ -138,3 +149,60 @@ def returned_text(action: object, cards: CardSet) -> str:
         return str(action) if abs(action) < 10**80 else f"an integer of {action.bit_length()} bits"
     kind = _text(lambda: type(action).__name__, "object")
     return printable(_text(lambda: repr(action), f"an unprintable {printable(kind)}", 80))
+
+
+#: What a bot's decision may raise that is its fault (``MoveTimeout`` is a BaseException, so
+#: that a bot's ``except Exception`` does not swallow the alarm).
+FAULTS: tuple[type[BaseException], ...] = (MoveTimeout, Exception)
+
+
+def no_decision(move_time: float | None) -> str:
+    """The sentence of a decision the alarm cut short (the core's and the jail's too)."""
+    return f"no decision within the {move_time:g} s move time"
+
+
+def decision_fault(exc: BaseException, move_time: float | None) -> tuple[str, str]:
+    """``(kind, message)`` of a decision that raised ``exc``: the alarm's ``timeout``, a
+    fault found elsewhere (``BotFault``: a jail's) as it was found, a person who quit
+    (``abandoned``, no fault), and anything else the bot's ``crash``."""
+    if isinstance(exc, MoveTimeout):
+        return "timeout", no_decision(move_time)
+    if isinstance(exc, BotFault):
+        return exc.kind, exc.message
+    if isinstance(exc, GameAbandoned):
+        return "abandoned", str(exc)
+    return "crash", describe_exception(exc)
+
+
+def start_fault(exc: BaseException, made: bool = True) -> tuple[str, str]:
+    """``(kind, message)`` of a bot whose making (``made`` False) or ``start`` raised: a
+    ``BotFault`` as found, anything else a ``crash``."""
+    if isinstance(exc, BotFault):
+        return exc.kind, exc.message
+    text = describe_exception(exc)
+    return "crash", text if made else f"the bot could not be created: {text}"
+
+
+def over_time(elapsed: float, move_time: float | None) -> tuple[str, str] | None:
+    """The ``timeout`` of a decision that returned after the move time (None: in time)."""
+    if move_time and elapsed > move_time:
+        return "timeout", f"took {elapsed:.3f} s, over the {move_time:g} s move time"
+    return None
+
+
+def not_legal(action: object, legal: Sequence[int]) -> bool:
+    """Whether a returned ``action`` is not one of ``legal``: its exact type first (an int
+    subclass may say it equals anything, and membership would ask it)."""
+    return type(action) is not int or action not in legal
+
+
+def illegal(action: object, round_: int, step: str, cards: CardSet) -> tuple[str, str]:
+    """The ``illegal`` fault of a returned ``action`` in a game of the set ``cards`` (the
+    core words it the same)."""
+    return "illegal", (f"returned {returned_text(action, cards)}, which is not a legal action at "
+                       f"round {round_}, step {step}")
+
+
+def game_error(seat: int, fault: tuple[str, str]) -> GameError:
+    """The record's ``error`` of ``seat``'s fault."""
+    return {"seat": seat, "kind": fault[0], "message": fault[1]}

@@ -16,14 +16,28 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .bot import Bot
-from .engine import DEFAULT_CARD_SET, ENGINE, CardSet, GameState, PlayerView, RuleOptions, new_game
+from .engine import DEFAULT_CARD_SET, CardSet, GameState, PlayerView, RuleOptions, new_game
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS, Event
-from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .faults import (
+    FAULTS,
+    Alarm,
+    BotFault,
+    MoveTimeout,
+    decision_fault,
+    describe_exception,
+    game_error,
+    illegal,
+    not_legal,
+    over_time,
+    returned_text,
+    start_fault,
+)
 from .intervention import Intervention
 from .intervention import apply as apply_intervention
 from .limits import move_time_problem
 from .outcome import GameOutcome
-from .runs.records import GameAbandoned, GameError, make_record
+from .runs.records import GameError, make_record
+from .seat import CALLBACK, LOOP, Game, native_seat, referee_for
 
 __all__ = ["BotFault", "GameOutcome", "MoveTimeout", "describe_exception", "play_game",
            "returned_text"]
@@ -53,31 +67,17 @@ def _decisions(
         try:
             with alarm:
                 action = bots[seat].choose(view, list(legal))
-        except MoveTimeout:
+        except FAULTS as exc:  # untrusted code: any exception is the bot's fault
             seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": "timeout",
-                    "message": f"no decision within the {move_time:g} s move time"}
-        except BotFault as fault:
-            seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": fault.kind, "message": fault.message}
-        except GameAbandoned as left:  # a person quit (the human seat): no fault
-            seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": "abandoned", "message": str(left)}
-        except Exception as exc:  # untrusted code: any exception is the bot's fault
-            seconds[seat] += time.perf_counter() - start
-            return {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
+            return game_error(seat, decision_fault(exc, move_time))
         elapsed = time.perf_counter() - start
         seconds[seat] += elapsed
-        if move_time and elapsed > move_time:
-            return {"seat": seat, "kind": "timeout",
-                    "message": f"took {elapsed:.3f} s, over the {move_time:g} s move time"}
-        # Exact type first: an int subclass may say it equals anything, and membership
-        # would ask it.
-        if type(action) is not int or action not in legal:
-            return {"seat": seat, "kind": "illegal",
-                    "message": f"returned {returned_text(action, state.card_set)}, which is not a "
-                    f"legal action at "
-                    f"round {state.round}, step {state.step_name}"}
+        late = over_time(elapsed, move_time)
+        if late is not None:
+            return game_error(seat, late)
+        if not_legal(action, legal):
+            return game_error(seat, illegal(action, state.round, state.step_name,
+                                            state.card_set))
         state.apply(action)
         publish()
     return None
@@ -99,9 +99,10 @@ def play_game(
 ) -> GameOutcome:
     """Play one game, bot ``i`` in seat ``i``; returns the final state and the game record.
 
-    Under the native engine the game is played by the native referee (``arena.referee``):
-    the same decisions, faults and record, the built-in bots in Rust, any other bot called
-    back from it; under ``ARENA_ENGINE=reference`` by the loop below.
+    The referee is ``arena.seat``'s choice: the native referee (``arena.referee``), its
+    native seats in Rust and any other seat called back, unless a row of
+    ``arena.seat.LOOP_REASONS`` (the reference engine first) sends the game to the loop
+    below: the same decisions, faults and record either way.
 
     ``on_event`` receives every event as it happens, whole (hidden parts shown: it is for
     the one who runs the game, not for a seat), with the state already past it;
@@ -116,15 +117,16 @@ def play_game(
         raise ValueError(f"move_time {problem}")
     options = options or _DEFAULT_OPTIONS
     names = list(names) if names is not None else [type(b).__name__ for b in bots]
-    if ENGINE == "native":
+    meta = meta or {}
+    game = Game(seed, len(bots), names, dice, intervention, cards or DEFAULT_CARD_SET)
+    seats = [native_seat(bot) for bot in bots]
+    referee, _why = referee_for(game, seats, on_event is not None)
+    if referee != LOOP:
         from .referee import play_native
 
-        outcome = play_native(bots, seed, options, names, move_time, on_event, dice,
-                              meta or {}, on_decision, cards or DEFAULT_CARD_SET,
-                              intervention)
-        if outcome is not None:
-            return outcome
-    return python_loop(bots, seed, options, names, move_time, on_event, dice, meta or {},
+        return play_native(bots, seats, game, options, move_time, on_event, meta, on_decision,
+                           callback=referee == CALLBACK)
+    return python_loop(bots, seed, options, names, move_time, on_event, dice, meta,
                        on_decision, cards, intervention)
 
 
@@ -183,11 +185,8 @@ def python_loop(
     for seat, bot in enumerate(bots):
         try:
             bot.start(seat, players, options)
-        except BotFault as fault:
-            error = {"seat": seat, "kind": fault.kind, "message": fault.message}
-            break
         except Exception as exc:
-            error = {"seat": seat, "kind": "crash", "message": describe_exception(exc)}
+            error = game_error(seat, start_fault(exc))
             break
     if error is None:
         publish()

@@ -2,13 +2,14 @@
 
 Under the native engine ``arena.match.play_game`` hands its game to the core
 (``arena/native/core/src/referee.rs``): the views, the legal lists, the faults, the move
-time and the record are the core's.  A bot whose class declares ``NATIVE`` (the built-in
-bots that have a Rust twin) plays natively, from its parameters and the state of its
-generator, and its generator is left where the Python bot would have left it; any other bot
-is called back from the native loop through a :class:`Table`, with a native ``PlayerView``
-and the same fault handling as ``arena.match`` (exceptions, illegal actions, the ``SIGALRM``
-hard limit in the main thread).  A game of native bots only, with no hook, runs with
-Python out of the loop, in one call.
+time and the record are the core's.  A native seat (``arena.seat.NativeBot``: a built-in
+bot with a Rust twin, so made from its spec) plays natively, from its parameters and the
+state of its generator, and its generator is left where the Python bot would have left it;
+any other seat is called back from the native loop through a :class:`Table`, with a native
+``PlayerView`` and the faults of ``arena.faults`` (exceptions, illegal actions, the
+``SIGALRM`` hard limit in the main thread).  A game of native seats only, with no hook,
+runs with Python out of the loop, in one call.  Which games come here is
+``arena.seat.referee_for``'s table.
 
 The record comes back as the JSON line the runner writes (``orjson``'s compact form, the
 bytes ``arena.runs.records.make_record`` gives once encoded, but for the measured ``seconds``);
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import random
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -33,47 +33,17 @@ import orjson
 from .bot import Bot
 from .cards import record_field
 from .engine import ArenaError, CardSet, Event, GameState, RuleOptions
-from .engine import native as _engine
 from .engine.history import DEALT, MOVE, PRIVATE_TAGS
-from .faults import Alarm, BotFault, MoveTimeout, describe_exception, returned_text
+from .faults import FAULTS, Alarm, decision_fault, not_legal, returned_text, start_fault
 from .outcome import GameOutcome
-from .runs.records import GameAbandoned, GameError, GameRecord
+from .runs.records import GameError, GameRecord
+from .seat import Game, core
 
 log = logging.getLogger("arena")
 
 #: The record's fields after the game id and the caller's meta: a meta that names one of
 #: them is merged in Python (its place kept, the record's value winning, as make_record does).
 RECORD_FIELDS = frozenset(GameRecord.__annotations__) - {"game", "pairing", "deal", "rotation"}
-#: Seeds the core takes (a wider int is played by the Python loop, which takes any).
-SEED_RANGE = range(-(2**127), 2**127)
-
-
-def core() -> Any:
-    """The extension module ``arena._native``."""
-    return _engine._module()
-
-
-def native_seat(bot: Any, names: Sequence[str]) -> tuple[str, dict[str, Any], Any] | None:
-    """``(native name, params, generator state)`` when ``bot`` can play natively: its class
-    declares a ``NATIVE`` bot that the core has, no method of it was replaced on the
-    instance, its ``native_ready()`` (where it has one) agrees, and its generator is a plain
-    ``random.Random``.  None: it plays in Python."""
-    cls = type(bot)
-    name = cls.__dict__.get("NATIVE")
-    if not name or name not in names or not isinstance(bot, Bot):
-        return None
-    own = vars(bot)
-    if "choose" in own or "observe" in own or "start" in own or "finish" in own:
-        return None
-    ready = getattr(bot, "native_ready", None)  # a bot may know it is not what it was made
-    if ready is not None and not ready():
-        return None
-    rng = getattr(bot, "rng", None)
-    if type(rng) is not random.Random:
-        return None
-    params = {p.name: getattr(bot, p.name) for p in cls.PARAMS}
-    return name, params, rng.getstate()
-
 
 _parts: dict[tuple[int, int], tuple[Any, Any, tuple[str, str]]] = {}
 
@@ -92,27 +62,6 @@ def record_parts(options: RuleOptions, cards: CardSet) -> tuple[str, str]:
         _parts.clear()
     _parts[key] = (options, cards, parts)
     return parts
-
-
-#: The whole numbers a placement's card, seat and depth may be for the core (a record's
-#: larger number is refused by the Python loop, with the same sentence).
-_PLACE_RANGE = range(-(2**63), 2**63)
-
-
-def placement_args(intervention: Sequence[Any], cards: CardSet
-                   ) -> list[tuple[int, int | None, int | None]] | None:
-    """An intervention as the core takes it, ``(card index, seat, depth)`` per placement
-    (the index in ``cards``, added cards too); None when a number is beyond what the core
-    reads."""
-    out = []
-    for p in intervention:
-        card = cards.index_of(p.card)
-        if card is None:  # not a card of the set: the Python loop refuses it in a sentence
-            return None
-        if any(v is not None and v not in _PLACE_RANGE for v in (p.seat, p.depth)):
-            return None
-        out.append((card, p.seat, p.depth))
-    return out
 
 
 def record_head(meta: dict[str, Any]) -> str | None:
@@ -156,10 +105,8 @@ class Table:
     def start(self, seat: int) -> tuple[str, str] | None:
         try:
             self.bots[seat].start(seat, self.players, self.options)
-        except BotFault as fault:
-            return fault.kind, fault.message
         except Exception as exc:
-            return "crash", describe_exception(exc)
+            return start_fault(exc)
         return None
 
     def choose(self, seat: int, view: Any, legal: list[int]) -> int | tuple[str, str]:
@@ -168,18 +115,11 @@ class Table:
         try:
             with self.alarm:
                 action = self.bots[seat].choose(view, list(legal))
-        except MoveTimeout:
-            return "timeout", f"no decision within the {self.move_time:g} s move time"
-        except BotFault as fault:
-            return fault.kind, fault.message
-        except GameAbandoned as left:  # a person quit (the human seat): no fault
-            return "abandoned", str(left)
-        except Exception as exc:  # untrusted code: any exception is the bot's fault
-            return "crash", describe_exception(exc)
-        # Exact type first: an int subclass may say it equals anything.
-        if type(action) is int and action in legal:
-            return action
-        return "", returned_text(action, self.cards)
+        except FAULTS as exc:  # untrusted code: any exception is the bot's fault
+            return decision_fault(exc, self.move_time)
+        if not_legal(action, legal):
+            return "", returned_text(action, self.cards)
+        return action
 
     def publish(self, entries: list[tuple[Any, ...]], state: GameState | None) -> None:
         """New entries of the history: to the observers (their failures only cost them
@@ -215,48 +155,34 @@ def _error(played: Any) -> GameError | None:
 
 def play_native(
     bots: Sequence[Any],
-    seed: int,
+    seats: Sequence[tuple[str, dict[str, Any], Any] | None],
+    game: Game,
     options: RuleOptions,
-    names: list[str],
     move_time: float | None,
     on_event: Callable[[Event, GameState], None] | None,
-    dice: Sequence[int],
     meta: dict[str, Any],
     on_decision: Callable[[int], None] | None,
-    cards: CardSet,
-    intervention: Sequence[Any] = (),
-) -> GameOutcome | None:
-    """``play_game`` on the native referee (its arguments checked); None when this game
-    needs the Python loop (a seed beyond 128 bits, seat names, dice or an intervention's
-    numbers the core cannot take).  ``intervention`` is ``arena.intervention``'s placements,
-    made by the core after the deal (a refusal is the engine's ``PlacementError``)."""
+    *,
+    callback: bool,
+) -> GameOutcome:
+    """``play_game`` on the native referee, for a game ``arena.seat.referee_for`` gave it:
+    ``seats`` are the bots' native seats (``arena.seat.native_seat``; None: called back
+    through a :class:`Table`, made when ``callback``: a Python seat or ``on_event``).  The
+    intervention's placements are made by the core after the deal (a refusal is the
+    engine's ``PlacementError``)."""
     native = core()
-    players = len(bots)
-    if (type(seed) is not int or seed not in SEED_RANGE or not 2 <= players <= 4
-            or any(type(f) is not int or not 0 <= f <= 5 for f in dice)
-            or any(type(n) is not str for n in names)):
-        return None
-    placements = placement_args(intervention, cards)
-    if placements is None:
-        return None
-    try:
-        "".join(names).encode()
-    except UnicodeEncodeError:
-        return None
-    known = native.bot_names()
-    seats = [native_seat(bot, known) for bot in bots]
+    players, cards = game.players, game.cards
     python = [s is None for s in seats]
     head = record_head(meta)
     alarm = Alarm(move_time)
-    table = Table(bots, python, options, move_time, alarm, on_event, cards) \
-        if any(python) or on_event is not None else None
+    table = Table(bots, python, options, move_time, alarm, on_event, cards) if callback else None
     limit = (move_time, f"{move_time:g}") if move_time else None
     alarm.install()
     try:
         played = native.play_game(
-            players, seed, options, cards, list(dice), limit, seats, table, on_decision,
-            on_event is not None, head or '{"game":"play"', names, record_parts(options, cards),
-            str(meta.get("game", "play")), placements)
+            players, game.seed, options, cards, list(game.dice), limit, list(seats), table,
+            on_decision, on_event is not None, head or '{"game":"play"', list(game.names),
+            record_parts(options, cards), str(meta.get("game", "play")), game.placements)
     except ArenaError as exc:
         played = getattr(exc, "played", None)
         if played is None:

@@ -379,8 +379,12 @@ class BotSpec:
         return self.bot_class().describe()
 
     def create(self, rng: random.Random) -> Bot:
-        """A new bot of this spec with the generator given (a test's, or ``make_bot``'s)."""
-        return self.bot_class()(rng, **self.params)
+        """A new bot of this spec with the generator given (a test's, or ``make_bot``'s):
+        its seat decided here, once (``arena.seat.make``: a built-in bot's Rust twin on the
+        native engine, else the class itself)."""
+        from .seat import make
+
+        return make(self.bot_class(), rng, self.params)
 
     def to_dict(self) -> dict[str, Any]:
         return {

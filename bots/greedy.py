@@ -17,8 +17,9 @@ reduce the luck of chance actions such as ``plot`` and ``objective`` at a propor
 in time); ``decay`` (the evaluation's discount per action a card still needs, default the
 shared evaluation's ``DECAY``, 0.5).
 
-On the native engine the decision is made by the Rust port (``bots.native``): the same
-action and the same draws.
+On the native engine a ``greedy`` made from its spec is a native seat (``arena.seat``): its
+Rust twin (``arena/native/core/src/bots/greedy.rs``) makes the same decisions with the same
+draws; this class is the readable reference.
 
 Strengths: fast (about 1 ms of CPU per decision, 0.16 s a 2-player game on a loaded machine:
 ``scripts/bench_bots.py``), never misses a free completion, grows, eats and lays plots
@@ -40,7 +41,6 @@ from arena.engine.actions import COMPLETE, FREE_KINDS, is_swap, kind_of
 
 from .base import Bot, Param
 from .heuristics import DECAY, DEFAULT_WEIGHTS, Weights, evaluate
-from .native import is_native_view, native_bot, overrides
 
 
 class GreedyBot(Bot):
@@ -60,26 +60,10 @@ class GreedyBot(Bot):
     def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
         super().__init__(rng, **params)
         self.weights = Weights(decay=self.decay)
-        #: The Rust port that decides on the native engine (``bots.native``).
-        self._native = (
-            None if overrides(type(self), GreedyBot, ("value_after",))
-            else native_bot("greedy", self.params)
-        )
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_native"] = self._native is not None  # rebuilt on unpickling
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._native = native_bot("greedy", self.params) if state["_native"] else None
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         if len(legal) == 1:
             return legal[0]
-        if self._native is not None and is_native_view(view):
-            return self._native.choose(view, legal, self.rng)  # type: ignore[no-any-return]
         for action in legal:
             if kind_of(action) == COMPLETE:
                 return action

@@ -11,9 +11,11 @@ consistent with its view, tries every legal action on each (looking through ``pl
 net gives the best chance of winning.  A satisfied objective is completed first.
 
 The weights are data, ``arena/data/value.json`` (its SHA-256 in ``arena/data/value.sha256``),
-compiled into the native core: ``learned`` is native-only.  On the reference engine
-(``ARENA_ENGINE=reference``) its ``choose`` refuses with a sentence saying so; a reference
-port of the features and the net is future work (issue 51).
+compiled into the native core: ``learned`` is native-only, its seat always native
+(``arena.seat``: made from its spec on the native engine, it is its Rust bot).  This class
+only declares it: on the reference engine (``ARENA_ENGINE=reference``) its ``choose``
+refuses with a sentence saying so; a reference port of the features and the net is future
+work (issue 51).
 
 Parameters: ``samples`` (determinizations averaged per decision, default 3: one sample
 measured ten points worse against ``objective``, six no better; docs/experiments.md).
@@ -24,14 +26,11 @@ How it was trained and what it measured against ``objective``: ``docs/experiment
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Any
 
-from arena.engine import PlayerView
+from arena.engine import ENGINE, PlayerView
 
 from .base import Bot, Param
-from .native import is_native_view, native_bot
 
 
 class LearnedBot(Bot):
@@ -46,28 +45,16 @@ class LearnedBot(Bot):
 
     samples: int
 
-    def __init__(self, rng: random.Random | None = None, **params: Any) -> None:
-        super().__init__(rng, **params)
-        #: The Rust bot that decides (None on the reference engine, where ``choose`` refuses).
-        self._native = native_bot("learned", self.params)
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_native"] = None  # rebuilt on unpickling
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._native = native_bot("learned", self.params)
-
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         if len(legal) == 1:
             return legal[0]
-        if self._native is None or not is_native_view(view):
+        if ENGINE == "native":
             raise RuntimeError(
-                "the learned bot plays on the native engine only (its value is computed in "
-                "the core); unset ARENA_ENGINE=reference")
-        return self._native.choose(view, legal, self.rng)  # type: ignore[no-any-return]
+                "the learned bot plays as a native seat only (its value is computed in the "
+                "core): make it from its spec (arena.registry.make_bot or BotSpec.create)")
+        raise RuntimeError(
+            "the learned bot plays on the native engine only (its value is computed in "
+            "the core); unset ARENA_ENGINE=reference")
 
 
 __all__ = ["LearnedBot"]

@@ -45,13 +45,13 @@ scored for it alone (``mine``); and the states reached by its open actions (``OP
 no draw, no die) differ between samples only in the hidden parts, so they are kept per node
 and given each sample's hidden parts (``GameState.with_hidden_from``).
 
-On the native engine the decision is made by the Rust port (``bots.native``;
-``arena/native/core/src/bots/mcts.rs`` with ``mcts_search.rs`` and ``mcts_leaves.rs``): the
-same action and the same draws from ``self.rng`` (its state is read once per decision and
-written back), so a seeded game is the same game on either engine; with ``time`` set the
-clock decides how many iterations run, on either.  The Python search decides where the port
-cannot stand for it: a view of the reference engine, a subclass that overrides a decision
-method, or a search handed another leaf or keys (``native_ready``).
+On the native engine an ``mcts`` made from its spec is a native seat (``arena.seat``): its
+Rust twin (``arena/native/core/src/bots/mcts.rs`` with ``mcts_search.rs`` and
+``mcts_leaves.rs``) makes the same decisions with the same draws from the bot's generator
+(its state is read once per decision and written back), so a seeded game is the same game
+on either engine; with ``time`` set the clock decides how many iterations run, on either.
+This class is the readable reference: it decides in Python wherever it is made directly
+(a subclass, a search handed another leaf or keys, a test).
 
 The parameters are ``MctsBot.PARAMS`` (``arena bots`` lists them); docs/bots.md says what
 each does, the bot's strengths and limits, and its measured strength; how the defaults were
@@ -73,7 +73,6 @@ from . import heuristics
 from .base import Bot, Param
 from .mcts_leaves import DEFAULT_TEMPERATURE, LEAVES, lead_chance, make_leaf
 from .mcts_search import Node, Search, candidates
-from .native import is_native_view, native_bot, overrides
 
 #: The default budget, delegation and leaf by number of players (2, and 3 or more), from
 #: paired screens against ``objective`` (``docs/experiments.md``): with 2 players the fitted
@@ -99,10 +98,6 @@ def scaled_iterations(base: int, budget: float) -> int:
     Why this rounding: the Rust port computes the same (``mcts::scaled``), and at budget 1 it
     is exactly ``base``, so the default's decisions (its digests) hold."""
     return max(1, math.floor(base * budget + 0.5))
-
-
-#: The methods a decision goes through: a subclass that overrides one decides in Python.
-_DECISION_METHODS = ("_for_players", "_root", "_planner_prior")
 
 
 class MctsBot(Bot):
@@ -180,11 +175,6 @@ class MctsBot(Bot):
             self._planner = ObjectiveBot(self.rng)
         #: Iterations run by the last ``choose`` (for benchmarks).
         self.last_iterations = 0
-        #: The Rust port that decides on the native engine (``bots.native``).
-        self._native = (
-            None if overrides(type(self), MctsBot, _DECISION_METHODS)
-            else native_bot(self.NATIVE or "mcts", self.params)
-        )
 
     def start(self, seat: int, players: int, options: Any) -> None:
         super().start(seat, players, options)
@@ -193,8 +183,6 @@ class MctsBot(Bot):
         self._kept_round = -1
         if self._planner is not None:
             self._planner.start(seat, players, options)
-        if self._native is not None:
-            self._native.start(seat, players)
 
     def _for_players(self, players: int) -> None:
         """``iterations``, ``delegate``, ``eval`` and the tree keys for this game's number of
@@ -208,28 +196,6 @@ class MctsBot(Bot):
             self._eval_name = name
             leaf = make_leaf(name, self.temperature)
         self.search.configure(leaf, AUTO_PLOT_KEYS[key])
-        #: What the Rust port stands for: this leaf, these keys (``_decides_natively``).
-        self._configured = (leaf, self.search.keys, self.search.mine)
-
-    def _decides_natively(self, view: PlayerView) -> bool:
-        """Whether the Rust port makes this decision: the native engine's view, and the
-        search as the bot configured it (``native_ready``)."""
-        return is_native_view(view) and self.native_ready()
-
-    def native_ready(self) -> bool:
-        """Whether the Rust port stands for this bot: it has one (not on the reference
-        engine, nor for a parameter beyond the port's 64 bits) and its search is as the bot
-        made it (a leaf or search handed in decides in Python).  The native referee asks it
-        too."""
-        from .objective import ObjectiveBot
-
-        search = self.search
-        leaf, keys, mine = self._configured
-        return (
-            self._native is not None and type(search) is Search and search.evaluate is leaf
-            and search.keys is keys and search.mine == mine and type(leaf) in LEAVES.values()
-            and (self._planner is None or type(self._planner) is ObjectiveBot)
-        )
 
     def observe(self, event: Event) -> None:
         """Passed on to the planner (it remembers where opponents' pandas ate)."""
@@ -240,14 +206,6 @@ class MctsBot(Bot):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The most visited root action after the search."""
-        if self._decides_natively(view):  # a forced move too: the port drops its kept tree
-            native = self._native
-            if self._planner is not None:
-                native.set_eaten_by_others(list(self._planner.eaten_by_others))
-            action = native.choose(view, legal, self.rng)
-            self._kept = None
-            self.last_iterations = native.last_iterations
-            return action  # type: ignore[no-any-return]
         if len(legal) == 1:
             self._kept = None
             return legal[0]

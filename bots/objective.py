@@ -55,8 +55,9 @@ expected progress, default 1; divided among the opponents in 3 and 4-player game
 ``race`` (points a card is worth beyond its own, for the race to the Emperor; default 0),
 ``prefer`` and ``weight`` (the archetype, above).
 
-On the native engine the decision is made by the Rust port (``bots.native``): the same
-action and the same draws.
+On the native engine an ``objective`` made from its spec is a native seat (``arena.seat``):
+its Rust twin (``arena/native/core/src/bots/objective.rs``) makes the same decisions with
+the same draws; this class is the readable reference.
 
 Strengths: finishes cards quickly by planning whole turns, values chance actions by their
 expectation, uses weather and stored pieces on purpose, and spoils what opponents are
@@ -123,7 +124,6 @@ from .heuristics import (
     draw_value,
     layout_token,
 )
-from .native import is_native_state, is_native_view, native_bot, overrides
 
 #: What the sun's third action is worth, as a share of the best single action's gain.
 SUN_SHARE = 0.8
@@ -175,13 +175,6 @@ def _value_key(state: GameState | PlayerView, plan: _Plan, layout: object) -> tu
     )
 
 
-#: The methods a decision goes through: a subclass that overrides one decides in Python.
-_DECISION_METHODS = (
-    "_preferring", "_choose_redraw", "_emperor_would_lose", "_plan", "value", "_draw_value",
-    "_value", "_best", "_after", "_plan_turn", "turn_values", "_choose_weather", "_fence",
-)
-
-
 class ObjectiveBot(Bot):
     """Plans each turn towards the objective with the most points per remaining action."""
 
@@ -229,20 +222,6 @@ class ObjectiveBot(Bot):
         #: ``_draw_value``'s memory, for the view it was made for.
         self._draws_view: PlayerView | None = None
         self._draws: dict[tuple[int, int], float] = {}
-        #: The Rust port that decides on the native engine (``bots.native``).
-        self._native = (
-            None if overrides(type(self), ObjectiveBot, _DECISION_METHODS)
-            else native_bot("objective", self.params)
-        )
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_native"] = self._native is not None  # rebuilt on unpickling
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._native = native_bot("objective", self.params) if state["_native"] else None
 
     def start(self, seat: int, players: int, options: RuleOptions) -> None:
         super().start(seat, players, options)
@@ -259,10 +238,6 @@ class ObjectiveBot(Bot):
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         if len(legal) == 1:
             return legal[0]
-        native = self._native
-        if native is not None and is_native_view(view):
-            native.set_eaten_by_others(list(self.eaten_by_others))
-            return native.choose(view, legal, self.rng)  # type: ignore[no-any-return]
         completing = [a for a in legal if kind_of(a) == COMPLETE]
         if completing:
             if self._emperor_would_lose(view, completing):
@@ -483,10 +458,6 @@ class ObjectiveBot(Bot):
     ) -> dict[int, float]:
         """``turn_values`` with this decision's plan (target, horizon, denial) made afresh
         from ``view``: what the ``mcts`` bot takes as the prior of its root."""
-        native = self._native
-        if native is not None and is_native_view(view) and is_native_state(state):
-            native.set_eaten_by_others(list(self.eaten_by_others))
-            return native.planned_values(view, state, legal, self.rng)  # type: ignore[no-any-return]
         return self.turn_values(view, state, legal, self._plan(view))
 
     def turn_values(

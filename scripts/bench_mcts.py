@@ -145,8 +145,7 @@ def profile(spec_text: str, runs: int, positions: int, top: int, rounds: int = 1
     for state in states:
         legal = state.legal_actions()
         for run in range(runs):
-            bot = spec.create(random.Random(run))
-            bot._native = None  # type: ignore[attr-defined]  # the Python search, profiled
+            bot = spec.bot_class()(random.Random(run), **spec.params)  # the Python search
             bot.start(state.current, state.players, state.options)
             view = PlayerView.of(state, state.current)
             profiler.enable()
@@ -324,7 +323,7 @@ def mcts_spec(text: str) -> BotSpec:
     """A ``--bot`` for ``speed`` and ``profile``: they count a search's iterations, which only
     an ``mcts`` bot reports (another bot's rate read 0 per second)."""
     spec = own_bot_spec(text)
-    if not isinstance(spec.create(random.Random(0)), MctsBot):
+    if not issubclass(spec.bot_class(), MctsBot):
         raise argparse.ArgumentTypeError(f"{text!r} is not an mcts bot: speed and profile "
                                          "count search iterations")
     return spec

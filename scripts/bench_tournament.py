@@ -157,7 +157,7 @@ def main() -> None:
     except (ArenaError, ValueError) as exc:
         parser.error(str(exc))
     total = make_schedule(config).total
-    from arena.tournament.native_games import native_participant
+    from arena.seat import native_participant
 
     native = all(native_participant(spec) for spec in config.participants)
     ways: dict[str, Callable[[], float]] = {

@@ -272,8 +272,10 @@ def test_bots() -> Any:
 
 def test_a_planted_panic_is_a_failed_game_not_a_crash(test_bots: Any) -> None:
     from arena import _native
+    from arena.seat import make
 
-    bots = [NativePanic(random.Random(1), after=12), make_bot(BotSpec.parse("random"), 4, 1)]
+    bots = [make(NativePanic, random.Random(1), {"after": 12}),  # a native seat, as made
+            make_bot(BotSpec.parse("random"), 4, 1)]
     outcome = play_game(bots, 4, meta={"game": "007-0001-1"})
     error = outcome.error
     assert error is not None and error["kind"] == "crash" and error["seat"] == 0

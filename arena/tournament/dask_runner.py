@@ -44,9 +44,10 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from arena.seat import native_participant
+
 from . import messages
 from .local import LocalExecutor, WorkerFailure
-from .native_games import native_participant
 from .sandbox import Isolation
 from .schedule import TournamentConfig, make_schedule
 from .worker import Finished, GamePlayer, output_log

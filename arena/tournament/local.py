@@ -54,10 +54,10 @@ import orjson
 from arena.limits import start_time
 from arena.runs.records import GameError
 from arena.runs.store import forget_locks
+from arena.seat import native_participant
 
 from . import messages
 from .jail import sweep_cgroups
-from .native_games import native_participant
 from .sandbox import Isolation, die_with_parent
 from .schedule import Schedule, TournamentConfig, make_schedule
 from .worker import (

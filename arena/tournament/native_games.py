@@ -1,14 +1,15 @@
 """The runner's native path: a chunk of games between native bots in one call.
 
-A game whose every seat is a participant that plays natively (a built-in bot whose class
-declares ``NATIVE``, not isolated) needs no Python at all: the native referee makes the
-bots from their parameters, seeds each as ``arena.registry.make_bot`` does (from the game
-seed, the seat and the participant's name), plays, and writes the record line, the GIL
-released.  ``_native.play_batch`` plays a run of such games one after another and hands
+A game whose every seat is a participant that plays natively (a native seat,
+``arena.seat.native_participant``: a built-in bot with a Rust twin, not isolated; the
+``batch`` referee of ``arena.seat.referee_for``) needs no Python at all: the native referee
+makes the bots from their parameters, seeds each as ``arena.registry.make_bot`` does (from
+the game seed, the seat and the participant's name), plays, and writes the record line, the
+GIL released. ``_native.play_batch`` plays a run of such games one after another and hands
 the finished ones back in chunks (``EMIT_EVERY`` games or ``EMIT_SECONDS``), so the worker
 sends them on while it plays the rest: progress stays smooth, Ctrl-C in the main thread is
 seen between two games, and a worker that dies loses only games its parent has not been
-sent, which are played again.  The records are the bytes ``GamePlayer.play`` gives.  An
+sent, which are played again. The records are the bytes ``GamePlayer.play`` gives. An
 experiment's games (``arena balance study``) play here too: each carries its intervention
 (the cards placed in the deal) and may have a card set of its own (a price arm).
 """
@@ -21,9 +22,8 @@ from typing import Any
 
 import orjson
 
-from arena.engine import ENGINE
-from arena.referee import core, placement_args, record_head, record_parts
-from arena.registry import BotSpec
+from arena.referee import record_head, record_parts
+from arena.seat import core, placement_args
 
 from .schedule import Schedule, ScheduledGame
 
@@ -32,23 +32,6 @@ log = logging.getLogger("arena.tournament")
 #: Finished games per message at most, and seconds between messages at most, from a batch.
 EMIT_EVERY = 64
 EMIT_SECONDS = 0.05
-
-
-def native_participant(spec: BotSpec) -> tuple[str, dict[str, Any]] | None:
-    """``(native name, full params)`` when the participant plays natively, else None.
-
-    It imports the participant's class: ask only for participants that run in this process
-    (an isolated one's module is never imported by the arena)."""
-    if ENGINE != "native":
-        return None
-    try:
-        cls = spec.bot_class()
-    except Exception:  # a spec that cannot be loaded here is never native
-        return None
-    name = cls.__dict__.get("NATIVE")
-    if not name or name not in core().bot_names():
-        return None
-    return name, spec.full_params()
 
 
 class NativeGames:

@@ -64,7 +64,7 @@ import orjson
 
 from arena.bot import Bot, BotConfigError, Param
 from arena.engine import Event, GameResult, RuleOptions
-from arena.faults import printable
+from arena.faults import no_decision, printable
 from arena.limits import START_TIME
 from arena.match import BotFault, describe_exception, returned_text
 from arena.privileges import drop
@@ -677,7 +677,7 @@ class RemoteBot:
             ready = poller.poll(None if wait is None else int(wait * 1000) + 1)
             if not ready and deadline is not None and time.monotonic() >= deadline:
                 if doing.startswith("while choosing"):
-                    text = f"no decision within the {self.move_time:g} s move time"
+                    text = no_decision(self.move_time)
                 elif limit != self.move_time:
                     text = f"no reply within {limit:g} s to start ({doing})"
                 else:

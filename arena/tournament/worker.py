@@ -29,14 +29,15 @@ import orjson
 
 from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
-from arena.faults import printable
+from arena.faults import game_error, printable, start_fault
 from arena.intervention import apply as apply_intervention
-from arena.match import BotFault, describe_exception, play_game
+from arena.match import play_game
 from arena.registry import end_engines, make_bot
 from arena.runs.records import GameError, GameRecord, make_record
+from arena.seat import native_participant
 from arena.seeds import bot_seed
 
-from .native_games import NativeGames, native_participant
+from .native_games import NativeGames
 from .sandbox import BotHost, Isolation, RemoteBot
 from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
@@ -337,12 +338,8 @@ class GamePlayer:
                     if monitor is not None:
                         monitor.creating(seat)
                     bot = self._create(participant, game, seat)
-                except BotFault as fault:
-                    error = {"seat": seat, "kind": fault.kind, "message": fault.message}
-                    break
                 except Exception as exc:  # untrusted code
-                    error = {"seat": seat, "kind": "crash", "message":
-                             f"the bot could not be created: {describe_exception(exc)}"}
+                    error = game_error(seat, start_fault(exc, made=False))
                     break
                 if isinstance(bot, RemoteBot):
                     remote.append((seat, bot))

@@ -8,10 +8,10 @@ A change that is meant to alter play (a rule fix, a new default) re-makes the di
 own commit and says why (``python -m tests.bots.test_decision_digests`` prints them).
 
 The digests hold for both implementations of the bots: on the native engine (the default)
-``greedy``, ``objective``, ``mcts`` and ``elite`` decide through their Rust ports
-(``bots.native``), and ``test_decisions_are_unchanged_on_the_reference_engine`` plays the
-same games again with ``ARENA_ENGINE=reference``, where every bot is pure Python on the Python
-engine.
+``greedy``, ``objective``, ``mcts`` and ``elite`` made from their specs are native seats whose
+Rust twins decide (``arena.seat``), and ``test_decisions_are_unchanged_on_the_reference_engine``
+plays the same games again with ``ARENA_ENGINE=reference``, where every bot is pure Python on
+the Python engine.
 
 The games go through ``arena.match.play_game``, the loop every command uses, with the bots
 made as ``arena play`` and the tournaments make them (``arena.registry.make_bot``).  ``mcts``

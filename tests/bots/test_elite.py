@@ -23,6 +23,7 @@ from arena.engine import ENGINE, STEP_ACTIONS, PlayerView, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
 from arena.match import play_game
 from arena.registry import BotSpec, available, make_bot
+from arena.seat import NativeBot
 from bots.elite import ELITE_DEFAULTS, EliteBot
 from bots.mcts import MctsBot, scaled_iterations
 
@@ -48,7 +49,8 @@ def test_budget_multiplies_the_iterations_of_both_bots() -> None:
     for spec, players, want in [("mcts", 2, 1000), ("mcts:budget=0.25", 2, 250),
                                 ("mcts:iterations=200,budget=4", 4, 800),
                                 ("elite", 2, 1000), ("elite:budget=4", 3, 4000)]:
-        bot = BotSpec.parse(spec).create(random.Random(0))
+        parsed = BotSpec.parse(spec)  # the reference class (a native seat's is in Rust)
+        bot = parsed.bot_class()(random.Random(0), **parsed.params)
         bot.start(0, players, RuleOptions())
         assert bot._iterations == want, spec
 
@@ -56,7 +58,7 @@ def test_budget_multiplies_the_iterations_of_both_bots() -> None:
 def test_elite_is_registered_with_its_own_defaults() -> None:
     assert available()["elite"] == "bots.elite:EliteBot"
     bot = BotSpec.parse("elite").create(random.Random(0))
-    assert isinstance(bot, EliteBot)
+    assert getattr(bot, "reference", type(bot)) is EliteBot  # a native seat stands for it
     mcts = MctsBot(random.Random(0))
     for p in EliteBot.PARAMS:
         want = ELITE_DEFAULTS.get(p.name, getattr(mcts, p.name))
@@ -93,11 +95,9 @@ def test_the_native_elite_and_its_python_search_decide_alike() -> None:
     state, legal = _searched_decision(32)
     view = PlayerView.of(state, state.current)
     native = make_bot(BotSpec.parse("elite:budget=0.05"), state.seed, state.current)
-    assert native._native is not None  # the Rust port decides, not the Python fallback
-    python = EliteBot(random.Random(), **native.params)
+    assert isinstance(native, NativeBot)  # a native seat: the Rust twin decides
+    python = EliteBot(random.Random(), **native.params)  # the reference: the Python search
     python.rng.setstate(native.rng.getstate())
-    python._native = None
-    python._planner._native = None
     for bot in (native, python):
         bot.start(state.current, 2, state.options)
     assert native.choose(view, legal) == python.choose(view, legal)
@@ -137,6 +137,6 @@ def test_the_reference_engine_plays_against_elite() -> None:
 @native_only
 def test_the_native_referee_plays_elite() -> None:
     """A tournament's native batch plays ``elite`` without Python in the loop."""
-    from arena.tournament.native_games import native_participant
+    from arena.seat import native_participant
 
     assert native_participant(BotSpec.parse("elite:budget=0.02")) is not None

@@ -1,7 +1,7 @@
 """The Rust bots against the Python ones: the same decisions, the same draws.
 
-On the native engine ``greedy``, ``objective`` and ``mcts`` decide through their Rust ports
-(``bots.native``).  These tests hold the two implementations together:
+On the native engine ``greedy``, ``objective`` and ``mcts`` made from their specs are native
+seats (``arena.seat``): their Rust twins decide.  These tests hold the two implementations together:
 
 - seeded games with random bot parameters (every parameter of ``greedy`` and ``objective``,
   ``prefer=`` included; every one of ``mcts`` but the clock-bound ``time``, small budgets),
@@ -11,8 +11,8 @@ On the native engine ``greedy``, ``objective`` and ``mcts`` decide through their
   byte for byte, all but the seconds spent;
 - decision by decision, the Rust bot and the Python bot's own code on the native engine,
   from copies of one generator: the same action, and the generators left in the same state;
-- refusals of bad parameters with the Python bot's sentence, and the fallbacks (a subclass
-  that overrides a decision method decides in Python; a bot pickles).
+- refusals of bad parameters with the Python bot's sentence, and where the seat is decided
+  (a subclass, or the class made directly, is a Python seat; a native seat pickles).
 
 CI plays short games (few rounds); ``ARENA_LONG=1`` plays more and longer ones.
 """
@@ -198,12 +198,8 @@ def test_the_rust_bots_play_added_cards_as_the_python_bots() -> None:
 def _python_copy(bot: Any) -> Any:
     """The same bot deciding through its Python code, from a copy of its generator (the
     ``mcts`` planner, which draws from it too, in Python as well)."""
-    twin = type(bot)(random.Random(), **bot.params)
+    twin = bot.reference(random.Random(), **bot.params)  # the class of a native seat
     twin.rng.setstate(bot.rng.getstate())
-    twin._native = None
-    planner = getattr(twin, "_planner", None)
-    if planner is not None:
-        planner._native = None
     return twin
 
 
@@ -289,45 +285,35 @@ def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
 
 
 @native_only
-def test_the_python_code_decides_where_the_rust_port_cannot() -> None:
-    from arena.engine import PlayerView
+def test_the_seat_is_decided_once_when_a_bot_is_made_from_its_spec() -> None:
+    """A built-in bot made from its spec is a native seat (its Rust twin decides, the native
+    referee plays it); the class made directly, a subclass, or parameters the port cannot
+    hold are the Python reference; the seat survives pickling."""
+    from arena.seat import NativeBot, make, native_seat
     from bots.greedy import GreedyBot
     from bots.mcts import MctsBot
-    from bots.mcts_leaves import make_leaf
     from bots.objective import ObjectiveBot
 
     class Cautious(ObjectiveBot):
         def _value(self, state: Any, plan: Any, layout: object | None = None) -> float:
             return super()._value(state, plan, layout) - 0.01 * len(state.taken)
 
-    assert GreedyBot()._native is not None
-    assert ObjectiveBot()._native is not None
-    assert Cautious()._native is None
-    back = pickle.loads(pickle.dumps(GreedyBot(random.Random(3), samples=2)))
-    assert back._native is not None and back.samples == 2
-
-    class Flat(MctsBot):
-        def _planner_prior(self, *args: Any) -> None:
-            return None
-
-    state = new_game(2, 11)
-    view = PlayerView.of(state, 0)
-    mcts = MctsBot(random.Random(1), iterations=5)
-    mcts.start(0, 2, state.options)
-    assert mcts._decides_natively(view)
-    assert Flat()._native is None
-    from arena.referee import core, native_seat
-
-    names = core().bot_names()
-    assert {"greedy", "objective", "mcts"} <= set(names)
-    assert native_seat(mcts, names) is not None  # the native referee plays it
-    leaf = make_leaf("score", 8.0)  # a leaf handed to the search: the Python search uses it
-    mcts.search.configure(leaf, plot_keys=True)
-    assert not mcts._decides_natively(view)
-    assert native_seat(mcts, names) is None
-    huge = MctsBot(random.Random(1), iterations=3, prior=10**30)  # Python takes it, Rust not
-    assert huge._native is None and huge.prior == 10**30
-    assert native_seat(huge, names) is None
+    greedy = BotSpec.parse("greedy:samples=2").create(random.Random(3))
+    assert isinstance(greedy, NativeBot) and greedy.reference is GreedyBot
+    assert greedy.samples == 2 and greedy.params == GreedyBot.check_params({"samples": 2})
+    assert native_seat(greedy) is not None  # the native referee plays it
+    assert isinstance(make(ObjectiveBot, random.Random(1), {}), NativeBot)
+    assert type(make(Cautious, random.Random(1), {})) is Cautious  # no NATIVE of its own
+    assert native_seat(GreedyBot()) is None  # the class itself: a Python seat
+    back = pickle.loads(pickle.dumps(greedy))
+    assert isinstance(back, NativeBot) and back.twin is not None and back.samples == 2
+    huge = make(MctsBot, random.Random(1), {"iterations": 3, "prior": 10**30})
+    assert type(huge) is MctsBot and huge.prior == 10**30  # Python takes it, Rust not
+    replaced = make(MctsBot, random.Random(1), {"iterations": 3})
+    replaced.choose = lambda view, legal: legal[0]  # type: ignore[method-assign]
+    assert native_seat(replaced) is None  # a method replaced on it: called back
+    rand = BotSpec.parse("random").create(random.Random(4))  # no handle: its class stands in
+    assert isinstance(rand, NativeBot) and rand.twin is None and native_seat(rand) is not None
 
 
 if __name__ == "__main__":  # the reference side: cases on stdin, records on stdout

@@ -44,16 +44,17 @@ def _is_module_call(node: ast.AST) -> bool:
 
 
 def _is_native_bot(node: ast.AST) -> bool:
-    """``self._native``: the native port a Python bot holds (an ``arena._native.Bot``)."""
-    return (isinstance(node, ast.Attribute) and node.attr == "_native"
+    """``self.twin``: the handle a native seat holds (``arena.seat.NativeBot``, an
+    ``arena._native.Bot``)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "twin"
             and isinstance(node.value, ast.Name) and node.value.id == "self")
 
 
 def names_read(path: Path) -> dict[str, set[str]]:
     """``{"module": names, "bot": names}``: the attributes ``path`` reads of the extension
     module (``_native.X``, ``_module().X``, ``core().X``, and through a local name given
-    one of those, ``module = _module(); module.X``) and of a native bot
-    (``self._native.X``, or ``native = self._native; native.X``).  A name given one of
+    one of those, ``module = _module(); module.X``) and of a native seat's handle
+    (``self.twin.X``, or ``twin = self.twin; twin.X``).  A name given one of
     these anywhere in the file counts everywhere in it (the files keep one meaning a name)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     module_names, bot_names = {"_native"}, set()
@@ -93,7 +94,7 @@ def test_every_name_the_python_side_reads_of_the_module_exists() -> None:
     assert {"GameState", "PlayerView", "new_game", "from_position", "to_position",
             "positions_equal", "play_game", "bot_names", "record_fields", "Bot"} <= set(
         read["module"])
-    assert {"choose", "start", "set_eaten_by_others"} <= set(read["bot"])
+    assert {"choose", "start", "observe_move", "last_iterations"} <= set(read["bot"])
     module = native._module()
     missing = {name: sorted(files) for name, files in read["module"].items()
                if not hasattr(module, name)}
@@ -186,9 +187,9 @@ def test_the_scan_sees_every_way_the_module_is_read(tmp_path: Path) -> None:
         "    core().made_up_batch\n"
         "class B:\n"
         "    def choose(self):\n"
-        "        native = self._native\n"
+        "        native = self.twin\n"
         "        native.made_up_method()\n"
-        "        self._native.made_up_too\n"
+        "        self.twin.made_up_too\n"
     )
     assert names_read(source) == {
         "module": {"made_up_function", "made_up_class", "made_up_batch"},

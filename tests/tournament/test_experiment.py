@@ -17,9 +17,10 @@ from arena.intervention import InterventionError, Placement, from_record
 from arena.match import python_loop
 from arena.registry import BotSpec, make_bot
 from arena.replay import RecordError, replay_record
+from arena.seat import native_participant
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.experiment import CardExperiment, games_per_deal
-from arena.tournament.native_games import NativeGames, native_participant
+from arena.tournament.native_games import NativeGames
 from arena.tournament.runner import config_from_manifest
 from arena.tournament.schedule import ScheduleError, TournamentConfig, make_schedule
 

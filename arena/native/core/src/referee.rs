@@ -202,6 +202,65 @@ pub fn returned_text(action: Action, cards: &CardSet) -> String {
     action.to_string()
 }
 
+/// How a game stops before its end: a seat's fault, or a callback that asked to stop.
+enum Ended {
+    Fault(Fault),
+    Stop,
+}
+
+fn fault(seat: u8, kind: &str, message: String) -> Ended {
+    Ended::Fault(Fault {
+        seat,
+        kind: kind.into(),
+        message,
+    })
+}
+
+/// Every seat told the game starts, in seat order; the first fault or stop ends it.
+fn start_all(seats: &mut dyn Seats, players: u8, options: &Arc<RuleOptions>) -> Option<Ended> {
+    for seat in 0..players {
+        match seats.start(seat, players, options) {
+            Decision::Fault(kind, message) => return Some(fault(seat, &kind, message)),
+            Decision::Stop => return Some(Ended::Stop),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The legal action a seat's decision gave, or how the game ends there: its fault, a stop,
+/// a decision past the move time (checked first), or what is not a legal action.
+fn judged(
+    setup: &Setup,
+    state: &State,
+    legal: &Legal,
+    seat: u8,
+    decision: Decision,
+    elapsed: f64,
+) -> Result<Action, Ended> {
+    let returned = match decision {
+        Decision::Fault(kind, message) => return Err(fault(seat, &kind, message)),
+        Decision::Stop => return Err(Ended::Stop),
+        Decision::Action(a) => Ok(a),
+        Decision::Returned(text) => Err(text),
+    };
+    if let Some((limit, text)) = &setup.move_time {
+        if elapsed > *limit {
+            let message = format!("took {elapsed:.3} s, over the {text} s move time");
+            return Err(fault(seat, "timeout", message));
+        }
+    }
+    let text = match returned {
+        Ok(action) if legal.contains(&action) => return Ok(action),
+        Ok(action) => returned_text(action, &state.b.card_set),
+        Err(text) => text,
+    };
+    let (round, step) = (state.b.round, STEP_NAMES[state.b.step as usize]);
+    let message =
+        format!("returned {text}, which is not a legal action at round {round}, step {step}");
+    Err(fault(seat, "illegal", message))
+}
+
 /// Plays one game (the reference's `play_game`); `progress` is kept up to date as it goes.
 pub fn play(
     setup: &Setup,
@@ -212,89 +271,42 @@ pub fn play(
     let mut state = setup.deal()?;
     progress.actions.clear();
     progress.seconds = vec![0.0; players as usize];
-    let mut error: Option<Fault> = None;
-    let mut stopped = false;
-    let fault = |seat: u8, kind: &str, message: String| {
-        Some(Fault {
-            seat,
-            kind: kind.into(),
-            message,
-        })
-    };
-    for seat in 0..players {
-        match seats.start(seat, players, &setup.options) {
-            Decision::Fault(kind, message) => {
-                error = fault(seat, &kind, message);
-                break;
-            }
-            Decision::Stop => {
-                stopped = true;
-                break;
-            }
-            _ => {}
-        }
-    }
+    let mut ended = start_all(seats, players, &setup.options);
     let mut seen = 0;
-    if error.is_none() && !stopped {
-        stopped = !seats.publish(&state, 0);
+    if ended.is_none() {
+        if !seats.publish(&state, 0) {
+            ended = Some(Ended::Stop);
+        }
         seen = history_len(&state);
     }
     let mut legal = Legal::new();
-    while error.is_none() && !stopped && !state.is_terminal() {
+    while ended.is_none() && !state.is_terminal() {
         let seat = state.b.current;
         state.legal_into(&mut legal);
         let (decision, elapsed) = seats.choose(seat, &state, &legal);
         progress.seconds[seat as usize] += elapsed;
-        let returned = match decision {
-            Decision::Fault(kind, message) => {
-                error = fault(seat, &kind, message);
-                break;
-            }
-            Decision::Stop => {
-                stopped = true;
-                break;
-            }
-            Decision::Action(a) => Ok(a),
-            Decision::Returned(text) => Err(text),
-        };
-        if let Some((limit, text)) = &setup.move_time {
-            if elapsed > *limit {
-                error = fault(
-                    seat,
-                    "timeout",
-                    format!("took {elapsed:.3} s, over the {text} s move time"),
-                );
-                break;
-            }
-        }
-        match returned {
-            Ok(action) if legal.contains(&action) => {
+        match judged(setup, &state, &legal, seat, decision, elapsed) {
+            Ok(action) => {
                 if let Err(e) = state.apply(action) {
                     panic!("the engine refused a legal action: {e}");
                 }
                 progress.actions.push(action);
-                stopped = !seats.publish(&state, seen);
+                if !seats.publish(&state, seen) {
+                    ended = Some(Ended::Stop);
+                }
                 seen = history_len(&state);
             }
-            other => {
-                let text = match other {
-                    Ok(action) => returned_text(action, &state.b.card_set),
-                    Err(text) => text,
-                };
-                error = fault(
-                    seat,
-                    "illegal",
-                    format!(
-                        "returned {text}, which is not a legal action at round {}, step {}",
-                        state.b.round, STEP_NAMES[state.b.step as usize]
-                    ),
-                );
-            }
+            Err(e) => ended = Some(e),
         }
     }
-    if error.is_none() && !stopped {
+    if ended.is_none() {
         seats.finish(&state);
     }
+    let (error, stopped) = match ended {
+        None => (None, false),
+        Some(Ended::Stop) => (None, true),
+        Some(Ended::Fault(f)) => (Some(f), false),
+    };
     Ok(Played {
         state,
         seconds: progress.seconds.clone(),

@@ -553,6 +553,90 @@ fn arena_error(py: Python<'_>, message: String) -> PyErr {
     }
 }
 
+/// The native bots of a game's seats (None: a Python seat), each from its parameters and
+/// its generator's state.
+fn native_bots(seats: &[Option<NativeSeat<'_>>]) -> PyResult<Vec<Option<Box<dyn Bot>>>> {
+    seats
+        .iter()
+        .map(|seat| match seat {
+            Some((name, params, rng)) => {
+                let spec = native_spec(name, params)?;
+                Ok(Some((spec.entry.make)(&spec.params, generator(rng)?)))
+            }
+            None => Ok(None),
+        })
+        .collect()
+}
+
+/// What a game calls back in Python: the table of its Python seats and hooks, the
+/// tournament's `on_decision`, and whether `on_event` wants the state.
+struct Callbacks<'py> {
+    table: Option<Bound<'py, PyAny>>,
+    on_decision: Option<Bound<'py, PyAny>>,
+    wants_state: bool,
+}
+
+/// How the referee's loop ended (or panicked), and the native seats' generators after it.
+type SeatsPlayed = (
+    Result<Result<referee::Played, takenoko::Error>, Box<dyn std::any::Any + Send>>,
+    Vec<Option<PyRandom>>,
+);
+
+/// The game played: with the Python seats and hooks called back (the GIL held), or, with
+/// none, by the native seats alone with the GIL released.  A callback's exception is
+/// raised here once the game stops.
+fn play_seats<'py>(
+    py: Python<'py>,
+    setup: &Setup,
+    natives: Vec<Option<Box<dyn Bot>>>,
+    calls: Callbacks<'py>,
+    options: &Bound<'py, PyAny>,
+    cards: &Bound<'py, PyAny>,
+    progress: &mut Progress,
+) -> PyResult<SeatsPlayed> {
+    let python =
+        natives.iter().any(Option::is_none) || calls.on_decision.is_some() || calls.wants_state;
+    if !python {
+        let mut only = NativeSeats::new(natives.into_iter().flatten().collect());
+        let outcome = py.allow_threads(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                referee::play(setup, &mut only, progress)
+            }))
+        });
+        let rngs = only.bots.iter().map(|b| Some(b.rng().clone())).collect();
+        return Ok((outcome, rngs));
+    }
+    let publishes = match &calls.table {
+        Some(t) => t.getattr("publishes")?.extract::<bool>()?,
+        None => false,
+    };
+    let mut mixed = Mixed {
+        py,
+        natives,
+        table: calls.table,
+        on_decision: calls.on_decision,
+        publishes,
+        wants_state: calls.wants_state,
+        mirror: None,
+        options: options.clone().unbind(),
+        cards: cards.clone().unbind(),
+        error: None,
+        view: None,
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        referee::play(setup, &mut mixed, progress)
+    }));
+    if let Some(e) = mixed.error.take() {
+        return Err(e);
+    }
+    let rngs = mixed
+        .natives
+        .iter()
+        .map(|b| b.as_ref().map(|b| b.rng().clone()))
+        .collect();
+    Ok((outcome, rngs))
+}
+
 /// One game (what `arena.match.play_game` asks for under the native engine).
 ///
 /// `seats[i]` is `(native name, params, generator)` for a native bot (the generator as
@@ -599,58 +683,22 @@ pub fn play_game(
         options: parts.0,
         card_set: parts.1,
     };
-    let mut natives: Vec<Option<Box<dyn Bot>>> = Vec::with_capacity(seats.len());
-    for seat in &seats {
-        natives.push(match seat {
-            Some((name, params, rng)) => {
-                let spec = native_spec(name, params)?;
-                Some((spec.entry.make)(&spec.params, generator(rng)?))
-            }
-            None => None,
-        });
-    }
-    let python = natives.iter().any(Option::is_none) || on_decision.is_some() || wants_state;
+    let natives = native_bots(&seats)?;
     let mut progress = Progress::default();
-    let (outcome, rngs, error) = if python {
-        let publishes = match &table {
-            Some(t) => t.getattr("publishes")?.extract::<bool>()?,
-            None => false,
-        };
-        let mut mixed = Mixed {
-            py,
-            natives,
-            table,
-            on_decision,
-            publishes,
-            wants_state,
-            mirror: None,
-            options: options.clone().unbind(),
-            cards: cards.clone().unbind(),
-            error: None,
-            view: None,
-        };
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            referee::play(&setup, &mut mixed, &mut progress)
-        }));
-        let rngs = mixed
-            .natives
-            .iter()
-            .map(|b| b.as_ref().map(|b| b.rng().clone()))
-            .collect();
-        (outcome, rngs, mixed.error.take())
-    } else {
-        let mut only = NativeSeats::new(natives.into_iter().flatten().collect());
-        let outcome = py.allow_threads(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                referee::play(&setup, &mut only, &mut progress)
-            }))
-        });
-        let rngs = only.bots.iter().map(|b| Some(b.rng().clone())).collect();
-        (outcome, rngs, None)
+    let callbacks = Callbacks {
+        table,
+        on_decision,
+        wants_state,
     };
-    if let Some(e) = error {
-        return Err(e);
-    }
+    let (outcome, rngs) = play_seats(
+        py,
+        &setup,
+        natives,
+        callbacks,
+        options,
+        cards,
+        &mut progress,
+    )?;
     let (state, seconds, fault, failure, line, _) =
         conclude(outcome, &setup, &progress, label, head, &names, &parts)
             .map_err(|f| f.raise(py))?;
@@ -702,6 +750,91 @@ fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
         .collect()
 }
 
+/// A batch's card sets, each with the record's `options` and `card_set` parts.
+fn batch_sets(
+    py: Python<'_>,
+    card_sets: Vec<(Bound<'_, PyAny>, String)>,
+    options_part: &str,
+) -> PyResult<Vec<(Arc<takenoko::components::CardSet>, RecordParts)>> {
+    card_sets
+        .into_iter()
+        .map(|(cards, part)| {
+            let parts = RecordParts {
+                options: options_part.to_string(),
+                card_set: part,
+            };
+            Ok((core_cards(py, &cards)?, parts))
+        })
+        .collect()
+}
+
+/// Every game's seats are indices of the participants, its card set one of the batch's.
+fn check_games(games: &[BatchGame], players: u8, participants: usize, sets: usize) -> PyResult<()> {
+    for (_, seats, _, _, set, _) in games {
+        if seats.len() != players as usize || seats.iter().any(|&p| p >= participants) {
+            return Err(PyValueError::new_err(
+                "a game's seats are participants' indices",
+            ));
+        }
+        if *set >= sets {
+            return Err(PyValueError::new_err(
+                "a game's card set is an index of the batch's",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A batch's game as it is played: `(position in games, participant per seat, head, label,
+/// seat names, record parts)`.
+type Listed<'a> = (
+    usize,
+    &'a [usize],
+    &'a str,
+    &'a str,
+    &'a [String],
+    &'a RecordParts,
+);
+
+/// One game of a batch, its bots made and seeded as `arena.registry.make_bot` seeds them
+/// (from the game seed, the seat and the participant's name); no Python in it.
+fn play_listed(
+    setup: &Setup,
+    game: Listed<'_>,
+    specs: &[(NativeSpec, String)],
+) -> Result<Finished, Failure> {
+    let (k, seats, head, label, names, parts) = game;
+    let seed = setup.seed;
+    let mut bots = NativeSeats::new(
+        seats
+            .iter()
+            .enumerate()
+            .map(|(seat, &p)| {
+                let (spec, who) = &specs[p];
+                let rng = PyRandom::new(seeds::bot_seed(seed, seat as u8, who) as i128);
+                (spec.entry.make)(&spec.params, rng)
+            })
+            .collect(),
+    );
+    let mut progress = Progress::default();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        referee::play(setup, &mut bots, &mut progress)
+    }));
+    let (state, _, fault, failure, line, _) =
+        conclude(outcome, setup, &progress, label, head, names, parts)?;
+    let result = state.result(&fault.as_ref().map(|f| vec![f.seat]).unwrap_or_default());
+    Ok((
+        k,
+        line,
+        result.winners,
+        result.tiebreak,
+        result.scores,
+        fault.as_ref().map(|f| f.seat),
+        fault.map(|f| f.kind),
+        failure,
+    ))
+}
+
 /// Games of native bots only, one after another, the GIL released while each plays
 /// (`arena.tournament` workers and the scripts).
 ///
@@ -731,34 +864,12 @@ pub fn play_batch(
     seconds: f64,
 ) -> PyResult<()> {
     let options = core_options(py, options)?;
-    let sets: Vec<(Arc<takenoko::components::CardSet>, RecordParts)> = card_sets
-        .into_iter()
-        .map(|(cards, part)| {
-            Ok((
-                core_cards(py, &cards)?,
-                RecordParts {
-                    options: options_part.clone(),
-                    card_set: part,
-                },
-            ))
-        })
-        .collect::<PyResult<_>>()?;
+    let sets = batch_sets(py, card_sets, &options_part)?;
     let specs: Vec<(NativeSpec, String)> = participants
         .iter()
         .map(|(name, params, who)| Ok((native_spec(name, params)?, who.clone())))
         .collect::<PyResult<_>>()?;
-    for (_, seats, _, _, set, _) in &games {
-        if seats.len() != players as usize || seats.iter().any(|&p| p >= specs.len()) {
-            return Err(PyValueError::new_err(
-                "a game's seats are participants' indices",
-            ));
-        }
-        if *set >= sets.len() {
-            return Err(PyValueError::new_err(
-                "a game's card set is an index of the batch's",
-            ));
-        }
-    }
+    check_games(&games, players, specs.len(), sets.len())?;
     let mut pending: Vec<Finished> = Vec::new();
     let mut since = Instant::now();
     let flush = |pending: &mut Vec<Finished>| -> PyResult<()> {
@@ -778,41 +889,9 @@ pub fn play_batch(
             move_time: move_time.clone(),
             placements: placements_of(placements),
         };
-        let (seed, head, label) = (&seed, &head, &label);
         let names: Vec<String> = seats.iter().map(|&p| specs[p].1.clone()).collect();
-        let done = py.allow_threads(|| {
-            let mut bots = NativeSeats::new(
-                seats
-                    .iter()
-                    .enumerate()
-                    .map(|(seat, &p)| {
-                        let (spec, who) = &specs[p];
-                        let rng = PyRandom::new(seeds::bot_seed(*seed, seat as u8, who) as i128);
-                        (spec.entry.make)(&spec.params, rng)
-                    })
-                    .collect(),
-            );
-            let mut progress = Progress::default();
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                referee::play(&setup, &mut bots, &mut progress)
-            }));
-            conclude(outcome, &setup, &progress, label, head, &names, parts).map(
-                |(state, _, fault, failure, line, _)| {
-                    let result =
-                        state.result(&fault.as_ref().map(|f| vec![f.seat]).unwrap_or_default());
-                    (
-                        k,
-                        line,
-                        result.winners,
-                        result.tiebreak,
-                        result.scores,
-                        fault.as_ref().map(|f| f.seat),
-                        fault.map(|f| f.kind),
-                        failure,
-                    )
-                },
-            )
-        });
+        let game = (k, &seats[..], &head[..], &label[..], &names[..], parts);
+        let done = py.allow_threads(|| play_listed(&setup, game, &specs));
         match done {
             Ok(f) => pending.push(f),
             Err(f) => {
