@@ -16,9 +16,9 @@ import click
 from arena import __version__
 from arena.commands import balance, bots, cards, keys, play, position, replay, report
 from arena.commands.common import ArenaGroup, warning_as_note
-from arena.ladder.command import ladder_command
-from arena.protocol.command import engine_check_command, engine_command
-from arena.tournament.command import tournament
+from arena.commands.engine import engine_check_command, engine_command
+from arena.commands.ladder import ladder_command
+from arena.commands.tournament import tournament
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})

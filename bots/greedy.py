@@ -17,7 +17,7 @@ reduce the luck of chance actions such as ``plot`` and ``objective`` at a propor
 in time); ``decay`` (the evaluation's discount per action a card still needs, default the
 shared evaluation's ``DECAY``, 0.5).
 
-On the native engine a ``greedy`` made from its spec is a native seat (``arena.seat``): its
+On the native engine a ``greedy`` made from its spec is a native seat (``arena.play.seat``): its
 Rust twin (``arena/native/core/src/bots/greedy.rs``) makes the same decisions with the same
 draws; this class is the readable reference.
 

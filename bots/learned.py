@@ -12,7 +12,7 @@ net gives the best chance of winning.  A satisfied objective is completed first.
 
 The weights are data, ``arena/data/value.json`` (its SHA-256 in ``arena/data/value.sha256``),
 compiled into the native core: ``learned`` is native-only, its seat always native
-(``arena.seat``: made from its spec on the native engine, it is its Rust bot).  This class
+(``arena.play.seat``: made from its spec on the native engine, it is its Rust bot).  This class
 only declares it: on the reference engine (``ARENA_ENGINE=reference``) its ``choose``
 refuses with a sentence saying so; a reference port of the features and the net is future
 work (issue 51).
@@ -51,7 +51,7 @@ class LearnedBot(Bot):
         if ENGINE == "native":
             raise RuntimeError(
                 "the learned bot plays as a native seat only (its value is computed in the "
-                "core): make it from its spec (arena.registry.make_bot or BotSpec.create)")
+                "core): make it from its spec (arena.play.registry.make_bot or BotSpec.create)")
         raise RuntimeError(
             "the learned bot plays on the native engine only (its value is computed in "
             "the core); unset ARENA_ENGINE=reference")

@@ -45,7 +45,7 @@ scored for it alone (``mine``); and the states reached by its open actions (``OP
 no draw, no die) differ between samples only in the hidden parts, so they are kept per node
 and given each sample's hidden parts (``GameState.with_hidden_from``).
 
-On the native engine an ``mcts`` made from its spec is a native seat (``arena.seat``): its
+On the native engine an ``mcts`` made from its spec is a native seat (``arena.play.seat``): its
 Rust twin (``arena/native/core/src/bots/mcts.rs`` with ``mcts_search.rs`` and
 ``mcts_leaves.rs``) makes the same decisions with the same draws from the bot's generator
 (its state is read once per decision and written back), so a seeded game is the same game
@@ -67,7 +67,7 @@ from typing import Any
 
 from arena.engine import STEP_ACTIONS, Action, Event, GameState, PlayerView
 from arena.engine.actions import COMPLETE, END, kind_of
-from arena.limits import MAX_MOVE_TIME
+from arena.play.limits import MAX_MOVE_TIME
 
 from . import heuristics
 from .base import Bot, Param

@@ -55,7 +55,7 @@ expected progress, default 1; divided among the opponents in 3 and 4-player game
 ``race`` (points a card is worth beyond its own, for the race to the Emperor; default 0),
 ``prefer`` and ``weight`` (the archetype, above).
 
-On the native engine an ``objective`` made from its spec is a native seat (``arena.seat``):
+On the native engine an ``objective`` made from its spec is a native seat (``arena.play.seat``):
 its Rust twin (``arena/native/core/src/bots/objective.rs``) makes the same decisions with
 the same draws; this class is the readable reference.
 

@@ -1,6 +1,6 @@
-"""Bot specs and the registry, as bots and scripts have imported them (``arena.registry``)."""
+"""Bot specs and the registry, as bots and scripts have imported them (``arena.play.registry``)."""
 
-from arena.registry import (
+from arena.play.registry import (
     ENTRY_POINT_GROUP,
     BotSpec,
     available,

@@ -791,9 +791,9 @@ def named_cards(exp: Experiment) -> list[str]:
 def designer_lines(exp: Experiment, table: pd.DataFrame) -> list[str]:
     """A line per named card (``named_cards``) of a level's card table: its fair points
     with their interval, the verdict, and the deals that would settle it (a power
-    calculation from the observed error, ``arena.verdict.games_to_settle``: a gap of the
+    calculation from the observed error, ``arena.stats.verdict.games_to_settle``: a gap of the
     observed size, at least a point, at 95% with 80% power)."""
-    from arena.verdict import games_to_settle
+    from arena.stats.verdict import games_to_settle
 
     per_deal = _games_per_deal(exp)
     rows = table.set_index("card") if len(table) else table

@@ -710,7 +710,7 @@ def load(directory: str | Path, strict: bool = True,
 
     ``strict`` is the policy for a damaged line in the middle of ``games.jsonl`` (see the
     module docstring): raise (the default) or skip it with a warning.  ``replay`` (the
-    arena's ``arena.replay.verify_records``, given by the caller: reports never import the
+    arena's ``arena.show.replay.verify_records``, given by the caller: reports never import the
     engine) is handed every record that no key you believe signed (``integrity.believed``),
     or every record with ``verify``; an IntegrityError it raises becomes a
     ReportError.  ``visit`` (a card study's rows, ``experiment.load_tables``) is given

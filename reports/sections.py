@@ -28,7 +28,7 @@ from typing import Any, Generic, Literal, TypeVar
 import numpy as np
 import pandas as pd
 
-from arena import verdict
+from arena.stats import verdict
 
 from . import balance, charts, compare, experiment, stats, tables, watch
 from .compare import interval_text, join, side_by_side, significance_text, significant
@@ -1067,7 +1067,7 @@ def headline(run: Run) -> list[str]:
         gap += f", an Elo gap too large to measure (a perfect record, {won}–{lost})"
     elif not (math.isnan(top["elo"]) or math.isnan(second["elo"])):
         gap += f", {top['elo'] - second['elo']:+.0f} Elo"
-    # The one rule (arena.verdict): the line with fewer deals of the two decides whether
+    # The one rule (arena.stats.verdict): the line with fewer deals of the two decides whether
     # there is anything to be sure of, by the count its standings cell shows.
     fewer = min((top, second), key=lambda r: int(r.get("deals", deals)))
     carry = verdict.win_rate(float(fewer["win_share"]), int(fewer["games"]),
@@ -1088,7 +1088,7 @@ def headline(run: Run) -> list[str]:
 
 
 def _head_to_head(run: Run, a: str, b: str) -> verdict.Verdict:
-    """The verdict on the Elo gap of ``a`` over ``b`` from their own games (arena.verdict's
+    """The verdict on the Elo gap of ``a`` over ``b`` from their own games (arena.stats.verdict's
     rule): perfect only when their record is, thin below the deals an interval needs."""
     names = list(run.tables.participants)
     if a not in names or b not in names:

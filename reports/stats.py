@@ -17,7 +17,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse, special, stats
 
-from arena import intervals
+from arena.stats import intervals
 
 Z = intervals.Z
 ELO_PER_NAT = 400.0 / math.log(10.0)
@@ -26,7 +26,7 @@ FloatArray = NDArray[np.float64]
 
 
 def wilson(successes: ArrayLike, n: ArrayLike, z: float = Z) -> tuple[FloatArray, FloatArray]:
-    """:func:`arena.intervals.wilson` element by element (the arrays broadcast); NaN where
+    """:func:`arena.stats.intervals.wilson` element by element (the arrays broadcast); NaN where
     ``n`` is 0.  The formula is the tournament's, so a report and the standings printed
     while the games ran give the same interval.  A NaN count (a participant one of the runs
     compared did not have) gives NaNs, silently: numpy's warning about it is no news to a
@@ -285,7 +285,7 @@ def plackett_luce_online(
     return mus, sigmas
 
 
-#: Deals below which no interval is shown and no test is made (``arena.intervals``, which the
+#: Deals below which no interval is shown and no test is made (``arena.stats.intervals``, which the
 #: tournament's own standings use too).
 MIN_UNITS = intervals.MIN_UNITS
 #: An interval narrower than this is zero-width (arithmetic noise, not precision).

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena import intervals
+from arena.stats import intervals
 
 from . import balance, stats
 from .loader import (

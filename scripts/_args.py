@@ -19,12 +19,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.bot import BotConfigError
-from arena.cards import DEFAULT_CHOICE, CardChoice, load
 from arena.engine import ArenaError, CardSet, RuleOptions
-from arena.registry import BotSpec
+from arena.engine.card_files import DEFAULT_CHOICE, CardChoice, load
+from arena.jail.sandbox import Isolation, parse_participant
+from arena.play.bot import BotConfigError
+from arena.play.registry import BotSpec
 from arena.runs.records import write_problem
-from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import TournamentConfig, against_copies
 
 
@@ -78,7 +78,8 @@ def add_rule_option(ap: argparse.ArgumentParser) -> None:
 
 
 def card_file(text: str) -> CardChoice:
-    """``--cards FILE``: a card-set file read and checked while parsing (``arena/cards.py``)."""
+    """``--cards FILE``: a card-set file read and checked while parsing
+    (``arena/engine/card_files.py``)."""
     try:
         return load(text)
     except ArenaError as exc:

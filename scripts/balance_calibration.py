@@ -54,18 +54,18 @@ import pandas as pd
 from _args import at_least, bot_spec, output_dir, script_parser
 
 from arena.balance.study import run_study, study_config
-from arena.engine import CATEGORIES, CardSet
-from arena.engine.components import CARD_INDEX, CARD_POINTS, CARDS, CATEGORY_CARDS
-from arena.intervals import wilson
-from arena.seeds import derive_seed
-from arena.tournament import RunSettings
-from arena.tournament.executor_options import (
+from arena.commands.executor_options import (
     add_executor_arguments,
     executor_settings,
     shared_cluster,
 )
+from arena.commands.user_error import UserError
+from arena.engine import CATEGORIES, CardSet
+from arena.engine.components import CARD_INDEX, CARD_POINTS, CARDS, CATEGORY_CARDS
+from arena.play.seeds import derive_seed
+from arena.stats.intervals import wilson
+from arena.tournament import RunSettings
 from arena.tournament.experiment import games_per_deal
-from arena.user_error import UserError
 from reports import experiment
 from reports.balance import bh
 

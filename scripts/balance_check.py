@@ -40,9 +40,9 @@ from typing import Any
 
 from _args import at_least, bot_spec, output_dir, output_file, script_parser
 
-from arena.cards import CardChoice, parse, template
 from arena.engine import ArenaError
-from arena.registry import BotSpec
+from arena.engine.card_files import CardChoice, parse, template
+from arena.play.registry import BotSpec
 from arena.runs.segments import iter_lines
 from arena.runs.store import StoreError
 from arena.tournament import RunSettings, TournamentConfig, run_tournament

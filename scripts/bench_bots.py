@@ -1,6 +1,6 @@
 """Games per CPU-second of the built-in bots in self-play, and their peak memory.
 
-Every seat of a game is played by the same bot spec, through ``arena.match.play_game`` (the
+Every seat of a game is played by the same bot spec, through ``arena.play.match.play_game`` (the
 loop every command uses), seeded as ``arena play`` seeds bots.  Each (bot, players) setting
 runs in its own fresh worker process, one at a time, so the figures are per core and
 ``ru_maxrss`` is that worker's peak memory.  A run plays ``--games`` games (other seeds in
@@ -39,8 +39,8 @@ from typing import NamedTuple
 
 from _args import at_least, own_bot_spec, script_parser
 
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 
 DEFAULT_BOTS = ("random", "greedy", "objective", "mcts")
 ENGINES = ("native", "reference")

@@ -34,9 +34,9 @@ from typing import Any
 
 from _args import at_least, script_parser
 
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
-from arena.tournament.jail import jail_problem
+from arena.jail.bwrap import jail_problem
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 
 RUST = Path(__file__).resolve().parents[1] / "examples" / "engines" / "rust"
 

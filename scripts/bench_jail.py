@@ -1,7 +1,7 @@
 """What the jail costs: its start-up per game, and decisions per second jailed and in-process.
 
 Three figures, each the median of ``--runs`` runs (min-max beside it), measured in one
-process that referees as a tournament worker does (``arena.tournament.sandbox``):
+process that referees as a tournament worker does (``arena.jail.sandbox``):
 
 - start-up: milliseconds from nothing to a bot ready for its first request, with a fresh jail
   (bwrap, the jail's first process dropping to its user, Python starting, the bot's module
@@ -26,11 +26,11 @@ from collections.abc import Callable
 
 from _args import at_least, own_bot_spec, script_parser
 
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
-from arena.seeds import bot_seed
-from arena.tournament.jail import jail_problem
-from arena.tournament.sandbox import BotHost, Isolation, RemoteBot
+from arena.jail.bwrap import jail_problem
+from arena.jail.sandbox import BotHost, Isolation, RemoteBot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
+from arena.play.seeds import bot_seed
 
 ISOLATION = Isolation(mode="all")
 

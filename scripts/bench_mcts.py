@@ -56,8 +56,8 @@ from arena.engine import (
 )
 from arena.engine.actions import COMPLETE, kind_of
 from arena.engine.history import MOVE
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 from arena.tournament.sprt import game_score
 from bots.mcts import MctsBot
 

@@ -61,8 +61,8 @@ from _args import (  # noqa: E402
 )
 
 from arena.engine import ArenaError  # noqa: E402
-from arena.match import play_game  # noqa: E402
-from arena.registry import BotSpec, make_bot  # noqa: E402
+from arena.play.match import play_game  # noqa: E402
+from arena.play.registry import BotSpec, make_bot  # noqa: E402
 from arena.tournament.runner import RunSettings, run_tournament  # noqa: E402
 from arena.tournament.schedule import TournamentConfig, make_schedule  # noqa: E402
 
@@ -157,7 +157,7 @@ def main() -> None:
     except (ArenaError, ValueError) as exc:
         parser.error(str(exc))
     total = make_schedule(config).total
-    from arena.seat import native_participant
+    from arena.play.seat import native_participant
 
     native = all(native_participant(spec) for spec in config.participants)
     ways: dict[str, Callable[[], float]] = {

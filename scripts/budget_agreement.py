@@ -24,8 +24,8 @@ from _args import own_bot_spec, script_parser
 
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
-from arena.intervals import wilson
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
+from arena.stats.intervals import wilson
 
 
 def positions(count: int, seed: int) -> list:

@@ -38,13 +38,13 @@ from typing import Any
 
 from _args import add_match_options, match_config, script_parser
 
-from arena.bot import Bot
 from arena.engine import ArenaError, Event, GameState, PlayerView, RuleOptions
 from arena.engine import rng as splitmix
-from arena.intervals import wilson
-from arena.match import play_game
-from arena.registry import make_bot
+from arena.play.bot import Bot
+from arena.play.match import play_game
+from arena.play.registry import make_bot
 from arena.runs.store import GAMES, StoreError, read_games
+from arena.stats.intervals import wilson
 from arena.tournament.schedule import Schedule, make_schedule
 from arena.tournament.sprt import game_score
 

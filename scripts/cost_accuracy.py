@@ -25,7 +25,7 @@ from _args import at_least, script_parser
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
 from arena.engine.actions import TURN_ACTION, kind_of
 from arena.engine.components import CARD_CATEGORY, CATEGORIES
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
 from bots import heuristics
 
 #: Buckets of estimated cost: [low, high).

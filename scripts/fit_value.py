@@ -43,7 +43,6 @@ import numpy as np
 from _args import at_least, card_file, fraction, output_file, usage_error
 from scipy.optimize import minimize
 
-from arena.cards import DEFAULT_CHOICE
 from arena.engine import (
     DEFAULT_CARD_SET,
     STEP_ACTIONS,
@@ -54,8 +53,9 @@ from arena.engine import (
     RuleOptions,
     new_game,
 )
-from arena.registry import BotSpec
-from arena.replay import RecordError, read_records, replay_record
+from arena.engine.card_files import DEFAULT_CHOICE
+from arena.play.registry import BotSpec
+from arena.show.replay import RecordError, read_records, replay_record
 from arena.tournament.sprt import game_score
 from bots import heuristics
 from bots.mcts_leaves import FITTED_WEIGHTS, FittedLeaf
@@ -103,7 +103,7 @@ def play(players: int, seed: int, explore: float, cards: CardSet = DEFAULT_CARD_
 
 
 def rows_from_record(record: dict[str, Any]) -> list[Row]:
-    """A recorded game's rows, re-played from its seed and moves by ``arena.replay`` (every
+    """A recorded game's rows, re-played from its seed and moves by ``arena.show.replay`` (every
     move checked, the result compared); none for a game that ended in a bot error: its end
     is not the game's."""
     if record.get("error"):

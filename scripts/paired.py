@@ -39,8 +39,8 @@ from pathlib import Path
 from _args import at_least
 from scipy.stats import binomtest
 
-from arena.intervals import wilson
 from arena.runs.segments import SegmentError, has_games, iter_lines
+from arena.stats.intervals import wilson
 from arena.tournament.sprt import game_score
 
 #: ``scripts/strength.py`` names the copies of its second spec ``NAME#1``, ``NAME#2``...

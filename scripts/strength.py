@@ -25,11 +25,11 @@ from pathlib import Path
 
 from _args import add_match_options, match_config, positive_float, script_parser
 
-from arena.intervals import wilson
+from arena.commands.executor_options import add_executor_arguments, executor_settings
+from arena.commands.user_error import UserError
 from arena.runs.store import StoreError
+from arena.stats.intervals import wilson
 from arena.tournament import run_tournament
-from arena.tournament.executor_options import add_executor_arguments, executor_settings
-from arena.user_error import UserError
 
 
 def main(argv: list[str] | None = None) -> int:

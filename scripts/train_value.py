@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 from _args import script_parser
 
-from arena.referee import core
+from arena.play.referee import core
 
 #: The weights format the core reads.
 FORMAT = "takenoko-value/1"

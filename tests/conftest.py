@@ -24,6 +24,6 @@ def config_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     """Remove the jails' cgroups left by runs the tests killed outright (a killed run's
     workers cannot remove theirs; a later run sweeps them, and so does the suite's end)."""
-    from arena.tournament.jail import sweep_cgroups
+    from arena.jail.bwrap import sweep_cgroups
 
     sweep_cgroups(wait=5.0)

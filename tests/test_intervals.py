@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from arena.intervals import wilson
+from arena.stats.intervals import wilson
 from reports import stats
 
 

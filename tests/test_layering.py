@@ -199,16 +199,16 @@ def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
 
 @pytest.mark.parametrize(("module", "forbidden"), [
     # a bot bounds its thinking time without importing the game loop
-    ("bots.mcts", "arena.match"),
+    ("bots.mcts", "arena.play.match"),
     # a schedule checks its move time without importing the game loop
-    ("arena.tournament.schedule", "arena.match"),
+    ("arena.tournament.schedule", "arena.play.match"),
 ])
 def test_a_module_does_not_import_a_layer_above_it(module: str, forbidden: str) -> None:
     assert forbidden not in reaches(project_graph(), module)
 
 
 def test_the_arena_does_not_import_the_bots() -> None:
-    """The harness owns the bot protocol (``arena.bot``, ``arena.registry``): no module of
+    """The harness owns the bot protocol (``arena.play.bot``, ``arena.play.registry``): no module of
     ``arena`` imports ``bots``, not even inside a function.  The built-in bots are loaded as
     any plugin is, through their entry points at run time (``importlib``), which no import
     statement shows."""
@@ -221,9 +221,10 @@ def test_the_arena_does_not_import_the_bots() -> None:
 def test_loading_the_arena_loads_no_bot() -> None:
     """Importing the commands, the game loop and the runner loads no bot module; naming a
     bot by its entry point loads its module, and only then."""
-    code = ("import sys, arena.cli, arena.match, arena.tournament.worker, arena.registry; "
+    code = ("import sys, arena.cli, arena.play.match, arena.tournament.worker, "
+            "arena.play.registry; "
             "before = sorted(m for m in sys.modules if m.split('.')[0] == 'bots'); "
-            "arena.registry.BotSpec.parse('random'); "
+            "arena.play.registry.BotSpec.parse('random'); "
             "print(before, 'bots.random_bot' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
@@ -231,7 +232,7 @@ def test_loading_the_arena_loads_no_bot() -> None:
     assert run.stdout.strip() == "[] True"
 
 
-@pytest.mark.parametrize("module", ["arena.limits", "arena.intervals", "arena.data"])
+@pytest.mark.parametrize("module", ["arena.play.limits", "arena.stats.intervals", "arena.data"])
 def test_the_shared_leaves_load_nothing_else(module: str) -> None:
     """The limits and the Wilson interval sit below everything that uses them: importing
     one loads no other module of ours, nor numpy (which the tournament does not need)."""
@@ -241,19 +242,21 @@ def test_the_shared_leaves_load_nothing_else(module: str) -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == str(["arena", module])
+    packages = [module.rsplit(".", n)[0] for n in range(module.count("."), 0, -1)]
+    assert run.stdout.strip() == str(sorted({"arena", *packages, module}))
 
 
 #: What the run folder's package may import: itself, the engine (and its compiled half and
-#: data), and ``arena.cards`` (a record names its cards); ``arena`` is the package's version.
-RUNS_MAY_REACH = ("arena.runs", "arena.engine", "arena.cards")
+#: data), and ``arena.engine.card_files`` (a record names its cards); ``arena`` is the
+#: package's version.
+RUNS_MAY_REACH = ("arena.runs", "arena.engine", "arena.engine.card_files")
 
 
 def test_the_run_folder_sits_right_above_the_engine() -> None:
     """``arena.runs`` owns the record schema, the store, the signatures and the reader; the
     play layer (match, referee) writes records through it and the runner, the commands and
-    the reports read through it, so it imports nothing above the engine and ``arena.cards``,
-    not even inside a function."""
+    the reports read through it, so it imports nothing above the engine and
+    ``arena.engine.card_files``, not even inside a function."""
     graph = project_graph(inside_functions=True)
     assert "arena.runs.store" in graph
     found = {}
@@ -297,11 +300,11 @@ def test_bots_use_the_engines_public_names_only() -> None:
 
 
 #: What ``reports`` may import of the arena: the Wilson interval and the one verdict rule
-#: (``arena.verdict``, which imports only the interval), formulas the standings printed
+#: (``arena.stats.verdict``, which imports only the interval), formulas the standings printed
 #: during a tournament share with the report, the check of a run's signatures and whose key
 #: made them, which a report must apply as the runner does (leaves that import nothing else
 #: of the arena).
-REPORTS_MAY_IMPORT = {"arena.intervals", "arena.verdict", "arena.runs.integrity",
+REPORTS_MAY_IMPORT = {"arena.stats.intervals", "arena.stats.verdict", "arena.runs.integrity",
                       "arena.runs.keys", "arena.runs.segments", "arena.runs.reader"}
 
 
@@ -317,9 +320,11 @@ def test_the_reports_read_files_not_the_arena() -> None:
                  for alias in node.names]
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and not node.level:
-                # ``from arena import intervals`` imports the module arena.intervals
-                names += ([f"arena.{alias.name}" for alias in node.names]
-                          if node.module == "arena" else [node.module or ""])
+                # ``from arena import intervals`` imports the module arena.stats.intervals
+                # ``from arena.runs import keys`` imports the module arena.runs.keys
+                names += [f"{node.module}.{alias.name}"
+                          if f"{node.module}.{alias.name}" in REPORTS_MAY_IMPORT
+                          else node.module or "" for alias in node.names]
         bad = [n for n in names
                if n.split(".")[0] in ("arena", "bots") and n not in REPORTS_MAY_IMPORT]
         if bad or "components.json" in path.read_text():
@@ -357,3 +362,49 @@ def test_no_file_points_to_documents_a_user_does_not_have() -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
         found += [f"{name}: {n}" for n in names if n in text]
     assert found == []
+
+
+#: The layers, bottom first: a module imports only its own layer and the layers below it
+#: (docs/architecture.md draws them).  The leaves import nothing else of ours; the jail and
+#: the engine protocol are one layer (an engine is jailed, and the jail launches engines).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("leaves", ("arena", "arena._native", "arena.data", "arena.stats")),
+    ("engine", ("arena.engine",)),
+    ("runs", ("arena.runs",)),
+    ("play", ("arena.play",)),
+    ("jail", ("arena.jail", "arena.protocol")),
+    ("show", ("arena.show",)),
+    ("services", ("arena.tournament", "arena.balance", "arena.ladder", "arena.bot_tune",
+                  "arena.rl")),
+    ("commands", ("arena.commands", "arena.cli", "arena.__main__")),
+]
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of the longest package that holds ``module``."""
+    best, level = "", -1
+    for index, (_, packages) in enumerate(LAYERS):
+        for package in packages:
+            if (module == package or module.startswith(package + ".")) and len(package) > len(best):
+                best, level = package, index
+    return level
+
+
+def test_every_module_of_the_arena_lies_in_a_layer() -> None:
+    """No flat module left beside the layers: ``arena/`` holds the package's own
+    ``__init__``, ``__main__`` and ``cli``, and otherwise one folder per layer."""
+    top = {"arena.cli", "arena.__main__", "arena.data", "arena._native"}
+    top |= {package for _, packages in LAYERS for package in packages}
+    loose = sorted(m for m in project_graph() if m.startswith("arena.")
+                   and (layer_of(m) < 0 or (m.count(".") == 1 and m not in top)))
+    assert loose == []
+
+
+@pytest.mark.parametrize("inside_functions", [False, True], ids=["module level", "lazy too"])
+def test_no_module_imports_a_layer_above_its_own(inside_functions: bool) -> None:
+    """A lazy import is a dependency too: it only moves the failure to run time."""
+    up = sorted(f"{m} ({LAYERS[layer_of(m)][0]}) imports {i} ({LAYERS[layer_of(i)][0]})"
+                for m, imports in project_graph(inside_functions=inside_functions).items()
+                if m.startswith("arena") for i in imports
+                if i.startswith("arena") and layer_of(i) > layer_of(m))
+    assert up == []

@@ -124,7 +124,7 @@ def test_the_bots_docs_observe_example_sees_the_opponents_pandas() -> None:
     from arena.engine import RuleOptions
     from arena.engine.actions import A_MASK, A_SHIFT, KIND_MASK, PANDA
     from arena.engine.history import MOVE
-    from arena.match import play_game
+    from arena.play.match import play_game
     from bots.random_bot import RandomBot
 
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")

@@ -1,7 +1,7 @@
 """The native referee against the Python game loop: the same records, byte for byte.
 
-``arena.match.play_game`` plays on the native referee under the native engine; the Python
-loop (``arena.match.python_loop``) is the reference's.  Seeded games with random rule
+``arena.play.match.play_game`` plays on the native referee under the native engine; the Python
+loop (``arena.play.match.python_loop``) is the reference's.  Seeded games with random rule
 options, card sets and bot parameters are played both ways, and their records compared
 as the runner writes them (orjson lines) with only the measured ``seconds`` left out;
 Python bots (the README's ``Eager``, observers, the deliberately broken bots) sit among
@@ -19,14 +19,14 @@ from typing import Any
 import orjson
 import pytest
 
-from arena import seeds
-from arena.bot import Bot, BotConfigError
 from arena.engine import ENGINE, ArenaError, Event, PlacementError, PlayerView, RuleOptions
 from arena.engine.actions import COMPLETE, kind_of
 from arena.engine.components import CARDS, CardSet
-from arena.intervention import Placement
-from arena.match import play_game, python_loop
-from arena.registry import BotSpec, load_class, make_bot
+from arena.play import seeds
+from arena.play.bot import Bot, BotConfigError
+from arena.play.intervention import Placement
+from arena.play.match import play_game, python_loop
+from arena.play.registry import BotSpec, load_class, make_bot
 from bots.base import Param
 from bots.random_bot import RandomBot
 from tests.bots.test_native_bots import LONG, random_params, spec_text
@@ -218,7 +218,7 @@ def test_seeds_are_pythons() -> None:
 def native_classes() -> list[type[Bot]]:
     from arena._native import bot_names
 
-    from arena.registry import builtin_paths
+    from arena.play.registry import builtin_paths
 
     classes = [load_class(p) for p in sorted(builtin_paths())]
     return [c for c in classes if c.__dict__.get("NATIVE") in bot_names()]
@@ -272,7 +272,7 @@ def test_bots() -> Any:
 
 def test_a_planted_panic_is_a_failed_game_not_a_crash(test_bots: Any) -> None:
     from arena import _native
-    from arena.seat import make
+    from arena.play.seat import make
 
     bots = [make(NativePanic, random.Random(1), {"after": 12}),  # a native seat, as made
             make_bot(BotSpec.parse("random"), 4, 1)]

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from arena import verdict
-from arena.intervals import carried
+from arena.stats import verdict
+from arena.stats.intervals import carried
 
 
 def test_games_to_settle_is_the_textbook_power_calculation() -> None:

@@ -56,18 +56,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena.balance.goals import Goal, Goals, GoalsError
+from arena.balance.study import run_study, study_config
 from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
-from arena.intervals import MIN_UNITS, Z, carried, wilson
+from arena.jail.sandbox import Isolation, parse_participant
+from arena.play.seeds import derive_seed
 from arena.runs.store import MANIFEST
-from arena.seeds import derive_seed
+from arena.stats.intervals import MIN_UNITS, Z, carried, wilson
+from arena.stats.verdict import games_to_settle
 from arena.tournament import RunSettings, run_tournament
-from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import TournamentConfig, against_copies, make_schedule
-from arena.verdict import games_to_settle
-
-from .goals import Goal, Goals, GoalsError
-from .study import run_study, study_config
 
 SETTINGS = "design.json"
 STUDY_DB = "design.db"
@@ -291,9 +290,8 @@ def measure(goals: Goals, cand: Candidate, folder: Path, seed: int,
     for name, config in plan(goals, cand, seed):
         where = folder / name
         if name == "study":
+            from arena.balance.tune import suggest
             from reports import experiment
-
-            from .tune import suggest
 
             played = _ran(run_study(config, where, resume=(where / MANIFEST).is_file(),
                                     settings=settings), where)
@@ -441,7 +439,7 @@ def all_met(goals: Goals, figures: dict[str, dict[str, Any]]) -> bool:
 
 def to_settle(goal: Goal, fig: dict[str, Any] | None) -> tuple[int, int] | None:
     """``(deals, games)`` of one measurement that would put a figure in the band by its
-    interval, where its estimate already is: the power calculation of ``arena.verdict``
+    interval, where its estimate already is: the power calculation of ``arena.stats.verdict``
     (95%, 80% power) for the gap between the estimate and the band's edge its interval
     crosses, from the observed spread (the interval's half-width on that side, over the
     deals measured).  None when the estimate is outside the band or nothing is known."""
@@ -523,7 +521,7 @@ def _json_safe(figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def saved_goals(directory: Path) -> Goals:
     """The goals of the design run in ``directory`` (``--resume DIR`` without GOALS)."""
-    from .goals import parse
+    from arena.balance.goals import parse
 
     try:
         saved = json.loads((Path(directory) / SETTINGS).read_text(encoding="utf-8"))
@@ -775,9 +773,8 @@ def _propose(goals: Goals, best: Trial, done: list[Trial],
     fair points pooled over the trials of the same Emperor, rules and decks, within its
     range.  ``studies``: each trial's card study and its analysis, by candidate key (a
     resumed run reads its trials' studies again, once)."""
+    from arena.balance.tune import suggest
     from reports import experiment
-
-    from .tune import suggest
 
     for t in done:
         folder = directory / "trials" / t.candidate.key / "study"
@@ -895,7 +892,7 @@ def write_outputs(directory: Path, goals: Goals, budget: int, study: Any,
                   confirmations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``best.json``, ``best-cards.json``, ``candidates.csv`` and the page; written after every
     trial, so a stopped run has them too."""
-    from .design_page import write_page
+    from arena.balance.design_page import write_page
 
     trials = [_trial(t) for t in study.get_trials(deepcopy=False)
               if t.state.name == "COMPLETE" and "figures" in t.user_attrs]

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .goals import Goals
+from arena.balance.goals import Goals
 
 CHART = "design.png"
 PAGE = "design.html"

@@ -30,11 +30,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena import cards as card_files
-from arena.bot import BotConfigError
 from arena.engine import CATEGORIES, ArenaError, OptionError, RuleOptions
-from arena.registry import BotSpec
-from arena.tournament.sandbox import Isolation, parse_participant
+from arena.engine import card_files as card_files
+from arena.jail.sandbox import Isolation, parse_participant
+from arena.play.bot import BotConfigError
+from arena.play.registry import BotSpec
 
 #: The figures a goal may name, the range their values can take (a band outside it is
 #: refused), and the scale of a miss: the loss counts a miss in these units, so one point of

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.engine import CATEGORIES, DEFAULT_CARD_SET, CardSet, RuleOptions
-from arena.registry import BotSpec
+from arena.jail.sandbox import Isolation, parse_participant
+from arena.play.registry import BotSpec
 from arena.tournament import RunResult, RunSettings, run_tournament
 from arena.tournament.experiment import OFFSETS, CardExperiment, games_per_deal
-from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import ScheduleError, TournamentConfig
 
 

@@ -42,7 +42,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from arena import cards as card_files
+from arena.balance.study import run_study
+from arena.engine import card_files as card_files
 from arena.runs.store import read_manifest
 from arena.tournament import RunSettings
 from arena.tournament.runner import config_from_manifest
@@ -50,8 +51,6 @@ from reports import charts, experiment
 from reports.balance import bh, copy_groups
 from reports.experiment import FDR
 from reports.loader import emperor_points
-
-from .study import run_study
 
 #: What a dead card's suggestion says (``reports/experiment.py``: its value does not
 #: respond to its price, so no price makes it the average card).

@@ -30,14 +30,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bot import BotConfigError, Param
-from arena.intervals import carried, wilson
-from arena.registry import BotSpec
+from arena.jail.sandbox import Isolation, parse_participant
+from arena.play.bot import BotConfigError, Param
+from arena.play.registry import BotSpec
+from arena.play.seeds import derive_seed
 from arena.runs.store import MANIFEST
-from arena.seeds import derive_seed
+from arena.stats.intervals import carried, wilson
 from arena.tournament import run_tournament
 from arena.tournament.runner import RunSettings
-from arena.tournament.sandbox import Isolation, parse_participant
 from arena.tournament.schedule import against_copies
 
 SETTINGS = "tune.json"
@@ -122,7 +122,7 @@ def parse_space(params: Sequence[Param], texts: Sequence[str], spec_text: str) -
 
 
 def _dimension(param: Param, text: str, values: str) -> Dimension:
-    from arena.registry import parse_value
+    from arena.play.registry import parse_value
 
     def convert(raw: str) -> Any:
         try:
@@ -480,7 +480,7 @@ def write_outputs(directory: Path, plan: Plan, study: Any,
                   confirm: dict[str, Any] | None) -> dict[str, Any]:
     """``best.json`` (the best trial, its confirmation once played, every trial) and the page
     with its chart; written after every trial, so a stopped run has them too."""
-    from .page import write_page
+    from arena.bot_tune.page import write_page
 
     trials = [_trial_record(t) for t in study.get_trials(deepcopy=False)
               if t.state.name == "COMPLETE"]

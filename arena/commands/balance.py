@@ -1,5 +1,5 @@
 """``arena balance``: the group, and ``suggest`` (study, tune and design live in
-``arena.balance.command``)."""
+``arena.commands.balance_lab``)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from arena.balance.command import design_command, study_command, tune_command
+from arena.commands.balance_lab import design_command, study_command, tune_command
 from arena.commands.common import (
     ArenaGroup,
     force_option,
 )
-from arena.user_error import UserError
+from arena.commands.user_error import UserError
 
 
 @click.group(cls=ArenaGroup)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from arena.bot_tune.command import tune_command as bot_tune_command
+from arena.commands.bot_tune import tune_command as bot_tune_command
 from arena.commands.common import (
     ArenaGroup,
 )
-from arena.registry import describe_all
+from arena.play.registry import describe_all
 
 
 @click.group("bots", cls=ArenaGroup, invoke_without_command=True)
@@ -26,8 +26,8 @@ def list_bots(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from arena.faults import printable
-    from arena.tournament.sandbox import Isolation, parse_participant
+    from arena.jail.sandbox import Isolation, parse_participant
+    from arena.play.faults import printable
 
     isolation = Isolation()
     for name, spec, text in describe_all(lambda name: parse_participant(name, isolation)):

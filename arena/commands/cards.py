@@ -7,15 +7,15 @@ from pathlib import Path
 
 import click
 
-from arena.cards import card_choice
 from arena.commands.common import (
     check_out_path,
     force_option,
 )
+from arena.commands.user_error import UserError
 from arena.engine import (
     RuleOptions,
 )
-from arena.user_error import UserError
+from arena.engine.card_files import card_choice
 
 # ------------------------------------------------------------------ cards
 
@@ -51,7 +51,7 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
       arena cards --cards my-set.json --svg my-set.svg   # every card drawn
       arena tournament --bot objective:prefer=panda --bot objective --cards my-set.json
     """
-    from arena.cards import summary, table_rows, template
+    from arena.engine.card_files import summary, table_rows, template
 
     choice = card_choice(cards_path, playable=False)
     emperor = choice.emperor if choice.emperor is not None else RuleOptions().emperor_points
@@ -69,8 +69,8 @@ def cards_command(cards_path: str | None, template_path: str | None, svg_path: s
         click.echo(f"card set written to {path}: edit it, then use --cards {path}")
         return
     if svg_path is not None:
-        from arena.card_svg import sheet_svg
-        from arena.cards import changes, entries
+        from arena.engine.card_files import changes, entries
+        from arena.show.card_svg import sheet_svg
 
         label = f"card set {choice.name!r}" if choice.name else (
             "card set " + Path(cards_path).name if cards_path else "the printed set")

@@ -12,16 +12,16 @@ from typing import Any
 
 import click
 
-from arena.bot import BotConfigError
-from arena.cards import CardChoice
+from arena.commands.user_error import UserError
 from arena.engine import (
     ArenaError,
     GameState,
     RuleOptions,
     from_position,
 )
+from arena.engine.card_files import CardChoice
+from arena.play.bot import BotConfigError
 from arena.runs.records import json_problem
-from arena.user_error import UserError
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ArenaError, BotConfigError)
 
@@ -213,7 +213,7 @@ def print_result(record: dict[str, Any]) -> None:
 
 def changed_text(choice: CardChoice, options: RuleOptions) -> str:
     """``3 cards changed, 1 removed, Emperor 3``: what a card set changes, in a few words."""
-    from arena.cards import changes
+    from arena.engine.card_files import changes
 
     diff = changes(choice.cards, options.emperor_points)
     parts = [f"{len(diff.get('points', {}))} card(s) changed",

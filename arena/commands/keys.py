@@ -9,7 +9,7 @@ import click
 from arena.commands.common import (
     ArenaGroup,
 )
-from arena.user_error import UserError
+from arena.commands.user_error import UserError
 
 
 @click.group("keys", cls=ArenaGroup, invoke_without_command=True)

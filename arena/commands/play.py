@@ -12,7 +12,6 @@ from typing import Any
 
 import click
 
-from arena.cards import card_choice
 from arena.commands.common import (
     CARDS_HELP,
     changed_text,
@@ -23,13 +22,14 @@ from arena.commands.common import (
     rule_given,
     rule_options,
 )
+from arena.commands.user_error import UserError
 from arena.engine import (
     Event,
     GameState,
     action_text,
 )
-from arena.registry import BotSpec, end_engines, make_bot
-from arena.user_error import UserError
+from arena.engine.card_files import card_choice
+from arena.play.registry import BotSpec, end_engines, make_bot
 
 
 def _print_event(event: Event, names: list[str]) -> None:
@@ -49,7 +49,7 @@ def check_move_time(ctx: click.Context, param: click.Parameter,
                     value: float | None) -> float | None:
     """Refuse a NaN, infinite or absurd limit before the game: in it, the thinking bot
     would be blamed."""
-    from arena.limits import move_time_problem
+    from arena.play.limits import move_time_problem
 
     problem = move_time_problem(value)
     if problem:
@@ -107,15 +107,15 @@ def play(bots: tuple[str, ...], seed: int | None, rules: tuple[str, ...],
       arena play --bot human --bot objective --seed 3 --record mine.json
       arena play --bot greedy --bot random --seed 7 --frames frames/
     """
-    from arena.board_text import LEGEND, render_state
-    from arena.human import HumanBot
-    from arena.match import play_game
+    from arena.play.match import play_game
+    from arena.show.board_text import LEGEND, render_state
+    from arena.show.human import HumanBot
 
     if not 2 <= len(bots) <= 4:
         raise UserError(f"a game needs 2 to 4 --bot options, not {len(bots)}")
     choice = card_choice(cards_path, len(bots))
     options = choice.options(rule_options(rules), rule_given=rule_given(rules, "emperor_points"))
-    from arena.tournament.sandbox import Isolation, parse_participant
+    from arena.jail.sandbox import Isolation, parse_participant
 
     isolation = Isolation(mode=isolate, paths=bot_paths)
     specs = [parse_participant(text, isolation) for text in bots]
@@ -175,7 +175,7 @@ class _Printer:
         self.turn_ended = False
 
     def __call__(self, event: Event, state: GameState) -> None:
-        from arena.board_text import render_state
+        from arena.show.board_text import render_state
 
         self.seen += 1
         if self.frames is not None:
@@ -195,13 +195,13 @@ class _Printer:
 
 
 class _Jailed:
-    """The bots of ``arena play`` that play in jails (``arena.tournament.sandbox``), this
+    """The bots of ``arena play`` that play in jails (``arena.jail.sandbox``), this
     process refereeing, as a tournament's worker does."""
 
     def __init__(self, specs: Sequence[BotSpec], isolation: Any, seed: int,
                  move_time: float | None) -> None:
-        from arena.seeds import bot_seed
-        from arena.tournament.sandbox import BotFault, BotHost, RemoteBot
+        from arena.jail.sandbox import BotFault, BotHost, RemoteBot
+        from arena.play.seeds import bot_seed
 
         self.hosts: list[Any] = []
         self.bots: dict[int, Any] = {}
@@ -246,7 +246,7 @@ class _Frames:
 
     def __call__(self, event: Event, state: GameState) -> None:
         from arena.engine import PlayerView
-        from arena.svg import board_svg
+        from arena.show.svg import board_svg
 
         self.told += 1
         if event.kind == "move":

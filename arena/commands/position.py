@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 
-from arena.cards import card_choice
 from arena.commands.common import (
     CARDS_HELP,
     check_out_path,
@@ -20,13 +19,14 @@ from arena.commands.common import (
     rule_given,
     rule_options,
 )
+from arena.commands.user_error import UserError
 from arena.engine import (
     action_text,
     new_game,
     parse_action,
     to_position,
 )
-from arena.user_error import UserError
+from arena.engine.card_files import card_choice
 
 
 @click.command()
@@ -102,9 +102,9 @@ def show(position: str, svg_path: str | None, png_path: str | None, seat: int | 
       arena show start.json --svg start.svg
       arena show at40.json --png at40.png --seat 1
     """
-    from arena.board_text import render_state, render_view
     from arena.engine import PlayerView
-    from arena.svg import board_svg
+    from arena.show.board_text import render_state, render_view
+    from arena.show.svg import board_svg
 
     if svg_path and png_path:
         raise UserError("give --svg or --png, not both")
@@ -125,7 +125,7 @@ def show(position: str, svg_path: str | None, png_path: str | None, seat: int | 
         Path(svg_path).write_text(picture, encoding="utf-8")
         click.echo(f"board written to {svg_path}")
     else:
-        from arena.browser import svg_to_png
+        from arena.show.browser import svg_to_png
 
         used = svg_to_png(picture, Path(png_path))  # type: ignore[arg-type]
         click.echo(f"board written to {png_path} (drawn by {used})")

@@ -15,11 +15,11 @@ from arena.commands.common import (
     plural,
     print_result,
 )
+from arena.commands.user_error import UserError
 from arena.engine import (
     to_position,
 )
 from arena.engine.position import FORMAT as POSITION_FORMAT
-from arena.user_error import UserError
 
 
 @click.command()
@@ -52,8 +52,8 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
     """
     import warnings
 
-    from arena import replay as replaying
-    from arena.board_text import render_state
+    from arena.show import replay as replaying
+    from arena.show.board_text import render_state
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -64,7 +64,7 @@ def replay_command(file: str, game_id: str | None, step: int | None, show: bool,
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
     if html_path is not None:
-        from arena.viewer import write_page
+        from arena.show.viewer import write_page
 
         write_page(record, Path(html_path))
         click.echo(f"replay of game {record.get('game')} written to {html_path}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from arena.commands.common import plural
-from arena.user_error import UserError
+from arena.commands.user_error import UserError
 
 
 @click.command()
@@ -38,7 +38,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
             raise UserError(f"{d} is not a folder" if Path(d).exists() else
                             f"{d} does not exist")
     import reports
-    from arena.replay import verify_records
+    from arena.show.replay import verify_records
     from reports import experiment
 
     # The loader logs its warnings too; here they are printed once, below, as warnings.
@@ -69,7 +69,7 @@ def report(dirs: tuple[str, ...], out: str | None, verify: bool) -> None:
     except reports.ReportError as exc:
         raise UserError(str(exc)) from None
     if len(dirs) == 1:
-        from arena.viewer import write_replays
+        from arena.show.viewer import write_replays
 
         click.echo("drawing the games to watch ...", err=True)
         count, problems = write_replays(Path(dirs[0]), folder)

@@ -18,11 +18,11 @@ environment variable ``ARENA_ENGINE=reference``.  They make the same decisions: 
 differential test compares them step by step.  ``ENGINE`` says which one is in use.
 """
 
-from . import actions, components, grid, history, native
-from .actions import action_text, parse_action
-from .aliases import Action, CardId, Cell, Edge
-from .board import Board
-from .components import (
+from arena.engine import actions, components, grid, history, native
+from arena.engine.actions import action_text, parse_action
+from arena.engine.aliases import Action, CardId, Cell, Edge
+from arena.engine.board import Board
+from arena.engine.components import (
     CARDS,
     CATEGORIES,
     COLOURS,
@@ -32,7 +32,7 @@ from .components import (
     Card,
     CardSet,
 )
-from .errors import (
+from arena.engine.errors import (
     ArenaError,
     IllegalActionError,
     NotationError,
@@ -40,10 +40,10 @@ from .errors import (
     PlacementError,
     PositionError,
 )
-from .history import EVENT_KINDS, Event, event_text, events
-from .options import DEFAULTS, OPTION_NAMES, RuleOptions
-from .position import from_position, positions_equal, to_position
-from .state import (
+from arena.engine.history import EVENT_KINDS, Event, event_text, events
+from arena.engine.options import DEFAULTS, OPTION_NAMES, RuleOptions
+from arena.engine.position import from_position, positions_equal, to_position
+from arena.engine.state import (
     STEP_ACTIONS,
     STEP_CHOOSE_WEATHER,
     STEP_CLOUDS,
@@ -57,11 +57,11 @@ from .state import (
     GameState,
     new_game,
 )
-from .view import PlayerView
+from arena.engine.view import PlayerView
 
 ENGINE: str = native.selected()
 if ENGINE == "native":
-    from .native import (  # type: ignore[assignment]
+    from arena.engine.native import (  # type: ignore[assignment]
         GameState,
         PlayerView,
         from_position,

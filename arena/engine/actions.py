@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from . import grid
-from .aliases import Action, CardId, Cell, Edge
-from .components import CATEGORIES, FACES, IMPROVEMENTS, CardSet
-from .errors import NotationError
+from arena.engine import grid
+from arena.engine.aliases import Action, CardId, Cell, Edge
+from arena.engine.components import CATEGORIES, FACES, IMPROVEMENTS, CardSet
+from arena.engine.errors import NotationError
 
 
 class Kind(IntEnum):

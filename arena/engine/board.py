@@ -16,8 +16,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import grid
-from .components import (
+from arena.engine import grid
+from arena.engine.components import (
     BAMBOO_SECTIONS,
     GARDENER_CARD,
     IMPROVEMENTS,
@@ -27,13 +27,13 @@ from .components import (
     CardSet,
     tile_name,
 )
-from .objectives import (
+from arena.engine.objectives import (
     added_gardener_found,
     gardener_found,
     panda_found,
     plot_pattern_found,
 )
-from .options import RuleOptions
+from arena.engine.options import RuleOptions
 
 POND = grid.POND
 _NEIGHBOURS = grid.NEIGHBOURS

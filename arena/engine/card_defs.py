@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .components import (
+from arena.engine.components import (
     BAMBOO_SECTIONS,
     CATEGORIES,
     COLOURS,
@@ -34,8 +34,8 @@ from .components import (
     PLOT_COUNTS,
     _rotations,
 )
-from .errors import ArenaError
-from .grid import DIRECTIONS
+from arena.engine.errors import ArenaError
+from arena.engine.grid import DIRECTIONS
 
 #: The fields of an entry, by category (``note``: free text, as some printed cards have).
 FIELDS: dict[str, tuple[str, ...]] = {

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from arena import data as data_files
-
-from . import grid
-from .errors import OptionError
+from arena.engine import grid
+from arena.engine.errors import OptionError
 
 COLOURS: tuple[str, ...] = ("green", "yellow", "pink")
 GREEN, YELLOW, PINK = 0, 1, 2

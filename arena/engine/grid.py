@@ -13,7 +13,7 @@ RADIUS 15 leaves a ring of empty spaces around the farthest possible plot.
 
 from __future__ import annotations
 
-from .aliases import Cell
+from arena.engine.aliases import Cell
 
 RADIUS = 15
 #: Row stride; three padding columns keep pattern shifts from wrapping into the next row.

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import action_text, parse_action
-from .aliases import Action, CardId
-from .components import (
+from arena.engine.actions import action_text, parse_action
+from arena.engine.aliases import Action, CardId
+from arena.engine.components import (
     CATEGORIES,
     DEFAULT_CARD_SET,
     FACES,
@@ -30,7 +30,7 @@ from .components import (
     CardSet,
     tile_name,
 )
-from .errors import NotationError
+from arena.engine.errors import NotationError
 
 # History entries: (tag, round, ...).  Moves are (MOVE, round, seat, action).
 MOVE, ROLLED, DREW_PLOTS, DREW, RETURNED, DEALT, EMPEROR, GAME_OVER = range(8)

@@ -15,9 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .components import DEFAULT_CARD_SET, CardSet
-from .errors import ArenaError, OptionError
-from .options import DEFAULTS, RuleOptions
+from arena.engine.components import DEFAULT_CARD_SET, CardSet
+from arena.engine.errors import ArenaError, OptionError
+from arena.engine.options import DEFAULTS, RuleOptions
 
 #: The environment variable that selects the engine, and its values.
 ENGINE_VARIABLE = "ARENA_ENGINE"
@@ -85,7 +85,7 @@ def from_position(data: Any) -> Any:
     checked by the same card definitions (the same sentences) before the core reads it."""
     if isinstance(data, dict) and isinstance(data.get("card_set"), dict) and (
             "add" in data["card_set"]):
-        from .position import checked_add
+        from arena.engine.position import checked_add
 
         checked_add(data["card_set"]["add"])
     return _module().from_position(data)
@@ -128,7 +128,7 @@ def engine(name: str) -> Any:
             to_position=module.to_position, positions_equal=module.positions_equal,
         )
     if name == "reference":
-        from . import position, state, view
+        from arena.engine import position, state, view
 
         return SimpleNamespace(
             name=name, new_game=state.new_game, GameState=state.GameState,

@@ -10,7 +10,7 @@ offset: a handful of big-int operations per rotation instead of a walk over the 
 
 from __future__ import annotations
 
-from .components import GARDENER_CARD, PANDA_CARD, PLOT_CARD, Card
+from arena.engine.components import GARDENER_CARD, PANDA_CARD, PLOT_CARD, Card
 
 
 def plot_pattern_found(irrigated_by_colour: tuple[int, int, int], card: Card) -> bool:

@@ -33,8 +33,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from arena import data as data_files
-
-from .errors import OptionError
+from arena.engine.errors import OptionError
 
 #: The option types, and the annotation a ``RuleOptions`` field of that type carries.
 TYPES: dict[str, str] = {

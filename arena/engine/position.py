@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import grid, rng
-from .actions import ACTION_NAMES
-from .board import CACHE, COPIED, FIELDS, SHARED, board_dict
-from .card_defs import CardDefinitionError
-from .card_defs import check as check_added
-from .components import (
+from arena.engine import grid, rng
+from arena.engine.actions import ACTION_NAMES
+from arena.engine.board import CACHE, COPIED, FIELDS, SHARED, board_dict
+from arena.engine.card_defs import CardDefinitionError
+from arena.engine.card_defs import check as check_added
+from arena.engine.components import (
     ALL_PLOTS,
     BAMBOO_SECTIONS,
     CATEGORIES,
@@ -36,10 +36,10 @@ from .components import (
     parse_tile,
     tile_name,
 )
-from .errors import OptionError, PositionError
-from .objectives import SHOOT_COUNTERS, shoot_slot
-from .options import RuleOptions
-from .state import (
+from arena.engine.errors import OptionError, PositionError
+from arena.engine.objectives import SHOOT_COUNTERS, shoot_slot
+from arena.engine.options import RuleOptions
+from arena.engine.state import (
     NO_SEAT,
     NONE_PUT_BACK,
     POND,

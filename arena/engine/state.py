@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import grid, rng
-from .actions import (
+from arena.engine import grid, rng
+from arena.engine.actions import (
     A_MASK,
     A_SHIFT,
     B_SHIFT,
@@ -61,8 +61,8 @@ from .actions import (
     action_text,
     place,
 )
-from .board import COPIED, FIELD_NAMES, FIELDS, HISTORY, Board
-from .components import (
+from arena.engine.board import COPIED, FIELD_NAMES, FIELDS, HISTORY, Board
+from arena.engine.components import (
     ALL_PLOTS,
     CATEGORIES,
     CHANNELS,
@@ -83,8 +83,8 @@ from .components import (
     WATERSHED,
     CardSet,
 )
-from .errors import IllegalActionError, OptionError, PlacementError
-from .history import (
+from arena.engine.errors import IllegalActionError, OptionError, PlacementError
+from arena.engine.history import (
     DEALT,
     DREW,
     DREW_PLOTS,
@@ -95,8 +95,8 @@ from .history import (
     ROLLED,
     event_text,
 )
-from .objectives import shoot_slot
-from .options import DEFAULTS, RuleOptions
+from arena.engine.objectives import shoot_slot
+from arena.engine.options import DEFAULTS, RuleOptions
 
 # Decision steps of a turn (the position's ``turn.step``).  ``STEP_`` keeps them apart from
 # the action kinds (``actions.RAIN``) and the weather faces (``components.FACE_RAIN``).

@@ -29,11 +29,11 @@ from collections import Counter
 from types import MappingProxyType
 from typing import Any
 
-from . import rng as splitmix
-from .board import COPIED_PUBLIC, SHARED_PUBLIC, Board, board_dict, copy_public
-from .components import ALL_PLOTS, POND_TILE
-from .options import RuleOptions
-from .state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, GameState
+from arena.engine import rng as splitmix
+from arena.engine.board import COPIED_PUBLIC, SHARED_PUBLIC, Board, board_dict, copy_public
+from arena.engine.components import ALL_PLOTS, POND_TILE
+from arena.engine.options import RuleOptions
+from arena.engine.state import STEP_ACTIONS, STEP_NAMES, STEP_PLACE, GameState
 
 #: A deck's places, top first, in runs: a number ``k`` for ``k`` places dealt from the end
 #: of the shuffled pool (``pool.pop()`` after ``pool.pop()``), a tuple for places whose

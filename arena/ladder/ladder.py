@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from arena.bot import BotConfigError
-from arena.intervals import MIN_UNITS, games_to_carry
-from arena.registry import available
-from arena.tournament.sandbox import Isolation, parse_participant
+from arena.jail.sandbox import Isolation, parse_participant
+from arena.play.bot import BotConfigError
+from arena.play.registry import available
+from arena.stats.intervals import MIN_UNITS, games_to_carry
 
 #: Virtual games between every two specs, half won by each: keeps a winless spec finite.
 PRIOR_GAMES = 1.0
@@ -106,7 +106,7 @@ def fit(n: int, deals: Sequence[tuple[int, int, int]], shares: np.ndarray,
     return elo - elo[0]
 
 
-#: Deals a spec needs before the ladder shows its interval (the one rule, arena.verdict).
+#: Deals a spec needs before the ladder shows its interval (the one rule, arena.stats.verdict).
 MIN_DEALS = MIN_UNITS
 
 
@@ -139,7 +139,7 @@ def rate(records: Sequence[dict[str, Any]], names: Sequence[str], seed: int,
         score[j] += sj
         units[i] += 1
         units[j] += 1
-    # The one rule of the arena (arena.verdict), as the report of OUT/games applies it: no
+    # The one rule of the arena (arena.stats.verdict), as the report of OUT/games applies it: no
     # interval from fewer than MIN_UNITS deals of the spec's own (the cell says how many games
     # would carry one), and none for a spec that won or lost every game: its rating has no
     # finite estimate, the figure shown is where the prior put it (printed with > or <).
@@ -167,7 +167,7 @@ def elo_text(row: dict[str, Any], anchor: str) -> str:
 
 
 def interval_text(row: dict[str, Any], anchor: str) -> str:
-    """A row's interval, or why it has none, by :mod:`arena.verdict`'s rule."""
+    """A row's interval, or why it has none, by :mod:`arena.stats.verdict`'s rule."""
     if row["spec"] == anchor:
         return "anchor (0 by definition)"
     needed = row.get("games_needed", math.nan)

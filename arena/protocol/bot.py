@@ -21,7 +21,6 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.bot import Bot
 from arena.engine import (
     Action,
     Event,
@@ -32,16 +31,16 @@ from arena.engine import (
     parse_action,
 )
 from arena.engine.actions import END
-from arena.faults import BotFault
-
-from . import DEFAULT_MOVE_LIMIT
-from .handshake import handshake
-from .messages import event_message, result_message
-from .process import EngineProcess
-from .view import withhold
+from arena.play.bot import Bot
+from arena.play.faults import BotFault
+from arena.protocol import DEFAULT_MOVE_LIMIT
+from arena.protocol.handshake import handshake
+from arena.protocol.messages import event_message, result_message
+from arena.protocol.process import EngineProcess
+from arena.protocol.view import withhold
 
 if TYPE_CHECKING:
-    from .spec import EngineSpec
+    from arena.protocol.spec import EngineSpec
 
 #: Idle engine processes, per spec text.
 _POOL: dict[str, list[EngineProcess]] = {}

@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine import PlayerView, action_text, events, new_game
-from arena.faults import BotFault
-
-from . import HELLO_TIME
-from .handshake import hello_message, hello_problems
-from .messages import event_message, result_message
-from .process import Command, EngineProcess
-from .view import withhold
+from arena.play.faults import BotFault
+from arena.protocol import HELLO_TIME
+from arena.protocol.handshake import hello_message, hello_problems
+from arena.protocol.messages import event_message, result_message
+from arena.protocol.process import Command, EngineProcess
+from arena.protocol.view import withhold
 
 #: A handshake slower than this is reported (the arena waits ``HELLO_TIME``).
 SLOW_START = 2.0

@@ -10,10 +10,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from arena.bot import Param
-
-from . import HELLO_TIME, OPTION_TYPES, PROTOCOL, RESERVED_KEYS, VERSION
-from .process import EngineProcess
+from arena.play.bot import Param
+from arena.protocol import HELLO_TIME, OPTION_TYPES, PROTOCOL, RESERVED_KEYS, VERSION
+from arena.protocol.process import EngineProcess
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ put the pipes in place and become the engine (``exec``).
 
 Why a step of its own: bwrap starts its command as root when the arena runs as root (with
 just the capabilities needed to drop them), and nothing of the engine may run as root.  The
-drop is the bot hosts' (``arena.privileges.drop``: every capability out of the bounding set,
+drop is the bot hosts' (``arena.jail.privileges.drop``: every capability out of the bounding set,
 no supplementary group, the jail's uid and gid, ``RLIMIT_NPROC``, ``RLIMIT_NOFILE``,
 ``RLIMIT_FSIZE``, no core files; the process ends if any of it fails), which imports the
 standard library alone: importing the arena's tournament package would cost most of a second
@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 
-from arena.privileges import drop
+from arena.jail.privileges import drop
 
 
 def main(argv: list[str]) -> None:

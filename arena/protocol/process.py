@@ -2,7 +2,7 @@
 lines in with a deadline, the engine's stderr kept, and every way it can go wrong turned
 into a ``BotFault`` of the seat it plays (a crash, a hang, a malformed or oversized line).
 
-The jail is the untrusted bots' (``arena.tournament.jail``: bubblewrap, namespaces, no
+The jail is the untrusted bots' (``arena.jail.bwrap``: bubblewrap, namespaces, no
 network, cgroup limits, the system-call filter) showing the system, the interpreter and the
 engine's own folder, read-only; the engine is started by ``launch`` as the jail's user, in
 its folder.  Outside its turns the whole jail is frozen (``pause``; the seat decides when)
@@ -23,10 +23,9 @@ from typing import Any
 
 import orjson
 
-from arena.faults import BotFault, printable
-from arena.tournament.jail import Jail, JailError, JailLimits, jail_problem, jail_uid, make_view
-
-from . import LINE_LIMIT, STDERR_LIMIT, STDERR_LINES
+from arena.jail.bwrap import Jail, JailError, JailLimits, jail_problem, jail_uid, make_view
+from arena.play.faults import BotFault, printable
+from arena.protocol import LINE_LIMIT, STDERR_LIMIT, STDERR_LINES
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,13 @@ from typing import IO, Any
 
 import orjson
 
-from arena.bot import Bot, Param
 from arena.engine import ArenaError, RuleOptions, action_text, parse_action
 from arena.engine.components import DEFAULT_CARD_SET, CardSet
-from arena.registry import BotSpec
-
-from . import PROTOCOL, VERSION
-from .messages import event_of
-from .view import rebuild
+from arena.play.bot import Bot, Param
+from arena.play.registry import BotSpec
+from arena.protocol import PROTOCOL, VERSION
+from arena.protocol.messages import event_of
+from arena.protocol.view import rebuild
 
 
 def declared(param: Param) -> dict[str, Any]:

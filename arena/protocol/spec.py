@@ -29,14 +29,13 @@ import shutil
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from arena.bot import Bot, BotConfigError
-from arena.faults import BotFault
-from arena.registry import BotSpec, split_keys
-
-from . import RESERVED_KEYS
-from .bot import EngineBot
-from .handshake import Hello, handshake
-from .process import Command, EngineProcess
+from arena.play.bot import Bot, BotConfigError
+from arena.play.faults import BotFault
+from arena.play.registry import BotSpec, split_keys
+from arena.protocol import RESERVED_KEYS
+from arena.protocol.bot import EngineBot
+from arena.protocol.handshake import Hello, handshake
+from arena.protocol.process import Command, EngineProcess
 
 PREFIX = "engine:"
 

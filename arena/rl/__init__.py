@@ -7,7 +7,7 @@ does not.
 
 from __future__ import annotations
 
-from .spaces import (
+from arena.rl.spaces import (
     DEFAULT_RADIUS,
     ActionTable,
     CardSlotError,

@@ -26,9 +26,9 @@ from gymnasium import spaces as gym_spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from ..board_text import render_state
-from ..engine import CardSet, GameState, PlayerView, RuleOptions, new_game
-from .spaces import DEFAULT_RADIUS, ActionTable, Observation
+from arena.engine import CardSet, GameState, PlayerView, RuleOptions, new_game
+from arena.rl.spaces import DEFAULT_RADIUS, ActionTable, Observation
+from arena.show.board_text import render_state
 
 
 def agent_name(seat: int) -> str:
@@ -55,7 +55,7 @@ class TakenokoEnv(AECEnv):
         if isinstance(options, dict):
             options = RuleOptions.from_dict(options)
         if isinstance(cards, str | os.PathLike):
-            from ..cards import card_choice
+            from arena.engine.card_files import card_choice
 
             choice = card_choice(cards, players)
             cards = choice.cards
@@ -145,7 +145,7 @@ class TakenokoEnv(AECEnv):
             raise ValueError(f"action {index} is outside the action space 0..{len(self.table) - 1}")
         engine_action = self.table.actions[index]
         if engine_action not in state.legal_actions():
-            from ..engine import action_text
+            from arena.engine import action_text
 
             raise ValueError(f"action {index} ({action_text(engine_action, state.card_set)}) "
                              "is not legal now; "

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from ..bot import Bot, BotConfigError, Param
-from ..engine import Action, PlayerView, RuleOptions
-from .spaces import DEFAULT_RADIUS, ActionTable, Observation, card_slots
+from arena.engine import Action, PlayerView, RuleOptions
+from arena.play.bot import Bot, BotConfigError, Param
+from arena.rl.spaces import DEFAULT_RADIUS, ActionTable, Observation, card_slots
 
 
 def random_policy(observation: dict[str, np.ndarray], rng: random.Random) -> int:

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import Board, CardSet, PlayerView, RuleOptions, grid
-from ..engine import actions as A
-from ..engine.components import POND_TILE, PRINTED_CARDS
+from arena.engine import Board, CardSet, PlayerView, RuleOptions, grid
+from arena.engine import actions as A
+from arena.engine.components import POND_TILE, PRINTED_CARDS
 
 DEFAULT_RADIUS = 9
 

@@ -1,7 +1,7 @@
 """The run folder, owned in one place: what a run writes and how it is read back.
 
-This package sits right above the engine (and ``arena.cards``): the play layer (the match,
-the referee) writes records through it, and the tournament runner, ``arena replay``,
+This package sits right above the engine (and ``arena.engine.card_files``): the play layer
+(the match, the referee) writes records through it, and the tournament runner, ``arena replay``,
 ``arena export`` and the reports read them through it.  It owns
 
 - the record schema and its one writer (:mod:`arena.runs.records`: ``GameRecord``,

@@ -3,7 +3,7 @@
 Format 3 (today's runs; ``CHAINED_FORMAT``): the lines and the manifest are signed with the
 author's Ed25519 key (``arena/runs/keys.py``), in a chain that the manifest seals; see the section
 "signed, chained runs" below and docs/tournaments.md, "Who wrote a folder".  ``run.key`` then
-holds only the deal key of a run with keyed deals (``arena.seeds.keyed_deal_seed``), mode
+holds only the deal key of a run with keyed deals (``arena.play.seeds.keyed_deal_seed``), mode
 0600, written to the manifest (``deal_key``) when the run ends, and nothing that signs. A shared key
 (``--deal-key FILE``) is written into neither ``run.key`` nor the manifest: it keys other
 runs' deals too, and stays in its file.

@@ -17,7 +17,7 @@ Fields
 ``seed``        int, the game seed (deal luck).
 ``players``     int, *extra*: seats in the game (2-4).
 ``options``     dict, *extra*: rule options that differ from the defaults.
-``card_set``    dict, *extra*: the objective cards played with (``arena/cards.py``):
+``card_set``    dict, *extra*: the objective cards played with (``arena/engine/card_files.py``):
                 ``{"hash": 12 hex digits of the resolved set, "changes": what differs from the
                 printed set, in the ``--cards`` file format}``; ``{"changes": {}}`` with the
                 printed set.  Records written before card sets have none (the printed set).
@@ -45,7 +45,7 @@ Fields
                 cards placed in the deal before the first decision, in order, each
                 ``{"card", "seat"}`` (that seat holds it in place of its dealt card) or
                 ``{"card", "depth"}`` (it sits at that depth of its deck); see
-                ``arena/intervention.py``.  ``arena replay`` places them again.
+                ``arena/play/intervention.py``.  ``arena replay`` places them again.
 ``seconds``     list[float], thinking time per seat.
 ``prev``        str | None, in a tournament's ``games.jsonl``: the game written just before
                 this line (null for the first): what names a deleted or moved line.
@@ -73,7 +73,7 @@ The manifest (``manifest.json`` beside ``games.jsonl``)
 ``options``       dict, every rule option (defaults included) the games were played with.
 ``card_set``      ``{"hash", "emperor", "points": {card id: points, every card in play},
                   "removed": [card ids], "changes": what differs from the printed set}``
-                  (``arena/cards.py``); absent in manifests written before card sets.
+                  (``arena/engine/card_files.py``); absent in manifests written before card sets.
 ``catalog``       list, every objective card in deck order (removed ones included):
                   ``{"id", "category", "asks": its condition in words, "printed": points,
                   "points": in this run, "removed": bool}``; what the reports know the cards
@@ -189,9 +189,9 @@ def make_record(
     intervention: Sequence[Any] = (),
 ) -> GameRecord:
     """The record of a game from its final state and history (see the module docstring);
-    ``intervention`` (``arena.intervention``'s placements) is written only when given."""
-    from arena.cards import record_field
+    ``intervention`` (``arena.play.intervention``'s placements) is written only when given."""
     from arena.engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
+    from arena.engine.card_files import record_field
     from arena.engine.components import FACES
     from arena.engine.history import DEALT, DREW, MOVE, ROLLED, event_text
 

@@ -44,13 +44,12 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from arena.seat import native_participant
-
-from . import messages
-from .local import LocalExecutor, WorkerFailure
-from .sandbox import Isolation
-from .schedule import TournamentConfig, make_schedule
-from .worker import Finished, GamePlayer, output_log
+from arena.jail.sandbox import Isolation
+from arena.play.seat import native_participant
+from arena.tournament import messages
+from arena.tournament.local import LocalExecutor, WorkerFailure
+from arena.tournament.schedule import TournamentConfig, make_schedule
+from arena.tournament.worker import Finished, GamePlayer, output_log
 
 log = logging.getLogger("arena.tournament")
 

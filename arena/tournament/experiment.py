@@ -40,10 +40,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.engine import CATEGORIES, CardSet
-from arena.intervention import Placement
-from arena.seeds import derive_seed, keyed_deal_seed
-
-from .schedule import ScheduledGame, ScheduleError, TournamentConfig
+from arena.play.intervention import Placement
+from arena.play.seeds import derive_seed, keyed_deal_seed
+from arena.tournament.schedule import ScheduledGame, ScheduleError, TournamentConfig
 
 KIND = "card-value"
 #: Price offsets of the fair-points arms by default: the card at its points - 3 and + 3.

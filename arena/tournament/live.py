@@ -12,7 +12,7 @@ Its interval is the win rate's interval taken through the same formula.  Games a
 as independent here, though a deal's seat rotations share its luck: the report's
 bootstrap over deals (``arena report``) is the figure to quote.  An end of the interval is 0
 or 1 only for a perfect record (every game won, or none): its Elo is unbounded, and the table
-says "perfect record" (arena.verdict's rule: said when, and only when, the record is).
+says "perfect record" (arena.stats.verdict's rule: said when, and only when, the record is).
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ import math
 from collections import Counter
 from collections.abc import Collection
 
-from arena.intervals import carried
-
-from .schedule import Schedule
-from .standings import Standings, wilson
+from arena.stats.intervals import carried
+from arena.tournament.schedule import Schedule
+from arena.tournament.standings import Standings, wilson
 
 
 def elo_of_share(p: float, players: int) -> float:

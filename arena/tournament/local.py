@@ -51,16 +51,15 @@ from typing import Any
 
 import orjson
 
-from arena.limits import start_time
+from arena.jail.bwrap import sweep_cgroups
+from arena.jail.sandbox import Isolation, die_with_parent
+from arena.play.limits import start_time
+from arena.play.seat import native_participant
 from arena.runs.records import GameError
 from arena.runs.store import forget_locks
-from arena.seat import native_participant
-
-from . import messages
-from .jail import sweep_cgroups
-from .sandbox import Isolation, die_with_parent
-from .schedule import Schedule, TournamentConfig, make_schedule
-from .worker import (
+from arena.tournament import messages
+from arena.tournament.schedule import Schedule, TournamentConfig, make_schedule
+from arena.tournament.worker import (
     ACTIVE,
     ENGINE,
     GAME,

@@ -26,9 +26,8 @@ import orjson
 
 from arena.engine import native as _engine
 from arena.runs.records import result_problem
-
-from .schedule import Schedule
-from .worker import Finished, summarize
+from arena.tournament.schedule import Schedule
+from arena.tournament.worker import Finished, summarize
 
 _native = _engine._native if _engine.selected() == "native" else None
 

@@ -1,9 +1,9 @@
 """The runner's native path: a chunk of games between native bots in one call.
 
 A game whose every seat is a participant that plays natively (a native seat,
-``arena.seat.native_participant``: a built-in bot with a Rust twin, not isolated; the
-``batch`` referee of ``arena.seat.referee_for``) needs no Python at all: the native referee
-makes the bots from their parameters, seeds each as ``arena.registry.make_bot`` does (from
+``arena.play.seat.native_participant``: a built-in bot with a Rust twin, not isolated; the
+``batch`` referee of ``arena.play.seat.referee_for``) needs no Python at all: the native referee
+makes the bots from their parameters, seeds each as ``arena.play.registry.make_bot`` does (from
 the game seed, the seat and the participant's name), plays, and writes the record line, the
 GIL released. ``_native.play_batch`` plays a run of such games one after another and hands
 the finished ones back in chunks (``EMIT_EVERY`` games or ``EMIT_SECONDS``), so the worker
@@ -22,10 +22,9 @@ from typing import Any
 
 import orjson
 
-from arena.referee import record_head, record_parts
-from arena.seat import core, placement_args
-
-from .schedule import Schedule, ScheduledGame
+from arena.play.referee import record_head, record_parts
+from arena.play.seat import core, placement_args
+from arena.tournament.schedule import Schedule, ScheduledGame
 
 log = logging.getLogger("arena.tournament")
 

@@ -3,7 +3,7 @@
 Everything the ``arena tournament`` command does is here as library calls::
 
     from arena.tournament import TournamentConfig, RunSettings, run_tournament
-    from arena.registry import BotSpec
+    from arena.play.registry import BotSpec
     config = TournamentConfig((BotSpec.parse("random"), BotSpec.parse("random:complete=true")),
                               games=100, seed=1)
     result = run_tournament(config, Path("runs/demo"), settings=RunSettings(workers=2))
@@ -32,10 +32,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from arena import cards
-from arena.bot import BotConfigError
 from arena.engine import DEFAULT_CARD_SET, ArenaError, RuleOptions
-from arena.replay import needs_replay, verify_records
+from arena.engine import card_files as cards
+from arena.jail.bwrap import cgroup_note, filter_note, sweep_cgroups, view_problem
+from arena.jail.sandbox import Isolation, module_of, parse_participant
+from arena.play.bot import BotConfigError
+from arena.play.seeds import deal_key_check
 from arena.runs.integrity import (
     KEY_FILE,
     ChainCheck,
@@ -67,18 +69,21 @@ from arena.runs.store import (
     run_lock,
     write_manifest,
 )
-from arena.seeds import deal_key_check
-
-from .experiment import CardExperiment
-from .jail import cgroup_note, filter_note, sweep_cgroups, view_problem
-from .live import LiveTable
-from .logs import run_logging
-from .progress import Progress
-from .sandbox import Isolation, module_of, parse_participant
-from .schedule import Schedule, ScheduleError, SprtParams, TournamentConfig, make_schedule
-from .sprt import SprtState, game_score
-from .standings import Standings
-from .worker import Finished, summarize
+from arena.show.replay import needs_replay, verify_records
+from arena.tournament.experiment import CardExperiment
+from arena.tournament.live import LiveTable
+from arena.tournament.logs import run_logging
+from arena.tournament.progress import Progress
+from arena.tournament.schedule import (
+    Schedule,
+    ScheduleError,
+    SprtParams,
+    TournamentConfig,
+    make_schedule,
+)
+from arena.tournament.sprt import SprtState, game_score
+from arena.tournament.standings import Standings
+from arena.tournament.worker import Finished, summarize
 
 log = logging.getLogger("arena.tournament")
 
@@ -476,13 +481,13 @@ def _prepare_new(config: TournamentConfig, directory: Path,
 
 def make_executor(config: TournamentConfig, settings: RunSettings) -> Executor:
     if settings.executor == "dask":
-        from .dask_runner import DaskExecutor
+        from arena.tournament.dask_runner import DaskExecutor
 
         return DaskExecutor(config, settings.workers, settings.scheduler, settings.chunk,
                             isolation=settings.isolation)
     if settings.executor != "local":
         raise ValueError(f"unknown executor {settings.executor!r}")
-    from .local import LocalExecutor
+    from arena.tournament.local import LocalExecutor
 
     return LocalExecutor(config, settings.workers, settings.chunk,
                          isolation=settings.isolation)

@@ -7,7 +7,7 @@ configuration (never on which worker played it, nor when), which is what makes 1
 8 workers and a Dask cluster give the same records, and what lets ``--resume`` know exactly
 which games are missing.
 
-Game seeds are derived from the master seed and the game's coordinates (``arena.seeds``).
+Game seeds are derived from the master seed and the game's coordinates (``arena.play.seeds``).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from arena.cards import changes, summary
 from arena.engine import DEFAULT_CARD_SET, CardSet, RuleOptions
-from arena.intervention import Intervention
-from arena.limits import move_time_problem
-from arena.registry import BotSpec
-from arena.seeds import deal_key_check, deal_seed, keyed_deal_seed
+from arena.engine.card_files import changes, summary
+from arena.play.intervention import Intervention
+from arena.play.limits import move_time_problem
+from arena.play.registry import BotSpec
+from arena.play.seeds import deal_key_check, deal_seed, keyed_deal_seed
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -113,7 +113,7 @@ class GamePlan(Protocol):
 
 
 #: Bots that read a person's answers (by class path, so that no module is imported to ask).
-INTERACTIVE = frozenset({"arena.human.HumanBot"})
+INTERACTIVE = frozenset({"arena.show.human.HumanBot"})
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ class TournamentConfig:
     cards: CardSet = DEFAULT_CARD_SET
     #: An experiment's schedule in place of the pairings (``arena balance study``).
     experiment: GamePlan | None = None
-    #: The key of keyed deals (``arena.seeds.keyed_deal_seed``; docs/tournaments.md, "The
+    #: The key of keyed deals (``arena.play.seeds.keyed_deal_seed``; docs/tournaments.md, "The
     #: deal key"), or None for public deals (derived from the master seed alone).  Never
     #: written to the manifest while the run is live.
     deal_key: bytes | None = field(default=None, repr=False)
@@ -224,13 +224,14 @@ class TournamentConfig:
         return {"keyed": True, "check": deal_key_check(self.deal_key), **shared}
 
     def deal_seed(self, pairing: int, deal: int) -> int:
-        """The game seed of a deal (``arena.seeds``)."""
+        """The game seed of a deal (``arena.play.seeds``)."""
         if not self.deal_key:
             return deal_seed(self.seed, pairing, deal)
         return keyed_deal_seed(self.deal_key, self.seed, pairing, deal)
 
     def card_set(self) -> dict[str, Any]:
-        """The manifest's ``card_set``: the resolved set and its changes (``arena/cards.py``)."""
+        """The manifest's ``card_set``: the resolved set and its changes
+        (``arena/engine/card_files.py``)."""
         emperor = self.options.emperor_points
         return {**summary(self.cards, emperor), "changes": changes(self.cards, emperor)}
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .schedule import SprtParams
+from arena.tournament.schedule import SprtParams
 
 #: Prior mass for empty cells (fishtest's ``regularize``).
 EPSILON = 1e-3

@@ -6,7 +6,7 @@ seats counts ``1/k`` of a win in the rate (the raw counts of outright and shared
 shown beside it), the interval is Wilson's, and a seat that faulted counts an error and no
 win.
 
-The Wilson interval is ``arena.intervals.wilson``, the formula the reports use too.
+The Wilson interval is ``arena.stats.intervals.wilson``, the formula the reports use too.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from arena.intervals import carried, wilson
-
-from .worker import Summary
+from arena.stats.intervals import carried, wilson
+from arena.tournament.worker import Summary
 
 
 @dataclass

@@ -1,9 +1,9 @@
 """Playing scheduled games where the work is done (a pool process or a Dask worker).
 
 A worker gets the configuration once and then only game indices.  For each game it makes
-the bots from their picklable specs with :func:`arena.registry.make_bot` (seeded from the
+the bots from their picklable specs with :func:`arena.play.registry.make_bot` (seeded from the
 game seed, the seat and the participant's name, as ``arena play`` seeds them), calls
-:func:`arena.match.play_game`, and returns the record
+:func:`arena.play.match.play_game`, and returns the record
 already encoded as one JSON line, with a small summary for the standings, so that the parent
 only writes lines and adds numbers.  Untrusted bots are not built here: they play in bot
 processes of their own (``sandbox.py``), the worker refereeing.
@@ -27,19 +27,18 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from arena.bot import Bot
 from arena.engine import Event, GameState, RuleOptions, new_game
-from arena.faults import game_error, printable, start_fault
-from arena.intervention import apply as apply_intervention
-from arena.match import play_game
-from arena.registry import end_engines, make_bot
+from arena.jail.sandbox import BotHost, Isolation, RemoteBot
+from arena.play.bot import Bot
+from arena.play.faults import game_error, printable, start_fault
+from arena.play.intervention import apply as apply_intervention
+from arena.play.match import play_game
+from arena.play.registry import end_engines, make_bot
+from arena.play.seat import native_participant
+from arena.play.seeds import bot_seed
 from arena.runs.records import GameError, GameRecord, make_record
-from arena.seat import native_participant
-from arena.seeds import bot_seed
-
-from .native_games import NativeGames
-from .sandbox import BotHost, Isolation, RemoteBot
-from .schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
+from arena.tournament.native_games import NativeGames
+from arena.tournament.schedule import Schedule, ScheduledGame, TournamentConfig, make_schedule
 
 log = logging.getLogger("arena.tournament")
 #: What isolated bots print: to ``arena.log`` only, never to the console (``logs.py``), so
@@ -49,7 +48,7 @@ output_log = logging.getLogger("arena.bot_output")
 
 def shown_output(data: bytes) -> str:
     """A bot's output as log text, its lines kept and every control character escaped
-    (``arena.faults.printable``), so that reading ``arena.log`` in a terminal runs none."""
+    (``arena.play.faults.printable``), so that reading ``arena.log`` in a terminal runs none."""
     return printable(data.decode(errors="replace").rstrip(), lines=True)
 
 # Layout of a worker's status array (doubles, shared with the parent):

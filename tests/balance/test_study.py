@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.replay import read_records, replay_record
 from arena.runs.segments import iter_lines
+from arena.show.replay import read_records, replay_record
 from reports import experiment
 from tests.unsigned import resign
 

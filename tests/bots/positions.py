@@ -7,7 +7,7 @@ from typing import Any
 
 from arena.engine import GameState, PlayerView, RuleOptions, action_text, from_position
 from arena.engine.components import CARD_CATEGORY, DEFAULT_CARD_SET
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
 
 #: Short complete games for unit tests: three objectives take the Emperor (R13.1).
 SHORT = RuleOptions(objectives_to_end=((2, 3), (3, 3), (4, 3)), max_rounds=12)

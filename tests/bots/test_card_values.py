@@ -13,7 +13,6 @@ import random
 import pytest
 from scipy.stats import fisher_exact
 
-from arena.bot import BotConfigError
 from arena.engine import (
     CardSet,
     GameState,
@@ -24,7 +23,8 @@ from arena.engine import (
     to_position,
 )
 from arena.engine import components as comp
-from arena.registry import BotSpec
+from arena.play.bot import BotConfigError
+from arena.play.registry import BotSpec
 from bots.objective import ObjectiveBot
 
 PLOT_01 = comp.CARD_INDEX["plot-01"]

@@ -9,12 +9,12 @@ own commit and says why (``python -m tests.bots.test_decision_digests`` prints t
 
 The digests hold for both implementations of the bots: on the native engine (the default)
 ``greedy``, ``objective``, ``mcts`` and ``elite`` made from their specs are native seats whose
-Rust twins decide (``arena.seat``), and ``test_decisions_are_unchanged_on_the_reference_engine``
-plays the same games again with ``ARENA_ENGINE=reference``, where every bot is pure Python on
-the Python engine.
+Rust twins decide (``arena.play.seat``), and
+``test_decisions_are_unchanged_on_the_reference_engine`` plays the same games again with
+``ARENA_ENGINE=reference``, where every bot is pure Python on the Python engine.
 
-The games go through ``arena.match.play_game``, the loop every command uses, with the bots
-made as ``arena play`` and the tournaments make them (``arena.registry.make_bot``).  ``mcts``
+The games go through ``arena.play.match.play_game``, the loop every command uses, with the bots
+made as ``arena play`` and the tournaments make them (``arena.play.registry.make_bot``).  ``mcts``
 and ``elite`` are slow, so the short form digests the first decisions of their games;
 ``ARENA_LONG=1`` plays them to the end as well.
 """
@@ -31,8 +31,8 @@ from pathlib import Path
 import pytest
 
 from arena.engine import ENGINE
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 
 LONG = os.environ.get("ARENA_LONG") == "1"
 

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.bot import BotConfigError
 from arena.engine import ENGINE, STEP_ACTIONS, PlayerView, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK
-from arena.match import play_game
-from arena.registry import BotSpec, available, make_bot
-from arena.seat import NativeBot
+from arena.play.bot import BotConfigError
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, available, make_bot
+from arena.play.seat import NativeBot
 from bots.elite import ELITE_DEFAULTS, EliteBot
 from bots.mcts import MctsBot, scaled_iterations
 
@@ -106,7 +106,7 @@ def test_the_native_elite_and_its_python_search_decide_alike() -> None:
 
 
 def _short_game(specs: list[str], seed: int) -> dict:
-    """A whole game of these specs through the Python game loop (``arena.match.play_game``)."""
+    """A whole game of these specs through the Python game loop (``arena.play.match.play_game``)."""
     bots = [make_bot(BotSpec.parse(s), seed, seat) for seat, s in enumerate(specs)]
     outcome = play_game(bots, seed)
     assert outcome.error is None, outcome.error
@@ -137,6 +137,6 @@ def test_the_reference_engine_plays_against_elite() -> None:
 @native_only
 def test_the_native_referee_plays_elite() -> None:
     """A tournament's native batch plays ``elite`` without Python in the loop."""
-    from arena.seat import native_participant
+    from arena.play.seat import native_participant
 
     assert native_participant(BotSpec.parse("elite:budget=0.02")) is not None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.engine import STEP_ACTIONS, PlayerView, new_game
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
 from arena.runs.records import make_record
 from bots.mcts_leaves import FittedLeaf
 from tests.scripts import load_script

@@ -8,8 +8,8 @@ import pytest
 
 from arena.engine import RuleOptions, action_text
 from arena.engine.components import DEFAULT_CARD_SET as PRINTED
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 from bots.greedy import GreedyBot
 
 from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position

@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-from arena.bot import BotConfigError
 from arena.engine import GameState, PlayerView, RuleOptions, new_game
 from arena.engine.actions import COMPLETE, KIND_MASK, PLOT
-from arena.registry import BotSpec, available, load_class
+from arena.play.bot import BotConfigError
+from arena.play.registry import BotSpec, available, load_class
 from tests.bots.positions import hidden_twin
 
 #: Budget parameters shrunk so that search bots decide quickly in a unit test.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.engine import ENGINE, PlayerView, new_game
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
 
 DATA = Path(__file__).resolve().parents[2] / "arena" / "data"
 

@@ -13,7 +13,6 @@ import time
 
 import pytest
 
-from arena.bot import BotConfigError
 from arena.engine import (
     STEP_ACTIONS,
     GameState,
@@ -26,8 +25,9 @@ from arena.engine import (
 from arena.engine.actions import B_SHIFT, COMPLETE, END, KIND_MASK, PLOT
 from arena.engine.components import CARD_POINTS
 from arena.engine.components import DEFAULT_CARD_SET as PRINTED
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.bot import BotConfigError
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 from bots.mcts import MctsBot
 from bots.mcts_leaves import DenyLeaf, FittedLeaf, ScoreLeaf, make_leaf
 from bots.mcts_search import candidates, tree_keys

@@ -1,12 +1,13 @@
 """The Rust bots against the Python ones: the same decisions, the same draws.
 
 On the native engine ``greedy``, ``objective`` and ``mcts`` made from their specs are native
-seats (``arena.seat``): their Rust twins decide.  These tests hold the two implementations together:
+seats (``arena.play.seat``): their Rust twins decide.  These tests hold the two
+implementations together:
 
 - seeded games with random bot parameters (every parameter of ``greedy`` and ``objective``,
   ``prefer=`` included; every one of ``mcts`` but the clock-bound ``time``, small budgets),
   2 to 4 players and random rule options, played through
-  ``arena.match.play_game`` by the Rust bots here and by the pure-Python bots on the
+  ``arena.play.match.play_game`` by the Rust bots here and by the pure-Python bots on the
   reference engine in a subprocess (``ARENA_ENGINE=reference``): the records are compared
   byte for byte, all but the seconds spent;
 - decision by decision, the Rust bot and the Python bot's own code on the native engine,
@@ -31,8 +32,8 @@ from typing import Any
 import pytest
 
 from arena.engine import ENGINE, CardSet, RuleOptions, new_game
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 from tests.engine.test_added_cards import ADD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,8 +250,8 @@ def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
 
 @native_only
 def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
-    from arena.bot import BotConfigError
     from arena.engine.native import _module
+    from arena.play.bot import BotConfigError
     from bots.elite import EliteBot
     from bots.greedy import GreedyBot
     from bots.mcts import MctsBot
@@ -289,7 +290,7 @@ def test_the_seat_is_decided_once_when_a_bot_is_made_from_its_spec() -> None:
     """A built-in bot made from its spec is a native seat (its Rust twin decides, the native
     referee plays it); the class made directly, a subclass, or parameters the port cannot
     hold are the Python reference; the seat survives pickling."""
-    from arena.seat import NativeBot, make, native_seat
+    from arena.play.seat import NativeBot, make, native_seat
     from bots.greedy import GreedyBot
     from bots.mcts import MctsBot
     from bots.objective import ObjectiveBot

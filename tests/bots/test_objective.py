@@ -9,8 +9,8 @@ import pytest
 from arena.engine import Event, PlayerView, RuleOptions, action_text, parse_action
 from arena.engine.actions import KIND_MASK, OBJECTIVE
 from arena.engine.components import DEFAULT_CARD_SET, parse_card
-from arena.match import play_game
-from arena.registry import BotSpec, make_bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec, make_bot
 from bots.objective import ObjectiveBot
 
 from .positions import ONE_GROWTH_TO_GO, SHORT, decide, position

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.bot import Bot, BotConfigError
-from arena.match import play_game
-from arena.registry import (
+from arena.jail.sandbox import Isolation
+from arena.play.bot import Bot, BotConfigError
+from arena.play.match import play_game
+from arena.play.registry import (
     DISTRIBUTION,
     ENTRY_POINT_GROUP,
     BotSpec,
@@ -25,7 +26,6 @@ from arena.registry import (
     registered,
     runs_only_ours,
 )
-from arena.tournament.sandbox import Isolation
 from tests.bots.plugin_bot import MyBot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,9 +141,9 @@ def test_a_dotted_path_is_trusted_only_when_it_names_one_of_ours() -> None:
 def test_without_registered_bots_the_error_says_to_install(
         monkeypatch: pytest.MonkeyPatch, fresh_registry: None) -> None:
     """A source tree that was never installed has no entry points: the error says why."""
-    import arena.registry
+    import arena.play.registry
 
-    monkeypatch.setattr(arena.registry, "distributions", lambda: [])
+    monkeypatch.setattr(arena.play.registry, "distributions", lambda: [])
     with pytest.raises(BotConfigError, match="pip install -e"):
         BotSpec.parse("random")
     assert BotSpec.parse("bots.random_bot.RandomBot").name == "bots.random_bot.RandomBot"
@@ -258,7 +258,7 @@ def test_a_distribution_calling_itself_the_arena_is_not_trusted(
     """The attack of issue 50: a ``takenoko_arena-99.0.dist-info`` beside a bot, named as the
     arena's distribution.  Trust is decided by where the target's files are, so its bots are
     foreign, checked in a jail, never imported here, and it takes no name of ours."""
-    from arena.tournament.sandbox import ForeignSpec, parse_participant
+    from arena.jail.sandbox import ForeignSpec, parse_participant
 
     marks = tmp_path / "imports"
     monkeypatch.setenv("ARENA_IMPORT_SPY", str(marks))
@@ -302,7 +302,7 @@ def test_a_module_is_ours_only_where_the_import_would_find_it(
 
     # A module of ours that the import would look for afresh (another test of the same
     # process may have imported it: that copy is put back afterwards).
-    name = "arena.card_svg"
+    name = "arena.show.card_svg"
     monkeypatch.delitem(sys.modules, name, raising=False)
     evil = tmp_path / "evil.py"
     evil.write_text("")

@@ -9,8 +9,8 @@ import pytest
 
 from arena.engine import GameState, PlayerView, RuleOptions
 from arena.engine.actions import B_SHIFT, KIND_MASK, REDRAW
-from arena.match import play_game
-from arena.registry import BotSpec
+from arena.play.match import play_game
+from arena.play.registry import BotSpec
 from bots.heuristics import draw_value
 from bots.objective import ObjectiveBot
 from tests.engine.helpers import hand, legal, load, play, tile

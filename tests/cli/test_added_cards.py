@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.cards import parse
 from arena.cli import main
+from arena.engine.card_files import parse
 from arena.runs.segments import iter_lines
 
 GOOD: dict[str, Any] = {

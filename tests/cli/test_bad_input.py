@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.bot import BotConfigError, Param
 from arena.cli import main
-from arena.registry import BotSpec
+from arena.play.bot import BotConfigError, Param
+from arena.play.registry import BotSpec
 from reports import ReportError, load, write_report
 from tests.unsigned import unsign
 

@@ -192,7 +192,7 @@ def test_a_choice_parameter_takes_a_list_of_its_values(tmp_path: Path, space: st
 
 def test_a_space_of_choices_is_searched_over_its_values(tmp_path: Path) -> None:
     from arena.bot_tune.tune import parse_space
-    from arena.registry import load_class
+    from arena.play.registry import load_class
 
     (dim,) = parse_space(load_class("mcts").PARAMS, ["delegate=none,steps,none"], "mcts")
     assert dim.kind == "choice" and dim.choices == ("none", "steps")

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena import cards
 from arena.cli import main
 from arena.engine import DEFAULT_CARD_SET, RuleOptions
+from arena.engine import card_files as cards
 from arena.engine import components as comp
 
 PANDA = [c.id for c in comp.CARDS if c.category == comp.PANDA_CARD]

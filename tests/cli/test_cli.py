@@ -204,13 +204,14 @@ def readme_bot() -> str:
 
 
 def test_the_bot_api_docstring_shows_the_readmes_bot() -> None:
-    """``arena/bot.py`` repeats the example for readers of the protocol alone: the same code."""
+    """``arena/play/bot.py`` repeats the example for readers of the protocol alone: the same
+    code."""
     import textwrap
 
-    import arena.bot
+    import arena.play.bot
 
     shown = textwrap.indent(readme_bot().replace('"""', "'''"), "    ")
-    assert shown in (arena.bot.__doc__ or "")
+    assert shown in (arena.play.bot.__doc__ or "")
 
 
 def test_the_readmes_bot_runs_from_the_current_directory(tmp_path: Path) -> None:

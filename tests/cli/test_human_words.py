@@ -8,7 +8,7 @@ import random
 
 from arena.engine import PlayerView, action_text, new_game
 from arena.engine.components import DEFAULT_CARD_SET, tile_name
-from arena.human import HumanBot, actions_left, describe
+from arena.show.human import HumanBot, actions_left, describe
 
 
 def test_every_legal_action_is_described_in_words() -> None:

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.board_text import render_state
 from arena.cli import main
 from arena.commands.common import plural
 from arena.engine import (
@@ -26,7 +25,8 @@ from arena.engine import (
     to_position,
 )
 from arena.engine.options import OPTIONS, option_text
-from arena.replay import replay_record
+from arena.show.board_text import render_state
+from arena.show.replay import replay_record
 
 
 def run(*args: str) -> tuple[int, str, str]:

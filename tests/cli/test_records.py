@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from arena.bot import Bot
 from arena.engine import RuleOptions
 from arena.engine.components import CARDS
-from arena.match import play_game
-from arena.replay import replay_record
+from arena.play.bot import Bot
+from arena.play.match import play_game
 from arena.runs.records import ACTION_KINDS
+from arena.show.replay import replay_record
 from bots.random_bot import RandomBot
 
 

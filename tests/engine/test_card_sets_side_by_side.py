@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from arena.board_text import render_view
 from arena.engine import ENGINE, RuleOptions, action_text, events
 from arena.engine.components import CARDS, CATEGORY_CARDS, CardSet
 from arena.engine.native import engine
 from arena.rl.spaces import ActionTable, Observation
+from arena.show.board_text import render_view
 from bots.greedy import GreedyBot
 
 #: Every printed card but the first two of each deck is left out, so the added ones are dealt

@@ -44,7 +44,7 @@ def _is_module_call(node: ast.AST) -> bool:
 
 
 def _is_native_bot(node: ast.AST) -> bool:
-    """``self.twin``: the handle a native seat holds (``arena.seat.NativeBot``, an
+    """``self.twin``: the handle a native seat holds (``arena.play.seat.NativeBot``, an
     ``arena._native.Bot``)."""
     return (isinstance(node, ast.Attribute) and node.attr == "twin"
             and isinstance(node.value, ast.Name) and node.value.id == "self")

@@ -11,6 +11,6 @@ import pytest
 @pytest.fixture(autouse=True)
 def _end_engines() -> Iterator[None]:
     yield
-    from arena.registry import end_engines
+    from arena.play.registry import end_engines
 
     end_engines()

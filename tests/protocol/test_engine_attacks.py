@@ -27,8 +27,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament import seccomp
-from arena.tournament.jail import jail_problem, make_view
+from arena.jail import seccomp
+from arena.jail.bwrap import jail_problem, make_view
 
 SOURCE = Path(__file__).with_name("attacker.c")
 #: The System V key the attacker's queue is made with (``QUEUE_KEY`` in attacker.c).

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.jail import jail_problem
+from arena.jail.bwrap import jail_problem
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "engines"
 

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.engine import PlayerView, new_game
 from arena.engine.components import DEFAULT_CARD_SET
+from arena.jail.bwrap import jail_problem
 from arena.protocol import PROTOCOL, VERSION
 from arena.protocol.view import rebuild, withhold, withhold_by_sample
-from arena.tournament.jail import jail_problem
 
 from .fakes import fake_engine
 
@@ -74,8 +74,8 @@ def test_a_withheld_view_hides_what_the_seat_may_not_see_and_rebuilds_the_same_v
 
 
 def test_arena_engine_answers_the_handshake_and_decisions_without_a_jail() -> None:
+    from arena.play.registry import BotSpec
     from arena.protocol.serve import serve
-    from arena.registry import BotSpec
 
     state = new_game(2, 3)
     view = PlayerView.of(state, 0)
@@ -291,9 +291,9 @@ def test_an_engine_process_plays_game_after_game_unless_fresh(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: bool, started: int) -> None:
     """One process (one jail) plays the participant's games in turn, each a ``newgame``;
     ``fresh=true`` starts one per game."""
-    from arena.match import play_game
+    from arena.play.match import play_game
+    from arena.play.registry import BotSpec, make_bot
     from arena.protocol import bot as seat
-    from arena.registry import BotSpec, make_bot
 
     path = fake_engine(tmp_path, "fine")
     spec = BotSpec.parse(f"engine:{path}:fresh={str(fresh).lower()}")
@@ -327,7 +327,7 @@ def test_no_engine_process_outlives_the_game_or_run_that_started_it(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert not any(seat._POOL.values())
 
-    from arena.registry import BotSpec
+    from arena.play.registry import BotSpec
     from arena.tournament.schedule import TournamentConfig
     from arena.tournament.worker import GamePlayer
 

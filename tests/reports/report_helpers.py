@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena import cards
 from arena.engine import DEFAULT_CARD_SET
+from arena.engine import card_files as cards
 
 DEFAULT_OPTIONS = {
     "cloud_keep": True, "cloud_when_empty": "other_weather", "redraw_satisfied": "none",

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import arena.viewer
-from arena.balance.command import summarize
+import arena.show.viewer
 from arena.cli import main
+from arena.commands.balance_lab import summarize
 from arena.runs import reader
 from reports import ReportError, experiment
 
@@ -49,7 +49,7 @@ def test_a_study_reads_its_games_once_and_analyses_them_once(
     monkeypatch.setattr(reader, "iter_lines", counted_lines)
     monkeypatch.setattr(experiment, "analyse", counted_analyse)
     # The replay pages re-play each game to watch from its record: their own read, of a few.
-    monkeypatch.setattr(arena.viewer, "write_replays", lambda directory, folder: (0, []))
+    monkeypatch.setattr(arena.show.viewer, "write_replays", lambda directory, folder: (0, []))
     summarize(out)
     assert (out / "report" / "study_cards.csv").is_file()
     assert reads == [out] and analyses == [1]

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from arena.cli import main
 from arena.engine import PlayerView, RuleOptions, new_game
-from arena.match import play_game
+from arena.play.match import play_game
 from arena.rl import ActionTable, Observation, RadiusError, layout
 from arena.rl.env import TakenokoEnv
 from arena.rl.policy import PolicyBot, random_policy
@@ -150,7 +150,7 @@ def test_the_example_plays_games() -> None:
 
 def test_a_tournament_runs_a_policy_in_a_process_of_its_own() -> None:
     """The policy module is the user's code: never imported in the arena's process."""
-    from arena.tournament.sandbox import Isolation
+    from arena.jail.sandbox import Isolation
 
     isolation = Isolation()
     assert not isolation.trusts_text("policy:policy=mypkg.agents:act")
@@ -160,7 +160,7 @@ def test_a_tournament_runs_a_policy_in_a_process_of_its_own() -> None:
 def test_a_card_file_is_taken_as_the_commands_take_it(tmp_path: Path) -> None:
     """``cards=`` a file: re-priced cards and the Emperor's points play (a file that adds
     cards: test_env_added_cards.py)."""
-    from arena.cards import CardFileError
+    from arena.engine.card_files import CardFileError
     from arena.engine.components import CARD_INDEX
 
     path = tmp_path / "set.json"

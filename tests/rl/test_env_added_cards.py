@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from arena import cards as card_files
 from arena.engine import OptionError, RuleOptions, native
 from arena.engine import actions as A
+from arena.engine import card_files as card_files
 from arena.engine.components import CardSet
 from arena.engine.native import engine
 from arena.rl import ActionTable, CardSlotError, Observation, card_slots, layout

@@ -1,4 +1,4 @@
-"""The cards drawn (``arena.card_svg``, ``arena cards --svg``) are checked against the
+"""The cards drawn (``arena.show.card_svg``, ``arena cards --svg``) are checked against the
 catalog by parsing the SVG: every printed card with its pattern's hexes in their colours, its
 shoots and their bamboo, its sections to eat; a re-priced, removed or added card marked so;
 the command writes the sheet and refuses to replace a file without ``--force``."""
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.card_svg import card_svg, sheet_svg
-from arena.cards import PRINTED, entries
 from arena.cli import main
 from arena.engine import CARDS
+from arena.engine.card_files import PRINTED, entries
+from arena.show.card_svg import card_svg, sheet_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

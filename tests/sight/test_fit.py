@@ -10,10 +10,10 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
-from arena.browser import _size
 from arena.engine import CARDS, new_game
-from arena.svg import BAMBOO, DRY, FILL, SEAT_COLOURS, board_svg
-from arena.viewer import card_asks, panel_html
+from arena.show.browser import _size
+from arena.show.svg import BAMBOO, DRY, FILL, SEAT_COLOURS, board_svg
+from arena.show.viewer import card_asks, panel_html
 
 
 def _hsv(colour: str) -> tuple[float, float, float]:

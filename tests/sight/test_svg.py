@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.engine import COLOURS, IMPROVEMENTS, GameState, PlayerView, grid, new_game, to_position
 from arena.engine.components import POND_TILE
-from arena.svg import board_svg
+from arena.show.svg import board_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -177,7 +177,7 @@ def test_png_without_a_renderer_is_one_sentence(tmp_path: Path,
 
 
 def test_play_writes_a_frame_at_the_start_and_after_every_turn(tmp_path: Path) -> None:
-    from arena.replay import replay_record
+    from arena.show.replay import replay_record
 
     frames, record = tmp_path / "frames", tmp_path / "game.json"
     result = CliRunner().invoke(main, ["play", "--bot", "greedy", "--bot", "random", "--seed",

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.match import play_game
-from arena.replay import replay_record
+from arena.play.match import play_game
+from arena.show.replay import replay_record
 from bots.greedy import GreedyBot
 from bots.random_bot import RandomBot
 
@@ -156,9 +156,9 @@ def _gallery(text: str) -> dict[str, str]:
 
 
 def test_the_page_draws_every_card_of_the_game(record: dict[str, Any]) -> None:
-    from arena.cards import PRINTED
     from arena.engine import CARDS
-    from arena.viewer import page
+    from arena.engine.card_files import PRINTED
+    from arena.show.viewer import page
     from tests.sight.test_card_svg import cards_of, check_drawing
 
     text = page(record)
@@ -181,7 +181,7 @@ def test_the_page_draws_every_card_of_the_game(record: dict[str, Any]) -> None:
 def test_a_card_the_record_adds_is_drawn_from_the_record(record: dict[str, Any]) -> None:
     """A record whose set adds cards carries their definitions (``card_set.changes.add``):
     the page takes them from there, not from the printed catalog."""
-    from arena.viewer import _chips, gallery_html, record_cards
+    from arena.show.viewer import _chips, gallery_html, record_cards
     from tests.sight.test_card_svg import cards_of, check_drawing
 
     entry = {"id": "plot-16", "shape": "line", "points": 5, "cells": [

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from arena.commands.tournament import tournament
 from arena.runs.segments import iter_lines
-from arena.tournament.command import tournament
 
 #: Short games: the random bot plays instantly and 8 rounds cap a game.
 FAST = ("--rule", "max_rounds=8")

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import PlayerView, new_game
-from arena.seeds import deal_seed
+from arena.play.seeds import deal_seed
 from bots.base import Param
 from bots.random_bot import RandomBot
 

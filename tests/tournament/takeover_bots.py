@@ -1,5 +1,5 @@
 """Bots that take over the host process of their jail when it imports their module: the code
-run at import patches the host (``arena.tournament.sandbox`` run as ``__main__``) so that
+run at import patches the host (``arena.jail.sandbox`` run as ``__main__``) so that
 its bot processes lose their limits and nothing of an earlier game is killed.
 
 A module of its own, so that only the tests that mean it get a patched host.  Loaded by dotted

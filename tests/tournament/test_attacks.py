@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arena.replay import replay_record
+from arena.show.replay import replay_record
 
 from .conftest import FAST, assert_blamed, read_records, run_cli, timeless
 

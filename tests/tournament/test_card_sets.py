@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena import cards
 from arena.engine import DEFAULT_CARD_SET
+from arena.engine import card_files as cards
 from arena.engine import components as comp
-from arena.replay import replay_record
+from arena.show.replay import replay_record
 from tests.unsigned import unsign
 
 from .conftest import FAST, read_records, run_cli

@@ -1,6 +1,6 @@
 """Text a bot controls reaches no terminal, log or record with a control character in it
 (issue 50): its exception messages and the ``repr`` of what it returned are escaped by one
-function (``arena.faults.printable``), in the bot's jail and in the worker's process alike."""
+function (``arena.play.faults.printable``), in the bot's jail and in the worker's process alike."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.engine.components import DEFAULT_CARD_SET
-from arena.faults import describe_exception, printable, returned_text
+from arena.play.faults import describe_exception, printable, returned_text
 
 from .conftest import FAST, read_records, run_cli
 from .escape_bots import FAKE

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.seccomp import AUDIT_ARCH_X86_64, RET_ALLOW, filter_program
+from arena.jail.seccomp import AUDIT_ARCH_X86_64, RET_ALLOW, filter_program
 
 from .conftest import FAST, read_records, run_cli
 from .test_jail import no_jail_left, run_filter

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.replay import read_records
+from arena.show.replay import read_records
 from tests.scripts import load_script
 from tests.unsigned import resign
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from arena.bot import Bot
 from arena.engine import Event, RuleOptions, events
-from arena.match import play_game
-from arena.registry import BotSpec
-from arena.tournament.sandbox import BotHost, Isolation, RemoteBot
+from arena.jail.sandbox import BotHost, Isolation, RemoteBot
+from arena.play.bot import Bot
+from arena.play.match import play_game
+from arena.play.registry import BotSpec
 from bots.random_bot import RandomBot
 
 from .conftest import BROKEN

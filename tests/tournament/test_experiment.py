@@ -13,11 +13,11 @@ import pytest
 
 from arena.engine import CATEGORIES, ENGINE
 from arena.engine.components import CARD_INDEX
-from arena.intervention import InterventionError, Placement, from_record
-from arena.match import python_loop
-from arena.registry import BotSpec, make_bot
-from arena.replay import RecordError, replay_record
-from arena.seat import native_participant
+from arena.play.intervention import InterventionError, Placement, from_record
+from arena.play.match import python_loop
+from arena.play.registry import BotSpec, make_bot
+from arena.play.seat import native_participant
+from arena.show.replay import RecordError, replay_record
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.experiment import CardExperiment, games_per_deal
 from arena.tournament.native_games import NativeGames
@@ -161,7 +161,7 @@ def test_keyed_deals_key_a_study_s_seeds_and_shifts() -> None:
     neither; without a key both are the public ones."""
     from dataclasses import replace
 
-    from arena.seeds import deal_seed, keyed_deal_seed
+    from arena.play.seeds import deal_seed, keyed_deal_seed
 
     design = CardExperiment(levels=((0, 1),), deals=3, categories=(0,), priced=())
     public = make_schedule(_config(design))

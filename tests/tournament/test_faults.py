@@ -135,7 +135,7 @@ def timeless_records(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
 def test_a_bot_that_starts_slowly_is_not_held_to_the_move_time(tmp_path: Path) -> None:
     # 1.5 s in its start hook (an interpreter or a library loading on a busy machine) against
     # a 0.2 s move time, whose watchdog kills after 1.2 s: start-up has its own budget
-    # (arena.limits.START_TIME, 10 s; the watchdog's 15 s), ten times what the bot sleeps.
+    # (arena.play.limits.START_TIME, 10 s; the watchdog's 15 s), ten times what the bot sleeps.
     for record in play(tmp_path, "SlowStarter:seconds=1.5", "--move-time", "0.2"):
         assert record["error"] is None, record["error"]
 

@@ -22,9 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.runs.integrity import KEY_FILE
-from arena.tournament.jail import CGROUP_PREFIX, JAIL_UID_BASE, cgroup_places
-from arena.tournament.seccomp import (
+from arena.jail.bwrap import CGROUP_PREFIX, JAIL_UID_BASE, cgroup_places
+from arena.jail.seccomp import (
     AUDIT_ARCH_X86_64,
     DENIED,
     RET_ALLOW,
@@ -32,6 +31,7 @@ from arena.tournament.seccomp import (
     RET_KILL_PROCESS,
     filter_program,
 )
+from arena.runs.integrity import KEY_FILE
 
 from . import conftest
 from .conftest import FAST, read_records, run_cli, timeless
@@ -323,7 +323,7 @@ def test_the_deal_key_is_secret_while_the_run_lives_and_published_when_it_ends(
 
 
 def test_a_trusted_run_keeps_the_public_deals(tmp_path: Path) -> None:
-    from arena.seeds import deal_seed
+    from arena.play.seeds import deal_seed
 
     out = tmp_path / "run"
     result = run_cli(["--bot", "random:name=A", "--bot", "random:complete=true,name=B",
@@ -397,7 +397,7 @@ def test_a_run_folder_the_jail_would_show_is_refused(
 
 def test_a_missing_bwrap_refuses_untrusted_bots_in_one_sentence(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.tournament import jail
+    from arena.jail import bwrap as jail
 
     monkeypatch.setattr(jail, "bwrap_path", lambda: None)
     result = run_cli(["--bot", "tests.tournament.broken_bots.Crasher:name=X",
@@ -413,7 +413,7 @@ def test_a_missing_bwrap_refuses_untrusted_bots_in_one_sentence(
 def test_the_main_process_believes_no_message_but_a_game_of_its_schedule() -> None:
     import pickle
 
-    from arena.registry import BotSpec
+    from arena.play.registry import BotSpec
     from arena.tournament import messages
     from arena.tournament.schedule import TournamentConfig, make_schedule
     from arena.tournament.worker import GamePlayer

@@ -92,7 +92,7 @@ def test_the_rate_is_always_games_per_second(n: int, elapsed: float) -> None:
 
 
 def test_standings_show_no_interval_fewer_than_ten_deals_carry() -> None:
-    """The reports' rule (``arena.intervals.MIN_UNITS``) holds in the tournament's own
+    """The reports' rule (``arena.stats.intervals.MIN_UNITS``) holds in the tournament's own
     standings too: a rate over 4 deals says how many games would carry an interval."""
     won = Summary(winners=(0,), tiebreak="", scores=(10, 5), error_seat=None, error_kind=None)
     lost = Summary(winners=(1,), tiebreak="", scores=(5, 10), error_seat=None, error_kind=None)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
 from arena.tournament import local
 from arena.tournament.local import LocalExecutor, WorkerFailure
 from arena.tournament.schedule import TournamentConfig

@@ -20,8 +20,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.registry import ENTRY_POINT_GROUP, registered
-from arena.tournament.jail import jail_problem
+from arena.jail.bwrap import jail_problem
+from arena.play.registry import ENTRY_POINT_GROUP, registered
 
 pytestmark = [pytest.mark.timeout(300, method="thread"),
               pytest.mark.skipif(jail_problem() is not None, reason="no jail here")]

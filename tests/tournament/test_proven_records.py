@@ -2,7 +2,7 @@
 reader believes it only when that key is yours or one you trust.  A folder re-signed with
 another key (the attack: a run's key replaced and its games re-signed) is "signed by an
 unknown key", said in the report's first line, in the terminal and by ``--verify``, and its
-games are re-played (``arena.replay.verify_records``) before they are counted: a forged one is
+games are re-played (``arena.show.replay.verify_records``) before they are counted: a forged one is
 refused with exit 2 naming the game.  An edited line that keeps its signature is refused."""
 
 from __future__ import annotations

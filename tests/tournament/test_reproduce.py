@@ -1,7 +1,7 @@
 """A tournament's game is ``arena play`` with its seed and its seats' specs (issue: one way to
 make a bot).
 
-Both commands make their bots with ``arena.registry.make_bot``, seeded from the game seed, the
+Both commands make their bots with ``arena.play.registry.make_bot``, seeded from the game seed, the
 seat and the participant's name; so a game picked from ``games.jsonl`` and played again with
 ``arena play --seed SEED --bot SEAT0 --bot SEAT1 ...`` gives the same record, moves, chance,
 scores and all (times aside, and the schedule's coordinates, which a single game has not).

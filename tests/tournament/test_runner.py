@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.registry import BotSpec
+from arena.play.registry import BotSpec
 from arena.runs.records import ERROR_KINDS, TIEBREAKS
 from arena.tournament.schedule import TournamentConfig, make_schedule
 from tests.unsigned import resign
@@ -205,7 +205,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_resume(tmp_path: Path) 
             "--workers", "2", "--chunk", "2", *FAST]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.tournament.command", *args, "--out", str(out)],
+        [sys.executable, "-m", "arena.commands.tournament", *args, "--out", str(out)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )
@@ -282,7 +282,7 @@ def test_a_games_line_is_the_compact_json_of_the_record() -> None:
     standard library must see exactly what ``json.dumps`` would have written."""
     import random
 
-    from arena.match import play_game
+    from arena.play.match import play_game
     from arena.tournament.worker import encode
     from bots.random_bot import RandomBot
 

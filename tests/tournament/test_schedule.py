@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from arena.engine import RuleOptions
-from arena.registry import BotSpec
-from arena.seeds import bot_seed, deal_seed, derive_seed
+from arena.play.registry import BotSpec
+from arena.play.seeds import bot_seed, deal_seed, derive_seed
 from arena.tournament.schedule import (
     ScheduleError,
     SprtParams,
@@ -57,7 +57,7 @@ def test_keyed_deal_seeds_are_the_hmac_docs_tournaments_md_spells_out() -> None:
     import hmac
     from dataclasses import replace
 
-    from arena.seeds import deal_key_check, keyed_deal_seed
+    from arena.play.seeds import deal_key_check, keyed_deal_seed
 
     key = bytes(32)
     digest = hmac.new(key, b"deal\x1f1\x1f0\x1f0", hashlib.sha256).digest()[:8]

@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 import arena.runs.store as store
 from arena.cli import main
-from arena.replay import RecordError, read_records
 from arena.runs.segments import (
     DamagedSegment,
     iter_lines,
@@ -21,6 +20,7 @@ from arena.runs.segments import (
     read_segment,
     segment_paths,
 )
+from arena.show.replay import RecordError, read_records
 from reports.loader import ReportError, load
 
 from .conftest import FAST, run_cli, timeless

@@ -1,4 +1,4 @@
-//! The referee: one game between seats, the loop of the reference's `arena/match.py`
+//! The referee: one game between seats, the loop of the reference's `arena/play/match.py`
 //! (`play_game`), and its record, byte for byte the line `arena/runs/records.py` (`make_record`)
 //! gives once the runner encodes it (orjson).
 //!
@@ -321,7 +321,7 @@ fn history_len(state: &State) -> usize {
 
 /// The parts of a record the caller writes once per configuration, as orjson writes them:
 /// `options` (the rule options that differ from the defaults) and `card_set` (its hash and
-/// changes, `arena.cards.record_field`).
+/// changes, `arena.engine.card_files.record_field`).
 #[derive(Clone, Debug, Default)]
 pub struct RecordParts {
     pub options: String,

@@ -1,4 +1,4 @@
-//! Every seed the arena derives (the reference's `arena/seeds.py`): a hash of the
+//! Every seed the arena derives (the reference's `arena/play/seeds.py`): a hash of the
 //! coordinates of what it seeds, so that a game plays the same whichever process plays it.
 //!
 //! `derive_seed(parts)`: the parts' text joined by U+001F, as UTF-8, hashed by BLAKE2b with
@@ -38,7 +38,7 @@ pub fn deal_seed(master_seed: i128, pairing: usize, deal: usize) -> u64 {
 }
 
 /// The seed of a bot's generator in one game: from the game seed, the seat and the
-/// participant's name (as `arena.registry.make_bot` seeds a Python bot).
+/// participant's name (as `arena.play.registry.make_bot` seeds a Python bot).
 pub fn bot_seed(game_seed: i128, seat: u8, participant: &str) -> u64 {
     derive_seed(&[
         "bot",
@@ -54,7 +54,7 @@ mod tests {
 
     #[test]
     fn python_values() {
-        // arena.seeds as CPython computes them.
+        // arena.play.seeds as CPython computes them.
         assert_eq!(
             derive_seed(&["deal", "7", "0", "12"]),
             5_560_027_285_600_186_568

@@ -2,7 +2,7 @@
 //! tournament's games (`play_batch`), the records streamed back in chunks.
 //!
 //! Native bots play natively; a Python bot (any other, an isolated one behind its proxy)
-//! is called back through the *table*, the Python object of `arena/referee.py` that holds
+//! is called back through the *table*, the Python object of `arena/play/referee.py` that holds
 //! the Python seats, the alarm and the hooks.  A game of native bots only, without hooks,
 //! runs with the GIL released.  A panic never crosses into Python: the game is rebuilt as
 //! it stood from its seed and the decisions made, and recorded as failed by the seat whose
@@ -41,14 +41,14 @@ fn tests_on() -> bool {
 
 // ---------------------------------------------------------------------- seeds and specs
 
-/// `arena.seeds.derive_seed` of the parts' texts.
+/// `arena.play.seeds.derive_seed` of the parts' texts.
 #[pyfunction]
 pub fn derive_seed(parts: Vec<String>) -> u64 {
     let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
     seeds::derive_seed(&parts)
 }
 
-/// `arena.seeds.bot_seed`.
+/// `arena.play.seeds.bot_seed`.
 #[pyfunction]
 pub fn bot_seed(game_seed: i128, seat: u8, participant: &str) -> u64 {
     seeds::bot_seed(game_seed, seat, participant)
@@ -637,7 +637,7 @@ fn play_seats<'py>(
     Ok((outcome, rngs))
 }
 
-/// One game (what `arena.match.play_game` asks for under the native engine).
+/// One game (what `arena.play.match.play_game` asks for under the native engine).
 ///
 /// `seats[i]` is `(native name, params, generator)` for a native bot (the generator as
 /// `getstate()` gives it, or an int seed), None for a Python bot, which `table.choose` is
@@ -796,7 +796,7 @@ type Listed<'a> = (
     &'a RecordParts,
 );
 
-/// One game of a batch, its bots made and seeded as `arena.registry.make_bot` seeds them
+/// One game of a batch, its bots made and seeded as `arena.play.registry.make_bot` seeds them
 /// (from the game seed, the seat and the participant's name); no Python in it.
 fn play_listed(
     setup: &Setup,
@@ -839,10 +839,10 @@ fn play_listed(
 /// (`arena.tournament` workers and the scripts).
 ///
 /// `participants[p]` is `(native name, params, name)`: a bot is seeded as
-/// `arena.registry.make_bot` seeds it, from the game seed, its seat and `name`.
+/// `arena.play.registry.make_bot` seeds it, from the game seed, its seat and `name`.
 /// `card_sets` are the batch's card sets with their records' `card_set` as JSON text;
 /// `games` are `(seed, participant per seat, head, label, card set index, placements)`, the
-/// placements an experiment's intervention (`arena.intervention`, empty for a plain game).
+/// placements an experiment's intervention (`arena.play.intervention`, empty for a plain game).
 /// Finished games go to `emit` as a list every `every` games or `seconds` seconds, and at
 /// the end; Ctrl-C (a signal's exception) is raised between two games once the finished
 /// ones are emitted.

@@ -26,7 +26,7 @@ use super::objective::{Objective, Settings as ObjectiveSettings};
 use super::registry::{BotEntry, Default as Given, Kind as Decl, ParamDecl, Params};
 use super::Bot;
 
-/// The most seconds a decision may be given (`arena.limits.MAX_MOVE_TIME`).
+/// The most seconds a decision may be given (`arena.play.limits.MAX_MOVE_TIME`).
 pub const MAX_MOVE_TIME: f64 = 86400.0;
 /// The default budget by number of players (2, and 3 or more).
 pub const AUTO_ITERATIONS: [u64; 2] = [1000, 1000];

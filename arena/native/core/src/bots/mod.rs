@@ -14,7 +14,7 @@ use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::view::View;
 
-/// What the referee asks of a bot, as `arena.bot.Bot` asks it of a Python bot.
+/// What the referee asks of a bot, as `arena.play.bot.Bot` asks it of a Python bot.
 pub trait Bot: Send {
     /// A new game: this bot plays `seat` of `players` under these rules.
     fn start(&mut self, seat: u8, players: u8, options: &Arc<RuleOptions>);

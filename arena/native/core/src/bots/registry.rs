@@ -1,10 +1,10 @@
 //! What a native bot declares to be registered: its [`BotEntry`] (name, parameters,
 //! factory) and the checks of its parameters.
 //!
-//! Specs are parsed and validated in Python (`arena.registry.BotSpec`, the one parser); the
+//! Specs are parsed and validated in Python (`arena.play.registry.BotSpec`, the one parser); the
 //! native side receives the bot's name and its full parameters (defaults filled in) and
 //! checks them again against the same declarations (a Python bot's `PARAMS`), refusing what
-//! `arena.bot.Param.convert` refuses, with the same sentences.  The list of the bots,
+//! `arena.play.bot.Param.convert` refuses, with the same sentences.  The list of the bots,
 //! [`REGISTRY`](super::REGISTRY), is built in `bots/mod.rs`, where the bots are declared:
 //! a bot module uses this one, and this one names no bot (no circle).
 
@@ -305,7 +305,7 @@ impl Params {
 }
 
 /// Makes a bot from checked parameters and its generator (seeded as the arena seeds the
-/// Python bot: `arena.seeds.bot_seed`, or a caller's generator state).
+/// Python bot: `arena.play.seeds.bot_seed`, or a caller's generator state).
 pub type Factory = fn(&Params, PyRandom) -> Box<dyn Bot>;
 
 /// One bot of the registry.
