@@ -43,7 +43,8 @@ from arena.engine import rng as splitmix
 from arena.play.bot import Bot
 from arena.play.match import play_game
 from arena.play.registry import make_bot
-from arena.runs.store import GAMES, StoreError, read_games
+from arena.runs.records import json_problem
+from arena.runs.store import GAMES, StoreError
 from arena.stats.intervals import wilson
 from arena.tournament.schedule import Schedule, make_schedule
 from arena.tournament.sprt import game_score
@@ -158,12 +159,32 @@ def play(index: int) -> dict[str, Any]:
     return outcome.record
 
 
+def read_games(out: Path) -> tuple[list[dict[str, Any]], bool]:
+    """The records of ``out/games.jsonl`` (this script's own file: unsigned, no manifest, not
+    a run folder) and whether a line cut short by a kill was dropped (the file is truncated
+    at its last newline, so that appending goes on cleanly)."""
+    path = out / GAMES
+    if not path.is_file():
+        return [], False
+    data = path.read_bytes()
+    whole = data[: data.rfind(b"\n") + 1]
+    if len(whole) != len(data):
+        path.write_bytes(whole)
+    records = []
+    for number, line in enumerate(whole.splitlines(), 1):
+        record, problem = json_problem(line)
+        if problem or not isinstance(record, dict):
+            raise StoreError(f"{path} line {number} is {problem or 'not a record'}")
+        records.append(record)
+    return records, len(whole) != len(data)
+
+
 def _played(out: Path, schedule: Schedule, reveal: str) -> set[str]:
     """Ids of the games already in ``out``, which a resumed run skips.
 
-    Read with the tournament's own reader, which drops a line cut short by a kill so that
-    appending goes on cleanly.  A file of another run (other bots, another reveal or seed) is
-    refused: mixing them would give a number that is neither's.
+    A line cut short by a kill is dropped, so that appending goes on cleanly.  A file of
+    another run (other bots, another reveal or seed) is refused: mixing them would give a
+    number that is neither's.
     """
     records, _cut = read_games(out)
     by_id = {g.id: g for g in schedule.games}

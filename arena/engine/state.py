@@ -224,13 +224,10 @@ class GameState(Board):
             legal = self._legal = self._generate()
         return legal
 
-    def invalidate(self) -> None:
-        """Forget the cached legal actions of a copy edited by hand.
-
-        Search may edit its own copy to ask "what if" (a hand without the card just drawn,
-        a turn without its weather); the edited fields are public, but the legal list
-        derived from them must then be recomputed.
-        """
+    def _invalidate(self) -> None:
+        """Forget the cached legal actions of a copy a named edit (``with_hand``,
+        ``with_step``, ...) changed: the legal list derived from the edited fields must
+        then be recomputed.  Private: the native state has no such call, its edits do it."""
         self._legal = None
 
     def is_terminal(self) -> bool:
@@ -285,7 +282,7 @@ class GameState(Board):
         s = self.copy()
         s.hands = self.hands.copy()
         s.hands[seat] = tuple(hand)
-        s.invalidate()
+        s._invalidate()
         return s
 
     def with_hidden(
@@ -311,7 +308,7 @@ class GameState(Board):
             s.drawn = tuple(drawn)
         s.rng = self.rng if rng is None else rng
         s.seed = self.seed if seed is None else seed
-        s.invalidate()
+        s._invalidate()
         return s
 
     def with_step(self, step: int, weather: int) -> GameState:
@@ -320,7 +317,7 @@ class GameState(Board):
         s = self.copy()
         s.step = step
         s.weather = weather
-        s.invalidate()
+        s._invalidate()
         return s
 
     def share_layout(self, other: GameState) -> None:
