@@ -4,6 +4,6 @@ The protocol belongs to the arena, which speaks it (``arena.play.bot``); this mo
 it so that existing bots and plugins keep their imports.
 """
 
-from arena.play.bot import Bot, BotConfigError, Param
+from arena.play.bot import Bot, BotConfigError, Param, declared
 
-__all__ = ["Bot", "BotConfigError", "Param"]
+__all__ = ["Bot", "BotConfigError", "Param", "declared"]

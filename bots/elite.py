@@ -6,7 +6,8 @@ every decision outside the action step to the ``objective`` planner and explores
 decision and exploring more is what turned extra iterations into wins in the screens of
 ``docs/experiments.md`` ("Why the search is flat in its budget").  Being ``MctsBot`` with other
 defaults, ``elite`` plays on the reference engine too (the pure-Python search) and natively
-through ``arena/native/core/src/bots/elite.rs`` (the same declarations, the same defaults).
+through ``arena/native/core/src/bots/elite.rs`` (the same declarations, the same defaults:
+``arena/data/bot_params.json``, which both read).
 
 ``budget`` is a multiple of its default thinking: ``elite:budget=4`` searches four times the
 iterations of ``elite`` at every decision.
@@ -14,25 +15,8 @@ iterations of ``elite`` at every decision.
 
 from __future__ import annotations
 
-import dataclasses
-
-from .base import Param
+from .base import declared
 from .mcts import MctsBot
-
-#: Where ``elite``'s defaults differ from ``mcts``'s (``elite.rs`` holds the same).
-ELITE_DEFAULTS = {"c": 0.1, "delegate": "none"}
-
-
-def _with_defaults(params: tuple[Param, ...], defaults: dict[str, object]) -> tuple[Param, ...]:
-    """``params`` with these defaults (every name must be declared: a typo fails at import)."""
-    names = {p.name for p in params}
-    unknown = set(defaults) - names
-    if unknown:
-        raise ValueError(f"no such parameters of mcts: {sorted(unknown)}")
-    return tuple(
-        dataclasses.replace(p, default=defaults[p.name]) if p.name in defaults else p
-        for p in params
-    )
 
 
 class EliteBot(MctsBot):
@@ -40,7 +24,12 @@ class EliteBot(MctsBot):
 
     NATIVE = "elite"  # arena/native/core/src/bots/elite.rs
 
-    PARAMS = _with_defaults(MctsBot.PARAMS, ELITE_DEFAULTS)
+    #: ``mcts``'s parameters with ``elite``'s defaults: ``arena/data/bot_params.json``
+    #: declares it ``like`` mcts (a default naming no parameter of mcts fails at import).
+    PARAMS = declared("elite")
 
 
-__all__ = ["EliteBot"]
+#: Where ``elite``'s defaults differ from ``mcts``'s.
+ELITE_DEFAULTS = {p.name: p.default for p, m in zip(EliteBot.PARAMS, MctsBot.PARAMS) if p != m}
+
+__all__ = ["ELITE_DEFAULTS", "EliteBot"]

@@ -39,8 +39,8 @@ from typing import Any
 from arena.engine import STEP_ACTIONS, GameState, PlayerView
 from arena.engine.actions import COMPLETE, FREE_KINDS, is_swap, kind_of
 
-from .base import Bot, Param
-from .heuristics import DECAY, DEFAULT_WEIGHTS, Weights, evaluate
+from .base import Bot, declared
+from .heuristics import DEFAULT_WEIGHTS, Weights, evaluate
 
 
 class GreedyBot(Bot):
@@ -48,12 +48,8 @@ class GreedyBot(Bot):
 
     NATIVE = "greedy"  # arena/native/core/src/bots/greedy.rs
 
-    PARAMS = (
-        Param("samples", int, 1, "determinizations averaged per decision", minimum=1,
-              maximum=1000),
-        Param("decay", float, DECAY, "a card's worth per estimated action still needed",
-              minimum=0.0),
-    )
+    #: Declared in arena/data/bot_params.json, which the native core compiles in too.
+    PARAMS = declared("greedy")
     samples: int
     decay: float
 

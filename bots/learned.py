@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from arena.engine import ENGINE, PlayerView
 
-from .base import Bot, Param
+from .base import Bot, declared
 
 
 class LearnedBot(Bot):
@@ -38,10 +38,8 @@ class LearnedBot(Bot):
 
     NATIVE = "learned"  # arena/native/core/src/bots/learned.rs
 
-    PARAMS = (
-        Param("samples", int, 3, "determinizations averaged per decision", minimum=1,
-              maximum=1000),
-    )
+    #: Declared in arena/data/bot_params.json, which the native core compiles in too.
+    PARAMS = declared("learned")
 
     samples: int
 

@@ -70,8 +70,8 @@ from arena.engine.actions import COMPLETE, END, kind_of
 from arena.play.limits import MAX_MOVE_TIME
 
 from . import heuristics
-from .base import Bot, Param
-from .mcts_leaves import DEFAULT_TEMPERATURE, LEAVES, lead_chance, make_leaf
+from .base import Bot, declared
+from .mcts_leaves import lead_chance, make_leaf
 from .mcts_search import Node, Search, candidates
 
 #: The default budget, delegation and leaf by number of players (2, and 3 or more), from
@@ -86,12 +86,6 @@ AUTO_EVAL = {2: "fitted", 3: "deny"}
 #: lost (``docs/experiments.md``).
 AUTO_PLOT_KEYS = {2: True, 3: False}
 
-#: The bounds of ``budget``: a hundredth of the thinking (ten iterations of a thousand) to a
-#: thousand times it (minutes a decision).
-MIN_BUDGET = 0.01
-MAX_BUDGET = 1000.0
-
-
 def scaled_iterations(base: int, budget: float) -> int:
     """Iterations for a budget: ``base * budget`` rounded half up, at least one.
 
@@ -105,44 +99,8 @@ class MctsBot(Bot):
 
     NATIVE = "mcts"  # arena/native/core/src/bots/mcts.rs
 
-    PARAMS = (
-        Param("iterations", int, 0, "iterations per decision (the cap when time is set); "
-              + (f"0 = {AUTO_ITERATIONS[2]}" if AUTO_ITERATIONS[2] == AUTO_ITERATIONS[3] else
-                 f"0 = by the number of players: {AUTO_ITERATIONS[2]} with 2, "
-                 f"{AUTO_ITERATIONS[3]} with 3-4"), minimum=0, maximum=1_000_000),
-        Param("time", float, 0.0, "seconds per decision; 0 = use iterations (reproducible)",
-              minimum=0.0, maximum=MAX_MOVE_TIME),
-        Param("c", float, 0.03, "UCB exploration constant", minimum=0.0),
-        Param("depth", int, 1, "rollout depth in decisions before the leaf evaluation",
-              minimum=0, maximum=1000),
-        Param("rollout", str, "greedy-lite", "rollout policy",
-              choices=("greedy-lite", "random")),
-        Param("eval", str, "auto", "leaf evaluation; auto = fitted with 2 players, deny "
-              "with 3-4",
-              choices=("auto", *LEAVES)),
-        Param("temperature", float, DEFAULT_TEMPERATURE, "logistic scale from a lead in "
-              "evaluation points to a win chance, in the deny leaf and the planner's root "
-              "priors; in points for score; fitted divides its fitted logit by "
-              "temperature/8 (8 = as fitted)",
-              minimum=0.01),
-        Param("widen", float, 1.5, "progressive widening: 1 + widen*sqrt(visits) actions "
-              "per node; 0 = all", minimum=0.0),
-        Param("lookahead", int, 2, "tree levels (the root is 1) whose own-turn nodes order "
-              "their actions by a one-step evaluation", minimum=0),
-        Param("prior", int, 3, "virtual visits at the one-step value given to the actions "
-              "of look-ahead nodes", minimum=0),
-        Param("reuse", bool, True, "keep the chosen subtree for the next decision of the turn"),
-        Param("turns", int, 0, "horizon: the search evaluates once this many turns have "
-              "ended (1 = the end of its own turn); 0 = no horizon", minimum=0),
-        Param("planner", bool, True, "root priors of the action step from the objective "
-              "bot's turn planner (first action valued with its best follow-up)"),
-        Param("delegate", str, "auto", "decisions left to the objective planner: none, "
-              "complete (which objective to complete, and whether: the Emperor rule), "
-              "steps (that and every decision outside the action step); auto = steps with "
-              "2 players, none with 3-4", choices=("auto", "none", "complete", "steps")),
-        Param("budget", float, 1.0, "a multiple of the thinking: iterations and time are "
-              "multiplied by it (1 = as they say)", minimum=MIN_BUDGET, maximum=MAX_BUDGET),
-    )
+    #: Declared in arena/data/bot_params.json, which the native core compiles in too.
+    PARAMS = declared("mcts")
     iterations: int
     time: float
     c: float

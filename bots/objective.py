@@ -114,9 +114,8 @@ from arena.engine.components import (
     PANDA_CARD,
 )
 
-from .base import Bot, Param
+from .base import Bot, declared
 from .heuristics import (
-    DECAY,
     Snapshot,
     Weights,
     card_costs,
@@ -180,26 +179,8 @@ class ObjectiveBot(Bot):
 
     NATIVE = "objective"  # arena/native/core/src/bots/objective.rs
 
-    PARAMS = (
-        Param("hand_size", int, 5, "objectives to hold before it stops drawing", minimum=1,
-              maximum=5),
-        Param("beam", int, 6, "first actions of a turn extended by a second one", minimum=1,
-              maximum=200),
-        Param("plot_samples", int, 3, "sampled draws to value the plot action", minimum=1,
-              maximum=100),
-        Param("focus", float, 0.5, "extra weight on the target card's progress", minimum=0),
-        Param("protect", bool, True, "fence growing shoots with enclosures when others eat"),
-        Param("decay", float, DECAY, "a card's worth per estimated action still needed",
-              minimum=0.0),
-        Param("deny", float, 1.0, "weight of the opponents' expected progress (denial)",
-              minimum=0.0),
-        Param("race", float, 0.0, "points a card is worth beyond its own, for the Emperor race",
-              minimum=0.0),
-        Param("prefer", str, "none", "archetype: a category whose cards it values `weight` "
-              "times their points (prefer=panda: the panda rush)", choices=ARCHETYPES),
-        Param("weight", float, 2.0, "how many times its points a preferred card is worth to it",
-              minimum=0.0, maximum=100.0),
-    )
+    #: Declared in arena/data/bot_params.json, which the native core compiles in too.
+    PARAMS = declared("objective")
     hand_size: int
     beam: int
     plot_samples: int

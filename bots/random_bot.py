@@ -13,15 +13,14 @@ from collections.abc import Sequence
 from arena.engine import PlayerView
 from arena.engine.actions import COMPLETE, kind_of
 
-from .base import Bot, Param
+from .base import Bot, declared
 
 
 class RandomBot(Bot):
     """Uniformly random legal actions (optionally completing objectives at once)."""
 
-    PARAMS = (
-        Param("complete", bool, False, "always complete a satisfied objective first"),
-    )
+    #: Declared in arena/data/bot_params.json, which the native core compiles in too.
+    PARAMS = declared("random")
     complete: bool
     NATIVE = "random"  # arena/native/core/src/bots/random_bot.rs
 

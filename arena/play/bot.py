@@ -44,12 +44,15 @@ How a spec names a bot and how the arena seeds it: ``arena.play.registry``.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from arena import data
 from arena.engine import Action, ArenaError, Event, GameResult, PlayerView, RuleOptions
 from arena.engine.options import parse_bool
 
@@ -133,6 +136,47 @@ class Param:
 def _number(value: float) -> str:
     """A bound as a person writes it: 1000000, not 1e+06 or 1000000.0."""
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+#: The types a row of ``arena/data/bot_params.json`` names.
+_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
+
+
+def declared(bot: str) -> tuple[Param, ...]:
+    """A built-in bot's parameters as ``arena/data/bot_params.json`` declares them.
+
+    The native core compiles in the same file (``bots/declared.rs``), so a parameter is
+    declared once for both sides: a bot's ``PARAMS = declared("greedy")``.  A bot that is
+    ``like`` another takes its parameters with some defaults of its own (``elite``); a
+    default naming no parameter is an error at import, not a default silently ignored.
+    """
+    bots = _bot_table()
+    entry = bots[bot]
+    if "like" in entry:
+        params = declared(entry["like"])
+        defaults = entry.get("defaults", {})
+        unknown = set(defaults) - {p.name for p in params}
+        if unknown:
+            raise ValueError(f"no such parameters of {entry['like']}: {sorted(unknown)}")
+        return tuple(
+            dataclasses.replace(p, default=p.type(defaults[p.name])) if p.name in defaults
+            else p for p in params)
+    return tuple(_param(row) for row in entry["params"])
+
+
+def _param(row: dict[str, Any]) -> Param:
+    """One row of the table; a float parameter's numbers are floats even where JSON wrote 0."""
+    kind = _TYPES[row["type"]]
+    number = float if kind is float else (lambda v: v)
+    bound = {k: number(row[k]) for k in ("minimum", "maximum") if k in row}
+    return Param(row["name"], kind, number(row["default"]), row["help"],
+                 choices=tuple(row.get("choices", ())), **bound)
+
+
+@functools.cache
+def _bot_table() -> dict[str, Any]:
+    """The file's bots, read once."""
+    return dict(data.load(data.BOT_PARAMS)["bots"])
 
 
 class Bot:

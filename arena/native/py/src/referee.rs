@@ -90,7 +90,7 @@ type ParamRow = (
 #[pyfunction]
 pub fn bot_params(py: Python<'_>, name: &str) -> PyResult<Vec<ParamRow>> {
     let e = entry(name)?;
-    Ok(e.params
+    Ok(e.params()
         .iter()
         .map(|p| {
             let (kind, lo, hi, choices) = match p.kind {

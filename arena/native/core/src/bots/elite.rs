@@ -8,27 +8,16 @@
 //! searches every decision and explores more, which is what turned extra iterations into
 //! wins there.  `budget` scales its iterations (and `time`) as it scales `mcts`'s.
 
-use super::mcts::{from_registry, REGISTRY_PARAMS};
-use super::registry::{BotEntry, Default as Given, ParamDecl};
+use super::declared;
+use super::mcts::from_registry;
+use super::registry::BotEntry;
 
-/// Where `elite`'s defaults differ from `mcts`'s, by the parameter's place in
-/// [`REGISTRY_PARAMS`].
-const C: usize = 2;
-const DELEGATE: usize = 13;
-
-/// `mcts`'s declarations with `elite`'s defaults (`bots/elite.py`'s `PARAMS`).
-const PARAMS: [ParamDecl; 15] = {
-    let mut p = REGISTRY_PARAMS;
-    p[C].default = Given::Float(0.1);
-    p[DELEGATE].default = Given::Text("none");
-    p
-};
-
-/// `elite` in the native registry.
+/// `elite` in the native registry: `bot_params.json` declares it `like` mcts, with its own
+/// `c` and `delegate` (`bots/elite.py` reads the same).
 pub const ENTRY: BotEntry = BotEntry {
     name: "elite",
     class: "EliteBot",
-    params: &PARAMS,
+    declared: || declared::of("elite"),
     make: from_registry,
     test_only: false,
 };
@@ -39,14 +28,15 @@ mod tests {
 
     #[test]
     fn only_the_named_defaults_differ_from_mcts() {
-        assert_eq!(REGISTRY_PARAMS[C].name, "c");
-        assert_eq!(REGISTRY_PARAMS[DELEGATE].name, "delegate");
-        let differ: Vec<&str> = PARAMS
+        let mcts = declared::of("mcts");
+        let differ: Vec<&str> = ENTRY
+            .params()
             .iter()
-            .zip(REGISTRY_PARAMS.iter())
+            .zip(mcts.iter())
             .filter(|(e, m)| e != m)
             .map(|(e, _)| e.name)
             .collect();
         assert_eq!(differ, vec!["c", "delegate"]);
+        assert_eq!(ENTRY.params().len(), mcts.len());
     }
 }

@@ -15,19 +15,17 @@ use crate::rng::PyRandom;
 use crate::state::{Legal, State, STEP_ACTIONS};
 use crate::view::View;
 
+use super::declared;
 use super::draws::{best, BotDraws};
-use super::heuristics::{card_points, Cache, Snapshot, Weights, DECAY};
-use super::registry::{BotEntry, ParamDecl, Params};
+use super::heuristics::{card_points, Cache, Snapshot, Weights};
+use super::registry::{BotEntry, Params};
 use super::Bot;
 
 /// `greedy` in the registry: the parameters `bots/greedy.py` declares.
 pub const ENTRY: BotEntry = BotEntry {
     name: "greedy",
     class: "GreedyBot",
-    params: &[
-        ParamDecl::int("samples", 1, 1, 1000),
-        ParamDecl::float("decay", DECAY, Some(0.0), None),
-    ],
+    declared: || declared::of("greedy"),
     make,
     test_only: false,
 };

@@ -24,11 +24,12 @@ use crate::rng::PyRandom;
 use crate::state::State;
 use crate::view::View;
 
+use super::declared;
 use super::draws::BotDraws;
 use super::features::{features, FEATURES, NAMES};
 use super::greedy::one_ply;
 use super::heuristics::{card_points, Cache};
-use super::registry::{BotEntry, ParamDecl, Params};
+use super::registry::{BotEntry, Params};
 use super::Bot;
 
 /// The weights the bot plays with unless given others (trained by `scripts/train_value.py`).
@@ -42,7 +43,7 @@ pub const FORMAT: &str = "takenoko-value/1";
 pub const ENTRY: BotEntry = BotEntry {
     name: "learned",
     class: "LearnedBot",
-    params: &[ParamDecl::int("samples", 3, 1, 1000)],
+    declared: || declared::of("learned"),
     make,
     test_only: false,
 };

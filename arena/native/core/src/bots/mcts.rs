@@ -18,21 +18,22 @@ use crate::rng::PyRandom;
 use crate::state::STEP_ACTIONS;
 use crate::view::View;
 
+use super::declared;
 use super::draws::BotDraws;
 use super::heuristics::{CHANNEL_VALUE, IMPROVEMENT_VALUE, SCORE_WEIGHT};
-use super::mcts_leaves::{lead_chance, Leaf, LeafKind, DEFAULT_TEMPERATURE};
+use super::mcts_leaves::{lead_chance, Leaf, LeafKind};
 use super::mcts_search::{candidates, ordered, NodeId, Search, SearchSettings};
 use super::objective::{Objective, Settings as ObjectiveSettings};
-use super::registry::{BotEntry, Default as Given, Kind as Decl, ParamDecl, Params};
+use super::registry::{BotEntry, Params};
 use super::Bot;
 
 /// The most seconds a decision may be given (`arena.play.limits.MAX_MOVE_TIME`).
 pub const MAX_MOVE_TIME: f64 = 86400.0;
 /// The default budget by number of players (2, and 3 or more).
 pub const AUTO_ITERATIONS: [u64; 2] = [1000, 1000];
+/// The choices of `eval` and `delegate` in `bot_params.json`'s order (a setting is its place).
 const EVALS: &[&str] = &["auto", "deny", "fitted", "score"];
 const DELEGATES: &[&str] = &["auto", "none", "complete", "steps"];
-const ROLLOUTS: &[&str] = &["greedy-lite", "random"];
 
 /// What the planner is left (`delegate`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,129 +356,14 @@ pub fn scaled(base: u64, budget: f64) -> u64 {
     ((base as f64 * budget + 0.5).floor() as u64).max(1)
 }
 
-/// The smallest `budget` (a hundredth of the thinking: ten iterations of a thousand).
-pub const MIN_BUDGET: f64 = 0.01;
-/// The largest `budget` (a thousand times the thinking is already minutes a decision).
-pub const MAX_BUDGET: f64 = 1000.0;
-
 /// `mcts` in the native registry (the referee plays it without Python).
 pub const ENTRY: BotEntry = BotEntry {
     name: "mcts",
     class: "MctsBot",
-    params: &REGISTRY_PARAMS,
+    declared: || declared::of("mcts"),
     make: from_registry,
     test_only: false,
 };
-
-/// The parameters as `bots/mcts.py` declares them (the same types, defaults, bounds and
-/// choices); `elite` declares the same with its own defaults.
-pub const REGISTRY_PARAMS: [ParamDecl; 15] = [
-    ParamDecl {
-        name: "iterations",
-        kind: Decl::Int {
-            minimum: Some(0),
-            maximum: Some(1_000_000),
-        },
-        default: Given::Int(0),
-    },
-    ParamDecl {
-        name: "time",
-        kind: Decl::Float {
-            minimum: Some(0.0),
-            maximum: Some(MAX_MOVE_TIME),
-        },
-        default: Given::Float(0.0),
-    },
-    ParamDecl {
-        name: "c",
-        kind: Decl::Float {
-            minimum: Some(0.0),
-            maximum: None,
-        },
-        default: Given::Float(0.03),
-    },
-    ParamDecl {
-        name: "depth",
-        kind: Decl::Int {
-            minimum: Some(0),
-            maximum: Some(1000),
-        },
-        default: Given::Int(1),
-    },
-    ParamDecl {
-        name: "rollout",
-        kind: Decl::Text { choices: ROLLOUTS },
-        default: Given::Text("greedy-lite"),
-    },
-    ParamDecl {
-        name: "eval",
-        kind: Decl::Text { choices: EVALS },
-        default: Given::Text("auto"),
-    },
-    ParamDecl {
-        name: "temperature",
-        kind: Decl::Float {
-            minimum: Some(0.01),
-            maximum: None,
-        },
-        default: Given::Float(DEFAULT_TEMPERATURE),
-    },
-    ParamDecl {
-        name: "widen",
-        kind: Decl::Float {
-            minimum: Some(0.0),
-            maximum: None,
-        },
-        default: Given::Float(1.5),
-    },
-    ParamDecl {
-        name: "lookahead",
-        kind: Decl::Int {
-            minimum: Some(0),
-            maximum: None,
-        },
-        default: Given::Int(2),
-    },
-    ParamDecl {
-        name: "prior",
-        kind: Decl::Int {
-            minimum: Some(0),
-            maximum: None,
-        },
-        default: Given::Int(3),
-    },
-    ParamDecl {
-        name: "reuse",
-        kind: Decl::Bool,
-        default: Given::Bool(true),
-    },
-    ParamDecl {
-        name: "turns",
-        kind: Decl::Int {
-            minimum: Some(0),
-            maximum: None,
-        },
-        default: Given::Int(0),
-    },
-    ParamDecl {
-        name: "planner",
-        kind: Decl::Bool,
-        default: Given::Bool(true),
-    },
-    ParamDecl {
-        name: "delegate",
-        kind: Decl::Text { choices: DELEGATES },
-        default: Given::Text("auto"),
-    },
-    ParamDecl {
-        name: "budget",
-        kind: Decl::Float {
-            minimum: Some(MIN_BUDGET),
-            maximum: Some(MAX_BUDGET),
-        },
-        default: Given::Float(1.0),
-    },
-];
 
 fn choice(list: &[&str], text: &str) -> usize {
     list.iter().position(|&c| c == text).unwrap_or(0)
@@ -486,4 +372,40 @@ fn choice(list: &[&str], text: &str) -> usize {
 /// `mcts` from the registry's checked parameters (`elite`'s too).
 pub fn from_registry(p: &Params, rng: PyRandom) -> Box<dyn Bot> {
     Box::new(MctsBot::new(Mcts::new(Settings::from_params(p)), rng))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::heuristics::DECAY;
+    use super::super::mcts_leaves::DEFAULT_TEMPERATURE;
+    use super::super::objective::ARCHETYPES;
+    use super::super::registry::{Default, Kind, ParamDecl};
+    use super::*;
+
+    /// A parameter as `bot_params.json` declares it.
+    fn param(bot: &str, name: &str) -> ParamDecl {
+        *declared::of(bot).iter().find(|p| p.name == name).unwrap()
+    }
+
+    /// The constants the code keeps beside the table (a setting is a choice's place, the
+    /// shared evaluation's `DECAY`...) are the defaults, choices and bounds it declares.
+    #[test]
+    fn the_code_s_constants_are_the_table_s() {
+        for bot in ["greedy", "objective"] {
+            assert_eq!(param(bot, "decay").default, Default::Float(DECAY));
+        }
+        let text = |bot, name| match param(bot, name).kind {
+            Kind::Text { choices } => choices,
+            _ => panic!("{name}"),
+        };
+        assert_eq!(text("objective", "prefer"), ARCHETYPES);
+        assert_eq!(text("mcts", "eval"), EVALS);
+        assert_eq!(text("mcts", "delegate"), DELEGATES);
+        let temperature = param("mcts", "temperature").default;
+        assert_eq!(temperature, Default::Float(DEFAULT_TEMPERATURE));
+        assert!(matches!(
+            param("mcts", "time").kind,
+            Kind::Float { maximum: Some(m), .. } if m == MAX_MOVE_TIME
+        ));
+    }
 }

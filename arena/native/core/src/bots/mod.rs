@@ -38,6 +38,7 @@ pub trait Bot: Send {
     }
 }
 
+pub mod declared;
 pub mod draws;
 pub mod elite;
 pub mod features;

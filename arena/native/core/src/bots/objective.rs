@@ -25,13 +25,13 @@ use crate::rng::PyRandom;
 use crate::state::{Legal, State, STEP_ACTIONS, STEP_CHOOSE_WEATHER, STEP_REDRAW};
 use crate::view::View;
 
+use super::declared;
 use super::draws::{best, BotDraws};
 use super::greedy::{is_free, is_swap};
 use super::heuristics::{
-    self, card_value, category, cost_of, Cache, FxBuild, Pools, Snapshot, Weights, DECAY,
-    NO_HORIZON,
+    self, card_value, category, cost_of, Cache, FxBuild, Pools, Snapshot, Weights, NO_HORIZON,
 };
-use super::registry::{BotEntry, ParamDecl, Params};
+use super::registry::{BotEntry, Params};
 use super::Bot;
 
 /// What the sun's third action is worth, as a share of the best single action's gain.
@@ -47,18 +47,7 @@ pub const ARCHETYPES: &[&str] = &["none", "plot", "gardener", "panda"];
 pub const ENTRY: BotEntry = BotEntry {
     name: "objective",
     class: "ObjectiveBot",
-    params: &[
-        ParamDecl::int("hand_size", 5, 1, 5),
-        ParamDecl::int("beam", 6, 1, 200),
-        ParamDecl::int("plot_samples", 3, 1, 100),
-        ParamDecl::float("focus", 0.5, Some(0.0), None),
-        ParamDecl::bool("protect", true),
-        ParamDecl::float("decay", DECAY, Some(0.0), None),
-        ParamDecl::float("deny", 1.0, Some(0.0), None),
-        ParamDecl::float("race", 0.0, Some(0.0), None),
-        ParamDecl::choice("prefer", "none", ARCHETYPES),
-        ParamDecl::float("weight", 2.0, Some(0.0), Some(100.0)),
-    ],
+    declared: || declared::of("objective"),
     make,
     test_only: false,
 };

@@ -8,7 +8,8 @@ use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::view::View;
 
-use super::registry::{BotEntry, Default, Kind, ParamDecl, Params};
+use super::declared;
+use super::registry::{BotEntry, Params};
 use super::Bot;
 
 /// Uniformly random legal actions (optionally completing objectives at once).
@@ -21,11 +22,7 @@ pub struct RandomBot {
 pub const ENTRY: BotEntry = BotEntry {
     name: "random",
     class: "RandomBot",
-    params: &[ParamDecl {
-        name: "complete",
-        kind: Kind::Bool,
-        default: Default::Bool(false),
-    }],
+    declared: || declared::of("random"),
     make,
     test_only: false,
 };

@@ -315,18 +315,26 @@ pub struct BotEntry {
     pub name: &'static str,
     /// The Python class's name (refusals name it, as `Bot.check_params` does).
     pub class: &'static str,
-    pub params: &'static [ParamDecl],
+    /// Its parameters' declarations: a built-in bot's from `bot_params.json`
+    /// ([`declared::of`](super::declared::of)), which the Python bot reads too.
+    pub declared: fn() -> &'static [ParamDecl],
     pub make: Factory,
     /// Only with the binding's test hook (the planted panic): never in a real run.
     pub test_only: bool,
 }
 
 impl BotEntry {
+    /// Its parameters' declarations, in order.
+    pub fn params(&self) -> &'static [ParamDecl] {
+        (self.declared)()
+    }
+
     /// Every declared parameter with its value, checked (`Bot.check_params`).
     pub fn check(&self, given: &[(String, Value)]) -> Result<Params, String> {
+        let params = self.params();
         for (name, _) in given {
-            if !self.params.iter().any(|p| p.name == name) {
-                let valid: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+            if !params.iter().any(|p| p.name == name) {
+                let valid: Vec<&str> = params.iter().map(|p| p.name).collect();
                 let valid = if valid.is_empty() {
                     "none".to_string()
                 } else {
@@ -339,8 +347,8 @@ impl BotEntry {
                 ));
             }
         }
-        let mut out = Vec::with_capacity(self.params.len());
-        for p in self.params {
+        let mut out = Vec::with_capacity(params.len());
+        for p in params {
             let value = match given.iter().find(|(n, _)| n == p.name) {
                 Some((_, v)) => p.convert(v)?,
                 None => p.default.value(),

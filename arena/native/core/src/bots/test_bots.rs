@@ -22,14 +22,16 @@ pub struct PanicBot {
 pub const PANIC: BotEntry = BotEntry {
     name: "panic",
     class: "PanicBot",
-    params: &[ParamDecl {
-        name: "after",
-        kind: Kind::Int {
-            minimum: Some(0),
-            maximum: None,
-        },
-        default: Default::Int(0),
-    }],
+    declared: || {
+        &[ParamDecl {
+            name: "after",
+            kind: Kind::Int {
+                minimum: Some(0),
+                maximum: None,
+            },
+            default: Default::Int(0),
+        }]
+    },
     make,
     test_only: true,
 };
