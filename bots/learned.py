@@ -15,8 +15,9 @@ compiled into the native core: ``learned`` is native-only.  On the reference eng
 (``ARENA_ENGINE=reference``) its ``choose`` refuses with a sentence saying so; a reference
 port of the features and the net is future work (issue 51).
 
-Parameters: ``samples`` (determinizations averaged per decision, default 3: one sample
-measured ten points worse against ``objective``, six no better; docs/experiments.md).
+Parameters: ``samples`` (determinizations averaged per decision, default 2: with the TD
+value 3 won about two points more against ``objective`` at a third more CPU, and 2 keeps
+the bot within 1.5x ``objective``'s CPU a game; one sample measured worse; docs/experiments.md).
 
 How it was trained and what it measured against ``objective``: ``docs/experiments.md``
 ("A value learned from self-play").
@@ -40,7 +41,7 @@ class LearnedBot(Bot):
     NATIVE = "learned"  # arena/native/core/src/bots/learned.rs
 
     PARAMS = (
-        Param("samples", int, 3, "determinizations averaged per decision", minimum=1,
+        Param("samples", int, 2, "determinizations averaged per decision", minimum=1,
               maximum=1000),
     )
 

@@ -42,7 +42,7 @@ pub const FORMAT: &str = "takenoko-value/1";
 pub const ENTRY: BotEntry = BotEntry {
     name: "learned",
     class: "LearnedBot",
-    params: &[ParamDecl::int("samples", 3, 1, 1000)],
+    params: &[ParamDecl::int("samples", 2, 1, 1000)],
     make,
     test_only: false,
 };
