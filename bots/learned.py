@@ -15,9 +15,9 @@ compiled into the native core: ``learned`` is native-only.  On the reference eng
 (``ARENA_ENGINE=reference``) its ``choose`` refuses with a sentence saying so; a reference
 port of the features and the net is future work (issue 51).
 
-Parameters: ``samples`` (determinizations averaged per decision, default 2: with the TD
-value 3 won about two points more against ``objective`` at a third more CPU, and 2 keeps
-the bot within 1.5x ``objective``'s CPU a game; one sample measured worse; docs/experiments.md).
+Parameters: ``samples`` (determinizations averaged per decision, default 2: it keeps
+the bot within 1.5x ``objective``'s CPU a game, where 3 cost 1.8x and measured no stronger
+against ``objective``; one sample measured worse; docs/experiments.md).
 
 How it was trained and what it measured against ``objective``: ``docs/experiments.md``
 ("A value learned from self-play").
