@@ -17,8 +17,9 @@ only declares it: on the reference engine (``ARENA_ENGINE=reference``) its ``cho
 refuses with a sentence saying so; a reference port of the features and the net is future
 work (issue 51).
 
-Parameters: ``samples`` (determinizations averaged per decision, default 3: one sample
-measured ten points worse against ``objective``, six no better; docs/experiments.md).
+Parameters: ``samples`` (determinizations averaged per decision, default 2: it keeps
+the bot within 1.5x ``objective``'s CPU a game, where 3 cost 1.8x and measured no stronger
+against ``objective``; one sample measured worse; docs/experiments.md).
 
 How it was trained and what it measured against ``objective``: ``docs/experiments.md``
 ("A value learned from self-play").

@@ -166,7 +166,7 @@ impl Out<'_> {
 }
 
 /// The features of `state` for `seat` (see the module's note on what it reads), at these
-/// card points, into `out`.
+/// card points, into `out`.  One section after the other, in [`NAMES`]' order.
 pub fn features(
     state: &State,
     seat: u8,
@@ -174,14 +174,26 @@ pub fn features(
     points: &[f64],
     out: &mut [f32; FEATURES],
 ) {
-    let b = &state.b;
-    let me = seat as usize;
     let other = rival(state, seat, points);
-    let them = other as usize;
-    let to_end = b.rules.objectives_to_end[b.players as usize].max(1) as f64;
     let mut o = Out { out, at: 0 };
+    race(&mut o, state, seat, other, points);
+    turn(&mut o, state, seat);
+    let mut snap = Snapshot::new(state, cache, points);
+    hand(&mut o, &mut snap, state, seat, points);
+    stocks(&mut o, state, seat, other);
+    rival_hand(&mut o, &mut snap, state, seat, other);
+    drop(snap);
+    draws(&mut o, state, seat, cache, points);
+    board(&mut o, state);
+    decks_and_figures(&mut o, state);
+    debug_assert_eq!(o.at, FEATURES);
+}
 
-    // scores and the race
+/// Scores, cards completed by category, and the race to the Emperor.
+fn race(o: &mut Out, state: &State, seat: u8, other: u8, points: &[f64]) {
+    let b = &state.b;
+    let (me, them) = (seat as usize, other as usize);
+    let to_end = b.rules.objectives_to_end[b.players as usize].max(1) as f64;
     let (mine, theirs) = (score(b, seat, points), score(b, other, points));
     o.put(mine / 30.0);
     o.put(theirs / 30.0);
@@ -207,8 +219,11 @@ pub fn features(
     };
     o.put(horizon.min(6) as f64 / 6.0);
     o.put(b.round as f64 / 40.0);
+}
 
-    // the turn
+/// Whose turn, and where in it.
+fn turn(o: &mut Out, state: &State, seat: u8) {
+    let b = &state.b;
     let my_turn = b.current == seat;
     o.put(my_turn as u8 as f64);
     o.put((my_turn && b.step == STEP_ACTIONS) as u8 as f64);
@@ -219,8 +234,21 @@ pub fn features(
     });
     o.put((my_turn && b.weather == FACE_SUN) as u8 as f64);
     o.put((my_turn && b.weather == FACE_WIND) as u8 as f64);
+}
 
-    // the own hand
+/// `p` points at `cost` actions, discounted by `decay` per action (nothing unreachable).
+fn worth(p: f64, cost: f64, decay: f64) -> f64 {
+    if cost >= UNREACHABLE {
+        0.0
+    } else {
+        p * decay.powf(cost)
+    }
+}
+
+/// The own hand: its size by category, the evaluation, the three best cards and sums
+/// over the cards' estimated costs.
+fn hand(o: &mut Out, snap: &mut Snapshot<State>, state: &State, seat: u8, points: &[f64]) {
+    let b = &state.b;
     let hand = own_hand(state, seat);
     o.put(hand.len() as f64 / 5.0);
     let mut by = [0.0; 3];
@@ -230,20 +258,12 @@ pub fn features(
     for v in by {
         o.put(v / 5.0);
     }
-    let mut snap = Snapshot::new(state, cache, points);
     let (evaluation, costs) = snap.evaluate(seat, &Weights::default(), None);
     o.put(evaluation / 20.0);
     let mut cards: Vec<(f64, f64)> = costs
         .iter()
         .map(|&(c, cost)| (points[c as usize], cost.min(UNREACHABLE)))
         .collect();
-    let worth = |p: f64, cost: f64, decay: f64| {
-        if cost >= UNREACHABLE {
-            0.0
-        } else {
-            p * decay.powf(cost)
-        }
-    };
     cards.sort_by(|x, y| worth(y.0, y.1, DECAY).total_cmp(&worth(x.0, x.1, DECAY)));
     for k in 0..3 {
         let (p, cost) = cards.get(k).copied().unwrap_or((0.0, UNREACHABLE));
@@ -258,16 +278,14 @@ pub fn features(
     }
     let cheapest = cards.iter().map(|&(_, c)| c).fold(UNREACHABLE, f64::min);
     o.put(cheapest.min(10.0) / 10.0);
-    o.put(
-        cards
-            .iter()
-            .filter(|&&(_, c)| c < UNREACHABLE)
-            .map(|&(p, _)| p)
-            .sum::<f64>()
-            / 20.0,
-    );
+    let reachable = cards.iter().filter(|&&(_, c)| c < UNREACHABLE);
+    o.put(reachable.map(|&(p, _)| p).sum::<f64>() / 20.0);
+}
 
-    // stocks
+/// Both seats' bamboo eaten, channels and improvements stored.
+fn stocks(o: &mut Out, state: &State, seat: u8, other: u8) {
+    let b = &state.b;
+    let (me, them) = (seat as usize, other as usize);
     for s in [me, them] {
         for k in 0..3 {
             o.put(b.eaten[s][k] as f64 / 5.0);
@@ -283,8 +301,10 @@ pub fn features(
         .map(|&n| n as u32)
         .sum();
     o.put(theirs_stored as f64 / 2.0);
+}
 
-    // the rival's hand, from its categories
+/// The rival's hand, from its categories and what a card of each is expected to be worth.
+fn rival_hand(o: &mut Out, snap: &mut Snapshot<State>, state: &State, seat: u8, other: u8) {
     let categories = snap_categories(state, other);
     o.put(categories.iter().sum::<f64>() / 5.0);
     for v in categories {
@@ -292,19 +312,25 @@ pub fn features(
     }
     let pools = Pools([0, 1, 2].map(|k| unseen_for(state, seat, k)));
     o.put(snap.expected_hand_value(other, &pools, DECAY, 0.0) / 10.0);
-    drop(snap);
+}
 
-    // draws (none with a full hand: the rules allow no draw then)
+/// What a draw of each category is worth (none with a full hand: the rules allow no draw
+/// then).
+fn draws(o: &mut Out, state: &State, seat: u8, cache: &mut Cache, points: &[f64]) {
+    let full = own_hand(state, seat).len() >= MAX_HAND;
     for k in 0..3u8 {
-        let value = if hand.len() < MAX_HAND {
-            draw_value(state, seat, k, DECAY, 0.0, cache, points)
-        } else {
+        let value = if full {
             0.0
+        } else {
+            draw_value(state, seat, k, DECAY, 0.0, cache, points)
         };
         o.put(value / 6.0);
     }
+}
 
-    // the board
+/// The board: plots, irrigation and bamboo by colour, improvements, the reserves.
+fn board(o: &mut Out, state: &State) {
+    let b = &state.b;
     let mut plots = [0.0; 3];
     let mut bamboo = [0.0; 3];
     let mut tall = [0.0; 3];
@@ -344,14 +370,15 @@ pub fn features(
         let total = COMPONENTS.bamboo_sections[k as usize].max(1) as f64;
         o.put(b.supply_left(k) as f64 / total);
     }
+}
 
-    // decks
+/// The decks' sizes and the colour and bamboo under the gardener and the panda.
+fn decks_and_figures(o: &mut Out, state: &State) {
+    let b = &state.b;
     o.put(state.plot_deck.len() as f64 / 27.0);
     for deck in &state.objective_decks {
         o.put(deck.len() as f64 / 15.0);
     }
-
-    // figures
     for cell in [b.gardener, b.panda] {
         let c = b.colour(cell);
         for k in 0..3 {
@@ -359,7 +386,6 @@ pub fn features(
         }
         o.put(b.bamboo(cell) as f64 / 4.0);
     }
-    debug_assert_eq!(o.at, FEATURES);
 }
 
 /// How many cards of each category a seat holds (public).
