@@ -1,16 +1,16 @@
 """The one fault taxonomy of the game loops: the exceptions, the alarm, the one-line texts.
 
-A seat's fault is one of ``FAULT_KINDS``: ``crash`` (its code raised, or its process died),
-``timeout`` (no decision within the move time), ``illegal`` (it returned something that is
-not a legal action), ``abandoned`` (a person quit: no fault of a bot).  Every Python path
-turns what happened into a kind and a message here (:func:`decision_fault`,
-:func:`start_fault`, :func:`over_time`, :func:`not_legal`), so that a fault reads the same
-whichever referee found it: the Python loop (``arena.play.match``), the Python seats of the
-native referee (``arena.play.referee.Table``), a worker making a bot, and the jail
-(``arena.jail.sandbox.RemoteBot`` raises ``BotFault`` with the kind it found).  The
-core writes the same kinds and sentences for its own seats
-(``arena/native/core/src/referee.rs``).  ``arena.play.match`` re-exports the exceptions under the
-names other modules import.
+A seat's fault is one of the record's ``ERROR_KINDS`` (``arena.runs.records``): ``crash``
+(its code raised, or its process died), ``timeout`` (no decision within the move time),
+``illegal`` (it returned something that is not a legal action), ``abandoned`` (a person
+quit: no fault of a bot).  Every Python path turns what happened into a kind and a message
+here (:func:`decision_fault`, :func:`start_fault`, :func:`over_time`, :func:`not_legal`),
+so that a fault reads the same whichever referee found it: the Python loop
+(``arena.play.match``), the Python seats of the native referee
+(``arena.play.referee.Table``), a worker making a bot, and the jail
+(``arena.jail.sandbox.RemoteBot`` raises ``BotFault`` with the kind it found).  The core
+writes the same kinds and sentences for its own seats (``arena/native/core/src/referee.rs``).
+``arena.play.match`` re-exports the exceptions under the names other modules import.
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ from typing import Any
 
 from arena.engine import ArenaError, CardSet, action_text, parse_action
 from arena.runs.records import GameAbandoned, GameError
-
-#: The kinds of fault a record's ``error`` may name (the core's names too).
-FAULT_KINDS = ("crash", "timeout", "illegal", "abandoned")
 
 
 class MoveTimeout(BaseException):

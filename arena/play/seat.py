@@ -41,8 +41,6 @@ BATCH, CALLBACK, LOOP = "batch", "callback", "loop"
 SEED_RANGE = range(-(2**127), 2**127)
 #: The default rules (frozen), which a seat holds until its ``start``.
 _DEFAULT_OPTIONS = RuleOptions()
-#: The twins that remember where opponents' pandas went (the Python ``observe``'s job).
-_OBSERVING = frozenset({"objective", "mcts", "elite"})
 
 
 def core() -> Any:
@@ -180,7 +178,9 @@ def make(cls: type[Bot], rng: random.Random | None, params: dict[str, Any]) -> B
     full = cls.check_params(params)
     if not takes(name, full):
         return cls(rng, **params)
-    kind = ObservingNativeBot if name in _OBSERVING else NativeBot
+    # The twin remembers the moves it is told where the reference class does (its own
+    # ``observe``: where opponents' pandas went); the others are told nothing.
+    kind = ObservingNativeBot if cls.observe is not Bot.observe else NativeBot
     return kind(name, cls, rng, full)
 
 
