@@ -32,7 +32,7 @@ Examples:
 @click.option("--specs", default=None, metavar="SPEC,SPEC,...",
               help="The specs on the ladder, separated by commas or semicolons (a spec with "
                    "parameters: mcts:iterations=250;greedy) [default: random, greedy, "
-                   "objective, mcts at 1/4, 1 and 4x its budget, elite likewise if installed].")
+                   "objective, mcts, learned, and elite at 1/4, 1 and 4x its budget].")
 @click.option("--bot", "bots", multiple=True, metavar="SPEC",
               help="A spec on the ladder (repeat; instead of --specs).")
 @click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,

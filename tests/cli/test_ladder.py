@@ -59,10 +59,9 @@ def test_a_winless_spec_stays_finite_and_even_games_rate_even() -> None:
     assert abs(even[1]) < 1e-6
 
 
-def test_default_specs_span_mcts_budgets() -> None:
-    specs = default_specs()
-    assert specs[:3] == ["random", "greedy", "objective"]
-    assert "mcts" in specs and len([s for s in specs if s.startswith("mcts")]) == 3
+def test_default_specs_are_the_skill_ladder_with_elites_budgets() -> None:
+    assert default_specs() == ["random", "greedy", "objective", "mcts", "learned",
+                               "elite:budget=0.25", "elite", "elite:budget=4"]
 
 
 def test_a_tiny_ladder_writes_its_table(tmp_path: Path) -> None:
