@@ -15,6 +15,7 @@ Usage::
         [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--lam 0.7] [--rounds 3]
         [--epochs 2] [--rate 0.001] [--lineup learned,learned,objective] [--explore 0.02]
         [--keep 1.0]
+    python scripts/train_value.py pipeline --out DIR [--seed 1] [--scale 1] [--dry-run]
 
 ``play`` plays games between native bots (each seat draws one of ``--lineup``; with
 probability ``--explore`` a decision is a uniformly random legal action, so that the positions
@@ -49,6 +50,19 @@ current value ``--rounds`` times.  It is judged as ``generation`` judges (duels 
 paired deals against the previous weights and ``objective``; ``OUT/td.json``) and kept as
 ``OUT/value.json`` only if it beats the previous weights.
 
+``pipeline`` makes the shipped weights from nothing: it runs the steps of ``PIPELINE`` (the
+recorded chain of ``play``, ``fit`` and ``td`` steps of docs/experiments.md, 13,100 games and
+the td steps' 2,400 duel games) in order, each into its own folder under ``--out``, and skips
+a step whose output is whole (its ``done.json``, written last; fits, duels and weights are
+written by a rename, so a file that exists is whole), so an interrupted run resumes where it
+stopped.  Progress over all the steps' games, with an ETA, goes to stderr, each step's
+figures (beside what the first run recorded) to stdout, and at the end the SHA-256 of the
+final weights and whether it is ``arena/data/value.sha256``'s.  ``--seed S`` adds
+1000·(S − 1) to every step's seed (1: the recorded ones); ``--scale`` multiplies every step's
+games and deals (a smoke run); ``--dry-run`` prints each step as the command that runs it.
+numpy is all it needs (no training library: the nets are a 95-32-1 MLP at most, fitted in
+minutes on a CPU).
+
 ``duel`` plays ``learned`` on the given weights against a bot (``--against``: a native bot's
 name, or another weights file) on ``--deals`` fresh deals, each twice with the seats swapped,
 and prints the win rate with its 95% interval and the CPU time.
@@ -62,12 +76,12 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _args import script_parser
+from _args import at_least, output_dir, positive_float, script_parser
 
 from arena.play.referee import core
 
@@ -110,8 +124,10 @@ def play_chunk(seed: int, chunk: int, games: int, lineup: Sequence[str], explore
 
 def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float, keep: float,
          chunk: int, weights: Sequence[str | None] | None = None, samples: int = 1,
-         afterstates: bool = False) -> int:
-    """Play ``games`` games into ``out`` (chunks already there are kept); rows written."""
+         afterstates: bool = False, progress: Callable[[int, bool], None] | None = None) -> int:
+    """Play ``games`` games into ``out`` (chunks already there are kept); rows written.
+    ``progress``: told the games of each chunk and whether they were played now or found
+    (instead of this run's own ETA line), so that a pipeline of many steps gives one ETA."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "meta.json").write_text(json.dumps({
         "seed": seed, "lineup": list(lineup), "explore": explore, "keep": keep, "chunk": chunk,
@@ -121,15 +137,20 @@ def play(out: Path, games: int, seed: int, lineup: Sequence[str], explore: float
     start, done, rows = time.monotonic(), 0, 0
     for c in range(chunks):
         path = out / f"chunk-{c:05d}.npz"
-        if path.exists():
-            continue
         n = min(chunk, games - c * chunk)
+        if path.exists():
+            if progress is not None:
+                progress(n, False)
+            continue
         data = play_chunk(seed, c, n, lineup, explore, keep, weights, samples, afterstates)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **data)
         tmp.replace(path)
         done += 1
         rows += len(data["game"])
+        if progress is not None:
+            progress(n, True)
+            continue
         left = sum(1 for k in range(c + 1, chunks) if not (out / f"chunk-{k:05d}.npz").exists())
         per = (time.monotonic() - start) / done
         print(f"chunk {c + 1}/{chunks}: {rows} rows this run, ETA {per * left:.0f} s",
@@ -288,6 +309,15 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` by a rename: a file that exists is whole.  Why: a step that
+    finds its output resumes by skipping it, so an interrupted write must leave nothing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
 def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1
          ) -> tuple[float, float, int, float]:
     """``learned`` on ``weights`` against ``against`` (a bot name or weights text) on
@@ -416,21 +446,45 @@ def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam
     return weights_json(names, mean, scale, layers, meta), figures
 
 
+def cached_duel(path: Path, text: str, against: str, deals: int, seed: int, samples: int,
+                progress: Callable[[int, bool], None] | None = None) -> tuple[float, float, int]:
+    """``duel``, its result kept in ``path`` (written whole) and read back when the same
+    weights, opponent, deals and seed ask again.  Why: a resumed generation need not replay
+    a 400-game duel it had finished."""
+    key = {"weights": sha256(text), "against": sha256(against), "deals": deals, "seed": seed,
+           "samples": samples}
+    if path.exists():
+        done = json.loads(path.read_text())
+        if done["key"] == key:
+            if progress is not None:
+                progress(done["games"], False)
+            return done["mean"], done["half"], done["games"]
+    mean, half, played, _ = duel(text, against, deals, seed, samples)
+    write_atomic(path, json.dumps({"key": key, "mean": mean, "half": half, "games": played},
+                                  indent=1) + "\n")
+    if progress is not None:
+        progress(played, True)
+    return mean, half, played
+
+
 def td_generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed: int,
-                  deals: int, settings: dict[str, Any], samples: int = 1) -> dict[str, Any]:
+                  deals: int, settings: dict[str, Any], samples: int = 1,
+                  progress: Callable[[int, bool], None] | None = None) -> dict[str, Any]:
     """One TD generation: ``games`` games of the previous weights (``settings["lineup"]``,
     learned seats on them) keep their afterstates in ``out``/``rows``; the value is fitted
     to λ-returns on those rows and ``data`` (``td_train``, from the previous weights); it is
     judged by duels on fresh paired deals against the previous weights and ``objective``,
     and kept (``out``/``value.json``) only if it beats the previous by more than the 95%
-    half-width.  Resumable: played chunks and a fitted ``candidate.json`` are kept."""
+    half-width.  Resumable: played chunks, a fitted ``candidate.json`` and finished duels
+    (``duel-*.json``) are kept, each written whole."""
     old = previous.read_text()
     lineup = settings["lineup"]
     times: dict[str, float] = {}
     clock = time.monotonic()
     rows = out / "rows"
     play(rows, games, seed, lineup, settings["explore"], settings["keep"], 100,
-         [old if n == "learned" else None for n in lineup], samples, afterstates=True)
+         [old if n == "learned" else None for n in lineup], samples, afterstates=True,
+         progress=progress)
     times["play_s"] = time.monotonic() - clock
     candidate = out / "candidate.json"
     if candidate.exists():
@@ -439,19 +493,268 @@ def td_generation(previous: Path, data: Sequence[Path], out: Path, games: int, s
         text, figures = td_train(load([*data, rows]), old, settings["hidden"], settings["lam"],
                                  settings["rounds"], settings["epochs"], settings["rate"], 256,
                                  seed)
-        candidate.write_text(text)
+        write_atomic(candidate, text)
     times["fit_s"] = time.monotonic() - clock - times["play_s"]
-    mean, half, played, _ = duel(text, old, deals, seed + 1, samples)
-    against, against_half, _, _ = duel(text, "objective", deals, seed + 2, samples)
+    mean, half, played = cached_duel(out / "duel-previous.json", text, old, deals, seed + 1,
+                                     samples, progress)
+    against, against_half, _ = cached_duel(out / "duel-objective.json", text, "objective",
+                                           deals, seed + 2, samples, progress)
     times["duel_s"] = time.monotonic() - clock - times["play_s"] - times["fit_s"]
     kept = mean - half > 0.5
     result = {**figures, **{k: round(v, 1) for k, v in times.items()}, "sha256": sha256(text),
               "vs_previous": mean, "vs_previous_half": half, "vs_objective": against,
               "vs_objective_half": against_half, "duel_games": played, "kept": kept}
     if kept:
-        (out / "value.json").write_text(text)
-    (out / "td.json").write_text(json.dumps(result, indent=1) + "\n")
+        write_atomic(out / "value.json", text)
+    write_atomic(out / "td.json", json.dumps(result, indent=1) + "\n")
     return result
+
+
+#: The chain of steps that made ``arena/data/value.json`` from nothing (docs/experiments.md),
+#: one row a step, run in order by ``pipeline``: ``name`` (its folder under ``--out``),
+#: ``command`` (the subcommand it runs) and that command's arguments, where ``data``,
+#: ``weights`` and ``previous`` name earlier steps (a ``play`` or ``td`` step's rows, a
+#: ``fit`` or ``td`` step's weights).  ``recorded``: what the first run of the chain measured,
+#: printed beside the new figures so that a divergence shows where it starts (td2 was not
+#: kept, but its rows are td3's).  A new generation is one more row.
+PIPELINE: list[dict[str, Any]] = [
+    {"name": "d1", "command": "play", "games": 3100, "seed": 1, "keep": 0.2,
+     "lineup": "objective,objective,greedy", "recorded": {"rows": 183782}},
+    {"name": "g1", "command": "fit", "data": ["d1"], "hidden": [32], "epochs": 12, "seed": 1,
+     "recorded": {"sha256": "702587cb00a63661996dff6b78d42669293f7f73bb9923ad3b6832a168e9f0c2",
+                  "rows": 183782, "log_loss": 0.57925}},
+    {"name": "d2", "command": "play", "games": 2000, "seed": 2, "keep": 0.3,
+     "lineup": "learned,objective", "weights": "g1"},
+    {"name": "linear", "command": "fit", "data": ["d1", "d2"], "hidden": [0], "epochs": 3,
+     "seed": 1, "recorded": {"log_loss": 0.499}},
+    {"name": "d3", "command": "play", "games": 1500, "seed": 3, "keep": 0.3,
+     "lineup": "learned,objective", "weights": "linear"},
+    {"name": "linear2", "command": "fit", "data": ["d1", "d2", "d3"], "hidden": [0],
+     "epochs": 3, "seed": 1,
+     "recorded": {"sha256": "1c7e47b4b3aef43fc7e4cdb688beb78ab9b8356d71f53e0c0772fb5bd330aa6f",
+                  "rows": 541070, "log_loss": 0.51675}},
+    {"name": "td1", "command": "td", "previous": "linear2", "data": [], "games": 3000,
+     "seed": 11, "deals": 200, "hidden": [0],
+     "recorded": {"sha256": "4f21e49d148e849318a7b47cf12ebc549710b1315f4c1b15f5ddd30329dbfa64",
+                  "vs_previous": 0.611, "vs_objective": 0.524, "kept": True}},
+    {"name": "td2", "command": "td", "previous": "td1", "data": ["td1"], "games": 2000,
+     "seed": 21, "deals": 200, "hidden": [0],
+     "recorded": {"vs_previous": 0.496, "vs_objective": 0.580, "kept": False}},
+    {"name": "td3", "command": "td", "previous": "td1", "data": ["td1", "td2"], "games": 1500,
+     "seed": 31, "deals": 200, "hidden": [32],
+     "recorded": {"sha256": "35ec5f5b064633080c1fe38ceb7ab91369b3dd7ae915fc8f59cc57f24ca51cdb",
+                  "rows": 795475, "vs_previous": 0.629, "vs_objective": 0.561, "kept": True}},
+]
+#: The defaults of each command's arguments, as the recorded chain used them.
+STEP_DEFAULTS: dict[str, dict[str, Any]] = {
+    "play": {"explore": 0.05, "chunk": 100, "samples": 1, "weights": None},
+    "fit": {"rate": 0.003, "batch": 256},
+    "td": {"lam": 0.7, "rounds": 3, "epochs": 2, "rate": 0.001,
+           "lineup": "learned,learned,objective", "explore": 0.02, "keep": 1.0, "samples": 1},
+}
+#: ``--seed S`` adds ``SEED_STRIDE * (S - 1)`` to every step's seed (S = 1: the recorded
+#: seeds); the duels of a ``td`` step use its seed + 1 and + 2, so runs never share games.
+SEED_STRIDE = 1000
+
+
+def resolve(steps: Sequence[dict[str, Any]], seed: int = 1) -> list[dict[str, Any]]:
+    """The steps with their defaults filled in and their seeds shifted for ``seed``.
+
+    Checks the chain: every step a row names is an earlier one, of a kind that has what is
+    asked (rows: ``play`` or ``td``; weights: ``fit`` or ``td``), and names are unique."""
+    kinds: dict[str, str] = {}
+    out: list[dict[str, Any]] = []
+    for row in steps:
+        step = {**STEP_DEFAULTS[row["command"]], **row}
+        step["seed"] = row["seed"] + SEED_STRIDE * (seed - 1)
+        wanted = [(n, ("play", "td")) for n in step.get("data", [])]
+        wanted += [(step[k], ("fit", "td")) for k in ("weights", "previous") if step.get(k)]
+        for name, allowed in wanted:
+            if kinds.get(name) not in allowed:
+                raise SystemExit(f"step {row['name']} needs {name}: not an earlier "
+                                 f"{' or '.join(allowed)} step")
+        if row["name"] in kinds:
+            raise SystemExit(f"two steps are named {row['name']}")
+        kinds[row["name"]] = row["command"]
+        out.append(step)
+    return out
+
+
+def args(step: dict[str, Any]) -> dict[str, Any]:
+    """What makes a step's output: the row less what was recorded of its first run."""
+    return {k: v for k, v in step.items() if k != "recorded"}
+
+
+def step_games(step: dict[str, Any]) -> int:
+    """The games a step plays: its own, and a ``td`` step's two duels of paired deals."""
+    return step.get("games", 0) + (4 * step["deals"] if step["command"] == "td" else 0)
+
+
+class Chain:
+    """Where each step of a pipeline under ``root`` keeps its rows and weights."""
+
+    def __init__(self, root: Path, steps: Sequence[dict[str, Any]]) -> None:
+        self.root = root
+        self.steps = {s["name"]: s for s in steps}
+
+    def rows(self, name: str) -> Path:
+        """A ``play`` step's folder of chunks, a ``td`` step's ``rows`` in its folder."""
+        folder = self.root / name
+        return folder / "rows" if self.steps[name]["command"] == "td" else folder
+
+    def weights(self, name: str) -> Path:
+        """A step's weights: a ``fit``'s ``value.json``; a ``td`` step's if it was kept,
+        else (by the rule that keeps a generation only if it beats the one before) the
+        weights it started from."""
+        step, path = self.steps[name], self.root / name / "value.json"
+        if step["command"] == "td" and not path.exists() and (self.root / name / "td.json"
+                                                              ).exists():
+            return self.weights(step["previous"])
+        return path
+
+    def command(self, step: dict[str, Any]) -> str:
+        """The step as the command line that runs it alone (for ``--dry-run``)."""
+        name, cmd = step["name"], step["command"]
+        parts = ["python scripts/train_value.py", cmd]
+        if cmd == "play":
+            parts += [f"--out {self.rows(name)}"]
+            if step["weights"]:
+                parts += [f"--weights {self.weights(step['weights'])}"]
+            keys = ("games", "seed", "chunk", "keep", "lineup", "explore", "samples")
+        elif cmd == "fit":
+            parts += ["--data", *map(str, map(self.rows, step["data"])),
+                      f"--out {self.root / name / 'value.json'}"]
+            keys = ("hidden", "epochs", "seed", "rate", "batch")
+        else:
+            parts += [f"--previous {self.weights(step['previous'])}"]
+            if step["data"]:
+                parts += ["--data", *map(str, map(self.rows, step["data"]))]
+            parts += [f"--out {self.root / name}"]
+            keys = ("games", "seed", "deals", "hidden", "lam", "rounds", "epochs", "rate",
+                    "lineup", "explore", "keep", "samples")
+        for k in keys:
+            v = step[k]
+            parts.append(f"--{k} {' '.join(map(str, v)) if isinstance(v, list) else v}")
+        return " ".join(parts)
+
+
+class Progress:
+    """Games done of all the pipeline's games, with the rate of this run and an ETA, on
+    stderr.  Games found done (a resumed run) count as done but not in the rate."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.played = total, 0, 0
+        self.start = time.monotonic()
+
+    def __call__(self, games: int, played: bool) -> None:
+        self.done += games
+        if not played:
+            return
+        self.played += games
+        elapsed = time.monotonic() - self.start
+        rate = self.played / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else float("nan")
+        print(f"pipeline: {self.done:,}/{self.total:,} games ({100 * self.done / self.total:.0f}%)"
+              f", {rate:.1f} games/s, ETA {eta / 60:.0f} min (games only: fits add to it)",
+              file=sys.stderr, flush=True)
+
+
+def run_step(chain: Chain, step: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """Run one step of the pipeline into its folder; its figures."""
+    name, cmd, folder = step["name"], step["command"], chain.root / step["name"]
+    if cmd == "play":
+        lineup = step["lineup"].split(",")
+        text = chain.weights(step["weights"]).read_text() if step["weights"] else None
+        rows = play(chain.rows(name), step["games"], step["seed"], lineup, step["explore"],
+                    step["keep"], step["chunk"], [text if n == "learned" else None
+                                                  for n in lineup], step["samples"],
+                    progress=progress)
+        return {"rows": len(load([chain.rows(name)])["game"]), "rows_this_run": rows}
+    if cmd == "fit":
+        text, figures = train(load([chain.rows(d) for d in step["data"]]), step["hidden"],
+                              step["epochs"], step["rate"], step["batch"], step["seed"])
+        write_atomic(folder / "value.json", text)
+        return {**figures, "sha256": sha256(text)}
+    settings = {k: step[k] for k in ("explore", "keep", "hidden", "lam", "rounds", "epochs",
+                                     "rate")}
+    settings["lineup"] = step["lineup"].split(",")
+    return td_generation(chain.weights(step["previous"]), [chain.rows(d) for d in step["data"]],
+                         folder, step["games"], step["seed"], step["deals"], settings,
+                         step["samples"], progress)
+
+
+def finished(chain: Chain, step: dict[str, Any]) -> dict[str, Any] | None:
+    """A step's figures if its folder holds its whole output, made by this very step (its
+    ``done.json``, written last, and the weights it names unchanged); else None."""
+    path = chain.root / step["name"] / "done.json"
+    if not path.exists():
+        return None
+    done = json.loads(path.read_text())
+    if done["step"] != args(step):
+        raise SystemExit(f"{path.parent} was made by another step ({done['step']}): remove it "
+                         "or choose another --out")
+    digest = done["figures"].get("sha256")
+    weights = chain.root / step["name"] / ("candidate.json" if step["command"] == "td"
+                                           else "value.json")
+    if digest and (not weights.exists() or sha256(weights.read_text()) != digest):
+        return None
+    return done["figures"]
+
+
+def pipeline(root: Path, seed: int = 1, steps: Sequence[dict[str, Any]] = PIPELINE,
+             dry_run: bool = False) -> dict[str, Any]:
+    """Run ``steps`` in order into ``root``, each skipped when its output is already whole,
+    and return the final weights' path and SHA-256 (the last step's weights)."""
+    resolved = resolve(steps, seed)
+    chain = Chain(root, resolved)
+    progress = Progress(sum(map(step_games, resolved)))
+    for i, step in enumerate(resolved, 1):
+        head = f"step {i}/{len(resolved)} {step['name']}"
+        if dry_run:
+            print(f"{head} ({step_games(step):,} games): {chain.command(step)}")
+            continue
+        figures = finished(chain, step)
+        if figures is not None:
+            progress(step_games(step), False)
+            print(f"{head}: done before, skipped", file=sys.stderr, flush=True)
+        else:
+            print(f"{head}: {chain.command(step)}", file=sys.stderr, flush=True)
+            clock = time.monotonic()
+            figures = {**run_step(chain, step, progress),
+                       "step_s": round(time.monotonic() - clock, 1)}
+            write_atomic(root / step["name"] / "done.json",
+                         json.dumps({"step": args(step), "figures": figures}, indent=1) + "\n")
+        shown = {k: v for k, v in figures.items() if k in ("rows", "games", "log_loss",
+                 "outcome_loss", "vs_previous", "vs_previous_half", "vs_objective",
+                 "vs_objective_half", "kept", "sha256", "step_s")}
+        print(f"{step['name']}: {json.dumps(shown)}" + (
+            f"\n{step['name']} recorded: {json.dumps(step['recorded'])}"
+            if step.get("recorded") else ""), flush=True)
+    final = chain.weights(resolved[-1]["name"])
+    digest = sha256(final.read_text()) if final.exists() else None
+    return {"weights": str(final), "sha256": digest, "games": progress.total}
+
+
+def scaled(steps: Sequence[dict[str, Any]], factor: float) -> list[dict[str, Any]]:
+    """The steps with their games and deals multiplied by ``factor`` (at least 2 of each)."""
+    if factor == 1.0:
+        return list(steps)
+    return [{**s, **{k: max(2, round(s[k] * factor)) for k in ("games", "deals") if k in s}}
+            for s in steps]
+
+
+def run_pipeline(out: Path, seed: int, scale: float, dry_run: bool) -> int:
+    """``pipeline``'s command: run it, then say whether the final weights are the shipped."""
+    result = pipeline(out, seed, scaled(PIPELINE, scale), dry_run)
+    if dry_run:
+        print(f"{result['games']:,} games in all, into {out}")
+        return 0
+    shipped = Path(__file__).resolve().parents[1] / "arena" / "data" / "value.sha256"
+    expected = shipped.read_text().split()[0]
+    print(f"final weights {result['weights']}: SHA-256 {result['sha256']}")
+    print(f"arena/data/value.sha256: {expected}: "
+          f"{'equal' if result['sha256'] == expected else 'NOT equal'}")
+    return 0
 
 
 def parser() -> Any:
@@ -462,6 +765,8 @@ def parser() -> Any:
         "python scripts/train_value.py fit --data d1 --out value.json --hidden 0 --epochs 3",
         "python scripts/train_value.py duel --weights value.json --against objective --deals 100",
         "python scripts/train_value.py td --previous value.json --out td1 --games 1000 --seed 11",
+        "python scripts/train_value.py pipeline --out run --dry-run",
+        "python scripts/train_value.py pipeline --out run",
     )
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play games and keep their rows")
@@ -492,6 +797,14 @@ def parser() -> Any:
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--samples", type=int, default=1)
+    pl = sub.add_parser("pipeline", help="from nothing to the shipped weights (PIPELINE)")
+    pl.add_argument("--out", type=output_dir, required=True,
+                    help="a folder per step, resumable")
+    pl.add_argument("--seed", type=at_least(1), default=1,
+                    help=f"1: the recorded seeds; S adds {SEED_STRIDE}*(S-1) to every one")
+    pl.add_argument("--scale", type=positive_float, default=1.0,
+                    help="multiply every step's games and deals (a quick smoke run)")
+    pl.add_argument("--dry-run", action="store_true", help="print the steps, run nothing")
     for name, text in (("generation", "play, fit, and keep only a winner over the last"),
                        ("td", "a generation on afterstates with TD(λ) targets")):
         g = sub.add_parser(name, help=text)
@@ -525,7 +838,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif a.command == "fit":
         text, figures = train(load(a.data), a.hidden, a.epochs, a.rate, a.batch, a.seed,
                               target=a.target)
-        a.out.write_text(text)
+        write_atomic(a.out, text)
         digest = sha256(text)
         a.out.with_suffix(".sha256").write_text(f"{digest}  {a.out.name}\n")
         print(json.dumps({**figures, "sha256": digest}))
@@ -533,6 +846,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = generation(a.previous, a.data, a.out, a.games, a.seed, a.deals, a.hidden,
                             a.epochs, a.samples)
         print(json.dumps(result))
+    elif a.command == "pipeline":
+        return run_pipeline(a.out, a.seed, a.scale, a.dry_run)
     elif a.command == "td":
         settings = {"lineup": [s.strip() for s in a.lineup.split(",") if s.strip()],
                     "explore": a.explore, "keep": a.keep, "hidden": a.hidden, "lam": a.lam,

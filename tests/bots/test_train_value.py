@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ pytestmark = pytest.mark.skipif(ENGINE != "native", reason="the rows are played 
 
 train_value = load_script("train_value")
 LONG = os.environ.get("ARENA_LONG") == "1"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_same_seed_gives_the_same_rows_and_a_resumed_run_the_same_files(tmp_path) -> None:
@@ -130,3 +132,81 @@ def test_td_training_on_afterstates_is_reproducible_by_seed(tmp_path) -> None:
     assert digests[3] == digests[4] != digests[0]
     assert json.loads(runs[3])["meta"]["target"] == "td"
     assert len(json.loads(runs[3])["layers"]) == 2
+
+
+#: A pipeline of the recorded chain's three kinds of step, a few games each (seconds).
+TINY = [
+    {"name": "d", "command": "play", "games": 4, "seed": 1, "keep": 0.3, "chunk": 2,
+     "lineup": "greedy,objective"},
+    {"name": "v", "command": "fit", "data": ["d"], "hidden": [0], "epochs": 1, "seed": 1,
+     "batch": 64},
+    {"name": "t", "command": "td", "previous": "v", "data": ["d"], "games": 4, "seed": 11,
+     "deals": 2, "hidden": [4], "rounds": 1, "epochs": 1},
+]
+
+
+def test_the_recorded_chain_uses_only_earlier_steps_outputs_and_its_seeds() -> None:
+    steps = train_value.resolve(train_value.PIPELINE)
+    seen: dict[str, str] = {}
+    for step in steps:
+        for name in step.get("data", []):
+            assert seen[name] in ("play", "td"), (step["name"], name)
+        for key in ("weights", "previous"):
+            if step.get(key):
+                assert seen[step[key]] in ("fit", "td"), (step["name"], step[key])
+        seen[step["name"]] = step["command"]
+    assert [s["seed"] for s in steps] == [1, 1, 2, 1, 3, 1, 11, 21, 31]
+    assert [s["seed"] for s in train_value.resolve(train_value.PIPELINE, seed=3)] == [
+        s["seed"] + 2 * train_value.SEED_STRIDE for s in steps]
+    # The shipped weights are the last step's, as recorded.
+    shipped = (ROOT / "arena" / "data" / "value.sha256").read_text().split()[0]
+    assert train_value.PIPELINE[-1]["recorded"]["sha256"] == shipped
+    assert sum(map(train_value.step_games, steps)) == 13_100 + 3 * 800
+
+
+@pytest.mark.parametrize("broken", [
+    {"name": "x", "command": "fit", "data": ["later"], "hidden": [0], "epochs": 1, "seed": 1},
+    {"name": "x", "command": "play", "games": 2, "seed": 1, "keep": 0.3, "lineup": "learned",
+     "weights": "d"},
+    {"name": "d", "command": "play", "games": 2, "seed": 1, "keep": 0.3, "lineup": "greedy"},
+])
+def test_a_step_that_needs_what_no_earlier_step_made_is_refused(broken) -> None:
+    with pytest.raises(SystemExit):
+        train_value.resolve([TINY[0], broken])
+
+
+def test_a_dry_run_prints_each_steps_command_and_runs_nothing(tmp_path, capsys) -> None:
+    train_value.pipeline(tmp_path / "run", dry_run=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(train_value.PIPELINE)
+    assert lines[0].startswith("step 1/9 d1 (3,100 games): python scripts/train_value.py play")
+    assert f"--previous {tmp_path / 'run' / 'td1' / 'value.json'}" in lines[-1]
+    assert f"--data {tmp_path / 'run' / 'td1' / 'rows'} {tmp_path / 'run' / 'td2' / 'rows'}" \
+        in lines[-1]
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_tiny_pipeline_is_reproducible_and_resumes_by_skipping_whole_steps(
+        tmp_path, capsys) -> None:
+    a = train_value.pipeline(tmp_path / "a", steps=TINY)
+    b = train_value.pipeline(tmp_path / "b", steps=TINY)
+    assert a["sha256"] == b["sha256"] is not None
+    assert a["games"] == 4 + 4 + 8
+    other = train_value.pipeline(tmp_path / "c", seed=2, steps=TINY)
+    assert other["sha256"] != a["sha256"]
+    capsys.readouterr()
+    # A second run finds every step whole and plays nothing.
+    stamps = {p: p.stat().st_mtime_ns for p in (tmp_path / "a").rglob("*")}
+    assert train_value.pipeline(tmp_path / "a", steps=TINY) == a
+    assert capsys.readouterr().err.count("done before, skipped") == 3
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "a").rglob("*")} == stamps
+    # A td step cut off after its fit and one duel redoes only the other duel.
+    (tmp_path / "a" / "t" / "done.json").unlink()
+    (tmp_path / "a" / "t" / "duel-objective.json").unlink()
+    assert train_value.pipeline(tmp_path / "a", steps=TINY) == a
+    err = capsys.readouterr().err
+    assert err.count("done before, skipped") == 2 and "round 1/1" not in err
+    assert (tmp_path / "a" / "t" / "duel-objective.json").exists()
+    # Another step's folder under the same name is refused, not overwritten.
+    with pytest.raises(SystemExit, match="another step"):
+        train_value.pipeline(tmp_path / "a", steps=[{**TINY[0], "keep": 0.5}])
