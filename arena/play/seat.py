@@ -28,7 +28,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from arena.engine import ENGINE, CardSet, RuleOptions
@@ -214,6 +213,14 @@ def native_participant(spec: Any) -> tuple[str, dict[str, Any]] | None:
     return (name, params) if takes(name, params) else None
 
 
+def participant_seats(specs: Sequence[Any], isolates: Callable[[Any], bool] = lambda spec: False
+                      ) -> list[tuple[str, dict[str, Any]] | None]:
+    """Each participant's seat, decided once for a run: ``(native name, full params)`` for
+    a native one (``native_participant``), None for a Python or a jailed one.  ``isolates``
+    is asked first: an isolated participant's module is never imported here."""
+    return [None if isolates(spec) else native_participant(spec) for spec in specs]
+
+
 #: The whole numbers a placement's card, seat and depth may be for the core (a record's
 #: larger number is refused by the Python loop, with the same sentence).
 _PLACE_RANGE = range(-(2**63), 2**63)
@@ -235,9 +242,10 @@ def placement_args(intervention: Sequence[Any], cards: CardSet
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Game:
-    """What decides a game's referee (``referee_for``)."""
+    """What decides a game's referee (``referee_for``): asked of every game a tournament's
+    worker plays, so it is light (slots, the placements made when first asked)."""
 
     seed: Any
     players: int
@@ -245,11 +253,14 @@ class Game:
     dice: Sequence[Any]
     intervention: Sequence[Any]
     cards: CardSet
+    _placements: list[tuple[int, int | None, int | None]] | bool | None = False
 
-    @cached_property
+    @property
     def placements(self) -> list[tuple[int, int | None, int | None]] | None:
-        """The intervention as the core takes it (None: it cannot)."""
-        return placement_args(self.intervention, self.cards)
+        """The intervention as the core takes it (None: it cannot); made once."""
+        if self._placements is False:
+            self._placements = placement_args(self.intervention, self.cards)
+        return self._placements  # type: ignore[return-value]
 
 
 def _utf8(names: Sequence[Any]) -> bool:
@@ -269,7 +280,7 @@ LOOP_REASONS: tuple[tuple[str, Callable[[Game], bool]], ...] = (
     ("a seed beyond 128 bits", lambda g: type(g.seed) is not int or g.seed not in SEED_RANGE),
     ("players outside 2 to 4", lambda g: not 2 <= g.players <= 4),
     ("a die face that is not 0 to 5",
-     lambda g: any(type(f) is not int or not 0 <= f <= 5 for f in g.dice)),
+     lambda g: bool(g.dice) and any(type(f) is not int or not 0 <= f <= 5 for f in g.dice)),
     ("a seat name that is not text", lambda g: any(type(n) is not str for n in g.names)),
     ("a seat name that is not UTF-8", lambda g: not _utf8(g.names)),
     ("an intervention the core cannot make", lambda g: g.placements is None),
@@ -295,3 +306,10 @@ def referee_for(game: Game, seats: Sequence[Any], hooked: bool) -> tuple[str, st
     if not hooked and all(s is not None for s in seats):
         return BATCH, "every seat native"
     return CALLBACK, "a Python seat or a hook"
+
+
+def batch_plays(game: Game, seats: Sequence[Any]) -> bool:
+    """Whether the core plays ``game`` whole, with no Python in it (``referee_for``'s
+    ``batch``): what a tournament's worker asks of each game before it batches it
+    (``arena.tournament.native_games``)."""
+    return referee_for(game, seats, False)[0] == BATCH
