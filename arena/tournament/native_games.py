@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from arena.play.referee import record_head, record_parts
 from arena.play.seat import Game, batch_plays, core, placement_args
+from arena.runs.records import record_head, record_parts
 from arena.tournament.schedule import Schedule, ScheduledGame
 
 log = logging.getLogger("arena.tournament")
