@@ -47,16 +47,34 @@ def core() -> Any:
     return _engine._module()
 
 
+def native_only(cls: type) -> bool:
+    """Whether ``cls`` has no Python twin: it declares a Rust twin (``NATIVE``, its own) and
+    no ``choose`` of its own (the protocol's, ``Bot.choose``).  Such a bot is a native seat
+    on either engine: on the reference engine the Python loop hands its twin each view
+    converted to the core's (``native_view``)."""
+    return bool(cls.__dict__.get("NATIVE")) and getattr(cls, "choose", None) is Bot.choose
+
+
 def twin_name(cls: type) -> str | None:
     """The Rust twin that makes exactly ``cls``'s decisions, by its registry name: declared
-    by the class itself (``Bot.NATIVE``), known to the core, on the native engine; else
-    None."""
-    if ENGINE != "native":
-        return None
+    by the class itself (``Bot.NATIVE``), known to the core, on the native engine (on the
+    reference engine only for a bot with no Python twin, ``native_only``); else None."""
     name = cls.__dict__.get("NATIVE")
-    if not name or name not in core().bot_names():
+    if not name or (ENGINE != "native" and not native_only(cls)):
+        return None
+    if name not in core().bot_names():
         return None
     return name  # type: ignore[no-any-return]
+
+
+def native_view(view: Any) -> Any:
+    """``view`` as the core's ``PlayerView``: itself on the native engine; the reference's
+    converted through the text both engines write of a view (``to_json``) and the order
+    its improvements were placed in (what the core's pickling carries too)."""
+    native = core()
+    if isinstance(view, native.PlayerView):
+        return view
+    return native._view_from_pickle(view.to_json(), list(view.improvement))
 
 
 #: ``takes``'s answers: one configuration makes thousands of bots (one per seat and game).
@@ -144,7 +162,7 @@ class NativeBot(Bot):
     def choose(self, view: Any, legal: Sequence[int]) -> int:
         if self.twin is None:
             return self.stand_in.choose(view, legal)  # type: ignore[union-attr]
-        action = self.twin.choose(view, legal, self.rng)
+        action = self.twin.choose(native_view(view), legal, self.rng)
         self.last_iterations = self.twin.last_iterations
         return action  # type: ignore[no-any-return]
 
