@@ -109,6 +109,8 @@ from typing import Any, TypedDict
 
 import orjson
 
+from arena.runs.moves import TURN_ACTIONS
+
 #: How a game can stop before its end: a bot's fault, or (``abandoned``) a person at the
 #: terminal who quit (``arena play --bot human``; never in a tournament).
 ERROR_KINDS = ("crash", "illegal", "timeout", "abandoned")
@@ -142,7 +144,7 @@ def json_problem(text: str | bytes) -> tuple[Any, str | None]:
         return None, "JSON with an integer of more than 4300 digits"
 
 TIEBREAKS = ("none", "panda", "shared")
-ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
+ACTION_KINDS = TURN_ACTIONS  # the record's ``actions`` kinds (arena.runs.moves)
 
 
 class GameError(TypedDict):
