@@ -7,7 +7,9 @@ workers, the jail and the scripts alike), never again while it plays:
   (``NATIVE``, its own declaration: a subclass that may decide otherwise does not inherit
   it), the native engine is selected, and the core takes its parameters.  Its decisions are
   the twin's, drawn from the bot's own ``random.Random``; the native referee plays it with no
-  Python in the loop.
+  Python in the loop.  A class with no Python twin (:func:`native_only`: ``NATIVE`` and no
+  ``choose``, such as ``learned``) is a native seat on the reference engine too, its Rust bot
+  handed the Python loop's views converted (:func:`native_view`).
 - a **Python seat**: any other bot, its class itself (the built-in classes are the readable
   reference: they hold no dispatching).  The native referee calls it back.
 - a **jailed seat**: an isolated participant, ``arena.jail.sandbox.RemoteBot`` (its bot
@@ -17,7 +19,9 @@ Then :func:`referee_for` picks the referee of a game from :data:`LOOP_REASONS`, 
 of the reasons a game leaves the native referee, each a named row:
 
 - ``batch``: every seat native and nothing to call back: the core plays the whole game (a
-  tournament's all-native games, many per call: ``arena.tournament.native_games``);
+  tournament's all-native games, many per call: ``arena.tournament.native_games``, whose
+  worker asks :func:`batch_plays` of each game, its participants' seats decided once by
+  :func:`participant_seats`);
 - ``callback``: the native referee, calling the Python seats and hooks back
   (``arena.play.referee.play_native``);
 - ``loop``: the Python loop (``arena.play.match.python_loop``), for a game a row of the table names.
