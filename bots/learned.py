@@ -11,11 +11,11 @@ consistent with its view, tries every legal action on each (looking through ``pl
 net gives the best chance of winning.  A satisfied objective is completed first.
 
 The weights are data, ``arena/data/value.json`` (its SHA-256 in ``arena/data/value.sha256``),
-compiled into the native core: ``learned`` is native-only, its seat always native
-(``arena.play.seat``: made from its spec on the native engine, it is its Rust bot).  This class
-only declares it: on the reference engine (``ARENA_ENGINE=reference``) its ``choose``
-refuses with a sentence saying so; a reference port of the features and the net is future
-work (issue 51).
+compiled into the native core: ``learned`` has no Python twin, and this class only declares
+it (``NATIVE``, and no ``choose``: ``arena.play.seat.native_only``).  Made from its spec, its
+seat is native on either engine: on the reference engine (``ARENA_ENGINE=reference``) the
+Python loop hands the Rust bot each view converted to the core's (``seat.native_view``).  A
+reference port of the features and the net is future work (issue 51).
 
 Parameters: ``samples`` (determinizations averaged per decision, default 2: it keeps
 the bot within 1.5x ``objective``'s CPU a game, where 3 cost 1.8x and measured no stronger
@@ -26,10 +26,6 @@ How it was trained and what it measured against ``objective``: ``docs/experiment
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from arena.engine import ENGINE, PlayerView
 
 from .base import Bot, declared
 
@@ -43,17 +39,6 @@ class LearnedBot(Bot):
     PARAMS = declared("learned")
 
     samples: int
-
-    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
-        if len(legal) == 1:
-            return legal[0]
-        if ENGINE == "native":
-            raise RuntimeError(
-                "the learned bot plays as a native seat only (its value is computed in the "
-                "core): make it from its spec (arena.play.registry.make_bot or BotSpec.create)")
-        raise RuntimeError(
-            "the learned bot plays on the native engine only (its value is computed in "
-            "the core); unset ARENA_ENGINE=reference")
 
 
 __all__ = ["LearnedBot"]

@@ -67,6 +67,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from arena.runs.moves import turn_actions
 from arena.runs.reader import RunError, open_run, sentence
 from arena.runs.segments import has_games
 
@@ -81,8 +82,6 @@ MIN_DEALS = 10
 MARGIN = 0.2
 REPLICATES = 1000
 POWER_Z = 0.8416212335729143  # 80% power
-#: The first word of a turn action in a move's notation (R3.3: the actions a turn spends).
-TURN_WORDS = frozenset({"plot", "irrigation", "gardener", "panda", "objective"})
 CATEGORIES = ("plot", "gardener", "panda")
 
 
@@ -114,26 +113,6 @@ def is_experiment(manifest: dict[str, Any]) -> bool:
     """Whether a run's manifest describes a card study."""
     design = manifest.get("experiment")
     return isinstance(design, dict) and design.get("kind") == "card-value"
-
-
-def _turn_actions(moves: Sequence[str], seat: int, card: str, after_draw: bool) -> int:
-    """The seat's turn actions from the start (or from its draw of ``card``) until it
-    completed ``card`` or the game ended."""
-    prefix = f"{seat} "
-    done = f"{seat} complete {card}"
-    drew = f"* drew {card}"
-    counting = not after_draw
-    count = 0
-    for line in moves:
-        if not counting:
-            counting = line == drew
-            continue
-        if line.startswith(prefix):
-            if line == done:
-                break
-            if line.split(" ", 2)[1] in TURN_WORDS:
-                count += 1
-    return count
 
 
 def _holders(rec: dict[str, Any], after_draw: bool, observed: str) -> list[tuple[int, str]]:
@@ -202,7 +181,7 @@ class _Arms:
         if seat >= 0:
             y = 1.0 / len(winners) if seat in winners else 0.0
             done = card in rec["completed"][seat]
-            acts = _turn_actions(rec["moves"], seat, card, self.after_draw)
+            acts = turn_actions(rec["moves"], seat, card, self.after_draw)
         else:  # depth: nobody drew it
             y, done, acts = math.nan, False, 0
         # The cards placed with the other seats of the game (block games).

@@ -58,6 +58,7 @@ from arena.runs.integrity import (
     damaged_line,
     provenance,
 )
+from arena.runs.moves import TURN_ACTIONS
 from arena.runs.reader import GAMES, RunError, RunFolder, open_run, sentence
 from arena.runs.reader import read_manifest as read_run_manifest
 from arena.runs.segments import has_games
@@ -74,7 +75,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 log = logging.getLogger("reports")
 
 CATEGORIES = ("plot", "gardener", "panda")
-ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
+#: A record's ``actions`` kinds (``arena.runs.moves``: the schema's one list).
+ACTION_KINDS = TURN_ACTIONS
 WEATHER_FACES = ("sun", "rain", "wind", "storm", "clouds", "choice")
 TIEBREAKS = ("none", "panda", "shared")
 _GAME_ID = re.compile(r"^(\d+)-(\d+)-(\d+)$")

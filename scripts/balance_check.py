@@ -43,7 +43,7 @@ from _args import at_least, bot_spec, output_dir, output_file, script_parser
 from arena.engine import ArenaError
 from arena.engine.card_files import CardChoice, parse, template
 from arena.play.registry import BotSpec
-from arena.runs.segments import iter_lines
+from arena.runs.reader import open_run
 from arena.runs.store import StoreError
 from arena.tournament import RunSettings, TournamentConfig, run_tournament
 from arena.tournament.schedule import ScheduleError, against_copies
@@ -130,11 +130,12 @@ def games_to_find(games: int, lo: float, hi: float, size: float) -> int | None:
 def _winning_seats(t: Tables) -> dict[str, tuple[int, ...]]:
     """Per game (id and seed), the seats that won."""
     out = {}
-    for _source, line in iter_lines(Path(t.source), whole_only=False):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:  # a last line cut short: the loader skips it too
+    # The one verified reader (arena/runs/reader.py); a last line cut short comes with its
+    # problem and is skipped, as the loader skips it.
+    for line in open_run(Path(t.source)).lines(whole_only=False):
+        if line.problem is not None:
             continue
+        record = line.record
         out[f"{record['game']}@{record['seed']}"] = tuple(sorted(record.get("winners", ())))
     return out
 
@@ -243,21 +244,21 @@ def first_games(directory: Path, games: int, players: int, into: Path) -> Path:
 
     into.mkdir(parents=True, exist_ok=True)
     deals = math.ceil(games / players)
-    # The run's segments and games.jsonl, copied into one games.jsonl (arena/runs/segments.py).
-    lines = (raw.decode() for _source, raw in iter_lines(directory))
-    kept = [line for line in lines if _deal(line) < deals]
+    # The run's segments and games.jsonl, read (and checked) by the one verified reader
+    # (arena/runs/reader.py), copied into one games.jsonl.
+    run = open_run(directory)
+    kept = [line.record for line in run.lines() if _deal(line.record) < deals]
     key = own_key()
     run_id = secrets.token_bytes(16)
     signer = ChainSigner(key, run_id)
     signed = []
-    for line in kept:
-        record = json.loads(line)
+    for record in kept:
         for name in (SIG_FIELD, PREV_FIELD, "mac"):
             record.pop(name, None)
         signed.append(signer.sign_line(json.dumps(record, separators=(",", ":")),
                                        record["game"]))
     (into / "games.jsonl").write_text("".join(f"{line}\n" for line in signed))
-    manifest = json.loads((directory / "manifest.json").read_text())
+    manifest = dict(run.manifest)
     manifest.pop("mac", None)
     public = public_bytes(key)  # type: ignore[arg-type]
     manifest.update(signer={"ed25519": public.hex(), "fingerprint": fingerprint(public)},
@@ -266,10 +267,12 @@ def first_games(directory: Path, games: int, players: int, into: Path) -> Path:
     return into
 
 
-def _deal(line: str) -> float:
+def _deal(record: Any) -> float:
+    """A record's deal; a line that is not a record (its problem said by the reader) sorts
+    after every deal, so it is left out of the copy."""
     try:
-        return float(json.loads(line)["deal"])
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        return float(record["deal"])
+    except (KeyError, TypeError, ValueError):
         return math.inf
 
 

@@ -157,9 +157,11 @@ def main() -> None:
     except (ArenaError, ValueError) as exc:
         parser.error(str(exc))
     total = make_schedule(config).total
-    from arena.play.seat import native_participant
+    from arena.tournament.worker import GamePlayer
 
-    native = all(native_participant(spec) for spec in config.participants)
+    # native-2 where the worker would batch every game (the one table's answer).
+    player = GamePlayer(config, log_faults=False)
+    native = all(player.native.plays(g) for g in player.schedule.games)
     ways: dict[str, Callable[[], float]] = {
         "bare": lambda: bare_loop(config),
         **({"native-2": lambda: bare_native(config)} if native else {}),

@@ -30,7 +30,6 @@ chosen for doing best on those deals.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Sequence
@@ -39,7 +38,8 @@ from pathlib import Path
 from _args import at_least
 from scipy.stats import binomtest
 
-from arena.runs.segments import SegmentError, has_games, iter_lines
+from arena.runs.reader import RunError, open_run
+from arena.runs.segments import has_games
 from arena.stats.intervals import wilson
 from arena.tournament.sprt import game_score
 
@@ -66,14 +66,17 @@ def load(run: Path) -> tuple[dict[tuple[int, int], Game], int]:
     games: dict[tuple[int, int], Game] = {}
     bad = 0
     try:
-        # The run's segments, then its games.jsonl (arena/runs/segments.py), read only.
-        lines = list(iter_lines(run, whole_only=False))
-    except SegmentError as exc:
+        # The one verified reader (arena/runs/reader.py): signatures and chain checked, a
+        # line that does not parse (a last line cut mid-write) handed back with its problem.
+        lines = list(open_run(run).lines(whole_only=False))
+    except RunError as exc:
         raise PairedError(str(exc)) from None
-    for source, line in lines:
-        path, number = source.path, source.line
+    for line in lines:
+        path, number = line.source.path, line.source.line
         try:
-            g = json.loads(line)
+            if line.problem is not None:
+                raise ValueError(line.problem)
+            g = line.record
             seats = [str(name) for name in g["seats"]]
             subject = [i for i, name in enumerate(seats) if not _COPY.search(name)]
             if len(subject) != 1:

@@ -302,10 +302,11 @@ def test_bots_use_the_engines_public_names_only() -> None:
 #: What ``reports`` may import of the arena: the Wilson interval and the one verdict rule
 #: (``arena.stats.verdict``, which imports only the interval), formulas the standings printed
 #: during a tournament share with the report, the check of a run's signatures and whose key
-#: made them, which a report must apply as the runner does (leaves that import nothing else
-#: of the arena).
+#: made them, which a report must apply as the runner does, and the reading of a record's
+#: ``moves`` (leaves that import nothing else of the arena).
 REPORTS_MAY_IMPORT = {"arena.stats.intervals", "arena.stats.verdict", "arena.runs.integrity",
-                      "arena.runs.keys", "arena.runs.segments", "arena.runs.reader"}
+                      "arena.runs.keys", "arena.runs.segments", "arena.runs.reader",
+                      "arena.runs.moves"}
 
 
 def test_the_reports_read_files_not_the_arena() -> None:

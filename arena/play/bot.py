@@ -233,6 +233,12 @@ class Bot:
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One of ``legal`` (the actions of ``arena.engine.actions``), chosen from the view."""
+        native = type(self).__dict__.get("NATIVE")
+        if native:  # a bot with no Python twin (arena.play.seat.native_only)
+            raise NotImplementedError(
+                f"the {native} bot has no Python twin: its decisions are the native core's; "
+                "make it from its spec (arena.play.registry.make_bot or BotSpec.create), "
+                "which seats it natively on either engine")
         raise NotImplementedError
 
     def observe(self, event: Event) -> None:

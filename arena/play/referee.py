@@ -11,8 +11,8 @@ any other seat is called back from the native loop through a :class:`Table`, wit
 runs with Python out of the loop, in one call.  Which games come here is
 ``arena.play.seat.referee_for``'s table.
 
-The record comes back as the JSON line the runner writes (``orjson``'s compact form, the
-bytes ``arena.runs.records.make_record`` gives once encoded, but for the measured ``seconds``);
+The record comes back as the JSON line the runner writes, written by the core's one record
+writer (which ``arena.runs.records.make_record`` hands the Python loop's games to);
 ``GameOutcome.record`` and ``.state`` are made from the core's when first read.
 
 A Rust panic never reaches Python as such: the game is recorded as failed (a ``crash`` of
@@ -25,57 +25,17 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from types import SimpleNamespace
 from typing import Any
 
-import orjson
-
 from arena.engine import ArenaError, CardSet, Event, GameState, RuleOptions
-from arena.engine.card_files import record_field
 from arena.engine.history import DEALT, MOVE, PRIVATE_TAGS
 from arena.play.bot import Bot
 from arena.play.faults import FAULTS, Alarm, decision_fault, not_legal, returned_text, start_fault
 from arena.play.outcome import GameOutcome
 from arena.play.seat import Game, core
-from arena.runs.records import GameError, GameRecord
+from arena.runs.records import GameError, GameRecord, record_head, record_parts, with_meta
 
 log = logging.getLogger("arena")
-
-#: The record's fields after the game id and the caller's meta: a meta that names one of
-#: them is merged in Python (its place kept, the record's value winning, as make_record does).
-RECORD_FIELDS = frozenset(GameRecord.__annotations__) - {"game", "pairing", "deal", "rotation"}
-
-_parts: dict[tuple[int, int], tuple[Any, Any, tuple[str, str]]] = {}
-
-
-def record_parts(options: RuleOptions, cards: CardSet) -> tuple[str, str]:
-    """The record's ``options`` and ``card_set`` as JSON text (one configuration plays
-    thousands of games: remembered per pair of objects)."""
-    key = (id(options), id(cards))
-    hit = _parts.get(key)
-    if hit is not None and hit[0] is options and hit[1] is cards:
-        return hit[2]
-    field = record_field(SimpleNamespace(options=options, card_set=cards))
-    parts = (orjson.dumps(options.to_dict(only_changed=True)).decode(),
-             orjson.dumps(field).decode())
-    if len(_parts) > 64:
-        _parts.clear()
-    _parts[key] = (options, cards, parts)
-    return parts
-
-
-def record_head(meta: dict[str, Any]) -> str | None:
-    """``{"game":...`` and the meta fields, as the record starts (None when the meta must
-    be merged in Python: it names a later field, or is not JSON orjson writes)."""
-    if not meta:
-        return '{"game":"play"'
-    if not RECORD_FIELDS.isdisjoint(meta):
-        return None
-    try:
-        return orjson.dumps({"game": "play", **meta}).decode()[:-1]
-    except TypeError:
-        return None
-
 
 class Table:
     """The Python side of a native game: the Python seats, called back with the same fault
@@ -198,11 +158,7 @@ def play_native(
     line = played.line
 
     def make_record() -> GameRecord:
-        record = orjson.loads(line)
-        if head is None:
-            rest = {k: v for k, v in record.items() if k != "game"}
-            record = {"game": "play", **meta, **rest}
-        return record  # type: ignore[no-any-return]
+        return with_meta(line, meta, head)
 
     return GameOutcome(error=_error(played), seconds=list(played.seconds),
                        make_state=played.final_state, make_record=make_record,

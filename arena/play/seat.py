@@ -7,7 +7,9 @@ workers, the jail and the scripts alike), never again while it plays:
   (``NATIVE``, its own declaration: a subclass that may decide otherwise does not inherit
   it), the native engine is selected, and the core takes its parameters.  Its decisions are
   the twin's, drawn from the bot's own ``random.Random``; the native referee plays it with no
-  Python in the loop.
+  Python in the loop.  A class with no Python twin (:func:`native_only`: ``NATIVE`` and no
+  ``choose``, such as ``learned``) is a native seat on the reference engine too, its Rust bot
+  handed the Python loop's views converted (:func:`native_view`).
 - a **Python seat**: any other bot, its class itself (the built-in classes are the readable
   reference: they hold no dispatching).  The native referee calls it back.
 - a **jailed seat**: an isolated participant, ``arena.jail.sandbox.RemoteBot`` (its bot
@@ -17,7 +19,9 @@ Then :func:`referee_for` picks the referee of a game from :data:`LOOP_REASONS`, 
 of the reasons a game leaves the native referee, each a named row:
 
 - ``batch``: every seat native and nothing to call back: the core plays the whole game (a
-  tournament's all-native games, many per call: ``arena.tournament.native_games``);
+  tournament's all-native games, many per call: ``arena.tournament.native_games``, whose
+  worker asks :func:`batch_plays` of each game, its participants' seats decided once by
+  :func:`participant_seats`);
 - ``callback``: the native referee, calling the Python seats and hooks back
   (``arena.play.referee.play_native``);
 - ``loop``: the Python loop (``arena.play.match.python_loop``), for a game a row of the table names.
@@ -28,7 +32,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from arena.engine import ENGINE, CardSet, RuleOptions
@@ -48,16 +51,34 @@ def core() -> Any:
     return _engine._module()
 
 
+def native_only(cls: type) -> bool:
+    """Whether ``cls`` has no Python twin: it declares a Rust twin (``NATIVE``, its own) and
+    no ``choose`` of its own (the protocol's, ``Bot.choose``).  Such a bot is a native seat
+    on either engine: on the reference engine the Python loop hands its twin each view
+    converted to the core's (``native_view``)."""
+    return bool(cls.__dict__.get("NATIVE")) and getattr(cls, "choose", None) is Bot.choose
+
+
 def twin_name(cls: type) -> str | None:
     """The Rust twin that makes exactly ``cls``'s decisions, by its registry name: declared
-    by the class itself (``Bot.NATIVE``), known to the core, on the native engine; else
-    None."""
-    if ENGINE != "native":
-        return None
+    by the class itself (``Bot.NATIVE``), known to the core, on the native engine (on the
+    reference engine only for a bot with no Python twin, ``native_only``); else None."""
     name = cls.__dict__.get("NATIVE")
-    if not name or name not in core().bot_names():
+    if not name or (ENGINE != "native" and not native_only(cls)):
+        return None
+    if name not in core().bot_names():
         return None
     return name  # type: ignore[no-any-return]
+
+
+def native_view(view: Any) -> Any:
+    """``view`` as the core's ``PlayerView``: itself on the native engine; the reference's
+    converted through the text both engines write of a view (``to_json``) and the order
+    its improvements were placed in (what the core's pickling carries too)."""
+    native = core()
+    if isinstance(view, native.PlayerView):
+        return view
+    return native._view_from_pickle(view.to_json(), list(view.improvement))
 
 
 #: ``takes``'s answers: one configuration makes thousands of bots (one per seat and game).
@@ -145,7 +166,7 @@ class NativeBot(Bot):
     def choose(self, view: Any, legal: Sequence[int]) -> int:
         if self.twin is None:
             return self.stand_in.choose(view, legal)  # type: ignore[union-attr]
-        action = self.twin.choose(view, legal, self.rng)
+        action = self.twin.choose(native_view(view), legal, self.rng)
         self.last_iterations = self.twin.last_iterations
         return action  # type: ignore[no-any-return]
 
@@ -214,6 +235,14 @@ def native_participant(spec: Any) -> tuple[str, dict[str, Any]] | None:
     return (name, params) if takes(name, params) else None
 
 
+def participant_seats(specs: Sequence[Any], isolates: Callable[[Any], bool] = lambda spec: False
+                      ) -> list[tuple[str, dict[str, Any]] | None]:
+    """Each participant's seat, decided once for a run: ``(native name, full params)`` for
+    a native one (``native_participant``), None for a Python or a jailed one.  ``isolates``
+    is asked first: an isolated participant's module is never imported here."""
+    return [None if isolates(spec) else native_participant(spec) for spec in specs]
+
+
 #: The whole numbers a placement's card, seat and depth may be for the core (a record's
 #: larger number is refused by the Python loop, with the same sentence).
 _PLACE_RANGE = range(-(2**63), 2**63)
@@ -235,9 +264,10 @@ def placement_args(intervention: Sequence[Any], cards: CardSet
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Game:
-    """What decides a game's referee (``referee_for``)."""
+    """What decides a game's referee (``referee_for``): asked of every game a tournament's
+    worker plays, so it is light (slots, the placements made when first asked)."""
 
     seed: Any
     players: int
@@ -245,11 +275,14 @@ class Game:
     dice: Sequence[Any]
     intervention: Sequence[Any]
     cards: CardSet
+    _placements: list[tuple[int, int | None, int | None]] | bool | None = False
 
-    @cached_property
+    @property
     def placements(self) -> list[tuple[int, int | None, int | None]] | None:
-        """The intervention as the core takes it (None: it cannot)."""
-        return placement_args(self.intervention, self.cards)
+        """The intervention as the core takes it (None: it cannot); made once."""
+        if self._placements is False:
+            self._placements = placement_args(self.intervention, self.cards)
+        return self._placements  # type: ignore[return-value]
 
 
 def _utf8(names: Sequence[Any]) -> bool:
@@ -269,7 +302,7 @@ LOOP_REASONS: tuple[tuple[str, Callable[[Game], bool]], ...] = (
     ("a seed beyond 128 bits", lambda g: type(g.seed) is not int or g.seed not in SEED_RANGE),
     ("players outside 2 to 4", lambda g: not 2 <= g.players <= 4),
     ("a die face that is not 0 to 5",
-     lambda g: any(type(f) is not int or not 0 <= f <= 5 for f in g.dice)),
+     lambda g: bool(g.dice) and any(type(f) is not int or not 0 <= f <= 5 for f in g.dice)),
     ("a seat name that is not text", lambda g: any(type(n) is not str for n in g.names)),
     ("a seat name that is not UTF-8", lambda g: not _utf8(g.names)),
     ("an intervention the core cannot make", lambda g: g.placements is None),
@@ -295,3 +328,10 @@ def referee_for(game: Game, seats: Sequence[Any], hooked: bool) -> tuple[str, st
     if not hooked and all(s is not None for s in seats):
         return BATCH, "every seat native"
     return CALLBACK, "a Python seat or a hook"
+
+
+def batch_plays(game: Game, seats: Sequence[Any]) -> bool:
+    """Whether the core plays ``game`` whole, with no Python in it (``referee_for``'s
+    ``batch``): what a tournament's worker asks of each game before it batches it
+    (``arena.tournament.native_games``)."""
+    return referee_for(game, seats, False)[0] == BATCH

@@ -4,8 +4,9 @@ This package sits right above the engine (and ``arena.engine.card_files``): the 
 (the match, the referee) writes records through it, and the tournament runner, ``arena replay``,
 ``arena export`` and the reports read them through it.  It owns
 
-- the record schema and its one writer (:mod:`arena.runs.records`: ``GameRecord``,
-  ``make_record``, ``json_problem``);
+- the record schema and the door to its one writer, the core's (:mod:`arena.runs.records`:
+  ``GameRecord``, ``make_record``, ``json_problem``), and the reading of its ``moves`` a
+  report needs (:mod:`arena.runs.moves`: a card's turn actions);
 - the store (:mod:`arena.runs.store`: the manifest, the games journal, the run's lock) and
   its sealed, compressed segments (:mod:`arena.runs.segments`);
 - the signatures: each line's MAC or Ed25519 signature, the chain and the seal

@@ -2,9 +2,13 @@
 
 The record is the contract between the runner (which writes it), ``arena replay`` (which
 checks it) and the reports (which read nothing else), so its fields are spelled out here
-once (docs/tournaments.md, "Files", describes them for users).  The ones marked *extra* go
-beyond the fields every record has, added so that a report over 100,000 games need not
-re-parse every move history.
+once (docs/tournaments.md, "Files", describes them for users).  Their bytes have one writer,
+the Rust core's (``referee::record_of`` in ``arena/native/core/src/referee.rs``): the native
+referee writes its games' lines with it, and :func:`make_record` hands it the facts of a game
+the Python loop played, on either engine (the extension module is always built).
+
+The fields marked *extra* go beyond the fields every record has, added so that a report over
+100,000 games need not re-parse every move history.
 
 Fields
 ------
@@ -103,6 +107,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypedDict
 
+import orjson
+
+from arena.runs.moves import TURN_ACTIONS
+
 #: How a game can stop before its end: a bot's fault, or (``abandoned``) a person at the
 #: terminal who quit (``arena play --bot human``; never in a tournament).
 ERROR_KINDS = ("crash", "illegal", "timeout", "abandoned")
@@ -136,7 +144,7 @@ def json_problem(text: str | bytes) -> tuple[Any, str | None]:
         return None, "JSON with an integer of more than 4300 digits"
 
 TIEBREAKS = ("none", "panda", "shared")
-ACTION_KINDS = ("plot", "irrigation", "gardener", "panda", "objective")
+ACTION_KINDS = TURN_ACTIONS  # the record's ``actions`` kinds (arena.runs.moves)
 
 
 class GameError(TypedDict):
@@ -180,6 +188,67 @@ class GameRecord(TypedDict, total=False):
     error: GameError | None
 
 
+#: The record's fields after the game id and the caller's meta: a meta that names one of
+#: them is merged in Python (its place kept, the record's value winning).
+RECORD_FIELDS = frozenset(GameRecord.__annotations__) - {"game", "pairing", "deal", "rotation"}
+
+_parts: dict[tuple[int, int], tuple[Any, Any, tuple[str, str]]] = {}
+
+
+def record_parts(options: Any, cards: Any) -> tuple[str, str]:
+    """The record's ``options`` and ``card_set`` as JSON text (one configuration plays
+    thousands of games: remembered per pair of objects)."""
+    from types import SimpleNamespace
+
+    from arena.engine.card_files import record_field
+
+    key = (id(options), id(cards))
+    hit = _parts.get(key)
+    if hit is not None and hit[0] is options and hit[1] is cards:
+        return hit[2]
+    field = record_field(SimpleNamespace(options=options, card_set=cards))
+    parts = (orjson.dumps(options.to_dict(only_changed=True)).decode(),
+             orjson.dumps(field).decode())
+    if len(_parts) > 64:
+        _parts.clear()
+    _parts[key] = (options, cards, parts)
+    return parts
+
+
+def record_head(meta: dict[str, Any]) -> str | None:
+    """``{"game":...`` and the meta fields, as the record starts (None when the meta must
+    be merged in Python: it names a later field, or is not JSON orjson writes)."""
+    if not meta:
+        return '{"game":"play"'
+    if not RECORD_FIELDS.isdisjoint(meta):
+        return None
+    try:
+        return orjson.dumps({"game": "play", **meta}).decode()[:-1]
+    except TypeError:
+        return None
+
+
+def with_meta(line: str, meta: dict[str, Any], head: str | None) -> GameRecord:
+    """The record of a line the writer began with ``head`` (``record_head(meta)``); where
+    that was None, the meta merged as a dict's update would: its fields in their place after
+    ``game``, the record's values winning.  orjson reads a whole number beyond 64 bits as a
+    float: a record with such a seed is read by the standard library."""
+    record = orjson.loads(line)
+    if type(record.get("seed")) is float:
+        record = json.loads(line)
+    if head is None:
+        rest = {k: v for k, v in record.items() if k != "game"}
+        record = {"game": "play", **meta, **rest}
+    return record  # type: ignore[no-any-return]
+
+
+def _text(name: Any) -> str:
+    """A seat name as the record holds it: text (``str()`` of anything else), UTF-8 (a lone
+    surrogate, which no JSON line can hold, becomes U+FFFD)."""
+    text = name if type(name) is str else str(name)
+    return text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
+
+
 def make_record(
     state: Any,
     names: list[str],
@@ -188,77 +257,26 @@ def make_record(
     meta: dict[str, Any],
     intervention: Sequence[Any] = (),
 ) -> GameRecord:
-    """The record of a game from its final state and history (see the module docstring);
+    """The record of a game from its final state (see the module docstring), written by the
+    one writer of record bytes, the core's (``referee::record_of``, which the native referee
+    writes its own games with): this hands it the game's facts (the seed, the result with
+    the faulty seat excluded, the history, the card set) from either engine's state.
     ``intervention`` (``arena.play.intervention``'s placements) is written only when given."""
-    from arena.engine.actions import ACTION_NAMES, COMPLETE, TURN_ACTION, card_of, kind_of
-    from arena.engine.card_files import record_field
-    from arena.engine.components import FACES
-    from arena.engine.history import DEALT, DREW, MOVE, ROLLED, event_text
+    from arena.engine import native
 
-    players = state.players
+    cards = state.card_set
     result = state.result(excluded=(error["seat"],) if error else ())
-    drawn: list[list[str]] = [[] for _ in range(players)]
-    cards: list[CardRecord] = []
-    where: dict[tuple[int, str], CardRecord] = {}
-    actions = [dict.fromkeys(ACTION_NAMES, 0) for _ in range(players)]
-    weather = dict.fromkeys(FACES, 0)
-    actor = 0
-    table = state.card_set.cards
-
-    def drew(seat: int, card: int, round_: int) -> None:
-        card_id = table[card].id
-        drawn[seat].append(card_id)
-        entry: CardRecord = {"card": card_id, "seat": seat, "drawn_round": round_,
-                             "completed_round": None}
-        cards.append(entry)
-        where[(seat, card_id)] = entry
-
-    for entry in state.history or ():
-        tag = entry[0]
-        if tag == MOVE:
-            actor, action = entry[2], entry[3]
-            kind = kind_of(action)
-            if TURN_ACTION[kind] >= 0:
-                actions[actor][ACTION_NAMES[TURN_ACTION[kind]]] += 1
-            elif kind == COMPLETE:
-                done = where.get((actor, table[card_of(action)].id))
-                if done is not None:
-                    done["completed_round"] = entry[1]
-        elif tag == DEALT:
-            for card in entry[3]:
-                drew(entry[2], card, 0)
-        elif tag == DREW:
-            drew(actor, entry[2], entry[1])
-        elif tag == ROLLED:
-            weather[FACES[entry[2]]] += 1
-
-    record: GameRecord = {
-        "game": "play",
-        **meta,  # type: ignore[typeddict-item]
-        "seed": state.seed,
-        "players": players,
-        "options": state.options.to_dict(only_changed=True),
-        "card_set": record_field(state),
-        "seats": list(names),
-        "scores": list(result.scores),
-        "panda_points": list(result.panda_points),
-        "winners": list(result.winners),
-        "tiebreak": result.tiebreak,
-        "emperor": result.emperor,
-        "capped": result.capped,
-        "rounds": result.rounds,
-        "completed": [list(c) for c in result.completed],
-        "drawn": drawn,
-        "cards": cards,
-        "actions": actions,
-        "weather": weather,
-        "moves": [event_text(e, state.card_set) for e in state.history or ()],
-        "seconds": [round(s, 6) for s in seconds],
-        "error": error,
-    }
-    if intervention:
-        record["intervention"] = [p.to_dict() for p in intervention]
-    return record
+    facts = (list(result.scores), list(result.panda_points), list(result.winners),
+             result.tiebreak, result.emperor, result.capped, result.rounds,
+             [[cards.index_of(c) for c in done] for done in result.completed])
+    head = record_head(meta)
+    line = native._module().record_line(
+        head or '{"game":"play"', state.seed, state.players, cards, facts,
+        state.history or (), [_text(n) for n in names], list(seconds),
+        (error["seat"], error["kind"], error["message"]) if error else None,
+        record_parts(state.options, cards),
+        [(cards.index_of(p.card), p.seat, p.depth) for p in intervention])
+    return with_meta(line, meta, head)
 
 
 def blamed_seat(error: Any, players: int) -> int | None:

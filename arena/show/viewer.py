@@ -24,7 +24,7 @@ from typing import Any
 from arena.engine import GameState, event_text
 from arena.engine.card_files import asks, changes, entries
 from arena.show.card_svg import PAGE_STYLE, card_svg
-from arena.show.replay import RecordError, find_record, read_records, replay_record
+from arena.show.replay import RecordError, read_records, replay_record
 from arena.show.svg import (
     SEAT_COLOURS,
     drawn_text,
@@ -366,11 +366,6 @@ def write_page(record: dict[str, Any], out: Path, *, title: str | None = None) -
     """Write the replay page of ``record`` at ``out``."""
     out.write_text(page(record, title=title), encoding="utf-8")
     return out
-
-
-def write_from_file(path: str | Path, out: Path, game: str | None = None) -> Path:
-    """The page of the game ``game`` of a record file, a ``games.jsonl`` or a run folder."""
-    return write_page(find_record(path, game), out)
 
 
 def _quiet(_: str) -> None:

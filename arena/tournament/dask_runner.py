@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from arena.jail.sandbox import Isolation
-from arena.play.seat import native_participant
+from arena.play.seat import participant_seats
 from arena.tournament import messages
 from arena.tournament.local import LocalExecutor, WorkerFailure
 from arena.tournament.schedule import TournamentConfig, make_schedule
@@ -104,9 +104,8 @@ def _native_player(key: str, config: TournamentConfig, indices: Sequence[int],
                    isolation: Isolation | None) -> GamePlayer | None:
     """The ``GamePlayer`` when every game of the task is between native bots, else None."""
     isolates = isolation.isolates if isolation is not None else (lambda spec: False)
-    if any(isolates(spec) or native_participant(spec) is None
-           for spec in config.participants):
-        return None
+    if not all(participant_seats(config.participants, isolates)):
+        return None  # not a GamePlayer made for nothing: a Python seat plays in any case
     player = _player(key, config, isolation)
     games = player.schedule.games
     return player if all(player.native.plays(games[i]) for i in indices) else None
@@ -210,8 +209,7 @@ class DaskExecutor:
         """
         isolates = self.isolation.isolates if self.isolation is not None else (
             lambda spec: False)
-        native = all(not isolates(spec) and native_participant(spec)
-                     for spec in self.config.participants)
+        native = all(participant_seats(self.config.participants, isolates))
         largest = 512 if native else 64
         out: list[list[int]] = []
         i = 0

@@ -54,7 +54,7 @@ import orjson
 from arena.jail.bwrap import sweep_cgroups
 from arena.jail.sandbox import Isolation, die_with_parent
 from arena.play.limits import start_time
-from arena.play.seat import native_participant
+from arena.play.seat import participant_seats
 from arena.runs.records import GameError
 from arena.runs.store import forget_locks
 from arena.tournament import messages
@@ -180,9 +180,7 @@ class LocalExecutor:
         self.keep = keep
         self.isolation = isolation
         isolates = isolation.isolates if isolation is not None else (lambda spec: False)
-        # Isolation first: an isolated participant's module is never imported here.
-        native = all(not isolates(spec) and native_participant(spec)
-                     for spec in config.participants)
+        native = all(participant_seats(config.participants, isolates))
         #: The largest chunk of guided self-scheduling (``chunk_size``).
         self.largest = 64 if native else 16
         self.slots: list[_Slot] = []

@@ -1,17 +1,19 @@
 """The runner's native path: a chunk of games between native bots in one call.
 
 A game whose every seat is a participant that plays natively (a native seat,
-``arena.play.seat.native_participant``: a built-in bot with a Rust twin, not isolated; the
-``batch`` referee of ``arena.play.seat.referee_for``) needs no Python at all: the native referee
-makes the bots from their parameters, seeds each as ``arena.play.registry.make_bot`` does (from
-the game seed, the seat and the participant's name), plays, and writes the record line, the
-GIL released. ``_native.play_batch`` plays a run of such games one after another and hands
-the finished ones back in chunks (``EMIT_EVERY`` games or ``EMIT_SECONDS``), so the worker
-sends them on while it plays the rest: progress stays smooth, Ctrl-C in the main thread is
-seen between two games, and a worker that dies loses only games its parent has not been
-sent, which are played again. The records are the bytes ``GamePlayer.play`` gives. An
-experiment's games (``arena balance study``) play here too: each carries its intervention
-(the cards placed in the deal) and may have a card set of its own (a price arm).
+``arena.play.seat.participant_seats``: a built-in bot with a Rust twin, not isolated) and that
+no row of ``arena.play.seat.LOOP_REASONS`` sends elsewhere (the ``batch`` referee of
+``arena.play.seat.referee_for``, asked through ``batch_plays``) needs no Python at all: the
+native referee makes the bots from their parameters, seeds each as
+``arena.play.registry.make_bot`` does (from the game seed, the seat and the participant's
+name), plays, and writes the record line, the GIL released. ``_native.play_batch`` plays a run
+of such games one after another and hands the finished ones back in chunks (``EMIT_EVERY``
+games or ``EMIT_SECONDS``), so the worker sends them on while it plays the rest: progress
+stays smooth, Ctrl-C in the main thread is seen between two games, and a worker that dies
+loses only games its parent has not been sent, which are played again. The records are the
+bytes ``GamePlayer.play`` gives. An experiment's games (``arena balance study``) play here
+too: each carries its intervention (the cards placed in the deal) and may have a card set of
+its own (a price arm).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from arena.play.referee import record_head, record_parts
-from arena.play.seat import core, placement_args
+from arena.play.seat import Game, batch_plays, core, placement_args
+from arena.runs.records import record_head, record_parts
 from arena.tournament.schedule import Schedule, ScheduledGame
 
 log = logging.getLogger("arena.tournament")
@@ -51,8 +53,12 @@ class NativeGames:
         self.limit = (config.move_time, f"{config.move_time:g}") if config.move_time else None
 
     def plays(self, game: ScheduledGame) -> bool:
-        """Whether every seat of the game is native."""
-        return all(self.natives[p] is not None for p in game.seats)
+        """Whether the core plays the game whole: the one table's answer (``batch_plays``),
+        not a check of this module's own."""
+        config = self.config
+        facts = Game(game.seed, len(game.seats), self.schedule.names(game), (),
+                     game.intervention, config.cards if game.cards is None else game.cards)
+        return batch_plays(facts, [self.natives[p] for p in game.seats])
 
     def play(self, indices: Sequence[int],
              send: Callable[[list[tuple[int, str, tuple[Any, ...]]]], None]) -> None:

@@ -34,7 +34,7 @@ from arena.play.faults import game_error, printable, start_fault
 from arena.play.intervention import apply as apply_intervention
 from arena.play.match import play_game
 from arena.play.registry import end_engines, make_bot
-from arena.play.seat import native_participant
+from arena.play.seat import participant_seats
 from arena.play.seeds import bot_seed
 from arena.runs.records import GameError, GameRecord, make_record
 from arena.tournament.native_games import NativeGames
@@ -257,10 +257,9 @@ class GamePlayer:
         for spec, isolated in zip(config.participants, self.isolated):
             if not isolated:
                 spec.bot_class()  # imported once, before the first game
-        self.native = NativeGames(self.schedule, [
-            None if isolated else native_participant(spec)
-            for spec, isolated in zip(config.participants, self.isolated)
-        ], log_faults=log_faults)
+        #: Each participant's seat, decided once (``arena.play.seat``): native or not.
+        self.seats = participant_seats(config.participants, self.isolation.isolates)
+        self.native = NativeGames(self.schedule, self.seats, log_faults=log_faults)
 
     def close(self) -> None:
         """Stop the bot hosts (and so any bot process left), and the engines' processes."""

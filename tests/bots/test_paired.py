@@ -14,8 +14,11 @@ paired = load_script("paired")
 
 def _run(path: Path, subject: str, wins: dict[tuple[int, int], list[int]],
          extra: str = "") -> Path:
-    """A strength run's games file: two-player games, the subject in the rotation's seat."""
+    """A strength run's folder, unsigned (an earlier version's: the one reader reads it with
+    a warning): two-player games, the subject in the rotation's seat."""
     path.mkdir()
+    (path / "manifest.json").write_text(json.dumps(
+        {"file_format": "takenoko-arena-manifest/1", "participants": []}))
     with (path / "games.jsonl").open("w") as out:
         for (deal, rotation), winners in wins.items():
             seats = [subject, "objective#1"] if rotation == 0 else ["objective#1", subject]
@@ -76,8 +79,7 @@ def test_bad_runs_are_a_clear_error(
     elif case == "no_common":
         new = _run(tmp_path / "new", "mcts", {(5, 0): [0]})
     else:
-        new = tmp_path / "new"
-        new.mkdir()
+        new = _run(tmp_path / "new", "mcts", {})
         game = {"deal": 0, "rotation": 0, "seats": ["mcts", "greedy"], "winners": [0]}
         (new / "games.jsonl").write_text(json.dumps(game) + "\n")
     assert paired.main([str(base), str(new)]) == 2

@@ -16,7 +16,7 @@ from arena.engine.components import CARD_INDEX
 from arena.play.intervention import InterventionError, Placement, from_record
 from arena.play.match import python_loop
 from arena.play.registry import BotSpec, make_bot
-from arena.play.seat import native_participant
+from arena.play.seat import participant_seats
 from arena.show.replay import RecordError, replay_record
 from arena.tournament import RunSettings, run_tournament
 from arena.tournament.experiment import CardExperiment, games_per_deal
@@ -136,8 +136,7 @@ def test_native_batches_play_an_experiment_as_the_python_loop_does() -> None:
                             priced=("gardener-04", "panda-12"))
     config = _config(design, seed=9)
     schedule = make_schedule(config)
-    natives = [native_participant(spec) for spec in config.participants]
-    games = NativeGames(schedule, natives, log_faults=False)
+    games = NativeGames(schedule, participant_seats(config.participants), log_faults=False)
     assert all(games.plays(g) for g in schedule.games)
     lines: dict[int, str] = {}
     games.play(range(schedule.total), lambda done: lines.update(
@@ -153,6 +152,27 @@ def test_native_batches_play_an_experiment_as_the_python_loop_does() -> None:
                            game.intervention)
         expected = orjson.dumps(loop.record).decode()
         assert seconds.sub("", lines[game.index]) == seconds.sub("", expected), game.id
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="native batches")
+def test_a_worker_batches_only_what_the_one_table_sends_to_the_core() -> None:
+    """A worker asks ``LOOP_REASONS`` (through ``batch_plays``), not a check of its own:
+    an all-native game whose placement the core cannot read (a depth beyond 64 bits) is
+    not batched; the same game with a depth the core reads is."""
+    from dataclasses import replace
+
+    from arena.play.intervention import Placement
+
+    design = CardExperiment(levels=((0, 1),), deals=1, categories=(0,), priced=())
+    config = _config(design, seed=9)
+    schedule = make_schedule(config)
+    games = NativeGames(schedule, participant_seats(config.participants), log_faults=False)
+    game = schedule.games[0]
+    assert games.plays(replace(game, intervention=(Placement("plot-01", depth=3),)))
+    assert not games.plays(replace(game, intervention=(Placement("plot-01", depth=2**64),)))
+    # A participant that is not native (a Python seat) keeps every game from the batch.
+    python = NativeGames(schedule, [None] * len(config.participants), log_faults=False)
+    assert not python.plays(game)
 
 
 def test_keyed_deals_key_a_study_s_seeds_and_shifts() -> None:

@@ -1,6 +1,7 @@
 //! The referee: one game between seats, the loop of the reference's `arena/play/match.py`
-//! (`play_game`), and its record, byte for byte the line `arena/runs/records.py` (`make_record`)
-//! gives once the runner encodes it (orjson).
+//! (`play_game`), and its record: [`record_of`] is the one writer of record bytes (orjson's
+//! compact JSON, as the runner writes a line), for the core's games and, through the
+//! binding's `record_line` (`arena/runs/records.py`, `make_record`), the Python loop's.
 //!
 //! The referee treats seats as untrusted: each is asked for a decision with the legal list,
 //! timed, and a fault (a crash, an action that is not legal, a decision past the move time)
@@ -22,7 +23,7 @@ use crate::history::Entry;
 use crate::json::{orjson_float, str_repr, write_orjson_str};
 use crate::options::RuleOptions;
 use crate::placement::Placement;
-use crate::state::{Legal, State, STEP_NAMES};
+use crate::state::{GameResult, Legal, State, STEP_NAMES};
 use crate::view::View;
 
 /// What a seat answered when asked for a decision.
@@ -357,6 +358,19 @@ fn rounded(s: f64) -> f64 {
     (s * 1e6).round() / 1e6
 }
 
+/// What a record is written from: a game's facts, whichever engine or loop played it (the
+/// core's referee from its state, [`record`]; the Python loop from the reference's or the
+/// core's state, through the binding's `record_line`).
+pub struct Facts<'a> {
+    /// The seed as JSON writes it (its digits: the Python loop takes seeds of any size).
+    pub seed: &'a str,
+    pub players: u8,
+    pub cards: &'a CardSet,
+    /// The result, the faulty seat excluded.
+    pub result: &'a GameResult,
+    pub history: &'a [Entry],
+}
+
 /// The record of a game from `"seed"` on (after the game id and the caller's meta fields,
 /// which `head` holds: `{"game":"play"` or `{"game":"000-0001-0","pairing":0,...`), as one
 /// line of orjson's compact JSON.
@@ -369,14 +383,33 @@ pub fn record(
     parts: &RecordParts,
     intervention: &[Placement],
 ) -> String {
-    let set: &CardSet = &state.b.card_set;
     let excluded: Vec<u8> = error.map(|e| vec![e.seat]).unwrap_or_default();
-    let result = state.result(&excluded);
-    let history: &[Entry] = state.history.0.as_deref().unwrap_or(&[]);
-    let tally = Tally::of(history, state.b.players as usize);
+    let facts = Facts {
+        seed: &state.seed.to_string(),
+        players: state.b.players,
+        cards: &state.b.card_set,
+        result: &state.result(&excluded),
+        history: state.history.0.as_deref().unwrap_or(&[]),
+    };
+    record_of(head, &facts, names, seconds, error, parts, intervention)
+}
+
+/// The record of a game from its facts: the one writer of record bytes (see [`record`]).
+pub fn record_of(
+    head: &str,
+    facts: &Facts<'_>,
+    names: &[String],
+    seconds: &[f64],
+    error: Option<&Fault>,
+    parts: &RecordParts,
+    intervention: &[Placement],
+) -> String {
+    let set = facts.cards;
+    let history = facts.history;
+    let tally = Tally::of(history, facts.players as usize);
     let mut out = String::with_capacity(4096 + 24 * history.len());
     out.push_str(head);
-    write_result(&mut out, state, names, parts, &result);
+    write_result(&mut out, facts, names, parts);
     tally.write(&mut out, set);
     out.push_str(",\"moves\":");
     list(&mut out, history, |out, entry| entry.write_json(out, set));
@@ -416,18 +449,12 @@ fn list<T>(out: &mut String, items: &[T], mut item: impl FnMut(&mut String, &T))
 }
 
 /// The record's fields from `"seed"` to `"completed"`: the game's setting and its result.
-fn write_result(
-    out: &mut String,
-    state: &State,
-    names: &[String],
-    parts: &RecordParts,
-    result: &crate::state::GameResult,
-) {
-    let set: &CardSet = &state.b.card_set;
+fn write_result(out: &mut String, facts: &Facts<'_>, names: &[String], parts: &RecordParts) {
+    let (set, result) = (facts.cards, facts.result);
     let _ = write!(
         out,
         ",\"seed\":{},\"players\":{}",
-        state.seed, state.b.players
+        facts.seed, facts.players
     );
     let _ = write!(out, ",\"options\":{}", parts.options);
     let _ = write!(out, ",\"card_set\":{}", parts.card_set);

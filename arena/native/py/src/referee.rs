@@ -740,10 +740,10 @@ type Finished = (
 type BatchGame = (i128, Vec<usize>, String, String, usize, Vec<PlacementArgs>);
 
 /// A placement as Python gives it: `(card index, seat or None, depth or None)`.
-type PlacementArgs = (i64, Option<i64>, Option<i64>);
+pub(crate) type PlacementArgs = (i64, Option<i64>, Option<i64>);
 
 /// An intervention's placements from Python's tuples.
-fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
+pub(crate) fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
     items
         .into_iter()
         .map(|(card, seat, depth)| Placement { card, seat, depth })
