@@ -9,7 +9,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 
 use takenoko::actions::Action;
 use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
@@ -21,7 +21,7 @@ use takenoko::bots::registry;
 use takenoko::rng::PyRandom;
 use takenoko::view::View;
 
-use super::referee::params_of;
+use super::referee::{generator, params_of, rng_state};
 use super::{guard, random_class, PyView, PythonDraws};
 
 impl BotDraws for PythonDraws<'_, '_> {
@@ -79,19 +79,16 @@ fn exact_generator(py: Python<'_>, rng: &Bound<'_, PyAny>) -> PyResult<Option<Py
         return Ok(None);
     }
     let state = rng.call_method0("getstate")?;
-    let Ok((version, words, gauss)) = state.extract::<(i64, Vec<u32>, Option<f64>)>() else {
-        return Ok(None);
-    };
-    if version != 3 {
-        return Ok(None);
-    }
-    Ok(PyRandom::from_state_words(&words, gauss))
+    let version3 = state
+        .get_item(0)
+        .and_then(|v| v.extract::<i64>())
+        .is_ok_and(|v| v == 3);
+    Ok(version3.then(|| generator(&state).ok()).flatten())
 }
 
 /// Writes a generator back into the `random.Random` it was read from.
 fn put_generator(py: Python<'_>, rng: &Bound<'_, PyAny>, r: &PyRandom) -> PyResult<()> {
-    let words = PyTuple::new(py, r.state_words())?;
-    rng.call_method1("setstate", ((3, words, r.gauss_next),))?;
+    rng.call_method1("setstate", (rng_state(py, r)?,))?;
     Ok(())
 }
 

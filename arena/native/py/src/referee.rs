@@ -172,7 +172,7 @@ fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
 
 /// A generator from `random.Random.getstate()` (its version, words and `gauss_next`), or
 /// an int seed.
-fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
+pub(crate) fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
     if rng.is_instance_of::<PyInt>() {
         return Ok(PyRandom::new(rng.extract()?));
     }
@@ -181,7 +181,7 @@ fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
         .ok_or_else(|| PyValueError::new_err("not a random.Random state"))
 }
 
-fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
+pub(crate) fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
     let words = PyTuple::new(py, r.state_words())?;
     (3, words, r.gauss_next).into_pyobject(py)
 }
