@@ -85,7 +85,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from arena.engine import STEP_ACTIONS, STEP_PLACE, STEP_REDRAW, Board, GameState, PlayerView
+from arena.engine import (
+    STATE_TYPES,
+    STEP_ACTIONS,
+    STEP_PLACE,
+    STEP_REDRAW,
+    VIEW_TYPES,
+    Board,
+)
 from arena.engine.components import (
     ENCLOSURE,
     FACE_SUN,
@@ -597,7 +604,7 @@ class Snapshot:
     ) -> float:
         """As ``expected_hand_value``."""
         board = self.board
-        if isinstance(board, GameState):
+        if isinstance(board, STATE_TYPES):
             category_of = board.card_set.categories
             categories = [category_of[c] for c in board.hands[seat]]
         else:
@@ -707,9 +714,9 @@ def own_hand(board: Board, seat: int) -> tuple[int, ...]:
 
 def known_hand(board: Board, seat: int) -> tuple[int, ...] | None:
     """The hand of ``seat`` if ``board`` may show it, else None (a view of another seat)."""
-    if isinstance(board, GameState):
+    if isinstance(board, STATE_TYPES):
         return board.hands[seat]
-    if isinstance(board, PlayerView) and board.seat == seat:
+    if isinstance(board, VIEW_TYPES) and board.seat == seat:
         return board.hand
     return None
 
@@ -793,7 +800,7 @@ def expected_hand_value(
 
 def unseen_for(board: Board, seat: int, category: int) -> list[int]:
     """Cards of a category ``seat`` could draw, from what it may know."""
-    if isinstance(board, PlayerView) and board.seat == seat:
+    if isinstance(board, VIEW_TYPES) and board.seat == seat:
         return board.unseen_cards(category)
     seen = {c for done in board.completed for c in done}  # type: ignore[attr-defined]
     seen.update(own_hand(board, seat))

@@ -59,6 +59,11 @@ from arena.engine.state import (
 )
 from arena.engine.view import PlayerView
 
+#: Both engines' classes, for ``isinstance``: a native process may hold the reference's
+#: objects too (``as_reference``: a Python bot searches on them).
+STATE_TYPES: tuple[type, ...] = (GameState,)
+VIEW_TYPES: tuple[type, ...] = (PlayerView,)
+
 ENGINE: str = native.selected()
 if ENGINE == "native":
     from arena.engine.native import (  # type: ignore[assignment]
@@ -69,6 +74,8 @@ if ENGINE == "native":
         positions_equal,
         to_position,
     )
+
+    STATE_TYPES, VIEW_TYPES = (GameState, *STATE_TYPES), (PlayerView, *VIEW_TYPES)
 
 __all__ = [
     "CARDS",
@@ -81,6 +88,7 @@ __all__ = [
     "FACES",
     "IMPROVEMENTS",
     "OPTION_NAMES",
+    "STATE_TYPES",
     "STEP_ACTIONS",
     "STEP_CHOOSE_WEATHER",
     "STEP_CLOUDS",
@@ -90,6 +98,7 @@ __all__ = [
     "STEP_REDRAW",
     "STEP_ROLL",
     "STEP_STORM",
+    "VIEW_TYPES",
     "Action",
     "ArenaError",
     "Board",

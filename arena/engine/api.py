@@ -3,12 +3,14 @@
 Two engines implement it: the pure-Python reference (``state.py``, ``view.py``,
 ``position.py``), the readable specification, and the Rust core behind ``arena._native``
 (``native.py``), the fast one.  Both are held to the same values by the differential tests.
-The API is methods, not containers: a caller reads a state's values (``tiles``, ``hands``,
-``scores()``, ...) but changes a state only by playing it (``apply``) or through a *named
-edit* that returns a changed copy (``with_hand``, ``with_hidden``, ``with_step``,
-``with_hidden_from``, ``with_card_points``).  So the native engine hands out values and
-never has to imitate an assignable field of the reference's object model, and a new edit
-is one method on each engine, tested by value.
+The API is methods, not containers: what the Protocols below name, and a state changes
+only by playing it (``apply``) or through a *named edit* that returns a changed copy
+(``with_hand``, ``with_hidden``, ``with_step``, ``with_hidden_from``,
+``with_card_points``).  The native engine makes exactly these; a caller that reads the
+reference's other fields (``tiles``, ``bamboo``, ...) off a native state gets them from the
+reference's object made from it once (``arena.engine.native.reference_of``), so the
+extension never imitates the reference's object model, and a new edit is one method on
+each engine, tested by value.
 
 Positions (``to_position`` / ``from_position``) are the way in and out for everything
 else: a test that needs an unusual board writes its position.

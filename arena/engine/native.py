@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine.components import DEFAULT_CARD_SET, CardSet
-from arena.engine.errors import ArenaError, OptionError
+from arena.engine.errors import ArenaError, OptionError, PositionError
 from arena.engine.options import DEFAULTS, RuleOptions
 
 #: The environment variable that selects the engine, and its values.
@@ -136,3 +136,46 @@ def engine(name: str) -> Any:
             to_position=position.to_position, positions_equal=position.positions_equal,
         )
     raise ArenaError(f"{name!r} is not an engine (valid values: {', '.join(ENGINES)})")
+
+
+def reference_of(obj: Any, improvements: Sequence[int], tiles: Sequence[int] | None) -> Any:
+    """The reference's state or view holding the values of a native one: what a native
+    state or view reads every field beyond the API off (one conversion, made once until the
+    state changes, instead of a getter a field in the extension).
+
+    A state goes through its position (the whole truth); a view through a state consistent
+    with it (its ``determinize`` on a fixed generator: the hidden parts it draws are not the
+    view's, and the view made of that state is the same view).  The position is read as it
+    stands (``read_position``), not advanced: a sampled hand could end a turn that the real
+    one keeps open, and a native state is at a decision already.  The two dicts whose order a
+    caller may see are put back in the native order: ``improvement`` in the order the
+    improvements were made, ``tiles`` in the order ``share_layout`` took (else placement).
+    """
+    import random
+
+    from arena.engine import position
+    from arena.engine import view as reference_view
+
+    is_view = isinstance(obj, _module().PlayerView)
+    data = to_position(obj.determinize(random.Random(0)) if is_view else obj)
+    try:
+        state = position.read_position(data)
+    except PositionError:
+        if is_view:
+            raise
+        # A named edit (``with_hand``, ``with_hidden``) may leave the cards not adding up:
+        # the public part is read with the decks refilled, the hidden parts are the edit's.
+        state = position.read_position({k: v for k, v in data.items() if k != "decks"})
+        state.hands = [tuple(h) for h in obj.hands]
+        state.objective_decks = obj.objective_decks
+        state.plot_deck, state.drawn = obj.plot_deck, obj.drawn
+    state.improvement = {c: state.improvement[c] for c in improvements}
+    if tiles is not None:
+        state.tiles = {c: state.tiles[c] for c in tiles}
+    if not is_view:
+        state.history = obj.history
+    reference = reference_view.PlayerView.of(state, obj.seat) if is_view else state
+    if obj.card_points is not obj.card_set.points:
+        reference.card_points = obj.card_points
+    reference.options, reference.card_set = obj.options, obj.card_set
+    return reference

@@ -185,6 +185,16 @@ def from_position(data: Any) -> GameState:
     plots against the tiles, a reserve against the stocks), so a position with several
     faults is refused for the first one in that order.
     """
+    s = read_position(data)
+    s._advance()
+    return s
+
+
+def read_position(data: Any) -> GameState:
+    """The state a position writes, not advanced to the next decision: what
+    ``from_position`` reads before it rolls the die of a chance node or moves past a step
+    with nothing to decide; and the native engine's way to the reference's object of a
+    state or view (``arena.engine.native.reference_of``), whose step is the one given."""
     r = _Reader(data)
     s = GameState.__new__(GameState)
     _read_game(r, s)
@@ -202,7 +212,6 @@ def from_position(data: Any) -> GameState:
     for name, how, _public in FIELDS:
         if how == CACHE:
             setattr(s, name, None)
-    s._advance()
     return s
 
 

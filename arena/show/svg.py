@@ -20,7 +20,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from arena.engine import CATEGORIES, COLOURS, FACES, IMPROVEMENTS, Board, GameState, grid
+from arena.engine import (
+    CATEGORIES,
+    COLOURS,
+    FACES,
+    IMPROVEMENTS,
+    STATE_TYPES,
+    Board,
+    grid,
+)
 from arena.engine.components import POND_TILE
 
 #: Hex radius (centre to corner) in SVG units.
@@ -260,7 +268,7 @@ def seat_infos(board: Board, names: Sequence[str] | None = None) -> list[SeatInf
     scores = board.scores()
     out = []
     for seat in range(board.players):
-        if isinstance(board, GameState):
+        if isinstance(board, STATE_TYPES):
             hand = tuple(board.card_set.cards[c].id for c in board.hands[seat])
         elif getattr(board, "seat", None) == seat:
             hand = tuple(board.card_set.cards[c].id for c in board.hand)  # type: ignore[attr-defined]
@@ -295,7 +303,7 @@ def drawn_text(board: Board) -> str:
 
 def reserve_text(board: Board) -> str:
     imps = board.reserve_improvements
-    deck = (len(board.plot_deck) if isinstance(board, GameState)
+    deck = (len(board.plot_deck) if isinstance(board, STATE_TYPES)
             else board.plot_deck_size)  # type: ignore[attr-defined]
     return (f"reserve: {board.reserve_channels} channels, {imps[1]} W, {imps[2]} E, "
             f"{imps[3]} F; {deck} plots in the deck")

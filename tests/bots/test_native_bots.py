@@ -10,8 +10,9 @@ implementations together:
   ``arena.play.match.play_game`` by the Rust bots here and by the pure-Python bots on the
   reference engine in a subprocess (``ARENA_ENGINE=reference``): the records are compared
   byte for byte, all but the seconds spent;
-- decision by decision, the Rust bot and the Python bot's own code on the native engine,
-  from copies of one generator: the same action, and the generators left in the same state;
+- decision by decision, the Rust bot on a native view and the Python bot on the reference's
+  view of the same values (``as_reference``), from copies of one generator: the same action,
+  and the generators left in the same state;
 - refusals of bad parameters with the Python bot's sentence, and where the seat is decided
   (a subclass, or the class made directly, is a Python seat; a native seat pickles).
 
@@ -229,7 +230,8 @@ def test_each_decision_and_the_generator_after_it_match(name: str) -> None:
             view = PlayerView.of(state, seat)
             legal = state.legal_actions()
             a = natives[seat].choose(view, list(legal))
-            b = pythons[seat].choose(view, list(legal))
+            # The Python bot on the reference engine, from the same view's values.
+            b = pythons[seat].choose(view.as_reference(), list(legal))
             decisions += 1
             searched += getattr(natives[seat], "last_iterations", 0)
             assert a == b, f"{spec.text}, decision {decisions}: {a} against {b}"

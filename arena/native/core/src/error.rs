@@ -18,6 +18,8 @@ pub enum ErrorKind {
     Value,
     /// `PlacementError`: a card placement (an experiment's intervention) that cannot be made.
     Placement,
+    /// `IndexError`: a seat or card index out of range.
+    Index,
 }
 
 /// A refusal.
@@ -55,6 +57,12 @@ impl Error {
     pub fn value(message: impl Into<String>) -> Error {
         Error {
             kind: ErrorKind::Value,
+            message: message.into(),
+        }
+    }
+    pub fn index(message: impl Into<String>) -> Error {
+        Error {
+            kind: ErrorKind::Index,
             message: message.into(),
         }
     }

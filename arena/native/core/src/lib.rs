@@ -11,6 +11,7 @@
 pub mod actions;
 pub mod bots;
 pub mod components;
+pub mod edits;
 pub mod error;
 pub mod grid;
 pub mod history;

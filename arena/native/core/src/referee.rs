@@ -12,6 +12,7 @@
 //! Python bots called back.
 
 use std::fmt::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -613,6 +614,122 @@ impl Tally {
         }
         out.push('}');
     }
+}
+
+// ---------------------------------------------------------------------- a game concluded
+
+/// What a panic carried, as text.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// The game as it stood before the decision that panicked: replayed from its seed.
+pub fn rebuild(setup: &Setup, actions: &[Action]) -> Option<State> {
+    catch_unwind(|| {
+        let mut st = setup.deal().ok()?;
+        for &a in actions {
+            st.apply(a).ok()?;
+        }
+        Some(st)
+    })
+    .ok()
+    .flatten()
+}
+
+/// A concluded game: its final state, seconds per seat, the fault that ended it, the
+/// engine's failure message (a panic's), and the record's line.
+pub struct Concluded {
+    pub state: State,
+    pub seconds: Vec<f64>,
+    pub fault: Option<Fault>,
+    pub failure: Option<String>,
+    pub line: String,
+}
+
+/// How the referee's loop ended, or its panic.
+pub type Outcome = std::thread::Result<Result<Played, Error>>;
+
+/// A game's record once its seats are done with it: or, when the loop panicked, the game
+/// rebuilt and recorded as failed by the seat whose turn it was.
+#[allow(clippy::too_many_arguments)]
+pub fn conclude(
+    outcome: Outcome,
+    setup: &Setup,
+    progress: &Progress,
+    label: &str,
+    head: &str,
+    names: &[String],
+    parts: &RecordParts,
+) -> Result<Concluded, Failure> {
+    let (state, seconds, fault, failure) = match outcome {
+        Ok(Ok(p)) => (p.state, p.seconds, p.error, None),
+        Ok(Err(e)) => return Err(Failure::Refused(e)),
+        Err(payload) => {
+            let what = panic_text(payload.as_ref());
+            let Some(state) = rebuild(setup, &progress.actions) else {
+                return Err(Failure::Panic(format!(
+                    "the native engine failed (game {label}, seed {}, before its first \
+                     decision): {what}; this is a bug of the engine, please report it",
+                    setup.seed
+                )));
+            };
+            let seat = state.b.current;
+            let message = format!(
+                "the native engine failed (game {label}, seed {}, round {}, seat {seat}): \
+                 {what}; this is a bug of the engine, please report it",
+                setup.seed, state.b.round
+            );
+            let mut seconds = progress.seconds.clone();
+            seconds.resize(setup.players as usize, 0.0);
+            let fault = Fault {
+                seat,
+                kind: "crash".into(),
+                message: message.clone(),
+            };
+            (state, seconds, Some(fault), Some(message))
+        }
+    };
+    let line = record(
+        head,
+        &state,
+        names,
+        &seconds,
+        fault.as_ref(),
+        parts,
+        &setup.placements,
+    );
+    Ok(Concluded {
+        state,
+        seconds,
+        fault,
+        failure,
+        line,
+    })
+}
+
+/// Why a game has no record: the engine refused its setup, or panicked before it began.
+pub enum Failure {
+    Refused(Error),
+    Panic(String),
+}
+
+/// One game of native seats alone, played and recorded (a batch's game).
+pub fn play_natives(
+    setup: &Setup,
+    bots: Vec<Box<dyn Bot>>,
+    label: &str,
+    head: &str,
+    names: &[String],
+    parts: &RecordParts,
+) -> Result<Concluded, Failure> {
+    let mut seats = NativeSeats::new(bots);
+    let mut progress = Progress::default();
+    let outcome = catch_unwind(AssertUnwindSafe(|| play(setup, &mut seats, &mut progress)));
+    conclude(outcome, setup, &progress, label, head, names, parts)
 }
 
 #[cfg(test)]

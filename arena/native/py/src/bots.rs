@@ -9,7 +9,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 
 use takenoko::actions::Action;
 use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
@@ -18,12 +18,11 @@ use takenoko::bots::learned::Learned;
 use takenoko::bots::mcts::{Mcts, Settings as MctsSettings};
 use takenoko::bots::objective::{Objective, Settings};
 use takenoko::bots::registry;
-use takenoko::grid::CellSet;
 use takenoko::rng::PyRandom;
 use takenoko::view::View;
 
-use super::referee::params_of;
-use super::{guard, random_class, PyState, PyView, PythonDraws};
+use super::referee::{generator, params_of, rng_state};
+use super::{guard, random_class, PyView, PythonDraws};
 
 impl BotDraws for PythonDraws<'_, '_> {
     fn randrange(&mut self, n: usize) -> usize {
@@ -80,19 +79,16 @@ fn exact_generator(py: Python<'_>, rng: &Bound<'_, PyAny>) -> PyResult<Option<Py
         return Ok(None);
     }
     let state = rng.call_method0("getstate")?;
-    let Ok((version, words, gauss)) = state.extract::<(i64, Vec<u32>, Option<f64>)>() else {
-        return Ok(None);
-    };
-    if version != 3 {
-        return Ok(None);
-    }
-    Ok(PyRandom::from_state_words(&words, gauss))
+    let version3 = state
+        .get_item(0)
+        .and_then(|v| v.extract::<i64>())
+        .is_ok_and(|v| v == 3);
+    Ok(version3.then(|| generator(&state).ok()).flatten())
 }
 
 /// Writes a generator back into the `random.Random` it was read from.
 fn put_generator(py: Python<'_>, rng: &Bound<'_, PyAny>, r: &PyRandom) -> PyResult<()> {
-    let words = PyTuple::new(py, r.state_words())?;
-    rng.call_method1("setstate", ((3, words, r.gauss_next),))?;
+    rng.call_method1("setstate", (rng_state(py, r)?,))?;
     Ok(())
 }
 
@@ -238,28 +234,6 @@ impl PyBot {
         }
     }
 
-    /// The cells where opponents' pandas were seen, as `objective` has them (`observe`),
-    /// or sets them (a Python caller keeps its own set).
-    #[pyo3(signature = (cells))]
-    fn set_eaten_by_others(&mut self, cells: Vec<u16>) -> PyResult<()> {
-        let mut set = CellSet::default();
-        for c in cells {
-            if (c as usize) < takenoko::grid::SIZE {
-                set.insert(c);
-            }
-        }
-        match &mut self.inner {
-            Inner::Objective(o) => o.eaten_by_others = set,
-            Inner::Mcts(m) => {
-                if let Some(p) = &mut m.planner {
-                    p.eaten_by_others = set;
-                }
-            }
-            Inner::Greedy(_) | Inner::Learned(_) => {}
-        }
-        Ok(())
-    }
-
     /// One of `legal` for the view's seat, drawing from `rng` as the Python bot would.
     fn choose(
         &mut self,
@@ -273,36 +247,5 @@ impl PyBot {
         }
         view_points(py, &view, &mut self.points)?;
         self.decide(py, &view.v, &legal, rng)
-    }
-
-    /// `objective`'s values of the turn's first actions on a sample (`planned_values`):
-    /// a dict, in the order of `legal`.
-    fn planned_values<'py>(
-        &mut self,
-        py: Python<'py>,
-        view: PyRef<'_, PyView>,
-        state: PyRef<'_, PyState>,
-        legal: Vec<Action>,
-        rng: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        view_points(py, &view, &mut self.points)?;
-        let Inner::Objective(o) = &mut self.inner else {
-            return Err(PyValueError::new_err("planned_values is objective's"));
-        };
-        let mut draws = PythonDraws::new(rng)?;
-        let (seat, round) = (view.v.seat, view.v.b.round);
-        let context = move || format!("the objective planner of seat {seat}, round {round}");
-        let points = &self.points;
-        let values = guard(py, context, || {
-            Ok(o.planned_values(&view.v, &state.st, &legal, points, &mut draws))
-        })?;
-        if let Some(e) = draws.error {
-            return Err(e);
-        }
-        let out = PyDict::new(py);
-        for (a, v) in values {
-            out.set_item(a, v)?;
-        }
-        Ok(out)
     }
 }

@@ -1,25 +1,28 @@
 //! The Python binding of takenoko-core: the module `arena._native`.
 //!
 //! A thin layer of conversions and errors, no rules: `GameState` and `PlayerView` hold the
-//! core's `State` and `View` and hand out Python values of the reference's types (dicts,
-//! frozensets, tuples, the reference's `RuleOptions`, `CardSet`, `GameResult` and
-//! exceptions).  Every call that runs the rules goes through `guard`, so a Rust panic never
-//! crosses into Python: it becomes an `ArenaError` naming the game and the seat.
+//! core's `State` and `View` and make the engine API of `arena/engine/api.py` (legal
+//! actions, apply, copy, view, determinize, result, positions in and out, named edits).
+//! Every other field of the reference's object model is answered off the reference's object
+//! made from this one, once until it changes (`__getattr__`, `Holder::reference`).  Every
+//! call that runs the rules goes through `guard`, so a Rust panic never crosses into
+//! Python: it becomes an `ArenaError` naming the game and the seat.
 #![forbid(unsafe_code)]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
 use takenoko::actions::{self, Kind};
 use takenoko::components::{CardSet, COMPONENTS};
+use takenoko::edits::Hidden;
 use takenoko::error::{Error, ErrorKind};
-use takenoko::grid::{self, CellSet, GRID};
+use takenoko::grid::GRID;
 use takenoko::history::Entry;
 use takenoko::json::Json;
 use takenoko::options::RuleOptions;
@@ -63,7 +66,6 @@ macro_rules! reference_item {
 reference_item!(rule_options_class, "arena.engine.options", "RuleOptions");
 reference_item!(card_set_class, "arena.engine.components", "CardSet");
 reference_item!(game_result_class, "arena.engine.state", "GameResult");
-reference_item!(read_only, "arena.engine.view", "read_only");
 reference_item!(random_class, "random", "Random");
 
 fn exception<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
@@ -82,6 +84,7 @@ fn raise(py: Python<'_>, e: Error) -> PyErr {
         ErrorKind::Position => "PositionError",
         ErrorKind::Placement => "PlacementError",
         ErrorKind::Value => return PyValueError::new_err(e.message),
+        ErrorKind::Index => return PyIndexError::new_err(e.message),
     };
     match exception(py, class) {
         Ok(t) => PyErr::from_type(t, e.message),
@@ -276,202 +279,15 @@ fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> 
     Ok((options, cards))
 }
 
-// ---------------------------------------------------------------------- the board's values
+// ---------------------------------------------------------------------- the public board
 
-static COUNTER: AtomicU64 = AtomicU64::new(1);
-
-fn fresh() -> u64 {
-    COUNTER.fetch_add(1, Ordering::Relaxed)
-}
-
-/// The slots that change with the layout only (tiles, improvements, irrigation, channels):
-/// the copies of one layout share their values.
-const LAYOUT: [Slot; 6] = [
-    Slot::Tiles,
-    Slot::Improvement,
-    Slot::Irrigated,
-    Slot::IrrigatedByColour,
-    Slot::Channels,
-    Slot::Network,
-];
-
-fn is_layout(slot: Slot) -> bool {
-    LAYOUT.contains(&slot)
-}
-
-/// The layout values of the states that share a layout.
-type Shared = Arc<Mutex<Cache>>;
-
-fn new_shared() -> Shared {
-    Arc::new(Mutex::new(Cache::default()))
-}
-
-/// Built values, each with the version of the board it was built from.
-#[derive(Default)]
-struct Cache {
-    slots: [Option<(u64, PyObject)>; SLOTS],
-}
-
-impl Cache {
-    fn get(&self, py: Python<'_>, slot: Slot, version: u64) -> Option<PyObject> {
-        match &self.slots[slot as usize] {
-            Some((v, obj)) if *v == version => Some(obj.clone_ref(py)),
-            _ => None,
-        }
+/// A card index of the game's set (printed and added cards).
+fn card_arg(card: i64, set: &CardSet) -> PyResult<u8> {
+    if (0..set.cards.len() as i64).contains(&card) {
+        Ok(card as u8)
+    } else {
+        Err(PyIndexError::new_err(format!("{card} is not a card index")))
     }
-
-    fn put(&mut self, py: Python<'_>, slot: Slot, version: u64, obj: &PyObject) {
-        self.slots[slot as usize] = Some((version, obj.clone_ref(py)));
-    }
-
-    /// The same values, for a copy.
-    fn clone_ref(&self, py: Python<'_>) -> Cache {
-        Cache {
-            slots: std::array::from_fn(|i| {
-                self.slots[i].as_ref().map(|(v, o)| (*v, o.clone_ref(py)))
-            }),
-        }
-    }
-}
-
-fn cells_frozenset(
-    py: Python<'_>,
-    cells: impl Iterator<Item = u16>,
-) -> PyResult<Bound<'_, PyFrozenSet>> {
-    let v: Vec<u16> = cells.collect();
-    PyFrozenSet::new(py, &v)
-}
-
-fn big_int(py: Python<'_>, set: &CellSet) -> PyResult<PyObject> {
-    let mut bytes = Vec::with_capacity(set.0.len() * 8);
-    for w in set.0 {
-        bytes.extend_from_slice(&w.to_le_bytes());
-    }
-    let int = py.get_type::<PyInt>();
-    Ok(int
-        .call_method1(
-            "from_bytes",
-            (pyo3::types::PyBytes::new(py, &bytes), "little"),
-        )?
-        .unbind())
-}
-
-fn tuple_of<T: for<'py> IntoPyObject<'py> + Copy>(
-    py: Python<'_>,
-    items: &[T],
-) -> PyResult<PyObject> {
-    Ok(PyTuple::new(py, items.iter().copied())?.into_any().unbind())
-}
-
-/// A tuple of what `f` makes of each item.
-fn tuple_map<'py, I: IntoIterator, T: IntoPyObject<'py>>(
-    py: Python<'py>,
-    items: I,
-    f: impl FnMut(I::Item) -> PyResult<T>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    PyTuple::new(py, items.into_iter().map(f).collect::<PyResult<Vec<T>>>()?)
-}
-
-/// A list of what `f` makes of each item.
-fn list_map<'py, I: IntoIterator, T: IntoPyObject<'py>>(
-    py: Python<'py>,
-    items: I,
-    f: impl FnMut(I::Item) -> PyResult<T>,
-) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, items.into_iter().map(f).collect::<PyResult<Vec<T>>>()?)
-}
-
-/// `(position, item)` pairs as tuples of ints (the known cards of a deck).
-fn pairs<'py>(py: Python<'py>, items: &[(usize, u8)]) -> PyResult<Bound<'py, PyTuple>> {
-    tuple_map(py, items, |&(i, c)| PyTuple::new(py, [i, c as usize]))
-}
-
-/// The items of the seats in play (a board keeps four).
-fn seats<'a, T>(b: &Board, items: &'a [T]) -> &'a [T] {
-    &items[..b.players as usize]
-}
-
-/// A dict of `(key, value)` items, in their order.
-fn dict_of<'py, K: IntoPyObject<'py>, V: IntoPyObject<'py>>(
-    py: Python<'py>,
-    items: impl IntoIterator<Item = (K, V)>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (k, v) in items {
-        d.set_item(k, v)?;
-    }
-    Ok(d)
-}
-
-/// The board's values that are Python objects built when first read, one row each:
-/// `getter: Slot = |py, b| how it is built from the board b;`.  The table makes the `Slot`s
-/// (and `Legal`, the state's own), `build`, and the getters of both classes
-/// (`Holder::slot` keeps what `build` made until the board changes).
-macro_rules! board_slots {
-    (@getters $cls:ident $($name:ident $slot:ident)*) => {
-        #[pymethods]
-        impl $cls {
-            $(
-                #[getter]
-                fn $name(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-                    self.slot(py, Slot::$slot)
-                }
-            )*
-        }
-    };
-    ($($name:ident: $slot:ident = |$py:ident, $b:ident| $build:expr;)*) => {
-        /// The Python values a board hands out, built when first asked for.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        enum Slot {
-            $($slot,)*
-            Legal,
-        }
-
-        const SLOTS: usize = [$(Slot::$slot,)* Slot::Legal].len();
-
-        /// Builds the value of a slot from a board.
-        fn build(py: Python<'_>, b: &Board, slot: Slot) -> PyResult<PyObject> {
-            Ok(match slot {
-                $(Slot::$slot => {
-                    let ($py, $b) = (py, b);
-                    $build?.into_any().unbind()
-                })*
-                Slot::Legal => PyList::empty(py).into_any().unbind(),
-            })
-        }
-
-        board_slots!(@getters PyState $($name $slot)*);
-        board_slots!(@getters PyView $($name $slot)*);
-    };
-}
-
-board_slots! {
-    taken: Taken = |py, b| PyTuple::new(py, &b.taken);
-    put_back: PutBack = |py, b| PyTuple::new(py, b.put_back);
-    tiles: Tiles = |py, b| dict_of(py, b.tile_items());
-    bamboo: Bamboo = |py, b| dict_of(py, b.bamboo_items());
-    improvement: Improvement = |py, b| dict_of(py, b.improvements.iter().copied());
-    irrigated: Irrigated = |py, b| cells_frozenset(py, b.irrigated.iter());
-    irrigated_by_colour: IrrigatedByColour =
-        |py, b| tuple_map(py, &b.irrigated_by_colour, |s| big_int(py, s));
-    channels: Channels = |py, b| cells_frozenset(py, b.channels.iter());
-    network: Network = |py, b| cells_frozenset(py, b.network.iter());
-    shoots: Shoots = |py, b| PyList::new(py, b.shoots);
-    reserve_improvements: ReserveImprovements = |py, b| PyTuple::new(py, b.reserve_improvements);
-    plot_known: PlotKnown = |py, b| PyTuple::new(py, &b.plot_known);
-    objective_known: ObjectiveKnown =
-        |py, b| tuple_map(py, &b.objective_known, |k| tuple_of(py, k));
-    completed: Completed = |py, b| list_map(py, seats(b, &b.completed), |k| tuple_of(py, k));
-    eaten: Eaten = |py, b| list_map(py, seats(b, &b.eaten), |k| tuple_of(py, k));
-    stored_channels: StoredChannels = |py, b| PyList::new(py, seats(b, &b.stored_channels));
-    stored_improvements: StoredImprovements =
-        |py, b| list_map(py, seats(b, &b.stored_improvements), |k| tuple_of(py, k));
-}
-
-fn cell_arg(cell: i64) -> Option<u16> {
-    (0..grid::SIZE as i64)
-        .contains(&cell)
-        .then_some(cell as u16)
 }
 
 /// A seat of the game, as the board's queries take it (IndexError otherwise).
@@ -485,50 +301,21 @@ fn seat_arg(b: &Board, seat: i64) -> PyResult<u8> {
     }
 }
 
-/// The known-marks of a deck resized to the deck a caller gave (new cards known to no one).
-fn fit_known<const N: usize>(known: &mut arrayvec::ArrayVec<u8, N>, len: usize) {
-    known.truncate(len);
-    while known.len() < len {
-        known.push(0);
-    }
-}
-
-/// A card index of the game's set (printed and added cards).
-fn card_arg(card: i64, set: &CardSet) -> PyResult<u8> {
-    if (0..set.cards.len() as i64).contains(&card) {
-        Ok(card as u8)
-    } else {
-        Err(PyIndexError::new_err(format!("{card} is not a card index")))
-    }
-}
-
-/// A seat's points summed from a `card_points` of the caller's (any numbers).
-fn python_score(py: Python<'_>, b: &Board, points: &Py<PyAny>, seat: u8) -> PyResult<PyObject> {
-    let points = points.bind(py);
-    let mut total = 0i64.into_pyobject(py)?.into_any();
-    for &c in &b.completed[seat as usize] {
-        total = total.add(points.get_item(c)?)?;
-    }
-    if b.emperor == seat as i8 {
-        total = total.add(b.rules.emperor_points)?;
-    }
-    Ok(total.unbind())
-}
-
 /// The reference's objects a game is played with: its options, its card set, and the card
-/// points read off the set or given by a caller.
-struct GameObjects {
+/// points read off the set or given by a caller (`with_card_points`).
+pub(crate) struct GameObjects {
     options: Py<PyAny>,
     card_set: Py<PyAny>,
     card_points: Py<PyAny>,
-    /// Whether `card_points` was given by a caller (then scores are summed from it, in
-    /// Python, as the reference sums whatever it holds: an archetype's weighted points).
     points_set: bool,
 }
 
 impl GameObjects {
-    /// The objects of a game, its card points the card set's own.
-    fn new(py: Python<'_>, options: Py<PyAny>, card_set: Py<PyAny>) -> PyResult<GameObjects> {
+    pub(crate) fn new(
+        py: Python<'_>,
+        options: Py<PyAny>,
+        card_set: Py<PyAny>,
+    ) -> PyResult<GameObjects> {
         let card_points = card_set.bind(py).getattr("points")?.unbind();
         Ok(GameObjects {
             options,
@@ -538,7 +325,6 @@ impl GameObjects {
         })
     }
 
-    /// The same objects, for a copy, a view or a sample.
     fn clone_ref(&self, py: Python<'_>) -> GameObjects {
         GameObjects {
             options: self.options.clone_ref(py),
@@ -555,192 +341,108 @@ impl GameObjects {
     }
 }
 
-/// What `GameState` and `PlayerView` share: a board, its Python values, its options.
-trait Holder {
+/// What `GameState` and `PlayerView` share: a board, the game's objects, and the
+/// reference's object made from it when a caller reads a field the API does not name.
+trait Holder: Sized + pyo3::PyClass {
+    const IS_STATE: bool;
     fn board(&self) -> &Board;
     fn objects(&self) -> &GameObjects;
-    fn objects_mut(&mut self) -> &mut GameObjects;
-    /// The value of a slot, built once per version of what it shows.
-    fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject>;
+    fn reference_slot(&mut self) -> &mut Option<PyObject>;
+    /// Extra arguments of `arena.engine.native.reference_of` (the orders a dict keeps).
+    fn orders(&self) -> (Vec<u16>, Option<Vec<u16>>);
 
-    fn options_obj(&self) -> &Py<PyAny> {
-        &self.objects().options
-    }
-    fn card_set_obj(&self) -> &Py<PyAny> {
-        &self.objects().card_set
-    }
-    fn card_points_obj(&self) -> &Py<PyAny> {
-        &self.objects().card_points
-    }
-    fn points_set(&self) -> bool {
-        self.objects().points_set
-    }
-    /// Card points of the caller's own.
-    fn set_points(&mut self, points: Py<PyAny>) {
-        let objects = self.objects_mut();
-        objects.card_points = points;
-        objects.points_set = true;
-    }
-}
-
-/// The getters of a class, made from a table with one row per field:
-///
-/// - `name: Type = |x| value;` a plain value read from `x = self.via()`;
-/// - `name: py |x, py| value;` a Python object built at each read from `x = self.via()`
-///   (a `PyResult` of a `Bound`);
-/// - `name: object held;` an object the class holds (`self.held()`, the reference's own).
-///
-/// (The board's values kept between reads are `board_slots!`'s.)  The rows are munched one
-/// by one into the items of a single `#[pymethods]` block: the attribute reads the block's
-/// items as they are written, before any macro inside it would be expanded.
-macro_rules! getters {
-    (@rows $cls:ident $via:ident [$($done:tt)*]) => {
-        #[pymethods]
-        impl $cls {
-            $($done)*
+    /// The reference's state or view with this one's values, made once until it changes:
+    /// every field beyond the API is read off it (one conversion instead of a getter each).
+    fn reference(slf: &Bound<'_, Self>) -> PyResult<PyObject>
+    where
+        Self: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::False>,
+    {
+        let py = slf.py();
+        if let Some(obj) = slf.borrow_mut().reference_slot() {
+            return Ok(obj.clone_ref(py));
         }
-    };
-    (@rows $cls:ident $via:ident [$($done:tt)*] $name:ident: object $held:ident; $($rest:tt)*) => {
-        getters!(@rows $cls $via [$($done)*
-            #[getter]
-            fn $name(&self, py: Python<'_>) -> PyObject {
-                self.$held().clone_ref(py)
-            }
-        ] $($rest)*);
-    };
-    (@rows $cls:ident $via:ident [$($done:tt)*]
-        $name:ident: py |$x:ident, $py:ident| $value:expr; $($rest:tt)*) => {
-        getters!(@rows $cls $via [$($done)*
-            #[getter]
-            fn $name(&self, $py: Python<'_>) -> PyResult<PyObject> {
-                let $x = self.$via();
-                Ok($value?.into_any().unbind())
-            }
-        ] $($rest)*);
-    };
-    (@rows $cls:ident $via:ident [$($done:tt)*]
-        $name:ident: $type:ty = |$x:ident| $value:expr; $($rest:tt)*) => {
-        getters!(@rows $cls $via [$($done)*
-            #[getter]
-            fn $name(&self) -> $type {
-                let $x = self.$via();
-                $value
-            }
-        ] $($rest)*);
-    };
-    ($cls:ident via $via:ident { $($rows:tt)* }) => {
-        getters!(@rows $cls $via [] $($rows)*);
-    };
+        let (improvements, tiles) = slf.borrow().orders();
+        let obj = reference_of(py)?
+            .call1((slf, improvements, tiles))?
+            .unbind();
+        *slf.borrow_mut().reference_slot() = Some(obj.clone_ref(py));
+        Ok(obj)
+    }
 }
 
-/// The board's attributes and queries, on both classes (the reference's `Board`).
+reference_item!(reference_of, "arena.engine.native", "reference_of");
+
+/// The API's reads of the public board, on both classes; any other public field is the
+/// reference's (`__getattr__`, through `Holder::reference`).
 macro_rules! board_api {
     ($cls:ident) => {
-        getters!($cls via board {
-            players: u8 = |b| b.players;
-            options: object options_obj;
-            card_set: object card_set_obj;
-            card_points: object card_points_obj;
-            round: u32 = |b| b.round;
-            current: u8 = |b| b.current;
-            step: u8 = |b| b.step;
-            weather: i8 = |b| b.weather;
-            step_name: &'static str = |b| STEP_NAMES[b.step as usize];
-            gardener: u16 = |b| b.gardener;
-            panda: u16 = |b| b.panda;
-            reserve_channels: u32 = |b| b.reserve_channels;
-            emperor: i8 = |b| b.emperor;
-            last_turns: i32 = |b| b.last_turns;
-            ended: bool = |b| b.ended;
-            capped: bool = |b| b.capped;
-        });
-
         #[pymethods]
         impl $cls {
-
-            /// Colour of the plot at a cell (-1 for the pond and empty spaces).
-            fn colour(&self, cell: i64) -> i8 {
-                cell_arg(cell).map_or(-1, |c| self.board().colour(c))
+            #[getter]
+            fn players(&self) -> u8 {
+                self.board().players
             }
-            /// Cells of the plots in play, in the order they were placed.
-            fn plots(&self) -> Vec<u16> {
-                self.board().plots().collect()
+            #[getter]
+            fn round(&self) -> u32 {
+                self.board().round
             }
-            /// Empty spaces where a plot may go (R5.2), in cell order.
-            fn placement_spaces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-                PyTuple::new(py, self.board().placement_spaces())
+            #[getter]
+            fn current(&self) -> u8 {
+                self.board().current
             }
-            /// Edges where a channel may go now (R6.2, R6.3), in edge order.
-            fn channel_spots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-                PyTuple::new(py, self.board().channel_spots())
+            #[getter]
+            fn step(&self) -> u8 {
+                self.board().step
             }
-            /// Plots that may take an improvement (R11.1).
-            fn improvable_plots(&self) -> Vec<u16> {
-                self.board().improvable_plots().to_vec()
+            #[getter]
+            fn ended(&self) -> bool {
+                self.board().ended
             }
-            /// Plots whose improvement is a token.
-            fn token_improvements(&self) -> Vec<u16> {
-                self.board().token_improvements().to_vec()
+            #[getter]
+            fn options(&self, py: Python<'_>) -> PyObject {
+                self.objects().options.clone_ref(py)
             }
-            /// Plots that rain would grow (R4.2).
-            fn rain_targets(&self) -> Vec<u16> {
-                self.board().rain_targets().to_vec()
+            #[getter]
+            fn card_set(&self, py: Python<'_>) -> PyObject {
+                self.objects().card_set.clone_ref(py)
             }
-            /// Sections of a colour still in the reserve (R1.5).
-            fn supply_left(&self, colour: i64) -> PyResult<i64> {
-                if !(0..3).contains(&colour) {
-                    return Err(PyIndexError::new_err(format!("{colour} is not a colour")));
+            #[getter]
+            fn card_points(&self, py: Python<'_>) -> PyObject {
+                self.objects().card_points.clone_ref(py)
+            }
+            /// Points per seat now (R13.3); summed in Python from points a caller gave.
+            fn scores(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+                let py = slf.py();
+                if slf.borrow().objects().points_set {
+                    return Self::reference(slf)?.call_method0(py, "scores");
                 }
-                Ok(self.board().supply_left(colour as u8))
-            }
-            /// Points per seat now (R13.3).
-            fn scores(&self, py: Python<'_>) -> PyResult<PyObject> {
-                if self.points_set() {
-                    let parts: Vec<PyObject> = (0..self.board().players)
-                        .map(|s| python_score(py, self.board(), self.card_points_obj(), s))
-                        .collect::<PyResult<_>>()?;
-                    return Ok(PyList::new(py, parts)?.into_any().unbind());
-                }
-                Ok(PyList::new(py, self.board().scores())?.into_any().unbind())
-            }
-            /// One seat's points.
-            fn score(&self, py: Python<'_>, seat: i64) -> PyResult<PyObject> {
-                let seat = seat_arg(self.board(), seat)?;
-                if self.points_set() {
-                    return python_score(py, self.board(), self.card_points_obj(), seat);
-                }
-                Ok(self
-                    .board()
-                    .score(seat)
-                    .into_pyobject(py)?
+                Ok(PyList::new(py, slf.borrow().board().scores())?
                     .into_any()
                     .unbind())
             }
-            /// Whether a plot card's pattern is on the board now (R10.3).
-            fn plot_objective_found(&self, card: i64) -> PyResult<bool> {
-                Ok(self.board().plot_objective_found(card_arg(card, &self.board().card_set)?))
-            }
-            /// Whether a gardener card's shoots are on the board now (R10.4, R10.5).
-            fn gardener_objective_found(&self, card: i64) -> PyResult<bool> {
-                Ok(self.board().gardener_objective_found(card_arg(card, &self.board().card_set)?))
-            }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
             fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
-                let seat = seat_arg(self.board(), seat)?;
-                Ok(self.board().objective_found(seat, card_arg(card, &self.board().card_set)?))
+                let b = self.board();
+                Ok(b.objective_found(seat_arg(b, seat)?, card_arg(card, &b.card_set)?))
             }
-            /// Every placement of a plot card's pattern on the board, as tuples of cells.
-            fn plot_pattern_places<'py>(
-                &self,
-                py: Python<'py>,
-                card: i64,
-            ) -> PyResult<Bound<'py, PyList>> {
-                let places = self.board().plot_pattern_places(card_arg(card, &self.board().card_set)?);
-                let items: Vec<Bound<'py, PyTuple>> = places
-                    .iter()
-                    .map(|p| PyTuple::new(py, p))
-                    .collect::<PyResult<_>>()?;
-                PyList::new(py, items)
+            /// The reference engine's object with this one's values (a state: a copy of it,
+            /// history kept): what a Python bot searches on, or a test compares.
+            fn as_reference(slf: &Bound<'_, Self>) -> PyResult<PyObject> {
+                let reference = Self::reference(slf)?;
+                if !Self::IS_STATE {
+                    return Ok(reference);
+                }
+                let kwargs = PyDict::new(slf.py());
+                kwargs.set_item("history", true)?;
+                reference.call_method(slf.py(), "copy", (), Some(&kwargs))
+            }
+            /// Any other public field or query: the reference's, on its object made from
+            /// this one (`arena.engine.native.reference_of`).
+            fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<PyObject> {
+                if name.starts_with('_') {
+                    return Err(PyAttributeError::new_err(name.to_string()));
+                }
+                Self::reference(slf)?.getattr(slf.py(), name)
             }
         }
     };
@@ -757,133 +459,76 @@ pub struct PyState {
     /// goes), or None when the game keeps none.
     history: Option<Py<PyList>>,
     synced: usize,
-    /// Of everything; of the layout (tiles, improvements, irrigation, channels) only.
-    version: u64,
-    layout: u64,
-    cache: Cache,
-    /// The layout values, shared by the copies of one layout (built once for all of them,
-    /// so they are the same objects, as the reference's copies share its dicts).
-    shared: Shared,
-    /// The order of `tiles` when a caller gave the dict another (the reference keeps the
-    /// dict it is given, and a plot placed later comes last in it).
+    /// The legal list handed out, the same list until the state changes.
+    legal: Option<PyObject>,
+    reference: Option<PyObject>,
+    /// The order of `tiles` taken from another state (`share_layout`: the reference keeps
+    /// the dict it is given, and a plot placed later comes last in it).
     tiles_order: Option<Vec<u16>>,
 }
 
 impl Holder for PyState {
+    const IS_STATE: bool = true;
     fn board(&self) -> &Board {
         &self.st.b
     }
     fn objects(&self) -> &GameObjects {
         &self.objects
     }
-    fn objects_mut(&mut self) -> &mut GameObjects {
-        &mut self.objects
+    fn reference_slot(&mut self) -> &mut Option<PyObject> {
+        &mut self.reference
     }
-    fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
-        let version = if is_layout(slot) {
-            self.layout
-        } else {
-            self.version
-        };
-        if is_layout(slot) {
-            let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(obj) = shared.get(py, slot, version) {
-                return Ok(obj);
-            }
-        } else if let Some(obj) = self.cache.get(py, slot, version) {
-            return Ok(obj);
-        }
-        let obj = match (&self.tiles_order, slot) {
-            (Some(order), Slot::Tiles) => {
-                let d = PyDict::new(py);
-                let b = &self.st.b;
-                for &c in order
-                    .iter()
-                    .chain(b.order.iter().filter(|c| !order.contains(c)))
-                {
-                    d.set_item(c, b.tile(c))?;
-                }
-                d.into_any().unbind()
-            }
-            _ => build(py, &self.st.b, slot)?,
-        };
-        if is_layout(slot) {
-            self.shared
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .put(py, slot, version, &obj);
-        } else {
-            self.cache.put(py, slot, version, &obj);
-        }
-        Ok(obj)
+    fn orders(&self) -> (Vec<u16>, Option<Vec<u16>>) {
+        let b = &self.st.b;
+        (
+            b.improvements.iter().map(|&(c, _)| c).collect(),
+            self.tiles_order.clone(),
+        )
     }
 }
 
 board_api!(PyState);
 
 fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
-    let tag = e.tag();
-    let round = e.round();
-    let t = match e {
-        Entry::Move { seat, action, .. } => {
-            PyTuple::new(py, [tag as u32, round, *seat as u32, *action])?
-        }
-        Entry::Rolled { face, .. } => PyTuple::new(py, [tag as u32, round, *face as u32])?,
-        Entry::DrewPlots { tiles, .. } => {
-            let tiles = PyTuple::new(py, tiles.iter().copied())?;
-            PyTuple::new(
-                py,
-                [
-                    tag.into_pyobject(py)?.into_any(),
-                    round.into_pyobject(py)?.into_any(),
-                    tiles.into_any(),
-                ],
-            )?
-        }
-        Entry::Drew { card, .. } | Entry::Returned { card, .. } => {
-            PyTuple::new(py, [tag as u32, round, *card as u32])?
-        }
-        Entry::Dealt { seat, hand, .. } => {
-            let hand = PyTuple::new(py, hand.iter().copied())?;
-            PyTuple::new(
-                py,
-                [
-                    tag.into_pyobject(py)?.into_any(),
-                    round.into_pyobject(py)?.into_any(),
-                    seat.into_pyobject(py)?.into_any(),
-                    hand.into_any(),
-                ],
-            )?
-        }
-        Entry::Emperor { seat, .. } => PyTuple::new(py, [tag as u32, round, *seat as u32])?,
-        Entry::GameOver { .. } => PyTuple::new(py, [tag as u32, round])?,
+    let (tag, round) = (e.tag() as u32, e.round());
+    let ints = |rest: &[u32]| -> PyResult<PyObject> {
+        let items: Vec<u32> = [tag, round].iter().chain(rest).copied().collect();
+        Ok(PyTuple::new(py, items)?.into_any().unbind())
     };
-    Ok(t.into_any().unbind())
+    let with = |rest: Vec<PyObject>| -> PyResult<PyObject> {
+        let head = [
+            tag.into_pyobject(py)?.into_any().unbind(),
+            round.into_pyobject(py)?.into_any().unbind(),
+        ];
+        let items: Vec<PyObject> = head.into_iter().chain(rest).collect();
+        Ok(PyTuple::new(py, items)?.into_any().unbind())
+    };
+    match e {
+        Entry::Move { seat, action, .. } => ints(&[*seat as u32, *action]),
+        Entry::Rolled { face, .. } => ints(&[*face as u32]),
+        Entry::DrewPlots { tiles, .. } => with(vec![PyTuple::new(py, tiles.iter().copied())?
+            .into_any()
+            .unbind()]),
+        Entry::Drew { card, .. } | Entry::Returned { card, .. } => ints(&[*card as u32]),
+        Entry::Dealt { seat, hand, .. } => with(vec![
+            seat.into_pyobject(py)?.into_any().unbind(),
+            PyTuple::new(py, hand.iter().copied())?.into_any().unbind(),
+        ]),
+        Entry::Emperor { seat, .. } => ints(&[*seat as u32]),
+        Entry::GameOver { .. } => ints(&[]),
+    }
 }
 
 impl PyState {
-    /// The core's state (what `getters!` reads the state's own fields from).
-    fn state(&self) -> &State {
-        &self.st
-    }
-
-    fn wrap(
-        py: Python<'_>,
-        st: State,
-        options: Py<PyAny>,
-        card_set: Py<PyAny>,
-    ) -> PyResult<PyState> {
-        let objects = GameObjects::new(py, options, card_set)?;
+    fn wrap(py: Python<'_>, st: State, objects: GameObjects) -> PyResult<PyState> {
         let history = st.history.0.as_ref().map(|_| PyList::empty(py).unbind());
         let mut s = PyState {
             st,
             objects,
             history,
             synced: 0,
-            version: fresh(),
-            layout: fresh(),
-            cache: Cache::default(),
-            shared: new_shared(),
+            legal: None,
+            reference: None,
             tiles_order: None,
         };
         s.sync(py)?;
@@ -902,47 +547,39 @@ impl PyState {
         Ok(())
     }
 
-    fn changed(&mut self, layout: bool) {
-        self.version = fresh();
-        if layout {
-            self.layout = fresh();
-            self.shared = new_shared();
-        }
+    /// Forgets what was made of the state before it changed.
+    fn changed(&mut self) {
+        self.legal = None;
+        self.reference = None;
     }
 
     fn copy_of(&self, py: Python<'_>, history: bool) -> PyResult<PyState> {
-        let st = self.st.copy(history);
         let hist = match (&self.history, history) {
             (Some(list), true) => Some(PyList::new(py, list.bind(py).iter())?.unbind()),
             _ => None,
         };
-        let mut cache = Cache::default();
-        if let Some(legal) = &self.cache.slots[Slot::Legal as usize] {
-            cache.slots[Slot::Legal as usize] = Some((legal.0, legal.1.clone_ref(py)));
-        }
         Ok(PyState {
             synced: if hist.is_some() { self.synced } else { 0 },
-            st,
+            st: self.st.copy(history),
             objects: self.objects.clone_ref(py),
             history: hist,
-            version: self.version,
-            layout: self.layout,
-            cache,
-            shared: self.shared.clone(),
+            legal: self.legal.as_ref().map(|l| l.clone_ref(py)),
+            reference: None,
             tiles_order: self.tiles_order.clone(),
         })
     }
 
-    fn legal_list(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        if let Some(obj) = self.cache.get(py, Slot::Legal, self.version) {
-            return Ok(obj);
-        }
-        let context = game_context(&self.st);
-        let st = &self.st;
-        let legal = guard(py, context, || Ok(st.legal_actions()))?;
-        let obj = PyList::new(py, legal.iter().copied())?.into_any().unbind();
-        self.cache.put(py, Slot::Legal, self.version, &obj);
-        Ok(obj)
+    /// A copy changed by `edit` (a named edit: the core checks its arguments).
+    fn edited(
+        &self,
+        py: Python<'_>,
+        history: bool,
+        edit: impl FnOnce(&mut State) -> Result<(), Error>,
+    ) -> PyResult<PyState> {
+        let mut s = self.copy_of(py, history)?;
+        edit(&mut s.st).map_err(|e| raise(py, e))?;
+        s.changed();
+        Ok(s)
     }
 
     fn do_apply(&mut self, py: Python<'_>, action: i64, checked: bool) -> PyResult<()> {
@@ -952,16 +589,6 @@ impl PyState {
                 Error::illegal(format!("{action} is not an action")),
             ));
         };
-        let kind = action & actions::KIND_MASK;
-        let layout = matches!(
-            kind,
-            actions::PLACE
-                | actions::IRRIGATE
-                | actions::CHANNEL
-                | actions::IMPROVE
-                | actions::CLOUDS
-                | actions::CLOUDS_MOVE
-        );
         let context = game_context(&self.st);
         let st = &mut self.st;
         let result = guard(py, context, || {
@@ -972,60 +599,14 @@ impl PyState {
                 st.apply(action)
             })
         })?;
-        self.changed(layout);
+        self.changed();
         self.sync(py)?;
         result.map_err(|e| raise(py, e))
     }
 }
 
-getters!(PyState via state {
-    seed: i128 = |s| s.seed;
-    rng: u64 = |s| s.rng;
-    dice: py |s, py| PyTuple::new(py, &s.dice);
-    drawn: py |s, py| PyTuple::new(py, &s.drawn);
-    plot_deck: py |s, py| PyTuple::new(py, &s.plot_deck);
-    objective_decks: py |s, py| tuple_map(py, &s.objective_decks, |d| tuple_of(py, d));
-});
-
-/// Card indexes of the game's set, at most `max` of them (`what` names the refused part).
-fn cards_arg<const N: usize>(
-    cards: &[i64],
-    set: &CardSet,
-    what: &str,
-) -> PyResult<arrayvec::ArrayVec<u8, N>> {
-    if cards.len() > N {
-        return Err(PyValueError::new_err(format!("{what}: at most {N} cards")));
-    }
-    cards.iter().map(|&c| card_arg(c, set)).collect()
-}
-
-/// Tile codes (0..11), at most `N` of them.
-fn tiles_arg<const N: usize>(tiles: &[i64], what: &str) -> PyResult<arrayvec::ArrayVec<u8, N>> {
-    if tiles.len() > N || tiles.iter().any(|t| !(0..12).contains(t)) {
-        return Err(PyValueError::new_err(format!(
-            "{what}: at most {N} tile codes 0..11"
-        )));
-    }
-    Ok(tiles.iter().map(|&t| t as u8).collect())
-}
-
-/// A board's layout (tiles, irrigation, channels, improvements) as sorted values.
-fn layout_key(b: &Board) -> impl PartialEq {
-    let mut tiles: Vec<(u16, u8)> = b.tile_items().collect();
-    tiles.sort_unstable();
-    let mut improvements = b.improvements.to_vec();
-    improvements.sort_unstable();
-    (tiles, b.irrigated, b.channels, improvements)
-}
-
 #[pymethods]
 impl PyState {
-    /// The seats' hands, a new list of tuples at each read (edits are `with_hand`'s and
-    /// `with_hidden`'s).
-    #[getter]
-    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        list_map(py, seats(&self.st.b, &self.st.hands), |h| tuple_of(py, h))
-    }
     #[getter]
     fn history(&self, py: Python<'_>) -> PyObject {
         match &self.history {
@@ -1033,17 +614,48 @@ impl PyState {
             None => py.None(),
         }
     }
+    /// The hidden parts, read here (a named edit may make a state that is no position).
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let hands = &self.st.hands[..self.st.b.players as usize];
+        PyList::new(
+            py,
+            hands
+                .iter()
+                .map(|h| PyTuple::new(py, h))
+                .collect::<PyResult<Vec<_>>>()?,
+        )
+    }
+    #[getter]
+    fn objective_decks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let decks = self.st.objective_decks.iter().map(|d| PyTuple::new(py, d));
+        PyTuple::new(py, decks.collect::<PyResult<Vec<_>>>()?)
+    }
+    #[getter]
+    fn plot_deck<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.st.plot_deck)
+    }
+    #[getter]
+    fn drawn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.st.drawn)
+    }
+    #[getter]
+    fn dice<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.st.dice)
+    }
+    #[getter]
+    fn seed(&self) -> i128 {
+        self.st.seed
+    }
+    #[getter]
+    fn rng(&self) -> u64 {
+        self.st.rng
+    }
     /// A copy in which `seat` holds `hand` (search asks "what if" of its own copies).
     fn with_hand(&self, py: Python<'_>, seat: i64, hand: Vec<i64>) -> PyResult<PyState> {
-        let seat = seat_arg(&self.st.b, seat)?;
-        let mut s = self.copy_of(py, false)?;
-        s.st.hands[seat as usize] = cards_arg(&hand, &self.st.b.card_set, "hand")?;
-        s.changed(false);
-        Ok(s)
+        self.edited(py, false, |st| st.with_hand(seat, &hand))
     }
-    /// A copy (history kept) with the hidden parts given replaced: a test's or a
-    /// diagnostic's twin that differs only in what some seat cannot see.  A deck's
-    /// known-marks are fitted to its new length (new places known to no one).
+    /// A copy (history kept) with the hidden parts given replaced.
     #[pyo3(signature = (*, hands = None, objective_decks = None, plot_deck = None,
                         drawn = None, rng = None, seed = None))]
     #[allow(clippy::too_many_arguments)]
@@ -1057,82 +669,49 @@ impl PyState {
         rng: Option<u64>,
         seed: Option<i128>,
     ) -> PyResult<PyState> {
-        let mut s = self.copy_of(py, true)?;
-        let set = &self.st.b.card_set;
-        if let Some(hands) = hands {
-            if hands.len() != self.st.b.players as usize {
-                return Err(PyValueError::new_err("hands: one per seat"));
-            }
-            for (i, hand) in hands.iter().enumerate() {
-                s.st.hands[i] = cards_arg(hand, set, "hands")?;
-            }
-        }
-        if let Some(decks) = objective_decks {
-            if decks.len() != 3 {
-                return Err(PyValueError::new_err("objective_decks: one per category"));
-            }
-            for (k, deck) in decks.iter().enumerate() {
-                s.st.objective_decks[k] = cards_arg(deck, set, "objective_decks")?;
-                fit_known(&mut s.st.b.objective_known[k], deck.len());
-            }
-        }
-        if let Some(deck) = plot_deck {
-            s.st.plot_deck = tiles_arg(&deck, "plot_deck")?;
-            fit_known(&mut s.st.b.plot_known, deck.len());
-        }
-        if let Some(drawn) = drawn {
-            s.st.drawn = tiles_arg(&drawn, "drawn")?;
-        }
-        s.st.rng = rng.unwrap_or(s.st.rng);
-        s.st.seed = seed.unwrap_or(s.st.seed);
-        s.changed(false);
-        Ok(s)
+        let hidden = Hidden {
+            hands,
+            objective_decks,
+            plot_deck,
+            drawn,
+            rng,
+            seed,
+        };
+        self.edited(py, true, |st| st.with_hidden(&hidden))
     }
-    /// A copy at another step of the turn with another weather (the objective bot's probe:
-    /// "what would one more action be worth").
+    /// A copy at another step of the turn with another weather.
     fn with_step(&self, py: Python<'_>, step: i64, weather: i64) -> PyResult<PyState> {
-        if !(0..STEP_NAMES.len() as i64).contains(&step) {
-            return Err(PyValueError::new_err(format!("{step} is not a step")));
-        }
-        if !(-1..6).contains(&weather) {
-            return Err(PyValueError::new_err(format!("{weather} is not a weather")));
-        }
-        let mut s = self.copy_of(py, false)?;
-        s.st.b.step = step as u8;
-        s.st.b.weather = weather as i8;
-        s.changed(false);
-        Ok(s)
+        self.edited(py, false, |st| st.with_step(step, weather))
     }
-    /// Takes the layout values of `other`, a state with the same layout: the same objects
-    /// (tiles, irrigation, channels, improvements) from now on, in `other`'s order, as a
-    /// search canonicalises its layouts for the caches that find a layout by identity.
-    fn share_layout(&mut self, other: PyRef<'_, PyState>) -> PyResult<()> {
-        let theirs = &other.st.b;
-        if layout_key(&self.st.b) != layout_key(theirs) {
-            return Err(PyValueError::new_err(
-                "share_layout: the two layouts differ",
-            ));
+    /// Takes the layout of `other`, a state with the same layout, in `other`'s order (a
+    /// search canonicalises its layouts for the caches that find a layout by identity).
+    fn share_layout(slf: &Bound<'_, Self>, other: &Bound<'_, PyState>) -> PyResult<()> {
+        let py = slf.py();
+        if slf.is(other) {
+            return Ok(());
         }
-        if self.st.b.improvements != theirs.improvements {
-            self.st.b.improvements = theirs.improvements.clone();
-            self.version = fresh();
+        {
+            let (mut me, theirs) = (slf.borrow_mut(), other.borrow());
+            me.st.share_layout(&theirs.st).map_err(|e| raise(py, e))?;
+            let order = theirs
+                .tiles_order
+                .clone()
+                .unwrap_or_else(|| theirs.st.b.order.to_vec());
+            me.tiles_order = (!order.iter().eq(me.st.b.order.iter())).then_some(order);
+            me.changed();
         }
-        let order = (other.tiles_order.clone()).unwrap_or_else(|| theirs.order.to_vec());
-        let same = order.iter().eq(self.st.b.order.iter());
-        self.tiles_order = if same { None } else { Some(order) };
-        self.shared = other.shared.clone();
-        self.layout = other.layout;
+        // The reference's objects of the layout are the other's from now on.
+        let theirs = Self::reference(other)?;
+        Self::reference(slf)?.call_method1(py, "share_layout", (theirs,))?;
         Ok(())
     }
     /// A copy whose scores sum `points` (an archetype plans with weighted points).
     fn with_card_points(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<PyState> {
         let mut s = self.copy_of(py, false)?;
-        s.set_points(points.clone().unbind());
+        s.objects.card_points = points.clone().unbind();
+        s.objects.points_set = true;
         Ok(s)
     }
-
-    /// The actions the current seat may choose now (empty once the game is over); the same
-    /// list until the state changes.
     /// Puts objective `card` in a chosen place of the deal before the first decision (an
     /// experiment's intervention): the reference's `place_card`, its refusals a
     /// `PlacementError` with the same sentence.
@@ -1153,13 +732,15 @@ impl PyState {
             }
             Ok(placement::Arg::Other(v.repr()?.to_string()))
         };
-        let card = arg(card)?;
-        let seat = seat.map(arg).transpose()?;
-        let depth = depth.map(arg).transpose()?;
+        let (card, seat, depth) = (
+            arg(card)?,
+            seat.map(arg).transpose()?,
+            depth.map(arg).transpose()?,
+        );
         self.st
             .place_card(&card, seat.as_ref(), depth.as_ref())
             .map_err(|e| raise(py, e))?;
-        self.changed(false);
+        self.changed();
         // The deal entries were rewritten: so are the Python history's.
         if let (Some(list), Some(entries)) = (&self.history, &self.st.history.0) {
             let list = list.bind(py);
@@ -1171,29 +752,32 @@ impl PyState {
         }
         Ok(())
     }
+    /// The actions the current seat may choose now (empty once the game is over); the same
+    /// list until the state changes.
     fn legal_actions(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        self.legal_list(py)
+        if let Some(obj) = &self.legal {
+            return Ok(obj.clone_ref(py));
+        }
+        let context = game_context(&self.st);
+        let st = &self.st;
+        let legal = guard(py, context, || Ok(st.legal_actions()))?;
+        let obj = PyList::new(py, legal.iter().copied())?.into_any().unbind();
+        self.legal = Some(obj.clone_ref(py));
+        Ok(obj)
     }
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
         self.objects.traverse(&visit)?;
+        for obj in [&self.legal, &self.reference].into_iter().flatten() {
+            visit.call(obj)?;
+        }
         if let Some(h) = &self.history {
             visit.call(h)?;
-        }
-        for (_, obj) in self.cache.slots.iter().flatten() {
-            visit.call(obj)?;
         }
         Ok(())
     }
     fn __clear__(&mut self) {
-        self.cache = Cache::default();
+        self.changed();
         self.history = None;
-    }
-    fn is_terminal(&self) -> bool {
-        self.st.b.ended
-    }
-    /// Actions the current seat may still take this turn (R3.3, R4.1).
-    fn actions_left(&self) -> i64 {
-        self.st.b.actions_left()
     }
     /// A cheap, independent copy; the history is dropped unless asked for.
     #[pyo3(signature = (*, history = false))]
@@ -1211,14 +795,14 @@ impl PyState {
         sample: PyRef<'_, PyState>,
         seat: i64,
     ) -> PyResult<PyState> {
-        if !(0..self.st.b.players as i64).contains(&seat) {
+        let Some(seat) = u8::try_from(seat).ok().filter(|&s| s < self.st.b.players) else {
             return Err(PyValueError::new_err(format!(
                 "seat {seat} is not in the game"
             )));
-        }
+        };
         let mut s = self.copy_of(py, false)?;
-        s.st = self.st.with_hidden_from(&sample.st, seat as u8);
-        s.version = fresh();
+        s.st = self.st.with_hidden_from(&sample.st, seat);
+        s.changed();
         Ok(s)
     }
     /// Apply an action after checking it is legal; IllegalActionError if not.
@@ -1229,22 +813,10 @@ impl PyState {
     fn apply(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
         self.do_apply(py, action, false)
     }
-    /// Points of completed panda objectives per seat (the tie-break of R13.4).
-    fn panda_points(&self) -> Vec<i64> {
-        self.st.panda_points()
-    }
     /// Scores and winners (R13.3-R13.5); `excluded` seats cannot win.
     #[pyo3(signature = (excluded = None))]
     fn result(&self, py: Python<'_>, excluded: Option<Vec<i64>>) -> PyResult<PyObject> {
         result_object(py, &self.st, &excluded.unwrap_or_default())
-    }
-    /// Per seat: 1 for a win, 1/k for a victory shared by k, 0 otherwise.
-    fn returns(&self) -> Vec<f64> {
-        self.st.returns()
-    }
-    /// The history in notation.
-    fn history_text(&self) -> Vec<String> {
-        self.st.history_text()
     }
     fn __repr__(&self) -> String {
         let b = &self.st.b;
@@ -1303,35 +875,25 @@ fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObj
 pub struct PyView {
     v: View,
     objects: GameObjects,
-    cache: Cache,
-    /// The version of the state's layout it was made from (its samples share it).
-    layout: u64,
-    /// The layout values its samples share.
-    samples: Shared,
+    reference: Option<PyObject>,
 }
 
 impl Holder for PyView {
+    const IS_STATE: bool = false;
     fn board(&self) -> &Board {
         &self.v.b
     }
     fn objects(&self) -> &GameObjects {
         &self.objects
     }
-    fn objects_mut(&mut self) -> &mut GameObjects {
-        &mut self.objects
+    fn reference_slot(&mut self) -> &mut Option<PyObject> {
+        &mut self.reference
     }
-    fn slot(&mut self, py: Python<'_>, slot: Slot) -> PyResult<PyObject> {
-        let version = if is_layout(slot) { self.layout } else { 0 };
-        if let Some(obj) = self.cache.get(py, slot, version) {
-            return Ok(obj);
-        }
-        let mut obj = build(py, &self.v.b, slot)?;
-        if matches!(slot, Slot::Tiles | Slot::Improvement) {
-            // A view hands these out read-only (a bot that edits them fails in its own turn).
-            obj = read_only(py)?.call1((obj,))?.unbind();
-        }
-        self.cache.put(py, slot, version, &obj);
-        Ok(obj)
+    fn orders(&self) -> (Vec<u16>, Option<Vec<u16>>) {
+        (
+            self.v.b.improvements.iter().map(|&(c, _)| c).collect(),
+            None,
+        )
     }
 }
 
@@ -1408,40 +970,21 @@ impl Draws for PythonDraws<'_, '_> {
 }
 
 impl PyView {
-    /// The core's view (what `getters!` reads the view's own fields from).
-    fn view(&self) -> &View {
-        &self.v
-    }
-
-    /// A copy holding the same values (`PlayerView(view)`, `copy.copy(view)`).
     fn duplicate(&self, py: Python<'_>) -> PyView {
         PyView {
             v: self.v.clone(),
             objects: self.objects.clone_ref(py),
-            cache: self.cache.clone_ref(py),
-            layout: self.layout,
-            samples: self.samples.clone(),
+            reference: self.reference.as_ref().map(|r| r.clone_ref(py)),
         }
     }
 
-    fn of_state(py: Python<'_>, state: &mut PyState, seat: i64) -> PyResult<PyView> {
-        let v = View::of(&state.st, seat).map_err(|e| raise(py, e))?;
-        // The layout values of the state, read-only where the reference hands out proxies,
-        // so that views of one layout share them (bots cache per layout by identity).
-        let mut cache = Cache::default();
-        for slot in LAYOUT {
-            let mut obj = state.slot(py, slot)?;
-            if matches!(slot, Slot::Tiles | Slot::Improvement) {
-                obj = read_only(py)?.call1((obj,))?.unbind();
-            }
-            cache.put(py, slot, state.layout, &obj);
-        }
+    /// The view of `seat` on a core state, with the game's objects.
+    fn of_core(py: Python<'_>, st: &State, seat: i64, objects: GameObjects) -> PyResult<PyView> {
+        let v = View::of(st, seat).map_err(|e| raise(py, e))?;
         Ok(PyView {
             v,
-            objects: state.objects.clone_ref(py),
-            cache,
-            layout: state.layout,
-            samples: new_shared(),
+            objects,
+            reference: None,
         })
     }
 }
@@ -1461,61 +1004,44 @@ impl PyView {
     ) -> PyView {
         view.duplicate(py)
     }
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.v.seat
+    }
     fn __copy__(&self, py: Python<'_>) -> PyView {
         self.duplicate(py)
     }
     /// A copy whose scores sum `points` (an archetype plans with weighted points).
     fn with_card_points(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyView {
         let mut v = self.duplicate(py);
-        v.set_points(points.clone().unbind());
+        v.objects.card_points = points.clone().unbind();
+        v.objects.points_set = true;
+        v.reference = None;
         v
     }
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
         self.objects.traverse(&visit)?;
-        for (_, obj) in self.cache.slots.iter().flatten() {
-            visit.call(obj)?;
+        if let Some(r) = &self.reference {
+            visit.call(r)?;
         }
         Ok(())
     }
     fn __clear__(&mut self) {
-        self.cache = Cache::default();
+        self.reference = None;
     }
     /// The view of `seat` on `state`.
     #[staticmethod]
-    fn of(py: Python<'_>, mut state: PyRefMut<'_, PyState>, seat: i64) -> PyResult<PyView> {
+    fn of(py: Python<'_>, state: PyRef<'_, PyState>, seat: i64) -> PyResult<PyView> {
         let context = game_context(&state.st);
-        guard(py, context, || PyView::of_state(py, &mut state, seat))
-    }
-    /// How many objectives a seat holds.
-    fn hand_size(&self, seat: i64) -> PyResult<usize> {
-        if !(0..self.v.b.players as i64).contains(&seat) {
-            return Err(PyIndexError::new_err("tuple index out of range"));
-        }
-        Ok(self.v.hand_size(seat as usize))
-    }
-    /// Plots this seat has not seen, sorted.
-    fn unseen_plots(&self) -> Vec<u16> {
-        self.v.unseen_plots().into_iter().map(u16::from).collect()
-    }
-    /// Cards of a category this seat has not seen.
-    fn unseen_cards(&self, category: i64) -> PyResult<Vec<u16>> {
-        if !(0..3).contains(&category) {
-            return Err(PyIndexError::new_err(format!(
-                "{category} is not a category"
-            )));
-        }
-        Ok(self
-            .v
-            .unseen_cards(category as usize)
-            .into_iter()
-            .map(u16::from)
-            .collect())
+        guard(py, context, || {
+            PyView::of_core(py, &state.st, seat, state.objects.clone_ref(py))
+        })
     }
     /// A full state consistent with this view, the hidden parts drawn from `rng` (the
     /// same draws as the reference: a `random.Random` ends where the reference leaves it).
     #[pyo3(signature = (rng, legal = None))]
     fn determinize(
-        &mut self,
+        &self,
         py: Python<'_>,
         rng: &Bound<'_, PyAny>,
         legal: Option<&Bound<'_, PyAny>>,
@@ -1527,47 +1053,14 @@ impl PyView {
             plant_check();
             let mut draws = PythonDraws::new(rng)?;
             let st = v.determinize(&mut draws);
-            match draws.error {
-                Some(e) => Err(e),
-                None => Ok(st),
-            }
+            draws.error.map_or(Ok(st), Err)
         })?;
-        // The samples of a view share its layout values (built once, the same objects).
-        let filled = self
-            .samples
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(py, Slot::Tiles, self.layout)
-            .is_some();
-        if !filled {
-            let mut layout = Cache::default();
-            for slot in LAYOUT {
-                let obj = self.slot(py, slot)?;
-                layout.put(py, slot, self.layout, &obj);
-            }
-            *self.samples.lock().unwrap_or_else(|e| e.into_inner()) = layout;
+        let mut s = PyState::wrap(py, st, self.objects.clone_ref(py))?;
+        if let Some(legal) = legal.filter(|_| self.v.b.current == self.v.seat) {
+            let items = legal.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+            s.legal = Some(PyList::new(py, items)?.into_any().unbind());
         }
-        let mut cache = Cache::default();
-        let version = fresh();
-        if let Some(legal) = legal {
-            if self.v.b.current == self.v.seat {
-                let list = PyList::new(py, legal.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
-                    .into_any()
-                    .unbind();
-                cache.put(py, Slot::Legal, version, &list);
-            }
-        }
-        Ok(PyState {
-            st,
-            objects: self.objects.clone_ref(py),
-            history: None,
-            synced: 0,
-            version,
-            layout: self.layout,
-            cache,
-            shared: self.samples.clone(),
-            tiles_order: None,
-        })
+        Ok(s)
     }
     /// Everything in the view, JSON-ready (equal views give equal dicts).
     fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -1595,25 +1088,13 @@ impl PyView {
     /// Pickled as its data (a bot in its own process receives its views so).
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String, Vec<u16>))> {
         let module = py.import("arena._native")?;
-        let order: Vec<u16> = self.v.b.improvements.iter().map(|&(c, _)| c).collect();
+        let order = self.orders().0;
         Ok((
             module.getattr("_view_from_pickle")?.unbind(),
             (self.v.to_json().dump(), order),
         ))
     }
 }
-
-getters!(PyView via view {
-    seat: u8 = |v| v.seat;
-    drawn: py |v, py| PyTuple::new(py, &v.drawn);
-    drawn_count: usize = |v| v.drawn_count;
-    plot_deck_size: usize = |v| v.plot_deck_size;
-    known_plots: py |v, py| pairs(py, &v.known_plots);
-    objective_deck_sizes: py |v, py| PyTuple::new(py, v.objective_deck_sizes);
-    known_objectives: py |v, py| tuple_map(py, &v.known_objectives, |k| pairs(py, k));
-    hand: py |v, py| PyTuple::new(py, &v.hand);
-    hand_categories: py |v, py| tuple_map(py, &v.hand_categories, |h| tuple_of(py, h));
-});
 
 // ---------------------------------------------------------------------- functions
 
@@ -1623,7 +1104,7 @@ fn state_from(
     options: Py<PyAny>,
     cards: Py<PyAny>,
 ) -> PyResult<PyState> {
-    PyState::wrap(py, st, options, cards)
+    PyState::wrap(py, st, GameObjects::new(py, options, cards)?)
 }
 
 /// A new game (R2): the reference's `new_game`, arguments given in full.
@@ -1722,9 +1203,7 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
     Ok(PyView {
         v,
         objects: GameObjects::new(py, options, cards)?,
-        cache: Cache::default(),
-        layout: fresh(),
-        samples: new_shared(),
+        reference: None,
     })
 }
 

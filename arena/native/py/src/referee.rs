@@ -22,15 +22,17 @@ use takenoko::bots::registry::{BotEntry, Default, Kind, Params};
 use takenoko::bots::{self, Bot, Value, REGISTRY};
 use takenoko::placement::Placement;
 use takenoko::referee::{
-    self, native_choice, seat_view, Decision, Fault, NativeSeats, Progress, RecordParts, Seats,
-    Setup,
+    self, conclude, native_choice, seat_view, Concluded, Decision, Failure, NativeSeats, Outcome,
+    Progress, RecordParts, Seats, Setup,
 };
 use takenoko::rng::PyRandom;
 use takenoko::seeds;
 use takenoko::state::State;
 use takenoko::view::View;
 
-use super::{core_cards, core_options, entry_tuple, exception, result_object, PyState, PyView};
+use super::{
+    core_cards, core_options, entry_tuple, exception, result_object, GameObjects, PyState, PyView,
+};
 
 /// Whether the test-only bots of the registry may be made (`_test_bots`).
 static TEST_BOTS: AtomicBool = AtomicBool::new(false);
@@ -170,7 +172,7 @@ fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
 
 /// A generator from `random.Random.getstate()` (its version, words and `gauss_next`), or
 /// an int seed.
-fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
+pub(crate) fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
     if rng.is_instance_of::<PyInt>() {
         return Ok(PyRandom::new(rng.extract()?));
     }
@@ -179,7 +181,7 @@ fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
         .ok_or_else(|| PyValueError::new_err("not a random.Random state"))
 }
 
-fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
+pub(crate) fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
     let words = PyTuple::new(py, r.state_words())?;
     (3, words, r.gauss_next).into_pyobject(py)
 }
@@ -223,11 +225,10 @@ struct Mixed<'py> {
     /// them (`on_event`).
     publishes: bool,
     wants_state: bool,
-    /// A Python `GameState` following the game: the Python bots' views are made from it (so
-    /// views of one layout share its values) and `on_event` is shown it.
+    /// A Python `GameState` following the game, which `on_event` is shown.
     mirror: Option<Py<PyState>>,
-    options: Py<PyAny>,
-    cards: Py<PyAny>,
+    /// The game's options and card set (the Python seats' views hold them).
+    objects: GameObjects,
     /// The first error of a callback (not a seat's fault): the game stops and it is raised.
     error: Option<PyErr>,
     /// The native seats' view, made again for each decision.
@@ -245,26 +246,20 @@ impl<'py> Mixed<'py> {
         let py = self.py;
         if self.mirror.is_none() {
             let st = state.copy(self.wants_state);
-            let s = PyState::wrap(py, st, self.options.clone_ref(py), self.cards.clone_ref(py))?;
+            let s = PyState::wrap(py, st, self.objects.clone_ref(py))?;
             self.mirror = Some(Py::new(py, s)?);
             return Ok(self.mirror.as_ref().expect("just made").bind(py).clone());
         }
         let mirror = self.mirror.as_ref().expect("made above").bind(py).clone();
         {
             let mut m = mirror.borrow_mut();
-            let (a, b) = (&m.st.b, &state.b);
-            let layout = a.order != b.order
-                || a.codes != b.codes
-                || a.channels != b.channels
-                || a.irrigated != b.irrigated
-                || a.improvements != b.improvements;
             let history = m.st.history.0.take();
             m.st = state.clone();
             if let (Some(mut h), Some(all)) = (history, &state.history.0) {
                 h.extend_from_slice(&all[h.len().min(all.len())..]);
                 m.st.history.0 = Some(h);
             }
-            m.changed(layout);
+            m.changed();
             m.sync(py)?;
         }
         Ok(mirror)
@@ -277,11 +272,8 @@ impl<'py> Mixed<'py> {
         legal: &[Action],
     ) -> PyResult<(Decision, f64)> {
         let py = self.py;
-        let mirror = self.follow(state)?;
-        let view = {
-            let mut m = mirror.borrow_mut();
-            Py::new(py, PyView::of_state(py, &mut m, seat as i64)?)?
-        };
+        let objects = self.objects.clone_ref(py);
+        let view = Py::new(py, PyView::of_core(py, state, seat as i64, objects)?)?;
         let legal = PyList::new(py, legal.iter().copied())?;
         if let Some(f) = &self.on_decision {
             f.call1((seat,))?;
@@ -429,12 +421,8 @@ pub struct Played {
 impl Played {
     /// The final state, with its history (a new `GameState` per call).
     fn final_state(&self, py: Python<'_>) -> PyResult<PyState> {
-        PyState::wrap(
-            py,
-            self.state.copy(true),
-            self.options.clone_ref(py),
-            self.cards.clone_ref(py),
-        )
+        let objects = GameObjects::new(py, self.options.clone_ref(py), self.cards.clone_ref(py))?;
+        PyState::wrap(py, self.state.copy(true), objects)
     }
     /// Where a native seat's generator ended, as `random.Random.getstate()` gives it (None
     /// for a Python seat).
@@ -450,99 +438,13 @@ impl Played {
     }
 }
 
-/// What a panic carried, as text.
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".into())
-}
-
-/// The game as it stood before the decision that panicked: replayed from its seed.
-fn rebuild(setup: &Setup, actions: &[Action]) -> Option<State> {
-    catch_unwind(|| {
-        let mut st = setup.deal().ok()?;
-        for &a in actions {
-            st.apply(a).ok()?;
-        }
-        Some(st)
-    })
-    .ok()
-    .flatten()
-}
-
-/// A concluded game: its final state, seconds per seat, the fault that ended it, the
-/// engine's failure message, the record's line, and whether it was stopped.
-type Concluded = (State, Vec<f64>, Option<Fault>, Option<String>, String, bool);
-
 /// A native seat as Python hands it over: (native name, params, generator).
 type NativeSeat<'py> = (String, Bound<'py, PyDict>, Bound<'py, PyAny>);
 
-/// A game's record once its seats are done with it: or, when the loop panicked, the game
-/// rebuilt and recorded as failed by the seat whose turn it was.
-#[allow(clippy::too_many_arguments)]
-fn conclude(
-    outcome: Result<Result<referee::Played, takenoko::Error>, Box<dyn std::any::Any + Send>>,
-    setup: &Setup,
-    progress: &Progress,
-    label: &str,
-    head: &str,
-    names: &[String],
-    parts: &RecordParts,
-) -> Result<Concluded, Failure> {
-    let (state, seconds, error, failure, stopped) = match outcome {
-        Ok(Ok(p)) => (p.state, p.seconds, p.error, None, p.stopped),
-        Ok(Err(e)) => return Err(Failure::Refused(e)),
-        Err(payload) => {
-            let what = panic_text(payload.as_ref());
-            let Some(state) = rebuild(setup, &progress.actions) else {
-                return Err(Failure::Panic(format!(
-                    "the native engine failed (game {label}, seed {}, before its first \
-                     decision): {what}; this is a bug of the engine, please report it",
-                    setup.seed
-                )));
-            };
-            let seat = state.b.current;
-            let message = format!(
-                "the native engine failed (game {label}, seed {}, round {}, seat {seat}): \
-                 {what}; this is a bug of the engine, please report it",
-                setup.seed, state.b.round
-            );
-            let mut seconds = progress.seconds.clone();
-            seconds.resize(setup.players as usize, 0.0);
-            let fault = Fault {
-                seat,
-                kind: "crash".into(),
-                message: message.clone(),
-            };
-            (state, seconds, Some(fault), Some(message), false)
-        }
-    };
-    let line = referee::record(
-        head,
-        &state,
-        names,
-        &seconds,
-        error.as_ref(),
-        parts,
-        &setup.placements,
-    );
-    Ok((state, seconds, error, failure, line, stopped))
-}
-
-/// Why a game has no record: the engine refused its setup, or panicked before it began.
-enum Failure {
-    Refused(takenoko::Error),
-    Panic(String),
-}
-
-impl Failure {
-    fn raise(self, py: Python<'_>) -> PyErr {
-        match self {
-            Failure::Refused(e) => super::raise(py, e),
-            Failure::Panic(m) => arena_error(py, m),
-        }
+fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
+    match failure {
+        Failure::Refused(e) => super::raise(py, e),
+        Failure::Panic(m) => arena_error(py, m),
     }
 }
 
@@ -577,10 +479,7 @@ struct Callbacks<'py> {
 }
 
 /// How the referee's loop ended (or panicked), and the native seats' generators after it.
-type SeatsPlayed = (
-    Result<Result<referee::Played, takenoko::Error>, Box<dyn std::any::Any + Send>>,
-    Vec<Option<PyRandom>>,
-);
+type SeatsPlayed = (Outcome, Vec<Option<PyRandom>>);
 
 /// The game played: with the Python seats and hooks called back (the GIL held), or, with
 /// none, by the native seats alone with the GIL released.  A callback's exception is
@@ -618,8 +517,7 @@ fn play_seats<'py>(
         publishes,
         wants_state: calls.wants_state,
         mirror: None,
-        options: options.clone().unbind(),
-        cards: cards.clone().unbind(),
+        objects: GameObjects::new(py, options.clone().unbind(), cards.clone().unbind())?,
         error: None,
         view: None,
     };
@@ -699,9 +597,14 @@ pub fn play_game(
         cards,
         &mut progress,
     )?;
-    let (state, seconds, fault, failure, line, _) =
-        conclude(outcome, &setup, &progress, label, head, &names, &parts)
-            .map_err(|f| f.raise(py))?;
+    let Concluded {
+        state,
+        seconds,
+        fault,
+        failure,
+        line,
+    } = conclude(outcome, &setup, &progress, label, head, &names, &parts)
+        .map_err(|f| failure_error(py, f))?;
     let played = Played {
         line,
         error: fault.map(|f| (f.seat, f.kind, f.message)),
@@ -804,33 +707,28 @@ fn play_listed(
     specs: &[(NativeSpec, String)],
 ) -> Result<Finished, Failure> {
     let (k, seats, head, label, names, parts) = game;
-    let seed = setup.seed;
-    let mut bots = NativeSeats::new(
-        seats
-            .iter()
-            .enumerate()
-            .map(|(seat, &p)| {
-                let (spec, who) = &specs[p];
-                let rng = PyRandom::new(seeds::bot_seed(seed, seat as u8, who) as i128);
-                (spec.entry.make)(&spec.params, rng)
-            })
-            .collect(),
-    );
-    let mut progress = Progress::default();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        referee::play(setup, &mut bots, &mut progress)
-    }));
-    let (state, _, fault, failure, line, _) =
-        conclude(outcome, setup, &progress, label, head, names, parts)?;
+    let bots = seats.iter().enumerate().map(|(seat, &p)| {
+        let (spec, who) = &specs[p];
+        let rng = PyRandom::new(seeds::bot_seed(setup.seed, seat as u8, who) as i128);
+        (spec.entry.make)(&spec.params, rng)
+    });
+    let Concluded {
+        state,
+        fault,
+        failure,
+        line,
+        ..
+    } = referee::play_natives(setup, bots.collect(), label, head, names, parts)?;
     let result = state.result(&fault.as_ref().map(|f| vec![f.seat]).unwrap_or_default());
+    let (seat, kind) = fault.map(|f| (f.seat, f.kind)).unzip();
     Ok((
         k,
         line,
         result.winners,
         result.tiebreak,
         result.scores,
-        fault.as_ref().map(|f| f.seat),
-        fault.map(|f| f.kind),
+        seat,
+        kind,
         failure,
     ))
 }
@@ -896,7 +794,7 @@ pub fn play_batch(
             Ok(f) => pending.push(f),
             Err(f) => {
                 flush(&mut pending)?;
-                return Err(f.raise(py));
+                return Err(failure_error(py, f));
             }
         }
         if pending.len() >= every || since.elapsed().as_secs_f64() >= seconds {

@@ -1,0 +1,137 @@
+//! The named edits of a state (`with_hand`, `with_hidden`, `with_step`, `share_layout`):
+//! what a search or a test may change of a game besides playing it, each checked here so
+//! that every binding refuses the same arguments with the same sentence.
+
+use arrayvec::ArrayVec;
+
+use crate::components::CardSet;
+use crate::error::Error;
+use crate::state::{State, STEP_NAMES};
+
+/// The hidden parts `with_hidden` replaces (None: kept).
+#[derive(Default)]
+pub struct Hidden {
+    pub hands: Option<Vec<Vec<i64>>>,
+    pub objective_decks: Option<Vec<Vec<i64>>>,
+    pub plot_deck: Option<Vec<i64>>,
+    pub drawn: Option<Vec<i64>>,
+    pub rng: Option<u64>,
+    pub seed: Option<i128>,
+}
+
+/// Card indexes of the game's set, at most `N` of them (`what` names the refused part).
+fn cards<const N: usize>(
+    cards: &[i64],
+    set: &CardSet,
+    what: &str,
+) -> Result<ArrayVec<u8, N>, Error> {
+    if cards.len() > N {
+        return Err(Error::value(format!("{what}: at most {N} cards")));
+    }
+    let card = |&c: &i64| {
+        (0..set.cards.len() as i64)
+            .contains(&c)
+            .then_some(c as u8)
+            .ok_or_else(|| Error::index(format!("{c} is not a card index")))
+    };
+    cards.iter().map(card).collect()
+}
+
+/// Tile codes (0..11), at most `N` of them.
+fn tiles<const N: usize>(tiles: &[i64], what: &str) -> Result<ArrayVec<u8, N>, Error> {
+    if tiles.len() > N || tiles.iter().any(|t| !(0..12).contains(t)) {
+        return Err(Error::value(format!(
+            "{what}: at most {N} tile codes 0..11"
+        )));
+    }
+    Ok(tiles.iter().map(|&t| t as u8).collect())
+}
+
+/// The known-marks of a deck resized to the deck a caller gave (new cards known to no one).
+fn fit_known<const N: usize>(known: &mut ArrayVec<u8, N>, len: usize) {
+    known.truncate(len);
+    while known.len() < len {
+        known.push(0);
+    }
+}
+
+impl State {
+    /// A seat of the game (IndexError otherwise).
+    pub fn seat_arg(&self, seat: i64) -> Result<u8, Error> {
+        (0..self.b.players as i64)
+            .contains(&seat)
+            .then_some(seat as u8)
+            .ok_or_else(|| Error::index(format!("seat {seat} is not in the game")))
+    }
+
+    /// `seat` holds `hand` (search asks "what if" of its own copies).
+    pub fn with_hand(&mut self, seat: i64, hand: &[i64]) -> Result<(), Error> {
+        let seat = self.seat_arg(seat)?;
+        self.hands[seat as usize] = cards(hand, &self.b.card_set, "hand")?;
+        Ok(())
+    }
+
+    /// The hidden parts given replaced: a test's or a diagnostic's twin that differs only in
+    /// what some seat cannot see.  A deck's known-marks are fitted to its new length.
+    pub fn with_hidden(&mut self, h: &Hidden) -> Result<(), Error> {
+        let set = self.b.card_set.clone();
+        if let Some(hands) = &h.hands {
+            if hands.len() != self.b.players as usize {
+                return Err(Error::value("hands: one per seat"));
+            }
+            for (i, hand) in hands.iter().enumerate() {
+                self.hands[i] = cards(hand, &set, "hands")?;
+            }
+        }
+        if let Some(decks) = &h.objective_decks {
+            if decks.len() != 3 {
+                return Err(Error::value("objective_decks: one per category"));
+            }
+            for (k, deck) in decks.iter().enumerate() {
+                self.objective_decks[k] = cards(deck, &set, "objective_decks")?;
+                fit_known(&mut self.b.objective_known[k], deck.len());
+            }
+        }
+        if let Some(deck) = &h.plot_deck {
+            self.plot_deck = tiles(deck, "plot_deck")?;
+            fit_known(&mut self.b.plot_known, deck.len());
+        }
+        if let Some(drawn) = &h.drawn {
+            self.drawn = tiles(drawn, "drawn")?;
+        }
+        self.rng = h.rng.unwrap_or(self.rng);
+        self.seed = h.seed.unwrap_or(self.seed);
+        Ok(())
+    }
+
+    /// Another step of the turn with another weather (the objective bot's probe: "what
+    /// would one more action be worth").
+    pub fn with_step(&mut self, step: i64, weather: i64) -> Result<(), Error> {
+        if !(0..STEP_NAMES.len() as i64).contains(&step) {
+            return Err(Error::value(format!("{step} is not a step")));
+        }
+        if !(-1..6).contains(&weather) {
+            return Err(Error::value(format!("{weather} is not a weather")));
+        }
+        self.b.step = step as u8;
+        self.b.weather = weather as i8;
+        Ok(())
+    }
+
+    /// Takes `other`'s improvements in its order, the layouts (tiles, irrigation, channels,
+    /// improvements) being equal as sets; refused otherwise.
+    pub fn share_layout(&mut self, other: &State) -> Result<(), Error> {
+        let key = |s: &State| {
+            let mut tiles: Vec<(u16, u8)> = s.b.tile_items().collect();
+            tiles.sort_unstable();
+            let mut improvements = s.b.improvements.to_vec();
+            improvements.sort_unstable();
+            (tiles, s.b.irrigated, s.b.channels, improvements)
+        };
+        if key(self) != key(other) {
+            return Err(Error::value("share_layout: the two layouts differ"));
+        }
+        self.b.improvements = other.b.improvements.clone();
+        Ok(())
+    }
+}
