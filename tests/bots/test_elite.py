@@ -174,6 +174,8 @@ def test_the_reference_engine_refuses_elite_clearly() -> None:
 #: reference engine too).  The shipped weights (``value.sha256``) and the search decide these:
 #: a change of either re-makes them in its own commit (``python -m tests.bots.test_elite``).
 DIGESTS: dict[tuple[str, int, int, int | None], str] = {
+    ("elite", 2, 1, None): "75949240ae9fbb19",
+    ("elite", 4, 3, None): "941c955c581d4944",
 }
 
 
