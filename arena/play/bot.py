@@ -147,7 +147,7 @@ def declared(bot: str) -> tuple[Param, ...]:
 
     The native core compiles in the same file (``bots/declared.rs``), so a parameter is
     declared once for both sides: a bot's ``PARAMS = declared("greedy")``.  A bot that is
-    ``like`` another takes its parameters with some defaults of its own (``elite``); a
+    ``like`` another takes its parameters with some defaults of its own (none does today); a
     default naming no parameter is an error at import, not a default silently ignored.
     """
     bots = _bot_table()

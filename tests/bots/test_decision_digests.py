@@ -8,14 +8,16 @@ A change that is meant to alter play (a rule fix, a new default) re-makes the di
 own commit and says why (``python -m tests.bots.test_decision_digests`` prints them).
 
 The digests hold for both implementations of the bots: on the native engine (the default)
-``greedy``, ``objective``, ``mcts`` and ``elite`` made from their specs are native seats whose
+``greedy``, ``objective`` and ``mcts`` made from their specs are native seats whose
 Rust twins decide (``arena.play.seat``), and
 ``test_decisions_are_unchanged_on_the_reference_engine`` plays the same games again with
-``ARENA_ENGINE=reference``, where every bot is pure Python on the Python engine.
+``ARENA_ENGINE=reference``, where every bot is pure Python on the Python engine.  The
+native-only bots (``learned``, ``elite``) have no Python twin: their digests are in their own
+test files (``tests/bots/test_learned.py``, ``tests/bots/test_elite.py``).
 
 The games go through ``arena.play.match.play_game``, the loop every command uses, with the bots
 made as ``arena play`` and the tournaments make them (``arena.play.registry.make_bot``).  ``mcts``
-and ``elite`` are slow, so the short form digests the first decisions of their games;
+is slow, so the short form digests the first decisions of its games;
 ``ARENA_LONG=1`` plays them to the end as well.
 """
 
@@ -81,15 +83,12 @@ CASES: dict[tuple[str, int, int, int | None], str] = {
     ("objective", 4, 3, None): "b3927e15aa7efd9a",
     ("mcts", 2, 1, 40): "873d8c8c9dda8468",
     ("mcts", 4, 3, 30): "475be0816efec0bc",
-    ("elite", 2, 1, 40): "b95d1ea9c04aa11e",
-    ("elite", 4, 3, 30): "8c51fca25573595b",
 }
 
 #: Whole mcts games, for the long form only (about a minute each before the speed work).
 LONG_CASES: dict[tuple[str, int, int, int | None], str] = {
     ("mcts", 2, 1, None): "9e1475de58e90297",
     ("mcts", 4, 3, None): "510b092c9d2a2c34",
-    ("elite", 2, 1, None): "e541717dc094f27d",
 }
 
 

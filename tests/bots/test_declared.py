@@ -68,10 +68,10 @@ def test_a_float_parameter_s_numbers_are_floats() -> None:
                 assert all(type(n) is float for n in numbers if n is not None), (bot, p.name)
 
 
-def test_elite_is_mcts_with_two_defaults_of_its_own() -> None:
-    mcts, elite = declared("mcts"), declared("elite")
-    differ = {e.name: e.default for e, m in zip(elite, mcts, strict=True) if e != m}
-    assert differ == {"c": 0.1, "delegate": "none"}
+def test_elite_declares_its_own_search_s_parameters() -> None:
+    names = [p.name for p in declared("elite")]
+    assert names == ["samples", "candidates", "turns", "budget"]
+    assert {p.name: p.default for p in declared("elite")}["budget"] == 1.0
 
 
 def test_a_default_naming_no_parameter_fails(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -276,7 +276,8 @@ def test_the_native_bots_refuse_what_the_python_bots_refuse() -> None:
         (MctsBot, "mcts", {"planner": 2}), (MctsBot, "mcts", {"delegate": "all"}),
         (MctsBot, "mcts", {"speed": 3}), (MctsBot, "mcts", {"budget": 0.0}),
         (MctsBot, "mcts", {"budget": 1001.0}), (EliteBot, "elite", {"budget": -1.0}),
-        (EliteBot, "elite", {"delegate": "all"}),
+        (EliteBot, "elite", {"delegate": "none"}), (EliteBot, "elite", {"candidates": 0}),
+        (EliteBot, "elite", {"samples": 2.5}),
     ]:
         with pytest.raises(BotConfigError) as python:
             cls(random.Random(0), **params)

@@ -13,6 +13,7 @@ use pyo3::types::PyDict;
 
 use takenoko::actions::Action;
 use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
+use takenoko::bots::elite::{Elite, Settings as EliteSettings};
 use takenoko::bots::greedy::Greedy;
 use takenoko::bots::learned::Learned;
 use takenoko::bots::mcts::{Mcts, Settings as MctsSettings};
@@ -70,6 +71,7 @@ enum Inner {
     Objective(Box<Objective>),
     Mcts(Box<Mcts>),
     Learned(Box<Learned>),
+    Elite(Box<Elite>),
 }
 
 /// The generator of a `random.Random` (not a subclass: it may draw otherwise), read with
@@ -125,11 +127,17 @@ impl PyBot {
         let (name, seat, round) = (self.name.clone(), view.seat, view.b.round);
         let context = move || format!("the {name} bot of seat {seat}, round {round}");
         let points = &self.points;
-        if let Inner::Mcts(m) = &mut self.inner {
+        if matches!(self.inner, Inner::Mcts(_) | Inner::Elite(_)) {
             // A search draws thousands of numbers: from a copy of the generator's state
             // here, written back after (the same numbers as through its methods).
             if let Some(mut r) = exact_generator(py, rng)? {
-                let action = guard(py, context, || Ok(m.choose(view, legal, points, &mut r)))?;
+                let action = guard(py, context, || {
+                    Ok(match &mut self.inner {
+                        Inner::Mcts(m) => m.choose(view, legal, points, &mut r),
+                        Inner::Elite(e) => e.choose(view, legal, points, &mut r),
+                        _ => unreachable!("a search"),
+                    })
+                })?;
                 put_generator(py, rng, &r)?;
                 return Ok(action);
             }
@@ -141,6 +149,7 @@ impl PyBot {
                 Inner::Objective(o) => o.choose(view, legal, points, &mut draws),
                 Inner::Mcts(m) => m.choose(view, legal, points, &mut draws),
                 Inner::Learned(l) => l.choose(view, legal, points, &mut draws),
+                Inner::Elite(e) => e.choose(view, legal, points, &mut draws),
             })
         })?;
         match draws.error {
@@ -173,9 +182,10 @@ impl PyBot {
             "mcts" => Inner::Mcts(Box::new(Mcts::new(MctsSettings::from_params(&checked(
                 &takenoko::bots::mcts::ENTRY,
             )?)))),
-            "elite" => Inner::Mcts(Box::new(Mcts::new(MctsSettings::from_params(&checked(
-                &takenoko::bots::elite::ENTRY,
-            )?)))),
+            "elite" => Inner::Elite(Box::new(Elite::new(
+                EliteSettings::from_params(&checked(&takenoko::bots::elite::ENTRY)?),
+                takenoko::bots::learned::builtin(),
+            ))),
             "learned" => Inner::Learned(Box::new(Learned::new(
                 checked(&takenoko::bots::learned::ENTRY)?.int("samples") as u32,
                 takenoko::bots::learned::builtin(),
@@ -206,16 +216,18 @@ impl PyBot {
         match &mut self.inner {
             Inner::Objective(o) => o.start(),
             Inner::Mcts(m) => m.start(seat, players),
-            Inner::Greedy(_) | Inner::Learned(_) => {}
+            Inner::Greedy(_) | Inner::Learned(_) | Inner::Elite(_) => {}
         }
         Ok(())
     }
 
-    /// Iterations the last decision searched (`mcts`; 0 for the other bots).
+    /// Iterations the last decision searched (`mcts`; `elite`: the leaves it valued; 0 for
+    /// the other bots).
     #[getter]
     fn last_iterations(&self) -> u64 {
         match &self.inner {
             Inner::Mcts(m) => m.last_iterations,
+            Inner::Elite(e) => e.last_evaluations,
             _ => 0,
         }
     }
@@ -230,7 +242,7 @@ impl PyBot {
         match &mut self.inner {
             Inner::Objective(o) => o.observe(self.seat, &entry),
             Inner::Mcts(m) => m.observe(&entry),
-            Inner::Greedy(_) | Inner::Learned(_) => {}
+            Inner::Greedy(_) | Inner::Learned(_) | Inner::Elite(_) => {}
         }
     }
 
