@@ -157,15 +157,19 @@ def reference_of(obj: Any, improvements: Sequence[int], tiles: Sequence[int] | N
     from arena.engine import view as reference_view
 
     is_view = isinstance(obj, _module().PlayerView)
-    data = to_position(obj.determinize(random.Random(0)) if is_view else obj)
+    # The native class's own determinize: a subclass that overrides it (a view revealing
+    # more, scripts/clairvoyance.py) may read fields, which would come back here.
+    native_view = _module().PlayerView
+    data = to_position(native_view.determinize(obj, random.Random(0)) if is_view else obj)
     try:
-        state = position.read_position(data)
+        state = position.read_position(data, played=True)
     except PositionError:
         if is_view:
             raise
         # A named edit (``with_hand``, ``with_hidden``) may leave the cards not adding up:
         # the public part is read with the decks refilled, the hidden parts are the edit's.
-        state = position.read_position({k: v for k, v in data.items() if k != "decks"})
+        state = position.read_position({k: v for k, v in data.items() if k != "decks"},
+                                       played=True)
         state.hands = [tuple(h) for h in obj.hands]
         state.objective_decks = obj.objective_decks
         state.plot_deck, state.drawn = obj.plot_deck, obj.drawn

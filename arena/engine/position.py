@@ -125,6 +125,8 @@ class _Reader:
         self.data = data
         #: The position's card set, whose ids its cards are (read first: ``_read_game``).
         self.cards = DEFAULT_CARD_SET
+        #: Read from a game that reached it (``read_position``'s ``played``).
+        self.played = False
 
     @staticmethod
     def fail(field: str, message: str) -> PositionError:
@@ -190,12 +192,17 @@ def from_position(data: Any) -> GameState:
     return s
 
 
-def read_position(data: Any) -> GameState:
+def read_position(data: Any, played: bool = False) -> GameState:
     """The state a position writes, not advanced to the next decision: what
     ``from_position`` reads before it rolls the die of a chance node or moves past a step
     with nothing to decide; and the native engine's way to the reference's object of a
-    state or view (``arena.engine.native.reference_of``), whose step is the one given."""
+    state or view (``arena.engine.native.reference_of``), whose step is the one given.
+
+    ``played``: the position is one a game reached (the native engine's state), so channels
+    cut off from the pond are taken as ``apply`` left them (a test may apply a channel the
+    legal list would not offer, R6.4) rather than refused as a hand-written position's are."""
     r = _Reader(data)
+    r.played = played
     s = GameState.__new__(GameState)
     _read_game(r, s)
     claimed_irrigated = _read_tiles(r, s)
@@ -680,6 +687,8 @@ def _check_connected(r: _Reader, tiles: dict[int, int]) -> None:
 def _check_network(r: _Reader, channels: set[int]) -> frozenset[int]:
     """Channels must form networks that start at the pond (R6.3); returns their corners."""
     network, remaining = grid.channel_network(channels)
+    if remaining and r.played:  # as ``apply`` keeps it: every channel's ends join the network
+        return network.union(k for e in remaining for k in grid.EDGE_ENDS[e] if k >= 0)
     if remaining:
         text = grid.edge_text(min(remaining))
         raise r.fail("channels", f"{text} is not joined to the pond by other channels (R6.3)")
