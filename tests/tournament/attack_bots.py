@@ -122,7 +122,11 @@ class Spy(_Broken):
         from arena.engine import GameState
 
         objects = gc.get_objects()
-        states = sum(type(o) is GameState for o in objects)
+        # A native state holds no Python objects, so the collector does not track it: it is
+        # found among what the tracked objects refer to (a frame, a player's attributes).
+        found = {id(o) for o in objects if type(o) is GameState}
+        found.update(id(o) for o in gc.get_referents(*objects) if type(o) is GameState)
+        states = len(found)
         schedules = sum(type(o).__name__ in ("Schedule", "GamePlayer") for o in objects)
         pipes = sum(isinstance(o, Connection) for o in objects)
         monitors = sum(type(o).__name__ in ("Monitor", "_Watched") for o in objects)
