@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any, TypeVar
+
 
 class ArenaError(Exception):
     """Base class: bad input that the command line reports in one sentence, exit status 2."""
@@ -27,3 +30,33 @@ class PlacementError(ArenaError, ValueError):
     """A card placement (``GameState.place_card``, an experiment's intervention) that cannot
     be made: the game has begun, the card is not in play, or the seat or depth is out of
     range."""
+
+
+NO_VALUE: Any = object()
+E = TypeVar("E", bound=Exception)
+
+
+def refusal(kind: type[E], message: str, *, field: str = "", value: Any = NO_VALUE) -> E:
+    """The one place a refusal becomes its sentence, on both engines.
+
+    A refusal is data: the exception ``kind``, the ``field`` at fault (``tiles[3].bamboo``),
+    a phrase, and the offending ``value``, which the phrase quotes where it says
+    ``{value}``. The Rust core hands these over as they are (shakmaty's
+    ``PositionErrorKinds`` are data too), so the value is quoted here, as Python writes it
+    (``repr``; ``{json}``: as ``quote_json`` does), and the core never imitates ``repr`` to
+    give the reference's words.
+    """
+    if value is not NO_VALUE:
+        if "{json}" in message:
+            message = message.replace("{json}", quote_json(value), 1)
+        else:
+            message = message.replace("{value}", repr(value), 1)
+    return kind(f"{field}: {message}" if field else message)
+
+
+def quote_json(value: object) -> str:
+    """A JSON value as an error sentence shows it: compact JSON (``repr`` if it is no JSON)."""
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(value)

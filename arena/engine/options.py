@@ -26,14 +26,13 @@ quotes a string, a JSON value as compact JSON), ``values`` and ``names`` (joined
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from arena import data as data_files
-from arena.engine.errors import OptionError
+from arena.engine.errors import OptionError, quote_json
 
 #: The option types, and the annotation a ``RuleOptions`` field of that type carries.
 TYPES: dict[str, str] = {
@@ -62,14 +61,6 @@ def parse_bool(text: str) -> bool | None:
 def quote_text(text: str) -> str:
     """A command-line text as an error sentence shows it (Python's ``repr`` of a string)."""
     return repr(text)
-
-
-def quote_json(value: object) -> str:
-    """A JSON value as an error sentence shows it: compact JSON (``repr`` if it is no JSON)."""
-    try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def _whole(text: str) -> int | None:

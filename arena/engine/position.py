@@ -36,7 +36,7 @@ from arena.engine.components import (
     parse_tile,
     tile_name,
 )
-from arena.engine.errors import OptionError, PositionError
+from arena.engine.errors import NO_VALUE, OptionError, PositionError, refusal
 from arena.engine.objectives import SHOOT_COUNTERS, shoot_slot
 from arena.engine.options import RuleOptions
 from arena.engine.state import (
@@ -129,8 +129,10 @@ class _Reader:
         self.played = False
 
     @staticmethod
-    def fail(field: str, message: str) -> PositionError:
-        return PositionError(f"{field}: {message}")
+    def fail(field: str, message: str, value: Any = NO_VALUE) -> PositionError:
+        """The refusal of ``field``; ``message`` quotes ``value`` where it says ``{value}``
+        (made by ``errors.refusal``, as the native engine's are)."""
+        return refusal(PositionError, message, field=field, value=value)
 
     def get(self, obj: dict, key: str, field: str, kind: type | tuple, default: Any = ...) -> Any:
         if key not in obj or (obj[key] is None and default is not ...):
@@ -139,16 +141,16 @@ class _Reader:
             return default
         value = obj[key]
         if kind is int and isinstance(value, bool):
-            raise self.fail(field, f"must be a whole number, not {value!r}")
+            raise self.fail(field, "must be a whole number, not {value}", value)
         if not isinstance(value, kind):
             expected = {int: "a whole number", bool: "true or false", str: "a text",
                         list: "a list", dict: "an object"}.get(kind, str(kind))  # type: ignore[call-overload]
-            raise self.fail(field, f"must be {expected}, not {value!r}")
+            raise self.fail(field, f"must be {expected}, not {{value}}", value)
         return value
 
     def cell(self, text: Any, field: str) -> int:
         if not isinstance(text, str):
-            raise self.fail(field, f"must be a coordinate q,r, not {text!r}")
+            raise self.fail(field, "must be a coordinate q,r, not {value}", text)
         try:
             return grid.parse_cell(text)
         except ValueError as exc:
@@ -156,7 +158,7 @@ class _Reader:
 
     def tile(self, text: Any, field: str) -> int:
         if not isinstance(text, str):
-            raise self.fail(field, f"must be a tile name, not {text!r}")
+            raise self.fail(field, "must be a tile name, not {value}", text)
         try:
             return parse_tile(text)
         except ValueError as exc:
@@ -164,7 +166,7 @@ class _Reader:
 
     def card(self, text: Any, field: str) -> int:
         if not isinstance(text, str):
-            raise self.fail(field, f"must be a card id, not {text!r}")
+            raise self.fail(field, "must be a card id, not {value}", text)
         try:
             return self.cards.index(text)
         except ValueError as exc:
@@ -172,7 +174,7 @@ class _Reader:
 
     def choice(self, value: Any, names: tuple[str, ...], field: str) -> int:
         if value not in names:
-            raise self.fail(field, f"{value!r} is not one of {', '.join(names)}")
+            raise self.fail(field, f"{{value}} is not one of {', '.join(names)}", value)
         return names.index(value)
 
 
@@ -227,7 +229,9 @@ def _read_game(r: _Reader, s: GameState) -> None:
     d = r.data
     fmt = d.get("format")
     if fmt != FORMAT:
-        raise r.fail("format", f"{fmt!r} is not a known position format (expected {FORMAT!r})")
+        raise r.fail(
+            "format", f"{{value}} is not a known position format (expected {FORMAT!r})", fmt
+        )
     try:
         options = RuleOptions.from_dict(r.get(d, "options", "options", dict, {}))
     except OptionError as exc:
@@ -303,7 +307,7 @@ def _read_channels(r: _Reader, s: GameState) -> None:
     for i, text in enumerate(r.get(r.data, "channels", "channels", list, [])):
         f = f"channels[{i}]"
         if not isinstance(text, str):
-            raise r.fail(f, f"must be an edge q,r|q,r, not {text!r}")
+            raise r.fail(f, "must be an edge q,r|q,r, not {value}", text)
         try:
             edge = grid.parse_edge(text)
         except ValueError as exc:
@@ -387,7 +391,7 @@ def _read_turn(r: _Reader, s: GameState) -> None:
     put_back = r.get(turn, "put_back", "turn.put_back", dict, {})
     for key in put_back:
         if key not in CATEGORIES:
-            raise r.fail("turn.put_back", f"{key!r} is not a category (plot, gardener, panda)")
+            raise r.fail("turn.put_back", "{value} is not a category (plot, gardener, panda)", key)
     counts = [r.get(put_back, k, f"turn.put_back.{k}", int, 0) for k in CATEGORIES]
     if min(counts) < 0:
         raise r.fail("turn.put_back", "counts cannot be negative")
@@ -425,7 +429,7 @@ def _read_hands(r: _Reader, s: GameState) -> None:
         eaten = r.get(h, "eaten", f"{f}.eaten", dict, {})
         for key in eaten:
             if key not in COLOURS:
-                raise r.fail(f"{f}.eaten", f"{key!r} is not a colour (green, yellow, pink)")
+                raise r.fail(f"{f}.eaten", "{value} is not a colour (green, yellow, pink)", key)
         counts = tuple(r.get(eaten, c, f"{f}.eaten.{c}", int, 0) for c in COLOURS)
         if min(counts) < 0:
             raise r.fail(f"{f}.eaten", "counts cannot be negative")
@@ -476,7 +480,7 @@ def _read_reserve(r: _Reader, s: GameState) -> None:
     res_imps = r.get(reserve, "improvements", "reserve.improvements", dict, {})
     for key in res_imps:
         if key not in IMPROVEMENTS[1:]:
-            raise r.fail("reserve.improvements", f"{key!r} is not an improvement")
+            raise r.fail("reserve.improvements", "{value} is not an improvement", key)
     reserve_imps = [0, 0, 0, 0]
     for i in (1, 2, 3):
         name = IMPROVEMENTS[i]
@@ -502,7 +506,7 @@ def _read_decks(r: _Reader, s: GameState) -> None:
     decks = r.get(d, "decks", "decks", dict, {})
     for key in decks:
         if key not in DECK_NAMES:
-            raise r.fail("decks", f"{key!r} is not a deck ({', '.join(DECK_NAMES)})")
+            raise r.fail("decks", f"{{value}} is not a deck ({', '.join(DECK_NAMES)})", key)
     plots_used = Counter(t for c, t in s.tiles.items() if c != POND)
     plots_used.update(s.drawn)
     if "plots" in decks:
@@ -650,7 +654,7 @@ def _card_set(r: _Reader, d: dict) -> CardSet:
     data = r.get(d, "card_set", "card_set", dict, {})
     for key in data:
         if key not in ("points", "remove", "add"):
-            raise r.fail("card_set", f"{key!r} is not a card-set field (points, remove, add)")
+            raise r.fail("card_set", "{value} is not a card-set field (points, remove, add)", key)
     points = r.get(data, "points", "card_set.points", dict, {})
     remove = r.get(data, "remove", "card_set.remove", list, [])
     add = checked_add(data["add"]) if "add" in data else None

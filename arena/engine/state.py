@@ -83,7 +83,7 @@ from arena.engine.components import (
     WATERSHED,
     CardSet,
 )
-from arena.engine.errors import IllegalActionError, OptionError, PlacementError
+from arena.engine.errors import IllegalActionError, OptionError, PlacementError, refusal
 from arena.engine.history import (
     DEALT,
     DREW,
@@ -361,7 +361,8 @@ class GameState(Board):
                                  "the game")
         cards = self.card_set
         if type(card) is not int or not 0 <= card < len(cards):
-            raise PlacementError(f"{card!r} is not an objective card (0..{len(cards) - 1})")
+            raise refusal(PlacementError,
+                          f"{{value}} is not an objective card (0..{len(cards) - 1})", value=card)
         name = cards.card(card).id
         if card in cards.removed:
             raise PlacementError(f"{name} is removed from this game's card set")
@@ -370,15 +371,15 @@ class GameState(Board):
         deck = self.objective_decks[category]
         if seat is not None:
             if type(seat) is not int or not 0 <= seat < self.players:
-                raise PlacementError(f"seat {seat!r} is not a seat of this "
-                                     f"{self.players}-player game")
+                raise refusal(PlacementError, "seat {value} is not a seat of this "
+                              f"{self.players}-player game", value=seat)
             there = next((c for c in self.hands[seat] if cards.category(c) == category), None)
             if there is None:
                 raise PlacementError(f"seat {seat} holds no {category_name} card")
         else:
             if type(depth) is not int or not 0 <= depth < len(deck):
-                raise PlacementError(f"depth {depth!r} is not a place of the "
-                                     f"{category_name} deck (0..{len(deck) - 1})")
+                raise refusal(PlacementError, "depth {value} is not a place of the "
+                              f"{category_name} deck (0..{len(deck) - 1})", value=depth)
             there = deck[depth]
         if there == card:
             return

@@ -27,7 +27,7 @@ from arena.engine import position as ref_position
 from arena.engine import state as ref_state
 from arena.engine import view as ref_view
 from arena.engine.components import CARDS, DEFAULT_CARD_SET, CardSet
-from arena.engine.errors import ArenaError
+from arena.engine.errors import ArenaError, PlacementError
 from arena.engine.options import OPTION_NAMES, RuleOptions
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
@@ -347,6 +347,49 @@ def test_every_refusal_of_a_position_is_the_same_sentence() -> None:
         assert outcome(native.from_position, data) == outcome(ref_position.from_position, data)
     assert outcome(native.from_position, "text") == outcome(ref_position.from_position, "text")
     assert outcome(native.from_position, [1]) == outcome(ref_position.from_position, [1])
+
+
+def test_values_json_cannot_hold_are_quoted_alike() -> None:
+    """A refusal carries the offending value itself and Python quotes it
+    (``errors.refusal``): values JSON has no form for (a tuple, a set, an int beyond 128
+    bits, a float that is not finite) and texts with quotes read the same on both engines,
+    without the core imitating ``repr``."""
+    rng = random.Random(5)
+    ref, _ = both_games(3, rng)
+    data = json.loads(json.dumps(ref_position.to_position(ref)))
+    odd: list[Any] = [(1, 2), frozenset({3}), float("nan"), float("-inf"), "it's",
+                      'say "hi"', "tab\tand\\", [1, (2, 3)], {"k": (4,)}]
+    edits: list[Any] = [
+        lambda p, v: p.update(players=v),
+        lambda p, v: p.update(format=v),
+        lambda p, v: p.update(tiles=v),
+        lambda p, v: p.update(channels=[v]),
+        lambda p, v: p["options"].update(cloud_keep=v),
+        lambda p, v: p["options"].update(objectives_to_end=v),
+        lambda p, v: p.update(gardener=v),
+        lambda p, v: p.update(decks={str(v): []}),
+    ]
+    checked = 0
+    for change in edits:
+        for value in odd:
+            bad = copy.deepcopy(data)
+            bad.setdefault("options", {})
+            change(bad, value)
+            expected = outcome(ref_position.from_position, bad)
+            assert expected[0] != "ok"
+            assert outcome(native.from_position, bad) == expected, repr(bad)[:300]
+            checked += 1
+    assert checked == len(edits) * len(odd)
+    # place_card quotes the argument it refuses, given as it was, on both engines.
+    for value in [*odd, "x", 2.0, True, -1, 10**40]:
+        for place in ({"seat": value}, {"depth": value}, {}):
+            card = value if not place else 0
+            said = []
+            for game in both_games(3, random.Random(5)):
+                with pytest.raises(PlacementError) as info:
+                    game.place_card(card, **(place or {"seat": 0}))
+                said.append(str(info.value))
+            assert said[0] == said[1]
 
 
 def test_illegal_actions_are_refused_alike() -> None:

@@ -1,13 +1,14 @@
 //! JSON values as the engine reads them: the data files, positions and option tables.
 //!
-//! Positions are refused with the same sentences as the Python reference, and those quote
-//! the bad value as Python writes it (`repr`): so a value keeps what Python would show of it
-//! (an object's key order, an int beyond 64 bits, a value JSON cannot hold, as its text).
+//! A value keeps what its reader may need to quote back in a refusal (an object's key
+//! order, an int beyond 64 bits, the caller's handle for a value JSON cannot hold); the
+//! refusal carries the value itself and Python quotes it (`arena.engine.errors.refusal`).
 
 use std::fmt::Write;
 
-/// A JSON value, keys in their order; `Other` is a value of the caller that JSON has no
-/// form for (a Python tuple, a set), kept as its `repr` so that refusals can quote it.
+/// A JSON value, keys in their order; `Foreign(i)` is a value of the caller that JSON has
+/// no form for (a Python tuple, a set, an int beyond 128 bits): the caller's handle for it
+/// (the binding's `i`-th such value), which a refusal hands back as its offending value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
     Null,
@@ -17,7 +18,7 @@ pub enum Json {
     Str(String),
     List(Vec<Json>),
     Object(Vec<(String, Json)>),
-    Other(String),
+    Foreign(usize),
 }
 
 impl Json {
@@ -100,7 +101,9 @@ impl Json {
                 }
                 out.push('}');
             }
-            Json::Other(text) => out.push_str(text),
+            Json::Foreign(i) => {
+                let _ = write!(out, "<value {i}>");
+            }
         }
     }
 
@@ -120,7 +123,7 @@ impl Json {
 
     fn write_json(&self, out: &mut String, ascii: bool) {
         match self {
-            Json::Null | Json::Other(_) => out.push_str("null"),
+            Json::Null | Json::Foreign(_) => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Json::Int(i) => {
                 let _ = write!(out, "{i}");

@@ -5,6 +5,7 @@
 
 use std::sync::LazyLock;
 
+use crate::error::Error;
 use crate::json::{self, str_repr, Json};
 
 pub const OPTIONS_JSON: &str = include_str!("../../../data/options.json");
@@ -179,20 +180,24 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
-/// A JSON value as a refusal quotes it: compact JSON as Python's `json.dumps` writes it with
-/// `ensure_ascii=False` (a value JSON has no form for: its `repr`).
-pub fn quote_json(value: &Json) -> String {
-    fn has_other(v: &Json) -> bool {
-        match v {
-            Json::Other(_) => true,
-            Json::Float(f) => !f.is_finite(),
-            Json::List(items) => items.iter().any(has_other),
-            Json::Object(items) => items.iter().any(|(_, v)| has_other(v)),
-            _ => false,
-        }
+/// Whether a value is no JSON text: it holds one of the caller's that JSON has no form for,
+/// or a float that is not finite.
+fn no_json(v: &Json) -> bool {
+    match v {
+        Json::Foreign(_) => true,
+        Json::Float(f) => !f.is_finite(),
+        Json::List(items) => items.iter().any(no_json),
+        Json::Object(items) => items.iter().any(|(_, v)| no_json(v)),
+        _ => false,
     }
-    if has_other(value) {
-        value.repr()
+}
+
+/// A JSON value as a refusal quotes it: compact JSON as Python's `json.dumps` writes it with
+/// `ensure_ascii=False`; a value that is no JSON text is quoted by the reader of the refusal
+/// (`{json}`, the refusal carrying the value: `from_dict`).
+pub fn quote_json(value: &Json) -> String {
+    if no_json(value) {
+        crate::error::JSON_VALUE.to_string()
     } else {
         value.dump_unicode()
     }
@@ -379,17 +384,26 @@ impl RuleOptions {
 
     /// Options from JSON (a position's `options`); unknown names are refused, and the first
     /// bad value in the object's order is, as the reference reads them.
-    pub fn from_dict(data: &Json) -> Result<RuleOptions, String> {
+    /// Options from a JSON object (a position's `options`); a refusal quoting a value JSON
+    /// has no form for carries that value.
+    pub fn from_dict(data: &Json) -> Result<RuleOptions, Error> {
         let table = &*TABLE;
         let Json::Object(items) = data else {
-            return Err(table.sentence("not_object", &[]));
+            return Err(Error::option(table.sentence("not_object", &[])));
         };
         let mut options = RuleOptions::default();
         for (name, value) in dict_items(items) {
-            let i = table
-                .index(&name)
-                .ok_or_else(|| table.unknown(quote_json(&Json::Str(name.clone()))))?;
-            options.values[i] = table.specs[i].read_json(&value)?;
+            let i = table.index(&name).ok_or_else(|| {
+                Error::option(table.unknown(quote_json(&Json::Str(name.clone()))))
+            })?;
+            options.values[i] = table.specs[i].read_json(&value).map_err(|m| {
+                let e = Error::option(m);
+                if no_json(&value) {
+                    e.quoting(value.clone())
+                } else {
+                    e
+                }
+            })?;
         }
         Ok(options)
     }
@@ -532,7 +546,7 @@ mod tests {
             .starts_with("unknown rule option 'nope'"));
         let bad = json::parse(r#"{"objectives_to_end": {"2": 9}}"#).unwrap();
         assert_eq!(
-            RuleOptions::from_dict(&bad).unwrap_err(),
+            RuleOptions::from_dict(&bad).unwrap_err().message,
             r#"rule option objectives_to_end needs a whole number >= 1 for each of 2, 3 and 4 players, e.g. {"2":9,"3":8,"4":7}, not {"2":9}"#
         );
     }

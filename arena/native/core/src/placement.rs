@@ -8,33 +8,36 @@
 //! deal entries are rewritten to the hands as placed (the bots are told of the deal they
 //! hold, and a record that carries the placement replays to the same history).
 //!
-//! The refusals are the reference's sentences, checked in the reference's order.
+//! The refusals are the reference's, checked in the reference's order; one that names an
+//! argument carries it as its value (`Error::quoting`), which Python quotes.
 
 use crate::components::{CardSet, CATEGORIES};
 use crate::error::Error;
 use crate::history::Entry;
+use crate::json::Json;
 use crate::state::{State, STEP_ACTIONS};
 
 /// An argument of `place_card` as the caller gave it: a whole number, or anything else,
-/// which a refusal names by its text (Python's `repr`, given by the binding).
+/// the caller's handle for it (`Json::Foreign`), which a refusal hands back to be quoted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
     Int(i128),
-    Other(String),
+    Foreign(usize),
 }
 
 impl Arg {
     fn int(&self) -> Option<i128> {
         match self {
             Arg::Int(v) => Some(*v),
-            Arg::Other(_) => None,
+            Arg::Foreign(_) => None,
         }
     }
 
-    fn text(&self) -> String {
+    /// The argument as a refusal carries it.
+    fn value(&self) -> Json {
         match self {
-            Arg::Int(v) => v.to_string(),
-            Arg::Other(text) => text.clone(),
+            Arg::Int(v) => Json::Int(*v),
+            Arg::Foreign(i) => Json::Foreign(*i),
         }
     }
 }
@@ -131,10 +134,10 @@ impl State {
             Some(c) if (0..count as i128).contains(&c) => c as u8,
             _ => {
                 return Err(Error::placement(format!(
-                    "{} is not an objective card (0..{})",
-                    card.text(),
+                    "{{value}} is not an objective card (0..{})",
                     count - 1
-                )))
+                ))
+                .quoting(card.value()))
             }
         };
         if set.removed >> card & 1 == 1 {
@@ -153,9 +156,9 @@ impl State {
             Some(s) if (0..players).contains(&s) => s as usize,
             _ => {
                 return Err(Error::placement(format!(
-                    "seat {} is not a seat of this {players}-player game",
-                    seat.text()
-                )))
+                    "seat {{value}} is not a seat of this {players}-player game"
+                ))
+                .quoting(seat.value()))
             }
         };
         let set = &self.b.card_set;
@@ -178,11 +181,11 @@ impl State {
         match depth.int() {
             Some(d) if (0..deck.len() as i128).contains(&d) => Ok(deck[d as usize]),
             _ => Err(Error::placement(format!(
-                "depth {} is not a place of the {} deck (0..{})",
-                depth.text(),
+                "depth {{value}} is not a place of the {} deck (0..{})",
                 CATEGORIES[category],
                 deck.len() as i64 - 1
-            ))),
+            ))
+            .quoting(depth.value())),
         }
     }
 
@@ -282,7 +285,7 @@ mod tests {
         let refuse = |s: &mut State, card: Arg, seat: Option<Arg>, depth: Option<Arg>| {
             s.place_card(&card, seat.as_ref(), depth.as_ref())
                 .unwrap_err()
-                .message
+                .to_string()
         };
         assert_eq!(
             refuse(&mut s, Arg::Int(0), None, None),
@@ -297,8 +300,8 @@ mod tests {
             "depth 13 is not a place of the plot deck (0..12)"
         );
         assert_eq!(
-            refuse(&mut s, Arg::Other("'x'".into()), Some(Arg::Int(0)), None),
-            "'x' is not an objective card (0..44)"
+            refuse(&mut s, Arg::Foreign(0), Some(Arg::Int(0)), None),
+            "<the caller's value 0> is not an objective card (0..44)"
         );
         let action = s.legal_actions()[0];
         s.apply(action).unwrap();

@@ -12,9 +12,9 @@ use arrayvec::ArrayVec;
 
 use crate::actions::{ACTION_NAMES, TURN_OBJECTIVE, TURN_PLOT};
 use crate::components::*;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::grid::{self, Cell, CellSet, EdgeSet, GRID, POND};
-use crate::json::{str_repr, Json};
+use crate::json::Json;
 use crate::options::RuleOptions;
 use crate::rng;
 use crate::state::*;
@@ -262,7 +262,12 @@ enum K {
 }
 
 fn fail(field: &str, message: impl std::fmt::Display) -> Error {
-    Error::position(format!("{field}: {message}"))
+    Error::position(message.to_string()).at(field)
+}
+
+/// A refusal of `field` whose phrase quotes the offending `value` (where it says `{value}`).
+fn fail_quoting(field: &str, phrase: impl std::fmt::Display, value: &Json) -> Error {
+    fail(field, phrase).quoting(value.clone())
 }
 
 /// `r.get` of the reference: the value under a key, checked for its kind; `Ok(None)` for a
@@ -289,9 +294,10 @@ fn get<'a>(
     let v = value.unwrap_or(&Json::Null);
     let ok = match (kind, v) {
         (K::Int, Json::Bool(_)) => {
-            return Err(fail(
+            return Err(fail_quoting(
                 field,
-                format!("must be a whole number, not {}", v.repr()),
+                "must be a whole number, not {value}",
+                v,
             ));
         }
         (K::Int, Json::Int(_))
@@ -307,7 +313,11 @@ fn get<'a>(
             K::List => "a list",
             K::Dict => "an object",
         };
-        return Err(fail(field, format!("must be {expected}, not {}", v.repr())));
+        return Err(fail_quoting(
+            field,
+            format!("must be {expected}, not {{value}}"),
+            v,
+        ));
     }
     Ok(Some(v))
 }
@@ -348,12 +358,10 @@ fn get_dict<'a>(o: &'a Json, key: &str, field: &str) -> Result<&'a Json, Error> 
 fn cell(v: Option<&Json>, field: &str) -> Result<Cell, Error> {
     match v {
         Some(Json::Str(t)) => grid::parse_cell(t).map_err(|m| fail(field, m)),
-        other => Err(fail(
+        other => Err(fail_quoting(
             field,
-            format!(
-                "must be a coordinate q,r, not {}",
-                other.unwrap_or(&Json::Null).repr()
-            ),
+            "must be a coordinate q,r, not {value}",
+            other.unwrap_or(&Json::Null),
         )),
     }
 }
@@ -361,12 +369,10 @@ fn cell(v: Option<&Json>, field: &str) -> Result<Cell, Error> {
 fn tile(v: Option<&Json>, field: &str) -> Result<u8, Error> {
     match v {
         Some(Json::Str(t)) => parse_tile(t).map_err(|m| fail(field, m)),
-        other => Err(fail(
+        other => Err(fail_quoting(
             field,
-            format!(
-                "must be a tile name, not {}",
-                other.unwrap_or(&Json::Null).repr()
-            ),
+            "must be a tile name, not {value}",
+            other.unwrap_or(&Json::Null),
         )),
     }
 }
@@ -374,10 +380,7 @@ fn tile(v: Option<&Json>, field: &str) -> Result<u8, Error> {
 fn card(v: &Json, field: &str, set: &CardSet) -> Result<u8, Error> {
     match v {
         Json::Str(t) => set.parse_card(t).map_err(|m| fail(field, m)),
-        other => Err(fail(
-            field,
-            format!("must be a card id, not {}", other.repr()),
-        )),
+        other => Err(fail_quoting(field, "must be a card id, not {value}", other)),
     }
 }
 
@@ -386,9 +389,10 @@ fn choice(v: Option<&Json>, names: &[&str], field: &str) -> Result<usize, Error>
     v.as_str()
         .and_then(|t| names.iter().position(|n| *n == t))
         .ok_or_else(|| {
-            fail(
+            fail_quoting(
                 field,
-                format!("{} is not one of {}", v.repr(), names.join(", ")),
+                format!("{{value}} is not one of {}", names.join(", ")),
+                v,
             )
         })
 }
@@ -424,17 +428,17 @@ pub fn from_position(data: &Json) -> Result<State, Error> {
 fn read_game(d: &Json) -> Result<Setup, Error> {
     let fmt = d.get("format").unwrap_or(&Json::Null);
     if fmt.as_str() != Some(FORMAT) {
-        return Err(fail(
+        return Err(fail_quoting(
             "format",
-            format!(
-                "{} is not a known position format (expected {})",
-                fmt.repr(),
-                str_repr(FORMAT)
-            ),
+            format!("{{value}} is not a known position format (expected '{FORMAT}')"),
+            fmt,
         ));
     }
-    let options = RuleOptions::from_dict(get_dict(d, "options", "options")?)
-        .map_err(|m| fail("options", m))?;
+    let options =
+        RuleOptions::from_dict(get_dict(d, "options", "options")?).map_err(|e| Error {
+            kind: ErrorKind::Position,
+            ..e.at("options")
+        })?;
     let players = get_req_int(d, "players", "players")?;
     if !(2..=4).contains(&players) {
         return Err(fail(
@@ -469,12 +473,10 @@ fn read_card_set(d: &Json) -> Result<CardSet, Error> {
     let data = get_dict(d, "card_set", "card_set")?;
     for (key, _) in data.as_object().unwrap_or(&[]) {
         if key != "points" && key != "remove" && key != "add" {
-            return Err(fail(
+            return Err(fail_quoting(
                 "card_set",
-                format!(
-                    "{} is not a card-set field (points, remove, add)",
-                    str_repr(key)
-                ),
+                "{value} is not a card-set field (points, remove, add)",
+                &s(key.clone()),
             ));
         }
     }
@@ -596,10 +598,7 @@ fn read_channels(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     for (i, v) in get_list(d, "channels", "channels")?.iter().enumerate() {
         let f = format!("channels[{i}]");
         let Json::Str(text) = v else {
-            return Err(fail(
-                &f,
-                format!("must be an edge q,r|q,r, not {}", v.repr()),
-            ));
+            return Err(fail_quoting(&f, "must be an edge q,r|q,r, not {value}", v));
         };
         let edge = grid::parse_edge(text).map_err(|m| fail(&f, m))?;
         let (a, c) = GRID.edge_cells[edge as usize];
@@ -742,12 +741,10 @@ fn read_turn(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let put_back = get_dict(turn, "put_back", "turn.put_back")?;
     for (key, _) in put_back.as_object().unwrap_or(&[]) {
         if !CATEGORIES.contains(&key.as_str()) {
-            return Err(fail(
+            return Err(fail_quoting(
                 "turn.put_back",
-                format!(
-                    "{} is not a category (plot, gardener, panda)",
-                    str_repr(key)
-                ),
+                "{value} is not a category (plot, gardener, panda)",
+                &s(key.clone()),
             ));
         }
     }
@@ -903,9 +900,10 @@ fn read_hand(h: &Json, seat: usize, st: &mut State) -> Result<(), Error> {
     let eaten = get_dict(h, "eaten", &format!("{f}.eaten"))?;
     for (key, _) in eaten.as_object().unwrap_or(&[]) {
         if !COLOURS.contains(&key.as_str()) {
-            return Err(fail(
+            return Err(fail_quoting(
                 &format!("{f}.eaten"),
-                format!("{} is not a colour (green, yellow, pink)", str_repr(key)),
+                "{value} is not a colour (green, yellow, pink)",
+                &s(key.clone()),
             ));
         }
     }
@@ -1008,9 +1006,10 @@ fn read_reserve(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let res_imps = get_dict(reserve, "improvements", "reserve.improvements")?;
     for (key, _) in res_imps.as_object().unwrap_or(&[]) {
         if !IMPROVEMENTS[1..].contains(&key.as_str()) {
-            return Err(fail(
+            return Err(fail_quoting(
                 "reserve.improvements",
-                format!("{} is not an improvement", str_repr(key)),
+                "{value} is not an improvement",
+                &s(key.clone()),
             ));
         }
     }
@@ -1064,12 +1063,10 @@ fn read_decks(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let decks = get_dict(d, "decks", "decks")?;
     for (key, _) in decks.as_object().unwrap_or(&[]) {
         if !DECK_NAMES.contains(&key.as_str()) {
-            return Err(fail(
+            return Err(fail_quoting(
                 "decks",
-                format!(
-                    "{} is not a deck (plots, plot, gardener, panda)",
-                    str_repr(key)
-                ),
+                "{value} is not a deck (plots, plot, gardener, panda)",
+                &s(key.clone()),
             ));
         }
     }
@@ -1369,9 +1366,22 @@ mod tests {
     #[test]
     fn refusals_name_the_field() {
         let bad = crate::json::parse(r#"{"format": "takenoko-position/1", "players": 5}"#).unwrap();
+        let e = from_position(&bad).unwrap_err();
+        assert_eq!(e.field, "players");
         assert_eq!(
-            from_position(&bad).unwrap_err().message,
+            e.to_string(),
             "players: a game has 2, 3 or 4 players, not 5"
         );
+    }
+
+    #[test]
+    fn refusals_carry_the_offending_value() {
+        let bad =
+            crate::json::parse(r#"{"format": "takenoko-position/1", "players": [2]}"#).unwrap();
+        let e = from_position(&bad).unwrap_err();
+        assert_eq!(e.field, "players");
+        assert_eq!(e.message, "must be a whole number, not {value}");
+        assert_eq!(e.value, Some(Json::List(vec![Json::Int(2)])));
+        assert_eq!(e.to_string(), "players: must be a whole number, not [2]");
     }
 }

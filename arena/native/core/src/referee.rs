@@ -846,7 +846,7 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(
-            refused.message,
+            refused.to_string(),
             "seat 2 is not a seat of this 2-player game"
         );
     }

@@ -470,7 +470,8 @@ impl View {
 fn blank_of(d: &Json, players: u8) -> Result<State, String> {
     use crate::components::CardSet;
     use crate::options::RuleOptions;
-    let options = RuleOptions::from_dict(d.get("options").unwrap_or(&Json::Object(vec![])))?;
+    let options = RuleOptions::from_dict(d.get("options").unwrap_or(&Json::Object(vec![])))
+        .map_err(|e| e.to_string())?;
     let card_set = match d.get("card_set") {
         Some(cs) => CardSet::from_changes(
             cs.get("points").and_then(Json::as_object).unwrap_or(&[]),

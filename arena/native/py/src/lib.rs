@@ -77,19 +77,33 @@ fn exception<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
 
 /// The reference's exception for a refusal of the core.
 fn raise(py: Python<'_>, e: Error) -> PyErr {
-    let class = match e.kind {
-        ErrorKind::Option => "OptionError",
-        ErrorKind::Notation => "NotationError",
-        ErrorKind::IllegalAction => "IllegalActionError",
-        ErrorKind::Position => "PositionError",
-        ErrorKind::Placement => "PlacementError",
-        ErrorKind::Value => return PyValueError::new_err(e.message),
-        ErrorKind::Index => return PyIndexError::new_err(e.message),
+    raise_quoting(py, e, &[])
+}
+
+/// The reference's exception for a refusal of the core, its sentence made by
+/// `arena.engine.errors.refusal` from the kind, field, phrase and value; `foreign` holds the
+/// input's values JSON has no form for (`to_json`), handed back as they were given.
+fn raise_quoting(py: Python<'_>, e: Error, foreign: &[Py<PyAny>]) -> PyErr {
+    let made = || -> PyResult<PyErr> {
+        let class = match e.kind {
+            ErrorKind::Option => exception(py, "OptionError")?,
+            ErrorKind::Notation => exception(py, "NotationError")?,
+            ErrorKind::IllegalAction => exception(py, "IllegalActionError")?,
+            ErrorKind::Position => exception(py, "PositionError")?,
+            ErrorKind::Placement => exception(py, "PlacementError")?,
+            ErrorKind::Value => py.get_type::<PyValueError>(),
+            ErrorKind::Index => py.get_type::<PyIndexError>(),
+        };
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("field", &e.field)?;
+        if let Some(v) = &e.value {
+            kwargs.set_item("value", from_json_with(py, v, foreign)?)?;
+        }
+        let refusal = py.import("arena.engine.errors")?.getattr("refusal")?;
+        let exc = refusal.call((class, &e.message), Some(&kwargs))?;
+        Ok(PyErr::from_value(exc))
     };
-    match exception(py, class) {
-        Ok(t) => PyErr::from_type(t, e.message),
-        Err(err) => err,
-    }
+    made().unwrap_or_else(|err| err)
 }
 
 static PLANTED_PANIC: AtomicBool = AtomicBool::new(false);
@@ -132,9 +146,14 @@ fn plant_check() {
     }
 }
 
-/// Python value -> JSON value (what a position or options dict holds; other values keep
-/// their `repr` for the refusal that will quote them).
-fn to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
+/// Python value -> JSON value (what a position or options dict holds); a value JSON has no
+/// form for is kept in `foreign`, the JSON holding its index, so that a refusal quoting it
+/// hands it back to Python as it was (`raise_quoting`).
+fn to_json(v: &Bound<'_, PyAny>, foreign: &mut Vec<Py<PyAny>>) -> PyResult<Json> {
+    let mut keep = || {
+        foreign.push(v.clone().unbind());
+        Ok(Json::Foreign(foreign.len() - 1))
+    };
     if v.is_none() {
         return Ok(Json::Null);
     }
@@ -142,10 +161,10 @@ fn to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
         return Ok(Json::Bool(v.extract()?));
     }
     if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
-        return Ok(match v.extract::<i128>() {
-            Ok(i) => Json::Int(i),
-            Err(_) => Json::Other(v.repr()?.to_string()),
-        });
+        return match v.extract::<i128>() {
+            Ok(i) => Ok(Json::Int(i)),
+            Err(_) => keep(),
+        };
     }
     if v.is_instance_of::<PyFloat>() {
         return Ok(Json::Float(v.extract()?));
@@ -155,7 +174,9 @@ fn to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
     }
     if let Ok(list) = v.downcast::<PyList>() {
         return Ok(Json::List(
-            list.iter().map(|x| to_json(&x)).collect::<PyResult<_>>()?,
+            list.iter()
+                .map(|x| to_json(&x, foreign))
+                .collect::<PyResult<_>>()?,
         ));
     }
     if let Ok(dict) = v.downcast::<PyDict>() {
@@ -165,17 +186,26 @@ fn to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
                 Ok(s) => s.to_string(),
                 Err(_) => k.str()?.to_string(),
             };
-            items.push((key, to_json(&x)?));
+            items.push((key, to_json(&x, foreign)?));
         }
         return Ok(Json::Object(items));
     }
-    Ok(Json::Other(v.repr()?.to_string()))
+    keep()
 }
 
 /// JSON value -> Python value.
 fn from_json(py: Python<'_>, v: &Json) -> PyResult<PyObject> {
+    from_json_with(py, v, &[])
+}
+
+/// JSON value -> Python value, `Json::Foreign(i)` being `foreign[i]`.
+fn from_json_with(py: Python<'_>, v: &Json, foreign: &[Py<PyAny>]) -> PyResult<PyObject> {
     Ok(match v {
-        Json::Null | Json::Other(_) => py.None(),
+        Json::Foreign(i) => match foreign.get(*i) {
+            Some(x) => x.clone_ref(py),
+            None => py.None(),
+        },
+        Json::Null => py.None(),
         Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
         Json::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
         Json::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
@@ -183,14 +213,14 @@ fn from_json(py: Python<'_>, v: &Json) -> PyResult<PyObject> {
         Json::List(items) => {
             let list = PyList::empty(py);
             for x in items {
-                list.append(from_json(py, x)?)?;
+                list.append(from_json_with(py, x, foreign)?)?;
             }
             list.into_any().unbind()
         }
         Json::Object(items) => {
             let d = PyDict::new(py);
             for (k, x) in items {
-                d.set_item(k, from_json(py, x)?)?;
+                d.set_item(k, from_json_with(py, x, foreign)?)?;
             }
             d.into_any().unbind()
         }
@@ -207,8 +237,10 @@ fn core_options(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Arc<Rule
             return Ok(parsed.clone());
         }
     }
-    let data = to_json(&options.call_method0("to_dict")?)?;
-    let parsed = Arc::new(RuleOptions::from_dict(&data).map_err(|m| raise(py, Error::option(m)))?);
+    let mut foreign = Vec::new();
+    let data = to_json(&options.call_method0("to_dict")?, &mut foreign)?;
+    let parsed =
+        Arc::new(RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?);
     *last = Some((options.clone().unbind(), parsed.clone()));
     Ok(parsed)
 }
@@ -723,23 +755,21 @@ impl PyState {
         seat: Option<&Bound<'_, PyAny>>,
         depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let arg = |v: &Bound<'_, PyAny>| -> PyResult<placement::Arg> {
+        let mut foreign = Vec::new();
+        let mut arg = |v: &Bound<'_, PyAny>| -> placement::Arg {
             // The reference takes exactly an int (not a bool, not a float).
             if v.is_exact_instance_of::<PyInt>() {
                 if let Ok(i) = v.extract::<i128>() {
-                    return Ok(placement::Arg::Int(i));
+                    return placement::Arg::Int(i);
                 }
             }
-            Ok(placement::Arg::Other(v.repr()?.to_string()))
+            foreign.push(v.clone().unbind());
+            placement::Arg::Foreign(foreign.len() - 1)
         };
-        let (card, seat, depth) = (
-            arg(card)?,
-            seat.map(arg).transpose()?,
-            depth.map(arg).transpose()?,
-        );
+        let (card, seat, depth) = (arg(card), seat.map(&mut arg), depth.map(&mut arg));
         self.st
             .place_card(&card, seat.as_ref(), depth.as_ref())
-            .map_err(|e| raise(py, e))?;
+            .map_err(|e| raise_quoting(py, e, &foreign))?;
         self.changed();
         // The deal entries were rewritten: so are the Python history's.
         if let (Some(list), Some(entries)) = (&self.history, &self.st.history.0) {
@@ -1151,11 +1181,12 @@ fn new_game(
 /// A state from a position (a dict as read from JSON); PositionError names the bad field.
 #[pyfunction]
 fn from_position(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyState> {
-    let data = to_json(data)?;
+    let mut foreign = Vec::new();
+    let data = to_json(data, &mut foreign)?;
     let st = guard(
         py,
         || "reading a position".into(),
-        || position::from_position(&data).map_err(|e| raise(py, e)),
+        || position::from_position(&data).map_err(|e| raise_quoting(py, e, &foreign)),
     )?;
     let (options, cards) = python_values(py, &st.b)?;
     state_from(py, st, options, cards)
@@ -1223,7 +1254,9 @@ fn parse_action(py: Python<'_>, text: &str) -> PyResult<u32> {
 /// Options from JSON as the native side reads them: the dict of `to_dict`, back.
 #[pyfunction]
 fn options_from_dict(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let o = RuleOptions::from_dict(&to_json(data)?).map_err(|m| raise(py, Error::option(m)))?;
+    let mut foreign = Vec::new();
+    let data = to_json(data, &mut foreign)?;
+    let o = RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?;
     from_json(py, &o.to_dict(false))
 }
 
