@@ -495,25 +495,21 @@ fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
         let items: Vec<u32> = [tag, round].iter().chain(rest).copied().collect();
         Ok(PyTuple::new(py, items)?.into_any().unbind())
     };
-    let with = |rest: Vec<PyObject>| -> PyResult<PyObject> {
-        let head = [
-            tag.into_pyobject(py)?.into_any().unbind(),
-            round.into_pyobject(py)?.into_any().unbind(),
-        ];
-        let items: Vec<PyObject> = head.into_iter().chain(rest).collect();
-        Ok(PyTuple::new(py, items)?.into_any().unbind())
-    };
     match e {
         Entry::Move { seat, action, .. } => ints(&[*seat as u32, *action]),
         Entry::Rolled { face, .. } => ints(&[*face as u32]),
-        Entry::DrewPlots { tiles, .. } => with(vec![PyTuple::new(py, tiles.iter().copied())?
+        Entry::DrewPlots { tiles, .. } => Ok((tag, round, PyTuple::new(py, tiles)?)
+            .into_pyobject(py)?
             .into_any()
-            .unbind()]),
+            .unbind()),
         Entry::Drew { card, .. } | Entry::Returned { card, .. } => ints(&[*card as u32]),
-        Entry::Dealt { seat, hand, .. } => with(vec![
-            seat.into_pyobject(py)?.into_any().unbind(),
-            PyTuple::new(py, hand.iter().copied())?.into_any().unbind(),
-        ]),
+        Entry::Dealt { seat, hand, .. } => {
+            let hand = PyTuple::new(py, hand)?;
+            Ok((tag, round, *seat, hand)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind())
+        }
         Entry::Emperor { seat, .. } => ints(&[*seat as u32]),
         Entry::GameOver { .. } => ints(&[]),
     }
