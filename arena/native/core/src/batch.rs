@@ -120,3 +120,67 @@ impl Batch {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch() -> Batch {
+        let entry = crate::bots::entry("random", false).expect("random is built in");
+        let participants = ["a", "b"].map(|name| Participant {
+            entry,
+            params: entry.check(&[]).expect("no parameters"),
+            name: name.into(),
+        });
+        let parts = RecordParts {
+            options: "{}".into(),
+            card_set: "{}".into(),
+        };
+        Batch {
+            players: 2,
+            options: Arc::default(),
+            sets: vec![(Arc::default(), parts)],
+            move_time: None,
+            participants: participants.into(),
+        }
+    }
+
+    fn game(seed: i128, seats: Vec<usize>, set: usize) -> Game {
+        Game {
+            seed,
+            seats,
+            head: "{\"game\":\"g\"".into(),
+            label: "g".into(),
+            set,
+            placements: vec![],
+        }
+    }
+
+    #[test]
+    fn a_batch_refuses_seats_and_sets_it_does_not_have() {
+        let b = batch();
+        assert!(b.check(&[game(1, vec![0, 1], 0)]).is_ok());
+        assert!(b.check(&[game(1, vec![0, 2], 0)]).is_err());
+        assert!(b.check(&[game(1, vec![0], 0)]).is_err());
+        assert!(b.check(&[game(1, vec![0, 1], 1)]).is_err());
+    }
+
+    #[test]
+    fn a_batch_game_is_recorded_with_its_seats_names_and_repeats() {
+        let b = batch();
+        let Ok(first) = b.play(3, game(7, vec![1, 0], 0)) else {
+            panic!("a game of random bots plays");
+        };
+        assert_eq!(first.0, 3);
+        assert!(first.1.starts_with("{\"game\":\"g\",\"seed\":7"));
+        assert!(first.1.contains("\"seats\":[\"b\",\"a\"]"));
+        assert_eq!(first.4.len(), 2);
+        assert!(first.5.is_none());
+        let Ok(again) = b.play(3, game(7, vec![1, 0], 0)) else {
+            panic!("a game of random bots plays");
+        };
+        // The same game again, but for the thinking time.
+        let played = |line: &str| line.split(",\"seconds\"").next().map(str::to_string);
+        assert_eq!(played(&again.1), played(&first.1));
+    }
+}
