@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod actions;
+pub mod batch;
 pub mod bots;
 pub mod components;
 pub mod edits;

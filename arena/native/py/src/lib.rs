@@ -527,25 +527,21 @@ fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
         let items: Vec<u32> = [tag, round].iter().chain(rest).copied().collect();
         Ok(PyTuple::new(py, items)?.into_any().unbind())
     };
-    let with = |rest: Vec<PyObject>| -> PyResult<PyObject> {
-        let head = [
-            tag.into_pyobject(py)?.into_any().unbind(),
-            round.into_pyobject(py)?.into_any().unbind(),
-        ];
-        let items: Vec<PyObject> = head.into_iter().chain(rest).collect();
-        Ok(PyTuple::new(py, items)?.into_any().unbind())
-    };
     match e {
         Entry::Move { seat, action, .. } => ints(&[*seat as u32, *action]),
         Entry::Rolled { face, .. } => ints(&[*face as u32]),
-        Entry::DrewPlots { tiles, .. } => with(vec![PyTuple::new(py, tiles.iter().copied())?
+        Entry::DrewPlots { tiles, .. } => Ok((tag, round, PyTuple::new(py, tiles)?)
+            .into_pyobject(py)?
             .into_any()
-            .unbind()]),
+            .unbind()),
         Entry::Drew { card, .. } | Entry::Returned { card, .. } => ints(&[*card as u32]),
-        Entry::Dealt { seat, hand, .. } => with(vec![
-            seat.into_pyobject(py)?.into_any().unbind(),
-            PyTuple::new(py, hand.iter().copied())?.into_any().unbind(),
-        ]),
+        Entry::Dealt { seat, hand, .. } => {
+            let hand = PyTuple::new(py, hand)?;
+            Ok((tag, round, *seat, hand)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind())
+        }
         Entry::Emperor { seat, .. } => ints(&[*seat as u32]),
         Entry::GameOver { .. } => ints(&[]),
     }
@@ -1251,79 +1247,53 @@ fn parse_action(py: Python<'_>, text: &str) -> PyResult<u32> {
     actions::parse(text).map_err(|e| raise(py, e))
 }
 
-/// Options from JSON as the native side reads them: the dict of `to_dict`, back.
+/// What a differential test holds against the reference, by name: `options_from_dict`
+/// (the dict of `to_dict`, back), `options_from_pairs` (`NAME=VALUE` texts), `option_names`
+/// (the table's order), `random_draws` (`(seed, calls)`: `random.Random(seed)`'s draws as
+/// the core makes them, each call `(method, n)`: `getrandbits k`, `random`, `randbelow n`,
+/// `shuffle n` (the permutation of range(n)), `choice n` (the index)).
 #[pyfunction]
-fn options_from_dict(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let mut foreign = Vec::new();
-    let data = to_json(data, &mut foreign)?;
-    let o = RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?;
-    from_json(py, &o.to_dict(false))
+fn _probe(py: Python<'_>, name: &str, arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    match name {
+        "options_from_dict" => {
+            let mut foreign = Vec::new();
+            let data = to_json(arg, &mut foreign)?;
+            let o = RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?;
+            from_json(py, &o.to_dict(false))
+        }
+        "options_from_pairs" => {
+            let o = RuleOptions::from_pairs(&arg.extract::<Vec<String>>()?)
+                .map_err(|m| raise(py, Error::option(m)))?;
+            from_json(py, &o.to_dict(false))
+        }
+        "option_names" => {
+            let specs = &takenoko::options::TABLE.specs;
+            let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+            Ok(PyList::new(py, names)?.into_any().unbind())
+        }
+        "random_draws" => random_draws(py, arg.extract()?),
+        other => Err(PyTypeError::new_err(format!("no probe {other}"))),
+    }
 }
 
-/// Options from `NAME=VALUE` texts as the native side reads them.
-#[pyfunction]
-fn options_from_pairs(py: Python<'_>, pairs: Vec<String>) -> PyResult<PyObject> {
-    let o = RuleOptions::from_pairs(&pairs).map_err(|m| raise(py, Error::option(m)))?;
-    from_json(py, &o.to_dict(false))
-}
-
-/// The option table as the native side read it: (name, type, default) per option.
-#[pyfunction]
-fn option_table(py: Python<'_>) -> PyResult<Vec<(String, String, PyObject)>> {
-    let table = &*takenoko::options::TABLE;
-    table
-        .specs
-        .iter()
-        .map(|s| {
-            let kind = match s.kind {
-                takenoko::options::OptionType::Bool => "bool",
-                takenoko::options::OptionType::Choice(_) => "choice",
-                takenoko::options::OptionType::Int { .. } => "int",
-                takenoko::options::OptionType::PerPlayers { .. } => "per_players",
-            };
-            Ok((
-                s.name.clone(),
-                kind.to_string(),
-                from_json(py, &takenoko::options::value_json(s, &s.default))?,
-            ))
-        })
-        .collect()
-}
-
-/// `random.Random(seed)`'s draws as the core makes them (for the tests against CPython):
-/// each call is `(method, argument)`: `getrandbits k`, `random`, `randbelow n`, `shuffle n`
-/// (the permutation of range(n)), `choice n` (the index).
-#[pyfunction]
-fn python_random_draws(
-    py: Python<'_>,
-    seed: i128,
-    calls: Vec<(String, u64)>,
-) -> PyResult<Vec<PyObject>> {
+fn random_draws(py: Python<'_>, (seed, calls): (i128, Vec<(String, u64)>)) -> PyResult<PyObject> {
     let mut r = PyRandom::new(seed);
-    let mut out = Vec::new();
+    let out = PyList::empty(py);
     for (method, n) in calls {
-        out.push(match method.as_str() {
-            "getrandbits" => r
-                .getrandbits(n as u32)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind(),
-            "random" => PyFloat::new(py, r.random()).into_any().unbind(),
-            "randbelow" => r.randbelow(n).into_pyobject(py)?.into_any().unbind(),
-            "choice" => r
-                .choice_index(n as usize)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind(),
+        match method.as_str() {
+            "getrandbits" => out.append(r.getrandbits(n as u32))?,
+            "random" => out.append(r.random())?,
+            "randbelow" => out.append(r.randbelow(n))?,
+            "choice" => out.append(r.choice_index(n as usize))?,
             "shuffle" => {
                 let mut items: Vec<u32> = (0..n as u32).collect();
                 r.shuffle(&mut items);
-                PyList::new(py, items)?.into_any().unbind()
+                out.append(items)?
             }
             other => return Err(PyTypeError::new_err(format!("no draw {other}"))),
-        });
+        }
     }
-    Ok(out)
+    Ok(out.into_any().unbind())
 }
 
 /// Test hook: while set, every native apply and determinize panics (to show that a panic
@@ -1338,25 +1308,22 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyView>()?;
     m.add_class::<bots::PyBot>()?;
-    m.add_function(wrap_pyfunction!(new_game, m)?)?;
-    m.add_function(wrap_pyfunction!(from_position, m)?)?;
-    m.add_function(wrap_pyfunction!(to_position, m)?)?;
-    m.add_function(wrap_pyfunction!(positions_equal, m)?)?;
-    m.add_function(wrap_pyfunction!(action_text, m)?)?;
-    m.add_function(wrap_pyfunction!(parse_action, m)?)?;
-    m.add_function(wrap_pyfunction!(options_from_dict, m)?)?;
-    m.add_function(wrap_pyfunction!(options_from_pairs, m)?)?;
-    m.add_function(wrap_pyfunction!(option_table, m)?)?;
-    m.add_function(wrap_pyfunction!(python_random_draws, m)?)?;
-    m.add_function(wrap_pyfunction!(_plant_panic, m)?)?;
-    m.add_function(wrap_pyfunction!(_state_from_pickle, m)?)?;
-    m.add_function(wrap_pyfunction!(_view_from_pickle, m)?)?;
     m.add_class::<referee::Played>()?;
-    m.add_function(wrap_pyfunction!(learned::feature_names, m)?)?;
-    m.add_function(wrap_pyfunction!(learned::value_features, m)?)?;
-    m.add_function(wrap_pyfunction!(learned::value_logit, m)?)?;
-    m.add_function(wrap_pyfunction!(learned::selfplay, m)?)?;
     for f in [
+        wrap_pyfunction!(new_game, m)?,
+        wrap_pyfunction!(from_position, m)?,
+        wrap_pyfunction!(to_position, m)?,
+        wrap_pyfunction!(positions_equal, m)?,
+        wrap_pyfunction!(action_text, m)?,
+        wrap_pyfunction!(parse_action, m)?,
+        wrap_pyfunction!(_probe, m)?,
+        wrap_pyfunction!(_plant_panic, m)?,
+        wrap_pyfunction!(_state_from_pickle, m)?,
+        wrap_pyfunction!(_view_from_pickle, m)?,
+        wrap_pyfunction!(learned::feature_names, m)?,
+        wrap_pyfunction!(learned::value_features, m)?,
+        wrap_pyfunction!(learned::value_logit, m)?,
+        wrap_pyfunction!(learned::selfplay, m)?,
         wrap_pyfunction!(referee::derive_seed, m)?,
         wrap_pyfunction!(referee::bot_seed, m)?,
         wrap_pyfunction!(referee::bot_names, m)?,

@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use takenoko::actions::Action;
+use takenoko::batch::{Batch, Finished, Game, Participant};
 use takenoko::bots::registry::{BotEntry, Default, Kind, Params};
 use takenoko::bots::{self, Bot, Value, REGISTRY};
 use takenoko::placement::Placement;
@@ -625,21 +626,8 @@ pub fn play_game(
 
 // ---------------------------------------------------------------------- a batch
 
-/// A batch's finished game: `(position in games, line, winners, tiebreak, scores, error
-/// seat, error kind, panic sentence)`.
-type Finished = (
-    usize,
-    String,
-    Vec<u8>,
-    &'static str,
-    Vec<i64>,
-    Option<u8>,
-    Option<String>,
-    Option<String>,
-);
-
-/// A batch's game: `(seed, participant per seat, head, label, card set (an index of the
-/// batch's card sets), placements)`.
+/// A batch's game as Python gives it: `(seed, participant per seat, head, label, card set
+/// (an index of the batch's card sets), placements)`.
 type BatchGame = (i128, Vec<usize>, String, String, usize, Vec<PlacementArgs>);
 
 /// A placement as Python gives it: `(card index, seat or None, depth or None)`.
@@ -653,88 +641,8 @@ pub(crate) fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
         .collect()
 }
 
-/// A batch's card sets, each with the record's `options` and `card_set` parts.
-fn batch_sets(
-    py: Python<'_>,
-    card_sets: Vec<(Bound<'_, PyAny>, String)>,
-    options_part: &str,
-) -> PyResult<Vec<(Arc<takenoko::components::CardSet>, RecordParts)>> {
-    card_sets
-        .into_iter()
-        .map(|(cards, part)| {
-            let parts = RecordParts {
-                options: options_part.to_string(),
-                card_set: part,
-            };
-            Ok((core_cards(py, &cards)?, parts))
-        })
-        .collect()
-}
-
-/// Every game's seats are indices of the participants, its card set one of the batch's.
-fn check_games(games: &[BatchGame], players: u8, participants: usize, sets: usize) -> PyResult<()> {
-    for (_, seats, _, _, set, _) in games {
-        if seats.len() != players as usize || seats.iter().any(|&p| p >= participants) {
-            return Err(PyValueError::new_err(
-                "a game's seats are participants' indices",
-            ));
-        }
-        if *set >= sets {
-            return Err(PyValueError::new_err(
-                "a game's card set is an index of the batch's",
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// A batch's game as it is played: `(position in games, participant per seat, head, label,
-/// seat names, record parts)`.
-type Listed<'a> = (
-    usize,
-    &'a [usize],
-    &'a str,
-    &'a str,
-    &'a [String],
-    &'a RecordParts,
-);
-
-/// One game of a batch, its bots made and seeded as `arena.play.registry.make_bot` seeds them
-/// (from the game seed, the seat and the participant's name); no Python in it.
-fn play_listed(
-    setup: &Setup,
-    game: Listed<'_>,
-    specs: &[(NativeSpec, String)],
-) -> Result<Finished, Failure> {
-    let (k, seats, head, label, names, parts) = game;
-    let bots = seats.iter().enumerate().map(|(seat, &p)| {
-        let (spec, who) = &specs[p];
-        let rng = PyRandom::new(seeds::bot_seed(setup.seed, seat as u8, who) as i128);
-        (spec.entry.make)(&spec.params, rng)
-    });
-    let Concluded {
-        state,
-        fault,
-        failure,
-        line,
-        ..
-    } = referee::play_natives(setup, bots.collect(), label, head, names, parts)?;
-    let result = state.result(&fault.as_ref().map(|f| vec![f.seat]).unwrap_or_default());
-    let (seat, kind) = fault.map(|f| (f.seat, f.kind)).unzip();
-    Ok((
-        k,
-        line,
-        result.winners,
-        result.tiebreak,
-        result.scores,
-        seat,
-        kind,
-        failure,
-    ))
-}
-
 /// Games of native bots only, one after another, the GIL released while each plays
-/// (`arena.tournament` workers and the scripts).
+/// (`arena.tournament` workers and the scripts; the games themselves: `takenoko::batch`).
 ///
 /// `participants[p]` is `(native name, params, name)`: a bot is seeded as
 /// `arena.play.registry.make_bot` seeds it, from the game seed, its seat and `name`.
@@ -761,13 +669,45 @@ pub fn play_batch(
     every: usize,
     seconds: f64,
 ) -> PyResult<()> {
-    let options = core_options(py, options)?;
-    let sets = batch_sets(py, card_sets, &options_part)?;
-    let specs: Vec<(NativeSpec, String)> = participants
-        .iter()
-        .map(|(name, params, who)| Ok((native_spec(name, params)?, who.clone())))
-        .collect::<PyResult<_>>()?;
-    check_games(&games, players, specs.len(), sets.len())?;
+    let batch = Batch {
+        players,
+        options: core_options(py, options)?,
+        sets: card_sets
+            .into_iter()
+            .map(|(cards, card_set)| {
+                let options = options_part.clone();
+                Ok((core_cards(py, &cards)?, RecordParts { options, card_set }))
+            })
+            .collect::<PyResult<_>>()?,
+        move_time,
+        participants: participants
+            .iter()
+            .map(|(bot, params, name)| {
+                let NativeSpec { entry, params } = native_spec(bot, params)?;
+                let name = name.clone();
+                Ok(Participant {
+                    entry,
+                    params,
+                    name,
+                })
+            })
+            .collect::<PyResult<_>>()?,
+    };
+    let games: Vec<Game> = games
+        .into_iter()
+        .map(|(seed, seats, head, label, set, placements)| {
+            let placements = placements_of(placements);
+            Game {
+                seed,
+                seats,
+                head,
+                label,
+                set,
+                placements,
+            }
+        })
+        .collect();
+    batch.check(&games).map_err(PyValueError::new_err)?;
     let mut pending: Vec<Finished> = Vec::new();
     let mut since = Instant::now();
     let flush = |pending: &mut Vec<Finished>| -> PyResult<()> {
@@ -776,21 +716,8 @@ pub fn play_batch(
         }
         Ok(())
     };
-    for (k, (seed, seats, head, label, set, placements)) in games.into_iter().enumerate() {
-        let (cards, parts) = &sets[set];
-        let setup = Setup {
-            players,
-            seed,
-            options: options.clone(),
-            cards: cards.clone(),
-            dice: vec![],
-            move_time: move_time.clone(),
-            placements: placements_of(placements),
-        };
-        let names: Vec<String> = seats.iter().map(|&p| specs[p].1.clone()).collect();
-        let game = (k, &seats[..], &head[..], &label[..], &names[..], parts);
-        let done = py.allow_threads(|| play_listed(&setup, game, &specs));
-        match done {
+    for (k, game) in games.into_iter().enumerate() {
+        match py.allow_threads(|| batch.play(k, game)) {
             Ok(f) => pending.push(f),
             Err(f) => {
                 flush(&mut pending)?;
