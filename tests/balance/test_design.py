@@ -188,9 +188,9 @@ def test_planted_cards_come_back_within_a_point(tmp_path: Path) -> None:
         "study": {"deals": 400 if LONG else 120, "categories": ["panda"]}})
     out = tmp_path / "out"
     # CI's short form: a budget of four measurements (the start, the price line's step, one
-    # more, the confirmation: 4,080 games each), enough for the price line to bring the
+    # more, the confirmation: 2,520 games each), enough for the price line to bring the
     # cards back; the long form lets the search go on until the spread's interval settles.
-    budget = "60000" if LONG else "16320"
+    budget = "60000" if LONG else "10080"
     code, _text, err = run(str(goals), "--games", budget, "--workers", "2", "--quiet",
                            "--out", str(out))
     assert code == 0, err

@@ -15,12 +15,18 @@ psutil = pytest.importorskip("psutil")
 pytestmark = pytest.mark.timeout(120, method="thread")
 
 
+def running(pid: int) -> bool:
+    """Whether `pid` is alive and not a zombie; one that ends while it is read has ended."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def gone_within(pids: list[int], seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        alive = [p for p in pids if psutil.pid_exists(p)
-                 and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
-        if not alive:
+        if not [p for p in pids if running(p)]:
             return True
         time.sleep(0.1)
     return False
