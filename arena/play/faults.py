@@ -16,9 +16,11 @@ writes the same kinds and sentences for its own seats (``arena/native/core/src/r
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from arena.engine import ArenaError, CardSet, action_text, parse_action
@@ -105,12 +107,30 @@ def describe_exception(exc: BaseException) -> str:
     """
     try:
         frames = traceback.extract_tb(exc.__traceback__)
-        where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+        where = f" (at {shown_path(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
     except Exception:
         where = ""
     name = _text(lambda: type(exc).__name__, "an exception")
     text = f"{name}: {_text(lambda: str(exc), '(unprintable)')}".rstrip(": ")
     return printable(text + where)[:500]
+
+
+def shown_path(filename: str) -> str:
+    """A source file as a record may show it: relative to the directory the run was started
+    in, or to the import root it was found under, else its name alone.
+
+    A record is shared and compared byte for byte: an absolute path would tell a reader the
+    user's home and folders, and make the same game's record differ between two checkouts.
+    """
+    try:
+        path = Path(filename).resolve()
+        roots = [Path.cwd().resolve()] + [Path(p).resolve() for p in sys.path if p]
+    except (OSError, ValueError):
+        return Path(filename).name
+    for root in roots:
+        if path.is_relative_to(root) and path != root:
+            return path.relative_to(root).as_posix()
+    return path.name
 
 
 def _text(make: Callable[[], object], fallback: str, limit: int = 500) -> str:

@@ -51,3 +51,25 @@ def test_a_bots_escapes_reach_no_output_log_or_record(
         assert "\x1b" not in text and "\x9b" not in text and "\u202e" not in text
         assert "\r" not in text and "\nFAKE line" not in text
     assert "\\x1b[2J" in messages[0]
+
+
+def test_where_a_bot_raised_is_told_without_the_machines_folders(tmp_path: Path) -> None:
+    """A record is shared and compared byte for byte: the bot's file is named relative to the
+    run's directory or its import root, never by an absolute path."""
+    source = tmp_path / "deep" / "mine.py"
+    source.parent.mkdir()
+    source.write_text("def boom():\n    raise ValueError('no')\n")
+    code = compile(source.read_text(), str(source), "exec")
+    space: dict[str, object] = {}
+    exec(code, space)
+    try:
+        space["boom"]()  # type: ignore[operator]
+    except ValueError as exc:
+        told = describe_exception(exc)
+    assert told == "ValueError: no (at mine.py:2)", told
+    try:
+        raise KeyError("k")
+    except KeyError as exc:
+        told = describe_exception(exc)
+    # The suite runs from the checkout's root: this file by its path in the checkout.
+    assert " (at tests/tournament/test_control_text.py:" in told, told
