@@ -47,7 +47,11 @@ Per card, within one skill level:
 Below ``MIN_DEALS`` complete blocks a card's figures are not shown ("not enough games: about
 N needed"), nor is a fair point whose Fieller interval is unbounded.  Across skill levels
 (played on the same deals), a card's per-deal effects are compared by Hotelling's T² on
-their differences (the paired t test for two levels), Benjamini–Hochberg across cards.
+their differences (the paired t test for two levels), Benjamini–Hochberg across cards;
+between neighbouring levels, by the paired t test of their difference, copies pooled
+(``neighbour_table``); and whether a category's prices converge as skill grows, by the
+noise-corrected spread of its effects per level and its change between neighbours, with
+a bootstrap over deals (``convergence_table``).
 
 Calibration of these figures by simulation is ``scripts/balance_calibration.py``
 (docs/balance.md, "Calibration").
@@ -575,12 +579,20 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
         table.insert(3, "asks", table["card"].map(asks))
         per_level.append(table)
     return {"levels": per_level, "skill": skill_table(exp, bl, fdr),
-            "neighbours": neighbour_table(exp.levels, bl, fdr, games_per_deal),
+            "neighbours": neighbour_table(exp.levels, bl, fdr, games_per_deal,
+                                          _copy_names(exp, bl)),
             "convergence": convergence_table(exp.levels, bl, replicates, seed,
                                              games_per_deal),
             "copies": copies_table(exp, bl, per_level, replicates, seed),
             "design": design_table(exp, bl, per_level, games_per_deal), "blocks": bl,
             "fdr": fdr, "margin": margin, "replicates": replicates}
+
+
+def _copy_names(exp: Experiment, bl: list[Block]) -> list[list[str]]:
+    """The study's copies of one card (``copy_groups``), by name, from its first level."""
+    asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
+    return [[b.cards[j] for j in js] for b in bl if b.level == 0
+            for js in copy_groups(b, asks)]
 
 
 #: A card is dead when its value responds to less than this share of what is typical.
@@ -930,18 +942,37 @@ def hotelling(d: np.ndarray) -> float:
 Z95 = 1.959963984540054
 
 
+def _paired(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                     np.ndarray]:
+    """Per column of per-deal differences ``d`` (deals × columns): the mean, its error, its
+    95% paired t interval and the two-sided p-value (NaN below 2 deals; a difference the
+    same on every deal has p 1 when 0, else 0)."""
+    n, m = d.shape
+    t = t_crit(n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = d.mean(axis=0) if n else np.full(m, np.nan)
+        se = d.std(axis=0, ddof=1) / math.sqrt(n) if n >= 2 else np.full(m, np.nan)
+        p = np.where(se > 0, 2.0 * sps.t.sf(np.abs(mean / se), max(n - 1, 1)),
+                     np.where(mean == 0, 1.0, 0.0))
+    return mean, se, mean - t * se, mean + t * se, np.where(np.isnan(se), np.nan, p)
+
+
 def neighbour_table(levels: Sequence[str], bl: list[Block], fdr: float = FDR,
-                    games_per_deal: float = math.nan) -> pd.DataFrame:
+                    games_per_deal: float = math.nan,
+                    copies: Sequence[Sequence[str]] = ()) -> pd.DataFrame:
     """Per card and pair of neighbouring levels (in the study's order): the change of the
     card's effect from one level to the next, ``change`` = effect at ``to`` − effect at
     ``from``, over the deals every level completed.
 
     The per-deal difference of the two contrasts is the unit (the same deal played by both
     levels: its luck cancels), so the interval is a paired t interval over deals and
-    ``p_change`` the paired t test.  ``q_change``: Benjamini–Hochberg across every (card,
-    pair) test of the study, the family the report's flags are read from; the tests of one
-    category are weakly negatively correlated (its effects sum to 0, a correlation of about
-    −1/(m − 1) between cards), where BH keeps its rate in practice (the simulated null in
+    ``p_change`` the paired t test.  Copies of one card (``copies``: groups of names, the
+    study's ``copy_groups``) are one card, as in the per-level flags: a group is tested on
+    the mean of its copies' per-deal contrasts (``pooled_change``, ``p_pooled``), and its
+    verdict is each copy's; a card without copies is its own unit.  ``q_change``:
+    Benjamini–Hochberg across every (unit, pair) test of the study, a group counting once;
+    the tests of one category are weakly negatively correlated (its effects sum to 0),
+    where BH keeps its rate in practice (the simulated null in
     tests/reports/test_skill_neighbours.py).  ``flag``: ``stronger at TO``/``weaker at TO``
     where q <= ``fdr``.  Below ``MIN_DEALS`` deals the figures are NaN, with the games a
     study of that many deals costs (``change_games_needed``), as ``_resolve`` does.
@@ -954,35 +985,48 @@ def neighbour_table(levels: Sequence[str], bl: list[Block], fdr: float = FDR,
         return pd.DataFrame()
     rows = []
     for category, common, zs, cards in level_series(k, bl):
-        n = len(common)
-        t = t_crit(n)
+        col = {c: j for j, c in enumerate(cards)}
+        units = [[col[c] for c in g] for g in copies if all(c in col for c in g)]
+        grouped = {j for u in units for j in u}
+        units += [[j] for j in range(len(cards)) if j not in grouped]
         for i in range(k - 1):
             d = zs[i + 1] - zs[i]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                mean = d.mean(axis=0) if n else np.full(len(cards), np.nan)
-                se = (d.std(axis=0, ddof=1) / math.sqrt(n) if n >= 2
-                      else np.full(len(cards), np.nan))
-                p = np.where(se > 0, 2.0 * sps.t.sf(np.abs(mean / se), max(n - 1, 1)),
-                             np.where(mean == 0, 1.0, 0.0))
-            p = np.where(np.isnan(se), np.nan, p)
-            for j, card in enumerate(cards):
-                rows.append({"category": category, "card": card, "from": levels[i],
-                             "to": levels[i + 1], "deals": n, "change": mean[j],
-                             "change_se": se[j], "change_lo": mean[j] - t * se[j],
-                             "change_hi": mean[j] + t * se[j], "p_change": p[j]})
-    table = pd.DataFrame(rows)
+            own = _paired(d)
+            pool = _paired(np.column_stack([d[:, u].mean(axis=1) for u in units]))
+            for ui, u in enumerate(units):
+                for j in u:
+                    rows.append({
+                        "category": category, "card": cards[j], "from": levels[i],
+                        "to": levels[i + 1], "deals": len(common), "change": own[0][j],
+                        "change_se": own[1][j], "change_lo": own[2][j],
+                        "change_hi": own[3][j], "p_change": own[4][j],
+                        "copies": ", ".join(cards[x] for x in u) if len(u) > 1 else "",
+                        "pooled_change": pool[0][ui], "pooled_change_lo": pool[2][ui],
+                        "pooled_change_hi": pool[3][ui], "p_pooled": pool[4][ui],
+                        "unit": f"{category}/{u[0]}/{i}"})
+    return _neighbour_verdicts(pd.DataFrame(rows), fdr, games_per_deal)
+
+
+def _neighbour_verdicts(table: pd.DataFrame, fdr: float, games_per_deal: float
+                        ) -> pd.DataFrame:
+    """The neighbour table's withheld figures, q-values (one per unit and pair) and flags,
+    sorted by q."""
     if table.empty:
         return table
     thin = table["deals"] < MIN_DEALS
-    table.loc[thin, ["change", "change_lo", "change_hi", "p_change"]] = np.nan
+    table.loc[thin, ["change", "change_lo", "change_hi", "p_change", "pooled_change",
+                     "pooled_change_lo", "pooled_change_hi", "p_pooled"]] = np.nan
     table["change_games_needed"] = np.where(thin, np.ceil(MIN_DEALS * games_per_deal),
                                             np.nan)
-    table["q_change"] = bh(table["p_change"].to_numpy())
+    first = table.drop_duplicates("unit")
+    q = dict(zip(first["unit"], bh(first["p_pooled"].to_numpy(float)), strict=True))
+    table["q_change"] = table["unit"].map(q)
     found = table["q_change"] <= fdr
-    table["flag"] = np.where(found, np.where(table["change"] > 0, "stronger at ",
+    table["flag"] = np.where(found, np.where(table["pooled_change"] > 0, "stronger at ",
                                              "weaker at ") + table["to"], "")
-    return table.sort_values(["q_change", "p_change"], na_position="last",
-                             kind="stable").reset_index(drop=True)
+    return (table.drop(columns="unit")
+            .sort_values(["q_change", "p_pooled", "p_change"], na_position="last",
+                         kind="stable").reset_index(drop=True))
 
 
 def _mean_square(w: np.ndarray, z: np.ndarray) -> np.ndarray:

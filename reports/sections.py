@@ -605,14 +605,16 @@ def card_study_text(run: Run, result: Result) -> str:
 def _neighbours_text(result: Result) -> str:
     """The methods of the neighbouring-level tables, and what they found."""
     nt, conv, fdr = result["neighbours"], result["convergence"], result["fdr"]
-    moved = [f"{r['card']} {r['flag']} ({r['change']:+.3f} [{r['change_lo']:+.3f}, "
-             f"{r['change_hi']:+.3f}], q = {r['q_change']:.3f})"
-             for _, r in nt.iterrows() if r["flag"]] if len(nt) else []
+    moved = list(dict.fromkeys(
+        f"{r['copies'] or r['card']} {r['flag']} ({r['pooled_change']:+.3f} "
+        f"[{r['pooled_change_lo']:+.3f}, {r['pooled_change_hi']:+.3f}], "
+        f"q = {r['q_change']:.3f})" for _, r in nt.iterrows() if r["flag"])) if len(nt) else []
     return (
         "- Neighbouring levels: each card's `change` of effect from a level to the next "
         "(`to` minus `from`, in the order of the levels), a paired t interval over the "
-        "deals both played, its test Benjamini–Hochberg across every (card, pair) of the "
-        f"study (`q_change`); `flag` where q <= {fdr:.0%}. Found: "
+        "deals both played; copies of one card tested together on the mean of their "
+        "contrasts (`pooled_change`, a group counting once), Benjamini–Hochberg across every "
+        f"(card, pair) of the study (`q_change`); `flag` where q <= {fdr:.0%}. Found: "
         + ("; ".join(moved) if moved else "none") + ".\n"
         "- Do prices converge as skill grows? Per level, a category's `spread`: the root "
         "mean square of its cards' effects (their spread about the category's average "
@@ -890,7 +892,8 @@ SECTIONS: tuple[Section, ...] = (
                               shown=("card", "effect[*", "q_skill", "depends_on_skill")),
                           Csv("neighbours", "study_skill_neighbours",
                               "Change of effect between neighbouring levels",
-                              shown=("card", "from", "to", "change", "q_change", "flag")),
+                              shown=("card", "from", "to", "change", "pooled_change",
+                                     "q_change", "flag")),
                           Csv("convergence", "study_convergence",
                               "Do prices converge? The spread of a category's effects by level",
                               shown=("category", "level", "spread", "change", "verdict")),

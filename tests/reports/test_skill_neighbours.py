@@ -97,6 +97,29 @@ def test_a_planted_change_between_two_neighbours_is_found_at_the_stated_power() 
     assert wrong / studies <= FDR + 3 * math.sqrt(FDR * (1 - FDR) / studies), wrong
 
 
+def test_copies_are_one_card_between_neighbours() -> None:
+    """Copies of one card (``copies``) are tested together: a change planted on a group of
+    three is flagged on each copy, in the right direction, with one q; the group counts
+    once in Benjamini–Hochberg, so the family is the units, not the cards."""
+    rng = np.random.default_rng(15)
+    m, n = 9, 200
+    base = np.zeros(m)
+    later = base.copy()
+    later[:3] = -0.15
+    t = neighbour_table(LEVELS[:2], levels_blocks(rng, [base, later], n),
+                        copies=[["c0", "c1", "c2"]])
+    group = t[t["copies"] == "c0, c1, c2"]
+    assert len(group) == 3 and set(group["flag"]) == {"weaker at mid"}
+    assert group["q_change"].nunique() == 1
+    assert group["pooled_change"].iloc[0] == pytest.approx(group["change"].mean())
+    alone = t[t["copies"] == ""]
+    assert len(alone) == 6 and np.allclose(alone["pooled_change"], alone["change"])
+    units = t.assign(unit=t["copies"].where(t["copies"] != "", t["card"]))
+    units = units.drop_duplicates("unit")
+    assert len(units) == 7  # the group and the six cards alone
+    assert np.allclose(units["q_change"], bh(units["p_pooled"].to_numpy()))
+
+
 def test_a_planted_convergence_is_said_and_a_null_one_is_not() -> None:
     """Prices that converge (the effects halved from one level to the next) are said to in
     most studies, with the verdict in the sentence; prices as mispriced at every level are
@@ -161,7 +184,15 @@ def test_a_study_of_two_levels_reports_its_neighbours_and_convergence(tmp_path: 
     assert set(near["to"]) == {"r2"} and (near["deals"] == 10).all()
     want = (skill["effect[r2]"] - skill["effect[random:complete=true]"])[near["card"]]
     assert np.allclose(near["change"], want.to_numpy())
-    assert np.allclose(near["q_change"], bh(near["p_change"].to_numpy()))
+    # Panda's copies (four groups) are tested together: one q and flag a group, on the
+    # mean of its copies' changes, Benjamini–Hochberg across the four groups.
+    groups = near.groupby("copies")
+    assert groups.ngroups == 4 and (near["copies"] != "").all()
+    assert (groups["q_change"].nunique() == 1).all()
+    assert (groups["flag"].nunique(dropna=False) == 1).all()
+    assert np.allclose(groups["change"].mean(), groups["pooled_change"].first())
+    units = near.drop_duplicates("copies")
+    assert np.allclose(units["q_change"], bh(units["p_pooled"].to_numpy()))
     conv = pd.read_csv(report / "study_convergence.csv")
     cards = pd.read_csv(report / "study_cards.csv")
     assert list(conv["level"]) == ["random:complete=true", "r2"]
