@@ -1063,7 +1063,8 @@ def convergence_table(levels: Sequence[str], bl: list[Block], replicates: int = 
     mean; its square can be freed of noise without bias (E[ē²] = μ² + Var ē), which a mean
     |effect| cannot, and the noise differs between levels (a level's games vary more or
     less), so an uncorrected figure would "converge" with the noise alone; and it weighs a
-    badly priced card more than several nearly right, as a designer does.
+    badly priced card more than several nearly right, as a designer does.  Copies count
+    once each, as they are in the deck (five copies are five draws in fifteen).
 
     Intervals: the percentile bootstrap over deals, the same draws of the deals every level
     completed for all levels (deals are the unit; a deal's luck then cancels from the
