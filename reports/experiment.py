@@ -47,7 +47,11 @@ Per card, within one skill level:
 Below ``MIN_DEALS`` complete blocks a card's figures are not shown ("not enough games: about
 N needed"), nor is a fair point whose Fieller interval is unbounded.  Across skill levels
 (played on the same deals), a card's per-deal effects are compared by Hotelling's T² on
-their differences (the paired t test for two levels), Benjamini–Hochberg across cards.
+their differences (the paired t test for two levels), Benjamini–Hochberg across cards;
+between neighbouring levels, by the paired t test of their difference, copies pooled
+(``neighbour_table``); and whether a category's prices converge as skill grows, by the
+noise-corrected spread of its effects per level and its change between neighbours, with
+a bootstrap over deals (``convergence_table``).
 
 Calibration of these figures by simulation is ``scripts/balance_calibration.py``
 (docs/balance.md, "Calibration").
@@ -575,9 +579,20 @@ def analyse(exp: Experiment, replicates: int = REPLICATES, seed: int = 0, fdr: f
         table.insert(3, "asks", table["card"].map(asks))
         per_level.append(table)
     return {"levels": per_level, "skill": skill_table(exp, bl, fdr),
+            "neighbours": neighbour_table(exp.levels, bl, fdr, games_per_deal,
+                                          _copy_names(exp, bl)),
+            "convergence": convergence_table(exp.levels, bl, replicates, seed,
+                                             games_per_deal),
             "copies": copies_table(exp, bl, per_level, replicates, seed),
             "design": design_table(exp, bl, per_level, games_per_deal), "blocks": bl,
             "fdr": fdr, "margin": margin, "replicates": replicates}
+
+
+def _copy_names(exp: Experiment, bl: list[Block]) -> list[list[str]]:
+    """The study's copies of one card (``copy_groups``), by name, from its first level."""
+    asks = dict(zip(exp.catalog["card"], exp.catalog["asks"], strict=True))
+    return [[b.cards[j] for j in js] for b in bl if b.level == 0
+            for js in copy_groups(b, asks)]
 
 
 #: A card is dead when its value responds to less than this share of what is typical.
@@ -853,6 +868,25 @@ def _resolve(table: pd.DataFrame, games_per_deal: float) -> None:
     table.loc[thin & table["priced"], "fair_points_games_needed"] = table["effect_games_needed"]
 
 
+def level_series(k: int, bl: list[Block]
+                 ) -> list[tuple[str, np.ndarray, list[np.ndarray], list[str]]]:
+    """Per category played at all ``k`` levels: the deals every level completed, each
+    level's per-deal contrasts on them (deals × cards, in level order) and the cards.  The
+    comparisons across levels pair on these deals: the same seeds, so a deal's luck cancels
+    from a difference between levels."""
+    out = []
+    for category in dict.fromkeys(b.category for b in bl):
+        series = sorted((b for b in bl if b.category == category), key=lambda b: b.level)
+        if len(series) != k:
+            continue
+        common = series[0].deals
+        for b in series[1:]:
+            common = np.intersect1d(common, b.deals)
+        zs = [b.contrasts()[np.searchsorted(b.deals, common)] for b in series]
+        out.append((category, common, zs, series[0].cards))
+    return out
+
+
 def skill_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFrame:
     """Each card's effect at every level and the test that it is the same at all of them
     (Hotelling's T² on the per-deal differences between levels, over the deals every level
@@ -861,16 +895,9 @@ def skill_table(exp: Experiment, bl: list[Block], fdr: float = FDR) -> pd.DataFr
     if k < 2:
         return pd.DataFrame()
     rows = []
-    for category in exp.design.get("categories", CATEGORIES):
-        series = [b for b in bl if b.category == category]
-        if len(series) != k:
-            continue
-        common = series[0].deals
-        for b in series[1:]:
-            common = np.intersect1d(common, b.deals)
-        zs = [b.contrasts()[np.searchsorted(b.deals, common)] for b in series]
+    for category, common, zs, cards in level_series(k, bl):
         n = len(common)
-        for j, card in enumerate(series[0].cards):
+        for j, card in enumerate(cards):
             row: dict[str, Any] = {"card": card, "category": category, "deals": n}
             for z, name in zip(zs, exp.levels, strict=True):
                 col = z[:, j]
@@ -908,6 +935,252 @@ def hotelling(d: np.ndarray) -> float:
     t2 = n * float(mean @ np.linalg.solve(cov, mean))
     f = (n - q) / (q * (n - 1)) * t2
     return float(sps.f.sf(f, q, n - q))
+
+
+# ------------------------------------------------------------------ neighbouring levels
+
+Z95 = 1.959963984540054
+
+
+def _paired(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                     np.ndarray]:
+    """Per column of per-deal differences ``d`` (deals × columns): the mean, its error, its
+    95% paired t interval and the two-sided p-value (NaN below 2 deals; a difference the
+    same on every deal has p 1 when 0, else 0)."""
+    n, m = d.shape
+    t = t_crit(n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = d.mean(axis=0) if n else np.full(m, np.nan)
+        se = d.std(axis=0, ddof=1) / math.sqrt(n) if n >= 2 else np.full(m, np.nan)
+        p = np.where(se > 0, 2.0 * sps.t.sf(np.abs(mean / se), max(n - 1, 1)),
+                     np.where(mean == 0, 1.0, 0.0))
+    return mean, se, mean - t * se, mean + t * se, np.where(np.isnan(se), np.nan, p)
+
+
+def neighbour_table(levels: Sequence[str], bl: list[Block], fdr: float = FDR,
+                    games_per_deal: float = math.nan,
+                    copies: Sequence[Sequence[str]] = ()) -> pd.DataFrame:
+    """Per card and pair of neighbouring levels (in the study's order): the change of the
+    card's effect from one level to the next, ``change`` = effect at ``to`` − effect at
+    ``from``, over the deals every level completed.
+
+    The per-deal difference of the two contrasts is the unit (the same deal played by both
+    levels: its luck cancels), so the interval is a paired t interval over deals and
+    ``p_change`` the paired t test.  Copies of one card (``copies``: groups of names, the
+    study's ``copy_groups``) are one card, as in the per-level flags: a group is tested on
+    the mean of its copies' per-deal contrasts (``pooled_change``, ``p_pooled``), and its
+    verdict is each copy's; a card without copies is its own unit.  ``q_change``:
+    Benjamini–Hochberg across every (unit, pair) test of the study, a group counting once;
+    the tests of one category are weakly negatively correlated (its effects sum to 0),
+    where BH keeps its rate in practice (the simulated null in
+    tests/reports/test_skill_neighbours.py).  ``flag``: ``stronger at TO``/``weaker at TO``
+    where q <= ``fdr``.  Below ``MIN_DEALS`` deals the figures are NaN, with the games a
+    study of that many deals costs (``change_games_needed``), as ``_resolve`` does.
+
+    Where ``skill_table`` asks "is this card's effect the same at every level?", this asks
+    where it moves: between which two neighbouring players a price stops holding.
+    """
+    k = len(levels)
+    if k < 2:
+        return pd.DataFrame()
+    rows = []
+    for category, common, zs, cards in level_series(k, bl):
+        col = {c: j for j, c in enumerate(cards)}
+        units = [[col[c] for c in g] for g in copies if all(c in col for c in g)]
+        grouped = {j for u in units for j in u}
+        units += [[j] for j in range(len(cards)) if j not in grouped]
+        for i in range(k - 1):
+            d = zs[i + 1] - zs[i]
+            own = _paired(d)
+            pool = _paired(np.column_stack([d[:, u].mean(axis=1) for u in units]))
+            for ui, u in enumerate(units):
+                for j in u:
+                    rows.append({
+                        "category": category, "card": cards[j], "from": levels[i],
+                        "to": levels[i + 1], "deals": len(common), "change": own[0][j],
+                        "change_se": own[1][j], "change_lo": own[2][j],
+                        "change_hi": own[3][j], "p_change": own[4][j],
+                        "copies": ", ".join(cards[x] for x in u) if len(u) > 1 else "",
+                        "pooled_change": pool[0][ui], "pooled_change_lo": pool[2][ui],
+                        "pooled_change_hi": pool[3][ui], "p_pooled": pool[4][ui],
+                        "unit": f"{category}/{u[0]}/{i}"})
+    return _neighbour_verdicts(pd.DataFrame(rows), fdr, games_per_deal)
+
+
+def _neighbour_verdicts(table: pd.DataFrame, fdr: float, games_per_deal: float
+                        ) -> pd.DataFrame:
+    """The neighbour table's withheld figures, q-values (one per unit and pair) and flags,
+    sorted by q."""
+    if table.empty:
+        return table
+    thin = table["deals"] < MIN_DEALS
+    table.loc[thin, ["change", "change_lo", "change_hi", "p_change", "pooled_change",
+                     "pooled_change_lo", "pooled_change_hi", "p_pooled"]] = np.nan
+    table["change_games_needed"] = np.where(thin, np.ceil(MIN_DEALS * games_per_deal),
+                                            np.nan)
+    first = table.drop_duplicates("unit")
+    q = dict(zip(first["unit"], bh(first["p_pooled"].to_numpy(float)), strict=True))
+    table["q_change"] = table["unit"].map(q)
+    found = table["q_change"] <= fdr
+    table["flag"] = np.where(found, np.where(table["pooled_change"] > 0, "stronger at ",
+                                             "weaker at ") + table["to"], "")
+    return (table.drop(columns="unit")
+            .sort_values(["q_change", "p_pooled", "p_change"], na_position="last",
+                         kind="stable").reset_index(drop=True))
+
+
+def _mean_square(w: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """Per row of deal weights ``w`` (draws × deals, counts): the category's noise-corrected
+    mean square of its cards' effects, mean over cards of (effect² − the effect's variance),
+    the effects and variances weighted by ``w`` (a draw of as many deals as its counts)."""
+    size = w.sum(axis=1, keepdims=True)
+    mean = w @ z / size
+    var = (w @ (z * z) / size - mean * mean) * size / (size - 1)
+    return (mean * mean - var / size).mean(axis=1)
+
+
+def _roots(w: np.ndarray, zs: list[np.ndarray], target: np.ndarray) -> np.ndarray:
+    """Per level (rows) and draw of deals (columns of ``w``'s rows): the spread, each
+    level's noise-corrected squares shifted to centre on ``target`` (the estimate's).
+
+    The draws' world has the plug-in effects for truth, so their noise-corrected squares
+    centre on the uncorrected square, not on the estimate: shifted back by the bootstrap's
+    own estimate of that bias, level by level (the noise differs between levels)."""
+    square = np.stack([_mean_square(w, z) for z in zs])
+    square -= square.mean(axis=1, keepdims=True) - target[:, None]
+    return np.sqrt(np.fmax(square, 0.0))
+
+
+def convergence_table(levels: Sequence[str], bl: list[Block], replicates: int = REPLICATES,
+                      seed: int = 0, games_per_deal: float = math.nan) -> pd.DataFrame:
+    """Per category and level, how mispriced the category is (``spread``), and its change
+    from the level before (``change``, this level's minus the previous one's).
+
+    The spread is the root mean square of the cards' effects, corrected for their noise
+    (the mean over cards of effect² − its variance, a method of moments, as
+    ``spread`` does for fair points; shown as 0 where that is below 0).  Why the root mean
+    square: the effects of a category sum to 0, so it is their spread about the category's
+    mean; its square can be freed of noise without bias (E[ē²] = μ² + Var ē), which a mean
+    |effect| cannot, and the noise differs between levels (a level's games vary more or
+    less), so an uncorrected figure would "converge" with the noise alone; and it weighs a
+    badly priced card more than several nearly right, as a designer does.  Copies count
+    once each, as they are in the deck (five copies are five draws in fifteen).
+
+    Intervals: the percentile bootstrap over deals, the same draws of the deals every level
+    completed for all levels (deals are the unit; a deal's luck then cancels from the
+    change), each level's squares shifted by the bootstrap's estimate of their bias
+    (``_roots``).  ``resolved``: the change's interval leaves 0 out; ``verdict`` then says
+    ``converge`` (the spread shrinks) or ``diverge``.  ``mde``: the change these deals find
+    with 80% power at 5% (2.80 bootstrap errors); ``deals_needed``: the deals that would
+    resolve a change of the size seen with 80% power (``deals_for``: an upper estimate).
+    """
+    k = len(levels)
+    rows: list[dict[str, Any]] = []
+    if k < 2:
+        return pd.DataFrame()
+    rng = np.random.default_rng(seed)
+    for category, common, zs, _cards in level_series(k, bl):
+        n = len(common)
+        if n < max(MIN_DEALS, 2):
+            rows += [{"category": category, "level": name, "deals": n,
+                      "spread_games_needed": math.ceil(MIN_DEALS * games_per_deal),
+                      "change_games_needed": (math.ceil(MIN_DEALS * games_per_deal)
+                                              if i else math.nan)}
+                     for i, name in enumerate(levels)]
+            continue
+        target = np.array([_mean_square(np.ones((1, n)), z)[0] for z in zs])
+        draws = rng.multinomial(n, np.full(n, 1.0 / n), size=replicates).astype(float)
+        root = _roots(draws, zs, target)
+        estimate = np.sqrt(np.fmax(target, 0.0))
+        for i, name in enumerate(levels):
+            row: dict[str, Any] = {
+                "category": category, "level": name, "deals": n, "spread": estimate[i],
+                "spread_lo": float(np.percentile(root[i], 2.5)),
+                "spread_hi": float(np.percentile(root[i], 97.5)),
+                "spread_raw": float(np.sqrt(np.mean(zs[i].mean(axis=0) ** 2)))}
+            if i:
+                row.update(_change(estimate[i] - estimate[i - 1], root[i] - root[i - 1], n,
+                                   levels[i - 1]))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=list(CONVERGENCE_COLUMNS))
+
+
+#: The convergence table's columns, in order.
+CONVERGENCE_COLUMNS = (
+    "category", "level", "deals", "spread", "spread_lo", "spread_hi", "spread_games_needed",
+    "spread_raw", "from", "change", "change_lo", "change_hi", "change_games_needed",
+    "change_se", "resolved", "verdict", "mde", "deals_needed")
+
+
+def _change(change: float, draws: np.ndarray, n: int, before: str) -> dict[str, Any]:
+    """A change of the spread between neighbours from its bootstrap draws: interval,
+    verdict, and the deals it would take."""
+    lo, hi = (float(v) for v in np.percentile(draws, [2.5, 97.5]))
+    se = float(np.std(draws, ddof=1))
+    resolved = lo > 0 or hi < 0
+    need = deals_for(abs(change), se, n)
+    return {"from": before, "change": change, "change_lo": lo, "change_hi": hi,
+            "change_se": se, "resolved": resolved,
+            "verdict": ("converge" if change < 0 else "diverge") if resolved else "",
+            "mde": (Z95 + POWER_Z) * se,
+            "deals_needed": math.ceil(need) if math.isfinite(need) else math.nan}
+
+
+def deals_for(size: float, se: float, n: int) -> float:
+    """The deals at which a change of ``size`` is found with 80% power at 5% (two-sided),
+    from the change's bootstrap error ``se`` with ``n`` deals, scaled as 1/√deals.
+
+    An upper estimate: the variance of a noise-corrected square has a term in 1/deals²
+    beside the one in 1/deals (the noise's own variance), so more deals shrink the error
+    faster than 1/√deals, and the bootstrap's error is itself a little above the true one
+    (its world takes the uncorrected effects for truth).  Simulated (tests/reports/
+    test_skill_neighbours.py): cards whose noise is as large as their effects, a change
+    that about 120 deals find with 80% power; from 30 deals this asks for about 190, from
+    120 for about 130.  A bootstrap of half the deals does not fix it: its world has the
+    same inflated effects."""
+    if not (size > 0 and se > 0):
+        return math.nan
+    return n * ((Z95 + POWER_Z) * se / size) ** 2
+
+
+def _span(values: pd.Series) -> str:
+    """``0.067 to 0.078``, or one figure where they read the same."""
+    lo, hi = f"{values.min():.3f}", f"{values.max():.3f}"
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def convergence_lines(table: pd.DataFrame) -> list[str]:
+    """The designer's question, "does this price hold for better players?", one sentence a
+    category: what the changes' intervals carry and nothing more."""
+    out = []
+    if table.empty:
+        return out
+    for category, t in table.groupby("category", sort=False):
+        pairs = t.iloc[1:]
+        if pairs["change"].isna().all():
+            need = pairs["change_games_needed"].max()
+            out.append(f"{category}: not enough deals to compare levels (about {need:.0f} "
+                       "games needed)")
+            continue
+        said = []
+        for _, r in pairs[pairs["resolved"].eq(True)].iterrows():
+            before = float(t.loc[t["level"] == r["from"], "spread"].iloc[0])
+            said.append(f"prices {r['verdict']} from {r['from']} to {r['level']}: the "
+                        f"spread goes from {before:.3f} to {r['spread']:.3f} "
+                        f"({r['change']:+.3f} [{r['change_lo']:+.3f}, "
+                        f"{r['change_hi']:+.3f}])")
+        rest = pairs[~pairs["resolved"].eq(True)]
+        if len(rest):
+            big = rest.loc[rest["change"].abs().idxmax()]
+            said.append(
+                ("no change resolved between neighbours" if len(rest) == len(pairs) else
+                 "no change resolved between the other neighbours")
+                + f"; these {int(t['deals'].iloc[0])} deals find a change of "
+                + _span(rest["mde"]) + " with 80% power; "
+                f"about {big['deals_needed']:.0f} deals would resolve a difference of "
+                f"{big['change']:+.3f} (the largest seen, {big['from']} to {big['level']})")
+        out.append(f"{category}: " + "; ".join(said))
+    return out
 
 
 def design_table(exp: Experiment, bl: list[Block], levels: list[pd.DataFrame],

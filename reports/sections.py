@@ -525,7 +525,10 @@ def card_study(run: Run) -> Result:
               else pd.DataFrame(columns=list(STUDY_COLUMNS)))
     # One level has nothing to compare across levels: no table of it (not an empty one).
     skill = analysis["skill"] if len(exp.levels) > 1 else None
+    several = len(exp.levels) > 1
     return {"cards": cards_, "skill": skill, "design": analysis["design"],
+            "neighbours": analysis["neighbours"] if several else None,
+            "convergence": analysis["convergence"] if several else None,
             "copies": analysis["copies"],
             "levels": analysis["levels"], "names": exp.levels, "fdr": analysis["fdr"],
             "margin": analysis["margin"], "exp": exp}
@@ -591,12 +594,34 @@ def card_study_text(run: Run, result: Result) -> str:
         + ("- Skill: each card's effect at every level and the test that it is the same at "
            "all (Hotelling's T² on the per-deal differences between levels, the paired t "
            "test for two levels), Benjamini–Hochberg across cards (`q_skill`).\n"
-           if len(exp.levels) > 1 else "")
+           + _neighbours_text(result) if len(exp.levels) > 1 else "")
         + "\nNot in this report, because they are not results of a study: the standings, "
         "ratings and head-to-head between a level and its own copies (who beat whom is the "
         "placed cards' doing) and the descriptive card table of a tournament report (here "
         "the cards were placed, not drawn, and its fair value, a regression of winning on "
         "completed cards, follows the printed points). Their CSV files are not written.")
+
+
+def _neighbours_text(result: Result) -> str:
+    """The methods of the neighbouring-level tables, and what they found."""
+    nt, conv, fdr = result["neighbours"], result["convergence"], result["fdr"]
+    moved = list(dict.fromkeys(
+        f"{r['copies'] or r['card']} {r['flag']} ({r['pooled_change']:+.3f} "
+        f"[{r['pooled_change_lo']:+.3f}, {r['pooled_change_hi']:+.3f}], "
+        f"q = {r['q_change']:.3f})" for _, r in nt.iterrows() if r["flag"])) if len(nt) else []
+    return (
+        "- Neighbouring levels: each card's `change` of effect from a level to the next "
+        "(`to` minus `from`, in the order of the levels), a paired t interval over the "
+        "deals both played; copies of one card tested together on the mean of their "
+        "contrasts (`pooled_change`, a group counting once), Benjamini–Hochberg across every "
+        f"(card, pair) of the study (`q_change`); `flag` where q <= {fdr:.0%}. Found: "
+        + ("; ".join(moved) if moved else "none") + ".\n"
+        "- Do prices converge as skill grows? Per level, a category's `spread`: the root "
+        "mean square of its cards' effects (their spread about the category's average "
+        "card), corrected for their noise, with a percentile bootstrap interval over deals; "
+        "`change` from the level before on the same bootstrap draws of the deals. "
+        + " ".join(f"{line[0].upper()}{line[1:]}." for line in
+                   experiment.convergence_lines(conv)) + "\n")
 
 
 def draw_study_effects(run: Run, result: Result, path: Path) -> object:
@@ -865,6 +890,13 @@ SECTIONS: tuple[Section, ...] = (
                                      "flag")),
                           Csv("skill", "study_skill", "Effect by skill level",
                               shown=("card", "effect[*", "q_skill", "depends_on_skill")),
+                          Csv("neighbours", "study_skill_neighbours",
+                              "Change of effect between neighbouring levels",
+                              shown=("card", "from", "to", "change", "pooled_change",
+                                     "q_change", "flag")),
+                          Csv("convergence", "study_convergence",
+                              "Do prices converge? The spread of a category's effects by level",
+                              shown=("category", "level", "spread", "change", "verdict")),
                           Csv("design", "study_design", "Sizes and detectable effects",
                               shown=("level", "games", "deals", "mde", "mde_points_bonferroni"))),
              (Chart("study_effects.png", "Effect of holding each card, by skill level",
@@ -1114,7 +1146,11 @@ def _study_headline(run: Run, short: str) -> list[str]:
     # The designer's cards first (--price-cards, added cards): the study's question.
     mine = [f"Your card {line}" for line in experiment.designer_lines(
         result["exp"], result["levels"][0])] if result["levels"] else []
-    return mine + _strongest(found, short)
+    # Several levels: the designer's "does this price hold for better players?".
+    better = [f"Better players, {line}." for line in
+              experiment.convergence_lines(result["convergence"])
+              ] if result["convergence"] is not None and not short else []
+    return mine + _strongest(found, short) + better
 
 
 def _strongest(found: pd.DataFrame, short: str) -> list[str]:

@@ -61,6 +61,10 @@ def test_a_study_plays_reports_and_replays(tmp_path: Path) -> None:
     assert "\n- Strongest evidence: " in md.split("\n\n")[2]
     assert "## 1. Overview" in md and "Standings" not in md and "Objective-card" not in md
     assert not (report / "standings.csv").exists() and not (report / "cards.csv").exists()
+    # One level: nothing to compare across levels, no table of it.
+    assert not any((report / f"study_{name}.csv").exists()
+                   for name in ("skill", "skill_neighbours", "convergence"))
+    assert "Better players" not in md and "Neighbouring levels" not in md
     watch = pd.read_csv(report / "games_to_watch.csv")
     assert not watch["why"].str.contains("upset|flagged:").any()
     assert watch["why"].str.contains(r"\(study: ").any()
