@@ -51,6 +51,7 @@ pub mod mcts_search;
 pub mod objective;
 pub mod random_bot;
 pub mod registry;
+pub mod seated;
 pub mod selfplay;
 pub mod test_bots;
 
