@@ -14,6 +14,7 @@ pub mod bots;
 pub mod components;
 pub mod edits;
 pub mod error;
+pub mod facts;
 pub mod grid;
 pub mod history;
 pub mod json;

@@ -34,7 +34,6 @@ use takenoko::view::{Draws, View};
 
 mod bots;
 mod learned;
-mod record;
 mod referee;
 
 // ---------------------------------------------------------------------- Python values
@@ -1333,7 +1332,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(referee::play_game, m)?,
         wrap_pyfunction!(referee::play_batch, m)?,
         wrap_pyfunction!(referee::record_fields, m)?,
-        wrap_pyfunction!(record::record_line, m)?,
+        wrap_pyfunction!(referee::record_line, m)?,
         wrap_pyfunction!(check_card_set, m)?,
     ] {
         m.add_function(f)?;

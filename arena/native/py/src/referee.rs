@@ -213,6 +213,15 @@ pub fn record_fields<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, Py
     Ok(d)
 }
 
+/// The record line of a game the Python loop played on `cards`, from its facts as one JSON
+/// text (`arena.runs.records.make_record`), written by the core's one writer of record
+/// bytes (`takenoko::facts`); ValueError names a malformed fact.
+#[pyfunction]
+pub fn record_line(py: Python<'_>, cards: &Bound<'_, PyAny>, facts: &str) -> PyResult<String> {
+    let set = core_cards(py, cards)?;
+    takenoko::facts::record_line(&set, facts).map_err(PyValueError::new_err)
+}
+
 // ---------------------------------------------------------------------- the seats
 
 /// The seats of a game with Python in it: native bots, Python bots called back through the
@@ -631,10 +640,10 @@ pub fn play_game(
 type BatchGame = (i128, Vec<usize>, String, String, usize, Vec<PlacementArgs>);
 
 /// A placement as Python gives it: `(card index, seat or None, depth or None)`.
-pub(crate) type PlacementArgs = (i64, Option<i64>, Option<i64>);
+type PlacementArgs = (i64, Option<i64>, Option<i64>);
 
 /// An intervention's placements from Python's tuples.
-pub(crate) fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
+fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
     items
         .into_iter()
         .map(|(card, seat, depth)| Placement { card, seat, depth })
