@@ -49,6 +49,7 @@ pub mod mcts;
 pub mod mcts_leaves;
 pub mod mcts_search;
 pub mod objective;
+pub mod procedure;
 pub mod random_bot;
 pub mod registry;
 pub mod seated;
