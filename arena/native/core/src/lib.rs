@@ -21,6 +21,7 @@ pub mod json;
 pub mod options;
 pub mod placement;
 pub mod position;
+pub mod probe;
 pub mod referee;
 pub mod rng;
 pub mod seeds;
