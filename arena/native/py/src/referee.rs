@@ -19,7 +19,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use takenoko::actions::Action;
 use takenoko::batch::{Batch, Finished, Game, Participant};
-use takenoko::bots::registry::{BotEntry, Default, Kind, Params};
+use takenoko::bots::registry::{BotEntry, Params};
 use takenoko::bots::{self, Bot, Value, REGISTRY};
 use takenoko::placement::Placement;
 use takenoko::referee::{
@@ -31,6 +31,7 @@ use takenoko::seeds;
 use takenoko::state::State;
 use takenoko::view::View;
 
+use super::draws::{generator, rng_state};
 use super::{
     core_cards, core_options, entry_tuple, exception, result_object, GameObjects, PyState, PyView,
 };
@@ -67,49 +68,12 @@ pub fn bot_names() -> Vec<&'static str> {
         .collect()
 }
 
-fn value_of(py: Python<'_>, default: &Default) -> PyObject {
-    match default.value() {
-        Value::Bool(b) => PyBool::new(py, b).to_owned().into_any().unbind(),
-        Value::Int(i) => i
-            .into_pyobject(py)
-            .map(|x| x.into_any().unbind())
-            .unwrap_or(py.None()),
-        Value::Float(f) => PyFloat::new(py, f).into_any().unbind(),
-        Value::Text(t) => PyString::new(py, &t).into_any().unbind(),
-    }
-}
-
-type ParamRow = (
-    &'static str,
-    &'static str,
-    PyObject,
-    Option<f64>,
-    Option<f64>,
-    Vec<&'static str>,
-);
-
-/// A native bot's declared parameters: `(name, type, default, minimum, maximum, choices)`,
-/// to hold them against the Python bot's `PARAMS`.
+/// A native bot's declared parameters as JSON text (a list of `{name, type, default,
+/// minimum, maximum, choices}`), to hold them against the Python bot's `PARAMS`.
 #[pyfunction]
-pub fn bot_params(py: Python<'_>, name: &str) -> PyResult<Vec<ParamRow>> {
-    let e = entry(name)?;
-    Ok(e.params()
-        .iter()
-        .map(|p| {
-            let (kind, lo, hi, choices) = match p.kind {
-                Kind::Bool => ("bool", None, None, vec![]),
-                Kind::Int { minimum, maximum } => (
-                    "int",
-                    minimum.map(|m| m as f64),
-                    maximum.map(|m| m as f64),
-                    vec![],
-                ),
-                Kind::Float { minimum, maximum } => ("float", minimum, maximum, vec![]),
-                Kind::Text { choices } => ("str", None, None, choices.to_vec()),
-            };
-            (p.name, kind, value_of(py, &p.default), lo, hi, choices)
-        })
-        .collect())
+pub fn bot_params(name: &str) -> PyResult<String> {
+    let rows = entry(name)?.params().iter().map(|p| p.to_json()).collect();
+    Ok(takenoko::json::Json::List(rows).dump())
 }
 
 fn entry(name: &str) -> PyResult<&'static BotEntry> {
@@ -169,22 +133,6 @@ fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
         .check(&params_of(params)?)
         .map_err(|m| PyValueError::new_err(format!("native bot {name}: {m}")))?;
     Ok(NativeSpec { entry, params })
-}
-
-/// A generator from `random.Random.getstate()` (its version, words and `gauss_next`), or
-/// an int seed.
-pub(crate) fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
-    if rng.is_instance_of::<PyInt>() {
-        return Ok(PyRandom::new(rng.extract()?));
-    }
-    let (_, words, gauss): (i64, Vec<u32>, Option<f64>) = rng.extract()?;
-    PyRandom::from_state_words(&words, gauss)
-        .ok_or_else(|| PyValueError::new_err("not a random.Random state"))
-}
-
-pub(crate) fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
-    let words = PyTuple::new(py, r.state_words())?;
-    (3, words, r.gauss_next).into_pyobject(py)
 }
 
 /// The fields of a record line the runner's parent checks and counts (`game`, `seed`,
