@@ -223,3 +223,124 @@ pub fn record_line(cards: &CardSet, json_text: &str) -> Result<String, String> {
         &placements_of(field(&data, "placements")?)?,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::json::Json::{Int, List, Null, Str};
+    use crate::referee::record;
+    use crate::state::State;
+
+    fn ints<T: Copy + Into<i128>>(items: &[T]) -> Json {
+        List(items.iter().map(|&i| Int(i.into())).collect())
+    }
+
+    /// An entry as the Python side writes it: the reference's tuple, a JSON list.
+    fn entry_json(e: &Entry) -> Json {
+        let (tag, round) = (Int(e.tag().into()), Int(e.round().into()));
+        let rest = match e {
+            Entry::Move { seat, action, .. } => vec![Int((*seat).into()), Int((*action).into())],
+            Entry::Rolled { face: x, .. }
+            | Entry::Drew { card: x, .. }
+            | Entry::Returned { card: x, .. }
+            | Entry::Emperor { seat: x, .. } => vec![Int((*x).into())],
+            Entry::DrewPlots { tiles, .. } => vec![ints(tiles)],
+            Entry::Dealt { seat, hand, .. } => vec![Int((*seat).into()), ints(hand)],
+            Entry::GameOver { .. } => vec![],
+        };
+        List([tag, round].into_iter().chain(rest).collect())
+    }
+
+    /// The facts of a state as `make_record` writes them.
+    fn facts_json(st: &State, error: Option<&Fault>) -> String {
+        let excluded: Vec<u8> = error.map(|e| vec![e.seat]).unwrap_or_default();
+        let r = st.result(&excluded);
+        let result = Json::Object(vec![
+            ("scores".into(), ints(&r.scores)),
+            ("panda_points".into(), ints(&r.panda_points)),
+            ("winners".into(), ints(&r.winners)),
+            ("tiebreak".into(), Str(r.tiebreak.into())),
+            ("emperor".into(), r.emperor.map_or(Null, |s| Int(s.into()))),
+            ("capped".into(), Json::Bool(r.capped)),
+            ("rounds".into(), Int(r.rounds.into())),
+            (
+                "completed".into(),
+                List(r.completed.iter().map(|c| ints(c)).collect()),
+            ),
+        ]);
+        let history = st.history.0.as_deref().unwrap_or(&[]);
+        let fault = error.map_or(Null, |f| {
+            List(vec![
+                Int(f.seat.into()),
+                Str(f.kind.clone()),
+                Str(f.message.clone()),
+            ])
+        });
+        Json::Object(vec![
+            ("head".into(), Str("{\"game\":\"play\"".into())),
+            ("seed".into(), Str(st.seed.to_string())),
+            ("players".into(), Int(st.b.players.into())),
+            (
+                "history".into(),
+                List(history.iter().map(entry_json).collect()),
+            ),
+            ("result".into(), result),
+            ("names".into(), List(vec![Str("a".into()), Str("b".into())])),
+            ("seconds".into(), List(vec![Json::Float(0.5), Int(2)])),
+            ("error".into(), fault),
+            (
+                "parts".into(),
+                List(vec![Str("{}".into()), Str("{}".into())]),
+            ),
+            ("placements".into(), List(vec![])),
+        ])
+        .dump()
+    }
+
+    #[test]
+    fn the_facts_as_json_make_the_record_of_the_state() {
+        let parts = RecordParts {
+            options: "{}".into(),
+            card_set: "{}".into(),
+        };
+        let names = ["a".to_string(), "b".to_string()];
+        for seed in 0..6 {
+            let mut st = State::new(2, seed, Arc::default(), &[], true, Arc::default()).unwrap();
+            for _ in 0..(40 + 30 * seed) {
+                match st.legal_actions().first() {
+                    Some(&a) => st.apply(a).unwrap(),
+                    None => break,
+                }
+            }
+            let fault = (seed % 2 == 1).then(|| Fault {
+                seat: 1,
+                kind: "crash".into(),
+                message: "it \"broke\"".into(),
+            });
+            let expected = record(
+                "{\"game\":\"play\"",
+                &st,
+                &names,
+                &[0.5, 2.0],
+                fault.as_ref(),
+                &parts,
+                &[],
+            );
+            let text = facts_json(&st, fault.as_ref());
+            assert_eq!(record_line(&st.b.card_set, &text).unwrap(), expected);
+        }
+    }
+
+    #[test]
+    fn a_malformed_fact_is_refused_by_its_name() {
+        let cards = CardSet::default();
+        let err = record_line(&cards, r#"{"seed":"x1"}"#).unwrap_err();
+        assert!(err.starts_with("seed:"), "{err}");
+        let err = entry_of(&parse("[9, 1]").unwrap()).unwrap_err();
+        assert_eq!(err, "a history entry tagged 9");
+        let err = entry_of(&parse("[5, 1, 0, [1, 2]]").unwrap()).unwrap_err();
+        assert_eq!(err, "a hand of other than 3 cards");
+    }
+}
