@@ -3,16 +3,20 @@
 //! alike and Python's generator reproduced draw for draw.  Kept in the core, beside what it
 //! probes, so the binding only converts.
 
+use crate::actions;
 use crate::error::Error;
 use crate::json::Json;
 use crate::options::{RuleOptions, TABLE};
 use crate::rng::PyRandom;
+use crate::seeds;
 
 /// The probe `name` of `arg`: `options_from_dict` (the dict of `to_dict`, back),
 /// `options_from_pairs` (`NAME=VALUE` texts), `option_names` (the table's order),
 /// `random_draws` (`[seed, calls]`: `random.Random(seed)`'s draws as the core makes them,
 /// each call `[method, n]`: `getrandbits k`, `random`, `randbelow n`, `shuffle n` (the
-/// permutation of range(n)), `choice n` (the index)).
+/// permutation of range(n)), `choice n` (the index)); `derive_seed` (the parts' texts) and
+/// `bot_seed` (`[game seed, seat, participant]`), `arena.play.seeds`'s; `action_text` (an
+/// action's notation) and `parse_action` (a notation's action), docs/notation.md's.
 pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
     match name {
         "options_from_dict" => Ok(RuleOptions::from_dict(arg)?.to_dict(false)),
@@ -35,8 +39,39 @@ pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
                 .collect(),
         )),
         "random_draws" => random_draws(arg).ok_or_else(|| Error::value("[seed, [[method, n]]]")),
+        "derive_seed" => {
+            let parts: Option<Vec<&str>> = arg
+                .as_list()
+                .unwrap_or(&[])
+                .iter()
+                .map(Json::as_str)
+                .collect();
+            let parts = parts.ok_or_else(|| Error::value("parts are texts"))?;
+            Ok(Json::Int(seeds::derive_seed(&parts).into()))
+        }
+        "bot_seed" => bot_seed(arg).ok_or_else(|| Error::value("[game seed, seat, participant]")),
+        "action_text" => {
+            let action = arg.as_int().and_then(|a| u64::try_from(a).ok());
+            action
+                .and_then(actions::try_text)
+                .map(Json::Str)
+                .ok_or_else(|| Error::value(format!("not an action: {}", arg.dump())))
+        }
+        "parse_action" => Ok(Json::Int(
+            actions::parse(arg.as_str().unwrap_or(""))?.into(),
+        )),
         other => Err(Error::value(format!("no probe {other}"))),
     }
+}
+
+fn bot_seed(arg: &Json) -> Option<Json> {
+    let [seed, seat, name] = arg.as_list()? else {
+        return None;
+    };
+    let seat = u8::try_from(seat.as_int()?).ok()?;
+    Some(Json::Int(
+        seeds::bot_seed(seed.as_int()?, seat, name.as_str()?).into(),
+    ))
 }
 
 fn random_draws(arg: &Json) -> Option<Json> {

@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
-use takenoko::actions::{self, Kind};
+use takenoko::actions::Kind;
 use takenoko::components::CardSet;
 use takenoko::edits::Hidden;
 use takenoko::error::{Error, ErrorKind};
@@ -1149,19 +1149,6 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
     })
 }
 
-/// The notation of an action (docs/notation.md).
-#[pyfunction]
-fn action_text(action: u64) -> PyResult<String> {
-    actions::try_text(action)
-        .ok_or_else(|| PyValueError::new_err(format!("not an action: {action}")))
-}
-
-/// The action of a notation text; NotationError when malformed.
-#[pyfunction]
-fn parse_action(py: Python<'_>, text: &str) -> PyResult<u32> {
-    actions::parse(text).map_err(|e| raise(py, e))
-}
-
 /// What a differential test holds against the reference, by name (`takenoko::probe`: the
 /// options table, Python's generator), the argument and the answer as JSON.
 #[pyfunction]
@@ -1190,8 +1177,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(from_position, m)?,
         wrap_pyfunction!(to_position, m)?,
         wrap_pyfunction!(positions_equal, m)?,
-        wrap_pyfunction!(action_text, m)?,
-        wrap_pyfunction!(parse_action, m)?,
         wrap_pyfunction!(_probe, m)?,
         wrap_pyfunction!(_plant_panic, m)?,
         wrap_pyfunction!(_state_from_pickle, m)?,
@@ -1200,8 +1185,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(learned::value_features, m)?,
         wrap_pyfunction!(learned::value_logit, m)?,
         wrap_pyfunction!(learned::selfplay, m)?,
-        wrap_pyfunction!(referee::derive_seed, m)?,
-        wrap_pyfunction!(referee::bot_seed, m)?,
         wrap_pyfunction!(referee::bot_names, m)?,
         wrap_pyfunction!(referee::bot_params, m)?,
         wrap_pyfunction!(referee::check_bot_params, m)?,

@@ -27,7 +27,6 @@ use takenoko::referee::{
     Progress, RecordParts, Seats, Setup,
 };
 use takenoko::rng::PyRandom;
-use takenoko::seeds;
 use takenoko::state::State;
 use takenoko::view::View;
 
@@ -43,20 +42,7 @@ fn tests_on() -> bool {
     TEST_BOTS.load(Ordering::Relaxed)
 }
 
-// ---------------------------------------------------------------------- seeds and specs
-
-/// `arena.play.seeds.derive_seed` of the parts' texts.
-#[pyfunction]
-pub fn derive_seed(parts: Vec<String>) -> u64 {
-    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-    seeds::derive_seed(&parts)
-}
-
-/// `arena.play.seeds.bot_seed`.
-#[pyfunction]
-pub fn bot_seed(game_seed: i128, seat: u8, participant: &str) -> u64 {
-    seeds::bot_seed(game_seed, seat, participant)
-}
+// ---------------------------------------------------------------------- bots and records
 
 /// The names of the native bots (the test-only ones while the test hook is on).
 #[pyfunction]
@@ -135,24 +121,19 @@ fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
     Ok(NativeSpec { entry, params })
 }
 
-/// The fields of a record line the runner's parent checks and counts (`game`, `seed`,
-/// `seats`, `scores`, `winners`, `tiebreak`, `error`) as a dict, the whole line checked
-/// to be one JSON object; ValueError when it is not.  What `orjson.loads` would tell of
-/// them, without building the rest (the moves are most of a record).
+/// The fields `wanted` of a record line (those the runner's parent checks and counts) as a
+/// dict, the whole line checked to be one JSON object; ValueError when it is not.  What
+/// `orjson.loads` would tell of them, without building the rest (the moves are most of a
+/// record).
 #[pyfunction]
-pub fn record_fields<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
-    const WANTED: [&str; 8] = [
-        "game",
-        "seed",
-        "seats",
-        "scores",
-        "winners",
-        "tiebreak",
-        "error",
-        "intervention",
-    ];
+pub fn record_fields<'py>(
+    py: Python<'py>,
+    line: &str,
+    wanted: Vec<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let fields = py
-        .allow_threads(|| takenoko::json::top_fields(line, &WANTED))
+        .allow_threads(|| takenoko::json::top_fields(line, &wanted))
         .map_err(PyValueError::new_err)?;
     let d = PyDict::new(py);
     for (k, v) in fields {
@@ -211,12 +192,7 @@ impl<'py> Mixed<'py> {
         let mirror = self.mirror.as_ref().expect("made above").bind(py).clone();
         {
             let mut m = mirror.borrow_mut();
-            let history = m.st.history.0.take();
-            m.st = state.clone();
-            if let (Some(mut h), Some(all)) = (history, &state.history.0) {
-                h.extend_from_slice(&all[h.len().min(all.len())..]);
-                m.st.history.0 = Some(h);
-            }
+            m.st.catch_up(state);
             m.changed();
             m.sync(py)?;
         }
