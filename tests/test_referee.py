@@ -11,6 +11,7 @@ a planted panic must end as a failed game, not as a crash.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Sequence
@@ -205,7 +206,13 @@ def test_a_native_decision_over_the_move_time_is_a_timeout() -> None:
 
 
 def test_seeds_are_pythons() -> None:
-    from arena._native import bot_seed, derive_seed
+    from arena._native import _probe
+
+    def derive_seed(parts: list[str]) -> int:
+        return _probe("derive_seed", parts)  # type: ignore[no-any-return]
+
+    def bot_seed(seed: int, seat: int, participant: str) -> int:
+        return _probe("bot_seed", [seed, seat, participant])  # type: ignore[no-any-return]
 
     rng = random.Random(0)
     for _ in range(300):
@@ -230,11 +237,11 @@ def test_native_bots_declare_the_python_bots_parameters() -> None:
     classes = native_classes()
     assert RandomBot in classes
     for cls in classes:
-        rows = bot_params(cls.NATIVE)
-        assert [r[0] for r in rows] == [p.name for p in cls.PARAMS]
-        for (name, kind, default, lo, hi, choices), p in zip(rows, cls.PARAMS):
-            assert (kind, default, lo, hi, tuple(choices)) == (
-                p.type.__name__, p.default, p.minimum, p.maximum, p.choices), (cls, name)
+        rows = json.loads(bot_params(cls.NATIVE))
+        assert [r["name"] for r in rows] == [p.name for p in cls.PARAMS]
+        for r, p in zip(rows, cls.PARAMS):
+            assert (r["type"], r["default"], r["minimum"], r["maximum"], tuple(r["choices"])) == (
+                p.type.__name__, p.default, p.minimum, p.maximum, p.choices), (cls, r["name"])
 
 
 def test_native_bots_refuse_what_python_refuses() -> None:

@@ -266,16 +266,23 @@ def make_record(
 
     cards = state.card_set
     result = state.result(excluded=(error["seat"],) if error else ())
-    facts = (list(result.scores), list(result.panda_points), list(result.winners),
-             result.tiebreak, result.emperor, result.capped, result.rounds,
-             [[cards.index_of(c) for c in done] for done in result.completed])
     head = record_head(meta)
-    line = native._module().record_line(
-        head or '{"game":"play"', state.seed, state.players, cards, facts,
-        state.history or (), [_text(n) for n in names], list(seconds),
-        (error["seat"], error["kind"], error["message"]) if error else None,
-        record_parts(state.options, cards),
-        [(cards.index_of(p.card), p.seat, p.depth) for p in intervention])
+    # One JSON text the core reads (``takenoko::facts``): the seed as its digits (any int),
+    # the completed cards by their index in the game's set.
+    facts = {
+        "head": head or '{"game":"play"', "seed": str(state.seed),
+        "players": state.players, "history": state.history or (),
+        "result": {"scores": result.scores, "panda_points": result.panda_points,
+                   "winners": result.winners, "tiebreak": result.tiebreak,
+                   "emperor": result.emperor, "capped": result.capped,
+                   "rounds": result.rounds,
+                   "completed": [[cards.index_of(c) for c in done] for done in result.completed]},
+        "names": [_text(n) for n in names], "seconds": list(seconds),
+        "error": (error["seat"], error["kind"], error["message"]) if error else None,
+        "parts": record_parts(state.options, cards),
+        "placements": [(cards.index_of(p.card), p.seat, p.depth) for p in intervention],
+    }
+    line = native._module().record_line(cards, orjson.dumps(facts).decode())
     return with_meta(line, meta, head)
 
 

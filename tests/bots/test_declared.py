@@ -5,6 +5,7 @@ code keeps beside it (the shared evaluation's ``DECAY``...) to the defaults it d
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -45,7 +46,9 @@ def test_the_core_s_table_is_the_file_s() -> None:
     for bot in FILE_BOTS:
         rows = [(p.name, p.type.__name__, p.default, p.minimum, p.maximum, list(p.choices))
                 for p in declared(bot)]
-        assert [tuple(r) for r in bot_params(bot)] == rows, bot
+        core = [(r["name"], r["type"], r["default"], r["minimum"], r["maximum"], r["choices"])
+                for r in json.loads(bot_params(bot))]
+        assert core == rows, bot
 
 
 def test_the_code_s_constants_are_the_file_s_defaults_and_bounds() -> None:

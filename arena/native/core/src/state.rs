@@ -714,6 +714,18 @@ impl State {
         s
     }
 
+    /// Brings this state, a follower of `state`'s game, up to `state`: its values, and its
+    /// history, if it keeps one, extended with the entries it lacks (the mirror a Python
+    /// callback is shown, kept without copying the whole history at every step).
+    pub fn catch_up(&mut self, state: &State) {
+        let history = self.history.0.take();
+        *self = state.clone();
+        if let (Some(mut h), Some(all)) = (history, &state.history.0) {
+            h.extend_from_slice(&all[h.len().min(all.len())..]);
+            self.history.0 = Some(h);
+        }
+    }
+
     pub fn is_terminal(&self) -> bool {
         self.b.ended
     }

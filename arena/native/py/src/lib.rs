@@ -13,13 +13,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyAttributeError, PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
-use takenoko::actions::{self, Kind};
-use takenoko::components::{CardSet, COMPONENTS};
+use takenoko::actions::Kind;
+use takenoko::components::CardSet;
 use takenoko::edits::Hidden;
 use takenoko::error::{Error, ErrorKind};
 use takenoko::grid::GRID;
@@ -28,13 +28,14 @@ use takenoko::json::Json;
 use takenoko::options::RuleOptions;
 use takenoko::placement;
 use takenoko::position;
-use takenoko::rng::PyRandom;
 use takenoko::state::{Board, State, STEP_NAMES};
-use takenoko::view::{Draws, View};
+use takenoko::view::View;
+
+use draws::PythonDraws;
 
 mod bots;
+mod draws;
 mod learned;
-mod record;
 mod referee;
 
 // ---------------------------------------------------------------------- Python values
@@ -254,33 +255,17 @@ fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>
             return Ok(parsed.clone());
         }
     }
-    let points: Vec<u32> = cards.getattr("points")?.extract()?;
-    let removed: Vec<u8> = cards
-        .getattr("removed")?
-        .try_iter()?
-        .map(|x| x?.extract::<u8>())
-        .collect::<PyResult<_>>()?;
-    // The added cards as the reference keeps them: (category, the entry as JSON text).
-    let entries: Vec<(String, String)> = cards.getattr("added_entries")?.extract()?;
-    let mut added = Vec::with_capacity(entries.len());
-    for (category, text) in &entries {
-        let k = takenoko::components::CATEGORIES
-            .iter()
-            .position(|c| c == category)
-            .ok_or_else(|| PyValueError::new_err(format!("{category} is not a card category")))?;
-        let entry = takenoko::json::parse(text).map_err(PyValueError::new_err)?;
-        added.push((k as u8, entry));
-    }
-    if points.len() != COMPONENTS.cards.len() + added.len() {
-        return Err(PyValueError::new_err(
-            "a card set gives points to every card",
-        ));
-    }
-    let mask = removed
-        .iter()
-        .fold(0u64, |m, &c| m | 1u64 << (c as u32 % 64));
+    // Through the reference's `changes()`, the form the core reads and writes a set in.
+    let mut foreign = Vec::new();
+    let changes = to_json(&cards.call_method0("changes")?, &mut foreign)?;
+    let points = changes
+        .get("points")
+        .and_then(Json::as_object)
+        .unwrap_or(&[]);
+    let remove = changes.get("remove").and_then(Json::as_list).unwrap_or(&[]);
     let parsed = Arc::new(
-        CardSet::with_added(points, mask, added).map_err(|m| raise(py, Error::option(m)))?,
+        CardSet::from_changes(points, remove, changes.get("add"))
+            .map_err(|m| raise(py, Error::option(m)))?,
     );
     *last = Some((cards.clone().unbind(), parsed.clone()));
     Ok(parsed)
@@ -925,76 +910,6 @@ impl Holder for PyView {
 
 board_api!(PyView);
 
-/// The caller's generator, drawn from through its `getrandbits`; a `random.Random` is
-/// shuffled here with those draws exactly as its `shuffle` would (`_randbelow` of each
-/// place), a subclass by its own `shuffle` (it may draw otherwise).  So the generator ends
-/// where the reference's `determinize` leaves it, at the cost of one call per draw.
-struct PythonDraws<'a, 'py> {
-    rng: &'a Bound<'py, PyAny>,
-    getrandbits: Bound<'py, PyAny>,
-    exact: bool,
-    error: Option<PyErr>,
-}
-
-impl<'a, 'py> PythonDraws<'a, 'py> {
-    /// Draws from the caller's generator.
-    fn new(rng: &'a Bound<'py, PyAny>) -> PyResult<PythonDraws<'a, 'py>> {
-        Ok(PythonDraws {
-            getrandbits: rng.getattr("getrandbits")?,
-            rng,
-            exact: rng.get_type().is(&random_class(rng.py())?),
-            error: None,
-        })
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        let k = 64 - n.leading_zeros();
-        loop {
-            let r = self.getrandbits(k) as u64;
-            if r < n || self.error.is_some() {
-                return r.min(n - 1);
-            }
-        }
-    }
-}
-
-impl Draws for PythonDraws<'_, '_> {
-    fn getrandbits(&mut self, k: u32) -> u128 {
-        match self
-            .getrandbits
-            .call1((k,))
-            .and_then(|v| v.extract::<u128>())
-        {
-            Ok(v) => v,
-            Err(e) => {
-                self.error.get_or_insert(e);
-                0
-            }
-        }
-    }
-    fn shuffle(&mut self, items: &mut [u8]) {
-        if self.exact {
-            for i in (1..items.len()).rev() {
-                let j = self.below(i as u64 + 1) as usize;
-                items.swap(i, j);
-            }
-            return;
-        }
-        let py = self.rng.py();
-        let done = PyList::new(py, items.iter().copied()).and_then(|list| {
-            self.rng.call_method1("shuffle", (&list,))?;
-            list.extract::<Vec<u8>>()
-        });
-        match done {
-            Ok(v) if v.len() == items.len() => items.copy_from_slice(&v),
-            Ok(_) => {}
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
-        }
-    }
-}
-
 impl PyView {
     fn duplicate(&self, py: Python<'_>) -> PyView {
         PyView {
@@ -1234,66 +1149,14 @@ fn _view_from_pickle(py: Python<'_>, text: &str, order: Vec<u16>) -> PyResult<Py
     })
 }
 
-/// The notation of an action (docs/notation.md).
-#[pyfunction]
-fn action_text(action: u64) -> PyResult<String> {
-    actions::try_text(action)
-        .ok_or_else(|| PyValueError::new_err(format!("not an action: {action}")))
-}
-
-/// The action of a notation text; NotationError when malformed.
-#[pyfunction]
-fn parse_action(py: Python<'_>, text: &str) -> PyResult<u32> {
-    actions::parse(text).map_err(|e| raise(py, e))
-}
-
-/// What a differential test holds against the reference, by name: `options_from_dict`
-/// (the dict of `to_dict`, back), `options_from_pairs` (`NAME=VALUE` texts), `option_names`
-/// (the table's order), `random_draws` (`(seed, calls)`: `random.Random(seed)`'s draws as
-/// the core makes them, each call `(method, n)`: `getrandbits k`, `random`, `randbelow n`,
-/// `shuffle n` (the permutation of range(n)), `choice n` (the index)).
+/// What a differential test holds against the reference, by name (`takenoko::probe`: the
+/// options table, Python's generator), the argument and the answer as JSON.
 #[pyfunction]
 fn _probe(py: Python<'_>, name: &str, arg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    match name {
-        "options_from_dict" => {
-            let mut foreign = Vec::new();
-            let data = to_json(arg, &mut foreign)?;
-            let o = RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?;
-            from_json(py, &o.to_dict(false))
-        }
-        "options_from_pairs" => {
-            let o = RuleOptions::from_pairs(&arg.extract::<Vec<String>>()?)
-                .map_err(|m| raise(py, Error::option(m)))?;
-            from_json(py, &o.to_dict(false))
-        }
-        "option_names" => {
-            let specs = &takenoko::options::TABLE.specs;
-            let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-            Ok(PyList::new(py, names)?.into_any().unbind())
-        }
-        "random_draws" => random_draws(py, arg.extract()?),
-        other => Err(PyTypeError::new_err(format!("no probe {other}"))),
-    }
-}
-
-fn random_draws(py: Python<'_>, (seed, calls): (i128, Vec<(String, u64)>)) -> PyResult<PyObject> {
-    let mut r = PyRandom::new(seed);
-    let out = PyList::empty(py);
-    for (method, n) in calls {
-        match method.as_str() {
-            "getrandbits" => out.append(r.getrandbits(n as u32))?,
-            "random" => out.append(r.random())?,
-            "randbelow" => out.append(r.randbelow(n))?,
-            "choice" => out.append(r.choice_index(n as usize))?,
-            "shuffle" => {
-                let mut items: Vec<u32> = (0..n as u32).collect();
-                r.shuffle(&mut items);
-                out.append(items)?
-            }
-            other => return Err(PyTypeError::new_err(format!("no draw {other}"))),
-        }
-    }
-    Ok(out.into_any().unbind())
+    let mut foreign = Vec::new();
+    let arg = to_json(arg, &mut foreign)?;
+    let answer = takenoko::probe::probe(name, &arg).map_err(|e| raise_quoting(py, e, &foreign))?;
+    from_json(py, &answer)
 }
 
 /// Test hook: while set, every native apply and determinize panics (to show that a panic
@@ -1314,8 +1177,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(from_position, m)?,
         wrap_pyfunction!(to_position, m)?,
         wrap_pyfunction!(positions_equal, m)?,
-        wrap_pyfunction!(action_text, m)?,
-        wrap_pyfunction!(parse_action, m)?,
         wrap_pyfunction!(_probe, m)?,
         wrap_pyfunction!(_plant_panic, m)?,
         wrap_pyfunction!(_state_from_pickle, m)?,
@@ -1324,8 +1185,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(learned::value_features, m)?,
         wrap_pyfunction!(learned::value_logit, m)?,
         wrap_pyfunction!(learned::selfplay, m)?,
-        wrap_pyfunction!(referee::derive_seed, m)?,
-        wrap_pyfunction!(referee::bot_seed, m)?,
         wrap_pyfunction!(referee::bot_names, m)?,
         wrap_pyfunction!(referee::bot_params, m)?,
         wrap_pyfunction!(referee::check_bot_params, m)?,
@@ -1333,7 +1192,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(referee::play_game, m)?,
         wrap_pyfunction!(referee::play_batch, m)?,
         wrap_pyfunction!(referee::record_fields, m)?,
-        wrap_pyfunction!(record::record_line, m)?,
+        wrap_pyfunction!(referee::record_line, m)?,
         wrap_pyfunction!(check_card_set, m)?,
     ] {
         m.add_function(f)?;

@@ -19,7 +19,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use takenoko::actions::Action;
 use takenoko::batch::{Batch, Finished, Game, Participant};
-use takenoko::bots::registry::{BotEntry, Default, Kind, Params};
+use takenoko::bots::registry::{BotEntry, Params};
 use takenoko::bots::{self, Bot, Value, REGISTRY};
 use takenoko::placement::Placement;
 use takenoko::referee::{
@@ -27,10 +27,10 @@ use takenoko::referee::{
     Progress, RecordParts, Seats, Setup,
 };
 use takenoko::rng::PyRandom;
-use takenoko::seeds;
 use takenoko::state::State;
 use takenoko::view::View;
 
+use super::draws::{generator, rng_state};
 use super::{
     core_cards, core_options, entry_tuple, exception, result_object, GameObjects, PyState, PyView,
 };
@@ -42,20 +42,7 @@ fn tests_on() -> bool {
     TEST_BOTS.load(Ordering::Relaxed)
 }
 
-// ---------------------------------------------------------------------- seeds and specs
-
-/// `arena.play.seeds.derive_seed` of the parts' texts.
-#[pyfunction]
-pub fn derive_seed(parts: Vec<String>) -> u64 {
-    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-    seeds::derive_seed(&parts)
-}
-
-/// `arena.play.seeds.bot_seed`.
-#[pyfunction]
-pub fn bot_seed(game_seed: i128, seat: u8, participant: &str) -> u64 {
-    seeds::bot_seed(game_seed, seat, participant)
-}
+// ---------------------------------------------------------------------- bots and records
 
 /// The names of the native bots (the test-only ones while the test hook is on).
 #[pyfunction]
@@ -67,49 +54,12 @@ pub fn bot_names() -> Vec<&'static str> {
         .collect()
 }
 
-fn value_of(py: Python<'_>, default: &Default) -> PyObject {
-    match default.value() {
-        Value::Bool(b) => PyBool::new(py, b).to_owned().into_any().unbind(),
-        Value::Int(i) => i
-            .into_pyobject(py)
-            .map(|x| x.into_any().unbind())
-            .unwrap_or(py.None()),
-        Value::Float(f) => PyFloat::new(py, f).into_any().unbind(),
-        Value::Text(t) => PyString::new(py, &t).into_any().unbind(),
-    }
-}
-
-type ParamRow = (
-    &'static str,
-    &'static str,
-    PyObject,
-    Option<f64>,
-    Option<f64>,
-    Vec<&'static str>,
-);
-
-/// A native bot's declared parameters: `(name, type, default, minimum, maximum, choices)`,
-/// to hold them against the Python bot's `PARAMS`.
+/// A native bot's declared parameters as JSON text (a list of `{name, type, default,
+/// minimum, maximum, choices}`), to hold them against the Python bot's `PARAMS`.
 #[pyfunction]
-pub fn bot_params(py: Python<'_>, name: &str) -> PyResult<Vec<ParamRow>> {
-    let e = entry(name)?;
-    Ok(e.params()
-        .iter()
-        .map(|p| {
-            let (kind, lo, hi, choices) = match p.kind {
-                Kind::Bool => ("bool", None, None, vec![]),
-                Kind::Int { minimum, maximum } => (
-                    "int",
-                    minimum.map(|m| m as f64),
-                    maximum.map(|m| m as f64),
-                    vec![],
-                ),
-                Kind::Float { minimum, maximum } => ("float", minimum, maximum, vec![]),
-                Kind::Text { choices } => ("str", None, None, choices.to_vec()),
-            };
-            (p.name, kind, value_of(py, &p.default), lo, hi, choices)
-        })
-        .collect())
+pub fn bot_params(name: &str) -> PyResult<String> {
+    let rows = entry(name)?.params().iter().map(|p| p.to_json()).collect();
+    Ok(takenoko::json::Json::List(rows).dump())
 }
 
 fn entry(name: &str) -> PyResult<&'static BotEntry> {
@@ -171,46 +121,34 @@ fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
     Ok(NativeSpec { entry, params })
 }
 
-/// A generator from `random.Random.getstate()` (its version, words and `gauss_next`), or
-/// an int seed.
-pub(crate) fn generator(rng: &Bound<'_, PyAny>) -> PyResult<PyRandom> {
-    if rng.is_instance_of::<PyInt>() {
-        return Ok(PyRandom::new(rng.extract()?));
-    }
-    let (_, words, gauss): (i64, Vec<u32>, Option<f64>) = rng.extract()?;
-    PyRandom::from_state_words(&words, gauss)
-        .ok_or_else(|| PyValueError::new_err("not a random.Random state"))
-}
-
-pub(crate) fn rng_state<'py>(py: Python<'py>, r: &PyRandom) -> PyResult<Bound<'py, PyTuple>> {
-    let words = PyTuple::new(py, r.state_words())?;
-    (3, words, r.gauss_next).into_pyobject(py)
-}
-
-/// The fields of a record line the runner's parent checks and counts (`game`, `seed`,
-/// `seats`, `scores`, `winners`, `tiebreak`, `error`) as a dict, the whole line checked
-/// to be one JSON object; ValueError when it is not.  What `orjson.loads` would tell of
-/// them, without building the rest (the moves are most of a record).
+/// The fields `wanted` of a record line (those the runner's parent checks and counts) as a
+/// dict, the whole line checked to be one JSON object; ValueError when it is not.  What
+/// `orjson.loads` would tell of them, without building the rest (the moves are most of a
+/// record).
 #[pyfunction]
-pub fn record_fields<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
-    const WANTED: [&str; 8] = [
-        "game",
-        "seed",
-        "seats",
-        "scores",
-        "winners",
-        "tiebreak",
-        "error",
-        "intervention",
-    ];
+pub fn record_fields<'py>(
+    py: Python<'py>,
+    line: &str,
+    wanted: Vec<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let fields = py
-        .allow_threads(|| takenoko::json::top_fields(line, &WANTED))
+        .allow_threads(|| takenoko::json::top_fields(line, &wanted))
         .map_err(PyValueError::new_err)?;
     let d = PyDict::new(py);
     for (k, v) in fields {
         d.set_item(k, super::from_json(py, &v)?)?;
     }
     Ok(d)
+}
+
+/// The record line of a game the Python loop played on `cards`, from its facts as one JSON
+/// text (`arena.runs.records.make_record`), written by the core's one writer of record
+/// bytes (`takenoko::facts`); ValueError names a malformed fact.
+#[pyfunction]
+pub fn record_line(py: Python<'_>, cards: &Bound<'_, PyAny>, facts: &str) -> PyResult<String> {
+    let set = core_cards(py, cards)?;
+    takenoko::facts::record_line(&set, facts).map_err(PyValueError::new_err)
 }
 
 // ---------------------------------------------------------------------- the seats
@@ -254,12 +192,7 @@ impl<'py> Mixed<'py> {
         let mirror = self.mirror.as_ref().expect("made above").bind(py).clone();
         {
             let mut m = mirror.borrow_mut();
-            let history = m.st.history.0.take();
-            m.st = state.clone();
-            if let (Some(mut h), Some(all)) = (history, &state.history.0) {
-                h.extend_from_slice(&all[h.len().min(all.len())..]);
-                m.st.history.0 = Some(h);
-            }
+            m.st.catch_up(state);
             m.changed();
             m.sync(py)?;
         }
@@ -631,10 +564,10 @@ pub fn play_game(
 type BatchGame = (i128, Vec<usize>, String, String, usize, Vec<PlacementArgs>);
 
 /// A placement as Python gives it: `(card index, seat or None, depth or None)`.
-pub(crate) type PlacementArgs = (i64, Option<i64>, Option<i64>);
+type PlacementArgs = (i64, Option<i64>, Option<i64>);
 
 /// An intervention's placements from Python's tuples.
-pub(crate) fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
+fn placements_of(items: Vec<PlacementArgs>) -> Vec<Placement> {
     items
         .into_iter()
         .map(|(card, seat, depth)| Placement { card, seat, depth })

@@ -28,7 +28,6 @@
 use std::sync::Arc;
 
 use crate::actions::{Action, COMPLETE, KIND_MASK};
-use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::state::{Legal, State};
 use crate::view::View;
@@ -37,9 +36,10 @@ use super::declared;
 use super::draws::BotDraws;
 use super::features::FEATURES;
 use super::greedy::lookahead;
-use super::heuristics::{card_points, Cache};
+use super::heuristics::Cache;
 use super::learned::{builtin, Mlp};
 use super::registry::{BotEntry, Params};
+use super::seated::{Decider, Seated};
 use super::Bot;
 
 /// `elite` in the registry: its parameters are declared in `bot_params.json`.
@@ -260,47 +260,28 @@ impl Elite {
     }
 }
 
-/// `elite` as the referee plays it.
-pub struct EliteBot {
-    pub elite: Elite,
-    pub rng: PyRandom,
-    points: Vec<f64>,
-}
-
-impl EliteBot {
-    pub fn new(elite: Elite, rng: PyRandom) -> EliteBot {
-        EliteBot {
-            elite,
-            rng,
-            points: Vec::new(),
-        }
-    }
-}
-
-impl Bot for EliteBot {
-    fn start(&mut self, _seat: u8, _players: u8, _options: &Arc<RuleOptions>) {}
-
-    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        if self.points.is_empty() {
-            self.points = card_points(&view.b);
-        }
-        self.elite.choose(view, legal, &self.points, &mut self.rng)
-    }
-
-    fn rng(&self) -> &PyRandom {
-        &self.rng
+impl Decider for Elite {
+    fn decide<R: BotDraws>(
+        &mut self,
+        view: &View,
+        legal: &[Action],
+        points: &[f64],
+        rng: &mut R,
+    ) -> Action {
+        self.choose(view, legal, points, rng)
     }
 }
 
 /// `elite` with the compiled-in weights (the registry's factory).
 fn make(params: &Params, rng: PyRandom) -> Box<dyn Bot> {
     let elite = Elite::new(Settings::from_params(params), builtin());
-    Box::new(EliteBot::new(elite, rng))
+    Seated::boxed(elite, rng)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::heuristics::card_points;
     use crate::state::STEP_ACTIONS;
 
     /// A position of a seeded random game at the action step, with choices and no

@@ -7,18 +7,16 @@
 //! broken with the bot's generator, as the Python bot breaks them.  A satisfied objective
 //! is completed first.
 
-use std::sync::Arc;
-
 use crate::actions::{Action, CHANNEL, COMPLETE, IMPROVE, KIND_MASK, PLACE};
-use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::state::{Legal, State, STEP_ACTIONS};
 use crate::view::View;
 
 use super::declared;
 use super::draws::{best, BotDraws};
-use super::heuristics::{card_points, Cache, Snapshot, Weights};
+use super::heuristics::{Cache, Snapshot, Weights};
 use super::registry::{BotEntry, Params};
+use super::seated::{Decider, Seated};
 use super::Bot;
 
 /// `greedy` in the registry: the parameters `bots/greedy.py` declares.
@@ -144,39 +142,19 @@ pub fn lookahead(
     leaf(&child)
 }
 
-/// `greedy` as the referee plays it: the procedure and its own generator.
-pub struct GreedyBot {
-    pub greedy: Greedy,
-    pub rng: PyRandom,
-    points: Vec<f64>,
-}
-
-impl GreedyBot {
-    pub fn new(greedy: Greedy, rng: PyRandom) -> GreedyBot {
-        GreedyBot {
-            greedy,
-            rng,
-            points: Vec::new(),
-        }
-    }
-}
-
-impl Bot for GreedyBot {
-    fn start(&mut self, _seat: u8, _players: u8, _options: &Arc<RuleOptions>) {}
-
-    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        if self.points.is_empty() {
-            self.points = card_points(&view.b);
-        }
-        self.greedy.choose(view, legal, &self.points, &mut self.rng)
-    }
-
-    fn rng(&self) -> &PyRandom {
-        &self.rng
+impl Decider for Greedy {
+    fn decide<R: BotDraws>(
+        &mut self,
+        view: &View,
+        legal: &[Action],
+        points: &[f64],
+        rng: &mut R,
+    ) -> Action {
+        self.choose(view, legal, points, rng)
     }
 }
 
 /// `greedy` with these checked parameters and generator (the registry's factory).
 fn make(params: &Params, rng: PyRandom) -> Box<dyn Bot> {
-    Box::new(GreedyBot::new(Greedy::from_params(params), rng))
+    Seated::boxed(Greedy::from_params(params), rng)
 }

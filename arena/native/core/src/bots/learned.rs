@@ -19,7 +19,6 @@ use std::sync::{Arc, OnceLock};
 
 use crate::actions::Action;
 use crate::json::{parse, Json};
-use crate::options::RuleOptions;
 use crate::rng::PyRandom;
 use crate::state::State;
 use crate::view::View;
@@ -28,8 +27,9 @@ use super::declared;
 use super::draws::BotDraws;
 use super::features::{features, FEATURES, NAMES};
 use super::greedy::one_ply;
-use super::heuristics::{card_points, Cache};
+use super::heuristics::Cache;
 use super::registry::{BotEntry, Params};
+use super::seated::{Decider, Seated};
 use super::Bot;
 
 /// The weights the bot plays with unless given others (trained by `scripts/train_value.py`).
@@ -274,43 +274,22 @@ impl Learned {
     }
 }
 
-/// `learned` as the referee plays it.
-pub struct LearnedBot {
-    pub learned: Learned,
-    pub rng: PyRandom,
-    points: Vec<f64>,
-}
-
-impl LearnedBot {
-    pub fn new(learned: Learned, rng: PyRandom) -> LearnedBot {
-        LearnedBot {
-            learned,
-            rng,
-            points: Vec::new(),
-        }
-    }
-}
-
-impl Bot for LearnedBot {
-    fn start(&mut self, _seat: u8, _players: u8, _options: &Arc<RuleOptions>) {}
-
-    fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        if self.points.is_empty() {
-            self.points = card_points(&view.b);
-        }
-        self.learned
-            .choose(view, legal, &self.points, &mut self.rng)
-    }
-
-    fn rng(&self) -> &PyRandom {
-        &self.rng
+impl Decider for Learned {
+    fn decide<R: BotDraws>(
+        &mut self,
+        view: &View,
+        legal: &[Action],
+        points: &[f64],
+        rng: &mut R,
+    ) -> Action {
+        self.choose(view, legal, points, rng)
     }
 }
 
 /// `learned` with the compiled-in weights (the registry's factory).
 fn make(params: &Params, rng: PyRandom) -> Box<dyn Bot> {
     let learned = Learned::new(params.int("samples") as u32, builtin());
-    Box::new(LearnedBot::new(learned, rng))
+    Seated::boxed(learned, rng)
 }
 
 #[cfg(test)]

@@ -49,8 +49,10 @@ pub mod mcts;
 pub mod mcts_leaves;
 pub mod mcts_search;
 pub mod objective;
+pub mod procedure;
 pub mod random_bot;
 pub mod registry;
+pub mod seated;
 pub mod selfplay;
 pub mod test_bots;
 

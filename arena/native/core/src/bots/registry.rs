@@ -8,7 +8,7 @@
 //! [`REGISTRY`](super::REGISTRY), is built in `bots/mod.rs`, where the bots are declared:
 //! a bot module uses this one, and this one names no bot (no circle).
 
-use crate::json::{float_repr, str_repr};
+use crate::json::{float_repr, str_repr, Json};
 use crate::rng::PyRandom;
 
 use super::Bot;
@@ -100,6 +100,43 @@ fn number(value: f64) -> String {
 }
 
 impl ParamDecl {
+    /// The declaration as data (`name`, `type`, `default`, `minimum`, `maximum`,
+    /// `choices`; an absent bound is null): what the binding hands Python to hold against
+    /// the Python bot's `PARAMS`.
+    pub fn to_json(&self) -> Json {
+        let (kind, minimum, maximum, choices): (_, _, _, &[&str]) = match self.kind {
+            Kind::Bool => ("bool", None, None, &[]),
+            Kind::Int { minimum, maximum } => (
+                "int",
+                minimum.map(|m| Json::Int(m.into())),
+                maximum.map(|m| Json::Int(m.into())),
+                &[],
+            ),
+            Kind::Float { minimum, maximum } => (
+                "float",
+                minimum.map(Json::Float),
+                maximum.map(Json::Float),
+                &[],
+            ),
+            Kind::Text { choices } => ("str", None, None, choices),
+        };
+        let default = match self.default {
+            Default::Bool(b) => Json::Bool(b),
+            Default::Int(i) => Json::Int(i.into()),
+            Default::Float(f) => Json::Float(f),
+            Default::Text(t) => Json::Str(t.into()),
+        };
+        let choices = choices.iter().map(|c| Json::Str(c.to_string())).collect();
+        Json::Object(vec![
+            ("name".into(), Json::Str(self.name.into())),
+            ("type".into(), Json::Str(kind.into())),
+            ("default".into(), default),
+            ("minimum".into(), minimum.unwrap_or(Json::Null)),
+            ("maximum".into(), maximum.unwrap_or(Json::Null)),
+            ("choices".into(), Json::List(choices)),
+        ])
+    }
+
     /// An int parameter with its bounds.
     pub const fn int(name: &'static str, default: i64, minimum: i64, maximum: i64) -> ParamDecl {
         ParamDecl {

@@ -15,7 +15,8 @@ use crate::view::View;
 
 use super::features::{features, FEATURES};
 use super::heuristics::{card_points, Cache};
-use super::learned::{Learned, LearnedBot, Mlp};
+use super::learned::{Learned, Mlp};
+use super::seated::Seated;
 use super::{make_bot, Bot};
 
 /// A seat's bot: a native bot by name with its defaults, or `learned` on given weights.
@@ -29,10 +30,9 @@ impl Player {
     fn make(&self, rng: PyRandom) -> Result<Box<dyn Bot>, String> {
         match self {
             Player::Named(name) => make_bot(name, &[], rng, false),
-            Player::Learned(net, samples) => Ok(Box::new(LearnedBot::new(
-                Learned::new(*samples, net.clone()),
-                rng,
-            ))),
+            Player::Learned(net, samples) => {
+                Ok(Seated::boxed(Learned::new(*samples, net.clone()), rng))
+            }
         }
     }
 }

@@ -1,0 +1,102 @@
+//! What a differential test holds against the reference, by name (the binding's `_probe`
+//! hands the test's argument over as JSON and the answer back): the options table read
+//! alike and Python's generator reproduced draw for draw.  Kept in the core, beside what it
+//! probes, so the binding only converts.
+
+use crate::actions;
+use crate::error::Error;
+use crate::json::Json;
+use crate::options::{RuleOptions, TABLE};
+use crate::rng::PyRandom;
+use crate::seeds;
+
+/// The probe `name` of `arg`: `options_from_dict` (the dict of `to_dict`, back),
+/// `options_from_pairs` (`NAME=VALUE` texts), `option_names` (the table's order),
+/// `random_draws` (`[seed, calls]`: `random.Random(seed)`'s draws as the core makes them,
+/// each call `[method, n]`: `getrandbits k`, `random`, `randbelow n`, `shuffle n` (the
+/// permutation of range(n)), `choice n` (the index)); `derive_seed` (the parts' texts) and
+/// `bot_seed` (`[game seed, seat, participant]`), `arena.play.seeds`'s; `action_text` (an
+/// action's notation) and `parse_action` (a notation's action), docs/notation.md's.
+pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
+    match name {
+        "options_from_dict" => Ok(RuleOptions::from_dict(arg)?.to_dict(false)),
+        "options_from_pairs" => {
+            let pairs: Vec<&str> = arg
+                .as_list()
+                .unwrap_or(&[])
+                .iter()
+                .map(|p| p.as_str().ok_or_else(|| Error::value("pairs are texts")))
+                .collect::<Result<_, _>>()?;
+            Ok(RuleOptions::from_pairs(&pairs)
+                .map_err(Error::option)?
+                .to_dict(false))
+        }
+        "option_names" => Ok(Json::List(
+            TABLE
+                .specs
+                .iter()
+                .map(|s| Json::Str(s.name.clone()))
+                .collect(),
+        )),
+        "random_draws" => random_draws(arg).ok_or_else(|| Error::value("[seed, [[method, n]]]")),
+        "derive_seed" => {
+            let parts: Option<Vec<&str>> = arg
+                .as_list()
+                .unwrap_or(&[])
+                .iter()
+                .map(Json::as_str)
+                .collect();
+            let parts = parts.ok_or_else(|| Error::value("parts are texts"))?;
+            Ok(Json::Int(seeds::derive_seed(&parts).into()))
+        }
+        "bot_seed" => bot_seed(arg).ok_or_else(|| Error::value("[game seed, seat, participant]")),
+        "action_text" => {
+            let action = arg.as_int().and_then(|a| u64::try_from(a).ok());
+            action
+                .and_then(actions::try_text)
+                .map(Json::Str)
+                .ok_or_else(|| Error::value(format!("not an action: {}", arg.dump())))
+        }
+        "parse_action" => Ok(Json::Int(
+            actions::parse(arg.as_str().unwrap_or(""))?.into(),
+        )),
+        other => Err(Error::value(format!("no probe {other}"))),
+    }
+}
+
+fn bot_seed(arg: &Json) -> Option<Json> {
+    let [seed, seat, name] = arg.as_list()? else {
+        return None;
+    };
+    let seat = u8::try_from(seat.as_int()?).ok()?;
+    Some(Json::Int(
+        seeds::bot_seed(seed.as_int()?, seat, name.as_str()?).into(),
+    ))
+}
+
+fn random_draws(arg: &Json) -> Option<Json> {
+    let [seed, calls] = arg.as_list()? else {
+        return None;
+    };
+    let mut r = PyRandom::new(seed.as_int()?);
+    let mut out = Vec::new();
+    for call in calls.as_list()? {
+        let [method, n] = call.as_list()? else {
+            return None;
+        };
+        let n = u64::try_from(n.as_int()?).ok()?;
+        out.push(match method.as_str()? {
+            "getrandbits" => Json::Int(r.getrandbits(n as u32) as i128),
+            "random" => Json::Float(r.random()),
+            "randbelow" => Json::Int(r.randbelow(n).into()),
+            "choice" => Json::Int(r.choice_index(n as usize) as i128),
+            "shuffle" => {
+                let mut items: Vec<u32> = (0..n as u32).collect();
+                r.shuffle(&mut items);
+                Json::List(items.into_iter().map(|i| Json::Int(i.into())).collect())
+            }
+            _ => return None,
+        });
+    }
+    Some(Json::List(out))
+}
