@@ -29,6 +29,7 @@ FAMILIES = {
     "mc-mlp": ("MLP, Monte Carlo returns", "tab:red", "v"),
     "mc-linear": ("linear, Monte Carlo returns", "tab:blue", "s"),
     "td": ("TD(0.7) on afterstates (linear, then 95-32-1)", "tab:green", "o"),
+    "expit": ("the search's games (expert iteration; ei1c: λ = 1)", "tab:purple", "D"),
 }
 
 

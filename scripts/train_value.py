@@ -10,11 +10,14 @@ Usage::
     python scripts/train_value.py generation --previous value.json --out gen2
         [--data d1 d2] [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--epochs 3]
     python scripts/train_value.py duel --weights value.json [--against objective]
-        [--deals 100] [--seed 7]
+        [--deals 100] [--seed 7] [--bot learned]
     python scripts/train_value.py td --previous value.json --out td1 [--data older/rows]
         [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--lam 0.7] [--rounds 3]
         [--epochs 2] [--rate 0.001] [--lineup learned,learned,objective] [--explore 0.02]
         [--keep 1.0]
+    python scripts/train_value.py expit --previous value.json --out ei1 [--games 1500]
+        [--seed 1] [--deals 100] [--lineup elite:budget=0.25,elite:budget=0.25,objective]
+        [--search elite:budget=0.25] [td's other options; --hidden 32]
     python scripts/train_value.py pipeline --out DIR [--seed 1] [--scale 1] [--dry-run]
 
 ``play`` plays games between native bots (each seat draws one of ``--lineup``; with
@@ -50,6 +53,13 @@ current value ``--rounds`` times.  It is judged as ``generation`` judges (duels 
 paired deals against the previous weights and ``objective``; ``OUT/td.json``) and kept as
 ``OUT/value.json`` only if it beats the previous weights.
 
+``expit`` is a generation of expert iteration: ``td`` whose games are played by the search,
+``elite`` on the previous weights (``--lineup``, by default ``EXPERT``: ``elite:budget=0.25``
+in two seats of three, ``objective`` in the third), so that the λ-returns follow the search's
+choices and the next value learns what the search found; it is judged as ``td`` judges, and
+also by ``--search`` on the new weights against the same search on the previous (seed + 3,
+``OUT/duel-search.json``), and kept only if it wins both duels by more than the half-width.
+
 ``pipeline`` makes the shipped weights from nothing: it runs the steps of ``PIPELINE`` (the
 recorded chain of ``play``, ``fit`` and ``td`` steps of docs/experiments.md, 13,100 games and
 the td steps' 2,400 duel games) in order, each into its own folder under ``--out``, and skips
@@ -65,7 +75,8 @@ minutes on a CPU).
 
 ``duel`` plays ``learned`` on the given weights against a bot (``--against``: a native bot's
 name, or another weights file) on ``--deals`` fresh deals, each twice with the seats swapped,
-and prints the win rate with its 95% interval and the CPU time.
+and prints the win rate with its 95% interval and the CPU time; ``--bot`` plays another bot
+on the value in both seats (``elite``, ``elite:budget=0.25``) in place of ``learned``.
 """
 
 from __future__ import annotations
@@ -318,14 +329,15 @@ def write_atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1
-         ) -> tuple[float, float, int, float]:
-    """``learned`` on ``weights`` against ``against`` (a bot name or weights text) on
-    ``deals`` deals played twice: (score, 95% half-width, games, CPU seconds)."""
-    other = "learned" if against.lstrip().startswith("{") else against
-    wts: list[str | None] = [weights, against if other == "learned" else None]
+def duel(weights: str, against: str, deals: int, seed: int, samples: int = 1,
+         bot: str = "learned") -> tuple[float, float, int, float]:
+    """``bot`` (``learned``, or a search on the value such as ``elite:budget=0.25``) on
+    ``weights`` against ``against`` (a bot name, or weights text: the same ``bot`` on them)
+    on ``deals`` deals played twice: (score, 95% half-width, games, CPU seconds)."""
+    other = bot if against.lstrip().startswith("{") else against
+    wts: list[str | None] = [weights, against if other == bot else None]
     cpu = time.process_time()
-    rows = core().selfplay(seed, 2 * deals, ["learned", other], weights=wts, paired=True,
+    rows = core().selfplay(seed, 2 * deals, [bot, other], weights=wts, paired=True,
                               keep=0.0, samples=samples)
     cpu = time.process_time() - cpu
     scores = [out[list(lineup).index(0)] for lineup, out in zip(rows["lineups"], rows["outcomes"])]
@@ -447,19 +459,22 @@ def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam
 
 
 def cached_duel(path: Path, text: str, against: str, deals: int, seed: int, samples: int,
-                progress: Callable[[int, bool], None] | None = None) -> tuple[float, float, int]:
+                progress: Callable[[int, bool], None] | None = None, bot: str = "learned"
+                ) -> tuple[float, float, int]:
     """``duel``, its result kept in ``path`` (written whole) and read back when the same
-    weights, opponent, deals and seed ask again.  Why: a resumed generation need not replay
-    a 400-game duel it had finished."""
-    key = {"weights": sha256(text), "against": sha256(against), "deals": deals, "seed": seed,
-           "samples": samples}
+    weights, opponent, deals, seed and bot ask again.  Why: a resumed generation need not
+    replay a 400-game duel it had finished."""
+    key: dict[str, Any] = {"weights": sha256(text), "against": sha256(against), "deals": deals,
+                           "seed": seed, "samples": samples}
+    if bot != "learned":
+        key["bot"] = bot
     if path.exists():
         done = json.loads(path.read_text())
         if done["key"] == key:
             if progress is not None:
                 progress(done["games"], False)
             return done["mean"], done["half"], done["games"]
-    mean, half, played, _ = duel(text, against, deals, seed, samples)
+    mean, half, played, _ = duel(text, against, deals, seed, samples, bot)
     write_atomic(path, json.dumps({"key": key, "mean": mean, "half": half, "games": played},
                                   indent=1) + "\n")
     if progress is not None:
@@ -467,23 +482,33 @@ def cached_duel(path: Path, text: str, against: str, deals: int, seed: int, samp
     return mean, half, played
 
 
+def on_weights(name: str) -> bool:
+    """Whether a lineup's bot plays on the generation's weights: ``learned``, or ``elite``
+    with or without parameters (``elite:budget=0.25``)."""
+    return name == "learned" or name.split(":")[0] == "elite"
+
+
 def td_generation(previous: Path, data: Sequence[Path], out: Path, games: int, seed: int,
                   deals: int, settings: dict[str, Any], samples: int = 1,
                   progress: Callable[[int, bool], None] | None = None) -> dict[str, Any]:
     """One TD generation: ``games`` games of the previous weights (``settings["lineup"]``,
-    learned seats on them) keep their afterstates in ``out``/``rows``; the value is fitted
-    to λ-returns on those rows and ``data`` (``td_train``, from the previous weights); it is
-    judged by duels on fresh paired deals against the previous weights and ``objective``,
-    and kept (``out``/``value.json``) only if it beats the previous by more than the 95%
-    half-width.  Resumable: played chunks, a fitted ``candidate.json`` and finished duels
-    (``duel-*.json``) are kept, each written whole."""
+    learned and elite seats on them) keep their afterstates in ``out``/``rows``; the value is
+    fitted to λ-returns on those rows and ``data`` (``td_train``, from the previous weights);
+    it is judged by duels on fresh paired deals against the previous weights and
+    ``objective``, and kept (``out``/``value.json``) only if it beats the previous by more
+    than the 95% half-width.  With ``settings["search"]`` (a spec such as
+    ``elite:budget=0.25``: expert iteration, the search played the games) that search on the
+    new weights also meets it on the previous (seed + 3), and the generation is kept only if
+    it wins both duels so, since the shipped weights serve both bots.  Resumable: played
+    chunks, a fitted ``candidate.json`` and finished duels (``duel-*.json``) are kept, each
+    written whole."""
     old = previous.read_text()
     lineup = settings["lineup"]
     times: dict[str, float] = {}
     clock = time.monotonic()
     rows = out / "rows"
     play(rows, games, seed, lineup, settings["explore"], settings["keep"], 100,
-         [old if n == "learned" else None for n in lineup], samples, afterstates=True,
+         [old if on_weights(n) else None for n in lineup], samples, afterstates=True,
          progress=progress)
     times["play_s"] = time.monotonic() - clock
     candidate = out / "candidate.json"
@@ -499,11 +524,18 @@ def td_generation(previous: Path, data: Sequence[Path], out: Path, games: int, s
                                      samples, progress)
     against, against_half, _ = cached_duel(out / "duel-objective.json", text, "objective",
                                            deals, seed + 2, samples, progress)
-    times["duel_s"] = time.monotonic() - clock - times["play_s"] - times["fit_s"]
     kept = mean - half > 0.5
+    search: dict[str, Any] = {}
+    if settings.get("search"):
+        s_mean, s_half, _ = cached_duel(out / "duel-search.json", text, old, deals, seed + 3,
+                                        samples, progress, bot=settings["search"])
+        search = {"search": settings["search"], "search_vs_previous": s_mean,
+                  "search_vs_previous_half": s_half}
+        kept = kept and s_mean - s_half > 0.5
+    times["duel_s"] = time.monotonic() - clock - times["play_s"] - times["fit_s"]
     result = {**figures, **{k: round(v, 1) for k, v in times.items()}, "sha256": sha256(text),
               "vs_previous": mean, "vs_previous_half": half, "vs_objective": against,
-              "vs_objective_half": against_half, "duel_games": played, "kept": kept}
+              "vs_objective_half": against_half, "duel_games": played, **search, "kept": kept}
     if kept:
         write_atomic(out / "value.json", text)
     write_atomic(out / "td.json", json.dumps(result, indent=1) + "\n")
@@ -552,6 +584,10 @@ STEP_DEFAULTS: dict[str, dict[str, Any]] = {
     "td": {"lam": 0.7, "rounds": 3, "epochs": 2, "rate": 0.001,
            "lineup": "learned,learned,objective", "explore": 0.02, "keep": 1.0, "samples": 1},
 }
+#: The search that plays an expert-iteration generation's games and judges it (``expit``):
+#: ``elite`` at a quarter of its samples (one sampled state a decision, about 0.11 s of CPU a
+#: seat a game), so that thousands of its games fit in minutes.
+EXPERT = "elite:budget=0.25"
 #: ``--seed S`` adds ``SEED_STRIDE * (S - 1)`` to every step's seed (S = 1: the recorded
 #: seeds); the duels of a ``td`` step use its seed + 1 and + 2, so runs never share games.
 SEED_STRIDE = 1000
@@ -586,8 +622,11 @@ def args(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def step_games(step: dict[str, Any]) -> int:
-    """The games a step plays: its own, and a ``td`` step's two duels of paired deals."""
-    return step.get("games", 0) + (4 * step["deals"] if step["command"] == "td" else 0)
+    """The games a step plays: its own, and a ``td`` step's two duels of paired deals (three
+    with a search's)."""
+    if step["command"] != "td":
+        return step.get("games", 0)
+    return step["games"] + 2 * (3 if step.get("search") else 2) * step["deals"]
 
 
 class Chain:
@@ -631,7 +670,8 @@ class Chain:
                 parts += ["--data", *map(str, map(self.rows, step["data"]))]
             parts += [f"--out {self.root / name}"]
             keys = ("games", "seed", "deals", "hidden", "lam", "rounds", "epochs", "rate",
-                    "lineup", "explore", "keep", "samples")
+                    "lineup", "explore", "keep", "samples") + (("search",) if step.get(
+                        "search") else ())
         for k in keys:
             v = step[k]
             parts.append(f"--{k} {' '.join(map(str, v)) if isinstance(v, list) else v}")
@@ -666,7 +706,7 @@ def run_step(chain: Chain, step: dict[str, Any], progress: Progress) -> dict[str
         lineup = step["lineup"].split(",")
         text = chain.weights(step["weights"]).read_text() if step["weights"] else None
         rows = play(chain.rows(name), step["games"], step["seed"], lineup, step["explore"],
-                    step["keep"], step["chunk"], [text if n == "learned" else None
+                    step["keep"], step["chunk"], [text if on_weights(n) else None
                                                   for n in lineup], step["samples"],
                     progress=progress)
         return {"rows": len(load([chain.rows(name)])["game"]), "rows_this_run": rows}
@@ -678,6 +718,7 @@ def run_step(chain: Chain, step: dict[str, Any], progress: Progress) -> dict[str
     settings = {k: step[k] for k in ("explore", "keep", "hidden", "lam", "rounds", "epochs",
                                      "rate")}
     settings["lineup"] = step["lineup"].split(",")
+    settings["search"] = step.get("search")
     return td_generation(chain.weights(step["previous"]), [chain.rows(d) for d in step["data"]],
                          folder, step["games"], step["seed"], step["deals"], settings,
                          step["samples"], progress)
@@ -797,6 +838,8 @@ def parser() -> Any:
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--samples", type=int, default=1)
+    d.add_argument("--bot", default="learned",
+                   help="the bot on both weights: learned, or elite (elite:budget=0.25)")
     pl = sub.add_parser("pipeline", help="from nothing to the shipped weights (PIPELINE)")
     pl.add_argument("--out", type=output_dir, required=True,
                     help="a folder per step, resumable")
@@ -806,7 +849,8 @@ def parser() -> Any:
                     help="multiply every step's games and deals (a quick smoke run)")
     pl.add_argument("--dry-run", action="store_true", help="print the steps, run nothing")
     for name, text in (("generation", "play, fit, and keep only a winner over the last"),
-                       ("td", "a generation on afterstates with TD(λ) targets")):
+                       ("td", "a generation on afterstates with TD(λ) targets"),
+                       ("expit", "td on the games of the search (expert iteration)")):
         g = sub.add_parser(name, help=text)
         g.add_argument("--previous", type=Path, required=True, help="the last kept weights")
         g.add_argument("--data", type=Path, nargs="*", default=[], help="older rows to fit on")
@@ -814,15 +858,21 @@ def parser() -> Any:
         g.add_argument("--games", type=int, default=1500)
         g.add_argument("--seed", type=int, default=1)
         g.add_argument("--deals", type=int, default=100)
-        g.add_argument("--hidden", type=int, nargs="+", default=[0])
+        g.add_argument("--hidden", type=int, nargs="+", default=[32] if name == "expit" else [0])
         g.add_argument("--epochs", type=int, default=3 if name == "generation" else 2)
         g.add_argument("--samples", type=int, default=1)
-    g.add_argument("--lam", type=float, default=0.7, help="TD(λ)'s λ")
-    g.add_argument("--rounds", type=int, default=3, help="target recomputations")
-    g.add_argument("--rate", type=float, default=0.001)
-    g.add_argument("--lineup", default="learned,learned,objective")
-    g.add_argument("--explore", type=float, default=0.02)
-    g.add_argument("--keep", type=float, default=1.0)
+        if name == "generation":
+            continue
+        expit = name == "expit"
+        g.add_argument("--lam", type=float, default=0.7, help="TD(λ)'s λ")
+        g.add_argument("--rounds", type=int, default=3, help="target recomputations")
+        g.add_argument("--rate", type=float, default=0.001)
+        g.add_argument("--lineup", default=f"{EXPERT},{EXPERT},objective" if expit
+                       else "learned,learned,objective")
+        g.add_argument("--explore", type=float, default=0.02)
+        g.add_argument("--keep", type=float, default=1.0)
+        g.add_argument("--search", default=EXPERT if expit else None,
+                       help="a search on the value that must also beat the previous's")
     return ap
 
 
@@ -831,7 +881,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.command == "play":
         lineup = [s.strip() for s in a.lineup.split(",") if s.strip()]
         text = a.weights.read_text() if a.weights else None
-        weights = [text if n == "learned" else None for n in lineup]
+        weights = [text if on_weights(n) else None for n in lineup]
         rows = play(a.out, a.games, a.seed, lineup, a.explore, a.keep, a.chunk, weights,
                     a.samples, a.afterstates)
         print(f"{rows} rows written to {a.out}")
@@ -848,10 +898,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(result))
     elif a.command == "pipeline":
         return run_pipeline(a.out, a.seed, a.scale, a.dry_run)
-    elif a.command == "td":
+    elif a.command in ("td", "expit"):
         settings = {"lineup": [s.strip() for s in a.lineup.split(",") if s.strip()],
                     "explore": a.explore, "keep": a.keep, "hidden": a.hidden, "lam": a.lam,
-                    "rounds": a.rounds, "epochs": a.epochs, "rate": a.rate}
+                    "rounds": a.rounds, "epochs": a.epochs, "rate": a.rate,
+                    "search": a.search}
         print(json.dumps(td_generation(a.previous, a.data, a.out, a.games, a.seed, a.deals,
                                        settings, a.samples)))
     else:
@@ -859,8 +910,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = Path(against)
         if against.endswith(".json") and path.exists():
             against = path.read_text()
-        mean, half, games, cpu = duel(a.weights.read_text(), against, a.deals, a.seed, a.samples)
-        print(f"learned scored {mean:.3f} ± {half:.3f} in {games} games "
+        mean, half, games, cpu = duel(a.weights.read_text(), against, a.deals, a.seed, a.samples,
+                                      a.bot)
+        print(f"{a.bot} scored {mean:.3f} ± {half:.3f} in {games} games "
               f"({cpu:.1f} s CPU, {cpu / games:.2f} s a game)")
     return 0
 

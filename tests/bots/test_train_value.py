@@ -210,3 +210,37 @@ def test_a_tiny_pipeline_is_reproducible_and_resumes_by_skipping_whole_steps(
     # Another step's folder under the same name is refused, not overwritten.
     with pytest.raises(SystemExit, match="another step"):
         train_value.pipeline(tmp_path / "a", steps=[{**TINY[0], "keep": 0.5}])
+
+
+def test_an_expert_iteration_step_plays_the_searchs_games_and_judges_the_search_too(
+        tmp_path) -> None:
+    """``expit``'s chain in a few games: elite (on the previous weights) plays the games whose
+    afterstates train the next value, and elite on the new weights meets elite on the old."""
+    search = {"name": "e", "command": "td", "previous": "t", "data": [], "games": 2,
+              "seed": 41, "deals": 2, "hidden": [4], "rounds": 1, "epochs": 1,
+              "lineup": f"{train_value.EXPERT},objective", "search": train_value.EXPERT}
+    steps = [*TINY, search]
+    a = train_value.pipeline(tmp_path / "a", steps=steps)
+    b = train_value.pipeline(tmp_path / "b", steps=steps)
+    assert a["sha256"] == b["sha256"]
+    figures_of = [{k: v for k, v in json.loads((tmp_path / r / "e" / "td.json").read_text())
+                   .items() if not k.endswith("_s")} for r in ("a", "b")]
+    assert figures_of[0] == figures_of[1]
+    assert a["games"] == 4 + 4 + 8 + 2 + 12
+    figures = json.loads((tmp_path / "a" / "e" / "td.json").read_text())
+    assert figures["search"] == train_value.EXPERT
+    assert 0.0 <= figures["search_vs_previous"] <= 1.0
+    # Not kept on 2 deals (a half-width of the whole range): the chain's weights are those
+    # the step started from.
+    assert not figures["kept"] and Path(a["weights"]).parent.name in ("t", "v")
+    rows = train_value.load([tmp_path / "a" / "e" / "rows"])
+    assert len(rows["game"]) > 0 and set(np.unique(rows["game"])) == {0, 1}
+    duel = json.loads((tmp_path / "a" / "e" / "duel-search.json").read_text())
+    assert duel["key"]["bot"] == train_value.EXPERT and duel["games"] == 4
+
+
+def test_a_lineup_refuses_parameters_of_a_bot_that_takes_none_here() -> None:
+    with pytest.raises(ValueError, match="only elite"):
+        train_value.play_chunk(1, 0, 1, ["objective:depth=2", "greedy"], 0.0, 0.0)
+    with pytest.raises(ValueError, match="budget"):
+        train_value.play_chunk(1, 0, 1, ["elite:budget=x", "greedy"], 0.0, 0.0)

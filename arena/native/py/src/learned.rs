@@ -50,8 +50,10 @@ pub fn value_logit(weights: &str, x: Vec<f32>) -> PyResult<f32> {
 /// Plays games in the core (`takenoko::bots::selfplay`) and returns a dict: `features`
 /// (bytes, little-endian float32, `FEATURES` per row), `game`, `seat`, `ply`, `outcome`,
 /// `margin` per row, `lineups` and `outcomes` per game.  `afterstates`: the rows are the
-/// positions each decision led to, for the seat that made it (`Plan::afterstates`).  `lineup` names native bots; a name
-/// `learned` takes the weights text at the same place of `weights` (None: the built-in).
+/// positions each decision led to, for the seat that made it (`Plan::afterstates`).  `lineup`
+/// names native bots; a name `learned`, or `elite` (with parameters as the arena takes them:
+/// `elite:budget=0.25`), takes the weights text at the same place of `weights` (None: the
+/// built-in).
 #[pyfunction]
 #[pyo3(signature = (seed, games, lineup, weights = None, players = 2, paired = false, explore = 0.0, keep = 0.25, samples = 1, afterstates = false))]
 #[allow(clippy::too_many_arguments)]
@@ -71,14 +73,22 @@ pub fn selfplay<'py>(
     let weights = weights.unwrap_or_default();
     let mut bots = Vec::with_capacity(lineup.len());
     for (i, name) in lineup.iter().enumerate() {
-        bots.push(if name == "learned" {
-            let net = match weights.get(i).cloned().flatten() {
+        let (bot, params) = name.split_once(':').unwrap_or((name, ""));
+        let net = || -> PyResult<Arc<Mlp>> {
+            Ok(match weights.get(i).cloned().flatten() {
                 Some(text) => Arc::new(Mlp::from_json(&text).map_err(PyValueError::new_err)?),
                 None => takenoko::bots::learned::builtin(),
-            };
-            Player::Learned(net, samples.max(1))
-        } else {
-            Player::Named(name.clone())
+            })
+        };
+        bots.push(match bot {
+            "learned" if params.is_empty() => Player::Learned(net()?, samples.max(1)),
+            "elite" => Player::elite(params, net()?).map_err(PyValueError::new_err)?,
+            _ if params.is_empty() => Player::Named(name.clone()),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "only elite takes parameters in a self-play lineup, not {name:?}"
+                )))
+            }
         });
     }
     let plan = Plan {

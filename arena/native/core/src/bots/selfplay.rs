@@ -13,17 +13,22 @@ use crate::seeds::derive_seed;
 use crate::state::{Legal, State, STEP_ACTIONS};
 use crate::view::View;
 
+use super::elite::{Elite, Settings};
 use super::features::{features, FEATURES};
 use super::heuristics::{card_points, Cache};
 use super::learned::{Learned, Mlp};
+use super::registry::Value;
 use super::seated::Seated;
-use super::{make_bot, Bot};
+use super::{entry, make_bot, Bot};
 
-/// A seat's bot: a native bot by name with its defaults, or `learned` on given weights.
+/// A seat's bot: a native bot by name with its defaults, `learned` on given weights, or
+/// `elite` on given weights with its settings (expert iteration, issue 51: the search plays
+/// the games that train the next value).
 #[derive(Clone)]
 pub enum Player {
     Named(String),
     Learned(Arc<Mlp>, u32),
+    Elite(Arc<Mlp>, Settings),
 }
 
 impl Player {
@@ -33,7 +38,25 @@ impl Player {
             Player::Learned(net, samples) => {
                 Ok(Seated::boxed(Learned::new(*samples, net.clone()), rng))
             }
+            Player::Elite(net, settings) => {
+                Ok(Seated::boxed(Elite::new(*settings, net.clone()), rng))
+            }
         }
+    }
+
+    /// `elite` on `net` from a spec's parameters (`budget=0.25,candidates=4`, as the arena
+    /// takes them: checked and defaulted by the registry), so that a self-play seat thinks
+    /// exactly as `elite` with those parameters would, on other weights.
+    pub fn elite(params: &str, net: Arc<Mlp>) -> Result<Player, String> {
+        let mut given = Vec::new();
+        for p in params.split(',').filter(|p| !p.is_empty()) {
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| format!("a parameter is key=value, not {p:?}"))?;
+            given.push((k.trim().to_string(), Value::Text(v.trim().to_string())));
+        }
+        let e = entry("elite", false).ok_or("no native bot elite")?;
+        Ok(Player::Elite(net, Settings::from_params(&e.check(&given)?)))
     }
 }
 
@@ -295,6 +318,25 @@ mod tests {
         }
         assert!(rows.seat.contains(&0) && rows.seat.contains(&1));
         assert_eq!(rows.ply.len(), rows.game.len());
+    }
+
+    #[test]
+    fn elite_plays_whole_games_on_given_weights_with_its_parameters() {
+        let net = super::super::learned::builtin();
+        let Player::Elite(_, settings) = Player::elite("budget=0.25", net.clone()).unwrap() else {
+            panic!("an elite seat")
+        };
+        assert_eq!((settings.samples, settings.candidates), (1, 4));
+        assert!(Player::elite("budget=x", net.clone()).is_err());
+        assert!(Player::elite("depth=2", net.clone()).is_err());
+        let mut p = plan(7);
+        p.lineup[0] = Player::elite("budget=0.25", net).unwrap();
+        p.afterstates = true;
+        p.keep = 1.0;
+        let rows = play(&p, |_| {}).unwrap();
+        assert_eq!(rows, play(&p, |_| {}).unwrap());
+        assert_eq!(rows.outcomes.len(), 2);
+        assert!(rows.seat.contains(&0) && rows.seat.contains(&1));
     }
 
     #[test]
