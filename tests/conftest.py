@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,3 +28,19 @@ def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     from arena.jail.bwrap import sweep_cgroups
 
     sweep_cgroups(wait=5.0)
+
+
+
+@pytest.fixture(autouse=True)
+def sigint_heard() -> None:
+    """Every test starts with Ctrl-C heard, so the commands it starts hear it too.
+
+    A process that inherits SIGINT ignored (a suite started as `pytest &` from a script) passes
+    the ignoring on to every command a test starts, and the tests of Ctrl-C (the tuner, the
+    human seat, a run's resume) would type ^C at a process deaf to it.  A handler, unlike an
+    ignored signal, is reset to the default by exec.  (CI once saw two such tests fail on one
+    worker, each command running on as if ^C had not come; no test of the suite was found
+    to leave SIGINT ignored, so this guards the start rather than blaming a test.)
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
