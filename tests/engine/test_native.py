@@ -33,7 +33,7 @@ from arena.engine.options import OPTION_NAMES, RuleOptions
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
 
 LONG = os.environ.get("ARENA_LONG") == "1"
-GAMES = 2000 if LONG else 120
+GAMES = 2000 if LONG else 80
 
 #: Rule options that change what the rules do, drawn at random per game.
 OPTION_VALUES: dict[str, list[Any]] = {
