@@ -128,7 +128,9 @@ def shown_path(filename: str) -> str:
     except (OSError, ValueError):
         return Path(filename).name
     for root in roots:
-        if path.is_relative_to(root) and path != root:
+        # A filesystem root is no root here: a jailed bot runs in "/", and its file's path
+        # relative to "/" is the absolute one without its slash.
+        if root != Path(root.anchor) and path.is_relative_to(root) and path != root:
             return path.relative_to(root).as_posix()
     return path.name
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.engine.components import DEFAULT_CARD_SET
-from arena.play.faults import describe_exception, printable, returned_text
+from arena.play.faults import describe_exception, printable, returned_text, shown_path
 
 from .conftest import FAST, read_records, run_cli
 from .escape_bots import FAKE
@@ -73,3 +73,10 @@ def test_where_a_bot_raised_is_told_without_the_machines_folders(tmp_path: Path)
         told = describe_exception(exc)
     # The suite runs from the checkout's root: this file by its path in the checkout.
     assert " (at tests/tournament/test_control_text.py:" in told, told
+
+
+def test_a_bot_running_in_the_filesystem_root_is_not_told_by_its_absolute_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jailed bot runs in "/": its file relative to "/" would be the absolute path."""
+    monkeypatch.chdir("/")
+    assert shown_path(str(tmp_path / "deep" / "mine.py")) == "mine.py"
