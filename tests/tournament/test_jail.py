@@ -16,12 +16,14 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.engine import new_game
 from arena.jail.bwrap import CGROUP_PREFIX, JAIL_UID_BASE, cgroup_places
 from arena.jail.seccomp import (
     AUDIT_ARCH_X86_64,
@@ -31,6 +33,7 @@ from arena.jail.seccomp import (
     RET_KILL_PROCESS,
     filter_program,
 )
+from arena.play.seeds import deal_seed
 from arena.runs.integrity import KEY_FILE
 
 from . import conftest
@@ -126,17 +129,43 @@ def test_a_jailed_bot_reads_nothing_of_the_referee_the_run_or_the_sources(
     no_jail_left()
 
 
+#: The public deals the seed guesser derives from the master seed 21 (its games are 2 players).
+PUBLIC_DEALS = [(pairing, deal, deal_seed(21, pairing, deal))
+                for pairing in range(3) for deal in range(4)]
+
+
+def _derivations(records: list[dict[str, Any]]) -> list[tuple[int, int, bool]]:
+    """For each of the seed guesser's games: how many public deals it found its hand in, how
+    many give its true hand (a three-card hand of the decks repeats by chance, about one game
+    in 280), and whether the game was dealt from its public seed."""
+    found = []
+    for record in records:
+        if "X" not in record["seats"]:
+            clean(record)
+            continue
+        seat = record["seats"].index("X")
+        hand = new_game(2, record["seed"]).hands[seat]
+        same = sum(new_game(2, seed).hands[seat] == hand for _p, _d, seed in PUBLIC_DEALS)
+        public = record["seed"] == deal_seed(21, record["pairing"], record["deal"])
+        told = re.search(r"derived=(\d+)", record["error"]["message"])
+        assert told is not None, record["error"]
+        found.append((int(told.group(1)), same, public))
+    return found
+
+
 def test_the_deals_of_a_run_with_a_jailed_bot_are_keyed(tmp_path: Path) -> None:
-    records = attack(tmp_path, JAIL + "SeedGuesser:seed=21")
-    blamed(records, "crash", "derived=0")
+    # Keyed: no game is dealt from a public seed, and what the guesser finds is only the
+    # hands that repeat by chance (counted exactly, so the test never fails by luck).
+    found = _derivations(attack(tmp_path, JAIL + "SeedGuesser:seed=21"))
+    assert len(found) == 4
+    assert all(told == same and not public for told, same, public in found), found
 
 
 def test_the_seed_guesser_does_derive_public_deals(tmp_path: Path) -> None:
     # What the deal key prevents: with public deals the master seed gives the hands away.
-    records = attack(tmp_path, JAIL + "SeedGuesser:seed=21", "--deal-key", "public")
-    for record in records:
-        if "X" in record["seats"]:
-            assert "derived=1" in record["error"]["message"], record["error"]
+    found = _derivations(attack(tmp_path, JAIL + "SeedGuesser:seed=21", "--deal-key", "public"))
+    assert len(found) == 4
+    assert all(told == same >= 1 and public for told, same, public in found), found
 
 
 def test_a_jailed_bot_cannot_escape_its_limits_nor_outlive_its_game(tmp_path: Path) -> None:
