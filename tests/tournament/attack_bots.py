@@ -231,6 +231,37 @@ class Slow(RandomBot):
         return super().choose(view, legal)
 
 
+class Pauser(RandomBot):
+    """Random, thinking 0.3 s at each of its first three decisions of a game: waits long
+    enough for an opponent to ponder on, and for a check that ignores the edges of a wait (a
+    loaded machine may take tens of milliseconds to stop or wake the opponent's jail)."""
+
+    def start(self, seat: int, players: int, options: Any) -> None:
+        super().start(seat, players, options)
+        self.pauses = 3
+
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
+        import time
+
+        if self.pauses:
+            self.pauses -= 1
+            time.sleep(0.3)
+        return super().choose(view, legal)
+
+
+#: A ponderer checks only the waits of at least ``PONDER_WAIT`` seconds, and within them only
+#: the ticks ``PONDER_EDGE`` seconds from either end: what runs there ran on the other seat's
+#: time, and a stop or a wake-up that late is no latency.
+PONDER_WAIT, PONDER_EDGE = 0.25, 0.1
+
+
+def pondered(ticks: Sequence[float], replied: float, now: float) -> int:
+    """How many ``ticks`` fell inside a wait from ``replied`` to ``now``, edges left out."""
+    if not replied or now - replied < PONDER_WAIT:
+        return 0
+    return sum(replied + PONDER_EDGE < t < now - PONDER_EDGE for t in ticks)
+
+
 class Ponderer(RandomBot):
     """Keeps a thread busy in the background, and fails if that thread ran while another
     seat was thinking (work on the opponent's time, as an engine pondering)."""
@@ -253,11 +284,9 @@ class Ponderer(RandomBot):
     def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
         import time
 
-        now = time.monotonic()
-        if self.replied and now - self.replied > 0.05:
-            ran = [t for t in self.ticks if self.replied + 0.01 < t < now - 0.01]
-            if ran:
-                raise RuntimeError(f"pondered: {len(ran)} ticks on the other seat's time")
+        ran = pondered(self.ticks, self.replied, time.monotonic())
+        if ran:
+            raise RuntimeError(f"pondered: {ran} ticks on the other seat's time")
         self.ticks.clear()
         action = super().choose(view, legal)
         self.replied = time.monotonic()

@@ -24,6 +24,7 @@ from arena.play.seeds import deal_seed
 from bots.base import Param
 from bots.random_bot import RandomBot
 
+from .attack_bots import pondered
 from .broken_bots import _Broken
 
 #: x86_64 numbers of the calls the seccomp filter denies (also tried on other machines:
@@ -213,12 +214,10 @@ class GrandPonderer(RandomBot):
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> Any:
         now = time.monotonic()
-        if self.replied and now - self.replied > 0.05:
-            with contextlib.suppress(OSError), open("/tmp/ticks") as f:
-                ticks = [float(t) for t in f.read().split()]
-                ran = [t for t in ticks if self.replied + 0.01 < t < now - 0.01]
-                if ran:
-                    raise RuntimeError(f"pondered: {len(ran)} ticks on the other seat's time")
+        with contextlib.suppress(OSError), open("/tmp/ticks") as f:
+            ran = pondered([float(t) for t in f.read().split()], self.replied, now)
+            if ran:
+                raise RuntimeError(f"pondered: {ran} ticks on the other seat's time")
         action = super().choose(view, legal)
         self.replied = time.monotonic()
         return action

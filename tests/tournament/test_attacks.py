@@ -247,7 +247,7 @@ def test_an_untrusted_module_is_never_imported_by_the_arena(
 def test_an_isolated_bot_cannot_think_on_the_other_seats_time(
         tmp_path: Path, isolate: str) -> None:
     out = tmp_path / "run"
-    result = run_cli(["--bot", ATTACK + "Ponderer:name=X", "--bot", ATTACK + "Slow:name=S",
+    result = run_cli(["--bot", ATTACK + "Ponderer:name=X", "--bot", ATTACK + "Pauser:name=S",
                       "--games", "2", "--seed", "5", "--workers", "2", "--quiet",
                       "--out", str(out), "--isolate", isolate, *FAST])
     assert result.exit_code == 0, result.output

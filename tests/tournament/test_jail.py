@@ -233,7 +233,7 @@ def test_a_bot_path_shows_a_policys_package_to_the_jail(tmp_path: Path) -> None:
 def test_a_frozen_jail_does_not_ponder_even_in_a_grandchild(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run_cli(["--bot", JAIL + "GrandPonderer:name=X",
-                      "--bot", "tests.tournament.attack_bots.Slow:name=S", "--games", "2",
+                      "--bot", "tests.tournament.attack_bots.Pauser:name=S", "--games", "2",
                       "--seed", "5", "--workers", "2", "--quiet", "--out", str(out), *FAST])
     assert result.exit_code == 0, result.output
     errors = [r["error"] for r in read_records(out)]
