@@ -22,6 +22,19 @@ def config_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
+#: Modules with a test of a minute or more on CI's two cores (beside those with a ``long``
+#: test): run first, so that ``pytest -n 2`` hands them out while the short tests are left to
+#: fill the gaps, and no worker ends the run alone on one of them.
+HEAVY = {"test_reference_engine.py", "test_readme.py", "test_one_door.py", "test_native_bots.py"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heavy modules' tests first, each module's tests together and in their order."""
+    heavy = {item.path for item in items
+             if item.path.name in HEAVY or item.get_closest_marker("long")}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     """Remove the jails' cgroups left by runs the tests killed outright (a killed run's
     workers cannot remove theirs; a later run sweeps them, and so does the suite's end)."""
