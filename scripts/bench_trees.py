@@ -18,14 +18,17 @@ from ``PATH`` and ``VIRTUAL_ENV``: a ``PYTHONPATH`` must name neither tree.
 
 Printed per tree: the median and the range (min-max) of the wall-clock seconds and of the
 CPU seconds (user + system) of the command's process and the children it waited for
-(``os.wait4``); then this tree's time over the other's, pair by pair, as the median of the
-pairs' ratios with their range.  The CPU figure is the one to read on a machine shared with
+(``os.wait4``); then this tree's time over the other's, pair by pair: the median of the
+pairs' ratios with their range, and their geometric mean with its 95% interval (Student's t
+on the logarithms, the pairs taken as independent; the range only widens as pairs are
+added, the interval narrows).  The CPU figure is the one to read on a machine shared with
 other work (wall time there measures the neighbours too); the load average is printed
 before and after.  A run that fails stops the benchmark with its output's end.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import shutil
@@ -37,6 +40,7 @@ import time
 from pathlib import Path
 
 from _args import at_least, script_parser, usage_error
+from scipy import stats as sps
 
 ROOT = Path(__file__).resolve().parents[1]
 PLACEHOLDER = "{tmp}"
@@ -119,6 +123,17 @@ def ratios(mine: list[float], theirs: list[float]) -> list[float]:
     return [a / b for a, b in zip(mine, theirs, strict=True)]
 
 
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The geometric mean of the ratios and its 95% interval (Student's t on their logs;
+    nan with fewer than 2): unlike the range, it narrows as pairs are added."""
+    logs = [math.log(v) for v in values]
+    mean = statistics.fmean(logs)
+    if len(logs) < 2:
+        return math.exp(mean), math.nan, math.nan
+    half = float(sps.t.ppf(0.975, len(logs) - 1)) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
 def report(this: Tree, other: Tree) -> list[str]:
     """The lines printed: each tree's times, then the ratios pair by pair."""
     width = max(len(str(this.root)), len(str(other.root)))
@@ -126,8 +141,10 @@ def report(this: Tree, other: Tree) -> list[str]:
     for tree in (this, other):
         lines.append(f"{tree.root!s:<{width}}  {spread(tree.wall):<26}  {spread(tree.cpu)}")
     for what, mine, theirs in (("cpu", this.cpu, other.cpu), ("wall", this.wall, other.wall)):
+        mean, low, high = mean_interval(ratios(mine, theirs))
         lines.append(f"this/other {what:<4}: {spread(ratios(mine, theirs))} "
-                     f"(median of {len(mine)} pairs' ratios; ratio of the medians "
+                     f"(median of {len(mine)} pairs' ratios; geometric mean {mean:.3f} "
+                     f"[{low:.3f}, {high:.3f}] 95%; ratio of the medians "
                      f"{statistics.median(mine) / statistics.median(theirs):.3f})")
     for tree in (this, other):
         lines.append(f"cpu s of each run in {tree.root}: "

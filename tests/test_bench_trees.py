@@ -5,6 +5,7 @@ machine, not on slow code)."""
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -72,3 +73,10 @@ def test_a_folder_without_a_venv_is_a_usage_error(
     a = fake_checkout(tmp_path / "a")
     assert bench.main(["--this", str(a), "--other", str(tmp_path), "--", "true"]) == 2
     assert "has no .venv/bin/python" in capsys.readouterr().err
+
+
+def test_the_interval_of_the_ratios() -> None:
+    assert bench.mean_interval([1.1, 1.1, 1.1]) == pytest.approx((1.1, 1.1, 1.1))
+    mean, low, high = bench.mean_interval([0.9, 1.0, 1.1, 1.0])
+    assert low < mean < high and mean == pytest.approx((0.9 * 1.1) ** 0.25)
+    assert all(math.isnan(v) for v in bench.mean_interval([1.2])[1:])
