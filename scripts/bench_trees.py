@@ -2,7 +2,8 @@
 
 Usage::
 
-    python scripts/bench_trees.py --other PATH [--repeat 7] [--warmup 1] -- COMMAND...
+    python scripts/bench_trees.py --other PATH [--repeat 7] [--warmup 1] [--instructions]
+                                  -- COMMAND...
 
 Why: a redesign is asked to keep the speed it started from ("within 3%"), and the two trees
 cannot be measured on one import path; their figures taken an hour apart on a shared machine
@@ -24,6 +25,13 @@ on the logarithms, the pairs taken as independent; the range only widens as pair
 added, the interval narrows).  The CPU figure is the one to read on a machine shared with
 other work (wall time there measures the neighbours too); the load average is printed
 before and after.  A run that fails stops the benchmark with its output's end.
+
+``--instructions``: each run under valgrind (``cachegrind`` without its cache model, children
+traced, ``PYTHONHASHSEED=0``), and the figure is the instructions all its processes ran.
+About 30 times slower, but the count hardly moves with the machine's load, where on a
+loaded 2-core machine the CPU seconds of one command spread by a third: a difference of a
+few percent is seen in two runs rather than hundreds.  It counts instructions, not time
+(a cache miss costs nothing there), so it is read beside the CPU figure, not instead of it.
 """
 
 from __future__ import annotations
@@ -46,13 +54,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PLACEHOLDER = "{tmp}"
 
 
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+            "--trace-children=yes")
+
+
 class Tree:
-    """A checkout with its own virtual environment, and the times measured in it."""
+    """A checkout with its own virtual environment, and the figures measured in it (per
+    figure, one value a run: ``wall`` and ``cpu`` seconds, or ``instructions``)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.wall: list[float] = []
-        self.cpu: list[float] = []
+        self.figures: dict[str, list[float]] = {}
 
     @property
     def bin(self) -> Path:
@@ -72,21 +84,39 @@ class Tree:
         env["PATH"] = os.pathsep.join([str(self.bin), env.get("PATH", "")])
         return env
 
+    def add(self, figures: dict[str, float]) -> None:
+        for name, value in figures.items():
+            self.figures.setdefault(name, []).append(value)
+
 
 class RunFailed(RuntimeError):
     """The command exited with a failure status in one of the trees."""
 
 
-def run_once(tree: Tree, command: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of COMMAND in ``tree`` (its output kept in a file,
-    shown when it fails)."""
+def instructions(logs: Path) -> float:
+    """The instructions valgrind counted in every process of a run (its logs' ``I refs``)."""
+    total = 0
+    for log in logs.iterdir():
+        for line in log.read_text(errors="replace").splitlines():
+            if "I   refs:" in line:
+                total += int(line.rsplit(":", 1)[1].replace(",", ""))
+    return float(total)
+
+
+def run_once(tree: Tree, command: list[str], count: bool = False) -> dict[str, float]:
+    """Wall and CPU seconds of one run of COMMAND in ``tree``, or with ``count`` the
+    instructions it ran under valgrind (its output kept in a file, shown when it fails)."""
     tmp = Path(tempfile.mkdtemp(prefix="bench-trees-"))
+    logs = Path(tempfile.mkdtemp(prefix="bench-trees-valgrind-"))
+    argv, env = tree.argv(command, tmp), tree.env()
+    if count:
+        argv = [*VALGRIND, f"--log-file={logs}/%p", *argv]
+        env["PYTHONHASHSEED"] = "0"  # the same dictionaries' layouts in every run
     try:
         with tempfile.TemporaryFile() as out:
             start = time.perf_counter()
-            proc = subprocess.Popen(tree.argv(command, tmp), cwd=tree.root, env=tree.env(),
-                                    stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(argv, cwd=tree.root, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=out, stderr=subprocess.STDOUT)
             # wait4, not proc.wait: the child's own rusage, its reaped children included.
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - start
@@ -95,21 +125,23 @@ def run_once(tree: Tree, command: list[str]) -> tuple[float, float]:
                 out.seek(0)
                 tail = out.read().decode(errors="replace")[-2000:]
                 raise RunFailed(f"exit status {proc.returncode} in {tree.root}:\n{tail}")
+        if count:
+            return {"instructions": instructions(logs)}
+        return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return wall, usage.ru_utime + usage.ru_stime
+        shutil.rmtree(logs, ignore_errors=True)
 
 
-def measure(this: Tree, other: Tree, command: list[str], repeat: int, warmup: int) -> None:
-    """Warm-up runs, then ``repeat`` timed pairs, the leading tree alternating."""
+def measure(this: Tree, other: Tree, command: list[str], repeat: int, warmup: int,
+            count: bool = False) -> None:
+    """Warm-up runs, then ``repeat`` measured pairs, the leading tree alternating."""
     for _ in range(warmup):
         for tree in (this, other):
-            run_once(tree, command)
+            run_once(tree, command, count)
     for pair in range(repeat):
         for tree in ((this, other) if pair % 2 == 0 else (other, this)):
-            wall, cpu = run_once(tree, command)
-            tree.wall.append(wall)
-            tree.cpu.append(cpu)
+            tree.add(run_once(tree, command, count))
 
 
 def spread(values: list[float], digits: int = 3) -> str:
@@ -119,7 +151,7 @@ def spread(values: list[float], digits: int = 3) -> str:
 
 
 def ratios(mine: list[float], theirs: list[float]) -> list[float]:
-    """This tree's time over the other's, pair by pair."""
+    """This tree's figure over the other's, pair by pair."""
     return [a / b for a, b in zip(mine, theirs, strict=True)]
 
 
@@ -134,22 +166,34 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
 
 
+UNITS = {"wall": ("wall s", 1.0, 3), "cpu": ("cpu s", 1.0, 3),
+         "instructions": ("instructions (millions)", 1e-6, 1)}
+
+
 def report(this: Tree, other: Tree) -> list[str]:
-    """The lines printed: each tree's times, then the ratios pair by pair."""
+    """The lines printed: each tree's figures, then the ratios pair by pair, then each
+    run's main figure (CPU seconds, or instructions)."""
+    names = list(this.figures)
+    scaled = {(side, name): [v * UNITS[name][1] for v in tree.figures[name]]
+              for side, tree in enumerate((this, other)) for name in names}
     width = max(len(str(this.root)), len(str(other.root)))
-    lines = [f"{'tree':<{width}}  {'wall s: median (min-max)':<26}  cpu s: median (min-max)"]
-    for tree in (this, other):
-        lines.append(f"{tree.root!s:<{width}}  {spread(tree.wall):<26}  {spread(tree.cpu)}")
-    for what, mine, theirs in (("cpu", this.cpu, other.cpu), ("wall", this.wall, other.wall)):
+    lines = [f"{'tree':<{width}}  "
+             + "  ".join(f"{UNITS[n][0] + ': median (min-max)':<34}" for n in names)]
+    for side, tree in enumerate((this, other)):
+        lines.append(f"{tree.root!s:<{width}}  " + "  ".join(
+            f"{spread(scaled[side, n], UNITS[n][2]):<34}" for n in names))
+    for name in sorted(names):
+        mine, theirs = this.figures[name], other.figures[name]
         mean, low, high = mean_interval(ratios(mine, theirs))
-        lines.append(f"this/other {what:<4}: {spread(ratios(mine, theirs))} "
-                     f"(median of {len(mine)} pairs' ratios; geometric mean {mean:.3f} "
-                     f"[{low:.3f}, {high:.3f}] 95%; ratio of the medians "
-                     f"{statistics.median(mine) / statistics.median(theirs):.3f})")
-    for tree in (this, other):
-        lines.append(f"cpu s of each run in {tree.root}: "
-                     + " ".join(f"{s:.3f}" for s in tree.cpu))
-    return lines
+        lines.append(f"this/other {name}: {spread(ratios(mine, theirs), 4)} "
+                     f"(median of {len(mine)} pairs' ratios; geometric mean {mean:.4f} "
+                     f"[{low:.4f}, {high:.4f}] 95%; ratio of the medians "
+                     f"{statistics.median(mine) / statistics.median(theirs):.4f})")
+    main = names[-1]
+    for side, tree in enumerate((this, other)):
+        lines.append(f"{UNITS[main][0]} of each run in {tree.root}: "
+                     + " ".join(f"{v:.{UNITS[main][2]}f}" for v in scaled[side, main]))
+    return [line.rstrip() for line in lines]
 
 
 def checkout(text: str) -> Tree:
@@ -166,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         "python scripts/bench_trees.py --other ../old -- python -c pass",
         "python scripts/bench_trees.py --other ../old --repeat 9 -- python -m arena tournament "
         "--bot greedy --bot objective --games 200 --seed 7 --workers 1 --out {tmp}/r --quiet",
+        "python scripts/bench_trees.py --other ../old --repeat 2 --warmup 0 --instructions -- "
+        "python -m arena --help",
     )
     ap.add_argument("--other", required=True, metavar="PATH",
                     help="the checkout compared with this one (with its own .venv)")
@@ -174,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=at_least(1), default=7, help="timed pairs of runs")
     ap.add_argument("--warmup", type=at_least(0), default=1,
                     help="untimed runs per tree first")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count the instructions run under valgrind instead of timing")
     ap.add_argument("command", nargs="+", metavar="COMMAND",
                     help="the command (after --), run in each tree's folder")
     args = ap.parse_args(argv)
@@ -181,13 +229,15 @@ def main(argv: list[str] | None = None) -> int:
         this, other = checkout(args.this), checkout(args.other)
     except ValueError as exc:
         return usage_error(ap, str(exc))
+    if args.instructions and not shutil.which(VALGRIND[0]):
+        return usage_error(ap, "--instructions needs valgrind on PATH")
     load = os.getloadavg()
     print(f"command: {shlex.join(args.command)}")
     print(f"this: {this.root}  other: {other.root}  {args.repeat} pairs, {args.warmup} "
           f"warm-up runs each, nice {os.nice(0)}")
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     try:
-        measure(this, other, args.command, args.repeat, args.warmup)
+        measure(this, other, args.command, args.repeat, args.warmup, args.instructions)
     except RunFailed as exc:
         print(f"bench_trees: the command failed: {exc}", file=sys.stderr)
         return 1

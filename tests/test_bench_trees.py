@@ -6,6 +6,7 @@ machine, not on slow code)."""
 from __future__ import annotations
 
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -80,3 +81,20 @@ def test_the_interval_of_the_ratios() -> None:
     mean, low, high = bench.mean_interval([0.9, 1.0, 1.1, 1.0])
     assert low < mean < high and mean == pytest.approx((0.9 * 1.1) ** 0.25)
     assert all(math.isnan(v) for v in bench.mean_interval([1.2])[1:])
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_instructions_are_counted_in_every_process(tmp_path: Path) -> None:
+    a, b = fake_checkout(tmp_path / "a"), fake_checkout(tmp_path / "b")
+    # The same command, run.py, starts a second interpreter in a (a traced child), not in b.
+    (a / "run.py").write_text("import subprocess, sys\n"
+                              "subprocess.run([sys.executable, '-S', '-c', 'pass'])\n")
+    (b / "run.py").write_text("import subprocess, sys\n")
+    this, other = bench.Tree(a), bench.Tree(b)
+    bench.measure(this, other, ["python", "-S", "run.py"], 1, 0, count=True)
+    assert set(this.figures) == set(other.figures) == {"instructions"}
+    assert other.figures["instructions"][0] > 1e6
+    # the child's start-up: tens of millions of instructions
+    assert this.figures["instructions"][0] > other.figures["instructions"][0] + 1e7
+    assert any(line.startswith("this/other instructions: ")
+               for line in bench.report(this, other))
