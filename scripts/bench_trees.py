@@ -15,7 +15,9 @@ goes first alternates from pair to pair, so that a steady drift of the machine's
 on both alike; ``--warmup`` runs per tree before the timed ones are not counted (bytecode
 compiled, files cached).  ``{tmp}`` in COMMAND is a new empty folder for each run (a
 tournament's ``--out``), removed after it.  The environment is passed on as it is, apart
-from ``PATH`` and ``VIRTUAL_ENV``: a ``PYTHONPATH`` must name neither tree.
+from ``PATH`` and ``VIRTUAL_ENV``: a ``PYTHONPATH`` must name neither tree, and with
+``PYTHONDONTWRITEBYTECODE`` set (a warning is printed) no warm-up writes the bytecode caches,
+so every run compiles the modules it imports again and is timed doing it.
 
 Printed per tree: the median and the range (min-max) of the wall-clock seconds and of the
 CPU seconds (user + system) of the command's process and the children it waited for
@@ -236,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"this: {this.root}  other: {other.root}  {args.repeat} pairs, {args.warmup} "
           f"warm-up runs each, nice {os.nice(0)}")
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("warning: PYTHONDONTWRITEBYTECODE is set: every run compiles its modules again")
     try:
         measure(this, other, args.command, args.repeat, args.warmup, args.instructions)
     except RunFailed as exc:
