@@ -34,6 +34,9 @@ About 30 times slower, but the count hardly moves with the machine's load, where
 loaded 2-core machine the CPU seconds of one command spread by a third: a difference of a
 few percent is seen in two runs rather than hundreds.  It counts instructions, not time
 (a cache miss costs nothing there), so it is read beside the CPU figure, not instead of it.
+A child that forks without exec (a tournament's worker) starts from its parent's count at
+the fork, so the parent's work before it is counted twice: compare such a command at two
+sizes (``--games 2`` and ``--games 42``), whose difference cancels it.
 """
 
 from __future__ import annotations
