@@ -16,7 +16,9 @@ use crate::seeds;
 /// each call `[method, n]`: `getrandbits k`, `random`, `randbelow n`, `shuffle n` (the
 /// permutation of range(n)), `choice n` (the index)); `derive_seed` (the parts' texts) and
 /// `bot_seed` (`[game seed, seat, participant]`), `arena.play.seeds`'s; `action_text` (an
-/// action's notation) and `parse_action` (a notation's action), docs/notation.md's.
+/// action's notation) and `parse_action` (a notation's action), docs/notation.md's;
+/// `bot_params` (a native bot's declared parameters, `ParamDecl::to_json`'s rows, held
+/// against `arena/data/bot_params.json` as Python reads it).
 pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
     match name {
         "options_from_dict" => Ok(RuleOptions::from_dict(arg)?.to_dict(false)),
@@ -60,6 +62,14 @@ pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
         "parse_action" => Ok(Json::Int(
             actions::parse(arg.as_str().unwrap_or(""))?.into(),
         )),
+        "bot_params" => {
+            let entry = arg.as_str().and_then(|name| crate::bots::entry(name, true));
+            let entry =
+                entry.ok_or_else(|| Error::value(format!("no native bot {}", arg.dump())))?;
+            Ok(Json::List(
+                entry.params().iter().map(|p| p.to_json()).collect(),
+            ))
+        }
         other => Err(Error::value(format!("no probe {other}"))),
     }
 }

@@ -28,6 +28,7 @@ use takenoko::json::Json;
 use takenoko::options::RuleOptions;
 use takenoko::placement;
 use takenoko::position;
+use takenoko::referee::panic_text;
 use takenoko::state::{Board, State, STEP_NAMES};
 use takenoko::view::View;
 
@@ -117,21 +118,22 @@ fn guard<T>(
 ) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
-            let message = format!(
-                "the native engine failed ({}): {what}; this is a bug of the engine, please report it",
-                context()
-            );
-            Err(match exception(py, "ArenaError") {
-                Ok(t) => PyErr::from_type(t, message),
-                Err(err) => err,
-            })
-        }
+        Err(payload) => Err(arena_error(
+            py,
+            format!(
+                "the native engine failed ({}): {}; this is a bug of the engine, please report it",
+                context(),
+                panic_text(payload.as_ref())
+            ),
+        )),
+    }
+}
+
+/// An `ArenaError` with this sentence (a panic of the engine).
+fn arena_error(py: Python<'_>, message: String) -> PyErr {
+    match exception(py, "ArenaError") {
+        Ok(t) => PyErr::from_type(t, message),
+        Err(e) => e,
     }
 }
 
@@ -228,47 +230,49 @@ fn from_json_with(py: Python<'_>, v: &Json, foreign: &[Py<PyAny>]) -> PyResult<P
     })
 }
 
-/// The core's options of a reference `RuleOptions` (the last one is remembered: a run
-/// plays thousands of games with the same object).
-fn core_options(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Arc<RuleOptions>> {
-    static LAST: Mutex<Option<(Py<PyAny>, Arc<RuleOptions>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((obj, parsed)) = last.as_ref() {
-        if obj.bind(py).is(options) {
-            return Ok(parsed.clone());
+/// The core's value of a reference object, the last one remembered: a run plays thousands
+/// of games with the same options and card set.
+fn remembered<T>(
+    last: &Mutex<Option<(Py<PyAny>, Arc<T>)>>,
+    obj: &Bound<'_, PyAny>,
+    make: impl FnOnce() -> PyResult<T>,
+) -> PyResult<Arc<T>> {
+    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+    match last.as_ref() {
+        Some((seen, parsed)) if seen.bind(obj.py()).is(obj) => Ok(parsed.clone()),
+        _ => {
+            let parsed = Arc::new(make()?);
+            *last = Some((obj.clone().unbind(), parsed.clone()));
+            Ok(parsed)
         }
     }
-    let mut foreign = Vec::new();
-    let data = to_json(&options.call_method0("to_dict")?, &mut foreign)?;
-    let parsed =
-        Arc::new(RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?);
-    *last = Some((options.clone().unbind(), parsed.clone()));
-    Ok(parsed)
 }
 
-/// The core's card set of a reference `CardSet`.
+/// The core's options of a reference `RuleOptions`, read from its `to_dict`.
+fn core_options(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Arc<RuleOptions>> {
+    static LAST: Mutex<Option<(Py<PyAny>, Arc<RuleOptions>)>> = Mutex::new(None);
+    remembered(&LAST, options, || {
+        let mut foreign = Vec::new();
+        let data = to_json(&options.call_method0("to_dict")?, &mut foreign)?;
+        RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))
+    })
+}
+
+/// The core's card set of a reference `CardSet`, read through its `changes()`, the form
+/// the core reads and writes a set in.
 fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>> {
     static LAST: Mutex<Option<(Py<PyAny>, Arc<CardSet>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((obj, parsed)) = last.as_ref() {
-        if obj.bind(py).is(cards) {
-            return Ok(parsed.clone());
-        }
-    }
-    // Through the reference's `changes()`, the form the core reads and writes a set in.
-    let mut foreign = Vec::new();
-    let changes = to_json(&cards.call_method0("changes")?, &mut foreign)?;
-    let points = changes
-        .get("points")
-        .and_then(Json::as_object)
-        .unwrap_or(&[]);
-    let remove = changes.get("remove").and_then(Json::as_list).unwrap_or(&[]);
-    let parsed = Arc::new(
-        CardSet::from_changes(points, remove, changes.get("add"))
-            .map_err(|m| raise(py, Error::option(m)))?,
-    );
-    *last = Some((cards.clone().unbind(), parsed.clone()));
-    Ok(parsed)
+    remembered(&LAST, cards, || {
+        let changes = to_json(&cards.call_method0("changes")?, &mut Vec::new())?;
+        let points = changes.get("points").and_then(Json::as_object);
+        let remove = changes.get("remove").and_then(Json::as_list);
+        CardSet::from_changes(
+            points.unwrap_or(&[]),
+            remove.unwrap_or(&[]),
+            changes.get("add"),
+        )
+        .map_err(|m| raise(py, Error::option(m)))
+    })
 }
 
 /// Whether the core can play a card set: OptionError with the core's sentence when its
@@ -297,26 +301,6 @@ fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> 
 }
 
 // ---------------------------------------------------------------------- the public board
-
-/// A card index of the game's set (printed and added cards).
-fn card_arg(card: i64, set: &CardSet) -> PyResult<u8> {
-    if (0..set.cards.len() as i64).contains(&card) {
-        Ok(card as u8)
-    } else {
-        Err(PyIndexError::new_err(format!("{card} is not a card index")))
-    }
-}
-
-/// A seat of the game, as the board's queries take it (IndexError otherwise).
-fn seat_arg(b: &Board, seat: i64) -> PyResult<u8> {
-    if (0..b.players as i64).contains(&seat) {
-        Ok(seat as u8)
-    } else {
-        Err(PyIndexError::new_err(format!(
-            "seat {seat} is not in the game"
-        )))
-    }
-}
 
 /// The reference's objects a game is played with: its options, its card set, and the card
 /// points read off the set or given by a caller (`with_card_points`).
@@ -438,9 +422,9 @@ macro_rules! board_api {
                     .unbind())
             }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
-            fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
-                let b = self.board();
-                Ok(b.objective_found(seat_arg(b, seat)?, card_arg(card, &b.card_set)?))
+            fn objective_found(&self, py: Python<'_>, seat: i64, card: i64) -> PyResult<bool> {
+                let found = self.board().objective_found_at(seat, card);
+                found.map_err(|e| raise(py, e))
             }
             /// The reference engine's object with this one's values (a state: a copy of it,
             /// history kept): what a Python bot searches on, or a test compares.
@@ -806,15 +790,8 @@ impl PyState {
         sample: PyRef<'_, PyState>,
         seat: i64,
     ) -> PyResult<PyState> {
-        let Some(seat) = u8::try_from(seat).ok().filter(|&s| s < self.st.b.players) else {
-            return Err(PyValueError::new_err(format!(
-                "seat {seat} is not in the game"
-            )));
-        };
-        let mut s = self.copy_of(py, false)?;
-        s.st = self.st.with_hidden_from(&sample.st, seat);
-        s.changed();
-        Ok(s)
+        let st = self.st.with_hidden_from_seat(&sample.st, seat);
+        self.edited(py, false, |s| st.map(|st| *s = st))
     }
     /// Apply an action after checking it is legal; IllegalActionError if not.
     fn play(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
@@ -1186,7 +1163,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(learned::value_logit, m)?,
         wrap_pyfunction!(learned::selfplay, m)?,
         wrap_pyfunction!(referee::bot_names, m)?,
-        wrap_pyfunction!(referee::bot_params, m)?,
         wrap_pyfunction!(referee::check_bot_params, m)?,
         wrap_pyfunction!(referee::_test_bots, m)?,
         wrap_pyfunction!(referee::play_game, m)?,

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
 
 use takenoko::actions::Action;
 use takenoko::batch::{Batch, Finished, Game, Participant};
@@ -32,7 +32,8 @@ use takenoko::view::View;
 
 use super::draws::{generator, rng_state};
 use super::{
-    core_cards, core_options, entry_tuple, exception, result_object, GameObjects, PyState, PyView,
+    arena_error, core_cards, core_options, entry_tuple, raise_quoting, result_object, to_json,
+    GameObjects, PyState, PyView,
 };
 
 /// Whether the test-only bots of the registry may be made (`_test_bots`).
@@ -54,51 +55,24 @@ pub fn bot_names() -> Vec<&'static str> {
         .collect()
 }
 
-/// A native bot's declared parameters as JSON text (a list of `{name, type, default,
-/// minimum, maximum, choices}`), to hold them against the Python bot's `PARAMS`.
-#[pyfunction]
-pub fn bot_params(name: &str) -> PyResult<String> {
-    let rows = entry(name)?.params().iter().map(|p| p.to_json()).collect();
-    Ok(takenoko::json::Json::List(rows).dump())
-}
-
 fn entry(name: &str) -> PyResult<&'static BotEntry> {
     bots::entry(name, tests_on())
         .ok_or_else(|| PyValueError::new_err(format!("no native bot {name:?}")))
 }
 
-/// A parameter value from Python: bool, int, float or str.
-fn value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if v.is_exact_instance_of::<PyBool>() {
-        return Ok(Value::Bool(v.extract()?));
-    }
-    if v.is_instance_of::<PyInt>() {
-        return Ok(Value::Int(v.extract()?));
-    }
-    if v.is_instance_of::<PyFloat>() {
-        return Ok(Value::Float(v.extract()?));
-    }
-    if v.is_instance_of::<PyString>() {
-        return Ok(Value::Text(v.extract()?));
-    }
-    Err(PyValueError::new_err(format!(
-        "a bot parameter is a bool, int, float or str, not {}",
-        v.repr()?
-    )))
-}
-
-pub(crate) fn params_of(params: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
-    params
-        .iter()
-        .map(|(k, v)| Ok((k.extract::<String>()?, value(&v)?)))
-        .collect()
+/// A bot's parameters from a Python dict (`Value::params_of`: a ValueError quotes a value
+/// that is no bool, int, float or str).
+pub(crate) fn params_of(params: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Value)>> {
+    let mut foreign = Vec::new();
+    let data = to_json(params, &mut foreign)?;
+    Value::params_of(&data).map_err(|e| raise_quoting(params.py(), e, &foreign))
 }
 
 /// Why the native bot refuses these parameters (None: it takes them), as
 /// `Bot.check_params` says it.
 #[pyfunction]
 pub fn check_bot_params(name: &str, params: &Bound<'_, PyDict>) -> PyResult<Option<String>> {
-    Ok(entry(name)?.check(&params_of(params)?).err())
+    Ok(entry(name)?.check(&params_of(params.as_any())?).err())
 }
 
 /// Test hook: while on, the registry's test-only bots (`panic`) can be made.
@@ -116,7 +90,7 @@ struct NativeSpec {
 fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
     let entry = entry(name)?;
     let params = entry
-        .check(&params_of(params)?)
+        .check(&params_of(params.as_any())?)
         .map_err(|m| PyValueError::new_err(format!("native bot {name}: {m}")))?;
     Ok(NativeSpec { entry, params })
 }
@@ -379,13 +353,6 @@ fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
     match failure {
         Failure::Refused(e) => super::raise(py, e),
         Failure::Panic(m) => arena_error(py, m),
-    }
-}
-
-fn arena_error(py: Python<'_>, message: String) -> PyErr {
-    match exception(py, "ArenaError") {
-        Ok(t) => PyErr::from_type(t, message),
-        Err(e) => e,
     }
 }
 
