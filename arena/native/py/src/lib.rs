@@ -1159,8 +1159,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(_state_from_pickle, m)?,
         wrap_pyfunction!(_view_from_pickle, m)?,
         wrap_pyfunction!(learned::feature_names, m)?,
-        wrap_pyfunction!(learned::value_features, m)?,
-        wrap_pyfunction!(learned::value_logit, m)?,
         wrap_pyfunction!(learned::selfplay, m)?,
         wrap_pyfunction!(referee::bot_names, m)?,
         wrap_pyfunction!(referee::check_bot_params, m)?,
