@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyAttributeError, PyIndexError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
@@ -21,7 +21,8 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyT
 use takenoko::actions::Kind;
 use takenoko::components::CardSet;
 use takenoko::edits::Hidden;
-use takenoko::error::{Error, ErrorKind};
+use takenoko::error::Error;
+use takenoko::facts;
 use takenoko::grid::GRID;
 use takenoko::history::Entry;
 use takenoko::json::Json;
@@ -70,39 +71,24 @@ reference_item!(card_set_class, "arena.engine.components", "CardSet");
 reference_item!(game_result_class, "arena.engine.state", "GameResult");
 reference_item!(random_class, "random", "Random");
 
-fn exception<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
-    Ok(py
-        .import("arena.engine.errors")?
-        .getattr(name)?
-        .downcast_into::<PyType>()?)
-}
-
 /// The reference's exception for a refusal of the core.
 fn raise(py: Python<'_>, e: Error) -> PyErr {
     raise_quoting(py, e, &[])
 }
 
 /// The reference's exception for a refusal of the core, its sentence made by
-/// `arena.engine.errors.refusal` from the kind, field, phrase and value; `foreign` holds the
-/// input's values JSON has no form for (`to_json`), handed back as they were given.
+/// `arena.engine.errors.core_refusal` from the kind's name, field, phrase and value;
+/// `foreign` holds the input's values JSON has no form for (`to_json`), handed back as
+/// they were given.
 fn raise_quoting(py: Python<'_>, e: Error, foreign: &[Py<PyAny>]) -> PyErr {
     let made = || -> PyResult<PyErr> {
-        let class = match e.kind {
-            ErrorKind::Option => exception(py, "OptionError")?,
-            ErrorKind::Notation => exception(py, "NotationError")?,
-            ErrorKind::IllegalAction => exception(py, "IllegalActionError")?,
-            ErrorKind::Position => exception(py, "PositionError")?,
-            ErrorKind::Placement => exception(py, "PlacementError")?,
-            ErrorKind::Value => py.get_type::<PyValueError>(),
-            ErrorKind::Index => py.get_type::<PyIndexError>(),
-        };
         let kwargs = PyDict::new(py);
         kwargs.set_item("field", &e.field)?;
         if let Some(v) = &e.value {
             kwargs.set_item("value", from_json_with(py, v, foreign)?)?;
         }
-        let refusal = py.import("arena.engine.errors")?.getattr("refusal")?;
-        let exc = refusal.call((class, &e.message), Some(&kwargs))?;
+        let refusal = py.import("arena.engine.errors")?.getattr("core_refusal")?;
+        let exc = refusal.call((e.kind.name(), &e.message), Some(&kwargs))?;
         Ok(PyErr::from_value(exc))
     };
     made().unwrap_or_else(|err| err)
@@ -131,7 +117,10 @@ fn guard<T>(
 
 /// An `ArenaError` with this sentence (a panic of the engine).
 fn arena_error(py: Python<'_>, message: String) -> PyErr {
-    match exception(py, "ArenaError") {
+    let class = py
+        .import("arena.engine.errors")
+        .and_then(|m| m.getattr("ArenaError"));
+    match class.and_then(|c| Ok(c.downcast_into::<PyType>()?)) {
         Ok(t) => PyErr::from_type(t, message),
         Err(e) => e,
     }
@@ -287,15 +276,10 @@ fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> 
     let options = rule_options_class(py)?
         .call_method1("from_dict", (from_json(py, &b.options.to_dict(true))?,))?
         .unbind();
-    let changes = b.card_set.changes();
-    let points = from_json(py, changes.get("points").unwrap_or(&Json::Object(vec![])))?;
-    let remove = from_json(py, changes.get("remove").unwrap_or(&Json::List(vec![])))?;
-    let kwargs = PyDict::new(py);
-    if let Some(add) = changes.get("add") {
-        kwargs.set_item("add", from_json(py, add)?)?;
-    }
+    let changes = from_json(py, &b.card_set.changes())?;
+    let changes = changes.downcast_bound::<PyDict>(py)?;
     let cards = card_set_class(py)?
-        .call_method("from_changes", (points, remove), Some(&kwargs))?
+        .call_method("from_changes", (), Some(changes))?
         .unbind();
     Ok((options, cards))
 }
@@ -490,30 +474,19 @@ impl Holder for PyState {
 
 board_api!(PyState);
 
+/// A history entry as the reference keeps it: a tuple, its lists tuples too.
 fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
-    let (tag, round) = (e.tag() as u32, e.round());
-    let ints = |rest: &[u32]| -> PyResult<PyObject> {
-        let items: Vec<u32> = [tag, round].iter().chain(rest).copied().collect();
+    fn tuple_of(py: Python<'_>, v: &Json) -> PyResult<PyObject> {
+        let Json::List(items) = v else {
+            return from_json(py, v);
+        };
+        let items: Vec<PyObject> = items
+            .iter()
+            .map(|x| tuple_of(py, x))
+            .collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, items)?.into_any().unbind())
-    };
-    match e {
-        Entry::Move { seat, action, .. } => ints(&[*seat as u32, *action]),
-        Entry::Rolled { face, .. } => ints(&[*face as u32]),
-        Entry::DrewPlots { tiles, .. } => Ok((tag, round, PyTuple::new(py, tiles)?)
-            .into_pyobject(py)?
-            .into_any()
-            .unbind()),
-        Entry::Drew { card, .. } | Entry::Returned { card, .. } => ints(&[*card as u32]),
-        Entry::Dealt { seat, hand, .. } => {
-            let hand = PyTuple::new(py, hand)?;
-            Ok((tag, round, *seat, hand)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind())
-        }
-        Entry::Emperor { seat, .. } => ints(&[*seat as u32]),
-        Entry::GameOver { .. } => ints(&[]),
     }
+    tuple_of(py, &facts::entry_json(e))
 }
 
 impl PyState {
@@ -830,30 +803,17 @@ impl PyState {
     }
 }
 
-/// The reference's `GameResult` of a state; `excluded` seats cannot win.
+/// The reference's `GameResult` of a state (`GameResult.from_dict` of the core's
+/// `result_dict`); `excluded` seats cannot win.
 fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObject> {
     let seats: Vec<u8> = excluded
         .iter()
         .filter(|&&s| (0..4).contains(&s))
         .map(|&s| s as u8)
         .collect();
-    let r = st.result(&seats);
-    let completed: Vec<Bound<'_, PyTuple>> = r
-        .completed
-        .iter()
-        .map(|done| PyTuple::new(py, done.iter().map(|&c| st.b.card_set.id(c))))
-        .collect::<PyResult<_>>()?;
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("scores", PyTuple::new(py, &r.scores)?)?;
-    kwargs.set_item("panda_points", PyTuple::new(py, &r.panda_points)?)?;
-    kwargs.set_item("winners", PyTuple::new(py, &r.winners)?)?;
-    kwargs.set_item("tiebreak", r.tiebreak)?;
-    kwargs.set_item("emperor", r.emperor)?;
-    kwargs.set_item("capped", r.capped)?;
-    kwargs.set_item("rounds", r.rounds)?;
-    kwargs.set_item("completed", PyTuple::new(py, completed)?)?;
-    kwargs.set_item("excluded", PyTuple::new(py, excluded)?)?;
-    Ok(game_result_class(py)?.call((), Some(&kwargs))?.unbind())
+    let data = from_json(py, &facts::result_dict(&st.result(&seats), &st.b.card_set))?;
+    let class = game_result_class(py)?;
+    Ok(class.call_method1("from_dict", (data, excluded))?.unbind())
 }
 
 // ---------------------------------------------------------------------- PlayerView
@@ -1049,10 +1009,11 @@ fn new_game(
             low as i128
         }
     };
-    if dice.iter().any(|f| !(0..6).contains(f)) {
-        return Err(PyValueError::new_err("dice: faces are 0..5"));
-    }
-    let faces: Vec<u8> = dice.iter().map(|&f| f as u8).collect();
+    // A face beyond a byte is refused by the core as any face beyond 5 is.
+    let faces: Vec<u8> = dice
+        .iter()
+        .map(|&f| u8::try_from(f).unwrap_or(u8::MAX))
+        .collect();
     let core_opts = core_options(py, options)?;
     let core_set = core_cards(py, cards)?;
     let st = guard(
