@@ -11,7 +11,6 @@ a planted panic must end as a failed game, not as a crash.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Sequence
@@ -232,12 +231,12 @@ def native_classes() -> list[type[Bot]]:
 
 
 def test_native_bots_declare_the_python_bots_parameters() -> None:
-    from arena._native import bot_params
+    from arena._native import _probe
 
     classes = native_classes()
     assert RandomBot in classes
     for cls in classes:
-        rows = json.loads(bot_params(cls.NATIVE))
+        rows = _probe("bot_params", cls.NATIVE)
         assert [r["name"] for r in rows] == [p.name for p in cls.PARAMS]
         for r, p in zip(rows, cls.PARAMS):
             assert (r["type"], r["default"], r["minimum"], r["maximum"], tuple(r["choices"])) == (

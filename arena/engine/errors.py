@@ -35,6 +35,12 @@ class PlacementError(ArenaError, ValueError):
 NO_VALUE: Any = object()
 E = TypeVar("E", bound=Exception)
 
+#: The exception of each kind of the Rust core's refusals, by the name the core gives it
+#: (``takenoko::error::ErrorKind::name``).
+KINDS: dict[str, type[Exception]] = {kind.__name__: kind for kind in (
+    OptionError, NotationError, IllegalActionError, PositionError, PlacementError,
+    ValueError, IndexError)}
+
 
 def refusal(kind: type[E], message: str, *, field: str = "", value: Any = NO_VALUE) -> E:
     """The one place a refusal becomes its sentence, on both engines.
@@ -52,6 +58,13 @@ def refusal(kind: type[E], message: str, *, field: str = "", value: Any = NO_VAL
         else:
             message = message.replace("{value}", repr(value), 1)
     return kind(f"{field}: {message}" if field else message)
+
+
+def core_refusal(kind: str, message: str, *, field: str = "",
+                 value: Any = NO_VALUE) -> Exception:
+    """A refusal of the Rust core, its kind by name (``KINDS``), made into its sentence by
+    ``refusal`` as the reference's are."""
+    return refusal(KINDS[kind], message, field=field, value=value)
 
 
 def quote_json(value: object) -> str:

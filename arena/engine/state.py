@@ -161,6 +161,22 @@ class GameResult:
             "completed": [list(c) for c in self.completed],
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], excluded: Sequence[int] = ()) -> GameResult:
+        """The result ``to_dict`` wrote, its lists tuples again: what the native engine
+        hands over (``takenoko::facts::result_dict``), with the seats that could not win."""
+        return cls(
+            scores=tuple(data["scores"]),
+            panda_points=tuple(data["panda_points"]),
+            winners=tuple(data["winners"]),
+            tiebreak=data["tiebreak"],
+            emperor=data["emperor"],
+            capped=data["capped"],
+            rounds=data["rounds"],
+            completed=tuple(tuple(c) for c in data["completed"]),
+            excluded=tuple(excluded),
+        )
+
 
 def _written_out(stub: Callable[..., GameState]) -> Callable[..., GameState]:
     """``GameState.copy`` with its body generated from ``FIELDS``: one line per field.

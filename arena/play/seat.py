@@ -95,7 +95,7 @@ def takes(name: str, params: dict[str, Any]) -> bool:
     if hit is None:
         try:
             hit = core().check_bot_params(name, params) is None
-        except (ValueError, OverflowError):  # OverflowError: an int PyO3 cannot hold in 64 bits
+        except ValueError:  # a value the core does not take: an int beyond 64 bits, say
             hit = False
         if len(_TAKES) > 256:
             _TAKES.clear()

@@ -5,7 +5,6 @@ code keeps beside it (the shared evaluation's ``DECAY``...) to the defaults it d
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -40,14 +39,14 @@ def test_every_built_in_bot_takes_the_file_s_parameters() -> None:
 def test_the_core_s_table_is_the_file_s() -> None:
     """Row by row, what the compiled-in copy declares is what Python read from the file (a
     stale build or a second declaration in Rust would differ)."""
-    from arena._native import bot_names, bot_params
+    from arena._native import _probe, bot_names
 
     assert sorted(bot_names()) == sorted(FILE_BOTS)
     for bot in FILE_BOTS:
         rows = [(p.name, p.type.__name__, p.default, p.minimum, p.maximum, list(p.choices))
                 for p in declared(bot)]
         core = [(r["name"], r["type"], r["default"], r["minimum"], r["maximum"], r["choices"])
-                for r in json.loads(bot_params(bot))]
+                for r in _probe("bot_params", bot)]
         assert core == rows, bot
 
 

@@ -34,10 +34,10 @@ def test_the_weights_name_the_cores_features_in_order() -> None:
 
 @native
 def test_features_are_finite_and_hide_the_other_hand() -> None:
-    from arena.engine.native import _module
+    from arena.engine.native import _module, to_position
 
     s = new_game(2, 5)
-    x = _module().value_features(s, 0)
+    x = _module()._probe("value_features", [to_position(s), 0])
     assert len(x) == len(_module().feature_names())
     assert all(v == v and abs(v) < 1e6 for v in x)
 

@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::bots::registry::{BotEntry, Params};
+use crate::bots::registry::{BotEntry, Params, Value};
+use crate::bots::Bot;
 use crate::components::CardSet;
 use crate::options::RuleOptions;
 use crate::placement::Placement;
@@ -18,6 +19,33 @@ pub struct Participant {
     pub entry: &'static BotEntry,
     pub params: Params,
     pub name: String,
+}
+
+impl Participant {
+    /// The native bot `bot` (a test-only one with `tests`) with its `given` parameters,
+    /// checked by the registry; the refusal names the bot.
+    pub fn new(
+        bot: &str,
+        given: &[(String, Value)],
+        name: String,
+        tests: bool,
+    ) -> Result<Participant, String> {
+        let entry =
+            crate::bots::entry(bot, tests).ok_or_else(|| format!("no native bot {bot:?}"))?;
+        let params = entry
+            .check(given)
+            .map_err(|m| format!("native bot {bot}: {m}"))?;
+        Ok(Participant {
+            entry,
+            params,
+            name,
+        })
+    }
+
+    /// Its bot, drawing from `rng`.
+    pub fn make(&self, rng: PyRandom) -> Box<dyn Bot> {
+        (self.entry.make)(&self.params, rng)
+    }
 }
 
 /// A batch's game: its seed, the participant per seat, the record's head, the label that
@@ -90,7 +118,7 @@ impl Batch {
         let bots = game.seats.iter().enumerate().map(|(seat, &p)| {
             let who = &self.participants[p];
             let rng = PyRandom::new(seeds::bot_seed(setup.seed, seat as u8, &who.name) as i128);
-            (who.entry.make)(&who.params, rng)
+            who.make(rng)
         });
         let Concluded {
             state,

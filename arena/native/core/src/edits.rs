@@ -1,12 +1,13 @@
-//! The named edits of a state (`with_hand`, `with_hidden`, `with_step`, `share_layout`):
-//! what a search or a test may change of a game besides playing it, each checked here so
-//! that every binding refuses the same arguments with the same sentence.
+//! The named edits of a state (`with_hand`, `with_hidden`, `with_hidden_from`, `with_step`,
+//! `share_layout`): what a search or a test may change of a game besides playing it, each
+//! checked here so that every binding refuses the same arguments with the same sentence;
+//! and the board's queries that take a caller's seat and card (`objective_found_at`).
 
 use arrayvec::ArrayVec;
 
 use crate::components::CardSet;
 use crate::error::Error;
-use crate::state::{State, STEP_NAMES};
+use crate::state::{Board, State, STEP_NAMES};
 
 /// The hidden parts `with_hidden` replaces (None: kept).
 #[derive(Default)]
@@ -19,6 +20,14 @@ pub struct Hidden {
     pub seed: Option<i128>,
 }
 
+/// A card index of the game's set (printed and added cards; IndexError otherwise).
+fn card_arg(c: i64, set: &CardSet) -> Result<u8, Error> {
+    (0..set.cards.len() as i64)
+        .contains(&c)
+        .then_some(c as u8)
+        .ok_or_else(|| Error::index(format!("{c} is not a card index")))
+}
+
 /// Card indexes of the game's set, at most `N` of them (`what` names the refused part).
 fn cards<const N: usize>(
     cards: &[i64],
@@ -28,13 +37,7 @@ fn cards<const N: usize>(
     if cards.len() > N {
         return Err(Error::value(format!("{what}: at most {N} cards")));
     }
-    let card = |&c: &i64| {
-        (0..set.cards.len() as i64)
-            .contains(&c)
-            .then_some(c as u8)
-            .ok_or_else(|| Error::index(format!("{c} is not a card index")))
-    };
-    cards.iter().map(card).collect()
+    cards.iter().map(|&c| card_arg(c, set)).collect()
 }
 
 /// Tile codes (0..11), at most `N` of them.
@@ -55,18 +58,26 @@ fn fit_known<const N: usize>(known: &mut ArrayVec<u8, N>, len: usize) {
     }
 }
 
-impl State {
+impl Board {
     /// A seat of the game (IndexError otherwise).
     pub fn seat_arg(&self, seat: i64) -> Result<u8, Error> {
-        (0..self.b.players as i64)
+        (0..self.players as i64)
             .contains(&seat)
             .then_some(seat as u8)
             .ok_or_else(|| Error::index(format!("seat {seat} is not in the game")))
     }
 
+    /// `objective_found` of a caller's seat and card index, checked (IndexError).
+    pub fn objective_found_at(&self, seat: i64, card: i64) -> Result<bool, Error> {
+        let seat = self.seat_arg(seat)?;
+        Ok(self.objective_found(seat, card_arg(card, &self.card_set)?))
+    }
+}
+
+impl State {
     /// `seat` holds `hand` (search asks "what if" of its own copies).
     pub fn with_hand(&mut self, seat: i64, hand: &[i64]) -> Result<(), Error> {
-        let seat = self.seat_arg(seat)?;
+        let seat = self.b.seat_arg(seat)?;
         self.hands[seat as usize] = cards(hand, &self.b.card_set, "hand")?;
         Ok(())
     }
@@ -102,6 +113,15 @@ impl State {
         self.rng = h.rng.unwrap_or(self.rng);
         self.seed = h.seed.unwrap_or(self.seed);
         Ok(())
+    }
+
+    /// This state with `sample`'s hidden parts but a caller's `seat`'s own hand (ValueError
+    /// for a seat not in the game).
+    pub fn with_hidden_from_seat(&self, sample: &State, seat: i64) -> Result<State, Error> {
+        let Some(seat) = u8::try_from(seat).ok().filter(|&s| s < self.b.players) else {
+            return Err(Error::value(format!("seat {seat} is not in the game")));
+        };
+        Ok(self.with_hidden_from(sample, seat))
     }
 
     /// Another step of the turn with another weather (the objective bot's probe: "what

@@ -29,6 +29,22 @@ pub enum ErrorKind {
     Index,
 }
 
+impl ErrorKind {
+    /// The name of the Python exception it is, which the binding hands over with the rest
+    /// (`arena.engine.errors.KINDS`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Option => "OptionError",
+            ErrorKind::Notation => "NotationError",
+            ErrorKind::IllegalAction => "IllegalActionError",
+            ErrorKind::Position => "PositionError",
+            ErrorKind::Value => "ValueError",
+            ErrorKind::Placement => "PlacementError",
+            ErrorKind::Index => "IndexError",
+        }
+    }
+}
+
 /// A refusal.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error {

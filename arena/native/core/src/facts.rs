@@ -4,6 +4,9 @@
 //! The Python side writes the facts with `json.dumps` (`arena.runs.records.make_record`)
 //! and the core reads them here with its own JSON reader, so the binding converts one text
 //! instead of each argument by hand, and a malformed fact is refused by its field's name.
+//! The other way, a history entry and a result are handed to Python in the same forms
+//! (`entry_json`, `result_dict`), which the binding makes into the reference's tuples and
+//! `GameResult`.
 
 use arrayvec::ArrayVec;
 
@@ -100,6 +103,51 @@ pub fn entry_of(item: &Json) -> Result<Entry, String> {
         GAME_OVER => Entry::GameOver { round },
         _ => return Err(format!("a history entry tagged {tag}")),
     })
+}
+
+/// A history entry as the Python side writes it: the reference's tuple, a JSON list.
+pub fn entry_json(e: &Entry) -> Json {
+    let (tag, round) = (Json::Int(e.tag().into()), Json::Int(e.round().into()));
+    let rest = match e {
+        Entry::Move { seat, action, .. } => {
+            vec![Json::Int((*seat).into()), Json::Int((*action).into())]
+        }
+        Entry::Rolled { face: x, .. }
+        | Entry::Drew { card: x, .. }
+        | Entry::Returned { card: x, .. }
+        | Entry::Emperor { seat: x, .. } => vec![Json::Int((*x).into())],
+        Entry::DrewPlots { tiles, .. } => vec![int_list(tiles)],
+        Entry::Dealt { seat, hand, .. } => vec![Json::Int((*seat).into()), int_list(hand)],
+        Entry::GameOver { .. } => vec![],
+    };
+    Json::List([tag, round].into_iter().chain(rest).collect())
+}
+
+/// A result as the reference's `GameResult.to_dict` writes it (the completed cards by their
+/// ids in `set`), which `GameResult.from_dict` reads back.
+pub fn result_dict(r: &GameResult, set: &CardSet) -> Json {
+    let ids =
+        |done: &Vec<u8>| Json::List(done.iter().map(|&c| Json::Str(set.id(c).into())).collect());
+    Json::Object(vec![
+        ("scores".into(), int_list(&r.scores)),
+        ("panda_points".into(), int_list(&r.panda_points)),
+        ("winners".into(), int_list(&r.winners)),
+        ("tiebreak".into(), Json::Str(r.tiebreak.into())),
+        (
+            "emperor".into(),
+            r.emperor.map_or(Json::Null, |s| Json::Int(s.into())),
+        ),
+        ("capped".into(), Json::Bool(r.capped)),
+        ("rounds".into(), Json::Int(r.rounds.into())),
+        (
+            "completed".into(),
+            Json::List(r.completed.iter().map(ids).collect()),
+        ),
+    ])
+}
+
+fn int_list<T: Copy + Into<i128>>(items: &[T]) -> Json {
+    Json::List(items.iter().map(|&i| Json::Int(i.into())).collect())
 }
 
 /// A result as Python holds it (`GameResult`'s fields, the completed cards by their index
@@ -235,22 +283,6 @@ mod tests {
 
     fn ints<T: Copy + Into<i128>>(items: &[T]) -> Json {
         List(items.iter().map(|&i| Int(i.into())).collect())
-    }
-
-    /// An entry as the Python side writes it: the reference's tuple, a JSON list.
-    fn entry_json(e: &Entry) -> Json {
-        let (tag, round) = (Int(e.tag().into()), Int(e.round().into()));
-        let rest = match e {
-            Entry::Move { seat, action, .. } => vec![Int((*seat).into()), Int((*action).into())],
-            Entry::Rolled { face: x, .. }
-            | Entry::Drew { card: x, .. }
-            | Entry::Returned { card: x, .. }
-            | Entry::Emperor { seat: x, .. } => vec![Int((*x).into())],
-            Entry::DrewPlots { tiles, .. } => vec![ints(tiles)],
-            Entry::Dealt { seat, hand, .. } => vec![Int((*seat).into()), ints(hand)],
-            Entry::GameOver { .. } => vec![],
-        };
-        List([tag, round].into_iter().chain(rest).collect())
     }
 
     /// The facts of a state as `make_record` writes them.

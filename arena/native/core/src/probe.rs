@@ -4,6 +4,9 @@
 //! probes, so the binding only converts.
 
 use crate::actions;
+use crate::bots::features::{features, FEATURES};
+use crate::bots::heuristics::{card_points, Cache};
+use crate::bots::learned::Mlp;
 use crate::error::Error;
 use crate::json::Json;
 use crate::options::{RuleOptions, TABLE};
@@ -16,7 +19,11 @@ use crate::seeds;
 /// each call `[method, n]`: `getrandbits k`, `random`, `randbelow n`, `shuffle n` (the
 /// permutation of range(n)), `choice n` (the index)); `derive_seed` (the parts' texts) and
 /// `bot_seed` (`[game seed, seat, participant]`), `arena.play.seeds`'s; `action_text` (an
-/// action's notation) and `parse_action` (a notation's action), docs/notation.md's.
+/// action's notation) and `parse_action` (a notation's action), docs/notation.md's;
+/// `bot_params` (a native bot's declared parameters, `ParamDecl::to_json`'s rows, held
+/// against `arena/data/bot_params.json` as Python reads it); `value_features` (`[position,
+/// seat]`: the learned value's features of that seat) and `value_logit` (`[weights text,
+/// features]`: the net's logit), held against the training script's numpy.
 pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
     match name {
         "options_from_dict" => Ok(RuleOptions::from_dict(arg)?.to_dict(false)),
@@ -60,8 +67,50 @@ pub fn probe(name: &str, arg: &Json) -> Result<Json, Error> {
         "parse_action" => Ok(Json::Int(
             actions::parse(arg.as_str().unwrap_or(""))?.into(),
         )),
+        "bot_params" => {
+            let entry = arg.as_str().and_then(|name| crate::bots::entry(name, true));
+            let entry =
+                entry.ok_or_else(|| Error::value(format!("no native bot {}", arg.dump())))?;
+            Ok(Json::List(
+                entry.params().iter().map(|p| p.to_json()).collect(),
+            ))
+        }
+        "value_features" => value_features(arg),
+        "value_logit" => value_logit(arg),
         other => Err(Error::value(format!("no probe {other}"))),
     }
+}
+
+fn value_features(arg: &Json) -> Result<Json, Error> {
+    let Some([position, seat]) = arg.as_list() else {
+        return Err(Error::value("[position, seat]"));
+    };
+    let state = crate::position::from_position(position)?;
+    let seat = seat.as_int().and_then(|s| u8::try_from(s).ok());
+    let seat = seat.filter(|&s| s < state.b.players);
+    let seat = seat.ok_or_else(|| Error::value("no such seat in this game"))?;
+    let mut out = [0.0f32; FEATURES];
+    let points = card_points(&state.b);
+    features(&state, seat, &mut Cache::new(), &points, &mut out);
+    Ok(Json::List(
+        out.iter().map(|&v| Json::Float(v.into())).collect(),
+    ))
+}
+
+fn value_logit(arg: &Json) -> Result<Json, Error> {
+    let Some([weights, x]) = arg.as_list() else {
+        return Err(Error::value("[weights text, features]"));
+    };
+    let net = Mlp::from_json(weights.as_str().unwrap_or("")).map_err(Error::value)?;
+    let number = |v: &Json| match v {
+        Json::Float(f) => Some(*f as f32),
+        v => v.as_int().map(|i| i as f32),
+    };
+    let x: Option<Vec<f32>> = x.as_list().unwrap_or(&[]).iter().map(number).collect();
+    let x: [f32; FEATURES] = x
+        .and_then(|x| x.try_into().ok())
+        .ok_or_else(|| Error::value(format!("{FEATURES} features expected")))?;
+    Ok(Json::Float(net.logit(&x).into()))
 }
 
 fn bot_seed(arg: &Json) -> Option<Json> {

@@ -75,13 +75,8 @@ impl Seats for NativeSeats {
     }
 
     fn choose(&mut self, seat: u8, state: &State, legal: &[Action]) -> (Decision, f64) {
-        native_choice(
-            self.bots[seat as usize].as_mut(),
-            &mut self.view,
-            seat,
-            state,
-            legal,
-        )
+        let bot = self.bots[seat as usize].as_mut();
+        native_choice(bot, &mut self.view, (seat, state, legal), || true)
     }
 
     fn publish(&mut self, state: &State, from: usize) -> bool {
@@ -93,18 +88,21 @@ impl Seats for NativeSeats {
 }
 
 /// A native bot's decision: its view first (made again in `view`'s lists; left as it was
-/// for a bot that does not read it), then the clock around `choose`.
+/// for a bot that does not read it), then the caller's hook (`before`; false stops the
+/// game: the Python referee's `on_decision` raised), then the clock around `choose`.
 pub fn native_choice(
     bot: &mut dyn Bot,
     view: &mut Option<View>,
-    seat: u8,
-    state: &State,
-    legal: &[Action],
+    (seat, state, legal): (u8, &State, &[Action]),
+    before: impl FnOnce() -> bool,
 ) -> (Decision, f64) {
     let view = match view {
         Some(v) if !bot.reads_view() => v,
         _ => seat_view(view, state, seat),
     };
+    if !before() {
+        return (Decision::Stop, 0.0);
+    }
     let start = Instant::now();
     let action = bot.choose(view, legal);
     (Decision::Action(action), start.elapsed().as_secs_f64())
@@ -122,10 +120,10 @@ pub fn seat_view<'a>(view: &'a mut Option<View>, state: &State, seat: u8) -> &'a
 }
 
 /// Tells native bots the new entries of the history.
-pub fn tell(bots: &mut [Box<dyn Bot>], state: &State, from: usize) {
+pub fn tell<'a>(bots: impl IntoIterator<Item = &'a mut Box<dyn Bot>>, state: &State, from: usize) {
     if let Some(history) = &state.history.0 {
-        for entry in &history[from..] {
-            for bot in bots.iter_mut() {
+        for bot in bots {
+            for entry in &history[from..] {
                 bot.observe(entry);
             }
         }
@@ -728,8 +726,13 @@ pub fn play_natives(
 ) -> Result<Concluded, Failure> {
     let mut seats = NativeSeats::new(bots);
     let mut progress = Progress::default();
-    let outcome = catch_unwind(AssertUnwindSafe(|| play(setup, &mut seats, &mut progress)));
+    let outcome = play_caught(setup, &mut seats, &mut progress);
     conclude(outcome, setup, &progress, label, head, names, parts)
+}
+
+/// `play` with its panic caught, for `conclude` (which rebuilds the game from `progress`).
+pub fn play_caught(setup: &Setup, seats: &mut impl Seats, progress: &mut Progress) -> Outcome {
+    catch_unwind(AssertUnwindSafe(|| play(setup, seats, progress)))
 }
 
 #[cfg(test)]

@@ -82,7 +82,7 @@ impl PyBot {
     #[pyo3(signature = (name, params = None))]
     fn new(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<PyBot> {
         let given = match params {
-            Some(params) => params_of(params)?,
+            Some(params) => params_of(params.as_any())?,
             None => Vec::new(),
         };
         let procedure = Procedure::new(name, &given).map_err(PyValueError::new_err)?;

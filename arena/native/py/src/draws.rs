@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple};
 
-use takenoko::bots::draws::{randbelow_by_bits, BotDraws};
+use takenoko::bots::draws::{randbelow_by_bits, random_by_bits, BotDraws};
 use takenoko::rng::PyRandom;
 use takenoko::view::Draws;
 
@@ -34,16 +34,6 @@ impl<'a, 'py> PythonDraws<'a, 'py> {
             error: None,
         })
     }
-
-    fn below(&mut self, n: u64) -> u64 {
-        let k = 64 - n.leading_zeros();
-        loop {
-            let r = self.getrandbits(k) as u64;
-            if r < n || self.error.is_some() {
-                return r.min(n - 1);
-            }
-        }
-    }
 }
 
 impl Draws for PythonDraws<'_, '_> {
@@ -63,7 +53,7 @@ impl Draws for PythonDraws<'_, '_> {
     fn shuffle(&mut self, items: &mut [u8]) {
         if self.exact {
             for i in (1..items.len()).rev() {
-                let j = self.below(i as u64 + 1) as usize;
+                let j = randbelow_by_bits(self, i as u64 + 1) as usize;
                 items.swap(i, j);
             }
             return;
@@ -104,10 +94,7 @@ impl BotDraws for PythonDraws<'_, '_> {
 
     fn random(&mut self) -> f64 {
         if self.exact {
-            // CPython's `random()`: two 32-bit words, 27 and 26 of their bits.
-            let a = (takenoko::view::Draws::getrandbits(self, 32) as u32 >> 5) as f64;
-            let b = (takenoko::view::Draws::getrandbits(self, 32) as u32 >> 6) as f64;
-            return (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0);
+            return random_by_bits(self);
         }
         match self
             .rng

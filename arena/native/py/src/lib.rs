@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyAttributeError, PyIndexError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
@@ -21,13 +21,15 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyT
 use takenoko::actions::Kind;
 use takenoko::components::CardSet;
 use takenoko::edits::Hidden;
-use takenoko::error::{Error, ErrorKind};
+use takenoko::error::Error;
+use takenoko::facts;
 use takenoko::grid::GRID;
 use takenoko::history::Entry;
 use takenoko::json::Json;
 use takenoko::options::RuleOptions;
 use takenoko::placement;
 use takenoko::position;
+use takenoko::referee::panic_text;
 use takenoko::state::{Board, State, STEP_NAMES};
 use takenoko::view::View;
 
@@ -69,39 +71,24 @@ reference_item!(card_set_class, "arena.engine.components", "CardSet");
 reference_item!(game_result_class, "arena.engine.state", "GameResult");
 reference_item!(random_class, "random", "Random");
 
-fn exception<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
-    Ok(py
-        .import("arena.engine.errors")?
-        .getattr(name)?
-        .downcast_into::<PyType>()?)
-}
-
 /// The reference's exception for a refusal of the core.
 fn raise(py: Python<'_>, e: Error) -> PyErr {
     raise_quoting(py, e, &[])
 }
 
 /// The reference's exception for a refusal of the core, its sentence made by
-/// `arena.engine.errors.refusal` from the kind, field, phrase and value; `foreign` holds the
-/// input's values JSON has no form for (`to_json`), handed back as they were given.
+/// `arena.engine.errors.core_refusal` from the kind's name, field, phrase and value;
+/// `foreign` holds the input's values JSON has no form for (`to_json`), handed back as
+/// they were given.
 fn raise_quoting(py: Python<'_>, e: Error, foreign: &[Py<PyAny>]) -> PyErr {
     let made = || -> PyResult<PyErr> {
-        let class = match e.kind {
-            ErrorKind::Option => exception(py, "OptionError")?,
-            ErrorKind::Notation => exception(py, "NotationError")?,
-            ErrorKind::IllegalAction => exception(py, "IllegalActionError")?,
-            ErrorKind::Position => exception(py, "PositionError")?,
-            ErrorKind::Placement => exception(py, "PlacementError")?,
-            ErrorKind::Value => py.get_type::<PyValueError>(),
-            ErrorKind::Index => py.get_type::<PyIndexError>(),
-        };
         let kwargs = PyDict::new(py);
         kwargs.set_item("field", &e.field)?;
         if let Some(v) = &e.value {
             kwargs.set_item("value", from_json_with(py, v, foreign)?)?;
         }
-        let refusal = py.import("arena.engine.errors")?.getattr("refusal")?;
-        let exc = refusal.call((class, &e.message), Some(&kwargs))?;
+        let refusal = py.import("arena.engine.errors")?.getattr("core_refusal")?;
+        let exc = refusal.call((e.kind.name(), &e.message), Some(&kwargs))?;
         Ok(PyErr::from_value(exc))
     };
     made().unwrap_or_else(|err| err)
@@ -117,21 +104,25 @@ fn guard<T>(
 ) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
-            let message = format!(
-                "the native engine failed ({}): {what}; this is a bug of the engine, please report it",
-                context()
-            );
-            Err(match exception(py, "ArenaError") {
-                Ok(t) => PyErr::from_type(t, message),
-                Err(err) => err,
-            })
-        }
+        Err(payload) => Err(arena_error(
+            py,
+            format!(
+                "the native engine failed ({}): {}; this is a bug of the engine, please report it",
+                context(),
+                panic_text(payload.as_ref())
+            ),
+        )),
+    }
+}
+
+/// An `ArenaError` with this sentence (a panic of the engine).
+fn arena_error(py: Python<'_>, message: String) -> PyErr {
+    let class = py
+        .import("arena.engine.errors")
+        .and_then(|m| m.getattr("ArenaError"));
+    match class.and_then(|c| Ok(c.downcast_into::<PyType>()?)) {
+        Ok(t) => PyErr::from_type(t, message),
+        Err(e) => e,
     }
 }
 
@@ -228,47 +219,49 @@ fn from_json_with(py: Python<'_>, v: &Json, foreign: &[Py<PyAny>]) -> PyResult<P
     })
 }
 
-/// The core's options of a reference `RuleOptions` (the last one is remembered: a run
-/// plays thousands of games with the same object).
-fn core_options(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Arc<RuleOptions>> {
-    static LAST: Mutex<Option<(Py<PyAny>, Arc<RuleOptions>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((obj, parsed)) = last.as_ref() {
-        if obj.bind(py).is(options) {
-            return Ok(parsed.clone());
+/// The core's value of a reference object, the last one remembered: a run plays thousands
+/// of games with the same options and card set.
+fn remembered<T>(
+    last: &Mutex<Option<(Py<PyAny>, Arc<T>)>>,
+    obj: &Bound<'_, PyAny>,
+    make: impl FnOnce() -> PyResult<T>,
+) -> PyResult<Arc<T>> {
+    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+    match last.as_ref() {
+        Some((seen, parsed)) if seen.bind(obj.py()).is(obj) => Ok(parsed.clone()),
+        _ => {
+            let parsed = Arc::new(make()?);
+            *last = Some((obj.clone().unbind(), parsed.clone()));
+            Ok(parsed)
         }
     }
-    let mut foreign = Vec::new();
-    let data = to_json(&options.call_method0("to_dict")?, &mut foreign)?;
-    let parsed =
-        Arc::new(RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))?);
-    *last = Some((options.clone().unbind(), parsed.clone()));
-    Ok(parsed)
 }
 
-/// The core's card set of a reference `CardSet`.
+/// The core's options of a reference `RuleOptions`, read from its `to_dict`.
+fn core_options(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Arc<RuleOptions>> {
+    static LAST: Mutex<Option<(Py<PyAny>, Arc<RuleOptions>)>> = Mutex::new(None);
+    remembered(&LAST, options, || {
+        let mut foreign = Vec::new();
+        let data = to_json(&options.call_method0("to_dict")?, &mut foreign)?;
+        RuleOptions::from_dict(&data).map_err(|e| raise_quoting(py, e, &foreign))
+    })
+}
+
+/// The core's card set of a reference `CardSet`, read through its `changes()`, the form
+/// the core reads and writes a set in.
 fn core_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Arc<CardSet>> {
     static LAST: Mutex<Option<(Py<PyAny>, Arc<CardSet>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((obj, parsed)) = last.as_ref() {
-        if obj.bind(py).is(cards) {
-            return Ok(parsed.clone());
-        }
-    }
-    // Through the reference's `changes()`, the form the core reads and writes a set in.
-    let mut foreign = Vec::new();
-    let changes = to_json(&cards.call_method0("changes")?, &mut foreign)?;
-    let points = changes
-        .get("points")
-        .and_then(Json::as_object)
-        .unwrap_or(&[]);
-    let remove = changes.get("remove").and_then(Json::as_list).unwrap_or(&[]);
-    let parsed = Arc::new(
-        CardSet::from_changes(points, remove, changes.get("add"))
-            .map_err(|m| raise(py, Error::option(m)))?,
-    );
-    *last = Some((cards.clone().unbind(), parsed.clone()));
-    Ok(parsed)
+    remembered(&LAST, cards, || {
+        let changes = to_json(&cards.call_method0("changes")?, &mut Vec::new())?;
+        let points = changes.get("points").and_then(Json::as_object);
+        let remove = changes.get("remove").and_then(Json::as_list);
+        CardSet::from_changes(
+            points.unwrap_or(&[]),
+            remove.unwrap_or(&[]),
+            changes.get("add"),
+        )
+        .map_err(|m| raise(py, Error::option(m)))
+    })
 }
 
 /// Whether the core can play a card set: OptionError with the core's sentence when its
@@ -283,40 +276,15 @@ fn python_values(py: Python<'_>, b: &Board) -> PyResult<(Py<PyAny>, Py<PyAny>)> 
     let options = rule_options_class(py)?
         .call_method1("from_dict", (from_json(py, &b.options.to_dict(true))?,))?
         .unbind();
-    let changes = b.card_set.changes();
-    let points = from_json(py, changes.get("points").unwrap_or(&Json::Object(vec![])))?;
-    let remove = from_json(py, changes.get("remove").unwrap_or(&Json::List(vec![])))?;
-    let kwargs = PyDict::new(py);
-    if let Some(add) = changes.get("add") {
-        kwargs.set_item("add", from_json(py, add)?)?;
-    }
+    let changes = from_json(py, &b.card_set.changes())?;
+    let changes = changes.downcast_bound::<PyDict>(py)?;
     let cards = card_set_class(py)?
-        .call_method("from_changes", (points, remove), Some(&kwargs))?
+        .call_method("from_changes", (), Some(changes))?
         .unbind();
     Ok((options, cards))
 }
 
 // ---------------------------------------------------------------------- the public board
-
-/// A card index of the game's set (printed and added cards).
-fn card_arg(card: i64, set: &CardSet) -> PyResult<u8> {
-    if (0..set.cards.len() as i64).contains(&card) {
-        Ok(card as u8)
-    } else {
-        Err(PyIndexError::new_err(format!("{card} is not a card index")))
-    }
-}
-
-/// A seat of the game, as the board's queries take it (IndexError otherwise).
-fn seat_arg(b: &Board, seat: i64) -> PyResult<u8> {
-    if (0..b.players as i64).contains(&seat) {
-        Ok(seat as u8)
-    } else {
-        Err(PyIndexError::new_err(format!(
-            "seat {seat} is not in the game"
-        )))
-    }
-}
 
 /// The reference's objects a game is played with: its options, its card set, and the card
 /// points read off the set or given by a caller (`with_card_points`).
@@ -438,9 +406,9 @@ macro_rules! board_api {
                     .unbind())
             }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
-            fn objective_found(&self, seat: i64, card: i64) -> PyResult<bool> {
-                let b = self.board();
-                Ok(b.objective_found(seat_arg(b, seat)?, card_arg(card, &b.card_set)?))
+            fn objective_found(&self, py: Python<'_>, seat: i64, card: i64) -> PyResult<bool> {
+                let found = self.board().objective_found_at(seat, card);
+                found.map_err(|e| raise(py, e))
             }
             /// The reference engine's object with this one's values (a state: a copy of it,
             /// history kept): what a Python bot searches on, or a test compares.
@@ -506,30 +474,19 @@ impl Holder for PyState {
 
 board_api!(PyState);
 
+/// A history entry as the reference keeps it: a tuple, its lists tuples too.
 fn entry_tuple(py: Python<'_>, e: &Entry) -> PyResult<PyObject> {
-    let (tag, round) = (e.tag() as u32, e.round());
-    let ints = |rest: &[u32]| -> PyResult<PyObject> {
-        let items: Vec<u32> = [tag, round].iter().chain(rest).copied().collect();
+    fn tuple_of(py: Python<'_>, v: &Json) -> PyResult<PyObject> {
+        let Json::List(items) = v else {
+            return from_json(py, v);
+        };
+        let items: Vec<PyObject> = items
+            .iter()
+            .map(|x| tuple_of(py, x))
+            .collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, items)?.into_any().unbind())
-    };
-    match e {
-        Entry::Move { seat, action, .. } => ints(&[*seat as u32, *action]),
-        Entry::Rolled { face, .. } => ints(&[*face as u32]),
-        Entry::DrewPlots { tiles, .. } => Ok((tag, round, PyTuple::new(py, tiles)?)
-            .into_pyobject(py)?
-            .into_any()
-            .unbind()),
-        Entry::Drew { card, .. } | Entry::Returned { card, .. } => ints(&[*card as u32]),
-        Entry::Dealt { seat, hand, .. } => {
-            let hand = PyTuple::new(py, hand)?;
-            Ok((tag, round, *seat, hand)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind())
-        }
-        Entry::Emperor { seat, .. } => ints(&[*seat as u32]),
-        Entry::GameOver { .. } => ints(&[]),
     }
+    tuple_of(py, &facts::entry_json(e))
 }
 
 impl PyState {
@@ -806,15 +763,8 @@ impl PyState {
         sample: PyRef<'_, PyState>,
         seat: i64,
     ) -> PyResult<PyState> {
-        let Some(seat) = u8::try_from(seat).ok().filter(|&s| s < self.st.b.players) else {
-            return Err(PyValueError::new_err(format!(
-                "seat {seat} is not in the game"
-            )));
-        };
-        let mut s = self.copy_of(py, false)?;
-        s.st = self.st.with_hidden_from(&sample.st, seat);
-        s.changed();
-        Ok(s)
+        let st = self.st.with_hidden_from_seat(&sample.st, seat);
+        self.edited(py, false, |s| st.map(|st| *s = st))
     }
     /// Apply an action after checking it is legal; IllegalActionError if not.
     fn play(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
@@ -853,30 +803,17 @@ impl PyState {
     }
 }
 
-/// The reference's `GameResult` of a state; `excluded` seats cannot win.
+/// The reference's `GameResult` of a state (`GameResult.from_dict` of the core's
+/// `result_dict`); `excluded` seats cannot win.
 fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObject> {
     let seats: Vec<u8> = excluded
         .iter()
         .filter(|&&s| (0..4).contains(&s))
         .map(|&s| s as u8)
         .collect();
-    let r = st.result(&seats);
-    let completed: Vec<Bound<'_, PyTuple>> = r
-        .completed
-        .iter()
-        .map(|done| PyTuple::new(py, done.iter().map(|&c| st.b.card_set.id(c))))
-        .collect::<PyResult<_>>()?;
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("scores", PyTuple::new(py, &r.scores)?)?;
-    kwargs.set_item("panda_points", PyTuple::new(py, &r.panda_points)?)?;
-    kwargs.set_item("winners", PyTuple::new(py, &r.winners)?)?;
-    kwargs.set_item("tiebreak", r.tiebreak)?;
-    kwargs.set_item("emperor", r.emperor)?;
-    kwargs.set_item("capped", r.capped)?;
-    kwargs.set_item("rounds", r.rounds)?;
-    kwargs.set_item("completed", PyTuple::new(py, completed)?)?;
-    kwargs.set_item("excluded", PyTuple::new(py, excluded)?)?;
-    Ok(game_result_class(py)?.call((), Some(&kwargs))?.unbind())
+    let data = from_json(py, &facts::result_dict(&st.result(&seats), &st.b.card_set))?;
+    let class = game_result_class(py)?;
+    Ok(class.call_method1("from_dict", (data, excluded))?.unbind())
 }
 
 // ---------------------------------------------------------------------- PlayerView
@@ -1072,10 +1009,11 @@ fn new_game(
             low as i128
         }
     };
-    if dice.iter().any(|f| !(0..6).contains(f)) {
-        return Err(PyValueError::new_err("dice: faces are 0..5"));
-    }
-    let faces: Vec<u8> = dice.iter().map(|&f| f as u8).collect();
+    // A face beyond a byte is refused by the core as any face beyond 5 is.
+    let faces: Vec<u8> = dice
+        .iter()
+        .map(|&f| u8::try_from(f).unwrap_or(u8::MAX))
+        .collect();
     let core_opts = core_options(py, options)?;
     let core_set = core_cards(py, cards)?;
     let st = guard(
@@ -1182,11 +1120,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(_state_from_pickle, m)?,
         wrap_pyfunction!(_view_from_pickle, m)?,
         wrap_pyfunction!(learned::feature_names, m)?,
-        wrap_pyfunction!(learned::value_features, m)?,
-        wrap_pyfunction!(learned::value_logit, m)?,
         wrap_pyfunction!(learned::selfplay, m)?,
         wrap_pyfunction!(referee::bot_names, m)?,
-        wrap_pyfunction!(referee::bot_params, m)?,
         wrap_pyfunction!(referee::check_bot_params, m)?,
         wrap_pyfunction!(referee::_test_bots, m)?,
         wrap_pyfunction!(referee::play_game, m)?,

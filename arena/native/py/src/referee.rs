@@ -8,22 +8,21 @@
 //! it stood from its seed and the decisions made, and recorded as failed by the seat whose
 //! turn it was, with an `ArenaError`'s sentence naming the game and the seat.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use takenoko::actions::Action;
 use takenoko::batch::{Batch, Finished, Game, Participant};
-use takenoko::bots::registry::{BotEntry, Params};
+use takenoko::bots::registry::BotEntry;
 use takenoko::bots::{self, Bot, Value, REGISTRY};
 use takenoko::placement::Placement;
 use takenoko::referee::{
-    self, conclude, native_choice, seat_view, Concluded, Decision, Failure, NativeSeats, Outcome,
+    conclude, native_choice, play_caught, tell, Concluded, Decision, Failure, NativeSeats, Outcome,
     Progress, RecordParts, Seats, Setup,
 };
 use takenoko::rng::PyRandom;
@@ -32,7 +31,8 @@ use takenoko::view::View;
 
 use super::draws::{generator, rng_state};
 use super::{
-    core_cards, core_options, entry_tuple, exception, result_object, GameObjects, PyState, PyView,
+    arena_error, core_cards, core_options, entry_tuple, raise_quoting, result_object, to_json,
+    GameObjects, PyState, PyView,
 };
 
 /// Whether the test-only bots of the registry may be made (`_test_bots`).
@@ -54,51 +54,24 @@ pub fn bot_names() -> Vec<&'static str> {
         .collect()
 }
 
-/// A native bot's declared parameters as JSON text (a list of `{name, type, default,
-/// minimum, maximum, choices}`), to hold them against the Python bot's `PARAMS`.
-#[pyfunction]
-pub fn bot_params(name: &str) -> PyResult<String> {
-    let rows = entry(name)?.params().iter().map(|p| p.to_json()).collect();
-    Ok(takenoko::json::Json::List(rows).dump())
-}
-
 fn entry(name: &str) -> PyResult<&'static BotEntry> {
     bots::entry(name, tests_on())
         .ok_or_else(|| PyValueError::new_err(format!("no native bot {name:?}")))
 }
 
-/// A parameter value from Python: bool, int, float or str.
-fn value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if v.is_exact_instance_of::<PyBool>() {
-        return Ok(Value::Bool(v.extract()?));
-    }
-    if v.is_instance_of::<PyInt>() {
-        return Ok(Value::Int(v.extract()?));
-    }
-    if v.is_instance_of::<PyFloat>() {
-        return Ok(Value::Float(v.extract()?));
-    }
-    if v.is_instance_of::<PyString>() {
-        return Ok(Value::Text(v.extract()?));
-    }
-    Err(PyValueError::new_err(format!(
-        "a bot parameter is a bool, int, float or str, not {}",
-        v.repr()?
-    )))
-}
-
-pub(crate) fn params_of(params: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
-    params
-        .iter()
-        .map(|(k, v)| Ok((k.extract::<String>()?, value(&v)?)))
-        .collect()
+/// A bot's parameters from a Python dict (`Value::params_of`: a ValueError quotes a value
+/// that is no bool, int, float or str).
+pub(crate) fn params_of(params: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Value)>> {
+    let mut foreign = Vec::new();
+    let data = to_json(params, &mut foreign)?;
+    Value::params_of(&data).map_err(|e| raise_quoting(params.py(), e, &foreign))
 }
 
 /// Why the native bot refuses these parameters (None: it takes them), as
 /// `Bot.check_params` says it.
 #[pyfunction]
 pub fn check_bot_params(name: &str, params: &Bound<'_, PyDict>) -> PyResult<Option<String>> {
-    Ok(entry(name)?.check(&params_of(params)?).err())
+    Ok(entry(name)?.check(&params_of(params.as_any())?).err())
 }
 
 /// Test hook: while on, the registry's test-only bots (`panic`) can be made.
@@ -107,18 +80,10 @@ pub fn _test_bots(on: bool) {
     TEST_BOTS.store(on, Ordering::Relaxed);
 }
 
-/// A native seat as Python gives it: the bot's name, its parameters, its generator.
-struct NativeSpec {
-    entry: &'static BotEntry,
-    params: Params,
-}
-
-fn native_spec(name: &str, params: &Bound<'_, PyDict>) -> PyResult<NativeSpec> {
-    let entry = entry(name)?;
-    let params = entry
-        .check(&params_of(params)?)
-        .map_err(|m| PyValueError::new_err(format!("native bot {name}: {m}")))?;
-    Ok(NativeSpec { entry, params })
+/// A native participant from Python: its bot's name, its parameters, its name.
+fn participant(bot: &str, params: &Bound<'_, PyDict>, name: String) -> PyResult<Participant> {
+    Participant::new(bot, &params_of(params.as_any())?, name, tests_on())
+        .map_err(PyValueError::new_err)
 }
 
 /// The fields `wanted` of a record line (those the runner's parent checks and counts) as a
@@ -216,28 +181,17 @@ impl<'py> Mixed<'py> {
         let start = Instant::now();
         let answer = table.call_method1("choose", (seat, view, legal))?;
         let elapsed = start.elapsed().as_secs_f64();
-        if answer.is_instance_of::<PyInt>() {
-            return Ok(match answer.extract::<u32>() {
-                Ok(a) => (Decision::Action(a), elapsed),
-                Err(_) => (Decision::Returned(answer.str()?.to_string()), elapsed),
-            });
-        }
-        let (kind, message): (String, String) = answer.extract()?;
-        Ok(if kind.is_empty() {
-            (Decision::Returned(message), elapsed)
-        } else {
-            (Decision::Fault(kind, message), elapsed)
-        })
+        // A legal action (the table checks it), or `(kind, message)`: a fault, or with no
+        // kind something that is no legal action, as the message names it.
+        let decision = match answer.extract::<u32>() {
+            Ok(a) => Decision::Action(a),
+            Err(_) => match answer.extract::<(String, String)>()? {
+                (kind, message) if kind.is_empty() => Decision::Returned(message),
+                (kind, message) => Decision::Fault(kind, message),
+            },
+        };
+        Ok((decision, elapsed))
     }
-}
-
-/// A seat's answer to `start` (None, or `(kind, message)` for its fault).
-fn start_answer(answer: &Bound<'_, PyAny>) -> PyResult<Decision> {
-    if answer.is_none() {
-        return Ok(Decision::Action(0));
-    }
-    let (kind, message): (String, String) = answer.extract()?;
-    Ok(Decision::Fault(kind, message))
 }
 
 impl Seats for Mixed<'_> {
@@ -252,29 +206,27 @@ impl Seats for Mixed<'_> {
             return Decision::Action(0);
         }
         let table = self.table.as_ref().expect("a Python seat has a table");
-        match table
-            .call_method1("start", (seat,))
-            .and_then(|a| start_answer(&a))
-        {
-            Ok(d) => d,
+        // None, or `(kind, message)` for the seat's fault.
+        let answer = table.call_method1("start", (seat,));
+        match answer.and_then(|a| a.extract::<Option<(String, String)>>()) {
+            Ok(None) => Decision::Action(0),
+            Ok(Some((kind, message))) => Decision::Fault(kind, message),
             Err(e) => self.stop(e),
         }
     }
 
     fn choose(&mut self, seat: u8, state: &State, legal: &[Action]) -> (Decision, f64) {
         if let Some(bot) = self.natives[seat as usize].as_mut() {
-            if let Some(f) = &self.on_decision {
-                // The view first, then the hook, then the clock (as the reference).
-                let view = seat_view(&mut self.view, state, seat);
-                if let Err(e) = f.call1((seat,)) {
-                    self.error.get_or_insert(e);
-                    return (Decision::Stop, 0.0);
-                }
-                let start = Instant::now();
-                let action = bot.choose(view, legal);
-                return (Decision::Action(action), start.elapsed().as_secs_f64());
-            }
-            return native_choice(bot.as_mut(), &mut self.view, seat, state, legal);
+            // The view first, then the hook, then the clock (as the reference).
+            let (hook, error) = (&self.on_decision, &mut self.error);
+            let before = || {
+                let Some(Err(e)) = hook.as_ref().map(|f| f.call1((seat,))) else {
+                    return true;
+                };
+                error.get_or_insert(e);
+                false
+            };
+            return native_choice(bot.as_mut(), &mut self.view, (seat, state, legal), before);
         }
         match self.python_choice(seat, state, legal) {
             Ok(answer) => answer,
@@ -283,12 +235,8 @@ impl Seats for Mixed<'_> {
     }
 
     fn publish(&mut self, state: &State, from: usize) -> bool {
+        tell(self.natives.iter_mut().flatten(), state, from);
         let history = state.history.0.as_deref().unwrap_or(&[]);
-        for entry in &history[from..] {
-            for bot in self.natives.iter_mut().flatten() {
-                bot.observe(entry);
-            }
-        }
         if !self.publishes || from >= history.len() {
             return true;
         }
@@ -382,23 +330,15 @@ fn failure_error(py: Python<'_>, failure: Failure) -> PyErr {
     }
 }
 
-fn arena_error(py: Python<'_>, message: String) -> PyErr {
-    match exception(py, "ArenaError") {
-        Ok(t) => PyErr::from_type(t, message),
-        Err(e) => e,
-    }
-}
-
 /// The native bots of a game's seats (None: a Python seat), each from its parameters and
 /// its generator's state.
 fn native_bots(seats: &[Option<NativeSeat<'_>>]) -> PyResult<Vec<Option<Box<dyn Bot>>>> {
     seats
         .iter()
         .map(|seat| match seat {
-            Some((name, params, rng)) => {
-                let spec = native_spec(name, params)?;
-                Ok(Some((spec.entry.make)(&spec.params, generator(rng)?)))
-            }
+            Some((name, params, rng)) => Ok(Some(
+                participant(name, params, String::new())?.make(generator(rng)?),
+            )),
             None => Ok(None),
         })
         .collect()
@@ -431,11 +371,7 @@ fn play_seats<'py>(
         natives.iter().any(Option::is_none) || calls.on_decision.is_some() || calls.wants_state;
     if !python {
         let mut only = NativeSeats::new(natives.into_iter().flatten().collect());
-        let outcome = py.allow_threads(|| {
-            catch_unwind(AssertUnwindSafe(|| {
-                referee::play(setup, &mut only, progress)
-            }))
-        });
+        let outcome = py.allow_threads(|| play_caught(setup, &mut only, progress));
         let rngs = only.bots.iter().map(|b| Some(b.rng().clone())).collect();
         return Ok((outcome, rngs));
     }
@@ -455,9 +391,7 @@ fn play_seats<'py>(
         error: None,
         view: None,
     };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        referee::play(setup, &mut mixed, progress)
-    }));
+    let outcome = play_caught(setup, &mut mixed, progress);
     if let Some(e) = mixed.error.take() {
         return Err(e);
     }
@@ -615,15 +549,7 @@ pub fn play_batch(
         move_time,
         participants: participants
             .iter()
-            .map(|(bot, params, name)| {
-                let NativeSpec { entry, params } = native_spec(bot, params)?;
-                let name = name.clone();
-                Ok(Participant {
-                    entry,
-                    params,
-                    name,
-                })
-            })
+            .map(|(bot, params, name)| participant(bot, params, name.clone()))
             .collect::<PyResult<_>>()?,
     };
     let games: Vec<Game> = games

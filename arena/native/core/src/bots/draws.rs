@@ -36,6 +36,14 @@ pub fn randbelow_by_bits<R: Draws + ?Sized>(rng: &mut R, n: u64) -> u64 {
     }
 }
 
+/// `random()` through `getrandbits`, as CPython's: two 32-bit words, 27 and 26 of their
+/// bits.
+pub fn random_by_bits<R: Draws + ?Sized>(rng: &mut R) -> f64 {
+    let a = (rng.getrandbits(32) as u32 >> 5) as f64;
+    let b = (rng.getrandbits(32) as u32 >> 6) as f64;
+    (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)
+}
+
 /// The first of the actions whose value is within 1e-9 of the best, or one of them drawn
 /// with `randrange` when several are (the Python bots' `_best`; `values` is not empty).
 pub fn best<R: BotDraws>(actions: &[u32], values: &[f64], rng: &mut R) -> u32 {
@@ -55,5 +63,22 @@ pub fn best<R: BotDraws>(actions: &[u32], values: &[f64], rng: &mut R) -> u32 {
         ties[rng.randrange(ties.len())]
     } else {
         ties[0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_through_getrandbits_are_the_generator_s_own() {
+        for seed in 0..50 {
+            let (mut bits, mut own) = (PyRandom::new(seed), PyRandom::new(seed));
+            assert_eq!(random_by_bits(&mut bits), own.random());
+            assert_eq!(
+                randbelow_by_bits(&mut bits, 7 + seed as u64),
+                own.randbelow(7 + seed as u64)
+            );
+        }
     }
 }

@@ -8,6 +8,7 @@
 //! [`REGISTRY`](super::REGISTRY), is built in `bots/mod.rs`, where the bots are declared:
 //! a bot module uses this one, and this one names no bot (no circle).
 
+use crate::error::Error;
 use crate::json::{float_repr, str_repr, Json};
 use crate::rng::PyRandom;
 
@@ -29,6 +30,34 @@ impl Value {
             Value::Text(s) => s.clone(),
             other => other.repr(),
         }
+    }
+
+    /// A bot's parameters as the binding reads a Python dict (a JSON object): each a bool,
+    /// an int of 64 bits, a float or a text; a ValueError quotes any other value.
+    pub fn params_of(data: &Json) -> Result<Vec<(String, Value)>, Error> {
+        let items = data
+            .as_object()
+            .ok_or_else(|| Error::value("bot parameters are a dict"))?;
+        let value = |v: &Json| {
+            Ok(match v {
+                Json::Bool(b) => Value::Bool(*b),
+                Json::Int(i) => Value::Int(i64::try_from(*i).map_err(|_| {
+                    Error::value("{value} is beyond a native bot's 64-bit ints").quoting(v.clone())
+                })?),
+                Json::Float(f) => Value::Float(*f),
+                Json::Str(s) => Value::Text(s.clone()),
+                _ => {
+                    return Err(Error::value(
+                        "a bot parameter is a bool, int, float or str, not {value}",
+                    )
+                    .quoting(v.clone()))
+                }
+            })
+        };
+        items
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), value(v)?)))
+            .collect()
     }
 
     /// Python's `repr` of the value (as a refusal quotes it).

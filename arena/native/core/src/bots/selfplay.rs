@@ -58,6 +58,38 @@ impl Player {
         let e = entry("elite", false).ok_or("no native bot elite")?;
         Ok(Player::Elite(net, Settings::from_params(&e.check(&given)?)))
     }
+
+    /// A lineup as the training script names it: a native bot by name; `learned` (with
+    /// `samples`), or `elite` with its parameters as the arena takes them
+    /// (`elite:budget=0.25`), on the weights text at the same place of `weights` (None:
+    /// the built-in).
+    pub fn lineup(
+        names: &[String],
+        weights: &[Option<String>],
+        samples: u32,
+    ) -> Result<Vec<Player>, String> {
+        let mut bots = Vec::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            let (bot, params) = name.split_once(':').unwrap_or((name, ""));
+            let net = || -> Result<Arc<Mlp>, String> {
+                Ok(match weights.get(i).cloned().flatten() {
+                    Some(text) => Arc::new(Mlp::from_json(&text)?),
+                    None => super::learned::builtin(),
+                })
+            };
+            bots.push(match bot {
+                "learned" if params.is_empty() => Player::Learned(net()?, samples.max(1)),
+                "elite" => Player::elite(params, net()?)?,
+                _ if params.is_empty() => Player::Named(name.clone()),
+                _ => {
+                    return Err(format!(
+                        "only elite takes parameters in a self-play lineup, not {name:?}"
+                    ))
+                }
+            });
+        }
+        Ok(bots)
+    }
 }
 
 /// What to play.
