@@ -115,12 +115,10 @@ impl State {
         Ok(())
     }
 
-    /// This state with `sample`'s hidden parts but a caller's `seat`'s own hand (ValueError
-    /// for a seat not in the game).
+    /// This state with `sample`'s hidden parts but a caller's `seat`'s own hand (`seat_arg`'s
+    /// sentence, as a ValueError: the reference's refusal of this edit).
     pub fn with_hidden_from_seat(&self, sample: &State, seat: i64) -> Result<State, Error> {
-        let Some(seat) = u8::try_from(seat).ok().filter(|&s| s < self.b.players) else {
-            return Err(Error::value(format!("seat {seat} is not in the game")));
-        };
+        let seat = self.b.seat_arg(seat).map_err(|e| Error::value(e.message))?;
         Ok(self.with_hidden_from(sample, seat))
     }
 
