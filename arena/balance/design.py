@@ -62,6 +62,7 @@ from arena.bot_tune.tune import open_study
 from arena.engine import CardSet, RuleOptions
 from arena.jail.sandbox import Isolation, parse_participant
 from arena.play.seeds import derive_seed
+from arena.runs.outputs import interrupts_held, write_text_whole
 from arena.runs.store import MANIFEST
 from arena.stats.intervals import MIN_UNITS, Z, carried, wilson
 from arena.stats.verdict import games_to_settle
@@ -887,11 +888,12 @@ def _verdict_text(g: Goal, status: str, final: dict[str, Any] | None,
     return f"searching; {near}"
 
 
+@interrupts_held()
 def write_outputs(directory: Path, goals: Goals, budget: int, study: Any,
                   confirm: dict[str, Any] | None, reason: str,
                   confirmations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``best.json``, ``best-cards.json``, ``candidates.csv`` and the page; written after every
-    trial, so a stopped run has them too."""
+    trial, so a stopped run has them too; a Ctrl-C meanwhile waits until they are whole."""
     from arena.balance.design_page import write_page
 
     trials = [_trial(t) for t in study.get_trials(deepcopy=False)
@@ -930,9 +932,8 @@ def write_outputs(directory: Path, goals: Goals, budget: int, study: Any,
         data["cards_file"] = BEST_CARDS
         data["rules"] = rules
         data["rule_flags"] = [f"--rule {k}={_text(v)}" for k, v in rules.items()]
-        (directory / BEST_CARDS).write_text(json.dumps(card_file, indent=2) + "\n",
-                                            encoding="utf-8")
-    (directory / BEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        write_text_whole(directory / BEST_CARDS, json.dumps(card_file, indent=2) + "\n")
+    write_text_whole(directory / BEST, json.dumps(data, indent=1) + "\n")
     rows = []
     for t in trials:
         row: dict[str, Any] = {"trial": t.number, "source": t.source, **t.candidate.params()}

@@ -34,6 +34,7 @@ from arena.jail.sandbox import Isolation, parse_participant
 from arena.play.bot import BotConfigError, Param
 from arena.play.registry import BotSpec
 from arena.play.seeds import derive_seed
+from arena.runs.outputs import interrupts_held, write_text_whole
 from arena.runs.store import MANIFEST
 from arena.stats.intervals import carried, wilson
 from arena.tournament import run_tournament
@@ -476,10 +477,12 @@ def _nothing_to_confirm(plan: Plan, best: BotSpec, scores: Sequence[float]) -> s
                ": no candidate beat it in the search"))
 
 
+@interrupts_held()
 def write_outputs(directory: Path, plan: Plan, study: Any,
                   confirm: dict[str, Any] | None) -> dict[str, Any]:
     """``best.json`` (the best trial, its confirmation once played, every trial) and the page
-    with its chart; written after every trial, so a stopped run has them too."""
+    with its chart; written after every trial, so a stopped run has them too.  A Ctrl-C
+    meanwhile waits until they are whole (one inside matplotlib broke the next drawing)."""
     from arena.bot_tune.page import write_page
 
     trials = [_trial_record(t) for t in study.get_trials(deepcopy=False)
@@ -497,6 +500,6 @@ def write_outputs(directory: Path, plan: Plan, study: Any,
         "space": [d.text() for d in plan.dims],
         "trials": trials,
     }
-    (directory / BEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_text_whole(directory / BEST, json.dumps(data, indent=1) + "\n")
     write_page(directory, data)
     return data

@@ -156,6 +156,34 @@ def test_ctrl_c_keeps_finished_trials_and_resume_goes_on(tmp_path: Path) -> None
         confirmation["games"] == 0 and confirmation["verdict"].startswith("not played"))
 
 
+def test_a_ctrl_c_while_the_page_is_drawn_waits_for_the_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI caught a Ctrl-C landing inside matplotlib: the drawing that should have kept the
+    results then failed with an internal error.  Now the files are written whole first."""
+    import arena.bot_tune.page as page
+
+    drawn = page.write_page
+    after_the_signal: list[int] = []
+
+    def interrupted_inside(directory: Path, data: dict) -> None:
+        if len(data["trials"]) == 2 and not after_the_signal:
+            signal.raise_signal(signal.SIGINT)
+            after_the_signal.append(len(data["trials"]))  # reached only if Ctrl-C waits
+        drawn(directory, data)
+
+    monkeypatch.setattr(page, "write_page", interrupted_inside)
+    out = tmp_path / "run"
+    code, _, err = run("bots", "tune", "greedy", "--space", "decay=0.2..1.0", "--against",
+                       "random", "--games", "2", "--trials", "5", "--confirm-games", "2",
+                       "--workers", "1", "--out", str(out))
+    assert code == 130, err
+    assert after_the_signal == [2]
+    assert "--resume" in err and "internal error" not in err
+    assert len(json.loads((out / "best.json").read_text())["trials"]) == 2
+    assert (out / "tune.png").read_bytes().startswith(b"\x89PNG")
+    assert not list(out.glob("*.tmp"))
+
+
 def test_resume_refuses_new_settings(tmp_path: Path) -> None:
     code, _, err = run("bots", "tune", "--resume", str(tmp_path), "--games", "9")
     assert code == 2 and "--games" in err
