@@ -16,6 +16,10 @@ from arena import data as data_files
 from arena.engine import grid
 from arena.engine.errors import OptionError
 
+#: The most a count may be (points, a round, sections eaten, stored channels): the native
+#: engine holds counts in 32 bits, and both engines refuse more with the same sentence.
+COUNT_MAX = (1 << 32) - 1
+
 COLOURS: tuple[str, ...] = ("green", "yellow", "pink")
 GREEN, YELLOW, PINK = 0, 1, 2
 
@@ -308,6 +312,9 @@ class CardSet:
                                   "(`arena cards` lists them)")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise OptionError(f"points.{card_id} must be a whole number >= 0, "
+                                  f"not {value!r}")
+            if value > COUNT_MAX:
+                raise OptionError(f"points.{card_id} must be at most {COUNT_MAX}, "
                                   f"not {value!r}")
             table[index[card_id]] = value
         removed: set[int] = set()

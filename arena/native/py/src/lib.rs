@@ -70,6 +70,7 @@ reference_item!(rule_options_class, "arena.engine.options", "RuleOptions");
 reference_item!(card_set_class, "arena.engine.components", "CardSet");
 reference_item!(game_result_class, "arena.engine.state", "GameResult");
 reference_item!(random_class, "random", "Random");
+reference_item!(int_type, "builtins", "int");
 
 /// The reference's exception for a refusal of the core.
 fn raise(py: Python<'_>, e: Error) -> PyErr {
@@ -155,7 +156,7 @@ fn to_json(v: &Bound<'_, PyAny>, foreign: &mut Vec<Py<PyAny>>) -> PyResult<Json>
     if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
         return match v.extract::<i128>() {
             Ok(i) => Ok(Json::Int(i)),
-            Err(_) => keep(),
+            Err(_) => Ok(Json::Big(int_type(v.py())?.call1((v,))?.str()?.to_string())),
         };
     }
     if v.is_instance_of::<PyFloat>() {
@@ -200,6 +201,7 @@ fn from_json_with(py: Python<'_>, v: &Json, foreign: &[Py<PyAny>]) -> PyResult<P
         Json::Null => py.None(),
         Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
         Json::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Json::Big(digits) => int_type(py)?.call1((digits,))?.unbind(),
         Json::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
         Json::Str(s) => PyString::new(py, s).into_any().unbind(),
         Json::List(items) => {
