@@ -117,12 +117,6 @@ def to_position(state: GameState) -> dict[str, Any]:
     return data
 
 
-#: A seed is a whole number of 128 bits (the native engine's), from -SEED_LIMIT to
-#: SEED_LIMIT - 1; ``SEED_RANGE`` refuses another (a position's or a new game's).
-SEED_LIMIT = 1 << 127
-SEED_RANGE = "must be a whole number from -2**127 to 2**127-1, not {value}"
-
-
 class _Reader:
     """Field-by-field reading with error messages that name the field."""
 
@@ -254,8 +248,8 @@ def _read_game(r: _Reader, s: GameState) -> None:
     s.players = players
     s.options = options
     s.seed = r.get(d, "seed", "seed", int, 0)
-    if not -SEED_LIMIT <= s.seed < SEED_LIMIT:
-        raise r.fail("seed", SEED_RANGE, s.seed)
+    if not -rng.SEED_LIMIT <= s.seed < rng.SEED_LIMIT:
+        raise r.fail("seed", rng.SEED_RANGE, s.seed)
     s.card_set = _card_set(r, d)
     r.cards = s.card_set  # its added cards (if any) are read by id from here on
     s.card_points = s.card_set.points

@@ -683,6 +683,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_int_of_any_size_is_read_and_quoted_as_python_writes_it() {
+        let big = "-340282366920938463463374607431768211457";
+        let v = parse(&format!("[{big}, 170141183460469231731687303715884105727]")).unwrap();
+        assert_eq!(
+            v.repr(),
+            format!("[{big}, 170141183460469231731687303715884105727]")
+        );
+        assert_eq!(
+            v.dump(),
+            format!("[{big},170141183460469231731687303715884105727]")
+        );
+        let items = v.as_list().unwrap();
+        assert_eq!(items[0], Json::Big(big.to_string()));
+        assert_eq!(items[0].as_int(), None);
+        assert_eq!(items[0].as_wide_int(), Some(i128::MIN));
+        assert_eq!(
+            Json::int_from_digits(&"9".repeat(40)).as_wide_int(),
+            Some(i128::MAX)
+        );
+        assert!(parse("-").is_err());
+    }
+
+    #[test]
     fn parses_and_quotes_as_python() {
         let v = parse(r#"{"a": [1, 2.5, "x'y", true, null], "b": {"c": -3}}"#).unwrap();
         assert_eq!(

@@ -344,9 +344,9 @@ fn given(o: &Json, key: &str, default: i128) -> Json {
     }
 }
 
-/// The refusal of a seed beyond 128 bits (a position's, a new game's): the engines hold a
-/// seed in 128 bits.
-pub const SEED_RANGE: &str = "must be a whole number from -2**127 to 2**127-1, not {value}";
+/// The refusal of a seed beyond 128 bits, the engines holding a seed in 128 bits (the
+/// reference's `rng.SEED_RANGE`, which also checks a new game's).
+const SEED_RANGE: &str = "must be a whole number from -2**127 to 2**127-1, not {value}";
 
 /// A count's refusal when it is beyond `COUNT_MAX`.
 fn check_count(o: &Json, key: &str, field: &str, count: i128) -> Result<(), Error> {
@@ -1306,25 +1306,29 @@ fn read_known(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         st.b.objective_known[k] = masks[k + 1].iter().copied().collect();
     }
     if st.b.step == STEP_REDRAW {
-        for (k, name) in CATEGORIES.iter().enumerate() {
-            let count = setup.put_back[k].as_wide_int().unwrap_or(0);
-            if count > st.objective_decks[k].len() as i128 {
-                return Err(fail_quoting(
-                    &format!("turn.put_back.{name}"),
-                    format!(
-                        "{{value}} cards put back, but the {name} deck holds {}",
-                        st.objective_decks[k].len()
-                    ),
-                    &setup.put_back[k],
-                ));
-            }
-        }
-        if !(0..3).any(|k| st.objective_decks[k].len() > st.b.put_back[k] as usize) {
-            return Err(fail(
-                "turn.put_back",
-                "at step redraw some deck must still hold a card not put back (R12)",
+        check_put_back(st, &setup.put_back)?;
+    }
+    Ok(())
+}
+
+/// `turn.put_back` (as given) against the decks: no more cards put back than a deck holds,
+/// and some deck still holding one that was not.
+fn check_put_back(st: &State, given: &[Json; 3]) -> Result<(), Error> {
+    for (k, name) in CATEGORIES.iter().enumerate() {
+        let deck = st.objective_decks[k].len();
+        if given[k].as_wide_int().unwrap_or(0) > deck as i128 {
+            return Err(fail_quoting(
+                &format!("turn.put_back.{name}"),
+                format!("{{value}} cards put back, but the {name} deck holds {deck}"),
+                &given[k],
             ));
         }
+    }
+    if !(0..3).any(|k| st.objective_decks[k].len() > st.b.put_back[k] as usize) {
+        return Err(fail(
+            "turn.put_back",
+            "at step redraw some deck must still hold a card not put back (R12)",
+        ));
     }
     Ok(())
 }
