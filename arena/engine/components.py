@@ -244,10 +244,13 @@ class CardSet:
             raise OptionError(f"a card set gives points to {count} cards, "
                               f"not {len(self.points)}")
         for index, value in enumerate(self.points):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                    0 <= value <= COUNT_MAX):
                 card = CARDS[index].id if index < PRINTED_CARDS else added[
                     index - PRINTED_CARDS].id
-                raise OptionError(f"card {card}'s points must be a whole number >= 0, "
+                span = ">= 0" if not isinstance(value, int) or value <= COUNT_MAX else (
+                    f"0 to {COUNT_MAX}")
+                raise OptionError(f"card {card}'s points must be a whole number {span}, "
                                   f"not {value!r}")
         for index in self.removed:
             if not isinstance(index, int) or not 0 <= index < count:

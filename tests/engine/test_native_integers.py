@@ -26,7 +26,7 @@ from arena.engine import position as ref_position
 from arena.engine import state as ref_state
 from arena.engine import view as ref_view
 from arena.engine.components import CARDS, CardSet
-from arena.engine.errors import ArenaError, PositionError
+from arena.engine.errors import ArenaError, OptionError, PositionError
 from arena.engine.options import RuleOptions
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native engine is not built")
@@ -220,3 +220,16 @@ def test_every_int_argument_is_refused_alike(name: str) -> None:
         assert (expected[0] == "ok") == taken, (name, value, expected)
         if not taken and name != "new_game dice":
             assert re.search(rf"(?<![\d-]){value}\b", expected[1]), (name, value, expected)
+
+
+@pytest.mark.parametrize("points", [2**32, 10**30, 2**128])
+def test_a_card_set_refuses_points_the_native_engine_cannot_hold(points: int) -> None:
+    """A set's points are checked where both engines get their set, the reference's
+    ``CardSet`` (the native engine reads its points off it): made from changes or given
+    whole, points beyond 32 bits are refused."""
+    table = list(CardSet().points)
+    table[0] = points
+    with pytest.raises(OptionError, match=rf"must be a whole number 0 to 4294967295, not {points}"):
+        CardSet(points=tuple(table))
+    with pytest.raises(OptionError, match=rf"must be at most 4294967295, not {points}"):
+        CardSet.from_changes({CARDS[0].id: points})
