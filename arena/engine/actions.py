@@ -74,6 +74,9 @@ KIND_MASK = 31
 A_SHIFT = 5
 B_SHIFT = 17
 A_MASK = (1 << 12) - 1
+#: An action fits in 32 bits (the native engine's ``Action``): a wider int, or a negative
+#: one, is no action on either engine.
+ACTION_BITS = 32
 #: A ``place`` action's ``swap`` flag: bit 4 of its argument.
 _SWAP_BIT = 1 << (B_SHIFT + 4)
 _SWAP_FIELDS = KIND_MASK | _SWAP_BIT

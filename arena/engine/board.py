@@ -294,7 +294,16 @@ class Board:
         return gardener_found(c, self.shoots, under, self.options.gardener_on_shoot)
 
     def objective_found(self, seat: int, card: int) -> bool:
-        """Whether a card's condition holds now for a seat (R10.3-R10.6)."""
+        """Whether a card's condition holds now for a seat (R10.3-R10.6); a caller's seat
+        and card index are checked (IndexError, the native engine's sentences)."""
+        if not 0 <= seat < self.players:
+            raise IndexError(f"seat {seat} is not in the game")
+        if not 0 <= card < len(self.card_set.cards):
+            raise IndexError(f"{card} is not a card index")
+        return self._objective_found(seat, card)
+
+    def _objective_found(self, seat: int, card: int) -> bool:
+        """``objective_found`` of a seat and card the rules hold (unchecked)."""
         c = self.card_set.cards[card]
         category = c.category
         if category == PANDA_CARD:

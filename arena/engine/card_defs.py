@@ -29,6 +29,7 @@ from arena.engine.components import (
     BAMBOO_SECTIONS,
     CATEGORIES,
     COLOURS,
+    COUNT_MAX,
     IMPROVEMENT_TOKENS,
     IMPROVEMENTS,
     PLOT_COUNTS,
@@ -74,6 +75,8 @@ def _whole(value: Any, at: str, low: int, high: int | None = None) -> int:
             high is not None and value > high):
         span = f"{low} to {high}" if high is not None else f">= {low}"
         raise CardDefinitionError(f"{at} must be a whole number {span}, not {value!r}")
+    if value > COUNT_MAX:
+        raise CardDefinitionError(f"{at} must be at most {COUNT_MAX}, not {value!r}")
     return value
 
 

@@ -16,6 +16,10 @@ from arena import data as data_files
 from arena.engine import grid
 from arena.engine.errors import OptionError
 
+#: The most a count may be (points, a round, sections eaten, stored channels): the native
+#: engine holds counts in 32 bits, and both engines refuse more with the same sentence.
+COUNT_MAX = (1 << 32) - 1
+
 COLOURS: tuple[str, ...] = ("green", "yellow", "pink")
 GREEN, YELLOW, PINK = 0, 1, 2
 
@@ -240,10 +244,13 @@ class CardSet:
             raise OptionError(f"a card set gives points to {count} cards, "
                               f"not {len(self.points)}")
         for index, value in enumerate(self.points):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                    0 <= value <= COUNT_MAX):
                 card = CARDS[index].id if index < PRINTED_CARDS else added[
                     index - PRINTED_CARDS].id
-                raise OptionError(f"card {card}'s points must be a whole number >= 0, "
+                span = ">= 0" if not isinstance(value, int) or value <= COUNT_MAX else (
+                    f"0 to {COUNT_MAX}")
+                raise OptionError(f"card {card}'s points must be a whole number {span}, "
                                   f"not {value!r}")
         for index in self.removed:
             if not isinstance(index, int) or not 0 <= index < count:
@@ -308,6 +315,9 @@ class CardSet:
                                   "(`arena cards` lists them)")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise OptionError(f"points.{card_id} must be a whole number >= 0, "
+                                  f"not {value!r}")
+            if value > COUNT_MAX:
+                raise OptionError(f"points.{card_id} must be at most {COUNT_MAX}, "
                                   f"not {value!r}")
             table[index[card_id]] = value
         removed: set[int] = set()

@@ -18,6 +18,7 @@ from typing import Any
 from arena.engine.components import DEFAULT_CARD_SET, CardSet
 from arena.engine.errors import ArenaError, OptionError, PositionError
 from arena.engine.options import DEFAULTS, RuleOptions
+from arena.engine.rng import check_new_game
 
 #: The environment variable that selects the engine, and its values.
 ENGINE_VARIABLE = "ARENA_ENGINE"
@@ -103,8 +104,7 @@ def new_game(
     """A new game (R2), as the reference's ``new_game``: decks shuffled from ``seed``, one
     objective of each kind dealt; ``dice`` scripts the first faces, ``history=False`` skips
     the move log, ``cards`` is the objective card set."""
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    check_new_game(players, seed, dice)
     # A set beyond the core's arrays is the core's OptionError.  The state keeps the set
     # (``state.card_set``), which whatever reads its cards in Python asks.
     cards = cards or DEFAULT_CARD_SET

@@ -32,6 +32,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from arena import data as data_files
+from arena.engine.components import COUNT_MAX
 from arena.engine.errors import OptionError, quote_json
 
 #: The option types, and the annotation a ``RuleOptions`` field of that type carries.
@@ -92,6 +93,7 @@ class OptionSpec:
         """The error of template ``key`` for this option, ``given`` being what was written."""
         return OptionError(ERRORS[key].format(
             name=self.name, given=given, values=", ".join(self.values), minimum=self.minimum,
+            maximum=COUNT_MAX,
             players=_and(str(p) for p in self.players), pattern=self.pattern(),
             example=quote_json(self.to_json(self.default)),
         ))
@@ -115,6 +117,8 @@ class OptionSpec:
             number = _whole(text)
             if number is None or number < self.minimum:
                 raise self.error("int", quote_text(text))
+            if number > COUNT_MAX:
+                raise self.error("too_big", quote_text(text))
             return number
         # per_players: N for every count, or P:N pairs over the default.
         counts = dict(self.default)
@@ -132,6 +136,8 @@ class OptionSpec:
                 counts[players] = number
         if any(n < self.minimum for n in counts.values()):
             raise self.error("per_players_text", quote_text(text))
+        if any(n > COUNT_MAX for n in counts.values()):
+            raise self.error("too_big", quote_text(text))
         return tuple(sorted(counts.items()))
 
     def from_json(self, value: object) -> Any:
@@ -147,11 +153,15 @@ class OptionSpec:
         if self.type == "int":
             if not _is_whole(value) or value < self.minimum:  # type: ignore[operator]
                 raise self.error("int", quote_json(value))
+            if value > COUNT_MAX:  # type: ignore[operator]
+                raise self.error("too_big", quote_json(value))
             return value
         keys = [str(p) for p in self.players]
         if (not isinstance(value, dict) or sorted(value) != sorted(keys)
                 or not all(_is_whole(n) and n >= self.minimum for n in value.values())):
             raise self.error("per_players", quote_json(value))
+        if any(n > COUNT_MAX for n in value.values()):
+            raise self.error("too_big", quote_json(value))
         return tuple((p, value[str(p)]) for p in self.players)
 
     def to_json(self, value: Any) -> Any:
@@ -200,7 +210,8 @@ def _load_table(data: Mapping[str, Any]) -> tuple[tuple[OptionSpec, ...], dict[s
     The table is the project's own file, so a mistake in it is a bug that must stop the
     import, not a user error."""
     errors = dict(data["errors"])
-    needed = {"not_pair", "unknown", "twice", "not_object", "per_players_text", *TYPES}
+    needed = {"not_pair", "unknown", "twice", "not_object", "per_players_text", "too_big",
+              *TYPES}
     if set(errors) != needed:
         raise ValueError(f"options table: errors must be exactly {sorted(needed)}")
     specs: list[OptionSpec] = []

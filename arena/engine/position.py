@@ -25,6 +25,7 @@ from arena.engine.components import (
     CATEGORIES,
     CHANNELS,
     COLOURS,
+    COUNT_MAX,
     DEFAULT_CARD_SET,
     FACES,
     IMPROVEMENT_TOKENS,
@@ -148,6 +149,11 @@ class _Reader:
             raise self.fail(field, f"must be {expected}, not {{value}}", value)
         return value
 
+    def count(self, value: int, field: str) -> None:
+        """Refuse a count beyond ``COUNT_MAX``, which the native engine cannot hold."""
+        if value > COUNT_MAX:
+            raise self.fail(field, f"must be at most {COUNT_MAX}, not {{value}}", value)
+
     def cell(self, text: Any, field: str) -> int:
         if not isinstance(text, str):
             raise self.fail(field, "must be a coordinate q,r, not {value}", text)
@@ -242,12 +248,15 @@ def _read_game(r: _Reader, s: GameState) -> None:
     s.players = players
     s.options = options
     s.seed = r.get(d, "seed", "seed", int, 0)
+    if not -rng.SEED_LIMIT <= s.seed < rng.SEED_LIMIT:
+        raise r.fail("seed", rng.SEED_RANGE, s.seed)
     s.card_set = _card_set(r, d)
     r.cards = s.card_set  # its added cards (if any) are read by id from here on
     s.card_points = s.card_set.points
     s.round = r.get(d, "round", "round", int, 1)
     if s.round < 1:
         raise r.fail("round", f"must be at least 1, not {s.round}")
+    r.count(s.round, "round")
     s.current = r.get(d, "current", "current", int, 0)
     if not 0 <= s.current < players:
         raise r.fail("current", f"seat {s.current} is not in a {players}-player game")
@@ -433,10 +442,13 @@ def _read_hands(r: _Reader, s: GameState) -> None:
         counts = tuple(r.get(eaten, c, f"{f}.eaten.{c}", int, 0) for c in COLOURS)
         if min(counts) < 0:
             raise r.fail(f"{f}.eaten", "counts cannot be negative")
+        for c, count in zip(COLOURS, counts):
+            r.count(count, f"{f}.eaten.{c}")
         s.eaten.append(counts)  # type: ignore[arg-type]
         stored = r.get(h, "channels", f"{f}.channels", int, 0)
         if stored < 0:
             raise r.fail(f"{f}.channels", "cannot be negative")
+        r.count(stored, f"{f}.channels")
         s.stored_channels.append(stored)
         imps = [0, 0, 0, 0]
         for i, name in enumerate(r.get(h, "improvements", f"{f}.improvements", list, [])):

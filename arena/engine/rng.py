@@ -8,8 +8,28 @@ platform and Python version, and is plenty for shuffling decks and rolling a die
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+
+#: A seed is a whole number of 128 bits (the native engine holds it so), from
+#: -SEED_LIMIT to SEED_LIMIT - 1; ``SEED_RANGE`` refuses another (a position's, a new game's).
+SEED_LIMIT = 1 << 127
+SEED_RANGE = "must be a whole number from -2**127 to 2**127-1, not {value}"
+
+
+def check_new_game(players: int, seed: int, dice: Sequence[int]) -> None:
+    """Refuse (ValueError) what ``new_game`` cannot start from: the one check of both
+    engines' ``new_game``, so that they refuse a player count, a seed or a die face with
+    the same sentence (the native engine's core takes only what passes)."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+        raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not (
+            -SEED_LIMIT <= seed < SEED_LIMIT):
+        raise ValueError("seed: " + SEED_RANGE.replace("{value}", repr(seed)))
+    if not all(isinstance(f, int) and 0 <= f <= 5 for f in dice):
+        raise ValueError("dice: faces are 0..5")
 
 
 def seed_state(seed: int) -> int:

@@ -31,6 +31,7 @@ from arena.engine import grid, rng
 from arena.engine.actions import (
     A_MASK,
     A_SHIFT,
+    ACTION_BITS,
     B_SHIFT,
     CHANNEL,
     CLOUDS,
@@ -115,6 +116,8 @@ STEP_NAMES: tuple[str, ...] = (
 )  # fmt: skip
 #: ``put_back`` outside the redraw step: no card put back.
 NONE_PUT_BACK = (0, 0, 0)
+#: The most objectives a hand holds (R10.2).
+MAX_HAND = 5
 
 NO_SEAT = -1
 POND = grid.POND
@@ -277,6 +280,8 @@ class GameState(Board):
         so ``bots.mcts_search`` keeps one per tree node and gives it each new sample's hidden
         parts, instead of applying the same actions to every sample again.
         """
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not in the game")
         s = self.copy()
         s.seed = sample.seed
         s.rng = sample.rng
@@ -295,6 +300,11 @@ class GameState(Board):
         the objective bot values a draw with the drawn card set aside)."""
         if not 0 <= seat < self.players:
             raise IndexError(f"seat {seat} is not in the game")
+        if len(hand) > MAX_HAND:
+            raise ValueError(f"hand: at most {MAX_HAND} cards")
+        for card in hand:
+            if not 0 <= card < len(self.card_set.cards):
+                raise IndexError(f"{card} is not a card index")
         s = self.copy()
         s.hands = self.hands.copy()
         s.hands[seat] = tuple(hand)
@@ -330,6 +340,10 @@ class GameState(Board):
     def with_step(self, step: int, weather: int) -> GameState:
         """A copy at another step of the turn with another weather (the objective bot's
         probe: what one more action would be worth)."""
+        if not 0 <= step < len(STEP_NAMES):
+            raise ValueError(f"{step} is not a step")
+        if not -1 <= weather <= 5:
+            raise ValueError(f"{weather} is not a weather")
         s = self.copy()
         s.step = step
         s.weather = weather
@@ -475,7 +489,7 @@ class GameState(Board):
         s = self.current
         out: list[int] = []
         for card in self.hands[s]:
-            if self.objective_found(s, card):
+            if self._objective_found(s, card):
                 out.append(COMPLETE | card << B_SHIFT)
         if self.stored_channels[s]:
             for e in self.channel_spots():
@@ -524,7 +538,7 @@ class GameState(Board):
         stored = self.stored_improvements[s]
         if (stored[1] or stored[2] or stored[3]) and self.improvable_plots():
             return False
-        return not any(self.objective_found(s, card) for card in self.hands[s])
+        return not any(self._objective_found(s, card) for card in self.hands[s])
 
     def _legal_place(self) -> list[int]:
         drawn = self.drawn
@@ -596,6 +610,8 @@ class GameState(Board):
 
     def play(self, action: int) -> None:
         """Apply an action after checking it is legal; raises IllegalActionError if not."""
+        if action >> ACTION_BITS:
+            raise IllegalActionError(f"{action} is not an action")
         if action not in self.legal_actions():
             raise IllegalActionError(
                 f"action {action_text(action, self.card_set)!r} is not legal at this step "
@@ -605,6 +621,8 @@ class GameState(Board):
 
     def apply(self, action: int) -> None:
         """Apply a legal action of the current seat, then resolve chance and forced steps."""
+        if action >> ACTION_BITS:  # no action: negative, or beyond the native engine's 32 bits
+            raise IllegalActionError(f"{action} is not an action")
         kind = action & KIND_MASK
         s = self.current
         if self.history is not None:
@@ -904,7 +922,7 @@ class GameState(Board):
             # Put satisfied cards under the deck and draw again; a deck of satisfied cards
             # only is gone through once, and its last card kept.
             tries = len(deck)
-            while tries > 0 and self.objective_found(seat, card):
+            while tries > 0 and self._objective_found(seat, card):
                 if self.history is not None:
                     self.history.append((RETURNED, self.round, card))
                 deck, known = (*deck, card), (*known, 1 << seat)
@@ -934,7 +952,7 @@ class GameState(Board):
         decks = list(self.objective_decks)
         knowns = list(self.objective_known)
         decks[category], knowns[category] = deck, known
-        if self.objective_found(seat, card) and any(
+        if self._objective_found(seat, card) and any(
             len(decks[k]) > put_back[k] for k in (0, 1, 2)
         ):
             if self.history is not None:
@@ -1067,8 +1085,7 @@ def new_game(
     games that nobody will replay; ``cards`` is the objective card set (default: the
     printed one).
     """
-    if players not in (2, 3, 4):
-        raise ValueError(f"a game has 2, 3 or 4 players, not {players}")
+    rng.check_new_game(players, seed, dice)
     options = options or DEFAULTS
     cards = cards or DEFAULT_CARD_SET
     problem = cards.deal_problem(players)

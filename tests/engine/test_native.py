@@ -351,8 +351,8 @@ def test_every_refusal_of_a_position_is_the_same_sentence() -> None:
 
 def test_values_json_cannot_hold_are_quoted_alike() -> None:
     """A refusal carries the offending value itself and Python quotes it
-    (``errors.refusal``): values JSON has no form for (a tuple, a set, an int beyond 128
-    bits, a float that is not finite) and texts with quotes read the same on both engines,
+    (``errors.refusal``): values JSON has no form for (a tuple, a set, a float that is not
+    finite), ints beyond 128 bits and texts with quotes read the same on both engines,
     without the core imitating ``repr``."""
     rng = random.Random(5)
     ref, _ = both_games(3, rng)
@@ -424,8 +424,11 @@ def test_options_are_read_alike_from_the_same_table() -> None:
     assert tuple(names) == OPTION_NAMES
     rng = random.Random(1)
     samples: list[Any] = ["x", 0, 1, -1, True, None, 2.5, "all", "limited", {"2": 1},
-                          {"2": 9, "3": 8, "4": 7}, {"2": 0, "3": 8, "4": 7}, {"x": 1}, []]
-    texts = ["true", "no", "0", "7", "-3", "2:5", "2:5,3:4", "5:1", "x", "", "all", "1,2"]
+                          {"2": 9, "3": 8, "4": 7}, {"2": 0, "3": 8, "4": 7}, {"x": 1}, [],
+                          2**32 - 1, 2**32, 10**30, 2**128, -(2**128),
+                          {"2": 2**32, "3": 8, "4": 7}, {"2": 2**200, "3": 8, "4": 7}]
+    texts = ["true", "no", "0", "7", "-3", "2:5", "2:5,3:4", "5:1", "x", "", "all", "1,2",
+             "4294967295", "4294967296", "1" + "0" * 40, "-" + "9" * 40, "2:" + "9" * 40]
     for name in OPTION_NAMES:
         for value in samples:
             _same(RuleOptions.from_dict, _options_from_dict, {name: value})

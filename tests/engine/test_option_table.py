@@ -179,9 +179,10 @@ def test_R12_the_sentences_of_no_one_option(call: Any, sentence: str) -> None:
 def test_every_template_is_one_of_the_table_and_fills_known_fields() -> None:
     import string
 
-    known = {"name", "given", "values", "names", "minimum", "players", "pattern", "example"}
+    known = {"name", "given", "values", "names", "minimum", "maximum", "players", "pattern",
+             "example"}
     assert set(ERRORS) == {"not_pair", "unknown", "twice", "not_object", "per_players_text",
-                           *TYPES}
+                           "too_big", *TYPES}
     for key, template in ERRORS.items():
         used = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
         assert used <= known, key

@@ -5,6 +5,11 @@ use std::sync::{Arc, LazyLock};
 use crate::grid::{self, WIDTH};
 use crate::json::{self, str_repr, Json};
 
+/// The most a count may be (points, a round, sections eaten, stored channels, a rule
+/// option's number): the engine holds counts in 32 bits, and both engines refuse more with
+/// the same sentence (the reference's `components.COUNT_MAX`).
+pub const COUNT_MAX: i128 = u32::MAX as i128;
+
 pub const COLOURS: [&str; 3] = ["green", "yellow", "pink"];
 pub const IMPROVEMENTS: [&str; 4] = ["none", "watershed", "enclosure", "fertilizer"];
 pub const NO_IMPROVEMENT: u8 = 0;
@@ -473,9 +478,13 @@ impl CardSet {
                     str_repr(card_id)
                 ));
             };
-            match value {
-                Json::Int(v) if *v >= 0 && *v <= u32::MAX as i128 => {
-                    table[index as usize] = *v as u32
+            match value.as_wide_int() {
+                Some(v) if (0..=COUNT_MAX).contains(&v) => table[index as usize] = v as u32,
+                Some(v) if v > 0 => {
+                    return Err(format!(
+                        "points.{card_id} must be at most {COUNT_MAX}, not {}",
+                        value.repr()
+                    ))
                 }
                 _ => {
                     return Err(format!(

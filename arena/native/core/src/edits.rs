@@ -6,7 +6,8 @@
 use arrayvec::ArrayVec;
 
 use crate::components::CardSet;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+use crate::json::Json;
 use crate::state::{Board, State, STEP_NAMES};
 
 /// The hidden parts `with_hidden` replaces (None: kept).
@@ -20,24 +21,36 @@ pub struct Hidden {
     pub seed: Option<i128>,
 }
 
+/// A caller's int argument (`Json::Int`, or `Json::Big` beyond 128 bits) in `0..end`, or
+/// `refusal` quoting it as given.
+pub fn index_arg(arg: &Json, end: usize, refusal: impl FnOnce() -> Error) -> Result<usize, Error> {
+    match arg.as_wide_int() {
+        Some(i) if (0..end as i128).contains(&i) => Ok(i as usize),
+        _ => Err(refusal().quoting(arg.clone())),
+    }
+}
+
 /// A card index of the game's set (printed and added cards; IndexError otherwise).
-fn card_arg(c: i64, set: &CardSet) -> Result<u8, Error> {
-    (0..set.cards.len() as i64)
-        .contains(&c)
-        .then_some(c as u8)
-        .ok_or_else(|| Error::index(format!("{c} is not a card index")))
+fn card_arg(c: &Json, set: &CardSet) -> Result<u8, Error> {
+    let refusal = || Error::index("{value} is not a card index");
+    Ok(index_arg(c, set.cards.len(), refusal)? as u8)
 }
 
 /// Card indexes of the game's set, at most `N` of them (`what` names the refused part).
 fn cards<const N: usize>(
-    cards: &[i64],
+    cards: &[Json],
     set: &CardSet,
     what: &str,
 ) -> Result<ArrayVec<u8, N>, Error> {
     if cards.len() > N {
         return Err(Error::value(format!("{what}: at most {N} cards")));
     }
-    cards.iter().map(|&c| card_arg(c, set)).collect()
+    cards.iter().map(|c| card_arg(c, set)).collect()
+}
+
+/// Card indexes as a caller's int arguments.
+fn ints(v: &[i64]) -> Vec<Json> {
+    v.iter().map(|&i| Json::Int(i.into())).collect()
 }
 
 /// Tile codes (0..11), at most `N` of them.
@@ -60,15 +73,13 @@ fn fit_known<const N: usize>(known: &mut ArrayVec<u8, N>, len: usize) {
 
 impl Board {
     /// A seat of the game (IndexError otherwise).
-    pub fn seat_arg(&self, seat: i64) -> Result<u8, Error> {
-        (0..self.players as i64)
-            .contains(&seat)
-            .then_some(seat as u8)
-            .ok_or_else(|| Error::index(format!("seat {seat} is not in the game")))
+    pub fn seat_arg(&self, seat: &Json) -> Result<u8, Error> {
+        let refusal = || Error::index("seat {value} is not in the game");
+        Ok(index_arg(seat, self.players as usize, refusal)? as u8)
     }
 
     /// `objective_found` of a caller's seat and card index, checked (IndexError).
-    pub fn objective_found_at(&self, seat: i64, card: i64) -> Result<bool, Error> {
+    pub fn objective_found_at(&self, seat: &Json, card: &Json) -> Result<bool, Error> {
         let seat = self.seat_arg(seat)?;
         Ok(self.objective_found(seat, card_arg(card, &self.card_set)?))
     }
@@ -76,7 +87,7 @@ impl Board {
 
 impl State {
     /// `seat` holds `hand` (search asks "what if" of its own copies).
-    pub fn with_hand(&mut self, seat: i64, hand: &[i64]) -> Result<(), Error> {
+    pub fn with_hand(&mut self, seat: &Json, hand: &[Json]) -> Result<(), Error> {
         let seat = self.b.seat_arg(seat)?;
         self.hands[seat as usize] = cards(hand, &self.b.card_set, "hand")?;
         Ok(())
@@ -91,7 +102,7 @@ impl State {
                 return Err(Error::value("hands: one per seat"));
             }
             for (i, hand) in hands.iter().enumerate() {
-                self.hands[i] = cards(hand, &set, "hands")?;
+                self.hands[i] = cards(&ints(hand), &set, "hands")?;
             }
         }
         if let Some(decks) = &h.objective_decks {
@@ -99,7 +110,7 @@ impl State {
                 return Err(Error::value("objective_decks: one per category"));
             }
             for (k, deck) in decks.iter().enumerate() {
-                self.objective_decks[k] = cards(deck, &set, "objective_decks")?;
+                self.objective_decks[k] = cards(&ints(deck), &set, "objective_decks")?;
                 fit_known(&mut self.b.objective_known[k], deck.len());
             }
         }
@@ -117,22 +128,26 @@ impl State {
 
     /// This state with `sample`'s hidden parts but a caller's `seat`'s own hand (`seat_arg`'s
     /// sentence, as a ValueError: the reference's refusal of this edit).
-    pub fn with_hidden_from_seat(&self, sample: &State, seat: i64) -> Result<State, Error> {
-        let seat = self.b.seat_arg(seat).map_err(|e| Error::value(e.message))?;
+    pub fn with_hidden_from_seat(&self, sample: &State, seat: &Json) -> Result<State, Error> {
+        let seat = self.b.seat_arg(seat).map_err(|e| Error {
+            kind: ErrorKind::Value,
+            ..e
+        })?;
         Ok(self.with_hidden_from(sample, seat))
     }
 
     /// Another step of the turn with another weather (the objective bot's probe: "what
     /// would one more action be worth").
-    pub fn with_step(&mut self, step: i64, weather: i64) -> Result<(), Error> {
-        if !(0..STEP_NAMES.len() as i64).contains(&step) {
-            return Err(Error::value(format!("{step} is not a step")));
-        }
-        if !(-1..6).contains(&weather) {
-            return Err(Error::value(format!("{weather} is not a weather")));
-        }
+    pub fn with_step(&mut self, step: &Json, weather: &Json) -> Result<(), Error> {
+        let step = index_arg(step, STEP_NAMES.len(), || {
+            Error::value("{value} is not a step")
+        })?;
+        // -1 (no weather) or a face 0..5.
+        let Some(face) = weather.as_wide_int().filter(|w| (-1..6).contains(w)) else {
+            return Err(Error::value("{value} is not a weather").quoting(weather.clone()));
+        };
         self.b.step = step as u8;
-        self.b.weather = weather as i8;
+        self.b.weather = face as i8;
         Ok(())
     }
 

@@ -1,19 +1,22 @@
 //! JSON values as the engine reads them: the data files, positions and option tables.
 //!
 //! A value keeps what its reader may need to quote back in a refusal (an object's key
-//! order, an int beyond 64 bits, the caller's handle for a value JSON cannot hold); the
+//! order, an int of any size, the caller's handle for a value JSON cannot hold); the
 //! refusal carries the value itself and Python quotes it (`arena.engine.errors.refusal`).
 
 use std::fmt::Write;
 
-/// A JSON value, keys in their order; `Foreign(i)` is a value of the caller that JSON has
-/// no form for (a Python tuple, a set, an int beyond 128 bits): the caller's handle for it
-/// (the binding's `i`-th such value), which a refusal hands back as its offending value.
+/// A JSON value, keys in their order; `Big` is an int beyond 128 bits, its decimal digits
+/// (JSON and Python allow any size: such an int is out of every range the engine checks,
+/// and a refusal quotes it as given); `Foreign(i)` is a value of the caller that JSON has
+/// no form for (a Python tuple, a set): the caller's handle for it (the binding's `i`-th
+/// such value), which a refusal hands back as its offending value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
     Null,
     Bool(bool),
     Int(i128),
+    Big(String),
     Float(f64),
     Str(String),
     List(Vec<Json>),
@@ -44,6 +47,24 @@ impl Json {
             Json::Int(i) => Some(*i),
             _ => None,
         }
+    }
+
+    /// An integer value of any size (not a bool), a `Big` one as the nearest `i128`: what a
+    /// range check reads, every range of the engine lying well inside 128 bits.
+    pub fn as_wide_int(&self) -> Option<i128> {
+        match self {
+            Json::Int(i) => Some(*i),
+            Json::Big(digits) if digits.starts_with('-') => Some(i128::MIN),
+            Json::Big(_) => Some(i128::MAX),
+            _ => None,
+        }
+    }
+
+    /// An integer of any size, from its decimal digits (`Big` beyond 128 bits).
+    pub fn int_from_digits(digits: &str) -> Json {
+        digits
+            .parse()
+            .map_or_else(|_| Json::Big(digits.to_string()), Json::Int)
     }
 
     /// The items of a list.
@@ -77,6 +98,7 @@ impl Json {
             Json::Int(i) => {
                 let _ = write!(out, "{i}");
             }
+            Json::Big(digits) => out.push_str(digits),
             Json::Float(f) => out.push_str(&float_repr(*f)),
             Json::Str(s) => out.push_str(&str_repr(s)),
             Json::List(items) => {
@@ -128,6 +150,7 @@ impl Json {
             Json::Int(i) => {
                 let _ = write!(out, "{i}");
             }
+            Json::Big(digits) => out.push_str(digits),
             Json::Float(f) => out.push_str(&float_repr(*f)),
             Json::Str(s) => write_json_str(s, out, ascii),
             Json::List(items) => {
@@ -647,10 +670,10 @@ impl Parser<'_> {
             s.parse()
                 .map(Json::Float)
                 .map_err(|_| format!("bad number {s}"))
+        } else if s == "-" {
+            Err(format!("bad number {s}"))
         } else {
-            s.parse()
-                .map(Json::Int)
-                .map_err(|_| format!("bad number {s}"))
+            Ok(Json::int_from_digits(s))
         }
     }
 }
@@ -658,6 +681,29 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_int_of_any_size_is_read_and_quoted_as_python_writes_it() {
+        let big = "-340282366920938463463374607431768211457";
+        let v = parse(&format!("[{big}, 170141183460469231731687303715884105727]")).unwrap();
+        assert_eq!(
+            v.repr(),
+            format!("[{big}, 170141183460469231731687303715884105727]")
+        );
+        assert_eq!(
+            v.dump(),
+            format!("[{big},170141183460469231731687303715884105727]")
+        );
+        let items = v.as_list().unwrap();
+        assert_eq!(items[0], Json::Big(big.to_string()));
+        assert_eq!(items[0].as_int(), None);
+        assert_eq!(items[0].as_wide_int(), Some(i128::MIN));
+        assert_eq!(
+            Json::int_from_digits(&"9".repeat(40)).as_wide_int(),
+            Some(i128::MAX)
+        );
+        assert!(parse("-").is_err());
+    }
 
     #[test]
     fn parses_and_quotes_as_python() {

@@ -5,6 +5,7 @@
 
 use std::sync::LazyLock;
 
+use crate::components::COUNT_MAX;
 use crate::error::Error;
 use crate::json::{self, str_repr, Json};
 
@@ -216,13 +217,19 @@ fn dict_items(items: &[(String, Json)]) -> Vec<(String, Json)> {
     out
 }
 
-/// The whole number a text spells (ASCII digits with an optional sign, nothing else).
+/// The whole number a text spells (ASCII digits with an optional sign, nothing else), one
+/// beyond 128 bits as the nearest `i128` (out of every option's range).
 fn whole(text: &str) -> Option<i128> {
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    text.parse().ok()
+    let beyond = if text.starts_with('-') {
+        i128::MIN
+    } else {
+        i128::MAX
+    };
+    Some(text.parse().unwrap_or(beyond))
 }
 
 /// A yes/no of a command line (`true`/`yes`/`1`, `false`/`no`/`0`, any case).
@@ -275,6 +282,7 @@ impl OptionSpec {
                 ("given", given),
                 ("values", values),
                 ("minimum", minimum.to_string()),
+                ("maximum", COUNT_MAX.to_string()),
                 ("players", and_list(&counts)),
                 ("pattern", pattern.join(",")),
                 ("example", quote_json(&value_json(self, &self.default))),
@@ -295,8 +303,9 @@ impl OptionSpec {
                 .and_then(|s| valid.iter().position(|v| v == s))
                 .map(Value::Choice)
                 .ok_or_else(|| refuse("choice")),
-            OptionType::Int { minimum } => match value {
-                Json::Int(v) if v >= minimum => Ok(Value::Int(*v)),
+            OptionType::Int { minimum } => match value.as_wide_int() {
+                Some(v) if v > COUNT_MAX => Err(refuse("too_big")),
+                Some(v) if v >= *minimum => Ok(Value::Int(v)),
                 _ => Err(refuse("int")),
             },
             OptionType::PerPlayers { players, minimum } => {
@@ -312,17 +321,20 @@ impl OptionSpec {
                 let fine = keys == wanted
                     && items
                         .iter()
-                        .all(|(_, v)| matches!(v, Json::Int(n) if n >= minimum));
+                        .all(|(_, v)| v.as_wide_int().is_some_and(|n| n >= *minimum));
                 if !fine {
                     return Err(refuse("per_players"));
                 }
-                let numbers = counts
+                let numbers: Vec<i128> = counts
                     .iter()
                     .map(|c| match items.iter().find(|(k, _)| k == c) {
-                        Some((_, Json::Int(n))) => *n,
+                        Some((_, v)) => v.as_wide_int().unwrap_or(0),
                         _ => 0,
                     })
                     .collect();
+                if numbers.iter().any(|&n| n > COUNT_MAX) {
+                    return Err(refuse("too_big"));
+                }
                 Ok(Value::PerPlayers(numbers))
             }
         }
@@ -341,8 +353,10 @@ impl OptionSpec {
                 .map(Value::Choice)
                 .ok_or_else(|| refuse("choice")),
             OptionType::Int { minimum } => match whole(text) {
-                Some(v) if v >= *minimum => Ok(Value::Int(v)),
-                _ => Err(refuse("int")),
+                Some(v) if v < *minimum => Err(refuse("int")),
+                Some(v) if v > COUNT_MAX => Err(refuse("too_big")),
+                Some(v) => Ok(Value::Int(v)),
+                None => Err(refuse("int")),
             },
             OptionType::PerPlayers { players, minimum } => {
                 let Value::PerPlayers(defaults) = &self.default else {
@@ -367,6 +381,9 @@ impl OptionSpec {
                 }
                 if counts.iter().any(|n| n < minimum) {
                     return Err(refuse("per_players_text"));
+                }
+                if counts.iter().any(|&n| n > COUNT_MAX) {
+                    return Err(refuse("too_big"));
                 }
                 Ok(Value::PerPlayers(counts))
             }
@@ -494,7 +511,7 @@ impl Rules {
     pub fn of(options: &RuleOptions) -> Rules {
         let flag = |name| matches!(options.get(name), Value::Bool(true));
         let int = |name| match options.get(name) {
-            Value::Int(v) => (*v).clamp(0, u32::MAX as i128) as u32,
+            Value::Int(v) => *v as u32, // within 0..=COUNT_MAX, as read
             _ => 0,
         };
         let mut ends = [0u32; 5];
@@ -504,7 +521,7 @@ impl Rules {
         ) {
             for (p, v) in players.iter().zip(v) {
                 if *p < 5 {
-                    ends[*p] = (*v).clamp(0, u32::MAX as i128) as u32;
+                    ends[*p] = *v as u32;
                 }
             }
         }

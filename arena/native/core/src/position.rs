@@ -300,7 +300,7 @@ fn get<'a>(
                 v,
             ));
         }
-        (K::Int, Json::Int(_))
+        (K::Int, Json::Int(_) | Json::Big(_))
         | (K::Bool, Json::Bool(_))
         | (K::List, Json::List(_))
         | (K::Dict, Json::Object(_)) => true,
@@ -322,16 +322,42 @@ fn get<'a>(
     Ok(Some(v))
 }
 
+/// An int field (a `Big` one as the nearest `i128`: `Json::as_wide_int`), checked against
+/// its range before it is narrowed; a refusal quotes the value given (`given`).
 fn get_int(o: &Json, key: &str, field: &str, default: i128) -> Result<i128, Error> {
     Ok(get(o, key, field, K::Int, true)?
-        .and_then(Json::as_int)
+        .and_then(Json::as_wide_int)
         .unwrap_or(default))
 }
 
 fn get_req_int(o: &Json, key: &str, field: &str) -> Result<i128, Error> {
     Ok(get(o, key, field, K::Int, false)?
-        .and_then(Json::as_int)
+        .and_then(Json::as_wide_int)
         .unwrap_or(0))
+}
+
+/// The value of an int field as given (its default when left out), for a refusal to quote.
+fn given(o: &Json, key: &str, default: i128) -> Json {
+    match o.get(key) {
+        None | Some(Json::Null) => Json::Int(default),
+        Some(v) => v.clone(),
+    }
+}
+
+/// The refusal of a seed beyond 128 bits, the engines holding a seed in 128 bits (the
+/// reference's `rng.SEED_RANGE`, which also checks a new game's).
+const SEED_RANGE: &str = "must be a whole number from -2**127 to 2**127-1, not {value}";
+
+/// A count's refusal when it is beyond `COUNT_MAX`.
+fn check_count(o: &Json, key: &str, field: &str, count: i128) -> Result<(), Error> {
+    if count > COUNT_MAX {
+        return Err(fail_quoting(
+            field,
+            format!("must be at most {COUNT_MAX}, not {{value}}"),
+            &given(o, key, 0),
+        ));
+    }
+    Ok(())
 }
 
 fn get_bool(o: &Json, key: &str, field: &str, default: bool) -> Result<bool, Error> {
@@ -401,6 +427,8 @@ fn choice(v: Option<&Json>, names: &[&str], field: &str) -> Result<usize, Error>
 struct Setup {
     st: State,
     claimed_irrigated: Vec<(Cell, String, bool)>,
+    /// `turn.put_back` as given, checked against the decks once they are read.
+    put_back: [Json; 3],
 }
 
 /// A state from a position; the error names the field that is bad, in the reference's words.
@@ -441,31 +469,36 @@ fn read_game(d: &Json) -> Result<Setup, Error> {
         })?;
     let players = get_req_int(d, "players", "players")?;
     if !(2..=4).contains(&players) {
-        return Err(fail(
-            "players",
-            format!("a game has 2, 3 or 4 players, not {players}"),
-        ));
+        let phrase = "a game has 2, 3 or 4 players, not {value}";
+        return Err(fail_quoting("players", phrase, &given(d, "players", 0)));
     }
     let seed = get_int(d, "seed", "seed", 0)?;
+    if let Some(Json::Big(_)) = d.get("seed") {
+        return Err(fail_quoting("seed", SEED_RANGE, &given(d, "seed", 0)));
+    }
     let card_set = read_card_set(d)?;
     let round = get_int(d, "round", "round", 1)?;
     if round < 1 {
-        return Err(fail("round", format!("must be at least 1, not {round}")));
+        let phrase = "must be at least 1, not {value}";
+        return Err(fail_quoting("round", phrase, &given(d, "round", 1)));
     }
+    check_count(d, "round", "round", round)?;
     let current = get_int(d, "current", "current", 0)?;
     if !(0..players).contains(&current) {
-        return Err(fail(
+        return Err(fail_quoting(
             "current",
-            format!("seat {current} is not in a {players}-player game"),
+            format!("seat {{value}} is not in a {players}-player game"),
+            &given(d, "current", 0),
         ));
     }
     let mut st = State::blank(players as u8, Arc::new(options), Arc::new(card_set));
     st.seed = seed;
-    st.b.round = round.min(u32::MAX as i128) as u32;
+    st.b.round = round as u32;
     st.b.current = current as u8;
     Ok(Setup {
         st,
         claimed_irrigated: Vec::new(),
+        put_back: [Json::Int(0), Json::Int(0), Json::Int(0)],
     })
 }
 
@@ -517,9 +550,10 @@ fn read_tiles(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         let code = tile(entry.get("tile"), &format!("{f}.tile"))?;
         let height = get_int(entry, "bamboo", &format!("{f}.bamboo"), 0)?;
         if !(0..=4).contains(&height) {
-            return Err(fail(
+            return Err(fail_quoting(
                 &format!("{f}.bamboo"),
-                format!("{height} is not between 0 and 4 (R7.3)"),
+                "{value} is not between 0 and 4 (R7.3)",
+                &given(entry, "bamboo", 0),
             ));
         }
         let imp = tile_improvement(entry, code, &f)?;
@@ -751,6 +785,7 @@ fn read_turn(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     let mut counts = [0i128; 3];
     for (k, name) in CATEGORIES.iter().enumerate() {
         counts[k] = get_int(put_back, name, &format!("turn.put_back.{name}"), 0)?;
+        setup.put_back[k] = given(put_back, name, 0);
     }
     if counts.iter().any(|&c| c < 0) {
         return Err(fail("turn.put_back", "counts cannot be negative"));
@@ -914,12 +949,16 @@ fn read_hand(h: &Json, seat: usize, st: &mut State) -> Result<(), Error> {
     if counts.iter().any(|&c| c < 0) {
         return Err(fail(&format!("{f}.eaten"), "counts cannot be negative"));
     }
-    st.b.eaten[seat] = counts.map(|c| c.min(u32::MAX as i128) as u32);
+    for (c, &count) in COLOURS.iter().zip(&counts) {
+        check_count(eaten, c, &format!("{f}.eaten.{c}"), count)?;
+    }
+    st.b.eaten[seat] = counts.map(|c| c as u32);
     let stored = get_int(h, "channels", &format!("{f}.channels"), 0)?;
     if stored < 0 {
         return Err(fail(&format!("{f}.channels"), "cannot be negative"));
     }
-    st.b.stored_channels[seat] = stored.min(u32::MAX as i128) as u32;
+    check_count(h, "channels", &format!("{f}.channels"), stored)?;
+    st.b.stored_channels[seat] = stored as u32;
     let mut imps = [0u8; 4];
     for (i, name) in get_list(h, "improvements", &format!("{f}.improvements"))?
         .iter()
@@ -996,10 +1035,11 @@ fn read_reserve(d: &Json, setup: &mut Setup) -> Result<(), Error> {
     } else {
         total - on_board - stocks
     };
-    if rc < 0 || rc + on_board + stocks != total {
-        return Err(fail(
+    if rc < 0 || rc.saturating_add(on_board + stocks) != total {
+        return Err(fail_quoting(
             "reserve.channels",
-            format!("{rc} in the reserve, {on_board} on the board and {stocks} in stocks do not make the game's {total} (R1.3)"),
+            format!("{{value}} in the reserve, {on_board} on the board and {stocks} in stocks do not make the game's {total} (R1.3)"),
+            &given(reserve, "channels", rc),
         ));
     }
     b.reserve_channels = rc as u32;
@@ -1025,12 +1065,13 @@ fn read_reserve(d: &Json, setup: &mut Setup) -> Result<(), Error> {
             expected,
         )?;
         if v != expected || expected < 0 {
-            return Err(fail(
+            return Err(fail_quoting(
                 &format!("reserve.improvements.{name}"),
                 format!(
-                    "{v} in the reserve, {} placed as tokens and {} in stocks do not make the game's {tokens} (R1.4)",
+                    "{{value}} in the reserve, {} placed as tokens and {} in stocks do not make the game's {tokens} (R1.4)",
                     placed[i], held[i]
                 ),
+                &given(res_imps, name, expected),
             ));
         }
         out[i] = v as u8;
@@ -1265,24 +1306,29 @@ fn read_known(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         st.b.objective_known[k] = masks[k + 1].iter().copied().collect();
     }
     if st.b.step == STEP_REDRAW {
-        for (k, name) in CATEGORIES.iter().enumerate() {
-            if st.b.put_back[k] as usize > st.objective_decks[k].len() {
-                return Err(fail(
-                    &format!("turn.put_back.{name}"),
-                    format!(
-                        "{} cards put back, but the {name} deck holds {}",
-                        st.b.put_back[k],
-                        st.objective_decks[k].len()
-                    ),
-                ));
-            }
-        }
-        if !(0..3).any(|k| st.objective_decks[k].len() > st.b.put_back[k] as usize) {
-            return Err(fail(
-                "turn.put_back",
-                "at step redraw some deck must still hold a card not put back (R12)",
+        check_put_back(st, &setup.put_back)?;
+    }
+    Ok(())
+}
+
+/// `turn.put_back` (as given) against the decks: no more cards put back than a deck holds,
+/// and some deck still holding one that was not.
+fn check_put_back(st: &State, given: &[Json; 3]) -> Result<(), Error> {
+    for (k, name) in CATEGORIES.iter().enumerate() {
+        let deck = st.objective_decks[k].len();
+        if given[k].as_wide_int().unwrap_or(0) > deck as i128 {
+            return Err(fail_quoting(
+                &format!("turn.put_back.{name}"),
+                format!("{{value}} cards put back, but the {name} deck holds {deck}"),
+                &given[k],
             ));
         }
+    }
+    if !(0..3).any(|k| st.objective_decks[k].len() > st.b.put_back[k] as usize) {
+        return Err(fail(
+            "turn.put_back",
+            "at step redraw some deck must still hold a card not put back (R12)",
+        ));
     }
     Ok(())
 }
@@ -1315,9 +1361,10 @@ fn read_end(d: &Json, setup: &mut Setup) -> Result<(), Error> {
         Some(_) => {
             let e = get_req_int(d, "emperor", "emperor")?;
             if !(0..players).contains(&e) {
-                return Err(fail(
+                return Err(fail_quoting(
                     "emperor",
-                    format!("seat {e} is not in a {players}-player game"),
+                    format!("seat {{value}} is not in a {players}-player game"),
+                    &given(d, "emperor", 0),
                 ));
             }
             let n = b.completed[e as usize].len();

@@ -61,12 +61,15 @@ pub struct View {
 impl View {
     /// The view of `seat` on `state`.
     pub fn of(state: &State, seat: i64) -> Result<View, Error> {
-        let players = state.b.players as i64;
-        if !(0..players).contains(&seat) {
-            return Err(Error::value(format!(
-                "seat {seat} is not in a {players}-player game"
-            )));
-        }
+        View::of_arg(state, &Json::Int(seat.into()))
+    }
+
+    /// The view of a caller's `seat` (`Json::Int`, or `Json::Big` beyond 128 bits), which a
+    /// refusal quotes as given.
+    pub fn of_arg(state: &State, seat: &Json) -> Result<View, Error> {
+        let players = state.b.players;
+        let refusal = || Error::value(format!("seat {{value}} is not in a {players}-player game"));
+        let seat = crate::edits::index_arg(seat, players as usize, refusal)?;
         let mut view = View {
             b: state.b.clone(),
             seat: seat as u8,

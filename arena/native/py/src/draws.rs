@@ -34,21 +34,21 @@ impl<'a, 'py> PythonDraws<'a, 'py> {
             error: None,
         })
     }
+
+    /// What a call of the generator gave, or `fallback` with its error kept (the first one,
+    /// raised once the sample is made).
+    fn kept<T>(&mut self, drawn: PyResult<T>, fallback: T) -> T {
+        drawn.unwrap_or_else(|e| {
+            self.error.get_or_insert(e);
+            fallback
+        })
+    }
 }
 
 impl Draws for PythonDraws<'_, '_> {
     fn getrandbits(&mut self, k: u32) -> u128 {
-        match self
-            .getrandbits
-            .call1((k,))
-            .and_then(|v| v.extract::<u128>())
-        {
-            Ok(v) => v,
-            Err(e) => {
-                self.error.get_or_insert(e);
-                0
-            }
-        }
+        let drawn = self.getrandbits.call1((k,)).and_then(|v| v.extract());
+        self.kept(drawn, 0)
     }
     fn shuffle(&mut self, items: &mut [u8]) {
         if self.exact {
@@ -63,12 +63,9 @@ impl Draws for PythonDraws<'_, '_> {
             self.rng.call_method1("shuffle", (&list,))?;
             list.extract::<Vec<u8>>()
         });
-        match done {
-            Ok(v) if v.len() == items.len() => items.copy_from_slice(&v),
-            Ok(_) => {}
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
+        let v = self.kept(done, Vec::new());
+        if v.len() == items.len() {
+            items.copy_from_slice(&v);
         }
     }
 }
@@ -78,17 +75,15 @@ impl BotDraws for PythonDraws<'_, '_> {
         if self.exact {
             return randbelow_by_bits(self, n as u64) as usize;
         }
-        match self
+        let drawn = self
             .rng
             .call_method1("randrange", (n,))
-            .and_then(|v| v.extract::<usize>())
-        {
-            Ok(v) if v < n => v,
-            Ok(_) => 0,
-            Err(e) => {
-                self.error.get_or_insert(e);
-                0
-            }
+            .and_then(|v| v.extract());
+        let v = self.kept(drawn, 0);
+        if v < n {
+            v
+        } else {
+            0
         }
     }
 
@@ -96,17 +91,12 @@ impl BotDraws for PythonDraws<'_, '_> {
         if self.exact {
             return random_by_bits(self);
         }
-        match self
-            .rng
-            .call_method0("random")
-            .and_then(|v| v.extract::<f64>())
-        {
-            Ok(v) if (0.0..1.0).contains(&v) => v,
-            Ok(_) => 0.0,
-            Err(e) => {
-                self.error.get_or_insert(e);
-                0.0
-            }
+        let drawn = self.rng.call_method0("random").and_then(|v| v.extract());
+        let v = self.kept(drawn, 0.0);
+        if (0.0..1.0).contains(&v) {
+            v
+        } else {
+            0.0
         }
     }
 }

@@ -70,6 +70,7 @@ reference_item!(rule_options_class, "arena.engine.options", "RuleOptions");
 reference_item!(card_set_class, "arena.engine.components", "CardSet");
 reference_item!(game_result_class, "arena.engine.state", "GameResult");
 reference_item!(random_class, "random", "Random");
+reference_item!(int_type, "builtins", "int");
 
 /// The reference's exception for a refusal of the core.
 fn raise(py: Python<'_>, e: Error) -> PyErr {
@@ -155,7 +156,7 @@ fn to_json(v: &Bound<'_, PyAny>, foreign: &mut Vec<Py<PyAny>>) -> PyResult<Json>
     if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
         return match v.extract::<i128>() {
             Ok(i) => Ok(Json::Int(i)),
-            Err(_) => keep(),
+            Err(_) => Ok(Json::Big(int_type(v.py())?.call1((v,))?.str()?.to_string())),
         };
     }
     if v.is_instance_of::<PyFloat>() {
@@ -185,6 +186,20 @@ fn to_json(v: &Bound<'_, PyAny>, foreign: &mut Vec<Py<PyAny>>) -> PyResult<Json>
     keep()
 }
 
+/// A caller's int argument as the core checks it: `Json::Int`, or `Json::Big` beyond 128
+/// bits, so that a refusal quotes it as given (a bool is the int it is in Python).
+struct Int(Json);
+
+impl<'py> FromPyObject<'py> for Int {
+    fn extract_bound(v: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(i) = v.extract::<i64>() {
+            return Ok(Int(Json::Int(i.into())));
+        }
+        let index = v.py().import("operator")?.call_method1("index", (v,))?;
+        Ok(Int(Json::int_from_digits(&index.str()?.to_string())))
+    }
+}
+
 /// JSON value -> Python value.
 fn from_json(py: Python<'_>, v: &Json) -> PyResult<PyObject> {
     from_json_with(py, v, &[])
@@ -200,6 +215,7 @@ fn from_json_with(py: Python<'_>, v: &Json, foreign: &[Py<PyAny>]) -> PyResult<P
         Json::Null => py.None(),
         Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
         Json::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Json::Big(digits) => int_type(py)?.call1((digits,))?.unbind(),
         Json::Float(f) => PyFloat::new(py, *f).into_any().unbind(),
         Json::Str(s) => PyString::new(py, s).into_any().unbind(),
         Json::List(items) => {
@@ -406,8 +422,8 @@ macro_rules! board_api {
                     .unbind())
             }
             /// Whether a card's condition holds now for a seat (R10.3-R10.6).
-            fn objective_found(&self, py: Python<'_>, seat: i64, card: i64) -> PyResult<bool> {
-                let found = self.board().objective_found_at(seat, card);
+            fn objective_found(&self, py: Python<'_>, seat: Int, card: Int) -> PyResult<bool> {
+                let found = self.board().objective_found_at(&seat.0, &card.0);
                 found.map_err(|e| raise(py, e))
             }
             /// The reference engine's object with this one's values (a state: a copy of it,
@@ -552,12 +568,10 @@ impl PyState {
         Ok(s)
     }
 
-    fn do_apply(&mut self, py: Python<'_>, action: i64, checked: bool) -> PyResult<()> {
-        let Ok(action) = u32::try_from(action) else {
-            return Err(raise(
-                py,
-                Error::illegal(format!("{action} is not an action")),
-            ));
+    fn do_apply(&mut self, py: Python<'_>, action: Int, checked: bool) -> PyResult<()> {
+        let Some(action) = action.0.as_int().and_then(|a| u32::try_from(a).ok()) else {
+            let refusal = Error::illegal("{value} is not an action").quoting(action.0);
+            return Err(raise(py, refusal));
         };
         let context = game_context(&self.st);
         let st = &mut self.st;
@@ -622,8 +636,9 @@ impl PyState {
         self.st.rng
     }
     /// A copy in which `seat` holds `hand` (search asks "what if" of its own copies).
-    fn with_hand(&self, py: Python<'_>, seat: i64, hand: Vec<i64>) -> PyResult<PyState> {
-        self.edited(py, false, |st| st.with_hand(seat, &hand))
+    fn with_hand(&self, py: Python<'_>, seat: Int, hand: Vec<Int>) -> PyResult<PyState> {
+        let hand: Vec<Json> = hand.into_iter().map(|c| c.0).collect();
+        self.edited(py, false, |st| st.with_hand(&seat.0, &hand))
     }
     /// A copy (history kept) with the hidden parts given replaced.
     #[pyo3(signature = (*, hands = None, objective_decks = None, plot_deck = None,
@@ -650,8 +665,8 @@ impl PyState {
         self.edited(py, true, |st| st.with_hidden(&hidden))
     }
     /// A copy at another step of the turn with another weather.
-    fn with_step(&self, py: Python<'_>, step: i64, weather: i64) -> PyResult<PyState> {
-        self.edited(py, false, |st| st.with_step(step, weather))
+    fn with_step(&self, py: Python<'_>, step: Int, weather: Int) -> PyResult<PyState> {
+        self.edited(py, false, |st| st.with_step(&step.0, &weather.0))
     }
     /// Takes the layout of `other`, a state with the same layout, in `other`'s order (a
     /// search canonicalises its layouts for the caches that find a layout by identity).
@@ -761,23 +776,23 @@ impl PyState {
         &self,
         py: Python<'_>,
         sample: PyRef<'_, PyState>,
-        seat: i64,
+        seat: Int,
     ) -> PyResult<PyState> {
-        let st = self.st.with_hidden_from_seat(&sample.st, seat);
+        let st = self.st.with_hidden_from_seat(&sample.st, &seat.0);
         self.edited(py, false, |s| st.map(|st| *s = st))
     }
     /// Apply an action after checking it is legal; IllegalActionError if not.
-    fn play(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+    fn play(&mut self, py: Python<'_>, action: Int) -> PyResult<()> {
         self.do_apply(py, action, true)
     }
     /// Apply a legal action of the current seat, then resolve chance and forced steps.
-    fn apply(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+    fn apply(&mut self, py: Python<'_>, action: Int) -> PyResult<()> {
         self.do_apply(py, action, false)
     }
     /// Scores and winners (R13.3-R13.5); `excluded` seats cannot win.
     #[pyo3(signature = (excluded = None))]
-    fn result(&self, py: Python<'_>, excluded: Option<Vec<i64>>) -> PyResult<PyObject> {
-        result_object(py, &self.st, &excluded.unwrap_or_default())
+    fn result(&self, py: Python<'_>, excluded: Option<Vec<Bound<PyAny>>>) -> PyResult<PyObject> {
+        result_object(py, &self.st, excluded.unwrap_or_default())
     }
     fn __repr__(&self) -> String {
         let b = &self.st.b;
@@ -805,11 +820,10 @@ impl PyState {
 
 /// The reference's `GameResult` of a state (`GameResult.from_dict` of the core's
 /// `result_dict`); `excluded` seats cannot win.
-fn result_object(py: Python<'_>, st: &State, excluded: &[i64]) -> PyResult<PyObject> {
+fn result_object(py: Python<'_>, st: &State, excluded: Vec<Bound<PyAny>>) -> PyResult<PyObject> {
     let seats: Vec<u8> = excluded
         .iter()
-        .filter(|&&s| (0..4).contains(&s))
-        .map(|&s| s as u8)
+        .filter_map(|s| s.extract::<u8>().ok().filter(|&s| s < 4))
         .collect();
     let data = from_json(py, &facts::result_dict(&st.result(&seats), &st.b.card_set))?;
     let class = game_result_class(py)?;
@@ -857,8 +871,8 @@ impl PyView {
     }
 
     /// The view of `seat` on a core state, with the game's objects.
-    fn of_core(py: Python<'_>, st: &State, seat: i64, objects: GameObjects) -> PyResult<PyView> {
-        let v = View::of(st, seat).map_err(|e| raise(py, e))?;
+    fn of_core(py: Python<'_>, st: &State, seat: &Json, objects: GameObjects) -> PyResult<PyView> {
+        let v = View::of_arg(st, seat).map_err(|e| raise(py, e))?;
         Ok(PyView {
             v,
             objects,
@@ -909,10 +923,10 @@ impl PyView {
     }
     /// The view of `seat` on `state`.
     #[staticmethod]
-    fn of(py: Python<'_>, state: PyRef<'_, PyState>, seat: i64) -> PyResult<PyView> {
+    fn of(py: Python<'_>, state: PyRef<'_, PyState>, seat: Int) -> PyResult<PyView> {
         let context = game_context(&state.st);
         guard(py, context, || {
-            PyView::of_core(py, &state.st, seat, state.objects.clone_ref(py))
+            PyView::of_core(py, &state.st, &seat.0, state.objects.clone_ref(py))
         })
     }
     /// A full state consistent with this view, the hidden parts drawn from `rng` (the
@@ -985,42 +999,24 @@ fn state_from(
     PyState::wrap(py, st, GameObjects::new(py, options, cards)?)
 }
 
-/// A new game (R2): the reference's `new_game`, arguments given in full.
+/// A new game (R2): the reference's `new_game`, its arguments checked by `check_new_game`.
 #[pyfunction]
 fn new_game(
     py: Python<'_>,
-    players: i64,
-    seed: &Bound<'_, PyAny>,
+    players: usize,
+    seed: i128,
     options: &Bound<'_, PyAny>,
-    dice: Vec<i64>,
+    faces: Vec<u8>,
     history: bool,
     cards: &Bound<'_, PyAny>,
 ) -> PyResult<PyState> {
-    if !(2..=4).contains(&players) {
-        return Err(PyValueError::new_err(format!(
-            "a game has 2, 3 or 4 players, not {players}"
-        )));
-    }
-    let seed: i128 = match seed.extract::<i128>() {
-        Ok(s) => s,
-        Err(_) => {
-            // Any int: only its low 64 bits are used, but it is written back as given.
-            let low: u64 = seed.call_method1("__and__", (u64::MAX,))?.extract()?;
-            low as i128
-        }
-    };
-    // A face beyond a byte is refused by the core as any face beyond 5 is.
-    let faces: Vec<u8> = dice
-        .iter()
-        .map(|&f| u8::try_from(f).unwrap_or(u8::MAX))
-        .collect();
     let core_opts = core_options(py, options)?;
     let core_set = core_cards(py, cards)?;
     let st = guard(
         py,
         || format!("new game, seed {seed}"),
         || {
-            State::new(players as usize, seed, core_opts, &faces, history, core_set)
+            State::new(players, seed, core_opts, &faces, history, core_set)
                 .map_err(|e| raise(py, e))
         },
     )?;

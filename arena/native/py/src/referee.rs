@@ -20,6 +20,7 @@ use takenoko::actions::Action;
 use takenoko::batch::{Batch, Finished, Game, Participant};
 use takenoko::bots::registry::BotEntry;
 use takenoko::bots::{self, Bot, Value, REGISTRY};
+use takenoko::json::Json;
 use takenoko::placement::Placement;
 use takenoko::referee::{
     conclude, native_choice, play_caught, tell, Concluded, Decision, Failure, NativeSeats, Outcome,
@@ -172,7 +173,10 @@ impl<'py> Mixed<'py> {
     ) -> PyResult<(Decision, f64)> {
         let py = self.py;
         let objects = self.objects.clone_ref(py);
-        let view = Py::new(py, PyView::of_core(py, state, seat as i64, objects)?)?;
+        let view = Py::new(
+            py,
+            PyView::of_core(py, state, &Json::Int(seat.into()), objects)?,
+        )?;
         let legal = PyList::new(py, legal.iter().copied())?;
         if let Some(f) = &self.on_decision {
             f.call1((seat,))?;
@@ -268,8 +272,8 @@ impl Seats for Mixed<'_> {
         let Some(table) = self.table.clone() else {
             return;
         };
-        if let Err(e) =
-            result_object(self.py, state, &[]).and_then(|r| table.call_method1("finish", (r,)))
+        if let Err(e) = result_object(self.py, state, Vec::new())
+            .and_then(|r| table.call_method1("finish", (r,)))
         {
             self.stop(e);
         }
