@@ -5,7 +5,7 @@ Usage::
     python scripts/distill_value.py play --weights arena/data/value.json --out DIR
         [--games 3000] [--seed 151] [--lineup elite:budget=0.25,elite:budget=0.25,objective]
         [--explore 0.02] [--chunk 100]
-    python scripts/distill_value.py fit --previous arena/data/value.json --data td2/rows td3/rows
+    python scripts/distill_value.py fit --previous arena/data/value.json [--data td2/rows td3/rows]
         --estimates DIR/estimates --out candidate.json [--rounds 3] [--epochs 2]
         [--rate 0.001] [--lam 0.7] [--seed 151]
 
@@ -28,7 +28,8 @@ changes no decision (``tests/bots/test_distill_value.py`` and the core's tests).
 ``fit`` starts from ``--previous`` and fits, for ``--rounds`` rounds of ``--epochs`` epochs
 (Adam ``--rate``), the rows of ``--data`` to their λ-returns (recomputed each round with the
 current value, as ``td`` does, so that the value does not forget the positions one ply
-reaches) together with the rows of ``--estimates`` to the search's means (fixed targets).
+reaches; no ``--data``: the estimates alone) together with the rows of ``--estimates`` to
+the search's means (fixed targets).
 Both on the log loss: the search's mean is a chance, as a λ-return is, and cross-entropy on
 a soft target has the gradient sigmoid(z) − p, the same scale for both kinds of row, bounded
 where the mean is exactly 0 or 1 (a playout that ended the game), where a regression on the
@@ -119,14 +120,16 @@ def losses(layers: Sequence[tuple[np.ndarray, np.ndarray]], z: np.ndarray, y: np
            outcome: np.ndarray, ze: np.ndarray, ye: np.ndarray) -> dict[str, float]:
     """Held-out log losses: TD rows on their λ-returns and on the outcomes, estimates on the
     search's means (less the means' own entropy, the floor: a KL divergence)."""
-    logits, _ = tv.forward(layers, z)
     e_logits, _ = tv.forward(layers, ze)
     p = np.clip(ye, 1e-7, 1 - 1e-7)
     entropy = float(np.mean(-(p * np.log(p) + (1 - p) * np.log(1 - p))))
-    return {"td_loss": round(tv.log_loss(logits, y), 5),
-            "outcome_loss": round(tv.log_loss(logits, outcome), 5),
-            "estimate_loss": round(tv.log_loss(e_logits, ye), 5),
-            "estimate_kl": round(tv.log_loss(e_logits, ye) - entropy, 5)}
+    out = {"estimate_loss": round(tv.log_loss(e_logits, ye), 5),
+           "estimate_kl": round(tv.log_loss(e_logits, ye) - entropy, 5)}
+    if len(y):  # no TD rows: the estimates alone
+        logits, _ = tv.forward(layers, z)
+        out = {"td_loss": round(tv.log_loss(logits, y), 5),
+               "outcome_loss": round(tv.log_loss(logits, outcome), 5), **out}
+    return out
 
 
 def distill_train(data: dict[str, np.ndarray], estimates: dict[str, np.ndarray], start: str,
@@ -170,6 +173,13 @@ def distill_train(data: dict[str, np.ndarray], estimates: dict[str, np.ndarray],
     return tv.weights_json(names, mean, scale, layers, meta), figures
 
 
+def no_rows(estimates: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """No TD rows, in the columns ``distill_train`` reads (a fit on the estimates alone)."""
+    return {"x": estimates["x"][:0], "game": estimates["game"][:0],
+            "seat": estimates["seat"][:0], "ply": estimates["ply"][:0],
+            "outcome": estimates["target"][:0]}
+
+
 def parser() -> Any:
     """The command line: ``play`` then ``fit``."""
     ap = script_parser(
@@ -189,7 +199,8 @@ def parser() -> Any:
     p.add_argument("--chunk", type=at_least(1), default=100)
     f = sub.add_parser("fit", help="fit TD rows and the search's estimates together")
     f.add_argument("--previous", type=Path, required=True, help="the weights to start from")
-    f.add_argument("--data", type=Path, nargs="+", required=True, help="afterstate rows (TD)")
+    f.add_argument("--data", type=Path, nargs="*", default=[],
+                   help="afterstate rows (TD); none: the estimates alone")
     f.add_argument("--estimates", type=Path, nargs="+", required=True)
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--lam", type=float, default=0.7, help="TD(λ)'s λ")
@@ -209,9 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                a.weights.read_text())
         print(f"{rows} rows and {estimates} estimates written to {a.out}")
     else:
-        text, figures = distill_train(tv.load(a.data), tv.load(a.estimates),
-                                      a.previous.read_text(), a.lam, a.rounds, a.epochs,
-                                      a.rate, a.batch, a.seed)
+        estimates = tv.load(a.estimates)
+        data = tv.load(a.data) if a.data else no_rows(estimates)
+        text, figures = distill_train(data, estimates, a.previous.read_text(), a.lam, a.rounds,
+                                      a.epochs, a.rate, a.batch, a.seed)
         tv.write_atomic(a.out, text)
         print(json.dumps({**figures, "sha256": tv.sha256(text)}))
     return 0

@@ -66,9 +66,15 @@ def test_play_writes_resumable_chunks_and_the_fit_learns_the_estimates(tmp_path)
     # on: a handful of games has too few held out to judge).
     mean, scale, layers = distill.tv.read_weights(text)
     _, _, start = distill.tv.read_weights(VALUE)
-    z = (estimates["x"].astype(np.float64) - mean) * scale
-    y = estimates["target"].astype(np.float64)
+    fitted_on = estimates["game"] % distill.tv.HOLD_OUT != 0
+    z = (estimates["x"][fitted_on].astype(np.float64) - mean) * scale
+    y = estimates["target"][fitted_on].astype(np.float64)
     fitted = distill.tv.log_loss(distill.tv.forward(layers, z)[0], y)
     before = distill.tv.log_loss(distill.tv.forward(start, z)[0], y)
     assert fitted < before, (fitted, before)
-    assert figures["estimates"] == len(y) and len(figures["history"]) == 3
+    assert figures["estimates"] == len(estimates["target"]) and len(figures["history"]) == 3
+    alone, figures = distill.distill_train(distill.no_rows(estimates), estimates, VALUE, 0.7, 1,
+                                           3, 0.003, 64, 1)
+    assert figures["rows"] == 0 and "td_loss" not in figures["history"][-1]
+    layers = distill.tv.read_weights(alone)[2]
+    assert distill.tv.log_loss(distill.tv.forward(layers, z)[0], y) < before
