@@ -20,10 +20,13 @@ pub fn feature_names() -> Vec<&'static str> {
 /// Plays games in the core (`takenoko::bots::selfplay`) and returns a dict: `features`
 /// (bytes, little-endian float32, `FEATURES` per row), `game`, `seat`, `ply`, `outcome`,
 /// `margin` per row, `lineups` and `outcomes` per game.  `afterstates`: the rows are the
-/// positions each decision led to, for the seat that made it (`Plan::afterstates`).  `lineup`
+/// positions each decision led to, for the seat that made it (`Plan::afterstates`).
+/// `distill`: also `estimate_features` (bytes as `features`), `estimate_game`, `_seat`,
+/// `_ply`, `_mean` and `_samples`, the `elite` seats' estimates of each candidate they
+/// searched (`Plan::distill`).  `lineup`
 /// and `weights`: `Player::lineup`'s.
 #[pyfunction]
-#[pyo3(signature = (seed, games, lineup, weights = None, players = 2, paired = false, explore = 0.0, keep = 0.25, samples = 1, afterstates = false))]
+#[pyo3(signature = (seed, games, lineup, weights = None, players = 2, paired = false, explore = 0.0, keep = 0.25, samples = 1, afterstates = false, distill = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
     py: Python<'py>,
@@ -37,6 +40,7 @@ pub fn selfplay<'py>(
     keep: f64,
     samples: u32,
     afterstates: bool,
+    distill: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let lineup = Player::lineup(&lineup, &weights.unwrap_or_default(), samples);
     let lineup = lineup.map_err(PyValueError::new_err)?;
@@ -49,6 +53,7 @@ pub fn selfplay<'py>(
         explore,
         keep,
         afterstates,
+        distill,
     };
     let context = move || format!("self-play games of seed {seed}");
     let rows = guard(py, context, || {
@@ -65,5 +70,15 @@ pub fn selfplay<'py>(
     out.set_item("margin", rows.margin)?;
     out.set_item("lineups", rows.lineups)?;
     out.set_item("outcomes", rows.outcomes)?;
+    if distill {
+        let e = rows.estimates;
+        let bytes: Vec<u8> = e.features.iter().flat_map(|v| v.to_le_bytes()).collect();
+        out.set_item("estimate_features", PyBytes::new(py, &bytes))?;
+        out.set_item("estimate_game", e.game)?;
+        out.set_item("estimate_seat", e.seat)?;
+        out.set_item("estimate_ply", e.ply)?;
+        out.set_item("estimate_mean", e.mean)?;
+        out.set_item("estimate_samples", e.samples)?;
+    }
     Ok(out)
 }

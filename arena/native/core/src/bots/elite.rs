@@ -25,7 +25,7 @@
 //! `budget` scales the samples (the thinking): `elite:budget=4` plays every candidate on
 //! four times the samples.  A satisfied objective is completed first, as in `learned`.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::actions::{Action, COMPLETE, KIND_MASK};
 use crate::rng::PyRandom;
@@ -78,6 +78,22 @@ impl Settings {
     }
 }
 
+/// The search's estimate of one candidate (issue 51, search-distilled targets): the
+/// features of the afterstate it led to for the deciding seat (on the first sample, where
+/// the seat's step is done: the position `learned` values), the mean of its playouts' values
+/// (a chance of winning) and how many samples that mean is over.  Why: the search's mean is
+/// a lower-noise target for the value than a game's outcome, as AlphaZero trains on its
+/// search's statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    pub features: Vec<f32>,
+    pub mean: f64,
+    pub samples: u32,
+}
+
+/// Where a recording `elite` puts its estimates, shared with whoever drains them.
+pub type Estimates = Arc<Mutex<Vec<Estimate>>>;
+
 /// The decision procedure of `elite`, apart from its generator.
 pub struct Elite {
     pub settings: Settings,
@@ -89,6 +105,9 @@ pub struct Elite {
     pub evaluations: u64,
     /// Leaves the last decision valued (0 when it had no choice to search).
     pub last_evaluations: u64,
+    /// Where to record each searched decision's estimates (None: not recorded).  Recording
+    /// reads features and nothing else: the decisions and the draws are the same.
+    pub record: Option<Estimates>,
 }
 
 /// The chance of a win a logit says.
@@ -116,6 +135,7 @@ impl Elite {
             legal: Legal::new(),
             evaluations: 0,
             last_evaluations: 0,
+            record: None,
         }
     }
 
@@ -168,10 +188,31 @@ impl Elite {
     /// The worth to `seat` of `action` on this sample: applied, played on by the policy to
     /// the horizon, then valued (a chance of winning).
     pub fn playout(&mut self, state: &State, action: Action, seat: u8, points: &[f64]) -> f64 {
+        self.playout_into(state, action, seat, points, None)
+    }
+
+    /// [`Elite::playout`], writing into `capture` (when given) the features for `seat` of
+    /// the first position where its step is done (the afterstate; none if the game ends
+    /// first), and whether there was one.  Features are read with a cache of their own, so
+    /// that recording cannot touch what the search computes.
+    fn playout_into(
+        &mut self,
+        state: &State,
+        action: Action,
+        seat: u8,
+        points: &[f64],
+        mut capture: Option<(&mut Cache, &mut ([f32; FEATURES], bool))>,
+    ) -> f64 {
         let mut s = state.clone();
         let _ = s.apply(action);
         let (mut ended_turns, mut current) = (0u32, seat);
         for _ in 0..MAX_PLAYOUT {
+            if let Some((cache, (x, found))) = capture.as_mut() {
+                if !*found && super::features::is_afterstate(&s, seat) {
+                    super::features::features(&s, seat, cache, points, x);
+                    *found = true;
+                }
+            }
             if s.b.ended {
                 self.evaluations += 1;
                 return outcome(&s, seat);
@@ -235,12 +276,7 @@ impl Elite {
         if kept.len() == 1 {
             return legal[kept[0]];
         }
-        let mut totals = vec![0.0; kept.len()];
-        for state in &states {
-            for (t, &i) in totals.iter_mut().zip(&kept) {
-                *t += self.playout(state, legal[i], seat, points);
-            }
-        }
+        let totals = self.playouts(&states, legal, &kept, seat, points);
         // The best mean; `kept` is in rank order, so a tie goes to the better prior.
         let mut best = 0;
         for (j, &t) in totals.iter().enumerate() {
@@ -249,6 +285,46 @@ impl Elite {
             }
         }
         legal[kept[best]]
+    }
+
+    /// Each kept candidate's total over the samples; recorded as estimates when asked.
+    fn playouts(
+        &mut self,
+        states: &[State],
+        legal: &[Action],
+        kept: &[usize],
+        seat: u8,
+        points: &[f64],
+    ) -> Vec<f64> {
+        let mut totals = vec![0.0; kept.len()];
+        let Some(record) = self.record.clone() else {
+            for state in states {
+                for (t, &i) in totals.iter_mut().zip(kept) {
+                    *t += self.playout(state, legal[i], seat, points);
+                }
+            }
+            return totals;
+        };
+        let mut cache = Cache::new();
+        let mut captures = vec![([0.0f32; FEATURES], false); kept.len()];
+        for (k, state) in states.iter().enumerate() {
+            for ((t, &i), c) in totals.iter_mut().zip(kept).zip(&mut captures) {
+                let capture = if k == 0 { Some((&mut cache, c)) } else { None };
+                *t += self.playout_into(state, legal[i], seat, points, capture);
+            }
+        }
+        let n = states.len() as u32;
+        let mut out = record.lock().expect("the estimates");
+        for (t, (x, found)) in totals.iter().zip(captures) {
+            if found {
+                out.push(Estimate {
+                    features: x.to_vec(),
+                    mean: t / n as f64,
+                    samples: n,
+                });
+            }
+        }
+        totals
     }
 
     /// The indices of the `candidates` best prior values, best first (ties by order).
@@ -366,6 +442,34 @@ mod tests {
             assert_eq!(got, want);
             let (_, searched) = decide(&s, settings(2, 3), 4);
             assert!(searched > leaves, "{searched} > {leaves}");
+        }
+    }
+
+    #[test]
+    fn recording_estimates_changes_no_decision() {
+        // Why: the estimates are training rows of the search as it plays; recording them
+        // must not change what it plays, nor the work it does.
+        for seed in [3, 5, 7, 9] {
+            let s = position(seed);
+            let plain = decide(&s, settings(2, 3), 6);
+            let view = View::of(&s, s.b.current as i64).expect("a seat");
+            let legal = s.legal_actions();
+            let mut elite = Elite::new(settings(2, 3), builtin());
+            let record = Estimates::default();
+            elite.record = Some(record.clone());
+            let a = elite.choose(&view, &legal, &card_points(&s.b), &mut PyRandom::new(6));
+            assert_eq!((a, elite.last_evaluations), plain);
+            let estimates = record.lock().expect("the estimates");
+            assert!((1..=3).contains(&estimates.len()), "{}", estimates.len());
+            for e in estimates.iter() {
+                assert_eq!((e.features.len(), e.samples), (FEATURES, 2));
+                assert!((0.0..=1.0).contains(&e.mean), "{}", e.mean);
+                assert!(e.features.iter().all(|v| v.is_finite()));
+            }
+            // Distinct candidates lead to distinct afterstates.
+            if estimates.len() > 1 {
+                assert_ne!(estimates[0].features, estimates[1].features);
+            }
         }
     }
 

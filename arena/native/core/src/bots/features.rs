@@ -165,6 +165,13 @@ impl Out<'_> {
     }
 }
 
+/// Whether `state`, just reached by a decision of `seat`, is a position `learned`'s one ply
+/// values (`greedy::lookahead`'s leaf): the seat's step is done, and the game goes on.
+pub fn is_afterstate(state: &State, seat: u8) -> bool {
+    let b = &state.b;
+    !state.is_terminal() && (b.current != seat || b.step == crate::state::STEP_ACTIONS)
+}
+
 /// The features of `state` for `seat` (see the module's note on what it reads), at these
 /// card points, into `out`.  One section after the other, in [`NAMES`]' order.
 pub fn features(

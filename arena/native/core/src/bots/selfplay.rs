@@ -10,11 +10,11 @@ use std::sync::Arc;
 use crate::actions::Action;
 use crate::rng::PyRandom;
 use crate::seeds::derive_seed;
-use crate::state::{Legal, State, STEP_ACTIONS};
+use crate::state::{Legal, State};
 use crate::view::View;
 
-use super::elite::{Elite, Settings};
-use super::features::{features, FEATURES};
+use super::elite::{Elite, Estimates, Settings};
+use super::features::{features, is_afterstate, FEATURES};
 use super::heuristics::{card_points, Cache};
 use super::learned::{Learned, Mlp};
 use super::registry::Value;
@@ -32,14 +32,17 @@ pub enum Player {
 }
 
 impl Player {
-    fn make(&self, rng: PyRandom) -> Result<Box<dyn Bot>, String> {
+    /// The seat's bot; an `elite` records its estimates into `record` when given.
+    fn make(&self, rng: PyRandom, record: Option<&Estimates>) -> Result<Box<dyn Bot>, String> {
         match self {
             Player::Named(name) => make_bot(name, &[], rng, false),
             Player::Learned(net, samples) => {
                 Ok(Seated::boxed(Learned::new(*samples, net.clone()), rng))
             }
             Player::Elite(net, settings) => {
-                Ok(Seated::boxed(Elite::new(*settings, net.clone()), rng))
+                let mut elite = Elite::new(*settings, net.clone());
+                elite.record = record.cloned();
+                Ok(Seated::boxed(elite, rng))
             }
         }
     }
@@ -110,6 +113,25 @@ pub struct Plan {
     /// that made it (when its step is done and the game goes on): the afterstates that
     /// `learned` compares, along each seat's own game, for TD targets.
     pub afterstates: bool,
+    /// Record, at every decision an `elite` seat searches, each candidate's afterstate with
+    /// the search's mean value of it (`Rows::estimates`): search-distilled targets.  The
+    /// games and the other rows are the same with it or without.
+    pub distill: bool,
+}
+
+/// The estimates of the searches (`Plan::distill`), one row per candidate searched.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EstimateRows {
+    /// `FEATURES` values per row: the candidate's afterstate, for the deciding seat.
+    pub features: Vec<f32>,
+    pub game: Vec<u32>,
+    pub seat: Vec<u8>,
+    /// The decision of the game (counted from 0) that was searched.
+    pub ply: Vec<u32>,
+    /// The search's mean value of the candidate (a chance of winning, in [0, 1]).
+    pub mean: Vec<f32>,
+    /// The sampled states the mean is over.
+    pub samples: Vec<u32>,
 }
 
 /// The rows and the results.
@@ -128,6 +150,8 @@ pub struct Rows {
     /// Per game: which lineup entry sat at each seat, and each seat's outcome.
     pub lineups: Vec<Vec<u8>>,
     pub outcomes: Vec<Vec<f32>>,
+    /// With `Plan::distill`: the searches' estimates.
+    pub estimates: EstimateRows,
 }
 
 /// Plays the plan's games; `progress` is told after each game (games done).
@@ -161,7 +185,13 @@ struct Scratch {
 
 /// A game set up: its state, its seats' bots, which lineup entry sits at each seat, and the
 /// game's own generator (keeping and exploring).
-type Game = (State, Vec<Box<dyn Bot>>, Vec<u8>, PyRandom);
+type Game = (
+    State,
+    Vec<Box<dyn Bot>>,
+    Vec<u8>,
+    PyRandom,
+    Option<Estimates>,
+);
 
 /// One game of the plan: its deal, its seats and their bots, drawn from the seed.
 fn setup(plan: &Plan, g: u32) -> Result<Game, String> {
@@ -184,10 +214,11 @@ fn setup(plan: &Plan, g: u32) -> Result<Game, String> {
             }
         })
         .collect();
+    let record: Option<Estimates> = plan.distill.then(Estimates::default);
     let mut bots = Vec::with_capacity(seats.len());
     for (s, &p) in seats.iter().enumerate() {
         let key = derive_seed(&["selfplay-bot", &seed, &game, &s.to_string()]);
-        bots.push(plan.lineup[p as usize].make(PyRandom::new(key as i128))?);
+        bots.push(plan.lineup[p as usize].make(PyRandom::new(key as i128), record.as_ref())?);
     }
     let state = State::new(
         plan.players as usize,
@@ -198,19 +229,25 @@ fn setup(plan: &Plan, g: u32) -> Result<Game, String> {
         Arc::default(),
     )
     .map_err(|e| e.to_string())?;
-    Ok((state, bots, seats, rng))
+    Ok((state, bots, seats, rng, record))
 }
 
-/// Whether `state`, just reached by a decision of `seat`, is a position `learned`'s one ply
-/// values (`greedy::lookahead`'s leaf): the seat's step is done, and the game goes on.
-fn is_afterstate(state: &State, seat: u8) -> bool {
-    let b = &state.b;
-    !state.is_terminal() && (b.current != seat || b.step == STEP_ACTIONS)
+/// Moves what an `elite` recorded at decision `ply` of game `g` into `rows`.
+fn drain(record: &Option<Estimates>, g: u32, seat: u8, ply: u32, rows: &mut EstimateRows) {
+    let Some(record) = record else { return };
+    for e in record.lock().expect("the estimates").drain(..) {
+        rows.features.extend_from_slice(&e.features);
+        rows.game.push(g);
+        rows.seat.push(seat);
+        rows.ply.push(ply);
+        rows.mean.push(e.mean as f32);
+        rows.samples.push(e.samples);
+    }
 }
 
 /// Plays game `g` to its end, its rows (in the order met) and result added to `rows`.
 fn play_game(plan: &Plan, g: u32, rows: &mut Rows, s: &mut Scratch) -> Result<(), String> {
-    let (mut state, mut bots, seats, mut rng) = setup(plan, g)?;
+    let (mut state, mut bots, seats, mut rng, record) = setup(plan, g)?;
     let points = card_points(&state.b);
     let options = state.b.options.clone();
     for (i, bot) in bots.iter_mut().enumerate() {
@@ -240,7 +277,9 @@ fn play_game(plan: &Plan, g: u32, rows: &mut Rows, s: &mut Scratch) -> Result<()
             s.legal[rng.randbelow(s.legal.len() as u64) as usize]
         } else {
             let view = View::of(&state, seat as i64).map_err(|e| e.to_string())?;
-            bots[seat as usize].choose(&view, &s.legal)
+            let action = bots[seat as usize].choose(&view, &s.legal);
+            drain(&record, g, seat, ply, &mut rows.estimates);
+            action
         };
         state.apply(action).map_err(|e| e.to_string())?;
         if kept && plan.afterstates && is_afterstate(&state, seat) {
@@ -303,6 +342,7 @@ mod tests {
             explore: 0.05,
             keep: 0.3,
             afterstates: false,
+            distill: false,
         }
     }
 
@@ -369,6 +409,34 @@ mod tests {
         assert_eq!(rows, play(&p, |_| {}).unwrap());
         assert_eq!(rows.outcomes.len(), 2);
         assert!(rows.seat.contains(&0) && rows.seat.contains(&1));
+    }
+
+    #[test]
+    fn distilling_records_the_searches_and_changes_nothing_else() {
+        let net = super::super::learned::builtin();
+        let mut p = plan(9);
+        p.lineup[0] = Player::elite("budget=0.25", net).unwrap();
+        p.afterstates = true;
+        p.keep = 1.0;
+        let plain = play(&p, |_| {}).unwrap();
+        p.distill = true;
+        let mut rows = play(&p, |_| {}).unwrap();
+        let e = std::mem::take(&mut rows.estimates);
+        assert_eq!(rows, plain);
+        assert!(plain.estimates.game.is_empty());
+        let n = e.game.len();
+        assert!(n > 20, "{n} estimates");
+        assert_eq!(e.features.len(), n * FEATURES);
+        assert_eq!(
+            (e.seat.len(), e.ply.len(), e.mean.len(), e.samples.len()),
+            (n, n, n, n)
+        );
+        assert!(e.mean.iter().all(|m| (0.0..=1.0).contains(m)));
+        assert!(e.samples.iter().all(|&k| k == 1));
+        // Only the elite seat searches: seat 0 in game 0, seat 1 in game 1 (paired).
+        for i in 0..n {
+            assert_eq!(e.seat[i] as u32, e.game[i]);
+        }
     }
 
     #[test]
