@@ -47,7 +47,8 @@ figures (including the score against ``objective``) go to ``OUT/generation.json`
 (each seat draws one of ``--lineup``) and every kept decision leaves the *afterstate* it chose
 (the position it led to, once the seat's step is done: what ``learned``'s one ply compares),
 for the seat that chose it (``play --afterstates``).  The value, starting from the previous
-weights (a linear one widened exactly into ``--hidden`` units if asked), is fitted to the
+weights (widened exactly into ``--hidden`` units if asked: a linear one, or one hidden layer
+narrower than that), is fitted to the
 λ-returns of those rows along each seat's own game (``lambda_returns``), recomputed with the
 current value ``--rounds`` times.  It is judged as ``generation`` judges (duels on fresh
 paired deals against the previous weights and ``objective``; ``OUT/td.json``) and kept as
@@ -408,25 +409,39 @@ def read_weights(text: str) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarr
 
 def widen(layers: Sequence[tuple[np.ndarray, np.ndarray]], hidden: int,
           rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
-    """A one-hidden-layer net that computes exactly what the linear ``layers`` compute.
+    """A one-hidden-layer net of ``hidden`` units that computes what ``layers`` compute.
 
-    Two hidden units carry u = w·x + b as relu(u) − relu(−u); the others start small with
-    no weight on the output.  Why: TD from a random net unlearns what the linear value
-    knows; from this one it can only add what the hidden units find."""
-    (w, b), = layers
-    w1 = rng.standard_normal((hidden, w.shape[1])) * 0.1 / math.sqrt(w.shape[1])
-    b1 = np.zeros(hidden)
-    w1[0], w1[1], b1[0], b1[1] = w[0], -w[0], b[0], -b[0]
-    w2 = np.zeros((1, hidden))
-    w2[0, 0], w2[0, 1] = 1.0, -1.0
-    return [(w1, b1), (w2, np.zeros(1))]
+    A linear start: two hidden units carry u = w·x + b as relu(u) − relu(−u).  A start with
+    one hidden layer of H ≤ ``hidden`` units: its units are kept as they are.  Either way the
+    new units start with small random input weights (from ``rng``) and no weight on the
+    output, so the widened net's logit is the start's (to float rounding in numpy; to the
+    bit in the core, whose sums add the new units' zero products last).  Why: TD from a
+    random net unlearns what the start knows; from this one it can only add what the new
+    units find.  A narrower or deeper net is refused: no exact widening gives one."""
+    if len(layers) == 1:
+        (w, b), = layers
+        w1 = rng.standard_normal((hidden, w.shape[1])) * 0.1 / math.sqrt(w.shape[1])
+        b1 = np.zeros(hidden)
+        w1[0], w1[1], b1[0], b1[1] = w[0], -w[0], b[0], -b[0]
+        w2 = np.zeros((1, hidden))
+        w2[0, 0], w2[0, 1] = 1.0, -1.0
+        return [(w1, b1), (w2, np.zeros(1))]
+    if len(layers) != 2 or layers[0][0].shape[0] > hidden:
+        widths = [w.shape[0] for w, _ in layers[:-1]]
+        raise ValueError(f"cannot widen hidden layers {widths} exactly into one of {hidden}")
+    (w1, b1), (w2, b2) = layers
+    more = hidden - w1.shape[0]
+    new = rng.standard_normal((more, w1.shape[1])) * 0.1 / math.sqrt(w1.shape[1])
+    return [(np.vstack([w1, new]), np.concatenate([b1, np.zeros(more)])),
+            (np.hstack([w2, np.zeros((1, more))]), b2.copy())]
 
 
 def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam: float,
              rounds: int, epochs: int, rate: float, batch: int, seed: int
              ) -> tuple[str, dict[str, Any]]:
     """Weights fitted to λ-returns of afterstate rows, beginning from the ``start`` weights
-    (widened to ``hidden`` units if they are linear and ``hidden`` asks for a layer).
+    (widened exactly to ``hidden`` units when ``hidden`` asks for a layer wider than theirs:
+    ``widen``).
 
     Fitted TD: each round computes every row's λ-return with the current value and fits the
     value to them (log loss, ``epochs`` passes); the next round's targets use the new value.
@@ -435,7 +450,7 @@ def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam
     rng = np.random.default_rng(seed)
     mean, scale, layers = read_weights(start)
     hidden = [h for h in hidden if h > 0]
-    if hidden and len(layers) == 1:
+    if hidden and (len(layers) == 1 or hidden[0] != layers[0][0].shape[0]):
         layers = widen(layers, hidden[0], rng)
     z = (data["x"].astype(np.float64) - mean) * scale
     game, outcome = data["game"], data["outcome"].astype(np.float64)
