@@ -117,18 +117,19 @@ def test_a_widened_net_computes_what_the_linear_one_does() -> None:
     assert np.allclose(train_value.forward(wide, x)[0], train_value.forward(linear, x)[0])
 
 
-@pytest.mark.parametrize("hidden", [64, 128])
+@pytest.mark.parametrize(("hidden", "spread"), [(64, 0.1), (128, 0.1), (128, 1.414)])
 def test_the_shipped_net_widened_computes_its_value_to_the_bit_in_the_core(
-        tmp_path, hidden: int) -> None:
+        tmp_path, hidden: int, spread: float) -> None:
     """td3's 95-32-1 net widened to 95-H-1: its 32 units kept, the new ones with random
     input weights and none on the output.  The core's logit is the same float32 bit for bit
     (the new units' zero products come last in each sum); numpy's to rounding."""
     shipped = (ROOT / "arena" / "data" / "value.json").read_text()
     mean, scale, layers = train_value.read_weights(shipped)
     assert [w.shape for w, _ in layers] == [(32, 95), (1, 32)]
-    wide = train_value.widen(layers, hidden, np.random.default_rng(7))
+    wide = train_value.widen(layers, hidden, np.random.default_rng(7), spread)
     assert [w.shape for w, _ in wide] == [(hidden, 95), (1, hidden)]
-    assert np.abs(wide[0][0][32:]).max() > 0  # the new units see the inputs
+    # The new units see the inputs, with weights of the asked spread.
+    assert np.std(wide[0][0][32:]) * np.sqrt(95) == pytest.approx(spread, rel=0.1)
     assert not wide[1][0][0, 32:].any()  # and say nothing yet
     text = train_value.weights_json(train_value.core().feature_names(), mean, scale, wide, {})
     train_value.play(tmp_path, 2, 41, ["objective", "greedy"], 0.0, 0.5, 2)
