@@ -14,7 +14,7 @@ Usage::
     python scripts/train_value.py td --previous value.json --out td1 [--data older/rows]
         [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--lam 0.7] [--rounds 3]
         [--epochs 2] [--rate 0.001] [--lineup learned,learned,objective] [--explore 0.02]
-        [--keep 1.0]
+        [--keep 1.0] [--spread 0.1]
     python scripts/train_value.py expit --previous value.json --out ei1 [--games 1500]
         [--seed 1] [--deals 100] [--lineup elite:budget=0.25,elite:budget=0.25,objective]
         [--search elite:budget=0.25] [td's other options; --hidden 32]
