@@ -14,7 +14,7 @@ Usage::
     python scripts/train_value.py td --previous value.json --out td1 [--data older/rows]
         [--games 1500] [--seed 1] [--deals 100] [--hidden 0] [--lam 0.7] [--rounds 3]
         [--epochs 2] [--rate 0.001] [--lineup learned,learned,objective] [--explore 0.02]
-        [--keep 1.0]
+        [--keep 1.0] [--spread 0.1]
     python scripts/train_value.py expit --previous value.json --out ei1 [--games 1500]
         [--seed 1] [--deals 100] [--lineup elite:budget=0.25,elite:budget=0.25,objective]
         [--search elite:budget=0.25] [td's other options; --hidden 32]
@@ -47,7 +47,8 @@ figures (including the score against ``objective``) go to ``OUT/generation.json`
 (each seat draws one of ``--lineup``) and every kept decision leaves the *afterstate* it chose
 (the position it led to, once the seat's step is done: what ``learned``'s one ply compares),
 for the seat that chose it (``play --afterstates``).  The value, starting from the previous
-weights (a linear one widened exactly into ``--hidden`` units if asked), is fitted to the
+weights (widened exactly into ``--hidden`` units if asked: a linear one, or one hidden layer
+narrower than that), is fitted to the
 λ-returns of those rows along each seat's own game (``lambda_returns``), recomputed with the
 current value ``--rounds`` times.  It is judged as ``generation`` judges (duels on fresh
 paired deals against the previous weights and ``objective``; ``OUT/td.json``) and kept as
@@ -407,26 +408,43 @@ def read_weights(text: str) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarr
 
 
 def widen(layers: Sequence[tuple[np.ndarray, np.ndarray]], hidden: int,
-          rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
-    """A one-hidden-layer net that computes exactly what the linear ``layers`` compute.
+          rng: np.random.Generator, spread: float = 0.1
+          ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A one-hidden-layer net of ``hidden`` units that computes what ``layers`` compute.
 
-    Two hidden units carry u = w·x + b as relu(u) − relu(−u); the others start small with
-    no weight on the output.  Why: TD from a random net unlearns what the linear value
-    knows; from this one it can only add what the hidden units find."""
-    (w, b), = layers
-    w1 = rng.standard_normal((hidden, w.shape[1])) * 0.1 / math.sqrt(w.shape[1])
-    b1 = np.zeros(hidden)
-    w1[0], w1[1], b1[0], b1[1] = w[0], -w[0], b[0], -b[0]
-    w2 = np.zeros((1, hidden))
-    w2[0, 0], w2[0, 1] = 1.0, -1.0
-    return [(w1, b1), (w2, np.zeros(1))]
+    A linear start: two hidden units carry u = w·x + b as relu(u) − relu(−u), the others
+    start with input weights of standard deviation 0.1 / √inputs.  A start with one hidden
+    layer of H ≤ ``hidden`` units: its units are kept as they are, the new ones get input
+    weights of standard deviation ``spread`` / √inputs (0.1 small, √2 He's), from ``rng``.
+    Either way the new units have no weight on the output, so the widened net's logit is
+    the start's (to float rounding in numpy; to the bit in the core, whose sums add the new
+    units' zero products last).  Why: TD from a random net unlearns what the start knows;
+    from this one it can only add what the new units find.  A narrower or deeper net is
+    refused: no exact widening gives one."""
+    if len(layers) == 1:
+        (w, b), = layers
+        w1 = rng.standard_normal((hidden, w.shape[1])) * 0.1 / math.sqrt(w.shape[1])
+        b1 = np.zeros(hidden)
+        w1[0], w1[1], b1[0], b1[1] = w[0], -w[0], b[0], -b[0]
+        w2 = np.zeros((1, hidden))
+        w2[0, 0], w2[0, 1] = 1.0, -1.0
+        return [(w1, b1), (w2, np.zeros(1))]
+    if len(layers) != 2 or layers[0][0].shape[0] > hidden:
+        widths = [w.shape[0] for w, _ in layers[:-1]]
+        raise ValueError(f"cannot widen hidden layers {widths} exactly into one of {hidden}")
+    (w1, b1), (w2, b2) = layers
+    more = hidden - w1.shape[0]
+    new = rng.standard_normal((more, w1.shape[1])) * spread / math.sqrt(w1.shape[1])
+    return [(np.vstack([w1, new]), np.concatenate([b1, np.zeros(more)])),
+            (np.hstack([w2, np.zeros((1, more))]), b2.copy())]
 
 
 def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam: float,
-             rounds: int, epochs: int, rate: float, batch: int, seed: int
-             ) -> tuple[str, dict[str, Any]]:
+             rounds: int, epochs: int, rate: float, batch: int, seed: int,
+             spread: float = 0.1) -> tuple[str, dict[str, Any]]:
     """Weights fitted to λ-returns of afterstate rows, beginning from the ``start`` weights
-    (widened to ``hidden`` units if they are linear and ``hidden`` asks for a layer).
+    (widened exactly to ``hidden`` units when ``hidden`` asks for a layer wider than theirs:
+    ``widen``, its new units' input weights of ``spread`` / √inputs).
 
     Fitted TD: each round computes every row's λ-return with the current value and fits the
     value to them (log loss, ``epochs`` passes); the next round's targets use the new value.
@@ -435,8 +453,8 @@ def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam
     rng = np.random.default_rng(seed)
     mean, scale, layers = read_weights(start)
     hidden = [h for h in hidden if h > 0]
-    if hidden and len(layers) == 1:
-        layers = widen(layers, hidden[0], rng)
+    if hidden and (len(layers) == 1 or hidden[0] != layers[0][0].shape[0]):
+        layers = widen(layers, hidden[0], rng, spread)
     z = (data["x"].astype(np.float64) - mean) * scale
     game, outcome = data["game"], data["outcome"].astype(np.float64)
     held = game % HOLD_OUT == 0
@@ -455,6 +473,8 @@ def td_train(data: dict[str, np.ndarray], start: str, hidden: Sequence[int], lam
     meta = {"target": "td", "lambda": lam, "hidden": hidden, "rounds": rounds,
             "epochs": epochs, "rate": rate, "batch": batch, "seed": seed,
             "start": sha256(start), **figures}
+    if spread != 0.1:  # recorded only where it differs (the old candidates' bytes stay)
+        meta["spread"] = spread
     return weights_json(names, mean, scale, layers, meta), figures
 
 
@@ -517,7 +537,7 @@ def td_generation(previous: Path, data: Sequence[Path], out: Path, games: int, s
     else:
         text, figures = td_train(load([*data, rows]), old, settings["hidden"], settings["lam"],
                                  settings["rounds"], settings["epochs"], settings["rate"], 256,
-                                 seed)
+                                 seed, settings.get("spread", 0.1))
         write_atomic(candidate, text)
     times["fit_s"] = time.monotonic() - clock - times["play_s"]
     mean, half, played = cached_duel(out / "duel-previous.json", text, old, deals, seed + 1,
@@ -873,6 +893,9 @@ def parser() -> Any:
         g.add_argument("--keep", type=float, default=1.0)
         g.add_argument("--search", default=EXPERT if expit else None,
                        help="a search on the value that must also beat the previous's")
+        g.add_argument("--spread", type=float, default=0.1,
+                       help="a widened hidden layer's new units: input weights' std × √inputs "
+                            "(0.1 small, 1.414 He's; a linear start's widening keeps 0.1)")
     return ap
 
 
@@ -902,7 +925,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = {"lineup": [s.strip() for s in a.lineup.split(",") if s.strip()],
                     "explore": a.explore, "keep": a.keep, "hidden": a.hidden, "lam": a.lam,
                     "rounds": a.rounds, "epochs": a.epochs, "rate": a.rate,
-                    "search": a.search}
+                    "search": a.search, "spread": a.spread}
         print(json.dumps(td_generation(a.previous, a.data, a.out, a.games, a.seed, a.deals,
                                        settings, a.samples)))
     else:

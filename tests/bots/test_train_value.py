@@ -117,6 +117,41 @@ def test_a_widened_net_computes_what_the_linear_one_does() -> None:
     assert np.allclose(train_value.forward(wide, x)[0], train_value.forward(linear, x)[0])
 
 
+@pytest.mark.parametrize(("hidden", "spread"), [(64, 0.1), (128, 0.1), (128, 1.414)])
+def test_the_shipped_net_widened_computes_its_value_to_the_bit_in_the_core(
+        tmp_path, hidden: int, spread: float) -> None:
+    """td3's 95-32-1 net widened to 95-H-1: its 32 units kept, the new ones with random
+    input weights and none on the output.  The core's logit is the same float32 bit for bit
+    (the new units' zero products come last in each sum); numpy's to rounding."""
+    shipped = (ROOT / "arena" / "data" / "value.json").read_text()
+    mean, scale, layers = train_value.read_weights(shipped)
+    assert [w.shape for w, _ in layers] == [(32, 95), (1, 32)]
+    wide = train_value.widen(layers, hidden, np.random.default_rng(7), spread)
+    assert [w.shape for w, _ in wide] == [(hidden, 95), (1, hidden)]
+    # The new units see the inputs, with weights of the asked spread.
+    assert np.std(wide[0][0][32:]) * np.sqrt(95) == pytest.approx(spread, rel=0.1)
+    assert not wide[1][0][0, 32:].any()  # and say nothing yet
+    text = train_value.weights_json(train_value.core().feature_names(), mean, scale, wide, {})
+    train_value.play(tmp_path, 2, 41, ["objective", "greedy"], 0.0, 0.5, 2)
+    rows = train_value.load([tmp_path])["x"][:40]
+    z = (rows.astype(np.float64) - mean) * scale
+    assert np.allclose(train_value.forward(wide, z)[0], train_value.forward(layers, z)[0],
+                       rtol=1e-12, atol=1e-12)
+    probe = train_value.core()._probe
+    old = [probe("value_logit", [shipped, list(map(float, x))]) for x in rows]
+    new = [probe("value_logit", [text, list(map(float, x))]) for x in rows]
+    assert len(set(old)) > 10 and new == old
+
+
+def test_a_net_is_not_narrowed_or_deepened_by_widen() -> None:
+    rng = np.random.default_rng(5)
+    one = train_value.init([5, 8, 1], rng)
+    with pytest.raises(ValueError, match="cannot widen"):
+        train_value.widen(one, 4, rng)
+    with pytest.raises(ValueError, match="cannot widen"):
+        train_value.widen(train_value.init([5, 8, 4, 1], rng), 16, rng)
+
+
 def test_td_training_on_afterstates_is_reproducible_by_seed(tmp_path) -> None:
     train_value.play(tmp_path, 4, 31, ["learned", "objective"], 0.02, 1.0, 4,
                      afterstates=True)
@@ -133,6 +168,11 @@ def test_td_training_on_afterstates_is_reproducible_by_seed(tmp_path) -> None:
     assert digests[3] == digests[4] != digests[0]
     assert json.loads(runs[3])["meta"]["target"] == "td"
     assert len(json.loads(runs[3])["layers"]) == 2
+    # A hidden-layer start is widened too (4 units to 6), and not narrowed.
+    wider, _ = train_value.td_train(data, runs[3], [6], 0.7, 1, 1, 0.001, 64, 1)
+    assert [len(layer["w"]) for layer in json.loads(wider)["layers"]] == [6, 1]
+    with pytest.raises(ValueError, match="cannot widen"):
+        train_value.td_train(data, runs[3], [2], 0.7, 1, 1, 0.001, 64, 1)
 
 
 #: A pipeline of the recorded chain's three kinds of step, a few games each (seconds).
