@@ -12,18 +12,20 @@ from arena.runs.outputs import interrupts_held, write_text_whole
 
 
 def test_a_ctrl_c_inside_the_block_waits_for_its_end() -> None:
+    before = signal.getsignal(signal.SIGINT)
     reached = []
     with pytest.raises(KeyboardInterrupt), interrupts_held():
         signal.raise_signal(signal.SIGINT)
         reached.append("after the signal")
     assert reached == ["after the signal"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_no_ctrl_c_no_interrupt_and_the_handler_is_put_back() -> None:
+    before = signal.getsignal(signal.SIGINT)
     with interrupts_held():
-        pass
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGINT) is not before
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_outside_the_main_thread_the_block_just_runs() -> None:
