@@ -12,6 +12,8 @@ This package sits right above the engine (and ``arena.engine.card_files``): the 
 - the signatures: each line's MAC or Ed25519 signature, the chain and the seal
   (:mod:`arena.runs.integrity`), and whose key signed a run (:mod:`arena.runs.keys`);
 - the one verified reader of a folder (:mod:`arena.runs.reader`).
+- the summary files a search rewrites after every trial, written whole even when Ctrl-C
+  comes meanwhile (:mod:`arena.runs.outputs`).
 
 It imports nothing here on purpose: a report imports the leaves it needs (the reports read
 files, never live objects), and importing one leaf must not load the others' dependencies.
