@@ -21,8 +21,8 @@ The search runs in the native core (``arena/native/core/src/bots/elite.rs``): ``
 native-only, like ``learned``, its seat always native (``arena.play.seat``). This class only
 declares it (its parameters are in ``arena/data/bot_params.json``, which the core compiles in
 too): on the reference engine (``ARENA_ENGINE=reference``) the Python loop hands the Rust bot
-each view converted to the core's (``seat.native_view``), as it does for ``learned``. What it
-measured: ``docs/experiments.md`` ("``elite`` on the learned value").
+each view converted to the core's (``arena.engine.native.core_view``), as it does for
+``learned``. What it measured: ``docs/experiments.md`` ("``elite`` on the learned value").
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ The weights are data, ``arena/data/value.json`` (its SHA-256 in ``arena/data/val
 compiled into the native core: ``learned`` has no Python twin, and this class only declares
 it (``NATIVE``, and no ``choose``: ``arena.play.seat.native_only``).  Made from its spec, its
 seat is native on either engine: on the reference engine (``ARENA_ENGINE=reference``) the
-Python loop hands the Rust bot each view converted to the core's (``seat.native_view``).  A
-reference port of the features and the net is future work (issue 51).
+Python loop hands the Rust bot each view converted to the core's
+(``arena.engine.native.core_view``).  A reference port of the features and the net is future
+work (issue 51).
 
 Parameters: ``samples`` (determinizations averaged per decision, default 2: it keeps
 the bot within 1.5x ``objective``'s CPU a game, where 3 cost 1.8x and measured no stronger

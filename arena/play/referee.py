@@ -27,7 +27,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.engine import ArenaError, CardSet, Event, GameState, RuleOptions
+from arena.engine import ArenaError, CardSet, Event, GameResult, GameState, RuleOptions
+from arena.engine import native as native_engine
 from arena.engine.history import DEALT, MOVE, PRIVATE_TAGS
 from arena.play.bot import Bot
 from arena.play.faults import FAULTS, Alarm, decision_fault, not_legal, returned_text, start_fault
@@ -61,6 +62,8 @@ class Table:
         #: Whether the referee sends the history's entries (``publish``).
         self.publishes = bool(self.observers) or on_event is not None
         self.actor = 0
+        #: The state ``on_event`` is shown, holding the core's state that follows the game.
+        self.mirror: GameState | None = None
 
     def start(self, seat: int) -> tuple[str, str] | None:
         try:
@@ -69,9 +72,11 @@ class Table:
             return start_fault(exc)
         return None
 
-    def choose(self, seat: int, view: Any, legal: list[int]) -> int | tuple[str, str]:
-        """A legal action, or ``(kind, message)`` for a fault, or ``("", text)`` for
-        something that is not a legal action (the referee checks the move time first)."""
+    def choose(self, seat: int, core: Any, legal: list[int]) -> int | tuple[str, str]:
+        """A legal action for the view ``core`` (the core's), or ``(kind, message)`` for a
+        fault, or ``("", text)`` for something that is not a legal action (the referee
+        checks the move time first)."""
+        view = native_engine.PlayerView.of_core(core, self.options, self.cards)
         try:
             with self.alarm:
                 action = self.bots[seat].choose(view, list(legal))
@@ -81,10 +86,15 @@ class Table:
             return "", returned_text(action, self.cards)
         return action
 
-    def publish(self, entries: list[tuple[Any, ...]], state: GameState | None) -> None:
+    def publish(self, entries: list[tuple[Any, ...]], core: Any) -> None:
         """New entries of the history: to the observers (their failures only cost them
-        what they observe), then to ``on_event`` whole, with the state past them."""
+        what they observe), then to ``on_event`` whole, with the state past them (``core``,
+        the core's, when ``on_event`` is given)."""
         observers, on_event = self.observers, self.on_event
+        state = None
+        if core is not None:
+            state = self.mirror = native_engine.mirror(self.mirror, core, self.options,
+                                                       self.cards)
         for entry in entries:
             tag = entry[0]
             if tag in (MOVE, DEALT):
@@ -100,16 +110,18 @@ class Table:
             if on_event is not None:
                 on_event(Event.of(entry, actor, cards=cards), state)  # type: ignore[arg-type]
 
-    def finish(self, result: Any) -> None:
+    def finish(self, data: dict[str, Any]) -> None:
+        """Tells the Python seats the result (``data``: as ``GameResult.to_dict`` writes it)."""
+        result = GameResult.from_dict(data, [])
         for seat in self.python:
             with contextlib.suppress(Exception):  # the game is already decided
                 self.bots[seat].finish(result)
 
 
-def _error(played: Any) -> GameError | None:
-    if played.error is None:
+def _error(error: tuple[int, str, str] | None) -> GameError | None:
+    if error is None:
         return None
-    seat, kind, message = played.error
+    seat, kind, message = error
     return {"seat": seat, "kind": kind, "message": message}
 
 
@@ -150,16 +162,19 @@ def play_native(
         log.error("%s", exc)
     finally:
         alarm.restore()
+    line, error, seconds, _failure, final, rngs = played
     for seat, spec in enumerate(seats):
         if spec is not None:
             bot = bots[seat]
-            bot.rng.setstate(played.rng_state(seat))
+            bot.rng.setstate(rngs[seat])
             Bot.start(bot, seat, players, options)  # what its start would have set
-    line = played.line
 
     def make_record() -> GameRecord:
         return with_meta(line, meta, head)
 
-    return GameOutcome(error=_error(played), seconds=list(played.seconds),
-                       make_state=played.final_state, make_record=make_record,
+    def make_state() -> GameState:
+        return native_engine.GameState.of_core(final.copy(True), options, cards)
+
+    return GameOutcome(error=_error(error), seconds=list(seconds),
+                       make_state=make_state, make_record=make_record,
                        line=line if head is not None else None)

@@ -9,7 +9,7 @@ workers, the jail and the scripts alike), never again while it plays:
   the twin's, drawn from the bot's own ``random.Random``; the native referee plays it with no
   Python in the loop.  A class with no Python twin (:func:`native_only`: ``NATIVE`` and no
   ``choose``, such as ``learned``) is a native seat on the reference engine too, its Rust bot
-  handed the Python loop's views converted (:func:`native_view`).
+  handed the Python loop's views converted (``arena.engine.native.core_view``).
 - a **Python seat**: any other bot, its class itself (the built-in classes are the readable
   reference: they hold no dispatching).  The native referee calls it back.
 - a **jailed seat**: an isolated participant, ``arena.jail.sandbox.RemoteBot`` (its bot
@@ -55,7 +55,7 @@ def native_only(cls: type) -> bool:
     """Whether ``cls`` has no Python twin: it declares a Rust twin (``NATIVE``, its own) and
     no ``choose`` of its own (the protocol's, ``Bot.choose``).  Such a bot is a native seat
     on either engine: on the reference engine the Python loop hands its twin each view
-    converted to the core's (``native_view``)."""
+    converted to the core's (``arena.engine.native.core_view``)."""
     return bool(cls.__dict__.get("NATIVE")) and getattr(cls, "choose", None) is Bot.choose
 
 
@@ -69,16 +69,6 @@ def twin_name(cls: type) -> str | None:
     if name not in core().bot_names():
         return None
     return name  # type: ignore[no-any-return]
-
-
-def native_view(view: Any) -> Any:
-    """``view`` as the core's ``PlayerView``: itself on the native engine; the reference's
-    converted through the text both engines write of a view (``to_json``) and the order
-    its improvements were placed in (what the core's pickling carries too)."""
-    native = core()
-    if isinstance(view, native.PlayerView):
-        return view
-    return native._view_from_pickle(view.to_json(), list(view.improvement))
 
 
 #: ``takes``'s answers: one configuration makes thousands of bots (one per seat and game).
@@ -166,7 +156,8 @@ class NativeBot(Bot):
     def choose(self, view: Any, legal: Sequence[int]) -> int:
         if self.twin is None:
             return self.stand_in.choose(view, legal)  # type: ignore[union-attr]
-        action = self.twin.choose(native_view(view), legal, self.rng)
+        core_of_view, points = _engine.core_view(view)
+        action = self.twin.choose(core_of_view, legal, self.rng, points)
         self.last_iterations = self.twin.last_iterations
         return action  # type: ignore[no-any-return]
 

@@ -44,7 +44,7 @@ def test_features_are_finite_and_hide_the_other_hand() -> None:
 
 def test_plays_a_whole_game_with_legal_actions() -> None:
     """On either engine: on the reference, the Python loop's views reach the Rust bot
-    converted to the core's (``arena.play.seat.native_view``)."""
+    converted to the core's (``arena.engine.native.core_view``)."""
     bots = [BotSpec.parse("learned").create(random.Random(p)) for p in range(2)]
     s = new_game(2, 11)
     for p, bot in enumerate(bots):

@@ -1,12 +1,13 @@
 """The names the Python side reads of the extension module are the ones it exposes.
 
-The PyO3 layer (``arena/native/py/src/lib.rs``) makes the API's getters of ``GameState`` and
-``PlayerView`` (``arena/engine/api.py``) and answers every other field of the reference off
-the reference's object made from the native one (``__getattr__``, one conversion); the
-wrapper (``arena.engine.native``) and the referee take functions of ``arena._native``, and the
-bots call methods of its ``Bot``.  A name the Python side reads that the module lacks, or a
-field of the reference a native object cannot answer, fails here by name rather than as an
-``AttributeError`` deep in a game.
+The PyO3 layer (``arena/native/py/src/lib.rs``) answers the API's questions in plain values
+(``arena._native.State`` and ``View``); the classes ``GameState`` and ``PlayerView`` of
+``arena.engine.native`` hold them, make the API (``arena/engine/api.py``) and answer every
+other field of the reference off the reference's object made from the native one
+(``__getattr__``, one conversion); the wrapper and the referee take functions of
+``arena._native``, and the bots call methods of its ``Bot``.  A name the Python side reads
+that the module lacks, or a field of the reference a native object cannot answer, fails here
+by name rather than as an ``AttributeError`` deep in a game.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import ast
 import inspect
 import random
+import re
 import types
 from pathlib import Path
 from typing import Any
@@ -91,9 +93,8 @@ def test_every_name_the_python_side_reads_of_the_module_exists() -> None:
     read = every_name_read()
     # The scan finds what the wrapper, the referee and the bots are known to read: were it
     # to find nothing, the checks below would pass on anything.
-    assert {"GameState", "PlayerView", "new_game", "from_position", "to_position",
-            "positions_equal", "play_game", "bot_names", "record_fields", "Bot"} <= set(
-        read["module"])
+    assert {"View", "new_game", "from_position", "play_game", "bot_names",
+            "record_fields", "Bot"} <= set(read["module"])
     assert {"choose", "start", "observe_move", "last_iterations"} <= set(read["bot"])
     module = native._module()
     missing = {name: sorted(files) for name, files in read["module"].items()
@@ -131,15 +132,17 @@ def methods(cls: type) -> set[str]:
 def test_the_native_classes_answer_every_reference_name_and_add_none(
     native_class: str, reference: type, fields: tuple[str, ...]
 ) -> None:
-    """The native classes make only the API's getters (and a state's hidden parts, which a
-    named edit may leave no position), each a name of the reference; every other public
+    """The native classes make only the API's properties (and a state's hidden parts, which
+    a named edit may leave no position), each a name of the reference; every other public
     field, property and method of the reference is answered too, off the reference's object
     made from the native one (``arena.engine.native.reference_of``)."""
-    cls = getattr(native._module(), native_class)
+    cls = getattr(native, native_class)
     names = public(fields) | properties(reference)
-    assert {"players", "round", "current", "step", "ended"} <= getters(cls) <= names
-    # `of`: a classmethod there; `as_reference`: the way from a native object to the reference.
-    assert methods(cls) - methods(reference) - {"of", "as_reference"} == set()
+    made = properties(cls)
+    assert {"players", "round", "current", "step", "ended"} <= made <= names
+    # `of`: a classmethod there; `as_reference`: the way from a native object to the
+    # reference; `of_core`: the way from the core's object.
+    assert methods(cls) - methods(reference) - {"of", "as_reference", "of_core"} == set()
     state = native.new_game(3, 5)
     obj = state if native_class == "GameState" else native.PlayerView.of(state, 1)
     assert {name for name in names | methods(reference) if not hasattr(obj, name)} == set()
@@ -203,3 +206,21 @@ def test_the_scan_sees_every_way_the_module_is_read(tmp_path: Path) -> None:
         "bot": {"made_up_method", "made_up_too"},
     }
     assert not hasattr(native._module(), "made_up_function")
+
+
+#: The binding's size when issue 53 found it copying the reference's object model (lines of
+#: ``arena/native/py/src``), and the bound it keeps since: at most half of that.
+BINDING_BEFORE = 3187
+
+
+def test_the_binding_stays_a_thin_layer() -> None:
+    """The extension answers in plain values: three classes (the core's state and view, and
+    a built-in bot's handle), no setter, and at most half the lines it had when it imitated
+    the reference's objects (the Python classes of ``arena.engine.native`` make those)."""
+    sources = sorted((ROOT / "arena" / "native" / "py" / "src").glob("*.rs"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sources)
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in sources)
+    assert lines <= BINDING_BEFORE // 2, f"arena/native/py/src is {lines} lines"
+    classes = re.findall(r"#\[pyclass\(name = \"(\w+)\"", text)
+    assert sorted(classes) == ["Bot", "State", "View"]
+    assert "#[setter]" not in text and "#[pyclass(" not in text.replace("#[pyclass(name", "")

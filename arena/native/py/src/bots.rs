@@ -29,18 +29,6 @@ pub struct PyBot {
     points: Vec<f64>,
 }
 
-/// The card points a view plans with: its own when a caller gave it some (an archetype's
-/// weighted ones), else its card set's.
-fn view_points(py: Python<'_>, view: &PyView, out: &mut Vec<f64>) -> PyResult<()> {
-    out.clear();
-    if view.objects.points_set {
-        out.extend(view.objects.card_points.bind(py).extract::<Vec<f64>>()?);
-    } else {
-        out.extend(view.v.b.card_set.points.iter().map(|&p| p as f64));
-    }
-    Ok(())
-}
-
 impl PyBot {
     fn decide(
         &mut self,
@@ -113,18 +101,23 @@ impl PyBot {
         self.procedure.observe_move(seat, action);
     }
 
-    /// One of `legal` for the view's seat, drawing from `rng` as the Python bot would.
+    /// One of `legal` for the view's seat, drawing from `rng` as the Python bot would;
+    /// `points` are the card points it plans with when a caller gave the view some (an
+    /// archetype's weighted ones), else its card set's.
+    #[pyo3(signature = (view, legal, rng, points = None))]
     fn choose(
         &mut self,
         py: Python<'_>,
-        view: PyRef<'_, PyView>,
+        view: &PyView,
         legal: Vec<Action>,
         rng: &Bound<'_, PyAny>,
+        points: Option<Vec<f64>>,
     ) -> PyResult<Action> {
         if legal.is_empty() {
             return Err(PyValueError::new_err("no legal action to choose from"));
         }
-        view_points(py, &view, &mut self.points)?;
+        let set = view.v.b.card_set.points.iter().map(|&p| p as f64);
+        self.points = points.unwrap_or_else(|| set.collect());
         self.decide(py, &view.v, &legal, rng)
     }
 }

@@ -32,8 +32,8 @@ use takenoko::view::View;
 
 use super::draws::{generator, rng_state};
 use super::{
-    arena_error, core_cards, core_options, entry_tuple, raise_quoting, result_object, to_json,
-    GameObjects, PyState, PyView,
+    arena_error, core_cards, core_options, entry_list, raise_quoting, result_dict, to_json,
+    PyState, PyView,
 };
 
 /// Whether the test-only bots of the registry may be made (`_test_bots`).
@@ -92,20 +92,12 @@ fn participant(bot: &str, params: &Bound<'_, PyDict>, name: String) -> PyResult<
 /// `orjson.loads` would tell of them, without building the rest (the moves are most of a
 /// record).
 #[pyfunction]
-pub fn record_fields<'py>(
-    py: Python<'py>,
-    line: &str,
-    wanted: Vec<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+pub fn record_fields(py: Python<'_>, line: &str, wanted: Vec<String>) -> PyResult<PyObject> {
     let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let fields = py
         .allow_threads(|| takenoko::json::top_fields(line, &wanted))
         .map_err(PyValueError::new_err)?;
-    let d = PyDict::new(py);
-    for (k, v) in fields {
-        d.set_item(k, super::from_json(py, &v)?)?;
-    }
-    Ok(d)
+    super::from_json(py, &Json::Object(fields))
 }
 
 /// The record line of a game the Python loop played on `cards`, from its facts as one JSON
@@ -130,10 +122,9 @@ struct Mixed<'py> {
     /// them (`on_event`).
     publishes: bool,
     wants_state: bool,
-    /// A Python `GameState` following the game, which `on_event` is shown.
+    /// A core state following the game, which `on_event` is shown (the table makes a
+    /// `GameState` of it once).
     mirror: Option<Py<PyState>>,
-    /// The game's options and card set (the Python seats' views hold them).
-    objects: GameObjects,
     /// The first error of a callback (not a seat's fault): the game stops and it is raised.
     error: Option<PyErr>,
     /// The native seats' view, made again for each decision.
@@ -148,20 +139,14 @@ impl<'py> Mixed<'py> {
 
     /// The mirror, brought up to `state`.
     fn follow(&mut self, state: &State) -> PyResult<Bound<'py, PyState>> {
-        let py = self.py;
-        if self.mirror.is_none() {
-            let st = state.copy(self.wants_state);
-            let s = PyState::wrap(py, st, self.objects.clone_ref(py))?;
-            self.mirror = Some(Py::new(py, s)?);
-            return Ok(self.mirror.as_ref().expect("just made").bind(py).clone());
+        if let Some(mirror) = &self.mirror {
+            let mirror = mirror.bind(self.py).clone();
+            mirror.borrow_mut().st.catch_up(state);
+            return Ok(mirror);
         }
-        let mirror = self.mirror.as_ref().expect("made above").bind(py).clone();
-        {
-            let mut m = mirror.borrow_mut();
-            m.st.catch_up(state);
-            m.changed();
-            m.sync(py)?;
-        }
+        let st = state.copy(self.wants_state);
+        let mirror = Bound::new(self.py, PyState { st })?;
+        self.mirror = Some(mirror.clone().unbind());
         Ok(mirror)
     }
 
@@ -172,11 +157,8 @@ impl<'py> Mixed<'py> {
         legal: &[Action],
     ) -> PyResult<(Decision, f64)> {
         let py = self.py;
-        let objects = self.objects.clone_ref(py);
-        let view = Py::new(
-            py,
-            PyView::of_core(py, state, &Json::Int(seat.into()), objects)?,
-        )?;
+        let v = View::of_arg(state, &Json::Int(seat.into())).map_err(|e| super::raise(py, e))?;
+        let view = Py::new(py, PyView { v })?;
         let legal = PyList::new(py, legal.iter().copied())?;
         if let Some(f) = &self.on_decision {
             f.call1((seat,))?;
@@ -246,10 +228,7 @@ impl Seats for Mixed<'_> {
         }
         let mut run = || -> PyResult<()> {
             let py = self.py;
-            let entries = PyList::empty(py);
-            for e in &history[from..] {
-                entries.append(entry_tuple(py, e)?)?;
-            }
+            let entries = entry_list(py, &history[from..])?;
             let shown: PyObject = if self.wants_state {
                 self.follow(state)?.into_any().unbind()
             } else {
@@ -272,8 +251,8 @@ impl Seats for Mixed<'_> {
         let Some(table) = self.table.clone() else {
             return;
         };
-        if let Err(e) = result_object(self.py, state, Vec::new())
-            .and_then(|r| table.call_method1("finish", (r,)))
+        if let Err(e) =
+            result_dict(self.py, state, &[]).and_then(|r| table.call_method1("finish", (r,)))
         {
             self.stop(e);
         }
@@ -282,47 +261,19 @@ impl Seats for Mixed<'_> {
 
 // ---------------------------------------------------------------------- a game
 
-/// A game played: its record line, its fault, its final state (made into a `GameState`
-/// only when asked for), and where the native bots left their generators.
-#[pyclass(module = "arena._native", frozen)]
-pub struct Played {
-    #[pyo3(get)]
-    line: String,
-    /// `(seat, kind, message)` of the fault that ended the game.
-    #[pyo3(get)]
-    error: Option<(u8, String, String)>,
-    /// Thinking time per seat, in seconds (the record rounds them).
-    #[pyo3(get)]
-    seconds: Vec<f64>,
-    /// The sentence of the panic the game met (it is recorded as failed), or None.
-    #[pyo3(get)]
-    failure: Option<String>,
-    state: State,
-    options: Py<PyAny>,
-    cards: Py<PyAny>,
-    rngs: Vec<Option<PyRandom>>,
-}
-
-#[pymethods]
-impl Played {
-    /// The final state, with its history (a new `GameState` per call).
-    fn final_state(&self, py: Python<'_>) -> PyResult<PyState> {
-        let objects = GameObjects::new(py, self.options.clone_ref(py), self.cards.clone_ref(py))?;
-        PyState::wrap(py, self.state.copy(true), objects)
-    }
-    /// Where a native seat's generator ended, as `random.Random.getstate()` gives it (None
-    /// for a Python seat).
-    fn rng_state<'py>(
-        &self,
-        py: Python<'py>,
-        seat: usize,
-    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        match self.rngs.get(seat) {
-            Some(Some(r)) => Ok(Some(rng_state(py, r)?)),
-            _ => Ok(None),
-        }
-    }
-}
+/// A game played, in plain values: its record line, the `(seat, kind, message)` of the fault
+/// that ended it, thinking time per seat in seconds (the record rounds them), the sentence of
+/// the panic it met (it is recorded as failed), its final state with its history, and where
+/// each native seat's generator ended, as `random.Random.getstate()` gives it (None for a
+/// Python seat).
+type Played<'py> = (
+    String,
+    Option<(u8, String, String)>,
+    Vec<f64>,
+    Option<String>,
+    PyState,
+    Vec<Option<Bound<'py, PyTuple>>>,
+);
 
 /// A native seat as Python hands it over: (native name, params, generator).
 type NativeSeat<'py> = (String, Bound<'py, PyDict>, Bound<'py, PyAny>);
@@ -367,8 +318,6 @@ fn play_seats<'py>(
     setup: &Setup,
     natives: Vec<Option<Box<dyn Bot>>>,
     calls: Callbacks<'py>,
-    options: &Bound<'py, PyAny>,
-    cards: &Bound<'py, PyAny>,
     progress: &mut Progress,
 ) -> PyResult<SeatsPlayed> {
     let python =
@@ -391,7 +340,6 @@ fn play_seats<'py>(
         publishes,
         wants_state: calls.wants_state,
         mirror: None,
-        objects: GameObjects::new(py, options.clone().unbind(), cards.clone().unbind())?,
         error: None,
         view: None,
     };
@@ -419,8 +367,8 @@ fn play_seats<'py>(
 #[pyo3(signature = (players, seed, options, cards, dice, move_time, seats, table, on_decision,
                     wants_state, head, names, parts, label, placements = vec![]))]
 #[allow(clippy::too_many_arguments)]
-pub fn play_game(
-    py: Python<'_>,
+pub fn play_game<'py>(
+    py: Python<'py>,
     players: u8,
     seed: i128,
     options: &Bound<'_, PyAny>,
@@ -436,7 +384,7 @@ pub fn play_game(
     parts: (String, String),
     label: &str,
     placements: Vec<(i64, Option<i64>, Option<i64>)>,
-) -> PyResult<Played> {
+) -> PyResult<Played<'py>> {
     if seats.len() != players as usize || names.len() != players as usize {
         return Err(PyValueError::new_err("one seat and one name per player"));
     }
@@ -460,15 +408,7 @@ pub fn play_game(
         on_decision,
         wants_state,
     };
-    let (outcome, rngs) = play_seats(
-        py,
-        &setup,
-        natives,
-        callbacks,
-        options,
-        cards,
-        &mut progress,
-    )?;
+    let (outcome, rngs) = play_seats(py, &setup, natives, callbacks, &mut progress)?;
     let Concluded {
         state,
         seconds,
@@ -477,19 +417,20 @@ pub fn play_game(
         line,
     } = conclude(outcome, &setup, &progress, label, head, &names, &parts)
         .map_err(|f| failure_error(py, f))?;
-    let played = Played {
+    let rngs = rngs.iter().map(|r| r.as_ref().map(|r| rng_state(py, r)));
+    let rngs = rngs.map(Option::transpose).collect::<PyResult<_>>()?;
+    let error = fault.map(|f| (f.seat, f.kind, f.message));
+    let played = (
         line,
-        error: fault.map(|f| (f.seat, f.kind, f.message)),
+        error,
         seconds,
-        failure: failure.clone(),
-        state,
-        options: options.clone().unbind(),
-        cards: cards.clone().unbind(),
+        failure.clone(),
+        PyState { st: state },
         rngs,
-    };
+    );
     if let Some(message) = failure {
         let err = arena_error(py, message);
-        err.value(py).setattr("played", Py::new(py, played)?)?;
+        err.value(py).setattr("played", played)?;
         return Err(err);
     }
     Ok(played)
