@@ -148,6 +148,31 @@ def _objects(core: Any) -> tuple[RuleOptions, CardSet]:
     return RuleOptions.from_dict(options), CardSet.from_changes(**changes)
 
 
+class _Answered:
+    """A public name of the reference's object model that the native classes do not make
+    (a field such as ``tiles``, a property, a method): read off the reference's object made
+    from this one (:func:`reference_of`, once until the state changes).  A descriptor per
+    name rather than a ``__getattr__``: a class with an attribute hook loses CPython's fast
+    path for every method call on it, ``apply`` and ``legal_actions`` included."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj._made_reference(), self.name)
+
+
+def _answer_the_reference(cls: type, reference: type) -> None:
+    """Gives ``cls`` every public name of ``reference`` it does not make itself."""
+    for name in dir(reference):
+        if not name.startswith("_") and not hasattr(cls, name):
+            setattr(cls, name, _Answered(name))
+
+
 class _Board:
     """What a native state and view share: the core's object, the game's options and card
     set, the card points its scores sum, and the reference's object made from it when a
@@ -206,13 +231,6 @@ class _Board:
         if self._reference is None:
             self._reference = reference_of(self)
         return self._reference
-
-    def __getattr__(self, name: str) -> Any:
-        """Any other public field or query: the reference's, on its object made from this
-        one (:func:`reference_of`)."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._made_reference(), name)
 
 
 class GameState(_Board):
@@ -294,25 +312,38 @@ class GameState(_Board):
 
     def apply(self, action: int) -> None:
         """Apply a legal action of the current seat, then resolve chance and forced steps."""
+        self._legal = self._reference = None
         try:
             self._core.apply(action, False)
         finally:
-            self._changed()
+            if self._history is not None:
+                self._changed()
 
     def play(self, action: int) -> None:
         """Apply an action after checking it is legal; IllegalActionError if not."""
+        self._legal = self._reference = None
         try:
             self._core.apply(action, True)
         finally:
-            self._changed()
+            if self._history is not None:
+                self._changed()
 
     def is_terminal(self) -> bool:
         return self._core.ended  # type: ignore[no-any-return]
 
     def copy(self, *, history: bool = False) -> GameState:
         """A cheap, independent copy; the history is dropped unless asked for."""
-        s = self._derived(self._core.copy(history), history)
-        s._legal = self._legal
+        if history:
+            s = self._derived(self._core.copy(True), True)
+            s._legal = self._legal
+            return s
+        # A search's step: ``_derived`` written out (a copy a step is worth the lines).
+        s = GameState.__new__(GameState)
+        s._core = self._core.copy(False)
+        s.options, s.card_set, s.card_points = self.options, self.card_set, self.card_points
+        s._points_set, s._reference = self._points_set, None
+        s._history, s._synced = None, 0
+        s._legal, s._tiles_order = self._legal, self._tiles_order
         return s
 
     def __copy__(self) -> GameState:
@@ -409,9 +440,12 @@ class PlayerView(_Board):
     @classmethod
     def of_core(cls, core: Any, options: RuleOptions, card_set: CardSet,
                 points: Any = None) -> PlayerView:
-        """The view holding ``core`` (an ``arena._native.View``)."""
+        """The view holding ``core`` (an ``arena._native.View``): ``_hold`` written out, since
+        the native referee makes one for every decision of a Python seat."""
         v = object.__new__(cls)
-        v._hold(core, options, card_set, points)
+        v._core, v.options, v.card_set, v._reference = core, options, card_set, None
+        v._points_set = points is not None
+        v.card_points = card_set.points if points is None else points
         return v
 
     @classmethod
@@ -465,6 +499,16 @@ class PlayerView(_Board):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its data (a bot in its own process receives its views so)."""
         return _view_from_pickle, (self._core.text(), self._core.orders()[0])
+
+
+def _answer_both() -> None:
+    from arena.engine import state, view
+
+    _answer_the_reference(GameState, state.GameState)
+    _answer_the_reference(PlayerView, view.PlayerView)
+
+
+_answer_both()
 
 
 def _state_from_pickle(data: Any, history: list[Any] | None) -> GameState:
