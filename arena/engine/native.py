@@ -142,6 +142,11 @@ def engine(name: str) -> Any:
     raise ArenaError(f"{name!r} is not an engine (valid values: {', '.join(ENGINES)})")
 
 
+def _ints(values: Any) -> list[int]:
+    """A caller's ints as plain ints (a numpy int, a bool), which the core reads and checks."""
+    return [int(operator.index(v)) for v in values]
+
+
 def _objects(core: Any) -> tuple[RuleOptions, CardSet]:
     """The reference's options and card set of a core's game (a position, an unpickled view)."""
     options, changes = core.objects()
@@ -359,9 +364,18 @@ class GameState(_Board):
     def with_hidden(self, *, hands: Any = None, objective_decks: Any = None,
                     plot_deck: Any = None, drawn: Any = None, rng: int | None = None,
                     seed: int | None = None) -> GameState:
-        """A copy (history kept) with the hidden parts given replaced."""
-        core = self._core.with_hidden(hands, objective_decks, plot_deck, drawn, rng, seed)
-        return self._derived(core, True)
+        """A copy (history kept) with the hidden parts given replaced, each checked by the
+        core (an int of any size refused in a sentence that quotes it)."""
+        given = {
+            "hands": None if hands is None else [_ints(h) for h in hands],
+            "objective_decks": None if objective_decks is None else [
+                _ints(d) for d in objective_decks],
+            "plot_deck": None if plot_deck is None else _ints(plot_deck),
+            "drawn": None if drawn is None else _ints(drawn),
+            "rng": None if rng is None else int(operator.index(rng)),
+            "seed": None if seed is None else int(operator.index(seed)),
+        }
+        return self._derived(self._core.with_hidden(given), True)
 
     def with_step(self, step: int, weather: int) -> GameState:
         """A copy at another step of the turn with another weather."""

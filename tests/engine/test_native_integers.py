@@ -222,6 +222,45 @@ def test_every_int_argument_is_refused_alike(name: str) -> None:
             assert re.search(rf"(?<![\d-]){value}\b", expected[1]), (name, value, expected)
 
 
+@pytest.mark.parametrize("part", ["hands", "objective_decks", "plot_deck", "drawn", "rng",
+                                  "seed"])
+def test_with_hidden_refuses_an_int_of_any_size_in_one_sentence(part: str) -> None:
+    """The reference takes ``with_hidden``'s parts as given (a test's tool, unchecked); the
+    native engine checks them in the core, and an int out of range, however large, is
+    refused in one sentence (quoting it where the part holds cards or is an int), never an
+    ``OverflowError``.  A seed of 128 bits and a generator state of 64 are taken."""
+    for value in BIG:
+        given = {"hands": [[value], [], []], "objective_decks": [[value], [], []],
+                 "plot_deck": [value], "drawn": [value], "rng": value, "seed": value}[part]
+        game = native.new_game(3, 1)
+        if (part == "seed" and -(2**127) <= value < 2**127) or (
+                part == "rng" and 0 <= value < 2**64):
+            assert getattr(game.with_hidden(**{part: given}), part) == value
+            continue
+        with pytest.raises((ValueError, IndexError)) as refused:
+            game.with_hidden(**{part: given})
+        sentence = str(refused.value)
+        assert sentence.startswith(part) or part in ("hands", "objective_decks"), sentence
+        if part not in ("plot_deck", "drawn"):
+            assert re.search(rf"(?<![\d-]){value}\b", sentence), sentence
+
+
+def test_with_hidden_takes_numpy_like_ints_and_keeps_the_hidden_parts_given() -> None:
+    """Any int-like value (``__index__``) is a card or tile: the parts read back as given."""
+    class Index:
+        def __init__(self, i: int) -> None:
+            self.i = i
+
+        def __index__(self) -> int:
+            return self.i
+
+    game = native.new_game(2, 3)
+    hands = [tuple(h) for h in game.hands][::-1]
+    twin = game.with_hidden(hands=[[Index(c) for c in h] for h in hands],
+                            plot_deck=[Index(t) for t in game.plot_deck], rng=Index(7))
+    assert twin.hands == hands and twin.plot_deck == game.plot_deck and twin.rng == 7
+
+
 @pytest.mark.parametrize("points", [2**32, 10**30, 2**128])
 def test_a_card_set_refuses_points_the_native_engine_cannot_hold(points: int) -> None:
     """A set's points are checked where both engines get their set, the reference's

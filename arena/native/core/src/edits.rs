@@ -10,17 +10,6 @@ use crate::error::{Error, ErrorKind};
 use crate::json::Json;
 use crate::state::{Board, State, STEP_NAMES};
 
-/// The hidden parts `with_hidden` replaces (None: kept).
-#[derive(Default)]
-pub struct Hidden {
-    pub hands: Option<Vec<Vec<i64>>>,
-    pub objective_decks: Option<Vec<Vec<i64>>>,
-    pub plot_deck: Option<Vec<i64>>,
-    pub drawn: Option<Vec<i64>>,
-    pub rng: Option<u64>,
-    pub seed: Option<i128>,
-}
-
 /// A caller's int argument (`Json::Int`, or `Json::Big` beyond 128 bits) in `0..end`, or
 /// `refusal` quoting it as given.
 pub fn index_arg(arg: &Json, end: usize, refusal: impl FnOnce() -> Error) -> Result<usize, Error> {
@@ -48,19 +37,31 @@ fn cards<const N: usize>(
     cards.iter().map(|c| card_arg(c, set)).collect()
 }
 
-/// Card indexes as a caller's int arguments.
-fn ints(v: &[i64]) -> Vec<Json> {
-    v.iter().map(|&i| Json::Int(i.into())).collect()
+/// A part of `with_hidden`'s argument that must be a list (`what` names it).
+fn list_arg<'a>(v: &'a Json, what: &str) -> Result<&'a [Json], Error> {
+    v.as_list()
+        .ok_or_else(|| Error::value(format!("{what}: {{value}} is not a list")).quoting(v.clone()))
 }
 
 /// Tile codes (0..11), at most `N` of them.
-fn tiles<const N: usize>(tiles: &[i64], what: &str) -> Result<ArrayVec<u8, N>, Error> {
-    if tiles.len() > N || tiles.iter().any(|t| !(0..12).contains(t)) {
+fn tiles<const N: usize>(tiles: &Json, what: &str) -> Result<ArrayVec<u8, N>, Error> {
+    let tiles = list_arg(tiles, what)?;
+    let code = |t: &Json| t.as_int().filter(|t| (0..12).contains(t));
+    if tiles.len() > N || tiles.iter().any(|t| code(t).is_none()) {
         return Err(Error::value(format!(
             "{what}: at most {N} tile codes 0..11"
         )));
     }
-    Ok(tiles.iter().map(|&t| t as u8).collect())
+    Ok(tiles.iter().filter_map(code).map(|t| t as u8).collect())
+}
+
+/// An int part of `with_hidden`'s argument in `lo..=hi` (ValueError quoting it otherwise, an
+/// int beyond 128 bits included; `range` says the range in words).
+fn int_arg(v: &Json, what: &str, (lo, hi): (i128, i128), range: &str) -> Result<i128, Error> {
+    match v.as_int() {
+        Some(i) if (lo..=hi).contains(&i) => Ok(i),
+        _ => Err(Error::value(format!("{what}: {{value}} is not {range}")).quoting(v.clone())),
+    }
 }
 
 /// The known-marks of a deck resized to the deck a caller gave (new cards known to no one).
@@ -93,36 +94,49 @@ impl State {
         Ok(())
     }
 
-    /// The hidden parts given replaced: a test's or a diagnostic's twin that differs only in
-    /// what some seat cannot see.  A deck's known-marks are fitted to its new length.
-    pub fn with_hidden(&mut self, h: &Hidden) -> Result<(), Error> {
+    /// The hidden parts `given` replaced (`hands`, `objective_decks`, `plot_deck`, `drawn`,
+    /// `rng`, `seed`: a key missing or null keeps its part): a test's or a diagnostic's twin
+    /// that differs only in what some seat cannot see.  A deck's known-marks are fitted to
+    /// its new length.  Any int is read and checked, however large (the same sentences as
+    /// the other edits' arguments).
+    pub fn with_hidden(&mut self, given: &Json) -> Result<(), Error> {
+        let part = |key: &str| given.get(key).filter(|v| !matches!(v, Json::Null));
         let set = self.b.card_set.clone();
-        if let Some(hands) = &h.hands {
+        if let Some(hands) = part("hands") {
+            let hands = list_arg(hands, "hands")?;
             if hands.len() != self.b.players as usize {
                 return Err(Error::value("hands: one per seat"));
             }
             for (i, hand) in hands.iter().enumerate() {
-                self.hands[i] = cards(&ints(hand), &set, "hands")?;
+                self.hands[i] = cards(list_arg(hand, "hands")?, &set, "hands")?;
             }
         }
-        if let Some(decks) = &h.objective_decks {
+        if let Some(decks) = part("objective_decks") {
+            let decks = list_arg(decks, "objective_decks")?;
             if decks.len() != 3 {
                 return Err(Error::value("objective_decks: one per category"));
             }
             for (k, deck) in decks.iter().enumerate() {
-                self.objective_decks[k] = cards(&ints(deck), &set, "objective_decks")?;
+                let deck = list_arg(deck, "objective_decks")?;
+                self.objective_decks[k] = cards(deck, &set, "objective_decks")?;
                 fit_known(&mut self.b.objective_known[k], deck.len());
             }
         }
-        if let Some(deck) = &h.plot_deck {
+        if let Some(deck) = part("plot_deck") {
             self.plot_deck = tiles(deck, "plot_deck")?;
-            fit_known(&mut self.b.plot_known, deck.len());
+            fit_known(&mut self.b.plot_known, self.plot_deck.len());
         }
-        if let Some(drawn) = &h.drawn {
+        if let Some(drawn) = part("drawn") {
             self.drawn = tiles(drawn, "drawn")?;
         }
-        self.rng = h.rng.unwrap_or(self.rng);
-        self.seed = h.seed.unwrap_or(self.seed);
+        if let Some(rng) = part("rng") {
+            let range = (0, u64::MAX.into());
+            self.rng = int_arg(rng, "rng", range, "an int from 0 to 2**64 - 1")? as u64;
+        }
+        if let Some(seed) = part("seed") {
+            let range = (i128::MIN, i128::MAX);
+            self.seed = int_arg(seed, "seed", range, "an int of 128 bits")?;
+        }
         Ok(())
     }
 

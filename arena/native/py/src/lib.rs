@@ -21,7 +21,6 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use takenoko::actions::Kind;
 use takenoko::components::CardSet;
-use takenoko::edits::Hidden;
 use takenoko::error::Error;
 use takenoko::facts;
 use takenoko::grid::GRID;
@@ -456,28 +455,11 @@ impl PyState {
         let hand: Vec<Json> = hand.into_iter().map(|c| c.0).collect();
         self.edited(py, false, |st| st.with_hand(&seat.0, &hand))
     }
-    /// A copy (history kept) with the hidden parts given replaced.
-    #[pyo3(signature = (hands, objective_decks, plot_deck, drawn, rng, seed))]
-    #[allow(clippy::too_many_arguments)]
-    fn with_hidden(
-        &self,
-        py: Python<'_>,
-        hands: Option<Vec<Vec<i64>>>,
-        objective_decks: Option<Vec<Vec<i64>>>,
-        plot_deck: Option<Vec<i64>>,
-        drawn: Option<Vec<i64>>,
-        rng: Option<u64>,
-        seed: Option<i128>,
-    ) -> PyResult<PyState> {
-        let hidden = Hidden {
-            hands,
-            objective_decks,
-            plot_deck,
-            drawn,
-            rng,
-            seed,
-        };
-        self.edited(py, true, |st| st.with_hidden(&hidden))
+    /// A copy (history kept) with the hidden parts in `given` replaced: a dict of lists
+    /// and ints, which the core reads and checks (`State::with_hidden`).
+    fn with_hidden(&self, py: Python<'_>, given: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let given = to_json(given, &mut Vec::new())?;
+        self.edited(py, true, |st| st.with_hidden(&given))
     }
     /// A copy at another step of the turn with another weather.
     fn with_step(&self, py: Python<'_>, step: Int, weather: Int) -> PyResult<PyState> {
