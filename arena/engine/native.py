@@ -225,11 +225,11 @@ class _Board:
 
     def with_card_points(self, points: Any) -> Any:
         """A copy whose scores sum ``points`` (an archetype plans with weighted points)."""
-        copy = self._points_copy()
+        copy = self.__copy__()
         copy.card_points, copy._points_set, copy._reference = points, True, None
         return copy
 
-    def _points_copy(self) -> Any:
+    def __copy__(self) -> Any:
         raise NotImplementedError
 
     def _made_reference(self) -> Any:
@@ -257,23 +257,31 @@ class GameState(_Board):
         return s
 
     def _derived(self, core: Any, history: bool) -> GameState:
-        """A state of ``core``, made from this one (its history copied when ``history``)."""
+        """A state of ``core``, made from this one (its history copied when ``history``);
+        the slots set here one by one, not through ``_hold``: every ``copy`` of a search
+        comes here."""
         s = GameState.__new__(GameState)
-        s._hold(core, self.options, self.card_set,
-                self.card_points if self._points_set else None)
-        s._history = list(self._history) if history and self._history is not None else None
-        s._synced = self._synced if s._history is not None else 0
-        s._legal = None
+        s._core, s.options, s.card_set = core, self.options, self.card_set
+        s.card_points, s._points_set = self.card_points, self._points_set
+        s._reference = s._legal = None
+        if history and self._history is not None:
+            s._history, s._synced = list(self._history), self._synced
+        else:
+            s._history, s._synced = None, 0
         s._tiles_order = self._tiles_order
         return s
+
+    def _sync(self) -> None:
+        """Reads the history's new entries (the game keeps a history)."""
+        new = self._core.entries(self._synced)
+        self._history.extend(new)  # type: ignore[union-attr]
+        self._synced += len(new)
 
     def _changed(self) -> None:
         """Forgets what was made of the state and reads the history's new entries."""
         self._legal = self._reference = None
         if self._history is not None:
-            new = self._core.entries(self._synced)
-            self._history.extend(new)
-            self._synced += len(new)
+            self._sync()
 
     @property
     def history(self) -> list[tuple[Any, ...]] | None:
@@ -322,7 +330,7 @@ class GameState(_Board):
             self._core.apply(action, False)
         finally:
             if self._history is not None:
-                self._changed()
+                self._sync()
 
     def play(self, action: int) -> None:
         """Apply an action after checking it is legal; IllegalActionError if not."""
@@ -331,30 +339,18 @@ class GameState(_Board):
             self._core.apply(action, True)
         finally:
             if self._history is not None:
-                self._changed()
+                self._sync()
 
     def is_terminal(self) -> bool:
         return self._core.ended  # type: ignore[no-any-return]
 
     def copy(self, *, history: bool = False) -> GameState:
         """A cheap, independent copy; the history is dropped unless asked for."""
-        if history:
-            s = self._derived(self._core.copy(True), True)
-            s._legal = self._legal
-            return s
-        # A search's step: ``_derived`` written out (a copy a step is worth the lines).
-        s = GameState.__new__(GameState)
-        s._core = self._core.copy(False)
-        s.options, s.card_set, s.card_points = self.options, self.card_set, self.card_points
-        s._points_set, s._reference = self._points_set, None
-        s._history, s._synced = None, 0
-        s._legal, s._tiles_order = self._legal, self._tiles_order
+        s = self._derived(self._core.copy(history), history)
+        s._legal = self._legal
         return s
 
     def __copy__(self) -> GameState:
-        return self.copy()
-
-    def _points_copy(self) -> GameState:
         return self.copy()
 
     def with_hand(self, seat: int, hand: Sequence[int]) -> GameState:
@@ -473,9 +469,6 @@ class PlayerView(_Board):
         return self._core.seat  # type: ignore[no-any-return]
 
     def __copy__(self) -> PlayerView:
-        return PlayerView(self)
-
-    def _points_copy(self) -> PlayerView:
         return PlayerView(self)
 
     def determinize(self, rng: random.Random, legal: list[int] | None = None) -> GameState:
@@ -601,10 +594,9 @@ def reference_of(obj: _Board) -> Any:
         # the public part is read with the decks refilled, the hidden parts are the edit's.
         state = position.read_position({k: v for k, v in data.items() if k != "decks"},
                                        played=True)
-        hidden = obj._core.hidden()
-        state.hands = [tuple(h) for h in hidden[0]]
-        state.objective_decks = tuple(tuple(d) for d in hidden[1])
-        state.plot_deck, state.drawn = tuple(hidden[2]), tuple(hidden[3])
+        state.hands = obj.hands  # type: ignore[attr-defined]
+        state.objective_decks = obj.objective_decks  # type: ignore[attr-defined]
+        state.plot_deck, state.drawn = obj.plot_deck, obj.drawn  # type: ignore[attr-defined]
     improvements = obj._core.orders()[0]
     state.improvement = {c: state.improvement[c] for c in improvements}
     tiles = None if is_view else obj._tiles_order  # type: ignore[attr-defined]
